@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import type { Config } from './config.js';
+import type { Db } from './db/connection.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
+import { devRoutes } from './modules/dev/dev.routes.js';
+import { meRoutes } from './modules/me/me.routes.js';
+import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
+import { assertSameOrigin, loadAuth, requireAuth } from './platform/auth.js';
+import { installErrorHandler, notFound } from './platform/errors.js';
+import { newId } from './platform/ids.js';
+import { createMailer, type Mailer } from './platform/mail.js';
+import { createServices, type Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    services: Services;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a session. */
+    public?: boolean;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Builds the whole HTTP application around a migrated database; used by main and by tests. */
+export async function buildApp({ config, db, mailer, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.LOG_LEVEL },
+    genReqId: () => newId(),
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'requestId',
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1_048_576,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const services = createServices({
+    db,
+    config,
+    mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+  });
+  app.decorate('config', config);
+  app.decorate('services', services);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onClose', async () => {
+    await services.mailer.flush();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sundial API',
+        version: '1.0.0',
+        description:
+          'Time tracking, projects and reporting. Every failure answers `{ error: { code, message, fields? } }`. ' +
+          'Sign in through /api/v1/auth/login; the session cookie authenticates every other call.',
+      },
+      servers: [{ url: '/' }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ error: { code: 'not_ready', message: 'The database does not answer.' } });
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      // Who is asking, before the body is even validated: 401 comes before 422, and a workspace
+      // the user is not a member of is a 404, whatever else is wrong with the request.
+      api.addHook('onRequest', async (request) => {
+        assertSameOrigin(request);
+        await loadAuth(request, services, config);
+        if (request.routeOptions.config.public) return;
+        const { user } = requireAuth(request);
+        const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
+        if (workspaceId !== undefined) {
+          if (!UUID.test(workspaceId)) throw notFound('Workspace not found.');
+          request.membership = await services.workspaces.getMembership(workspaceId, user.id);
+        }
+      });
+      await api.register(authRoutes);
+      await api.register(meRoutes);
+      await api.register(workspacesRoutes);
+      await api.register(demoRequestsRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  if (config.NODE_ENV !== 'production') await app.register(devRoutes);
+  await serveWebApp(app, config.webDist, config.publicUrl);
+  return app;
+}
+
+/**
+ * The prerendered public site (apps/web/dist/site/, written by the web build): URL path -> body,
+ * with the site's real address in place of the origin token the build leaves in canonical links,
+ * Open Graph tags, the sitemap, robots.txt and the RSS feed.
+ */
+function loadPublicSite(siteDir: string, publicUrl: string): Map<string, { type: string; body: string }> {
+  const pages = new Map<string, { type: string; body: string }>();
+  if (!fs.existsSync(siteDir)) return pages;
+  const types: Record<string, string> = { '.html': 'text/html', '.xml': 'application/xml', '.txt': 'text/plain' };
+  for (const name of fs.readdirSync(siteDir, { recursive: true, encoding: 'utf8' })) {
+    const type = types[path.extname(name)];
+    if (!type) continue;
+    const urlPath = `/${name.split(path.sep).join('/')}`.replace(/\.html$/, '').replace(/^\/index$/, '/');
+    const body = fs.readFileSync(path.join(siteDir, name), 'utf8').replaceAll('__SUNDIAL_ORIGIN__', publicUrl);
+    pages.set(urlPath, { type: `${type}; charset=utf-8`, body });
+  }
+  return pages;
+}
+
+/**
+ * In production one process serves the built web app beside the API: the public site's
+ * prerendered pages at their paths, files that exist, and the single-page app for the rest.
+ */
+async function serveWebApp(app: FastifyInstance, webDist: string, publicUrl: string): Promise<void> {
+  const index = path.join(webDist, 'index.html');
+  if (!fs.existsSync(index)) return;
+  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const html = fs.readFileSync(index, 'utf8');
+  const site = loadPublicSite(path.join(webDist, 'site'), publicUrl);
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const urlPath = request.url.split('?')[0] ?? '/';
+    if (urlPath.startsWith('/api/')) throw notFound(`No route for ${request.method} ${urlPath}.`);
+    const page = site.get(urlPath.length > 1 ? urlPath.replace(/\/$/, '') : urlPath);
+    if (page) return reply.type(page.type).header('cache-control', 'no-cache').send(page.body);
+    const missingPublicPage = site.get('/404');
+    if (missingPublicPage && /^\/(blog|calculators|site)\//.test(urlPath)) {
+      return reply
+        .status(404)
+        .type(missingPublicPage.type)
+        .header('cache-control', 'no-cache')
+        .send(missingPublicPage.body);
+    }
+    const file = path.join(webDist, urlPath);
+    if (file.startsWith(webDist) && urlPath !== '/' && fs.existsSync(file) && fs.statSync(file).isFile()) {
+      const cacheable = urlPath.startsWith('/assets/');
+      reply.header('cache-control', cacheable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return reply.sendFile(urlPath.slice(1));
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+  });
+}

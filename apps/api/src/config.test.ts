@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has defaults that start Sundial on the embedded database at port 3000', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      publicUrl: 'http://localhost:3000',
+      secureCookies: false,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('uses secure cookies behind an https public URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://time.example.com/' })).toMatchObject({
+      publicUrl: 'https://time.example.com',
+      secureCookies: true,
+    });
+  });
+
+  it('names every wrong value in one clear message', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'nope' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT: must be a number/);
+    expect(attempt).toThrow(/DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
+    expect(attempt).toThrow(/SMTP_URL: must be a URL/);
+  });
+});

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .url('must be a URL')
+    .refine((value) => protocols.some((p) => value.startsWith(`${p}:`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).default('Sundial <no-reply@sundial.localhost>'),
+  /** Who receives demo requests and other mail for the people running this Sundial; MAIL_FROM's address when unset. */
+  OPERATOR_EMAIL: z.email('must be an e-mail address').optional(),
+  PUBLIC_URL: url(['http', 'https']).optional(),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  publicUrl: string;
+  secureCookies: boolean;
+  webDist: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads settings from the environment, failing with one line per wrong value. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    ...env,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https:'),
+    webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+  };
+}
+
+/** The process's settings: an optional .env in the working folder, then the environment. */
+export function loadConfigFromProcess(): Config {
+  if (typeof process.loadEnvFile === 'function') {
+    try {
+      process.loadEnvFile('.env');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return loadConfig(process.env);
+}

@@ -1,0 +1,109 @@
+import type { PlanId, Role } from '@sundial/core';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { DemoRequestsTables } from './tables/demo-requests.js';
+import type { TeamTables } from './tables/team.js';
+
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  name: Generated<string>;
+  phone: string | null;
+  time_zone: string;
+  week_start: Generated<string>;
+  date_format: Generated<string>;
+  time_format: Generated<string>;
+  current_workspace_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  plan: PlanId;
+  trial_ends_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  status: Generated<'active' | 'disabled'>;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  remember: Generated<boolean>;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  idle_expires_at: Date;
+  expires_at: Date;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Date;
+  used_at: Generated<Date | null>;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  success: boolean;
+  created_at: Timestamp;
+}
+
+export interface OutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: Timestamp;
+  sent_at: Generated<Date | null>;
+  error: Generated<string | null>;
+}
+
+export interface AuditLogTable {
+  id: string;
+  workspace_id: string | null;
+  actor_user_id: string | null;
+  action: string;
+  subject_id: string | null;
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+/**
+ * Every table. A feature keeps its tables in db/tables/<feature>.ts and adds its interface to
+ * the extends list, so features do not edit each other's lines.
+ */
+export interface Database extends TeamTables, DemoRequestsTables {
+  users: UsersTable;
+  workspaces: WorkspacesTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  login_attempts: LoginAttemptsTable;
+  outbox: OutboxTable;
+  audit_log: AuditLogTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Workspace = Selectable<WorkspacesTable>;
+export type Membership = Selectable<MembershipsTable>;
+export type Session = Selectable<SessionsTable>;

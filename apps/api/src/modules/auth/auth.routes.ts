@@ -1,0 +1,113 @@
+import { forgotPasswordBody, loginBody, messages, resetPasswordBody, signupBody } from '@sundial/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { clearSessionCookie, setSessionCookie } from '../../platform/auth.js';
+import { errorResponses, messageBody } from '../../platform/schemas.js';
+import { presentUser, userView } from '../users/users.presenter.js';
+
+const tags = ['auth'];
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auth } = app.services;
+  const client = (request: { ip: string; headers: { 'user-agent'?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+
+  app.post(
+    '/auth/signup',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Create an account and its workspace, and sign in',
+        body: signupBody,
+        response: { 201: z.object({ user: userView }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user, session } = await auth.signup(request.body, client(request));
+      setSessionCookie(reply, app.config, session);
+      return reply.status(201).send({ user: presentUser(user) });
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Sign in with e-mail and password',
+        body: loginBody,
+        response: { 200: z.object({ user: userView }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user, session } = await auth.login(request.body, client(request));
+      setSessionCookie(reply, app.config, session);
+      return { user: presentUser(user) };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { config: { public: true }, schema: { tags, summary: 'End the current session', response: { 204: z.null() } } },
+    async (request, reply) => {
+      if (request.auth) await auth.logout(request.auth.sessionSecret);
+      clearSessionCookie(reply, app.config);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/password/forgot',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'E-mail a password-reset link (same answer whether or not the account exists)',
+        body: forgotPasswordBody,
+        response: { 202: messageBody, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await auth.forgotPassword(request.body.email);
+      return reply.status(202).send({ message: messages.resetSent });
+    },
+  );
+
+  app.get(
+    '/auth/password/reset/:token',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Tell whether a reset link can still be used',
+        params: z.object({ token: z.string().min(1).max(200) }),
+        response: { 200: z.object({ valid: z.literal(true) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      await auth.checkResetToken(request.params.token);
+      return { valid: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/password/reset',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset link; ends every session of the account',
+        body: resetPasswordBody,
+        response: { 200: messageBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(request.body);
+      return { message: messages.passwordUpdated };
+    },
+  );
+};

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const linkify = (text: string) => escapeHtml(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
+
+/** /dev/mail: the outbox as a page, so a developer without SMTP can follow e-mailed links. */
+export const devRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/dev/mail', { schema: { hide: true } }, async (_request, reply) => {
+    const mails = await app.services.db
+      .selectFrom('outbox')
+      .select(['id', 'to_address', 'subject', 'text_body', 'created_at', 'sent_at', 'error'])
+      .orderBy('created_at', 'desc')
+      .limit(50)
+      .execute();
+    const items = mails
+      .map(
+        (m) =>
+          `<article><h2>${escapeHtml(m.subject)}</h2><p>To ${escapeHtml(m.to_address)} · ${new Date(m.created_at).toISOString()}${
+            m.sent_at ? ' · sent' : m.error ? ` · failed: ${escapeHtml(m.error)}` : ' · kept in outbox'
+          }</p><pre>${linkify(m.text_body)}</pre></article>`,
+      )
+      .join('\n');
+    return reply
+      .type('text/html')
+      .send(
+        `<!doctype html><html lang="en"><meta charset="utf-8"><title>Outbox · Sundial</title><style>body{font:15px system-ui;max-width:760px;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ddd;padding:.5rem 0}pre{white-space:pre-wrap}</style><h1>Outbox (development)</h1>${items || '<p>No mail yet.</p>'}</html>`,
+      );
+  });
+};

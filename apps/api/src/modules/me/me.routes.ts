@@ -1,0 +1,70 @@
+import { changePasswordBody, profileUpdateBody } from '@sundial/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth.js';
+import { errorResponses } from '../../platform/schemas.js';
+import { presentUser, userView } from '../users/users.presenter.js';
+import { presentWorkspace, workspaceView } from '../workspaces/workspaces.presenter.js';
+
+const tags = ['me'];
+const meView = z.object({
+  user: userView,
+  workspaces: z.array(workspaceView),
+  currentWorkspaceId: z.uuid().nullable(),
+});
+
+export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { profile, workspaces, auth } = app.services;
+
+  const present = async (user: Parameters<typeof presentUser>[0]) => {
+    const memberships = await workspaces.list(user.id);
+    const current = memberships.find((m) => m.workspace.id === user.current_workspace_id) ?? memberships[0];
+    return {
+      user: presentUser(user),
+      workspaces: memberships.map((m) => presentWorkspace(m)),
+      currentWorkspaceId: current?.workspace.id ?? null,
+    };
+  };
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags,
+        summary: 'The signed-in user, their workspaces and the current one',
+        response: { 200: meView, ...errorResponses },
+      },
+    },
+    async (request) => present(requireAuth(request).user),
+  );
+
+  app.patch(
+    '/me',
+    {
+      schema: {
+        tags,
+        summary: 'Update profile settings or switch the current workspace',
+        body: profileUpdateBody,
+        response: { 200: meView, ...errorResponses },
+      },
+    },
+    async (request) => present(await profile.update(requireAuth(request).user, request.body)),
+  );
+
+  app.post(
+    '/me/password',
+    {
+      schema: {
+        tags,
+        summary: 'Change the password; ends the other sessions',
+        body: changePasswordBody,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionSecret } = requireAuth(request);
+      await auth.changePassword({ user, ...request.body, keepSessionSecret: sessionSecret });
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,25 @@
+import type { ProfileUpdateBody } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import type { User, UserUpdate } from '../../db/tables.js';
+import { usersRepository } from '../users/users.repository.js';
+import type { WorkspacesService } from '../workspaces/workspaces.service.js';
+
+export function createProfileService({ db, workspaces }: { db: Db; workspaces: WorkspacesService }) {
+  return {
+    /** Saves profile settings; switching the current workspace needs a membership of it (404 otherwise). */
+    async update(user: User, changes: ProfileUpdateBody): Promise<User> {
+      if (changes.currentWorkspaceId) await workspaces.getMembership(changes.currentWorkspaceId, user.id);
+      const update: UserUpdate = {
+        name: changes.name,
+        time_zone: changes.timeZone,
+        week_start: changes.weekStart,
+        date_format: changes.dateFormat,
+        time_format: changes.timeFormat,
+        current_workspace_id: changes.currentWorkspaceId,
+      };
+      const defined = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as UserUpdate;
+      if (Object.keys(defined).length === 0) return user;
+      return usersRepository.update(db, user.id, defined);
+    },
+  };
+}

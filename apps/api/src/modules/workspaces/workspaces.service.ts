@@ -1,0 +1,62 @@
+import { can, type Permission, TRIAL_DAYS } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import { audit } from '../../platform/audit.js';
+import { forbidden, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { type MembershipWithWorkspace, workspacesRepository } from './workspaces.repository.js';
+
+/** Throws 403 unless the member's role grants the permission. */
+export function assertCan(membership: MembershipWithWorkspace, permission: Permission): void {
+  if (!can(membership.role, permission)) throw forbidden();
+}
+
+export function createWorkspacesService(db: Db) {
+  return {
+    /**
+     * Creates a workspace owned by the user, with a 14-day Pro trial. Runs inside the caller's
+     * transaction when one is passed (sign-up creates user and workspace together).
+     */
+    async createOwned(input: { userId: string; name: string; tx?: Db }): Promise<MembershipWithWorkspace> {
+      const run = async (tx: Db) => {
+        const trialEndsAt = new Date(Date.now() + TRIAL_DAYS * 86_400_000);
+        const workspace = await workspacesRepository.insert(tx, {
+          id: newId(),
+          name: input.name,
+          plan: 'free',
+          trialEndsAt,
+        });
+        await workspacesRepository.addMember(tx, { workspaceId: workspace.id, userId: input.userId, role: 'owner' });
+        await audit(tx, { action: 'workspace.created', actorUserId: input.userId, workspaceId: workspace.id });
+        return { workspace, role: 'owner' as const, status: 'active' as const };
+      };
+      return input.tx ? run(input.tx) : db.transaction().execute(run);
+    },
+
+    /** The user's membership of the workspace; 404 when there is none, so ids of others leak nothing. */
+    async getMembership(workspaceId: string, userId: string): Promise<MembershipWithWorkspace> {
+      const membership = await workspacesRepository.findMembership(db, workspaceId, userId);
+      if (!membership) throw notFound('Workspace not found.');
+      return membership;
+    },
+
+    list(userId: string): Promise<MembershipWithWorkspace[]> {
+      return workspacesRepository.listForUser(db, userId);
+    },
+
+    async rename(membership: MembershipWithWorkspace, userId: string, name: string): Promise<MembershipWithWorkspace> {
+      assertCan(membership, 'workspace:update');
+      return db.transaction().execute(async (tx) => {
+        const workspace = await workspacesRepository.rename(tx, membership.workspace.id, name);
+        await audit(tx, {
+          action: 'workspace.renamed',
+          actorUserId: userId,
+          workspaceId: workspace.id,
+          detail: { from: membership.workspace.name, to: name },
+        });
+        return { ...membership, workspace };
+      });
+    },
+  };
+}
+
+export type WorkspacesService = ReturnType<typeof createWorkspacesService>;

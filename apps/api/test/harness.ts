@@ -1,0 +1,121 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { type Db, openDb } from '../src/db/connection.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { newId } from '../src/platform/ids.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or a new PostgreSQL database created
+ * beside DATABASE_URL's (and dropped afterwards) when that is set.
+ */
+export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    const handle = openDb({ dataDir: 'memory://' });
+    return { db: handle.db, close: () => handle.close() };
+  }
+  const name = `sundial_test_${newId().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = openDb({ databaseUrl: url.toString() });
+  return {
+    db: handle.db,
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { db, close } = await openTestDb();
+  await migrateToLatest(db);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: 'http://localhost:3000',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
+  const app = await buildApp({ config, db, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await close();
+    },
+  };
+}
+
+export const STRONG_PASSWORD = 'Tidal-wave-42';
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}.${Date.now()}.${++counter}@example.com`;
+
+/** The session cookie a response set, ready for a `cookie` header. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === 'sundial_sid' || c.name === '__Host-sid');
+  if (!cookie) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+export interface SignedUp {
+  email: string;
+  password: string;
+  cookie: string;
+  userId: string;
+  workspaceId: string;
+}
+
+/** Signs a new user up over HTTP and returns their cookie and first workspace. */
+export async function signUp(app: FastifyInstance, email = uniqueEmail()): Promise<SignedUp> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/signup',
+    payload: { email, password: STRONG_PASSWORD },
+  });
+  if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
+  const cookie = sessionCookie(response);
+  const me = await app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie } });
+  const body = me.json();
+  return { email, password: STRONG_PASSWORD, cookie, userId: body.user.id, workspaceId: body.currentWorkspaceId };
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** A short way to call the API as someone (a cookie) or as nobody. */
+export const caller =
+  (app: FastifyInstance) =>
+  (method: Method, url: string, cookie?: string, payload?: object): Promise<LightMyRequestResponse> =>
+    app.inject({ method, url, payload, headers: cookie ? { cookie } : {} });
+
+/**
+ * One app and database for the test file, opened before its tests and closed after them.
+ * Read `ctx.t` inside tests (it is set once beforeAll has run).
+ */
+export function useTestApp(env: Record<string, string> = {}): { t: TestApp; call: ReturnType<typeof caller> } {
+  const ctx = {} as { t: TestApp; call: ReturnType<typeof caller> };
+  beforeAll(async () => {
+    ctx.t = await createTestApp(env);
+    ctx.call = caller(ctx.t.app);
+  });
+  afterAll(() => ctx.t?.close());
+  return ctx;
+}
