@@ -1,0 +1,26 @@
+import { api } from '../../api/client';
+import { useSessionMutation } from '../../api/session';
+
+export const useSignup = () =>
+  useSessionMutation((body: { email: string; password: string; phone?: string; timeZone?: string }) =>
+    api('POST', '/auth/signup', body),
+  );
+
+export const useLogin = () =>
+  useSessionMutation((body: { email: string; password: string; remember: boolean }) =>
+    api('POST', '/auth/login', body),
+  );
+
+export const requestPasswordReset = (email: string) =>
+  api<{ message: string }>('POST', '/auth/password/forgot', { email });
+
+export const checkResetToken = (token: string) =>
+  api<{ valid: true }>('GET', `/auth/password/reset/${encodeURIComponent(token)}`);
+
+export const resetPassword = (token: string, password: string) =>
+  api<{ message: string }>('POST', '/auth/password/reset', { token, password });
+
+/** Only same-site paths inside the app may be returned to after log-in. */
+export function safeNext(next: string | null): string {
+  return next?.startsWith('/homepage') ? next : '/homepage/timesheet';
+}

@@ -1,0 +1,79 @@
+import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { messages } from '@sundial/core';
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { parseApiError } from '../../../api/client';
+import { EmailField } from '../../../components/fields';
+import { safeNext, useLogin } from '../api';
+import { AuthLayout } from '../components/AuthLayout';
+import { ErrorBox } from '../components/ErrorBox';
+import { Notice } from '../components/Notice';
+import { PluginPanel } from '../components/PluginPanel';
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const login = useLogin();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const notice = (location.state as { notice?: string } | null)?.notice;
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!email.trim() || !password) {
+      setError(messages.allFieldsRequired);
+      return;
+    }
+    login.mutate(
+      { email, password, remember },
+      {
+        onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }),
+        onError: (err) => {
+          const { code, message } = parseApiError(err);
+          setError(code === 'validation_failed' || code === 'wrong_credentials' ? messages.wrongCredentials : message);
+        },
+      },
+    );
+  };
+
+  return (
+    <AuthLayout aside={<PluginPanel />} headerLink={{ to: '/signuppage', label: 'Sign up' }}>
+      <form onSubmit={handleSubmit} noValidate>
+        <Stack gap="md">
+          <Title order={1} size="h2">
+            Log in
+          </Title>
+          <Notice message={notice} />
+          <ErrorBox message={error} />
+          <EmailField value={email} onChange={setEmail} />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            required
+          />
+          <Group justify="space-between">
+            <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+            <Anchor component={Link} to="/forgotten_password" size="sm">
+              Forgotten Password?
+            </Anchor>
+          </Group>
+          <Button type="submit" size="md" loading={login.isPending} fullWidth>
+            Log in
+          </Button>
+          <Text size="sm">
+            No account?{' '}
+            <Anchor component={Link} to="/signuppage">
+              Sign up
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,64 @@
+import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconLogout, IconSettings } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api, parseApiError } from '../api/client';
+import { type Me, sessionKeys, useLogout } from '../api/session';
+
+export function UserMenu({ me }: { me: Me }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const logout = useLogout();
+  const switchWorkspace = useMutation({
+    mutationFn: (workspaceId: string) => api<Me>('PATCH', '/me', { currentWorkspaceId: workspaceId }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(sessionKeys.me, data);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKeys.me[0] });
+    },
+    onError: (error) => notifications.show({ color: 'red', message: parseApiError(error).message }),
+  });
+  const initials = (me.user.name || me.user.email).slice(0, 2).toUpperCase();
+
+  return (
+    <Menu position="bottom-end" width={260} shadow="md">
+      <Menu.Target>
+        <UnstyledButton aria-label="User menu">
+          <Avatar color="yellow" radius="xl">
+            {initials}
+          </Avatar>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} truncate>
+            {me.user.name || me.user.email}
+          </Text>
+          {me.user.name && (
+            <Text size="xs" c="dimmed" truncate>
+              {me.user.email}
+            </Text>
+          )}
+        </Menu.Label>
+        <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => navigate('/homepage/profile')}>
+          Profile settings
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Label>Workspaces</Menu.Label>
+        {me.workspaces.map((workspace) => (
+          <Menu.Item
+            key={workspace.id}
+            onClick={() => workspace.id !== me.currentWorkspaceId && switchWorkspace.mutate(workspace.id)}
+            rightSection={workspace.id === me.currentWorkspaceId ? <IconCheck size={16} aria-label="current" /> : null}
+          >
+            {workspace.name}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => logout.mutate()}>
+          Log out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
