@@ -10,7 +10,8 @@ export default defineConfig({
     proxy: { '/api': 'http://localhost:3000', '/dev': 'http://localhost:3000' },
   },
   build: {
-    outDir: 'dist',
+    // WEB_OUT_DIR lets two builds on one machine (parallel journeys) write to separate folders.
+    outDir: process.env.WEB_OUT_DIR ?? 'dist',
     emptyOutDir: true,
     sourcemap: false,
     // The public site (landing.html) is a separate, light entry; scripts/prerender.ts fills it in.
