@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { ApiError, api } from './client';
 
 export interface UserView {
@@ -64,14 +63,10 @@ export function useSessionMutation<TBody, TResult>(call: (body: TBody) => Promis
 
 /** Ends the session on the server, leaves the protected area for /, then forgets the user's data. */
 export function useLogout() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   return useMutation({
     mutationFn: () => api<void>('POST', '/auth/logout'),
-    onSettled: async () => {
-      await navigate('/', { replace: true });
-      queryClient.setQueryData(sessionKeys.me, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKeys.me[0] });
-    },
+    // "/" is the prerendered public site, not an app route: load it as a document. Leaving the
+    // app also drops every cached query of the signed-out user.
+    onSettled: () => window.location.assign('/'),
   });
 }
