@@ -31,6 +31,46 @@ test.describe('public site', () => {
     }
   });
 
+  test('every link in the home and integrations pages leads somewhere real', async ({ page, request }) => {
+    for (const from of ['/', '/integrations', '/pricing', '/calculators']) {
+      await page.goto(from);
+      const hrefs = await page
+        .locator('main a[href]')
+        .evaluateAll((links) => [...new Set(links.map((a) => a.getAttribute('href') ?? ''))]);
+      expect(hrefs.length, from).toBeGreaterThan(0);
+      for (const href of hrefs) {
+        const url = new URL(href, `${baseURL}${from}`);
+        expect(url.origin, href).toBe(baseURL);
+        expect((await request.get(url.pathname)).status(), `${href} on ${from}`).toBeLessThan(400);
+        if (url.hash) {
+          await page.goto(url.pathname + url.hash);
+          await expect(page.locator(url.hash), href).toBeAttached();
+          await page.goto(from);
+        }
+      }
+    }
+  });
+
+  test('features say which capabilities are still in development, and link to their screen or docs', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const features = page.getByRole('region', { name: 'Everything a team needs to track time' });
+    for (const audience of ['For employees', 'For managers', 'For enterprise', 'For HR']) {
+      await expect(features.getByRole('heading', { name: audience })).toBeVisible();
+    }
+    const timer = features.locator('details', { hasText: 'One-click timer' });
+    await expect(timer.locator('summary')).toContainText('In development');
+    await expect(timer.getByRole('link', { name: /Open the timesheet/ })).toHaveAttribute(
+      'href',
+      '/homepage/timesheet',
+    );
+    const api = features.locator('details', { hasText: 'REST API' });
+    await expect(api.locator('summary')).not.toContainText('In development');
+    await api.locator('summary').click();
+    await expect(api.getByRole('link', { name: /API documentation/ })).toHaveAttribute('href', '/api/docs');
+  });
+
   test('the hero e-mail box prefills sign-up, and the visitor is in the app within a minute', async ({ page }) => {
     const started = Date.now();
     const email = newEmail('hero');
@@ -163,6 +203,25 @@ test.describe('public site', () => {
   });
 
   for (const width of [375, 1440]) {
+    test(`the public pages fit ${width} px without sideways scrolling`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/');
+      await decline(page);
+      for (const path of [
+        '/pricing',
+        '/blog',
+        '/blog/self-hosting-sundial',
+        '/calculators',
+        '/demo',
+        '/integrations',
+      ]) {
+        await page.goto(path);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, path).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `e2e/.run/site${path.replaceAll('/', '-')}-${width}.png`, fullPage: true });
+      }
+    });
+
     test(`the landing page lays out at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/');

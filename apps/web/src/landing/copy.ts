@@ -18,7 +18,7 @@ export const SIGN_UP: Link = { label: 'Start free trial', href: '/signuppage' };
 
 export const HERO = {
   title: 'Time tracking your team will actually use',
-  lead: 'A one-click timer, weekly timesheets, projects and reports in one open-source app that you can use here or run on your own servers.',
+  lead: 'A one-click timer, weekly timesheets, projects and teams in one open-source app that you can use here or run on your own servers.',
   fine: [`${TRIAL_DAYS}-day Pro trial`, 'No credit card', 'Open source (AGPL-3.0)'],
 };
 
@@ -46,16 +46,23 @@ export const FACTS = {
 
 export const DEMO_BANNER = {
   title: 'See Sundial with your own projects in mind',
-  text: 'We walk your team through timesheets, approvals, reports and self-hosting, and answer your questions.',
+  text: 'We walk your team through the timesheet, projects, team management and self-hosting, and answer your questions.',
   cta: { label: 'Book a demo', href: '/demo' },
+};
+
+/** What a capability's state is today: on the site we say so, and never sell what is not filed. */
+export type Availability = 'available' | 'building';
+export const STATUS_LABELS: Record<Availability, string> = {
+  available: 'Available',
+  building: 'In development',
 };
 
 export interface Feature {
   title: string;
   text: string;
+  /** Its screen in the app, or the page that documents it. */
   link: Link;
-  /** The plan a feature needs, when it is not in Free. */
-  plan?: 'Basic' | 'Pro';
+  status: Availability;
 }
 
 export interface Audience {
@@ -66,7 +73,7 @@ export interface Audience {
 }
 
 const timesheet: Link = { label: 'Open the timesheet', href: '/homepage/timesheet' };
-const pricing: Link = { label: 'Compare plans', href: '/pricing' };
+const people: Link = { label: 'Open people and groups', href: '/homepage/user' };
 
 export const AUDIENCES: Audience[] = [
   {
@@ -76,52 +83,58 @@ export const AUDIENCES: Audience[] = [
     features: [
       {
         title: 'One-click timer',
-        text: 'Start a timer on a project and task, stop it when you switch. It runs on the server, so it keeps going when you close the laptop and shows the same in every tab.',
+        text: 'Start a timer with a note, project, task and tags; pause it for a break and stop it when you switch. It runs on the server, so it survives a reload and shows the same in every tab.',
         link: timesheet,
+        status: 'building',
       },
       {
-        title: 'Weekly timesheet',
-        text: 'Prefer typing hours? Fill in the week grid, add the entry you forgot, and see the week’s total at a glance.',
+        title: 'Weekly timesheet and calendar',
+        text: 'Prefer typing hours? Fill in the week grid with durations like 1:30 or 90m, or drag entries on a calendar. The list, the grid and the calendar always show the same totals.',
         link: timesheet,
+        status: 'building',
       },
       {
         title: 'Tags',
-        text: 'Label entries as billable, meeting or support, and filter every report by them.',
+        text: 'Group tags in lists such as “Activity type”, label your entries with them, and let your workspace require them.',
         link: { label: 'Open tags', href: '/homepage/tags' },
+        status: 'building',
       },
       {
         title: 'Your time zone, your week',
-        text: 'Days and weeks follow your time zone and week start; days when the clocks change count correctly.',
-        link: { label: 'How we handle time zones', href: '/blog/time-zones-and-dst' },
+        text: 'Set your time zone, week start, date and time format in your profile. Days when the clocks change count correctly.',
+        link: { label: 'Open your profile', href: '/homepage/profile' },
+        status: 'available',
       },
     ],
   },
   {
     id: 'managers',
     title: 'For managers',
-    lead: 'Know where the hours and the budget go.',
+    lead: 'Know where the hours go.',
     features: [
       {
         title: 'Projects, tasks and clients',
-        text: 'Organise work by client, project and task, with colours, descriptions and a billable default per project.',
+        text: 'Organise work by client, project and nested task, with colours, descriptions, people, a budget in hours or money and a billable default per project.',
         link: { label: 'Open projects', href: '/homepage/projects' },
+        status: 'building',
       },
       {
-        title: 'Reports and exports',
-        text: 'Summary, detailed and by-day reports, people by task and project, exported to CSV, Excel or Google Sheets.',
-        link: { label: 'Open reports', href: '/homepage/reports/summary' },
+        title: 'Your team’s timesheets, live',
+        text: 'Managers see and correct the timesheets of their people, and changes appear in every open tab within a second.',
+        link: timesheet,
+        status: 'building',
       },
       {
-        title: 'Budgets and alerts',
-        text: 'Give a project a budget in hours or money and get an alert before it runs out.',
-        link: pricing,
-        plan: 'Basic',
+        title: 'Invites, guests and groups',
+        text: 'Invite people by e-mail with a role and a group, share projects with guests who need no license, and organise people in nested groups.',
+        link: people,
+        status: 'building',
       },
       {
-        title: 'Timesheet approvals',
-        text: 'People submit their week; managers approve it or send it back with a note.',
-        link: pricing,
-        plan: 'Pro',
+        title: 'Import from Toggl Track, Clockify and Harvest',
+        text: 'Bring clients, projects, tasks, tags and past entries from the export files of the tracker you use today, or any CSV, with a preview before anything is saved.',
+        link: { label: 'How importing works', href: '/blog/moving-from-toggl-clockify-harvest' },
+        status: 'building',
       },
     ],
   },
@@ -131,125 +144,125 @@ export const AUDIENCES: Audience[] = [
     lead: 'Security, control and your own infrastructure.',
     features: [
       {
-        title: 'Single sign-on',
-        text: 'Sign in through your identity provider with OpenID Connect, set up per workspace.',
-        link: pricing,
-        plan: 'Pro',
-      },
-      {
-        title: 'Roles and permissions',
-        text: 'Owner, admin, manager, member and guest roles out of the box, and custom roles on Pro. The server checks every request.',
-        link: pricing,
-      },
-      {
         title: 'Self-hosting',
-        text: 'Run Sundial on your servers: one process and an embedded database to start, PostgreSQL and many processes to grow.',
+        text: 'Run Sundial on your servers: one process and an embedded database to start, your PostgreSQL and mail server for production.',
         link: { label: 'Self-hosting guide', href: '/blog/self-hosting-sundial' },
+        status: 'available',
       },
       {
         title: 'REST API',
         text: 'A versioned API described by OpenAPI 3.1, with interactive documentation you can try in the browser.',
         link: { label: 'API documentation', href: '/api/docs' },
+        status: 'available',
+      },
+      {
+        title: 'Secure accounts',
+        text: 'Passwords hashed with argon2id and checked against common breached passwords, sessions kept on the server behind an HttpOnly cookie, rate-limited log-in, and password resets by single-use links that expire in an hour.',
+        link: { label: 'How we protect accounts', href: '/blog/why-we-built-sundial' },
+        status: 'available',
+      },
+      {
+        title: 'Roles and permissions',
+        text: 'Owner, admin, manager, member and guest, each with a documented set of permissions that the server checks on every request.',
+        link: people,
+        status: 'building',
       },
     ],
   },
   {
     id: 'hr',
     title: 'For HR',
-    lead: 'Attendance, overtime and labour costs you can rely on.',
+    lead: 'Joiners, leavers and hours you can rely on.',
     features: [
       {
-        title: 'Attendance',
-        text: 'See when people started and finished each day and how long they worked.',
-        link: { label: 'Open attendance', href: '/homepage/attendance' },
+        title: 'Joiners and leavers',
+        text: 'New people join through an e-mailed, single-use invitation. Disabling someone ends their sessions at once, and their past time stays where it was.',
+        link: people,
+        status: 'building',
       },
       {
-        title: 'Billing rates and labour costs',
-        text: 'Set hourly rates per person and project. Each entry keeps the rate it was recorded with, so history never changes.',
-        link: pricing,
-        plan: 'Pro',
+        title: 'Weeks that match your payroll',
+        text: 'Each person’s days and weeks follow their own time zone and week start, so weekly totals line up with the pay period.',
+        link: { label: 'How we handle time zones', href: '/blog/time-zones-and-dst' },
+        status: 'available',
       },
       {
-        title: 'Overtime',
-        text: 'Weeks follow the week start your payroll uses, so overtime is counted per person and per week.',
+        title: 'Overtime and hourly-rate calculators',
+        text: 'Work out a week’s pay with overtime, or the hourly rate that covers a salary and costs, right here on this site.',
         link: { label: 'Overtime calculator', href: '/calculators/overtime' },
+        status: 'available',
       },
       {
-        title: 'Two-factor authentication',
-        text: 'Protect accounts with a second factor, and keep an audit log of every sensitive change.',
-        link: pricing,
-        plan: 'Pro',
+        title: 'Personal data under your control',
+        text: 'Self-host to keep every record on your own servers. The privacy policy says what is stored, why and for how long.',
+        link: { label: 'Privacy policy', href: '/privacy' },
+        status: 'available',
       },
     ],
   },
 ];
-
-export type IntegrationStatus = 'available' | 'building';
-export const STATUS_LABELS: Record<IntegrationStatus, string> = {
-  available: 'Available',
-  building: 'In development',
-};
 
 export interface Integration {
   id: string;
   title: string;
   text: string;
   detail: string;
-  status: IntegrationStatus;
+  status: Availability;
   link?: Link;
 }
 
-/** Only what exists or is on the roadmap; no third-party logos. */
+/** Only what exists or is being built; no third-party logos. */
 export const INTEGRATIONS: Integration[] = [
   {
     id: 'api',
     title: 'REST API',
-    text: 'Everything the app does, over a versioned REST API with OpenAPI 3.1 documentation.',
+    text: 'Everything the app does, over a versioned REST API.',
     detail:
-      'The API lives under /api/v1 and answers every failure in one JSON shape, { error: { code, message } }. Its interactive documentation lists every route with its schema and lets you try calls in the browser.',
+      'The API lives under /api/v1, authenticates with the same session cookie as the app, and answers every failure in one JSON shape, { error: { code, message } }. Its interactive documentation lists every route with its schema and lets you try calls in the browser.',
     status: 'available',
     link: { label: 'Open the API documentation', href: '/api/docs' },
   },
   {
-    id: 'webhooks',
-    title: 'Webhooks',
-    text: 'Get an HTTP call when entries, projects or people change.',
+    id: 'openapi',
+    title: 'OpenAPI description',
+    text: 'An OpenAPI 3.1 document to generate a client in your language.',
     detail:
-      'Webhooks will post signed JSON to your endpoint when time entries, projects, tasks or members change, with retries when your endpoint is down.',
-    status: 'building',
+      'The machine-readable description of the whole API is served with every installation. Feed it to an OpenAPI generator to get a typed client, or import it into your API tool.',
+    status: 'available',
+    link: { label: 'Download the OpenAPI document', href: '/api/docs/json' },
   },
   {
-    id: 'csv-excel',
-    title: 'CSV and Excel',
-    text: 'Export any report to CSV, Excel or Google Sheets.',
+    id: 'csv',
+    title: 'CSV import',
+    text: 'Import clients, projects and tasks from a spreadsheet.',
     detail:
-      'Every report can be exported to CSV and Excel (Basic and Pro plans). CSV files open in Google Sheets, Numbers and LibreOffice as well.',
+      'Upload a CSV of clients, projects and tasks (with their hierarchy), check the preview with an error per row, then import it in one go: nothing is ever half-imported.',
     status: 'building',
-    link: { label: 'See the plans', href: '/pricing' },
   },
   {
     id: 'importers',
-    title: 'Importers',
-    text: 'Bring your history from Toggl Track, Clockify and Harvest exports.',
+    title: 'Toggl Track, Clockify and Harvest',
+    text: 'Bring your history from the export files of these trackers.',
     detail:
-      'The importers read the detailed CSV exports of these trackers, show you how they mapped the columns, and create the missing clients, projects, tasks and tags.',
+      'The importers read the detailed exports of these trackers and create the missing clients, projects, tasks and tags along with your past time entries.',
     status: 'building',
     link: { label: 'How to export your data today', href: '/blog/moving-from-toggl-clockify-harvest' },
   },
   {
-    id: 'calendar',
-    title: 'Calendar feed',
-    text: 'See your tracked time in any calendar app.',
-    detail:
-      'A private iCalendar (.ics) address per person that calendar apps subscribe to, showing tracked time beside meetings.',
-    status: 'building',
-  },
-  {
     id: 'email',
     title: 'E-mail via SMTP',
-    text: 'Invitations, resets and alerts sent through the SMTP server you choose.',
+    text: 'Invitations, resets and demo requests sent through your mail server.',
     detail:
       'Set SMTP_URL and Sundial delivers its e-mails through your mail server; without it, e-mails are kept in an outbox in the database.',
+    status: 'available',
+    link: { label: 'Self-hosting guide', href: '/blog/self-hosting-sundial' },
+  },
+  {
+    id: 'postgresql',
+    title: 'PostgreSQL',
+    text: 'Keep your data in your own PostgreSQL database.',
+    detail:
+      'Sundial starts with an embedded database in a folder; set DATABASE_URL and it uses your PostgreSQL instead, with the same schema and migrations, so your backups and tools keep working.',
     status: 'available',
     link: { label: 'Self-hosting guide', href: '/blog/self-hosting-sundial' },
   },
@@ -287,7 +300,7 @@ export const FAQ: { question: string; answer: string }[] = [
   {
     question: 'How do you keep my data safe?',
     answer:
-      'Passwords are hashed with argon2id, sessions live on the server behind an HttpOnly cookie, every API request is authorised, and card numbers never reach our database.',
+      'Passwords are hashed with argon2id, sessions live on the server behind an HttpOnly cookie, log-in is rate limited, and every API request is authorised. Card payments go through a payment processor, so card numbers never reach our database.',
   },
 ];
 

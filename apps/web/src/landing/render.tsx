@@ -43,7 +43,7 @@ export function publicPages(): PublicPage[] {
       meta: {
         title: `Sundial: ${HERO.title.toLowerCase()}`,
         description:
-          'Open-source time tracking for teams: a one-click timer, weekly timesheets, projects, reports and billing. 14-day free trial, no credit card.',
+          'Open-source time tracking for teams: a one-click timer, weekly timesheets, projects and teams, self-hosted or online. 14-day free trial, no credit card.',
       },
       body: <HomePage posts={posts} />,
     },
@@ -59,7 +59,8 @@ export function publicPages(): PublicPage[] {
       path: '/integrations',
       meta: {
         title: 'Integrations',
-        description: 'Sundial’s REST API, webhooks, CSV and Excel exports, importers and calendar feed.',
+        description:
+          'Sundial’s REST API and OpenAPI description, CSV import, importers for Toggl Track, Clockify and Harvest, SMTP e-mail and PostgreSQL.',
       },
       body: <IntegrationsPage />,
     },
@@ -73,7 +74,7 @@ export function publicPages(): PublicPage[] {
       path: '/demo',
       meta: {
         title: 'Book a demo',
-        description: 'Ask for a demo of Sundial for your team: timesheets, approvals, reports and self-hosting.',
+        description: 'Ask for a demo of Sundial for your team: timesheets, projects, team management and self-hosting.',
       },
       body: <DemoPage />,
     },

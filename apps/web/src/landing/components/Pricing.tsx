@@ -40,7 +40,8 @@ function PlanPrice({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
   );
 }
 
-function PlanCard({ plan }: { plan: Plan }) {
+function PlanCard({ plan, headingLevel }: { plan: Plan; headingLevel: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const paid = plan.pricePerLicenseCents !== null && plan.pricePerLicenseCents.monthly > 0;
   const cta =
     plan.id === 'enterprise'
@@ -51,9 +52,9 @@ function PlanCard({ plan }: { plan: Plan }) {
       className={plan.id === TRIAL_PLAN ? 'card plan plan-highlight' : 'card plan'}
       aria-labelledby={`plan-${plan.id}`}
     >
-      <h3 id={`plan-${plan.id}`} className="plan-name">
+      <Heading id={`plan-${plan.id}`} className="plan-name">
         {plan.name}
-      </h3>
+      </Heading>
       {plan.id === TRIAL_PLAN && <p className="plan-flag">Included in the free trial</p>}
       {paid ? (
         <>
@@ -80,7 +81,7 @@ function PlanCard({ plan }: { plan: Plan }) {
  * Plans and prices straight from the catalogue billing uses. The cycle switch is two radio
  * buttons and CSS (:has), so it works before and without any JavaScript.
  */
-export function PlanGrid() {
+export function PlanGrid({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   return (
     <div className="pricing">
       <fieldset className="cycle-switch">
@@ -94,7 +95,7 @@ export function PlanGrid() {
       </fieldset>
       <ul className="plans">
         {PLAN_IDS.map((id) => (
-          <PlanCard key={id} plan={PLANS[id]} />
+          <PlanCard key={id} plan={PLANS[id]} headingLevel={headingLevel} />
         ))}
       </ul>
       <p className="fine-print">

@@ -159,8 +159,8 @@ export function CalculatorPage({ calculator }: { calculator: Calculator }) {
       <div className="container narrow section">
         <CalculatorForm calculator={calculator} />
         <p>
-          Results update as you type. Sundial does this arithmetic for you from tracked time: rates are copied onto each
-          entry, and weeks follow your payroll's week start. <a href="/signuppage">Try it free</a>.
+          Results update as you type. In Sundial, each person's weeks follow their own time zone and week start, so
+          weekly totals line up with your pay period. <a href="/signuppage">Try it free</a>.
         </p>
         {others.map((other) => (
           <p key={other.slug}>

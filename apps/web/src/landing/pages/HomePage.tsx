@@ -96,8 +96,10 @@ function FeatureItem({ feature, open }: { feature: Feature; open: boolean }) {
   return (
     <details className="accordion" open={open}>
       <summary>
-        {feature.title}
-        {feature.plan && <Badge>{feature.plan}</Badge>}
+        <span className="summary-text">
+          {feature.title}
+          {feature.status === 'building' && <Badge tone="soon">{STATUS_LABELS.building}</Badge>}
+        </span>
       </summary>
       <div className="accordion-body">
         <p>{feature.text}</p>
@@ -115,7 +117,7 @@ function Features() {
     <Section
       id="features"
       title="Everything a team needs to track time"
-      lead="One app for the people who track, the people who plan and the people who pay."
+      lead="One app for the people who track, the people who plan and the people who pay. Sundial is young: what is marked “In development” is being built now."
     >
       <div className="audiences">
         {AUDIENCES.map((audience) => (
@@ -137,7 +139,7 @@ function Integrations() {
     <Section
       id="integrations"
       title="Integrations"
-      lead="Connect Sundial to the tools you run. We list only what exists or is being built."
+      lead="Connect Sundial to the tools you run. We list only what exists or is being built, and say which is which."
       tone="alt"
     >
       <ul className="grid-3">

@@ -23,7 +23,7 @@ export function PricingPage() {
     <>
       <PageIntro title="Pricing" lead="Start free. Pay per license for the features your team needs." />
       <div className="container section">
-        <PlanGrid />
+        <PlanGrid headingLevel={2} />
       </div>
       <section className="section section-alt" aria-labelledby="billing-faq">
         <div className="container narrow">
