@@ -1,0 +1,108 @@
+import type { ClientCreateBody, ClientUpdateBody } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import { audit } from '../../platform/audit.js';
+import { notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { type Actor, uniqueAs } from '../projects/projects.service.js';
+import { assertCan } from '../workspaces/workspaces.service.js';
+import { type ClientView, presentClient } from './clients.presenter.js';
+import { type ClientListFilter, clientsRepository as repo } from './clients.repository.js';
+
+const CLIENT_TAKEN = 'A client with this name already exists.';
+
+const emptyToNull = (s: string | null | undefined) => (s === undefined ? undefined : s?.trim() ? s.trim() : null);
+
+export function createClientsService(db: Db) {
+  async function load(dbOrTx: Db, actor: Actor, id: string): Promise<ClientView> {
+    const row = await repo.find(dbOrTx, actor.membership.workspace.id, id);
+    if (!row) throw notFound('Client not found.');
+    return presentClient(row);
+  }
+
+  return {
+    async list(actor: Actor, filter: ClientListFilter) {
+      assertCan(actor.membership, 'clients:view');
+      const { rows, total } = await repo.list(db, actor.membership.workspace.id, filter);
+      return { items: rows.map(presentClient), total };
+    },
+
+    get(actor: Actor, id: string) {
+      assertCan(actor.membership, 'clients:view');
+      return load(db, actor, id);
+    },
+
+    async create(actor: Actor, body: ClientCreateBody) {
+      assertCan(actor.membership, 'clients:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const id = newId();
+      return db.transaction().execute(async (tx) => {
+        await uniqueAs(CLIENT_TAKEN, () =>
+          repo.insert(tx, {
+            id,
+            workspace_id: workspaceId,
+            name: body.name.trim(),
+            address: emptyToNull(body.address) ?? null,
+            currency: body.currency ?? null,
+            note: emptyToNull(body.note) ?? null,
+          }),
+        );
+        await audit(tx, { action: 'client.created', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return load(tx, actor, id);
+      });
+    },
+
+    async update(actor: Actor, id: string, body: ClientUpdateBody) {
+      assertCan(actor.membership, 'clients:view');
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        await load(tx, actor, id);
+        assertCan(actor.membership, 'clients:manage');
+        await uniqueAs(CLIENT_TAKEN, () =>
+          repo.update(tx, workspaceId, id, {
+            ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+            ...(body.address !== undefined ? { address: emptyToNull(body.address) } : {}),
+            ...(body.currency !== undefined ? { currency: body.currency } : {}),
+            ...(body.note !== undefined ? { note: emptyToNull(body.note) } : {}),
+          }),
+        );
+        await audit(tx, { action: 'client.updated', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return load(tx, actor, id);
+      });
+    },
+
+    async setArchived(actor: Actor, id: string, archived: boolean) {
+      assertCan(actor.membership, 'clients:view');
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        await load(tx, actor, id);
+        assertCan(actor.membership, 'clients:manage');
+        await repo.update(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
+        return load(tx, actor, id);
+      });
+    },
+
+    /** Deletes the client; its projects stay, without a client. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      assertCan(actor.membership, 'clients:view');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const client = await load(tx, actor, id);
+        assertCan(actor.membership, 'clients:manage');
+        // Its projects lose their client; two of them may then clash with a same-named project.
+        await uniqueAs(
+          `A project of “${client.name}” has the same name as a project without a client; rename one of them first.`,
+          () => repo.delete(tx, workspaceId, id),
+        );
+        await audit(tx, {
+          action: 'client.deleted',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: client.name },
+        });
+      });
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;

@@ -1,0 +1,178 @@
+import { TZDate } from '@date-fns/tz';
+import { NAME_MAX } from '@sundial/core';
+import { parse } from 'csv-parse/sync';
+import { AppError } from '../../platform/errors.js';
+
+export const IMPORT_SOURCES = ['csv', 'toggl', 'clockify', 'harvest'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+export const SOURCE_LABELS: Record<ImportSource, string> = {
+  csv: 'CSV',
+  toggl: 'Toggl Track',
+  clockify: 'Clockify',
+  harvest: 'Harvest',
+};
+
+/** One row of any import, in our terms. */
+export interface ImportRow {
+  line: number;
+  client: string | null;
+  project: string | null;
+  /** Task titles from the top-level task down to the row's task. */
+  taskPath: string[];
+  tags: string[];
+  entry: { email: string | null; note: string; billable: boolean; start: Date; seconds: number } | null;
+  error: string | null;
+}
+
+export const MAX_ROWS = 20_000;
+
+const clean = (v: string | undefined) => (v ?? '').trim();
+const yes = (v: string) => /^(yes|true|1|y)$/i.test(v.trim());
+
+/** "2026-11-02", "11/02/2026" (US, as Clockify and Toggl write by default) or "02.11.2026". */
+function parseDate(value: string): [number, number, number] | null {
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value);
+  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
+  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  if (m) return [Number(m[3]), Number(m[1]), Number(m[2])];
+  m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(value);
+  if (m) return [Number(m[3]), Number(m[2]), Number(m[1])];
+  return null;
+}
+
+/** "09:30", "09:30:15", "9:30 AM", "09:30:15 PM". */
+function parseTime(value: string): [number, number, number] | null {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(value);
+  if (!m) return null;
+  let h = Number(m[1]);
+  const ampm = m[4]?.toLowerCase();
+  if (ampm === 'pm' && h < 12) h += 12;
+  if (ampm === 'am' && h === 12) h = 0;
+  if (h > 23 || Number(m[2]) > 59) return null;
+  return [h, Number(m[2]), Number(m[3] ?? 0)];
+}
+
+/** "01:30:00" or "1:30" (hours:minutes[:seconds]) or "1.5" (decimal hours) to seconds. */
+function parseDuration(value: string): number | null {
+  const hms = /^(\d+):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (hms) return Number(hms[1]) * 3600 + Number(hms[2]) * 60 + Number(hms[3] ?? 0);
+  const decimal = /^\d+(?:[.,]\d+)?$/.exec(value);
+  if (decimal) return Math.round(Number.parseFloat(value.replace(',', '.')) * 3600);
+  return null;
+}
+
+function localInstant(date: [number, number, number], time: [number, number, number], timeZone: string): Date {
+  return new Date(new TZDate(date[0], date[1] - 1, date[2], time[0], time[1], time[2], timeZone).getTime());
+}
+
+type Record_ = Record<string, string>;
+const pick = (r: Record_, ...names: string[]) => {
+  for (const n of names) if (r[n] !== undefined && clean(r[n]) !== '') return clean(r[n]);
+  return '';
+};
+
+function toEntry(r: Record_, timeZone: string): { entry: ImportRow['entry']; error: string | null } {
+  const dateText = pick(r, 'start date', 'date');
+  if (!dateText) return { entry: null, error: null };
+  const date = parseDate(dateText);
+  if (!date) return { entry: null, error: `The date “${dateText}” is not understood.` };
+  const timeText = pick(r, 'start time');
+  // Harvest records hours per day without a start time: such entries start at 09:00.
+  const time = timeText ? parseTime(timeText) : [9, 0, 0];
+  if (!time) return { entry: null, error: `The time “${timeText}” is not understood.` };
+  const start = localInstant(date, time as [number, number, number], timeZone);
+  let seconds: number | null = null;
+  const endDate = pick(r, 'end date');
+  const endTime = pick(r, 'end time');
+  if (endDate && endTime) {
+    const d = parseDate(endDate);
+    const t = parseTime(endTime);
+    if (!d || !t) return { entry: null, error: `The end “${endDate} ${endTime}” is not understood.` };
+    seconds = Math.round((localInstant(d, t, timeZone).getTime() - start.getTime()) / 1000);
+  } else {
+    const durationText = pick(r, 'duration', 'duration (decimal)', 'duration (h)', 'hours');
+    seconds = parseDuration(durationText);
+    if (seconds === null) return { entry: null, error: `The duration “${durationText}” is not understood.` };
+  }
+  if (seconds < 0) return { entry: null, error: 'The entry ends before it starts.' };
+  if (seconds > 7 * 86400) return { entry: null, error: 'The entry is longer than a week.' };
+  return {
+    entry: {
+      email: pick(r, 'email') || null,
+      note: pick(r, 'description', 'notes', 'note').slice(0, 5000),
+      billable: yes(pick(r, 'billable', 'billable?')),
+      start,
+      seconds,
+    },
+    error: null,
+  };
+}
+
+function checkName(what: string, value: string | null): string | null {
+  if (value !== null && value.length > NAME_MAX) return `${what} must be at most ${NAME_MAX} characters.`;
+  return null;
+}
+
+/**
+ * Reads a CSV export of our own format or of Toggl Track, Clockify or Harvest into rows.
+ * Our format: columns Client, Project, Task and optionally Parent Task (or a Task written as
+ * "Design > Logo"). The add-ons' detailed time exports also bring tags and time entries.
+ */
+export function parseImport(text: string, timeZone: string): ImportRow[] {
+  let records: Record_[];
+  try {
+    records = parse(text.replace(/^\uFEFF/, ''), {
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      bom: true,
+    }) as Record_[];
+  } catch (error) {
+    throw new AppError('invalid_csv', `The file is not a readable CSV file: ${(error as Error).message}`, {
+      status: 422,
+    });
+  }
+  if (records.length === 0) throw new AppError('invalid_csv', 'The file has no rows.', { status: 422 });
+  if (records.length > MAX_ROWS) {
+    throw new AppError('invalid_csv', `The file has more than ${MAX_ROWS} rows; split it.`, { status: 422 });
+  }
+  const columns = Object.keys(records[0] ?? {});
+  if (!columns.includes('project') && !columns.includes('name')) {
+    throw new AppError(
+      'invalid_csv',
+      `The file needs a “Project” column. Its columns are: ${columns.join(', ') || 'none'}.`,
+      { status: 422 },
+    );
+  }
+
+  return records.map((r, i) => {
+    const line = i + 2;
+    const client = pick(r, 'client') || null;
+    const project = pick(r, 'project', 'name') || null;
+    const task = pick(r, 'task', 'task title');
+    const parent = pick(r, 'parent task', 'parent');
+    const taskPath = [
+      ...(parent ? parent.split('>').map((s) => s.trim()) : []),
+      ...(task ? task.split('>').map((s) => s.trim()) : []),
+    ].filter(Boolean);
+    const tags = [
+      ...new Set(
+        pick(r, 'tags', 'tag')
+          .split(/[,;]/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const { entry, error: entryError } = toEntry(r, timeZone);
+    let error =
+      checkName('Client name', client) ??
+      checkName('Project name', project) ??
+      taskPath.map((t) => checkName('Task title', t)).find(Boolean) ??
+      tags.map((t) => checkName('Tag name', t)).find(Boolean) ??
+      entryError;
+    if (!error && taskPath.length > 0 && !project) error = 'A task needs a project.';
+    if (!error && !project && !entry) error = 'The row has no project.';
+    return { line, client, project, taskPath, tags, entry, error: error ?? null };
+  });
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth.js';
+import { errorResponses } from '../../platform/schemas.js';
+import { actorOf } from '../projects/projects.routes.js';
+import { IMPORT_SOURCES } from './imports.parse.js';
+
+const tags = ['imports'];
+const params = z.object({ workspaceId: z.uuid({ error: 'Workspace not found.' }) });
+const body = z.object({
+  source: z.enum(IMPORT_SOURCES),
+  /** The CSV file's text. */
+  csv: z.string().min(1, 'Choose a file.').max(10_000_000, 'The file is larger than 10 MB.'),
+});
+const summary = z.object({
+  clients: z.number().int(),
+  projects: z.number().int(),
+  tasks: z.number().int(),
+  tags: z.number().int(),
+  timeEntries: z.number().int(),
+});
+const row = z.object({
+  line: z.number().int(),
+  client: z.string().nullable(),
+  project: z.string().nullable(),
+  taskPath: z.array(z.string()),
+  tags: z.array(z.string()),
+  entry: z
+    .object({
+      email: z.string().nullable(),
+      note: z.string(),
+      billable: z.boolean(),
+      start: z.string(),
+      seconds: z.number(),
+    })
+    .nullable(),
+  error: z.string().nullable(),
+});
+const bodyLimit = 12 * 1024 * 1024;
+
+/** Import From CSV and Import From add-ons (Toggl Track, Clockify, Harvest exports). */
+export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { imports } = app.services;
+  const input = (request: { body: z.infer<typeof body> } & Parameters<typeof requireAuth>[0]) => ({
+    source: request.body.source,
+    text: request.body.csv,
+    timeZone: requireAuth(request).user.time_zone,
+  });
+
+  app.post(
+    '/workspaces/:workspaceId/imports/preview',
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Read an import file: rows with their errors, and what importing would create',
+        params,
+        body,
+        response: {
+          200: z.object({ total: z.number().int(), errorCount: z.number().int(), rows: z.array(row), summary }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => imports.preview(actorOf(request), input(request)),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/imports',
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Import a file in one transaction; nothing is imported when any row has an error',
+        params,
+        body,
+        response: { 200: summary, ...errorResponses },
+      },
+    },
+    async (request) => imports.run(actorOf(request), input(request)),
+  );
+};

@@ -1,0 +1,279 @@
+import type { Db } from '../../db/connection.js';
+import { audit } from '../../platform/audit.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { Actor } from '../projects/projects.service.js';
+import { assertCan } from '../workspaces/workspaces.service.js';
+import { type ImportRow, type ImportSource, parseImport, SOURCE_LABELS } from './imports.parse.js';
+
+const NONE = '-';
+const key = (...parts: (string | null)[]) => parts.map((p) => (p ?? NONE).toLowerCase()).join('\u0000');
+
+interface Plan {
+  clients: { id: string; name: string }[];
+  projects: { id: string; name: string; client_id: string | null }[];
+  tasks: { id: string; name: string; project_id: string; parent_task_id: string | null }[];
+  tagList: { id: string; name: string } | null;
+  tags: { id: string; name: string }[];
+  entries: {
+    id: string;
+    user_id: string;
+    project_id: string | null;
+    task_id: string | null;
+    note: string;
+    billable: boolean;
+    start_at: Date;
+    end_at: Date;
+    duration_seconds: number;
+    tagIds: string[];
+  }[];
+}
+
+export interface ImportSummary {
+  clients: number;
+  projects: number;
+  tasks: number;
+  tags: number;
+  timeEntries: number;
+}
+
+/** Works out what importing the rows creates, reusing what exists by name (case-insensitively). */
+async function plan(db: Db, actor: Actor, source: ImportSource, rows: ImportRow[]): Promise<Plan> {
+  const workspaceId = actor.membership.workspace.id;
+  const [clients, projects, tasks, tags, members, lists] = await Promise.all([
+    db.selectFrom('clients').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
+    db.selectFrom('projects').select(['id', 'name', 'client_id']).where('workspace_id', '=', workspaceId).execute(),
+    db
+      .selectFrom('tasks')
+      .select(['id', 'name', 'project_id', 'parent_task_id'])
+      .where('workspace_id', '=', workspaceId)
+      .execute(),
+    db.selectFrom('tags').select(['id', 'name']).where('workspace_id', '=', workspaceId).orderBy('id').execute(),
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '=', 'active')
+      .execute(),
+    db.selectFrom('tag_lists').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
+  ]);
+  const clientIds = new Map(clients.map((c) => [key(c.name), c.id]));
+  const projectIds = new Map(projects.map((p) => [key(p.client_id, p.name), p.id]));
+  const taskIds = new Map(tasks.map((t) => [key(t.project_id, t.parent_task_id, t.name), t.id]));
+  const tagIds = new Map<string, string>();
+  for (const t of tags) if (!tagIds.has(key(t.name))) tagIds.set(key(t.name), t.id);
+  const userIds = new Map(members.map((m) => [m.email.toLowerCase(), m.id]));
+  const listName = `Imported from ${SOURCE_LABELS[source]}`;
+  const existingList = lists.find((l) => key(l.name) === key(listName));
+
+  const out: Plan = { clients: [], projects: [], tasks: [], tagList: null, tags: [], entries: [] };
+  for (const row of rows) {
+    let clientId: string | null = null;
+    if (row.client) {
+      clientId = clientIds.get(key(row.client)) ?? null;
+      if (!clientId) {
+        clientId = newId();
+        clientIds.set(key(row.client), clientId);
+        out.clients.push({ id: clientId, name: row.client });
+      }
+    }
+    let projectId: string | null = null;
+    if (row.project) {
+      projectId = projectIds.get(key(clientId, row.project)) ?? null;
+      if (!projectId) {
+        projectId = newId();
+        projectIds.set(key(clientId, row.project), projectId);
+        out.projects.push({ id: projectId, name: row.project, client_id: clientId });
+      }
+    }
+    let taskId: string | null = null;
+    if (projectId) {
+      for (const title of row.taskPath) {
+        const k = key(projectId, taskId, title);
+        let id = taskIds.get(k);
+        if (!id) {
+          id = newId();
+          taskIds.set(k, id);
+          out.tasks.push({ id, name: title, project_id: projectId, parent_task_id: taskId });
+        }
+        taskId = id;
+      }
+    }
+    const rowTagIds = row.tags.map((name) => {
+      let id = tagIds.get(key(name));
+      if (!id) {
+        id = newId();
+        tagIds.set(key(name), id);
+        out.tags.push({ id, name });
+      }
+      return id;
+    });
+    if (row.entry) {
+      out.entries.push({
+        id: newId(),
+        user_id: (row.entry.email && userIds.get(row.entry.email.toLowerCase())) || actor.userId,
+        project_id: projectId,
+        task_id: taskId,
+        note: row.entry.note,
+        billable: row.entry.billable,
+        start_at: row.entry.start,
+        end_at: new Date(row.entry.start.getTime() + row.entry.seconds * 1000),
+        duration_seconds: row.entry.seconds,
+        tagIds: rowTagIds,
+      });
+    }
+  }
+  if (out.tags.length > 0) out.tagList = existingList ?? { id: newId(), name: listName };
+  return out;
+}
+
+const summarize = (p: Plan): ImportSummary => ({
+  clients: p.clients.length,
+  projects: p.projects.length,
+  tasks: p.tasks.length,
+  tags: p.tags.length,
+  timeEntries: p.entries.length,
+});
+
+async function chunked<T>(items: T[], size: number, run: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await run(items.slice(i, i + size));
+}
+
+const PREVIEW_ROWS = 200;
+
+export function createImportsService(db: Db) {
+  function read(actor: Actor, text: string, timeZone: string) {
+    assertCan(actor.membership, 'projects:manage');
+    return parseImport(text, timeZone);
+  }
+
+  return {
+    /** What the file holds, row by row with errors, and what importing it would create. */
+    async preview(actor: Actor, input: { source: ImportSource; text: string; timeZone: string }) {
+      const rows = read(actor, input.text, input.timeZone);
+      const errors = rows.filter((r) => r.error);
+      const summary = summarize(
+        await plan(
+          db,
+          actor,
+          input.source,
+          rows.filter((r) => !r.error),
+        ),
+      );
+      const shown = [...errors.slice(0, PREVIEW_ROWS), ...rows.filter((r) => !r.error)]
+        .slice(0, PREVIEW_ROWS)
+        .sort((a, b) => a.line - b.line);
+      return {
+        total: rows.length,
+        errorCount: errors.length,
+        rows: shown.map((r) => ({ ...r, entry: r.entry && { ...r.entry, start: r.entry.start.toISOString() } })),
+        summary,
+      };
+    },
+
+    /** Imports everything in one transaction, or nothing when any row has an error. */
+    async run(actor: Actor, input: { source: ImportSource; text: string; timeZone: string }): Promise<ImportSummary> {
+      const rows = read(actor, input.text, input.timeZone);
+      const bad = rows.filter((r) => r.error);
+      if (bad.length > 0) {
+        throw new AppError(
+          'import_has_errors',
+          `${bad.length} row${bad.length === 1 ? ' has' : 's have'} errors (first: line ${bad[0]?.line}: ${bad[0]?.error}). Nothing was imported.`,
+          { status: 422 },
+        );
+      }
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        const p = await plan(tx, actor, input.source, rows);
+        const now = new Date();
+        const stamps = { created_at: now, updated_at: now, archived_at: null };
+        await chunked(p.clients, 500, (c) =>
+          tx
+            .insertInto('clients')
+            .values(
+              c.map((x) => ({ ...x, workspace_id: workspaceId, address: null, currency: null, note: null, ...stamps })),
+            )
+            .execute(),
+        );
+        await chunked(p.projects, 500, (c) =>
+          tx
+            .insertInto('projects')
+            .values(
+              c.map((x) => ({
+                ...x,
+                workspace_id: workspaceId,
+                owner_user_id: actor.userId,
+                description: null,
+                budget_type: null,
+                budget_amount: null,
+                ...stamps,
+              })),
+            )
+            .execute(),
+        );
+        // Parents come before their sub-tasks in the plan, so each chunk's parents exist.
+        await chunked(p.tasks, 500, (c) =>
+          tx
+            .insertInto('tasks')
+            .values(
+              c.map((x) => ({
+                ...x,
+                workspace_id: workspaceId,
+                description: null,
+                budget_type: null,
+                budget_amount: null,
+                ...stamps,
+              })),
+            )
+            .execute(),
+        );
+        if (p.tagList) {
+          const list = p.tagList;
+          await tx
+            .insertInto('tag_lists')
+            .values({ id: list.id, workspace_id: workspaceId, name: list.name, ...stamps })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+          await chunked(p.tags, 500, (c) =>
+            tx
+              .insertInto('tags')
+              .values(c.map((x) => ({ ...x, workspace_id: workspaceId, tag_list_id: list.id, ...stamps })))
+              .execute(),
+          );
+        }
+        await chunked(p.entries, 500, async (c) => {
+          await tx
+            .insertInto('time_entries')
+            .values(
+              c.map(({ tagIds: _tags, ...x }) => ({
+                ...x,
+                workspace_id: workspaceId,
+                created_by_user_id: actor.userId,
+              })),
+            )
+            .execute();
+          const links = c.flatMap((e) =>
+            e.tagIds.map((tagId) => ({ workspace_id: workspaceId, entry_id: e.id, tag_id: tagId })),
+          );
+          if (links.length > 0)
+            await tx
+              .insertInto('time_entry_tags')
+              .values(links)
+              .onConflict((oc) => oc.doNothing())
+              .execute();
+        });
+        const summary = summarize(p);
+        await audit(tx, {
+          action: 'import.completed',
+          actorUserId: actor.userId,
+          workspaceId,
+          detail: { source: input.source, rows: rows.length, ...summary },
+        });
+        return summary;
+      });
+    },
+  };
+}
+
+export type ImportsService = ReturnType<typeof createImportsService>;

@@ -1,0 +1,436 @@
+import type { Role } from '@sundial/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { newId } from '../../platform/ids.js';
+import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+
+const ctx = useTestApp();
+const call: typeof ctx.call = (...args) => ctx.call(...args);
+
+interface Team {
+  owner: SignedUp;
+  byRole: Record<Exclude<Role, 'owner'>, SignedUp>;
+  ws: string;
+}
+
+async function team(): Promise<Team> {
+  const owner = await signUp(ctx.t.app);
+  const byRole = {} as Team['byRole'];
+  for (const role of ['admin', 'manager', 'member', 'guest'] as const) {
+    byRole[role] = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, {
+      workspaceId: owner.workspaceId,
+      userId: byRole[role].userId,
+      role,
+    });
+  }
+  return { owner, byRole, ws: `/api/v1/workspaces/${owner.workspaceId}` };
+}
+
+describe('projects and tasks', () => {
+  let t: Team;
+  beforeAll(async () => {
+    t = await team();
+  });
+
+  it('creates a client and a project with every edit-panel section, and reads them back', async () => {
+    const client = await call('POST', `${t.ws}/clients`, t.owner.cookie, {
+      name: ' Acme ',
+      currency: 'eur',
+      address: '1 Main St',
+    });
+    expect(client.statusCode).toBe(201);
+    expect(client.json()).toMatchObject({ name: 'Acme', currency: 'EUR', projectCount: 0 });
+
+    const created = await call('POST', `${t.ws}/projects`, t.owner.cookie, {
+      name: '  Website  ',
+      clientId: client.json().id,
+      color: '#27ae60',
+      description: '# Goals\nShip it',
+      budget: { type: 'fee', amount: 150000, resetsMonthly: true },
+      billableDefault: true,
+      keywordsEnabled: true,
+      keywords: ['web', 'site', 'web'],
+    });
+    expect(created.statusCode).toBe(201);
+    const project = created.json();
+    expect(project).toMatchObject({
+      name: 'Website',
+      clientName: 'Acme',
+      color: '#27ae60',
+      ownerEmail: t.owner.email,
+      description: '# Goals\nShip it',
+      budget: { type: 'fee', amount: 150000, resetsMonthly: true },
+      billableDefault: true,
+      keywordsEnabled: true,
+      keywords: ['web', 'site'],
+      archived: false,
+      trackedSeconds: 0,
+      people: { users: [], groups: [] },
+    });
+
+    const people = await call('PUT', `${t.ws}/projects/${project.id}/people`, t.owner.cookie, {
+      userIds: [t.byRole.member.userId],
+      groupIds: [],
+    });
+    expect(people.json().people.users).toEqual([expect.objectContaining({ email: t.byRole.member.email })]);
+
+    const edited = await call('PATCH', `${t.ws}/projects/${project.id}`, t.owner.cookie, {
+      budget: { type: 'hours', amount: 600 },
+      billableDefault: false,
+      description: null,
+      clientId: null,
+    });
+    expect(edited.json()).toMatchObject({
+      budget: { type: 'hours', amount: 600, resetsMonthly: false },
+      billableDefault: false,
+      description: null,
+      clientId: null,
+    });
+    const again = (await call('GET', `${t.ws}/projects/${project.id}`, t.owner.cookie)).json();
+    expect(again).toMatchObject({ budget: { type: 'hours', amount: 600 }, keywords: ['web', 'site'] });
+    expect(again.people.users).toHaveLength(1);
+  });
+
+  it('nests tasks, moves them with their sub-tasks and refuses cycles', async () => {
+    const a = (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Nest A' })).json();
+    const b = (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Nest B' })).json();
+    const design = await call('POST', `${t.ws}/projects/${a.id}/tasks`, t.owner.cookie, {
+      name: 'Design',
+      billableDefault: true,
+      budget: { type: 'hours', amount: 120 },
+    });
+    expect(design.statusCode).toBe(201);
+    const d = design.json();
+    const logo = (
+      await call('POST', `${t.ws}/projects/${a.id}/tasks`, t.owner.cookie, { name: 'Logo', parentTaskId: d.id })
+    ).json();
+    const sketch = (
+      await call('POST', `${t.ws}/projects/${a.id}/tasks`, t.owner.cookie, { name: 'Sketch', parentTaskId: logo.id })
+    ).json();
+    expect(sketch.parentTaskId).toBe(logo.id);
+
+    const list = (await call('GET', `${t.ws}/projects/${a.id}/tasks`, t.owner.cookie)).json().items;
+    expect(list.map((x: { name: string }) => x.name)).toEqual(['Design', 'Logo', 'Sketch']);
+
+    const dup = await call('POST', `${t.ws}/projects/${a.id}/tasks`, t.owner.cookie, {
+      name: 'logo',
+      parentTaskId: d.id,
+    });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().error.message).toBe('A task with this title already exists here.');
+
+    const cycle = await call('PATCH', `${t.ws}/tasks/${d.id}`, t.owner.cookie, { parentTaskId: sketch.id });
+    expect(cycle.statusCode).toBe(422);
+    expect(cycle.json().error.fields.parentTaskId).toBe('A task cannot be moved under itself.');
+
+    const moved = await call('PATCH', `${t.ws}/tasks/${logo.id}`, t.owner.cookie, { projectId: b.id });
+    expect(moved.json()).toMatchObject({ projectId: b.id, parentTaskId: null });
+    const sketchNow = (await call('GET', `${t.ws}/tasks/${sketch.id}`, t.owner.cookie)).json();
+    expect(sketchNow).toMatchObject({ projectId: b.id, parentTaskId: logo.id });
+
+    const renamed = await call('PATCH', `${t.ws}/tasks/${d.id}`, t.owner.cookie, {
+      name: 'Design 2',
+      keywords: ['ux'],
+    });
+    expect(renamed.json()).toMatchObject({ name: 'Design 2', keywords: ['ux'], billableDefault: true });
+
+    expect((await call('POST', `${t.ws}/tasks/${d.id}/archive`, t.owner.cookie)).json().archived).toBe(true);
+    expect((await call('GET', `${t.ws}/projects/${a.id}/tasks`, t.owner.cookie)).json().items).toHaveLength(0);
+    expect((await call('POST', `${t.ws}/tasks/${d.id}/restore`, t.owner.cookie)).json().archived).toBe(false);
+
+    const people = await call('PUT', `${t.ws}/tasks/${d.id}/people`, t.owner.cookie, {
+      userIds: [t.byRole.guest.userId],
+      groupIds: [],
+    });
+    expect(people.json().people.users[0].email).toBe(t.byRole.guest.email);
+
+    expect((await call('DELETE', `${t.ws}/tasks/${logo.id}`, t.owner.cookie)).statusCode).toBe(204);
+    expect((await call('GET', `${t.ws}/tasks/${sketch.id}`, t.owner.cookie)).statusCode).toBe(404);
+  });
+
+  it('validates names: required, at most 255 characters, unique among siblings', async () => {
+    const empty = await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: '   ' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().error.fields.name).toBe('Project name is required.');
+    const long = await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'x'.repeat(256) });
+    expect(long.json().error.fields.name).toBe('Project name must be at most 255 characters.');
+    expect((await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'x'.repeat(255) })).statusCode).toBe(201);
+    await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Twice' });
+    const twice = await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'twice ' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.message).toBe('A project with this name already exists for this client.');
+  });
+
+  it('lists with search over project and task names, filters, sorting and pages', async () => {
+    const fresh = await team();
+    const names = ['Charlie', 'alpha', 'Bravo'];
+    for (const name of names) await call('POST', `${fresh.ws}/projects`, fresh.owner.cookie, { name });
+    const bravo = (await call('GET', `${fresh.ws}/projects?search=brav`, fresh.owner.cookie)).json();
+    expect(bravo.items.map((p: { name: string }) => p.name)).toEqual(['Bravo']);
+    await call('POST', `${fresh.ws}/projects/${bravo.items[0].id}/tasks`, fresh.owner.cookie, { name: 'Homepage' });
+    const byTask = (await call('GET', `${fresh.ws}/projects?search=homep`, fresh.owner.cookie)).json();
+    expect(byTask.items.map((p: { name: string }) => p.name)).toEqual(['Bravo']);
+    expect(byTask.items[0].taskCount).toBe(1);
+
+    const page1 = (await call('GET', `${fresh.ws}/projects?limit=2`, fresh.owner.cookie)).json();
+    expect(page1).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(page1.items.map((p: { name: string }) => p.name)).toEqual(['alpha', 'Bravo']);
+    const page2 = (await call('GET', `${fresh.ws}/projects?limit=2&offset=2`, fresh.owner.cookie)).json();
+    expect(page2.items.map((p: { name: string }) => p.name)).toEqual(['Charlie']);
+    const desc = (await call('GET', `${fresh.ws}/projects?order=desc`, fresh.owner.cookie)).json();
+    expect(desc.items[0].name).toBe('Charlie');
+
+    await call('POST', `${fresh.ws}/projects/${bravo.items[0].id}/archive`, fresh.owner.cookie);
+    expect((await call('GET', `${fresh.ws}/projects`, fresh.owner.cookie)).json().total).toBe(2);
+    const archived = (await call('GET', `${fresh.ws}/projects?archived=true`, fresh.owner.cookie)).json();
+    expect(archived.items.map((p: { name: string }) => p.name)).toEqual(['Bravo']);
+    await call('POST', `${fresh.ws}/projects/${bravo.items[0].id}/restore`, fresh.owner.cookie);
+    expect((await call('GET', `${fresh.ws}/projects?archived=all`, fresh.owner.cookie)).json().total).toBe(3);
+
+    const bad = await call('GET', `${fresh.ws}/projects?limit=0`, fresh.owner.cookie);
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('deletes a project with its tasks and the time tracked to it', async () => {
+    const p = (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Doomed' })).json();
+    const task = (await call('POST', `${t.ws}/projects/${p.id}/tasks`, t.owner.cookie, { name: 'Work' })).json();
+    const start = new Date('2026-11-02T09:00:00Z');
+    await ctx.t.db
+      .insertInto('time_entries')
+      .values({
+        id: newId(),
+        workspace_id: t.owner.workspaceId,
+        user_id: t.owner.userId,
+        project_id: p.id,
+        task_id: task.id,
+        start_at: start,
+        end_at: new Date(start.getTime() + 5400_000),
+        duration_seconds: 5400,
+      })
+      .execute();
+    const tracked = (await call('GET', `${t.ws}/projects/${p.id}`, t.owner.cookie)).json();
+    expect(tracked.trackedSeconds).toBe(5400);
+
+    expect((await call('DELETE', `${t.ws}/projects/${p.id}`, t.owner.cookie)).statusCode).toBe(204);
+    expect((await call('GET', `${t.ws}/projects/${p.id}`, t.owner.cookie)).statusCode).toBe(404);
+    expect((await call('GET', `${t.ws}/tasks/${task.id}`, t.owner.cookie)).statusCode).toBe(404);
+    const left = await ctx.t.db.selectFrom('time_entries').select('id').where('project_id', '=', p.id).execute();
+    expect(left).toHaveLength(0);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the projects, tasks, clients, tags and import routes', async () => {
+    const spec = (await ctx.t.app.inject('/api/docs/json')).json();
+    const w = '/api/v1/workspaces/{workspaceId}';
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining([
+        `${w}/projects`,
+        `${w}/projects/{projectId}`,
+        `${w}/projects/{projectId}/archive`,
+        `${w}/projects/{projectId}/tasks`,
+        `${w}/tasks/{taskId}`,
+        `${w}/clients`,
+        `${w}/clients/{clientId}`,
+        `${w}/tag-lists`,
+        `${w}/tags/{tagId}/merge`,
+        `${w}/tag-settings`,
+        `${w}/imports/preview`,
+      ]),
+    );
+    expect(spec.paths[`${w}/projects`].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['search', 'archived', 'sort', 'order', 'limit', 'offset', 'clientId', 'mine']),
+    );
+  });
+});
+
+describe('Enable Keyword', () => {
+  it('suggests the projects and tasks whose keywords occur in a note, as whole words', async () => {
+    const owner = await signUp(ctx.t.app);
+    const ws = `/api/v1/workspaces/${owner.workspaceId}`;
+    const site = (
+      await call('POST', `${ws}/projects`, owner.cookie, { name: 'Site', keywordsEnabled: true, keywords: ['website'] })
+    ).json();
+    await call('POST', `${ws}/projects`, owner.cookie, { name: 'Off', keywordsEnabled: false, keywords: ['website'] });
+    const seo = (
+      await call('POST', `${ws}/projects/${site.id}/tasks`, owner.cookie, {
+        name: 'SEO',
+        keywordsEnabled: true,
+        keywords: ['Search ranking'],
+      })
+    ).json();
+    const url = (note: string) => `${ws}/project-suggestions?note=${encodeURIComponent(note)}`;
+    const items = (await call('GET', url('Improve search  ranking of the WEBSITE.'), owner.cookie)).json().items;
+    expect(items).toEqual([
+      { projectId: site.id, projectName: 'Site', taskId: seo.id, taskName: 'SEO', keyword: 'Search ranking' },
+      { projectId: site.id, projectName: 'Site', taskId: null, taskName: null, keyword: 'website' },
+    ]);
+    expect((await call('GET', url('websites'), owner.cookie)).json().items).toEqual([]);
+  });
+});
+
+describe('who may do what', () => {
+  let t: Team;
+  let privateId: string;
+  let publicId: string;
+  let assignedId: string;
+  let taskId: string;
+  beforeAll(async () => {
+    t = await team();
+    const make = async (name: string, body: object = {}) =>
+      (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name, ...body })).json().id as string;
+    privateId = await make('Private');
+    publicId = await make('Public', { isPublic: true });
+    assignedId = await make('Assigned');
+    taskId = (await call('POST', `${t.ws}/projects/${privateId}/tasks`, t.owner.cookie, { name: 'T' })).json().id;
+    await call('POST', `${t.ws}/projects/${assignedId}/tasks`, t.owner.cookie, { name: 'Shared task' });
+    // The member is assigned to "Assigned" through a group, the guest directly.
+    const groupId = newId();
+    await ctx.t.db
+      .insertInto('groups')
+      .values({
+        id: groupId,
+        workspace_id: t.owner.workspaceId,
+        parent_id: null,
+        name: 'Crew',
+        created_at: new Date(),
+        updated_at: new Date(),
+      })
+      .execute();
+    await ctx.t.db
+      .insertInto('group_members')
+      .values({ workspace_id: t.owner.workspaceId, group_id: groupId, user_id: t.byRole.member.userId })
+      .execute();
+    await call('PUT', `${t.ws}/projects/${assignedId}/people`, t.owner.cookie, {
+      userIds: [t.byRole.guest.userId],
+      groupIds: [groupId],
+    });
+  });
+
+  for (const role of ['admin', 'manager'] as const) {
+    it(`lets ${role}s manage projects, tasks, clients and tags`, async () => {
+      const me = t.byRole[role];
+      const all = (await call('GET', `${t.ws}/projects`, me.cookie)).json();
+      expect(all.total).toBe(3);
+      const p = await call('POST', `${t.ws}/projects`, me.cookie, { name: `By ${role}` });
+      expect(p.statusCode).toBe(201);
+      expect((await call('PATCH', `${t.ws}/projects/${p.json().id}`, me.cookie, { color: '#eb5757' })).statusCode).toBe(
+        200,
+      );
+      const task = await call('POST', `${t.ws}/projects/${p.json().id}/tasks`, me.cookie, { name: 'x' });
+      expect(task.statusCode).toBe(201);
+      expect((await call('PATCH', `${t.ws}/tasks/${task.json().id}`, me.cookie, { name: 'y' })).statusCode).toBe(200);
+      expect((await call('POST', `${t.ws}/projects/${p.json().id}/archive`, me.cookie)).statusCode).toBe(200);
+      expect((await call('DELETE', `${t.ws}/projects/${p.json().id}`, me.cookie)).statusCode).toBe(204);
+      const c = await call('POST', `${t.ws}/clients`, me.cookie, { name: `Client of ${role}` });
+      expect(c.statusCode).toBe(201);
+      expect((await call('DELETE', `${t.ws}/clients/${c.json().id}`, me.cookie)).statusCode).toBe(204);
+      const l = await call('POST', `${t.ws}/tag-lists`, me.cookie, { name: `List of ${role}` });
+      expect(l.statusCode).toBe(201);
+      expect((await call('DELETE', `${t.ws}/tag-lists/${l.json().id}`, me.cookie)).statusCode).toBe(204);
+      expect((await call('GET', `${t.ws}/project-assignees`, me.cookie)).statusCode).toBe(200);
+    });
+  }
+
+  for (const role of ['member', 'guest'] as const) {
+    it(`shows ${role}s only public and assigned projects and lets them change nothing`, async () => {
+      const me = t.byRole[role];
+      const list = (await call('GET', `${t.ws}/projects`, me.cookie)).json();
+      expect(list.items.map((p: { name: string }) => p.name).sort()).toEqual(['Assigned', 'Public']);
+      const mine = (await call('GET', `${t.ws}/projects?mine=true`, me.cookie)).json();
+      expect(mine.items.map((p: { name: string }) => p.name)).toEqual(['Assigned']);
+      expect((await call('GET', `${t.ws}/projects/${assignedId}`, me.cookie)).statusCode).toBe(200);
+      // Assigned to the whole project: "My Task" lists all its tasks.
+      const myTasks = (await call('GET', `${t.ws}/projects/${assignedId}/tasks?mine=true`, me.cookie)).json().items;
+      expect(myTasks.map((x: { name: string }) => x.name)).toEqual(['Shared task']);
+      expect((await call('GET', `${t.ws}/projects/${publicId}/tasks`, me.cookie)).statusCode).toBe(200);
+
+      // Not visible: 404, like an id that does not exist.
+      for (const r of [
+        await call('GET', `${t.ws}/projects/${privateId}`, me.cookie),
+        await call('GET', `${t.ws}/projects/${privateId}/tasks`, me.cookie),
+        await call('GET', `${t.ws}/tasks/${taskId}`, me.cookie),
+        await call('PATCH', `${t.ws}/projects/${privateId}`, me.cookie, { name: 'Mine' }),
+        await call('DELETE', `${t.ws}/tasks/${taskId}`, me.cookie),
+      ]) {
+        expect(r.statusCode).toBe(404);
+      }
+      // Visible but not theirs to change: 403.
+      for (const r of [
+        await call('POST', `${t.ws}/projects`, me.cookie, { name: 'Nope' }),
+        await call('PATCH', `${t.ws}/projects/${assignedId}`, me.cookie, { name: 'Nope' }),
+        await call('POST', `${t.ws}/projects/${assignedId}/archive`, me.cookie),
+        await call('DELETE', `${t.ws}/projects/${publicId}`, me.cookie),
+        await call('POST', `${t.ws}/projects/${publicId}/tasks`, me.cookie, { name: 'Nope' }),
+        await call('PUT', `${t.ws}/projects/${publicId}/people`, me.cookie, { userIds: [me.userId], groupIds: [] }),
+        await call('GET', `${t.ws}/project-assignees`, me.cookie),
+        await call('POST', `${t.ws}/clients`, me.cookie, { name: 'Nope' }),
+        await call('POST', `${t.ws}/tag-lists`, me.cookie, { name: 'Nope' }),
+        await call('PUT', `${t.ws}/tag-settings`, me.cookie, { tagsRequired: true }),
+      ]) {
+        expect(r.statusCode).toBe(403);
+      }
+      expect((await call('GET', `${t.ws}/tag-lists`, me.cookie)).statusCode).toBe(200);
+      expect((await call('GET', `${t.ws}/tags`, me.cookie)).statusCode).toBe(200);
+      expect((await call('GET', `${t.ws}/clients`, me.cookie)).statusCode).toBe(role === 'member' ? 200 : 403);
+    });
+  }
+
+  it('answers 404 for ids of another workspace, through either workspace', async () => {
+    const stranger = await signUp(ctx.t.app);
+    const theirs = `/api/v1/workspaces/${stranger.workspaceId}`;
+    const client = (await call('POST', `${t.ws}/clients`, t.owner.cookie, { name: 'Secret client' })).json();
+    const list = (await call('POST', `${t.ws}/tag-lists`, t.owner.cookie, { name: 'Secret list' })).json();
+    const tag = (await call('POST', `${t.ws}/tag-lists/${list.id}/tags`, t.owner.cookie, { name: 'secret' })).json();
+    const ownTag = (
+      await call(
+        'POST',
+        `${theirs}/tag-lists/${
+          (await call('POST', `${theirs}/tag-lists`, stranger.cookie, { name: 'Mine' })).json().id
+        }/tags`,
+        stranger.cookie,
+        { name: 'mine' },
+      )
+    ).json();
+    const routes: [Parameters<typeof call>[0], string, object?][] = [
+      ['GET', `/projects/${privateId}`],
+      ['PATCH', `/projects/${privateId}`, { name: 'x' }],
+      ['POST', `/projects/${privateId}/archive`],
+      ['POST', `/projects/${privateId}/restore`],
+      ['DELETE', `/projects/${privateId}`],
+      ['PUT', `/projects/${privateId}/people`, { userIds: [], groupIds: [] }],
+      ['GET', `/projects/${privateId}/tasks`],
+      ['POST', `/projects/${privateId}/tasks`, { name: 'x' }],
+      ['GET', `/tasks/${taskId}`],
+      ['PATCH', `/tasks/${taskId}`, { name: 'x' }],
+      ['POST', `/tasks/${taskId}/archive`],
+      ['DELETE', `/tasks/${taskId}`],
+      ['PUT', `/tasks/${taskId}/people`, { userIds: [], groupIds: [] }],
+      ['GET', `/clients/${client.id}`],
+      ['PATCH', `/clients/${client.id}`, { name: 'x' }],
+      ['POST', `/clients/${client.id}/archive`],
+      ['DELETE', `/clients/${client.id}`],
+      ['GET', `/tag-lists/${list.id}`],
+      ['PATCH', `/tag-lists/${list.id}`, { name: 'x' }],
+      ['POST', `/tag-lists/${list.id}/tags`, { name: 'x' }],
+      ['DELETE', `/tag-lists/${list.id}`],
+      ['GET', `/tags/${tag.id}`],
+      ['PATCH', `/tags/${tag.id}`, { name: 'x' }],
+      ['POST', `/tags/${tag.id}/merge`, { intoTagId: ownTag.id }],
+      ['DELETE', `/tags/${tag.id}`],
+    ];
+    for (const [method, path, body] of routes) {
+      const viaOwner = await call(method, `${t.ws}${path}`, stranger.cookie, body);
+      expect(viaOwner.statusCode, `${method} ${path} via their workspace`).toBe(404);
+      const viaOwn = await call(method, `${theirs}${path}`, stranger.cookie, body);
+      expect(viaOwn.statusCode, `${method} ${path} via own workspace`).toBe(404);
+    }
+    // A client of another workspace cannot be attached to a project either.
+    const attach = await call('POST', `${theirs}/projects`, stranger.cookie, { name: 'P', clientId: client.id });
+    expect(attach.statusCode).toBe(422);
+    // Their own merge target, and everything of the owner, is unchanged.
+    expect((await call('GET', `${t.ws}/tags/${tag.id}`, t.owner.cookie)).json().name).toBe('secret');
+    expect((await call('GET', `${t.ws}/projects/${privateId}`, t.owner.cookie)).json().name).toBe('Private');
+  });
+});

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Task } from '../../db/tables/projects.js';
+import type { ProjectRow } from './projects.repository.js';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export const budgetView = z
+  .object({ type: z.enum(['hours', 'fee']), amount: z.number().int(), resetsMonthly: z.boolean() })
+  .nullable();
+
+export const peopleView = z.object({
+  users: z.array(z.object({ id: z.uuid(), email: z.string(), name: z.string() })),
+  groups: z.array(z.object({ id: z.uuid(), name: z.string() })),
+});
+export type PeopleView = z.infer<typeof peopleView>;
+
+const sectionsView = {
+  description: z.string().nullable(),
+  budget: budgetView,
+  billableDefault: z.boolean(),
+  keywordsEnabled: z.boolean(),
+  keywords: z.array(z.string()),
+  archived: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const projectView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  color: z.string(),
+  clientId: z.uuid().nullable(),
+  clientName: z.string().nullable(),
+  ownerUserId: z.uuid().nullable(),
+  ownerEmail: z.string().nullable(),
+  isPublic: z.boolean(),
+  taskCount: z.number().int(),
+  /** Seconds of finished time entries on the project. */
+  trackedSeconds: z.number().int(),
+  ...sectionsView,
+});
+export type ProjectView = z.infer<typeof projectView>;
+export const projectDetailView = projectView.extend({ people: peopleView });
+
+export const taskView = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  parentTaskId: z.uuid().nullable(),
+  name: z.string(),
+  ...sectionsView,
+});
+export const taskDetailView = taskView.extend({ people: peopleView });
+
+export const assignableView = z.object({
+  users: z.array(z.object({ id: z.uuid(), email: z.string(), name: z.string(), role: z.string() })),
+  groups: z.array(z.object({ id: z.uuid(), name: z.string() })),
+});
+
+function sections(row: ProjectRow | Task) {
+  return {
+    description: row.description,
+    budget:
+      row.budget_type && row.budget_amount !== null
+        ? { type: row.budget_type, amount: Number(row.budget_amount), resetsMonthly: row.budget_resets_monthly }
+        : null,
+    billableDefault: row.billable_default,
+    keywordsEnabled: row.keywords_enabled,
+    keywords: Array.isArray(row.keywords) ? row.keywords : [],
+    archived: row.archived_at !== null,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function presentProject(row: ProjectRow): ProjectView {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    ownerUserId: row.owner_user_id,
+    ownerEmail: row.owner_email,
+    isPublic: row.is_public,
+    taskCount: Number(row.task_count ?? 0),
+    trackedSeconds: Number(row.tracked_seconds ?? 0),
+    ...sections(row),
+  };
+}
+
+export function presentTask(row: Task): z.infer<typeof taskView> {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    parentTaskId: row.parent_task_id,
+    name: row.name,
+    ...sections(row),
+  };
+}

@@ -1,0 +1,378 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { BudgetType, Project, Task } from '../../db/tables/projects.js';
+import type { Database } from '../../db/tables.js';
+import { newId } from '../../platform/ids.js';
+
+export interface ProjectRow extends Project {
+  client_name: string | null;
+  owner_email: string | null;
+  task_count: number;
+  tracked_seconds: number;
+}
+
+export interface Viewer {
+  workspaceId: string;
+  userId: string;
+  /** false: only public projects and those the viewer is assigned to. */
+  seesAll: boolean;
+}
+
+export interface SectionValues {
+  description?: string | null;
+  budget_type?: BudgetType | null;
+  budget_amount?: number | null;
+  budget_resets_monthly?: boolean;
+  billable_default?: boolean;
+  keywords_enabled?: boolean;
+  keywords?: string;
+}
+
+type ProjectEb = ExpressionBuilder<Database & { p: Database['projects'] }, 'p'>;
+
+/** Assigned to the project or any of its tasks, directly or through a group. */
+function assignedTo(eb: ProjectEb, userId: string) {
+  return eb.exists(
+    eb
+      .selectFrom('project_members as pm')
+      .select(sql`1`.as('one'))
+      .whereRef('pm.project_id', '=', 'p.id')
+      .where((w) =>
+        w.or([
+          w('pm.user_id', '=', userId),
+          w(
+            'pm.group_id',
+            'in',
+            w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
+          ),
+        ]),
+      ),
+  );
+}
+
+function baseProjects(db: Db, viewer: Viewer) {
+  return db
+    .selectFrom('projects as p')
+    .where('p.workspace_id', '=', viewer.workspaceId)
+    .$if(!viewer.seesAll, (q) => q.where((eb) => eb.or([eb('p.is_public', '=', true), assignedTo(eb, viewer.userId)])));
+}
+
+function withDetails(q: ReturnType<typeof baseProjects>) {
+  return q
+    .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'p.client_id').onRef('c.workspace_id', '=', 'p.workspace_id'))
+    .leftJoin('users as u', 'u.id', 'p.owner_user_id')
+    .selectAll('p')
+    .select((eb) => [
+      'c.name as client_name',
+      'u.email as owner_email',
+      eb
+        .selectFrom('tasks as t')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('t.project_id', '=', 'p.id')
+        .where('t.archived_at', 'is', null)
+        .as('task_count'),
+      eb
+        .selectFrom('time_entries as te')
+        .select(sql<number>`coalesce(sum(te.duration_seconds), 0)::int`.as('s'))
+        .whereRef('te.project_id', '=', 'p.id')
+        .whereRef('te.workspace_id', '=', 'p.workspace_id')
+        .as('tracked_seconds'),
+    ]);
+}
+
+export interface ProjectListFilter {
+  search?: string;
+  archived: 'true' | 'false' | 'all';
+  clientId?: string;
+  mine?: boolean;
+  sort: 'name' | 'created';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+export const projectsRepository = {
+  async list(db: Db, viewer: Viewer, f: ProjectListFilter): Promise<{ rows: ProjectRow[]; total: number }> {
+    let q = baseProjects(db, viewer);
+    if (f.archived === 'false') q = q.where('p.archived_at', 'is', null);
+    if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
+    if (f.clientId) q = q.where('p.client_id', '=', f.clientId);
+    if (f.mine) q = q.where((eb) => assignedTo(eb, viewer.userId));
+    if (f.search) {
+      const pattern = likePattern(f.search);
+      q = q.where((eb) =>
+        eb.or([
+          eb('p.name', 'ilike', pattern),
+          eb.exists(
+            eb
+              .selectFrom('tasks as st')
+              .select(sql`1`.as('one'))
+              .whereRef('st.project_id', '=', 'p.id')
+              .where('st.name', 'ilike', pattern),
+          ),
+        ]),
+      );
+    }
+    const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const sortColumn = f.sort === 'created' ? sql`p.created_at` : sql`lower(p.name)`;
+    const rows = await withDetails(q)
+      .orderBy(sql`${sortColumn} ${sql.raw(f.order)}`)
+      .orderBy('p.id')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute();
+    return { rows: rows as ProjectRow[], total: total.n };
+  },
+
+  async find(db: Db, viewer: Viewer, id: string): Promise<ProjectRow | undefined> {
+    const row = await withDetails(baseProjects(db, viewer)).where('p.id', '=', id).executeTakeFirst();
+    return row as ProjectRow | undefined;
+  },
+
+  async insert(
+    db: Db,
+    values: SectionValues & {
+      id: string;
+      workspace_id: string;
+      name: string;
+      client_id: string | null;
+      owner_user_id: string;
+      color?: string;
+      is_public?: boolean;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('projects')
+      .values({ ...values, archived_at: null, created_at: new Date(), updated_at: new Date() })
+      .execute();
+  },
+
+  async update(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    values: SectionValues & {
+      name?: string;
+      client_id?: string | null;
+      color?: string;
+      is_public?: boolean;
+      archived_at?: Date | null;
+    },
+  ): Promise<void> {
+    await db
+      .updateTable('projects')
+      .set({ ...values, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** Deletes the project and, first, the time tracked to it (entries would otherwise only lose their project). */
+  async delete(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('project_id', '=', id).execute();
+    await db.deleteFrom('projects').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  },
+
+  async clientExists(db: Db, workspaceId: string, clientId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('clients')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', clientId)
+      .executeTakeFirst();
+    return Boolean(row);
+  },
+
+  /** Visible, active projects and their tasks that have keywords switched on. */
+  async withKeywords(db: Db, viewer: Viewer) {
+    const projects = await baseProjects(db, viewer)
+      .select(['p.id', 'p.name', 'p.keywords', 'p.keywords_enabled'])
+      .where('p.archived_at', 'is', null)
+      .execute();
+    const ids = projects.map((p) => p.id);
+    const tasks =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('tasks')
+            .select(['id', 'name', 'project_id', 'keywords'])
+            .where('workspace_id', '=', viewer.workspaceId)
+            .where('project_id', 'in', ids)
+            .where('keywords_enabled', '=', true)
+            .where('archived_at', 'is', null)
+            .execute();
+    return { projects, tasks };
+  },
+
+  // ---- tasks
+
+  async listTasks(
+    db: Db,
+    workspaceId: string,
+    projectId: string,
+    f: { archived: 'true' | 'false' | 'all'; mineUserId?: string },
+  ): Promise<Task[]> {
+    let q = db
+      .selectFrom('tasks as t')
+      .selectAll('t')
+      .where('t.workspace_id', '=', workspaceId)
+      .where('t.project_id', '=', projectId);
+    if (f.archived === 'false') q = q.where('t.archived_at', 'is', null);
+    if (f.archived === 'true') q = q.where('t.archived_at', 'is not', null);
+    const userId = f.mineUserId;
+    if (userId) {
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('project_members as pm')
+            .select(sql`1`.as('one'))
+            .whereRef('pm.project_id', '=', 't.project_id')
+            // Assigned to the task itself, or to the whole project.
+            .where((w) => w.or([w('pm.task_id', 'is', null), w('pm.task_id', '=', w.ref('t.id'))]))
+            .where((w) =>
+              w.or([
+                w('pm.user_id', '=', userId),
+                w(
+                  'pm.group_id',
+                  'in',
+                  w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
+                ),
+              ]),
+            ),
+        ),
+      );
+    }
+    return q.orderBy(sql`lower(t.name)`).orderBy('t.id').execute();
+  },
+
+  findTask(db: Db, workspaceId: string, id: string): Promise<Task | undefined> {
+    return db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async insertTask(
+    db: Db,
+    values: SectionValues & {
+      id: string;
+      workspace_id: string;
+      project_id: string;
+      parent_task_id: string | null;
+      name: string;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('tasks')
+      .values({ ...values, archived_at: null, created_at: new Date(), updated_at: new Date() })
+      .execute();
+  },
+
+  async updateTask(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    values: SectionValues & {
+      name?: string;
+      project_id?: string;
+      parent_task_id?: string | null;
+      archived_at?: Date | null;
+    },
+  ): Promise<void> {
+    await db
+      .updateTable('tasks')
+      .set({ ...values, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async deleteTask(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('tasks').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  },
+
+  /** Parent links of every task of a project, to walk ancestors. */
+  async taskParents(db: Db, workspaceId: string, projectId: string): Promise<Map<string, string | null>> {
+    const rows = await db
+      .selectFrom('tasks')
+      .select(['id', 'parent_task_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', '=', projectId)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.parent_task_id]));
+  },
+
+  // ---- people
+
+  async members(db: Db, workspaceId: string, projectId: string, taskId: string | null) {
+    const rows = await db
+      .selectFrom('project_members as pm')
+      .leftJoin('users as u', 'u.id', 'pm.user_id')
+      .leftJoin('groups as g', 'g.id', 'pm.group_id')
+      .select(['pm.user_id', 'pm.group_id', 'u.email', 'u.name as user_name', 'g.name as group_name'])
+      .where('pm.workspace_id', '=', workspaceId)
+      .where('pm.project_id', '=', projectId)
+      .$if(taskId === null, (q) => q.where('pm.task_id', 'is', null))
+      .$if(taskId !== null, (q) => q.where('pm.task_id', '=', taskId))
+      .orderBy('u.email')
+      .orderBy('g.name')
+      .execute();
+    return {
+      users: rows.flatMap((r) => (r.user_id ? [{ id: r.user_id, email: r.email ?? '', name: r.user_name ?? '' }] : [])),
+      groups: rows.flatMap((r) => (r.group_id ? [{ id: r.group_id, name: r.group_name ?? '' }] : [])),
+    };
+  },
+
+  async replaceMembers(
+    db: Db,
+    input: { workspaceId: string; projectId: string; taskId: string | null; userIds: string[]; groupIds: string[] },
+  ): Promise<void> {
+    await db
+      .deleteFrom('project_members')
+      .where('workspace_id', '=', input.workspaceId)
+      .where('project_id', '=', input.projectId)
+      .$if(input.taskId === null, (q) => q.where('task_id', 'is', null))
+      .$if(input.taskId !== null, (q) => q.where('task_id', '=', input.taskId))
+      .execute();
+    const rows = [
+      ...[...new Set(input.userIds)].map((userId) => ({ user_id: userId, group_id: null })),
+      ...[...new Set(input.groupIds)].map((groupId) => ({ user_id: null, group_id: groupId })),
+    ];
+    if (rows.length === 0) return;
+    await db
+      .insertInto('project_members')
+      .values(
+        rows.map((r) => ({
+          id: newId(),
+          workspace_id: input.workspaceId,
+          project_id: input.projectId,
+          task_id: input.taskId,
+          ...r,
+        })),
+      )
+      .execute();
+  },
+
+  /** Active members and groups of the workspace, for the People picker. */
+  async assignable(db: Db, workspaceId: string) {
+    const users = await db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email', 'u.name', 'm.role'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '=', 'active')
+      .orderBy('u.email')
+      .execute();
+    const groups = await db
+      .selectFrom('groups')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy(sql`lower(name)`)
+      .execute();
+    return { users, groups };
+  },
+};

@@ -1,0 +1,389 @@
+import {
+  can,
+  type MembersBody,
+  type ProjectCreateBody,
+  type ProjectUpdateBody,
+  type TaskCreateBody,
+  type TaskUpdateBody,
+} from '@sundial/core';
+import type { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import { audit } from '../../platform/audit.js';
+import { AppError, notFound, validationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
+import { assertCan } from '../workspaces/workspaces.service.js';
+import {
+  type ProjectView,
+  presentProject,
+  presentTask,
+  type projectDetailView,
+  type taskDetailView,
+} from './projects.presenter.js';
+import {
+  type ProjectListFilter,
+  projectsRepository as repo,
+  type SectionValues,
+  type Viewer,
+} from './projects.repository.js';
+
+export interface Actor {
+  membership: MembershipWithWorkspace;
+  userId: string;
+}
+
+const viewerOf = ({ membership, userId }: Actor): Viewer => ({
+  workspaceId: membership.workspace.id,
+  userId,
+  seesAll: can(membership.role, 'projects:view_all'),
+});
+
+/** Runs a write; a unique violation becomes 409 with the given message. */
+export async function uniqueAs<T>(message: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw new AppError('conflict', message, { status: 409 });
+    throw error;
+  }
+}
+
+type Sections = Pick<ProjectUpdateBody, 'description' | 'budget' | 'billableDefault' | 'keywordsEnabled' | 'keywords'>;
+
+/** The edit-panel sections of a body, as columns; only what the body carries. */
+function sectionValues(body: Sections): SectionValues {
+  const v: SectionValues = {};
+  if (body.description !== undefined) v.description = body.description?.trim() ? body.description : null;
+  if (body.budget !== undefined) {
+    v.budget_type = body.budget?.type ?? null;
+    v.budget_amount = body.budget?.amount ?? null;
+    v.budget_resets_monthly = body.budget?.resetsMonthly ?? false;
+  }
+  if (body.billableDefault !== undefined) v.billable_default = body.billableDefault;
+  if (body.keywordsEnabled !== undefined) v.keywords_enabled = body.keywordsEnabled;
+  if (body.keywords !== undefined) v.keywords = JSON.stringify([...new Set(body.keywords)]);
+  return v;
+}
+
+const PROJECT_TAKEN = 'A project with this name already exists for this client.';
+const TASK_TAKEN = 'A task with this title already exists here.';
+
+export function createProjectsService(db: Db) {
+  async function loadProject(dbOrTx: Db, actor: Actor, id: string) {
+    const row = await repo.find(dbOrTx, viewerOf(actor), id);
+    if (!row) throw notFound('Project not found.');
+    return row;
+  }
+
+  async function loadTask(dbOrTx: Db, actor: Actor, id: string) {
+    const task = await repo.findTask(dbOrTx, actor.membership.workspace.id, id);
+    // A task is visible exactly when its project is.
+    if (!task || !(await repo.find(dbOrTx, viewerOf(actor), task.project_id))) throw notFound('Task not found.');
+    return task;
+  }
+
+  async function assertClient(tx: Db, workspaceId: string, clientId: string | null | undefined) {
+    if (clientId && !(await repo.clientExists(tx, workspaceId, clientId))) {
+      throw validationError({ clientId: 'Client not found.' });
+    }
+  }
+
+  async function detail(tx: Db, actor: Actor, id: string): Promise<ProjectDetail> {
+    const row = await loadProject(tx, actor, id);
+    const people = await repo.members(tx, actor.membership.workspace.id, id, null);
+    return { ...presentProject(row), people };
+  }
+
+  async function taskDetail(tx: Db, actor: Actor, id: string): Promise<TaskDetail> {
+    const task = await loadTask(tx, actor, id);
+    const people = await repo.members(tx, actor.membership.workspace.id, task.project_id, id);
+    return { ...presentTask(task), people };
+  }
+
+  async function replacePeople(tx: Db, actor: Actor, projectId: string, taskId: string | null, body: MembersBody) {
+    const workspaceId = actor.membership.workspace.id;
+    const assignable = await repo.assignable(tx, workspaceId);
+    const userIds = new Set(assignable.users.map((u) => u.id));
+    const groupIds = new Set(assignable.groups.map((g) => g.id));
+    if (body.userIds.some((id) => !userIds.has(id))) throw validationError({ userIds: 'Unknown member.' });
+    if (body.groupIds.some((id) => !groupIds.has(id))) throw validationError({ groupIds: 'Unknown group.' });
+    await repo.replaceMembers(tx, { workspaceId, projectId, taskId, userIds: body.userIds, groupIds: body.groupIds });
+  }
+
+  return {
+    async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectView[]; total: number }> {
+      assertCan(actor.membership, 'projects:view');
+      const { rows, total } = await repo.list(db, viewerOf(actor), filter);
+      return { items: rows.map(presentProject), total };
+    },
+
+    get(actor: Actor, id: string) {
+      assertCan(actor.membership, 'projects:view');
+      return detail(db, actor, id);
+    },
+
+    async create(actor: Actor, body: ProjectCreateBody) {
+      assertCan(actor.membership, 'projects:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const id = newId();
+      return db.transaction().execute(async (tx) => {
+        await assertClient(tx, workspaceId, body.clientId);
+        await uniqueAs(PROJECT_TAKEN, () =>
+          repo.insert(tx, {
+            id,
+            workspace_id: workspaceId,
+            name: body.name.trim(),
+            client_id: body.clientId ?? null,
+            owner_user_id: actor.userId,
+            color: body.color,
+            is_public: body.isPublic,
+            ...sectionValues(body),
+          }),
+        );
+        await audit(tx, { action: 'project.created', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return detail(tx, actor, id);
+      });
+    },
+
+    async update(actor: Actor, id: string, body: ProjectUpdateBody) {
+      assertCan(actor.membership, 'projects:view');
+      return db.transaction().execute(async (tx) => {
+        await loadProject(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        const workspaceId = actor.membership.workspace.id;
+        await assertClient(tx, workspaceId, body.clientId);
+        await uniqueAs(PROJECT_TAKEN, () =>
+          repo.update(tx, workspaceId, id, {
+            ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+            ...(body.clientId !== undefined ? { client_id: body.clientId } : {}),
+            ...(body.color !== undefined ? { color: body.color } : {}),
+            ...(body.isPublic !== undefined ? { is_public: body.isPublic } : {}),
+            ...sectionValues(body),
+          }),
+        );
+        await audit(tx, { action: 'project.updated', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return detail(tx, actor, id);
+      });
+    },
+
+    async setArchived(actor: Actor, id: string, archived: boolean) {
+      assertCan(actor.membership, 'projects:view');
+      return db.transaction().execute(async (tx) => {
+        await loadProject(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        const workspaceId = actor.membership.workspace.id;
+        await repo.update(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
+        await audit(tx, {
+          action: archived ? 'project.archived' : 'project.restored',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+        });
+        return detail(tx, actor, id);
+      });
+    },
+
+    /** Deletes the project with its tasks, assignments and (through their foreign keys) time entries. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      assertCan(actor.membership, 'projects:view');
+      await db.transaction().execute(async (tx) => {
+        const row = await loadProject(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        const workspaceId = actor.membership.workspace.id;
+        await repo.delete(tx, workspaceId, id);
+        await audit(tx, {
+          action: 'project.deleted',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: row.name },
+        });
+      });
+    },
+
+    async setPeople(actor: Actor, id: string, body: MembersBody) {
+      assertCan(actor.membership, 'projects:view');
+      return db.transaction().execute(async (tx) => {
+        await loadProject(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        await replacePeople(tx, actor, id, null, body);
+        return detail(tx, actor, id);
+      });
+    },
+
+    async assignable(actor: Actor) {
+      assertCan(actor.membership, 'projects:manage');
+      return repo.assignable(db, actor.membership.workspace.id);
+    },
+
+    /**
+     * Enable Keyword: the projects (and tasks) whose keywords occur in a time entry's note, as
+     * whole words, case-insensitively; tasks first, then projects.
+     */
+    async suggest(actor: Actor, note: string) {
+      assertCan(actor.membership, 'projects:view');
+      const words = ` ${note.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+      const hit = (keywords: unknown) =>
+        (Array.isArray(keywords) ? (keywords as string[]) : []).find((k) => {
+          const needle = k
+            .toLowerCase()
+            .replace(/[^\p{L}\p{N}]+/gu, ' ')
+            .trim();
+          return needle !== '' && words.includes(` ${needle} `);
+        });
+      const { projects, tasks } = await repo.withKeywords(db, viewerOf(actor));
+      const names = new Map(projects.map((p) => [p.id, p.name]));
+      const items: {
+        projectId: string;
+        projectName: string;
+        taskId: string | null;
+        taskName: string | null;
+        keyword: string;
+      }[] = [];
+      for (const t of tasks) {
+        const keyword = hit(t.keywords);
+        if (keyword) {
+          items.push({
+            projectId: t.project_id,
+            projectName: names.get(t.project_id) ?? '',
+            taskId: t.id,
+            taskName: t.name,
+            keyword,
+          });
+        }
+      }
+      for (const p of projects) {
+        const keyword = p.keywords_enabled ? hit(p.keywords) : undefined;
+        if (keyword) items.push({ projectId: p.id, projectName: p.name, taskId: null, taskName: null, keyword });
+      }
+      return items;
+    },
+
+    // ---- tasks
+
+    async listTasks(actor: Actor, projectId: string, f: { archived: 'true' | 'false' | 'all'; mine?: boolean }) {
+      assertCan(actor.membership, 'projects:view');
+      await loadProject(db, actor, projectId);
+      const rows = await repo.listTasks(db, actor.membership.workspace.id, projectId, {
+        archived: f.archived,
+        mineUserId: f.mine ? actor.userId : undefined,
+      });
+      return rows.map(presentTask);
+    },
+
+    getTask(actor: Actor, id: string) {
+      assertCan(actor.membership, 'projects:view');
+      return taskDetail(db, actor, id);
+    },
+
+    async createTask(actor: Actor, projectId: string, body: TaskCreateBody) {
+      assertCan(actor.membership, 'projects:view');
+      const workspaceId = actor.membership.workspace.id;
+      const id = newId();
+      return db.transaction().execute(async (tx) => {
+        await loadProject(tx, actor, projectId);
+        assertCan(actor.membership, 'projects:manage');
+        if (body.parentTaskId) {
+          const parent = await repo.findTask(tx, workspaceId, body.parentTaskId);
+          if (!parent || parent.project_id !== projectId) {
+            throw validationError({ parentTaskId: 'The parent task is not in this project.' });
+          }
+        }
+        await uniqueAs(TASK_TAKEN, () =>
+          repo.insertTask(tx, {
+            id,
+            workspace_id: workspaceId,
+            project_id: projectId,
+            parent_task_id: body.parentTaskId ?? null,
+            name: body.name.trim(),
+            ...sectionValues(body),
+          }),
+        );
+        await audit(tx, { action: 'task.created', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return taskDetail(tx, actor, id);
+      });
+    },
+
+    async updateTask(actor: Actor, id: string, body: TaskUpdateBody) {
+      assertCan(actor.membership, 'projects:view');
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        const task = await loadTask(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        const moving = body.projectId !== undefined || body.parentTaskId !== undefined;
+        const projectId = body.projectId ?? task.project_id;
+        // Moving to another project without naming a parent makes it a top-level task there.
+        const parentTaskId =
+          body.parentTaskId !== undefined
+            ? body.parentTaskId
+            : projectId === task.project_id
+              ? task.parent_task_id
+              : null;
+        if (moving) {
+          if (projectId !== task.project_id) await loadProject(tx, actor, projectId);
+          if (parentTaskId) {
+            const parents = await repo.taskParents(tx, workspaceId, projectId);
+            if (!parents.has(parentTaskId))
+              throw validationError({ parentTaskId: 'The parent task is not in this project.' });
+            // Not under itself or one of its own sub-tasks.
+            for (let at: string | null | undefined = parentTaskId; at; at = parents.get(at)) {
+              if (at === id) throw validationError({ parentTaskId: 'A task cannot be moved under itself.' });
+            }
+          }
+        }
+        await uniqueAs(TASK_TAKEN, () =>
+          repo.updateTask(tx, workspaceId, id, {
+            ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+            ...(moving ? { project_id: projectId, parent_task_id: parentTaskId } : {}),
+            ...sectionValues(body),
+          }),
+        );
+        await audit(tx, { action: 'task.updated', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return taskDetail(tx, actor, id);
+      });
+    },
+
+    async setTaskArchived(actor: Actor, id: string, archived: boolean) {
+      assertCan(actor.membership, 'projects:view');
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        await loadTask(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        await repo.updateTask(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
+        return taskDetail(tx, actor, id);
+      });
+    },
+
+    /** Deletes the task with its sub-tasks. */
+    async removeTask(actor: Actor, id: string): Promise<void> {
+      assertCan(actor.membership, 'projects:view');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const task = await loadTask(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        await repo.deleteTask(tx, workspaceId, id);
+        await audit(tx, {
+          action: 'task.deleted',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: task.name },
+        });
+      });
+    },
+
+    async setTaskPeople(actor: Actor, id: string, body: MembersBody) {
+      assertCan(actor.membership, 'projects:view');
+      return db.transaction().execute(async (tx) => {
+        const task = await loadTask(tx, actor, id);
+        assertCan(actor.membership, 'projects:manage');
+        await replacePeople(tx, actor, task.project_id, id, body);
+        return taskDetail(tx, actor, id);
+      });
+    },
+  };
+}
+
+type ProjectDetail = z.infer<typeof projectDetailView>;
+type TaskDetail = z.infer<typeof taskDetailView>;
+export type ProjectsService = ReturnType<typeof createProjectsService>;

@@ -1,0 +1,173 @@
+import type { Db } from '../../db/connection.js';
+import { audit } from '../../platform/audit.js';
+import { notFound, validationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { type Actor, uniqueAs } from '../projects/projects.service.js';
+import { assertCan } from '../workspaces/workspaces.service.js';
+import { presentTag, presentTagList } from './tags.presenter.js';
+import { tagsRepository as repo } from './tags.repository.js';
+
+type Archived = 'true' | 'false' | 'all';
+const LIST_TAKEN = 'A tag list with this name already exists.';
+const TAG_TAKEN = 'A tag with this name already exists in this list.';
+
+export function createTagsService(db: Db) {
+  async function loadList(tx: Db, actor: Actor, id: string) {
+    const list = await repo.findList(tx, actor.membership.workspace.id, id);
+    if (!list) throw notFound('Tag list not found.');
+    const { rows } = await repo.tags(tx, actor.membership.workspace.id, { archived: 'all', tagListIds: [id] });
+    return presentTagList(list, rows);
+  }
+
+  async function loadTag(tx: Db, actor: Actor, id: string) {
+    const tag = await repo.findTag(tx, actor.membership.workspace.id, id);
+    if (!tag) throw notFound('Tag not found.');
+    return tag;
+  }
+
+  /** Reads run on db, writes in one transaction that checks the caller may manage tags. */
+  function write<T>(actor: Actor, run: (tx: Db, workspaceId: string) => Promise<T>): Promise<T> {
+    assertCan(actor.membership, 'tags:view');
+    return db.transaction().execute((tx) => run(tx, actor.membership.workspace.id));
+  }
+  const manage = (actor: Actor) => assertCan(actor.membership, 'tags:manage');
+
+  return {
+    async lists(actor: Actor, f: { archived: Archived; limit: number; offset: number }) {
+      assertCan(actor.membership, 'tags:view');
+      const workspaceId = actor.membership.workspace.id;
+      const all = await repo.lists(db, workspaceId, f.archived);
+      const page = all.slice(f.offset, f.offset + f.limit);
+      const { rows } = await repo.tags(db, workspaceId, { archived: 'all', tagListIds: page.map((l) => l.id) });
+      return { items: page.map((l) => presentTagList(l, rows)), total: all.length };
+    },
+
+    getList(actor: Actor, id: string) {
+      assertCan(actor.membership, 'tags:view');
+      return loadList(db, actor, id);
+    },
+
+    createList(actor: Actor, name: string) {
+      manage(actor);
+      const id = newId();
+      return write(actor, async (tx, workspaceId) => {
+        await uniqueAs(LIST_TAKEN, () => repo.insertList(tx, { id, workspace_id: workspaceId, name: name.trim() }));
+        await audit(tx, { action: 'tag_list.created', actorUserId: actor.userId, workspaceId, subjectId: id });
+        return loadList(tx, actor, id);
+      });
+    },
+
+    updateList(actor: Actor, id: string, patch: { name?: string; archived?: boolean }) {
+      return write(actor, async (tx, workspaceId) => {
+        await loadList(tx, actor, id);
+        manage(actor);
+        await uniqueAs(LIST_TAKEN, () =>
+          repo.updateList(tx, workspaceId, id, {
+            ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+            ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
+          }),
+        );
+        return loadList(tx, actor, id);
+      });
+    },
+
+    removeList(actor: Actor, id: string) {
+      return write(actor, async (tx, workspaceId) => {
+        const list = await loadList(tx, actor, id);
+        manage(actor);
+        await repo.deleteList(tx, workspaceId, id);
+        await audit(tx, {
+          action: 'tag_list.deleted',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: list.name },
+        });
+      });
+    },
+
+    async tags(actor: Actor, f: { archived: Archived; search?: string; limit: number; offset: number }) {
+      assertCan(actor.membership, 'tags:view');
+      const { rows, total } = await repo.tags(db, actor.membership.workspace.id, f);
+      return { items: rows.map(presentTag), total };
+    },
+
+    async getTag(actor: Actor, id: string) {
+      assertCan(actor.membership, 'tags:view');
+      return presentTag(await loadTag(db, actor, id));
+    },
+
+    createTag(actor: Actor, listId: string, name: string) {
+      const id = newId();
+      return write(actor, async (tx, workspaceId) => {
+        await loadList(tx, actor, listId);
+        manage(actor);
+        await uniqueAs(TAG_TAKEN, () =>
+          repo.insertTag(tx, { id, workspace_id: workspaceId, tag_list_id: listId, name: name.trim() }),
+        );
+        return presentTag(await loadTag(tx, actor, id));
+      });
+    },
+
+    updateTag(actor: Actor, id: string, patch: { name?: string; tagListId?: string; archived?: boolean }) {
+      return write(actor, async (tx, workspaceId) => {
+        await loadTag(tx, actor, id);
+        manage(actor);
+        if (patch.tagListId && !(await repo.findList(tx, workspaceId, patch.tagListId))) {
+          throw validationError({ tagListId: 'Tag list not found.' });
+        }
+        await uniqueAs(TAG_TAKEN, () =>
+          repo.updateTag(tx, workspaceId, id, {
+            ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+            ...(patch.tagListId !== undefined ? { tag_list_id: patch.tagListId } : {}),
+            ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
+          }),
+        );
+        return presentTag(await loadTag(tx, actor, id));
+      });
+    },
+
+    removeTag(actor: Actor, id: string) {
+      return write(actor, async (tx, workspaceId) => {
+        await loadTag(tx, actor, id);
+        manage(actor);
+        await repo.deleteTag(tx, workspaceId, id);
+      });
+    },
+
+    /** Merges a tag into another: its time entries get the other tag, and it is deleted. */
+    merge(actor: Actor, id: string, intoId: string) {
+      return write(actor, async (tx, workspaceId) => {
+        await loadTag(tx, actor, id);
+        manage(actor);
+        if (id === intoId) throw validationError({ intoTagId: 'Choose another tag to merge into.' });
+        const into = await repo.findTag(tx, workspaceId, intoId);
+        if (!into) throw validationError({ intoTagId: 'Tag not found.' });
+        const moved = await repo.merge(tx, workspaceId, id, intoId);
+        await audit(tx, {
+          action: 'tag.merged',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: intoId,
+          detail: { from: id, entries: moved },
+        });
+        return presentTag(into);
+      });
+    },
+
+    async settings(actor: Actor) {
+      assertCan(actor.membership, 'tags:view');
+      return { tagsRequired: await repo.requireTag(db, actor.membership.workspace.id) };
+    },
+
+    saveSettings(actor: Actor, tagsRequired: boolean) {
+      manage(actor);
+      return write(actor, async (tx, workspaceId) => {
+        await repo.setRequireTag(tx, workspaceId, tagsRequired);
+        return { tagsRequired };
+      });
+    },
+  };
+}
+
+export type TagsService = ReturnType<typeof createTagsService>;

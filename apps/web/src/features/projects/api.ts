@@ -1,0 +1,207 @@
+import type {
+  ClientCreateBody,
+  ClientUpdateBody,
+  MembersBody,
+  ProjectCreateBody,
+  ProjectUpdateBody,
+  TaskCreateBody,
+  TaskUpdateBody,
+} from '@sundial/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+export interface Budget {
+  type: 'hours' | 'fee';
+  amount: number;
+  resetsMonthly: boolean;
+}
+export interface People {
+  users: { id: string; email: string; name: string }[];
+  groups: { id: string; name: string }[];
+}
+interface Sections {
+  description: string | null;
+  budget: Budget | null;
+  billableDefault: boolean;
+  keywordsEnabled: boolean;
+  keywords: string[];
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface Project extends Sections {
+  id: string;
+  name: string;
+  color: string;
+  clientId: string | null;
+  clientName: string | null;
+  ownerUserId: string | null;
+  ownerEmail: string | null;
+  isPublic: boolean;
+  taskCount: number;
+  trackedSeconds: number;
+}
+export interface ProjectDetail extends Project {
+  people: People;
+}
+export interface Task extends Sections {
+  id: string;
+  projectId: string;
+  parentTaskId: string | null;
+  name: string;
+}
+export interface TaskDetail extends Task {
+  people: People;
+}
+export interface Client {
+  id: string;
+  name: string;
+  address: string | null;
+  currency: string | null;
+  note: string | null;
+  archived: boolean;
+  projectCount: number;
+}
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+export interface Assignable {
+  users: { id: string; email: string; name: string; role: string }[];
+  groups: { id: string; name: string }[];
+}
+
+export interface ProjectFilter {
+  search: string;
+  mine: boolean;
+  archived: boolean;
+}
+
+const ws = (workspaceId: string) => `/workspaces/${workspaceId}`;
+
+export const projectKeys = {
+  all: (w: string) => ['projects', w] as const,
+  list: (w: string, f: ProjectFilter) => ['projects', w, 'list', f] as const,
+  one: (w: string, id: string) => ['projects', w, 'one', id] as const,
+  tasks: (w: string, projectId: string, mine: boolean, archived: boolean) =>
+    ['projects', w, 'tasks', projectId, mine, archived] as const,
+  task: (w: string, id: string) => ['projects', w, 'task', id] as const,
+  clients: (w: string) => ['clients', w] as const,
+  assignable: (w: string) => ['projects', w, 'assignable'] as const,
+};
+
+export function useProjects(w: string, f: ProjectFilter) {
+  // "Archived" shows archived projects and tasks beside the active ones, marked as such.
+  const q = new URLSearchParams({ limit: '500', archived: f.archived ? 'all' : 'false' });
+  if (f.search.trim()) q.set('search', f.search.trim());
+  if (f.mine) q.set('mine', 'true');
+  return useQuery({
+    queryKey: projectKeys.list(w, f),
+    queryFn: () => api<Page<Project>>('GET', `${ws(w)}/projects?${q}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export const useProject = (w: string, id: string) =>
+  useQuery({ queryKey: projectKeys.one(w, id), queryFn: () => api<ProjectDetail>('GET', `${ws(w)}/projects/${id}`) });
+
+export const useTasks = (w: string, projectId: string, mine: boolean, archived: boolean, enabled = true) =>
+  useQuery({
+    enabled: enabled && projectId !== '',
+    queryKey: projectKeys.tasks(w, projectId, mine, archived),
+    queryFn: () =>
+      api<{ items: Task[] }>(
+        'GET',
+        `${ws(w)}/projects/${projectId}/tasks?archived=${archived ? 'all' : 'false'}${mine ? '&mine=true' : ''}`,
+      ),
+  });
+
+export const useTask = (w: string, id: string) =>
+  useQuery({
+    queryKey: projectKeys.task(w, id),
+    queryFn: () => api<TaskDetail>('GET', `${ws(w)}/tasks/${id}`),
+    enabled: id !== '',
+  });
+
+export const useClients = (w: string, enabled = true) =>
+  useQuery({
+    queryKey: projectKeys.clients(w),
+    queryFn: () => api<Page<Client>>('GET', `${ws(w)}/clients?limit=500&archived=all`),
+    enabled,
+  });
+
+export const useAssignable = (w: string, enabled: boolean) =>
+  useQuery({
+    queryKey: projectKeys.assignable(w),
+    queryFn: () => api<Assignable>('GET', `${ws(w)}/project-assignees`),
+    enabled,
+  });
+
+/** A mutation that reloads projects (and clients) afterwards, as the spec's refetching rules say. */
+function useProjectsMutation<TVars, TResult>(w: string, fn: (vars: TVars) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: projectKeys.all(w) }),
+        queryClient.invalidateQueries({ queryKey: projectKeys.clients(w) }),
+      ]);
+    },
+  });
+}
+
+export const useCreateProject = (w: string) =>
+  useProjectsMutation(w, (body: ProjectCreateBody) => api<ProjectDetail>('POST', `${ws(w)}/projects`, body));
+export const useUpdateProject = (w: string) =>
+  useProjectsMutation(w, ({ id, ...body }: ProjectUpdateBody & { id: string }) =>
+    api<ProjectDetail>('PATCH', `${ws(w)}/projects/${id}`, body),
+  );
+export const useSetProjectPeople = (w: string) =>
+  useProjectsMutation(w, ({ id, ...body }: MembersBody & { id: string }) =>
+    api<ProjectDetail>('PUT', `${ws(w)}/projects/${id}/people`, body),
+  );
+export const useArchiveProject = (w: string) =>
+  useProjectsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
+    api<ProjectDetail>('POST', `${ws(w)}/projects/${id}/${archived ? 'archive' : 'restore'}`),
+  );
+export const useDeleteProject = (w: string) =>
+  useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/projects/${id}`));
+
+export const useCreateTask = (w: string) =>
+  useProjectsMutation(w, ({ projectId, ...body }: TaskCreateBody & { projectId: string }) =>
+    api<TaskDetail>('POST', `${ws(w)}/projects/${projectId}/tasks`, body),
+  );
+export const useUpdateTask = (w: string) =>
+  useProjectsMutation(w, ({ id, ...body }: TaskUpdateBody & { id: string }) =>
+    api<TaskDetail>('PATCH', `${ws(w)}/tasks/${id}`, body),
+  );
+export const useSetTaskPeople = (w: string) =>
+  useProjectsMutation(w, ({ id, ...body }: MembersBody & { id: string }) =>
+    api<TaskDetail>('PUT', `${ws(w)}/tasks/${id}/people`, body),
+  );
+export const useArchiveTask = (w: string) =>
+  useProjectsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
+    api<TaskDetail>('POST', `${ws(w)}/tasks/${id}/${archived ? 'archive' : 'restore'}`),
+  );
+export const useDeleteTask = (w: string) =>
+  useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/tasks/${id}`));
+
+export const useCreateClient = (w: string) =>
+  useProjectsMutation(w, (body: ClientCreateBody) => api<Client>('POST', `${ws(w)}/clients`, body));
+export const useUpdateClient = (w: string) =>
+  useProjectsMutation(w, ({ id, ...body }: ClientUpdateBody & { id: string }) =>
+    api<Client>('PATCH', `${ws(w)}/clients/${id}`, body),
+  );
+export const useArchiveClient = (w: string) =>
+  useProjectsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
+    api<Client>('POST', `${ws(w)}/clients/${id}/${archived ? 'archive' : 'restore'}`),
+  );
+export const useDeleteClient = (w: string) =>
+  useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/clients/${id}`));
+
+/** "12:05" for 12 hours 5 minutes. */
+export function formatTracked(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+}

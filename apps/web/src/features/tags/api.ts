@@ -1,0 +1,78 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+export interface Tag {
+  id: string;
+  tagListId: string;
+  name: string;
+  archived: boolean;
+}
+export interface TagList {
+  id: string;
+  name: string;
+  archived: boolean;
+  tags: Tag[];
+}
+
+const ws = (w: string) => `/workspaces/${w}`;
+export const tagKeys = {
+  all: (w: string) => ['tags', w] as const,
+  lists: (w: string, archived: boolean) => ['tags', w, 'lists', archived] as const,
+  settings: (w: string) => ['tags', w, 'settings'] as const,
+};
+
+export const useTagLists = (w: string, archived: boolean) =>
+  useQuery({
+    queryKey: tagKeys.lists(w, archived),
+    queryFn: () =>
+      api<{ items: TagList[]; total: number }>(
+        'GET',
+        `${ws(w)}/tag-lists?limit=500&archived=${archived ? 'all' : 'false'}`,
+      ),
+  });
+
+export const useTagSettings = (w: string) =>
+  useQuery({
+    queryKey: tagKeys.settings(w),
+    queryFn: () => api<{ tagsRequired: boolean }>('GET', `${ws(w)}/tag-settings`),
+  });
+
+function useTagsMutation<TVars, TResult>(w: string, fn: (vars: TVars) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: tagKeys.all(w) }) });
+}
+
+export const useCreateTagList = (w: string) =>
+  useTagsMutation(w, (name: string) => api<TagList>('POST', `${ws(w)}/tag-lists`, { name }));
+export const useRenameTagList = (w: string) =>
+  useTagsMutation(w, ({ id, name }: { id: string; name: string }) =>
+    api<TagList>('PATCH', `${ws(w)}/tag-lists/${id}`, { name }),
+  );
+export const useArchiveTagList = (w: string) =>
+  useTagsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
+    api<TagList>('POST', `${ws(w)}/tag-lists/${id}/${archived ? 'archive' : 'restore'}`),
+  );
+export const useDeleteTagList = (w: string) =>
+  useTagsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/tag-lists/${id}`));
+export const useCreateTag = (w: string) =>
+  useTagsMutation(w, ({ listId, name }: { listId: string; name: string }) =>
+    api<Tag>('POST', `${ws(w)}/tag-lists/${listId}/tags`, { name }),
+  );
+export const useRenameTag = (w: string) =>
+  useTagsMutation(w, ({ id, name }: { id: string; name: string }) =>
+    api<Tag>('PATCH', `${ws(w)}/tags/${id}`, { name }),
+  );
+export const useArchiveTag = (w: string) =>
+  useTagsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
+    api<Tag>('POST', `${ws(w)}/tags/${id}/${archived ? 'archive' : 'restore'}`),
+  );
+export const useDeleteTag = (w: string) =>
+  useTagsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/tags/${id}`));
+export const useMergeTag = (w: string) =>
+  useTagsMutation(w, ({ id, intoTagId }: { id: string; intoTagId: string }) =>
+    api<Tag>('POST', `${ws(w)}/tags/${id}/merge`, { intoTagId }),
+  );
+export const useSaveTagSettings = (w: string) =>
+  useTagsMutation(w, (tagsRequired: boolean) =>
+    api<{ tagsRequired: boolean }>('PUT', `${ws(w)}/tag-settings`, { tagsRequired }),
+  );

@@ -1,0 +1,345 @@
+import { expect, type Page, test } from '@playwright/test';
+import { waitForMail } from './support/mail';
+import { newEmail, PASSWORD, signUpOverHttp } from './support/users';
+
+const SHOTS = process.env.E2E_SHOTS_DIR;
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
+
+test.describe('projects, tasks, clients and tags', () => {
+  test('a manager creates a client and a project with nested tasks, edits every section, archives and deletes', async ({
+    page,
+  }) => {
+    await signUpOverHttp(page.request);
+    await page.goto('/homepage/projects');
+    await expect(page.getByText('Choose project or task to edit')).toBeVisible();
+
+    // A client first.
+    await page.getByRole('button', { name: 'Clients' }).click();
+    const clients = page.getByRole('dialog', { name: 'Clients' });
+    await clients.getByRole('button', { name: 'Add client' }).click();
+    await clients.getByLabel('Client name').fill('Acme Corp');
+    await clients.getByLabel('Currency').fill('eur');
+    await clients.getByLabel('Address').fill('1 Main Street, Springfield');
+    await clients.getByRole('button', { name: 'Add client' }).click();
+    await expect(clients.getByRole('cell', { name: /Acme Corp/ })).toBeVisible();
+    await expect(clients.getByRole('cell', { name: 'EUR' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // Add Project: Esc cancels, Enter creates; the name is checked.
+    await page.getByRole('button', { name: 'Add Project' }).click();
+    const nameBar = page.getByPlaceholder('Enter the name for new project or task...');
+    await nameBar.fill('Throwaway');
+    await nameBar.press('Escape');
+    await expect(nameBar).toBeHidden();
+    await page.getByRole('button', { name: 'Add Project' }).click();
+    await page.getByRole('button', { name: 'Create new project' }).click();
+    await expect(page.getByText('Project name is required.')).toBeVisible();
+    await nameBar.fill('Website relaunch');
+    await nameBar.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Edit Project' })).toBeVisible();
+
+    // Every section of the edit panel.
+    const pane = page.getByRole('complementary', { name: 'Edit pane' });
+    await pane.getByRole('textbox', { name: 'Name' }).fill('Website relaunch 2027');
+    await pane.getByRole('combobox', { name: 'Client' }).click();
+    await page.getByRole('option', { name: 'Acme Corp' }).click();
+    await pane.getByRole('button', { name: 'Colour #eb5757' }).click();
+    await pane.getByRole('button', { name: 'Edit description' }).click();
+    await pane.getByRole('textbox', { name: 'Description' }).fill('Ship the new site.\n- copy\n- design');
+    await pane.getByRole('button', { name: 'Save description' }).click();
+    await expect(pane.getByTestId('description')).toContainText('Ship the new site.');
+    await pane.getByRole('combobox', { name: 'Budget type' }).click();
+    await page.getByRole('option', { name: 'Estimated Fee' }).click();
+    await pane.getByRole('textbox', { name: 'Budget amount' }).fill('2500.50');
+    await pane.getByLabel('Reset the budget every month').check();
+    await pane.getByLabel('Time from this task is billable by default').check();
+    await pane.getByLabel('Enable Keyword').check();
+    await pane.getByRole('combobox', { name: 'Keywords' }).fill('website');
+    await pane.getByRole('combobox', { name: 'Keywords' }).press('Enter');
+    await pane.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Project saved.')).toBeVisible();
+
+    // Nested tasks.
+    const row = page.getByTestId('project-row').filter({ hasText: 'Website relaunch 2027' });
+    await row.hover();
+    await row.getByRole('button', { name: 'Add Task to Website relaunch 2027' }).click();
+    await expect(pane.getByTestId('task-prefix')).toHaveText('Website relaunch 2027 /');
+    await pane.getByRole('textbox', { name: 'Task title' }).fill('Design');
+    await pane.getByLabel('Time from this task is billable by default').check();
+    await pane.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Task created.')).toBeVisible();
+    await expect(pane.getByRole('heading', { name: 'Edit Task' })).toBeVisible();
+    await page.getByRole('button', { name: 'Add sub-task to Design' }).click();
+    await pane.getByRole('textbox', { name: 'Task title' }).fill('Logo');
+    await pane.getByRole('button', { name: 'Save', exact: true }).click();
+    const tasks = page.getByRole('group', { name: 'Tasks of Website relaunch 2027' });
+    await expect(tasks.getByTestId('task-row')).toHaveCount(2);
+    await expect(tasks.getByTestId('task-row').nth(1)).toContainText('Logo');
+    await shot(page, 'projects-edit');
+
+    // Saved and shown after reload.
+    await page.reload();
+    await expect(row).toContainText('Acme Corp');
+    await row.click();
+    await expect(pane.getByRole('textbox', { name: 'Name' })).toHaveValue('Website relaunch 2027');
+    await expect(pane.getByRole('combobox', { name: 'Client' })).toHaveValue('Acme Corp');
+    await expect(pane.getByTestId('description')).toContainText('Ship the new site.');
+    await expect(pane.getByTestId('description').getByRole('listitem')).toHaveText(['copy', 'design']);
+    await expect(pane.getByRole('combobox', { name: 'Budget type' })).toHaveValue('Estimated Fee');
+    await expect(pane.getByRole('textbox', { name: 'Budget amount' })).toHaveValue('2500.5');
+    await expect(pane.getByLabel('Reset the budget every month')).toBeChecked();
+    await expect(pane.getByLabel('Time from this task is billable by default')).toBeChecked();
+    await expect(pane.getByLabel('Enable Keyword')).toBeChecked();
+    await expect(pane.getByText('website', { exact: true })).toBeVisible();
+    await expect(pane.getByRole('button', { name: 'Colour #eb5757' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(tasks.getByTestId('task-row')).toHaveCount(2);
+    await tasks.getByTestId('task-row').filter({ hasText: 'Logo' }).getByRole('button', { name: 'Edit Task' }).click();
+    await expect(pane.getByRole('textbox', { name: 'Task title' })).toHaveValue('Logo');
+
+    // Archiving a task hides it; "Archived" shows it again, to restore.
+    await tasks.getByRole('button', { name: 'Archive task Design' }).click();
+    await expect(tasks.getByTestId('task-row')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
+    await expect(tasks.getByText('Design (archived)')).toBeVisible();
+    await tasks.getByRole('button', { name: 'Restore task Design' }).click();
+    await expect(tasks.getByText('Design (archived)')).toBeHidden();
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
+    await expect(tasks.getByTestId('task-row')).toHaveCount(2);
+
+    // Search finds the project by a task name.
+    await page.getByRole('textbox', { name: 'Search projects and tasks' }).fill('logo');
+    await expect(page.getByTestId('project-row')).toHaveCount(1);
+    await page.getByRole('textbox', { name: 'Search projects and tasks' }).fill('');
+
+    // Archive hides without deleting; Restore brings it back.
+    await page.getByRole('button', { name: 'Add Project' }).click();
+    await nameBar.fill('Old intranet');
+    await nameBar.press('Enter');
+    const old = page.getByTestId('project-row').filter({ hasText: 'Old intranet' });
+
+    // Move: the sub-task "Logo" goes to "Old intranet"; "Old intranet" goes to the client Acme Corp.
+    await tasks.getByTestId('task-row').filter({ hasText: 'Logo' }).getByRole('button', { name: 'Move' }).click();
+    const moveTask = page.getByRole('dialog', { name: 'Move Logo' });
+    await moveTask.getByRole('combobox', { name: 'Project' }).click();
+    await page.getByRole('option', { name: 'Old intranet' }).click();
+    await moveTask.getByRole('button', { name: 'Move' }).click();
+    await expect(tasks.getByTestId('task-row')).toHaveCount(1);
+    await old.click();
+    await expect(page.getByRole('group', { name: 'Tasks of Old intranet' }).getByTestId('task-row')).toHaveText(/Logo/);
+    await old.hover();
+    await old.getByRole('button', { name: 'Actions for Old intranet' }).click();
+    await page.getByRole('menuitem', { name: 'Move' }).click();
+    const moveProject = page.getByRole('dialog', { name: 'Move Old intranet' });
+    await moveProject.getByRole('combobox', { name: 'Client' }).click();
+    await page.getByRole('option', { name: 'Acme Corp' }).click();
+    await moveProject.getByRole('button', { name: 'Move' }).click();
+    await expect(old).toContainText('Acme Corp');
+
+    // Change Color from the row menu; the open edit panel follows.
+    await old.hover();
+    await old.getByRole('button', { name: 'Actions for Old intranet' }).click();
+    await page.getByRole('menuitem', { name: 'Change Color' }).click();
+    await page.getByRole('dialog', { name: 'Change Color' }).getByRole('button', { name: 'Colour #9b51e0' }).click();
+    await expect(old.getByTestId('project-color')).toHaveCSS('background-color', 'rgb(155, 81, 224)');
+    await expect(pane.getByRole('button', { name: 'Colour #9b51e0' })).toHaveAttribute('aria-pressed', 'true');
+    await old.hover();
+    await old.getByRole('button', { name: 'Actions for Old intranet' }).click();
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
+    await expect(old).toBeHidden();
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
+    await expect(old).toBeVisible();
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
+
+    // Delete asks first, with the spec's texts, title and id.
+    await row.hover();
+    await row.getByRole('button', { name: 'Actions for Website relaunch 2027' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete Project?' });
+    await expect(dialog).toContainText(
+      'This action is permanent and cannot be undone. All time tracked to this project will be gone.',
+    );
+    await expect(dialog).toContainText('Title: Website relaunch 2027');
+    await expect(dialog).toContainText(/Id: [0-9a-f-]{36}/);
+    await expect(dialog).toContainText('If you simply want to hide the project, we recommend archiving it instead.');
+    await shot(page, 'projects-delete');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(row).toBeVisible();
+    await row.hover();
+    await row.getByRole('button', { name: 'Actions for Website relaunch 2027' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(row).toBeHidden();
+    await page.reload();
+    await expect(page.getByTestId('project-row')).toHaveCount(0);
+  });
+
+  test('a manager manages tag lists, tags and the tag setting', async ({ page }) => {
+    await signUpOverHttp(page.request);
+    await page.goto('/homepage/tags');
+    await page.getByRole('button', { name: 'Add tag list' }).click();
+    await page.getByRole('textbox', { name: 'Tag list name' }).fill('Activity type');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const list = page.getByRole('region', { name: 'Tag list Activity type' });
+    for (const name of ['Meeting', 'Development', 'Dev']) {
+      await list.getByRole('button', { name: 'Add tag' }).click();
+      await list.getByRole('textbox', { name: 'Tag name' }).fill(name);
+      await list.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(list.getByTestId('tag').filter({ hasText: new RegExp(`^${name}$`) })).toBeVisible();
+    }
+    // A duplicate is refused with a message.
+    await list.getByRole('button', { name: 'Add tag' }).click();
+    await list.getByRole('textbox', { name: 'Tag name' }).fill('meeting');
+    await list.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(list.getByText('A tag with this name already exists in this list.')).toBeVisible();
+    await list.getByRole('button', { name: 'Cancel' }).click();
+
+    // Merge "Dev" into "Development".
+    await list.getByRole('button', { name: 'Actions for tag Dev', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Merge into…' }).click();
+    const merge = page.getByRole('dialog', { name: 'Merge “Dev”' });
+    await merge.getByRole('combobox', { name: 'Merge into' }).click();
+    await page.getByRole('option', { name: 'Development' }).click();
+    await merge.getByRole('button', { name: 'Merge' }).click();
+    await expect(list.getByTestId('tag')).toHaveCount(2);
+
+    // Rename and archive.
+    await list.getByRole('button', { name: 'Actions for tag Meeting' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await list.getByRole('textbox', { name: 'Tag name' }).fill('Meetings');
+    await list.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(list.getByTestId('tag').filter({ hasText: 'Meetings' })).toBeVisible();
+    await list.getByRole('button', { name: 'Actions for tag Meetings' }).click();
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
+    await expect(list.getByText('Meetings (archived)')).toBeVisible();
+
+    await page.getByLabel('Time entries must have at least one tag').check();
+    await page.getByRole('button', { name: 'Save Setting' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+    await shot(page, 'tags');
+
+    await page.reload();
+    await expect(page.getByLabel('Time entries must have at least one tag')).toBeChecked();
+    await expect(page.getByRole('region', { name: 'Tag list Activity type' }).getByTestId('tag')).toHaveCount(2);
+
+    // Rename and delete the list.
+    await list.getByRole('button', { name: 'Actions for tag list Activity type' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Tag list name' }).fill('Activity');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const renamed = page.getByRole('region', { name: 'Tag list Activity' });
+    await renamed.getByRole('button', { name: 'Actions for tag list Activity' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete tag list?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('No tag lists yet.')).toBeVisible();
+  });
+
+  test('a manager imports a CSV with a preview, then a Toggl Track export', async ({ page }) => {
+    await signUpOverHttp(page.request);
+    await page.goto('/homepage/projects');
+    await page.getByRole('button', { name: 'More project actions' }).click();
+    await page.getByRole('menuitem', { name: 'Import From CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import From CSV' });
+    const csv = 'Client,Project,Task,Parent Task\nAcme,Website,Design,\nAcme,Website,Logo,Design\n,,Orphan,\n';
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'projects.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await expect(dialog.getByTestId('import-summary')).toContainText('1 row has an error');
+    await expect(dialog.getByRole('cell', { name: 'A task needs a project.' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Import' })).toBeDisabled();
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'projects.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv.replace(',,Orphan,\n', '')),
+    });
+    await expect(dialog.getByTestId('import-summary')).toContainText(
+      '2 rows. Importing creates 1 client, 1 project, 2 tasks, 0 tags, 0 time entries.',
+    );
+    await shot(page, 'projects-import');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Imported: 1 client, 1 project, 2 tasks');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const row = page.getByTestId('project-row').filter({ hasText: 'Website' });
+    await expect(row).toContainText('Acme');
+    await row.click();
+    await expect(page.getByRole('group', { name: 'Tasks of Website' }).getByTestId('task-row')).toHaveCount(2);
+
+    await page.getByRole('button', { name: 'More project actions' }).click();
+    await page.getByRole('menuitem', { name: 'Import From add-ons' }).click();
+    const addons = page.getByRole('dialog', { name: 'Import From add-ons' });
+    await addons.getByText('Toggl Track', { exact: true }).click();
+    const toggl = [
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags',
+      'Ann,ann@example.org,Initech,Mobile app,Backend,API work,Yes,2026-11-02,09:00:00,2026-11-02,11:00:00,02:00:00,"dev, api"',
+    ].join('\n');
+    await addons.locator('input[type=file]').setInputFiles({
+      name: 'toggl.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(toggl),
+    });
+    await expect(addons.getByTestId('import-summary')).toContainText(
+      '1 client, 1 project, 1 task, 2 tags, 1 time entry',
+    );
+    await addons.getByRole('button', { name: 'Import' }).click();
+    await expect(addons.getByRole('status')).toContainText('Imported');
+    await addons.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByTestId('project-row').filter({ hasText: 'Mobile app' })).toContainText('2:00');
+    await page.getByTestId('project-row').filter({ hasText: 'Mobile app' }).click();
+    const pane = page.getByRole('complementary', { name: 'Edit pane' });
+    await pane.getByRole('textbox', { name: 'Budget amount' }).fill('4');
+    await expect(pane.getByTestId('budget-usage')).toHaveText('Tracked 2:00 of 4 h (50%)');
+    await page.goto('/homepage/tags');
+    await expect(
+      page.getByRole('region', { name: 'Tag list Imported from Toggl Track' }).getByTestId('tag'),
+    ).toHaveCount(2);
+  });
+
+  test('a member sees only the projects shared with them, and cannot change them', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const owner = await browser.newContext({ baseURL });
+    await signUpOverHttp(owner.request);
+    const me = await (await owner.request.get('/api/v1/me')).json();
+    const ws = `/api/v1/workspaces/${me.currentWorkspaceId}`;
+    const email = newEmail('member');
+    expect((await owner.request.post(`${ws}/invites`, { data: { emails: [email], role: 'member' } })).status()).toBe(
+      201,
+    );
+    const token = /\/invite\?token=([\w-]+)/.exec((await waitForMail(email)).text)?.[1];
+    const accepted = await page.request.post(`/api/v1/invites/${token}/accept`, {
+      data: { password: PASSWORD, name: 'Mia Member' },
+    });
+    expect(accepted.status()).toBe(200);
+    const memberId = (await accepted.json()).user.id;
+    const shared = await (
+      await owner.request.post(`${ws}/projects`, { data: { name: 'Shared work', description: 'Visible to Mia' } })
+    ).json();
+    await owner.request.post(`${ws}/projects`, { data: { name: 'Secret plans' } });
+    await owner.request.put(`${ws}/projects/${shared.id}/people`, { data: { userIds: [memberId], groupIds: [] } });
+    await owner.request.post(`${ws}/projects/${shared.id}/tasks`, { data: { name: 'Do the thing' } });
+    await owner.close();
+
+    await page.goto('/homepage/projects');
+    const rows = page.getByTestId('project-row');
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText('Shared work');
+    await expect(page.getByRole('button', { name: 'Add Project' })).toHaveCount(0);
+    await rows.click();
+    const pane = page.getByRole('complementary', { name: 'Edit pane' });
+    await expect(pane.getByRole('textbox', { name: 'Name' })).toBeDisabled();
+    await expect(pane.getByTestId('description')).toContainText('Visible to Mia');
+    await expect(pane.getByText(email)).toBeVisible();
+    await expect(pane.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('group', { name: 'Tasks of Shared work' }).getByTestId('task-row')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Delete task Do the thing' })).toHaveCount(0);
+    await page.getByRole('combobox', { name: 'Filter' }).click();
+    await page.getByRole('option', { name: 'My Task' }).click();
+    await expect(rows).toHaveCount(1);
+    await shot(page, 'projects-member');
+  });
+});

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/** Names of projects, tasks, clients, tag lists and tags: required, trimmed, at most 255 characters. */
+export const NAME_MAX = 255;
+const nameOf = (what: string) =>
+  z
+    .string({ error: `${what} is required.` })
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(NAME_MAX, `${what} must be at most ${NAME_MAX} characters.`);
+
+export const projectNameSchema = nameOf('Project name');
+export const taskNameSchema = nameOf('Task title');
+export const clientNameSchema = nameOf('Client name');
+export const tagListNameSchema = nameOf('Tag list name');
+export const tagNameSchema = nameOf('Tag name');
+
+/** The palette offered by Change Color; any #rrggbb is accepted. */
+export const PROJECT_COLORS = [
+  '#2f80ed',
+  '#27ae60',
+  '#eb5757',
+  '#f2994a',
+  '#9b51e0',
+  '#56ccf2',
+  '#f2c94c',
+  '#219653',
+  '#bb6bd9',
+  '#828282',
+  '#e91e63',
+  '#00897b',
+] as const;
+export const colorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colour must look like #2f80ed.');
+
+export const BUDGET_TYPES = ['hours', 'fee'] as const;
+export type BudgetType = (typeof BUDGET_TYPES)[number];
+export const BUDGET_TYPE_LABELS: Record<BudgetType, string> = { hours: 'Estimated hours', fee: 'Estimated Fee' };
+
+/** A budget: minutes for 'hours', cents for 'fee'. */
+export const budgetSchema = z.object({
+  type: z.enum(BUDGET_TYPES),
+  amount: z
+    .number()
+    .int('Budget must be a whole number of minutes or cents.')
+    .min(0, 'Budget cannot be negative.')
+    .max(1e13),
+  resetsMonthly: z.boolean().default(false),
+});
+export type Budget = z.infer<typeof budgetSchema>;
+
+const keywordsSchema = z
+  .array(z.string().trim().min(1).max(100, 'A keyword must be at most 100 characters.'))
+  .max(50, 'At most 50 keywords.');
+
+/** The sections shared by the project and task edit panels. */
+const sections = {
+  description: z.string().max(20_000, 'Description must be at most 20000 characters.').nullable(),
+  budget: budgetSchema.nullable(),
+  billableDefault: z.boolean(),
+  keywordsEnabled: z.boolean(),
+  keywords: keywordsSchema,
+};
+
+export const projectCreateBody = z.object({
+  name: projectNameSchema,
+  clientId: z.uuid().nullable().optional(),
+  color: colorSchema.optional(),
+  isPublic: z.boolean().optional(),
+  ...z.object(sections).partial().shape,
+});
+export type ProjectCreateBody = z.input<typeof projectCreateBody>;
+
+export const projectUpdateBody = projectCreateBody.partial();
+export type ProjectUpdateBody = z.input<typeof projectUpdateBody>;
+
+export const taskCreateBody = z.object({
+  name: taskNameSchema,
+  parentTaskId: z.uuid().nullable().optional(),
+  ...z.object(sections).partial().shape,
+});
+export type TaskCreateBody = z.input<typeof taskCreateBody>;
+
+/** Editing a task; projectId and parentTaskId move it (with its sub-tasks). */
+export const taskUpdateBody = taskCreateBody.partial().extend({ projectId: z.uuid().optional() });
+export type TaskUpdateBody = z.input<typeof taskUpdateBody>;
+
+/** People assigned to a project or task: users and groups, replaced as a whole. */
+export const membersBody = z.object({
+  userIds: z.array(z.uuid()).max(1000),
+  groupIds: z.array(z.uuid()).max(1000),
+});
+export type MembersBody = z.input<typeof membersBody>;
+
+const currencySchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{3}$/, 'Currency must be a three-letter code such as USD.')
+  .transform((s) => s.toUpperCase());
+
+export const clientCreateBody = z.object({
+  name: clientNameSchema,
+  address: z.string().trim().max(1000, 'Address must be at most 1000 characters.').nullable().optional(),
+  currency: currencySchema.nullable().optional(),
+  note: z.string().trim().max(5000, 'Note must be at most 5000 characters.').nullable().optional(),
+});
+export type ClientCreateBody = z.input<typeof clientCreateBody>;
+export const clientUpdateBody = clientCreateBody.partial();
+export type ClientUpdateBody = z.input<typeof clientUpdateBody>;
+
+export const tagListCreateBody = z.object({ name: tagListNameSchema });
+export const tagListUpdateBody = z.object({ name: tagListNameSchema });
+export const tagCreateBody = z.object({ name: tagNameSchema });
+export const tagUpdateBody = z.object({ name: tagNameSchema.optional(), tagListId: z.uuid().optional() });
+export const tagMergeBody = z.object({ intoTagId: z.uuid() });
+export const tagSettingsBody = z.object({ tagsRequired: z.boolean() });
+
+const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** Shared list query: paginated, sortable, searchable. */
+export const listQuery = z.object({
+  search: z.string().trim().max(255).optional(),
+  archived: z.enum(['false', 'true', 'all']).default('false'),
+  sort: z.enum(['name', 'created']).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const projectListQuery = listQuery.extend({
+  clientId: z.uuid().optional(),
+  /** "My Task": only projects the caller is assigned to (directly, through a group, or on a task). */
+  mine: booleanQuery.optional(),
+});
+export const taskListQuery = z.object({
+  archived: z.enum(['false', 'true', 'all']).default('false'),
+  mine: booleanQuery.optional(),
+});
+
+/** One CSV row for "Import From CSV". */
+export const IMPORT_KINDS = ['client', 'project', 'task'] as const;
