@@ -32,7 +32,18 @@ export const workspacesRepository = {
     const row = await db
       .selectFrom('memberships as m')
       .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-      .select(['m.role', 'm.status', 'w.id', 'w.name', 'w.plan', 'w.trial_ends_at', 'w.created_at', 'w.updated_at'])
+      .select([
+        'm.role',
+        'm.status',
+        'w.id',
+        'w.name',
+        'w.plan',
+        'w.trial_ends_at',
+        'w.licenses',
+        'w.hide_disabled_users',
+        'w.created_at',
+        'w.updated_at',
+      ])
       .where('m.workspace_id', '=', workspaceId)
       .where('m.user_id', '=', userId)
       .where('m.status', '=', 'active')
@@ -44,7 +55,18 @@ export const workspacesRepository = {
     const rows = await db
       .selectFrom('memberships as m')
       .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-      .select(['m.role', 'm.status', 'w.id', 'w.name', 'w.plan', 'w.trial_ends_at', 'w.created_at', 'w.updated_at'])
+      .select([
+        'm.role',
+        'm.status',
+        'w.id',
+        'w.name',
+        'w.plan',
+        'w.trial_ends_at',
+        'w.licenses',
+        'w.hide_disabled_users',
+        'w.created_at',
+        'w.updated_at',
+      ])
       .where('m.user_id', '=', userId)
       .where('m.status', '=', 'active')
       .orderBy('w.name')

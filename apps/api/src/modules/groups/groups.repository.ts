@@ -1,0 +1,129 @@
+import type { Db } from '../../db/connection.js';
+import type { Group } from '../../db/tables/team.js';
+
+export const groupsRepository = {
+  list(db: Db, workspaceId: string): Promise<Group[]> {
+    return db
+      .selectFrom('groups')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy((eb) => eb.fn('lower', ['name']))
+      .orderBy('id')
+      .execute();
+  },
+
+  find(db: Db, workspaceId: string, id: string): Promise<Group | undefined> {
+    return db
+      .selectFrom('groups')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async memberIdsByGroup(db: Db, workspaceId: string): Promise<Map<string, string[]>> {
+    const rows = await db
+      .selectFrom('group_members')
+      .select(['group_id', 'user_id'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .execute();
+    const map = new Map<string, string[]>();
+    for (const row of rows) map.set(row.group_id, [...(map.get(row.group_id) ?? []), row.user_id]);
+    return map;
+  },
+
+  insert(db: Db, group: { id: string; workspaceId: string; parentId: string | null; name: string }): Promise<Group> {
+    return db
+      .insertInto('groups')
+      .values({ id: group.id, workspace_id: group.workspaceId, parent_id: group.parentId, name: group.name })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  update(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    changes: { name?: string; parent_id?: string | null },
+  ): Promise<Group> {
+    return db
+      .updateTable('groups')
+      .set({ ...changes, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  /** Moves the children of a group up to its parent, then deletes it (its memberships go with it). */
+  async deleteKeepingChildren(db: Db, group: Group): Promise<void> {
+    await db
+      .updateTable('groups')
+      .set({ parent_id: group.parent_id, updated_at: new Date() })
+      .where('workspace_id', '=', group.workspace_id)
+      .where('parent_id', '=', group.id)
+      .execute();
+    await db.deleteFrom('groups').where('workspace_id', '=', group.workspace_id).where('id', '=', group.id).execute();
+  },
+
+  async addMember(db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<void> {
+    await db
+      .insertInto('group_members')
+      .values({ workspace_id: input.workspaceId, group_id: input.groupId, user_id: input.userId })
+      .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+      .execute();
+  },
+
+  async removeMember(db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<void> {
+    await db
+      .deleteFrom('group_members')
+      .where('workspace_id', '=', input.workspaceId)
+      .where('group_id', '=', input.groupId)
+      .where('user_id', '=', input.userId)
+      .execute();
+  },
+
+  /**
+   * Groups a user leads as a manager: the groups they belong to and every group below those.
+   * Managers add and remove people there, and (for later features) see those people's time.
+   */
+  async managedGroupIds(db: Db, workspaceId: string, userId: string): Promise<Set<string>> {
+    const groups = await db
+      .selectFrom('groups')
+      .select(['id', 'parent_id'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    const own = await db
+      .selectFrom('group_members')
+      .select('group_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+    const managed = new Set(own.map((r) => r.group_id));
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const g of groups) {
+        if (g.parent_id && managed.has(g.parent_id) && !managed.has(g.id)) {
+          managed.add(g.id);
+          grew = true;
+        }
+      }
+    }
+    return managed;
+  },
+
+  /** People in the groups a manager leads (see managedGroupIds). */
+  async managedUserIds(db: Db, workspaceId: string, managerId: string): Promise<Set<string>> {
+    const groupIds = [...(await this.managedGroupIds(db, workspaceId, managerId))];
+    if (groupIds.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('group_members')
+      .select('user_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('group_id', 'in', groupIds)
+      .execute();
+    return new Set(rows.map((r) => r.user_id));
+  },
+};

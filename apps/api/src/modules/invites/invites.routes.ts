@@ -1,0 +1,145 @@
+import { ASSIGNABLE_ROLES, acceptInviteBody, inviteBody } from '@sundial/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth, requireMembership, setSessionCookie } from '../../platform/auth.js';
+import { errorBody, errorResponses } from '../../platform/schemas.js';
+import { actorOf } from '../members/members.routes.js';
+import { presentUser, userView } from '../users/users.presenter.js';
+import { workspaceParams } from '../workspaces/workspaces.routes.js';
+
+const tags = ['invites'];
+const responses = { ...errorResponses, 402: errorBody };
+const inviteParams = workspaceParams.extend({ inviteId: z.uuid({ error: 'Invitation not found.' }) });
+const tokenParams = z.object({ token: z.string().min(1).max(200) });
+
+const inviteView = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: z.enum(ASSIGNABLE_ROLES),
+  roleLabel: z.string(),
+  groupId: z.uuid().nullable(),
+  status: z.enum(['pending', 'expired']),
+  sentAt: z.string(),
+  sendCount: z.number().int(),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+});
+
+export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { invites } = app.services;
+  const client = (request: { ip: string; headers: { 'user-agent'?: string } }) => ({
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+
+  app.get(
+    '/workspaces/:workspaceId/invites',
+    {
+      schema: {
+        tags,
+        summary: 'Pending invites, expired ones included (owner or admin)',
+        params: workspaceParams,
+        response: { 200: z.object({ items: z.array(inviteView) }), ...responses },
+      },
+    },
+    async (request) => ({ items: await invites.listPending(requireMembership(request)) }),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/invites',
+    {
+      schema: {
+        tags,
+        summary: 'Invite people by e-mail with a role and group; each gets a single-use link',
+        description:
+          'On a paid plan, non-guest invites beyond the licenses answer 402 seat_limit_reached; guests never use a license.',
+        params: workspaceParams,
+        body: inviteBody,
+        response: { 201: z.object({ items: z.array(inviteView) }), ...responses },
+      },
+    },
+    async (request, reply) => {
+      const items = await invites.create({ ...actorOf(request), user: requireAuth(request).user }, request.body);
+      return reply.status(201).send({ items });
+    },
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/invites/:inviteId/resend',
+    {
+      schema: {
+        tags,
+        summary: 'Send a pending invite again with a new link and expiry',
+        params: inviteParams,
+        response: { 200: inviteView, ...responses },
+      },
+    },
+    async (request) =>
+      invites.resend({ ...actorOf(request), user: requireAuth(request).user }, request.params.inviteId),
+  );
+
+  app.delete(
+    '/workspaces/:workspaceId/invites/:inviteId',
+    {
+      schema: {
+        tags,
+        summary: 'Withdraw a pending invite',
+        params: inviteParams,
+        response: { 204: z.null(), ...responses },
+      },
+    },
+    async (request, reply) => {
+      await invites.revoke(actorOf(request), request.params.inviteId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/invites/:token',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'What an invitation link is for (workspace, inviter, role, whether the account exists)',
+        params: tokenParams,
+        response: {
+          200: z.object({
+            email: z.string(),
+            workspaceName: z.string(),
+            inviter: z.string(),
+            role: z.enum(ASSIGNABLE_ROLES),
+            roleLabel: z.string(),
+            hasAccount: z.boolean(),
+            expiresAt: z.string(),
+          }),
+          ...responses,
+        },
+      },
+    },
+    async (request) => invites.preview(request.params.token),
+  );
+
+  app.post(
+    '/invites/:token/accept',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Accept an invitation: joins the workspace, creating the account when there is none',
+        params: tokenParams,
+        body: acceptInviteBody,
+        response: { 200: z.object({ user: userView, workspaceId: z.uuid() }), ...responses },
+      },
+    },
+    async (request, reply) => {
+      const result = await invites.accept({
+        token: request.params.token,
+        body: request.body,
+        currentUser: request.auth?.user,
+        client: client(request),
+      });
+      if (result.session) setSessionCookie(reply, app.config, result.session);
+      return { user: presentUser(result.user), workspaceId: result.workspaceId };
+    },
+  );
+};

@@ -1,0 +1,325 @@
+import {
+  type AcceptInviteBody,
+  INVITE_VALID_DAYS,
+  type InviteBody,
+  inviteBody,
+  messages,
+  ROLE_LABELS,
+  teamMessages,
+} from '@sundial/core';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connection.js';
+import type { Invite } from '../../db/tables/team.js';
+import type { User } from '../../db/tables.js';
+import { audit } from '../../platform/audit.js';
+import { AppError, notFound, validationError } from '../../platform/errors.js';
+import { hashSecret, newId, newSecret } from '../../platform/ids.js';
+import type { Mailer } from '../../platform/mail.js';
+import { checkNewPassword, hashPassword } from '../../platform/passwords.js';
+import type { SessionStore, StartedSession } from '../../platform/sessions.js';
+import type { AuthService, ClientInfo } from '../auth/auth.service.js';
+import { groupsRepository } from '../groups/groups.repository.js';
+import { groupNotFound } from '../groups/groups.service.js';
+import { membersRepository } from '../members/members.repository.js';
+import { type Actor, assertSeatsAfterChange } from '../members/members.service.js';
+import { usersRepository } from '../users/users.repository.js';
+import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
+import { assertCan } from '../workspaces/workspaces.service.js';
+import { inviteMail } from './invites.mails.js';
+import { type InviteWithWorkspace, invitesRepository } from './invites.repository.js';
+
+const VALID_MS = INVITE_VALID_DAYS * 86_400_000;
+/** Invitation e-mails one workspace may send per hour, so the feature cannot be used to spam. */
+export const MAX_INVITE_MAILS_PER_HOUR = 200;
+
+async function assertMailBudget(db: Db, workspaceId: string, count: number): Promise<void> {
+  const sent = await invitesRepository.countMailsSince(db, workspaceId, new Date(Date.now() - 3_600_000));
+  if (sent + count > MAX_INVITE_MAILS_PER_HOUR) {
+    throw new AppError('too_many_invites', teamMessages.tooManyInvites(MAX_INVITE_MAILS_PER_HOUR), {
+      status: 429,
+      headers: { 'retry-after': '3600' },
+    });
+  }
+}
+
+export interface InviteView {
+  id: string;
+  email: string;
+  role: Invite['role'];
+  roleLabel: string;
+  groupId: string | null;
+  status: 'pending' | 'expired';
+  sentAt: string;
+  sendCount: number;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export function presentInvite(invite: Invite, now = new Date()): InviteView {
+  return {
+    id: invite.id,
+    email: invite.email,
+    role: invite.role,
+    roleLabel: ROLE_LABELS[invite.role],
+    groupId: invite.group_id,
+    status: new Date(invite.expires_at).getTime() > now.getTime() ? 'pending' : 'expired',
+    sentAt: new Date(invite.sent_at).toISOString(),
+    sendCount: invite.send_count,
+    expiresAt: new Date(invite.expires_at).toISOString(),
+    createdAt: new Date(invite.created_at).toISOString(),
+  };
+}
+
+/** 404 for an unknown link, 410 for one accepted, withdrawn or expired. */
+function assertUsable(invite: InviteWithWorkspace | undefined): asserts invite is InviteWithWorkspace {
+  if (!invite) throw new AppError('invite_invalid', teamMessages.inviteInvalid, { status: 404 });
+  if (invite.accepted_at) throw new AppError('invite_used', teamMessages.inviteUsed, { status: 410 });
+  if (invite.revoked_at) throw new AppError('invite_revoked', teamMessages.inviteRevoked, { status: 410 });
+  if (new Date(invite.expires_at).getTime() <= Date.now()) {
+    throw new AppError('invite_expired', teamMessages.inviteExpired, { status: 410 });
+  }
+}
+
+export interface InvitesServiceDeps {
+  db: Db;
+  config: Pick<Config, 'publicUrl'>;
+  mailer: Mailer;
+  sessions: SessionStore;
+  auth: AuthService;
+}
+
+export function createInvitesService({ db, config, mailer, sessions, auth }: InvitesServiceDeps) {
+  const linkFor = (token: string) => `${config.publicUrl}/invite?token=${encodeURIComponent(token)}`;
+
+  async function mail(invite: Invite, token: string, inviter: User, workspaceName: string): Promise<void> {
+    await mailer.send({
+      to: invite.email,
+      ...inviteMail({
+        inviter: inviter.name || inviter.email,
+        workspaceName,
+        role: invite.role,
+        link: linkFor(token),
+        days: INVITE_VALID_DAYS,
+      }),
+    });
+  }
+
+  /** Joins a user to the invite's workspace (and group) and uses the invite up, inside a transaction. */
+  async function join(tx: Db, invite: InviteWithWorkspace, userId: string): Promise<void> {
+    const existing = await membersRepository.find(tx, invite.workspace_id, userId);
+    if (existing) {
+      throw new AppError('already_member', teamMessages.alreadyMember(invite.email), { status: 409 });
+    }
+    await assertSeatsAfterChange(tx, invite.workspace_id, async () => {
+      await membersRepository.add(tx, { workspaceId: invite.workspace_id, userId, role: invite.role });
+      await invitesRepository.markAccepted(tx, invite.id, userId);
+    });
+    if (invite.group_id) {
+      await groupsRepository.addMember(tx, { workspaceId: invite.workspace_id, groupId: invite.group_id, userId });
+    }
+    await usersRepository.update(tx, userId, { current_workspace_id: invite.workspace_id });
+    await audit(tx, {
+      action: 'invite.accepted',
+      actorUserId: userId,
+      workspaceId: invite.workspace_id,
+      subjectId: invite.id,
+      detail: { role: invite.role },
+    });
+  }
+
+  return {
+    async listPending(membership: MembershipWithWorkspace): Promise<InviteView[]> {
+      assertCan(membership, 'members:invite');
+      const invites = await invitesRepository.listPending(db, membership.workspace.id);
+      return invites.map((i) => presentInvite(i));
+    },
+
+    /**
+     * Invites one or many people with a role and optional group, e-mailing each a single-use link
+     * valid for INVITE_VALID_DAYS. Inviting an address with a pending invite renews it. Refuses
+     * addresses that are already members (409) and, on a paid plan, non-guest invites beyond the
+     * licenses (402 seat_limit_reached); nothing is sent unless all can be.
+     */
+    async create(actor: Actor & { user: User }, input: InviteBody): Promise<InviteView[]> {
+      assertCan(actor.membership, 'members:invite');
+      const body = inviteBody.parse(input);
+      const workspaceId = actor.membership.workspace.id;
+      const emails = [...new Set(body.emails)];
+      const sent = await db.transaction().execute(async (tx) => {
+        await assertMailBudget(tx, workspaceId, emails.length);
+        if (body.groupId && !(await groupsRepository.find(tx, workspaceId, body.groupId))) throw groupNotFound();
+        const taken: Record<string, string> = {};
+        for (const [index, email] of emails.entries()) {
+          if (await membersRepository.findByEmail(tx, workspaceId, email)) {
+            taken[`emails.${index}`] = teamMessages.alreadyMember(email);
+          }
+        }
+        if (Object.keys(taken).length > 0) {
+          const first = Object.values(taken)[0] ?? '';
+          throw new AppError('already_member', first, { status: 409, fields: taken });
+        }
+        const result: Array<{ invite: Invite; token: string }> = [];
+        await assertSeatsAfterChange(tx, workspaceId, async () => {
+          for (const email of emails) {
+            const token = newSecret();
+            const expiresAt = new Date(Date.now() + VALID_MS);
+            const pending = await invitesRepository.findPendingByEmail(tx, workspaceId, email);
+            const invite = pending
+              ? await invitesRepository.renew(tx, workspaceId, pending.id, {
+                  token_hash: hashSecret(token),
+                  expires_at: expiresAt,
+                  role: body.role,
+                  group_id: body.groupId ?? null,
+                  invited_by_user_id: actor.userId,
+                })
+              : await invitesRepository.insert(tx, {
+                  id: newId(),
+                  workspace_id: workspaceId,
+                  email,
+                  role: body.role,
+                  group_id: body.groupId ?? null,
+                  token_hash: hashSecret(token),
+                  invited_by_user_id: actor.userId,
+                  expires_at: expiresAt,
+                });
+            await audit(tx, {
+              action: 'invite.sent',
+              actorUserId: actor.userId,
+              workspaceId,
+              subjectId: invite.id,
+              detail: { email, role: body.role },
+            });
+            result.push({ invite, token });
+          }
+        });
+        return result;
+      });
+      // After the commit: the outbox write must not run inside the transaction.
+      for (const { invite, token } of sent) await mail(invite, token, actor.user, actor.membership.workspace.name);
+      return sent.map(({ invite }) => presentInvite(invite));
+    },
+
+    /** Sends a pending invite again with a new link (the old one stops working) and a new expiry. */
+    async resend(actor: Actor & { user: User }, inviteId: string): Promise<InviteView> {
+      assertCan(actor.membership, 'members:invite');
+      const workspaceId = actor.membership.workspace.id;
+      const token = newSecret();
+      const invite = await db.transaction().execute(async (tx) => {
+        const found = await invitesRepository.find(tx, workspaceId, inviteId);
+        if (!found || found.accepted_at || found.revoked_at) throw notFound('Invitation not found.');
+        await assertMailBudget(tx, workspaceId, 1);
+        let renewed: Invite | undefined;
+        await assertSeatsAfterChange(tx, workspaceId, async () => {
+          renewed = await invitesRepository.renew(tx, workspaceId, inviteId, {
+            token_hash: hashSecret(token),
+            expires_at: new Date(Date.now() + VALID_MS),
+            invited_by_user_id: actor.userId,
+          });
+        });
+        await audit(tx, { action: 'invite.resent', actorUserId: actor.userId, workspaceId, subjectId: inviteId });
+        if (!renewed) throw notFound('Invitation not found.');
+        return renewed;
+      });
+      await mail(invite, token, actor.user, actor.membership.workspace.name);
+      return presentInvite(invite);
+    },
+
+    /** Withdraws a pending invite; its link stops working and its seat is free again. */
+    async revoke(actor: Actor, inviteId: string): Promise<void> {
+      assertCan(actor.membership, 'members:invite');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const found = await invitesRepository.find(tx, workspaceId, inviteId);
+        if (!found || found.accepted_at || found.revoked_at) throw notFound('Invitation not found.');
+        await invitesRepository.revoke(tx, workspaceId, inviteId);
+        await audit(tx, { action: 'invite.revoked', actorUserId: actor.userId, workspaceId, subjectId: inviteId });
+      });
+    },
+
+    /** What the link's page shows before accepting; 404 unknown link, 410 used, withdrawn or expired. */
+    async preview(token: string) {
+      const invite = await invitesRepository.findByTokenHash(db, hashSecret(token));
+      assertUsable(invite);
+      const account = await usersRepository.findByEmail(db, invite.email);
+      return {
+        email: invite.email,
+        workspaceName: invite.workspace_name,
+        inviter: invite.inviter_name || invite.inviter_email || '',
+        role: invite.role,
+        roleLabel: ROLE_LABELS[invite.role],
+        hasAccount: Boolean(account),
+        expiresAt: new Date(invite.expires_at).toISOString(),
+      };
+    },
+
+    /**
+     * Accepts an invite. Signed in as the invited address: joins. Not signed in: an existing
+     * account confirms its password (same limits as log-in), a new one chooses a password and
+     * is created; either way a session starts. Signed in as someone else: 403.
+     */
+    async accept(input: {
+      token: string;
+      body: AcceptInviteBody;
+      currentUser?: User;
+      client: ClientInfo;
+    }): Promise<{ user: User; workspaceId: string; session?: StartedSession }> {
+      const tokenHash = hashSecret(input.token);
+      const invite = await invitesRepository.findByTokenHash(db, tokenHash);
+      assertUsable(invite);
+      const { currentUser, body } = input;
+      if (currentUser && currentUser.email.toLowerCase() !== invite.email.toLowerCase()) {
+        throw new AppError('invite_other_account', teamMessages.inviteOtherAccount(invite.email), { status: 403 });
+      }
+      const existing = currentUser ?? (await usersRepository.findByEmail(db, invite.email));
+
+      if (existing) {
+        let session: StartedSession | undefined;
+        if (!currentUser) {
+          if (!body.password) throw validationError({ password: messages.allFieldsRequired });
+          session = (await auth.login({ email: invite.email, password: body.password }, input.client)).session;
+        }
+        await db.transaction().execute(async (tx) => {
+          const locked = await invitesRepository.findByTokenHash(tx, tokenHash, { lock: true });
+          assertUsable(locked);
+          await join(tx, locked, existing.id);
+        });
+        const user = (await usersRepository.findById(db, existing.id)) ?? existing;
+        return { user, workspaceId: invite.workspace_id, session };
+      }
+
+      const password = body.password ?? '';
+      if (!password) throw validationError({ password: messages.allFieldsRequired });
+      const problem = checkNewPassword(password);
+      if (problem) throw validationError({ password: problem });
+      const passwordHash = await hashPassword(password);
+      try {
+        return await db.transaction().execute(async (tx) => {
+          const locked = await invitesRepository.findByTokenHash(tx, tokenHash, { lock: true });
+          assertUsable(locked);
+          const userId = newId();
+          await usersRepository.insert(tx, {
+            id: userId,
+            email: locked.email,
+            password_hash: passwordHash,
+            name: body.name ?? '',
+            phone: null,
+            time_zone: 'UTC',
+          });
+          await join(tx, locked, userId);
+          await audit(tx, { action: 'user.signed_up', actorUserId: userId, workspaceId: locked.workspace_id });
+          const session = await sessions.start({ userId, remember: false, ...input.client, db: tx });
+          const user = await usersRepository.findById(tx, userId);
+          if (!user) throw notFound();
+          return { user, workspaceId: locked.workspace_id, session };
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') {
+          throw new AppError('email_taken', messages.emailTaken, { status: 409 });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type InvitesService = ReturnType<typeof createInvitesService>;

@@ -1,0 +1,251 @@
+import type { Role } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import type { Membership } from '../../db/tables.js';
+
+export interface MemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  status: Exclude<Membership['status'], 'removed'>;
+  external_id: string | null;
+  created_at: Date;
+}
+
+export interface MemberProject {
+  userId: string;
+  projectId: string;
+  name: string;
+}
+
+const memberColumns = [
+  'm.user_id',
+  'u.email',
+  'u.name',
+  'm.role',
+  'm.status',
+  'm.external_id',
+  'm.created_at',
+] as const;
+
+export const membersRepository = {
+  /** Members of a workspace, owner first, then by name and e-mail. */
+  async list(
+    db: Db,
+    workspaceId: string,
+    options: { search?: string; status?: 'active' | 'disabled'; limit?: number; offset?: number } = {},
+  ): Promise<{ rows: MemberRow[]; total: number }> {
+    let query = db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(memberColumns)
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '!=', 'removed');
+    if (options.status) query = query.where('m.status', '=', options.status);
+    if (options.search) {
+      const pattern = `%${options.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['u.email']), 'like', pattern),
+          eb(eb.fn('lower', ['u.name']), 'like', pattern),
+          eb(eb.fn('lower', ['m.external_id']), 'like', pattern),
+        ]),
+      );
+    }
+    const total = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await query
+      .orderBy((eb) => eb.case().when('m.role', '=', 'owner').then(0).else(1).end())
+      .orderBy((eb) => eb.fn('lower', ['u.name']))
+      .orderBy((eb) => eb.fn('lower', ['u.email']))
+      .orderBy('m.user_id')
+      .limit(options.limit ?? 500)
+      .offset(options.offset ?? 0)
+      .execute();
+    return { rows: rows as MemberRow[], total: Number(total.n) };
+  },
+
+  async find(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+    const row = await db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(memberColumns)
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '!=', 'removed')
+      .where('m.user_id', '=', userId)
+      .executeTakeFirst();
+    return row as MemberRow | undefined;
+  },
+
+  /** The same row, locked until the transaction ends. */
+  async findForUpdate(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+    const row = await db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(memberColumns)
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '!=', 'removed')
+      .where('m.user_id', '=', userId)
+      .forUpdate('m')
+      .executeTakeFirst();
+    return row as MemberRow | undefined;
+  },
+
+  async findByEmail(db: Db, workspaceId: string, email: string): Promise<MemberRow | undefined> {
+    const row = await db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(memberColumns)
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '!=', 'removed')
+      .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
+      .executeTakeFirst();
+    return row as MemberRow | undefined;
+  },
+
+  async update(
+    db: Db,
+    workspaceId: string,
+    userId: string,
+    changes: { role?: Role; status?: MemberRow['status']; external_id?: string | null },
+  ): Promise<void> {
+    await db
+      .updateTable('memberships')
+      .set(changes)
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
+  /**
+   * Takes a member out of the workspace: the membership row stays as 'removed' so the time
+   * they tracked stays attributed to them; their group and project assignments go.
+   */
+  async remove(db: Db, workspaceId: string, userId: string): Promise<void> {
+    await db
+      .updateTable('memberships')
+      .set({ status: 'removed', external_id: null })
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+    await db
+      .deleteFrom('group_members')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+    await db
+      .deleteFrom('project_members')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
+  /** Adds a member, or brings back one who was removed earlier (with the new role). */
+  async add(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> {
+    await db
+      .insertInto('memberships')
+      .values({ workspace_id: input.workspaceId, user_id: input.userId, role: input.role })
+      .onConflict((oc) =>
+        oc
+          .columns(['workspace_id', 'user_id'])
+          .doUpdateSet({ role: input.role, status: 'active', created_at: new Date() })
+          .where('memberships.status', '=', 'removed'),
+      )
+      .execute();
+  },
+
+  /** Group ids of every member of a workspace. */
+  async groupIdsByUser(db: Db, workspaceId: string): Promise<Map<string, string[]>> {
+    const rows = await db
+      .selectFrom('group_members')
+      .select(['user_id', 'group_id'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('group_id')
+      .execute();
+    const map = new Map<string, string[]>();
+    for (const row of rows) map.set(row.user_id, [...(map.get(row.user_id) ?? []), row.group_id]);
+    return map;
+  },
+
+  /** Projects (not archived) each member takes part in, directly or through one of their groups. */
+  async projectsByUser(db: Db, workspaceId: string): Promise<MemberProject[]> {
+    const direct = db
+      .selectFrom('project_members as pm')
+      .innerJoin('projects as p', (join) =>
+        join.onRef('p.workspace_id', '=', 'pm.workspace_id').onRef('p.id', '=', 'pm.project_id'),
+      )
+      .select(['pm.user_id as userId', 'p.id as projectId', 'p.name'])
+      .where('pm.workspace_id', '=', workspaceId)
+      .where('pm.user_id', 'is not', null)
+      .where('p.archived_at', 'is', null);
+    const viaGroups = db
+      .selectFrom('project_members as pm')
+      .innerJoin('projects as p', (join) =>
+        join.onRef('p.workspace_id', '=', 'pm.workspace_id').onRef('p.id', '=', 'pm.project_id'),
+      )
+      .innerJoin('group_members as gm', (join) =>
+        join.onRef('gm.workspace_id', '=', 'pm.workspace_id').onRef('gm.group_id', '=', 'pm.group_id'),
+      )
+      .select(['gm.user_id as userId', 'p.id as projectId', 'p.name'])
+      .where('pm.workspace_id', '=', workspaceId)
+      .where('p.archived_at', 'is', null);
+    const rows = await direct.union(viaGroups).orderBy('name').execute();
+    return rows.flatMap((r) => (r.userId ? [{ userId: r.userId, projectId: r.projectId, name: r.name }] : []));
+  },
+
+  /**
+   * Licenses in use: active non-guest members plus pending, unexpired non-guest invites
+   * (an invite holds its seat until it is accepted, revoked or expires).
+   */
+  async countSeatsUsed(db: Db, workspaceId: string, now = new Date()): Promise<number> {
+    const members = await db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'active')
+      .where('role', '!=', 'guest')
+      .executeTakeFirstOrThrow();
+    const invites = await db
+      .selectFrom('invites')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('role', '!=', 'guest')
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(members.n) + Number(invites.n);
+  },
+
+  /** Active non-guest members only: the "N" of "N/M users". */
+  async countActiveMembers(db: Db, workspaceId: string): Promise<number> {
+    const row = await db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'active')
+      .where('role', '!=', 'guest')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** Locks the workspace row so concurrent invites and role changes count seats one at a time. */
+  async lockWorkspace(db: Db, workspaceId: string) {
+    return db
+      .selectFrom('workspaces')
+      .select(['id', 'plan', 'licenses', 'hide_disabled_users'])
+      .where('id', '=', workspaceId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+  },
+
+  async updateSettings(db: Db, workspaceId: string, changes: { hide_disabled_users: boolean }): Promise<void> {
+    await db
+      .updateTable('workspaces')
+      .set({ ...changes, updated_at: new Date() })
+      .where('id', '=', workspaceId)
+      .execute();
+  },
+};

@@ -1,0 +1,154 @@
+import { bulkMembersBody, memberUpdateBody, teamSettingsBody, transferOwnershipBody } from '@sundial/core';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth, requireMembership } from '../../platform/auth.js';
+import { errorBody, errorResponses } from '../../platform/schemas.js';
+import { workspaceParams } from '../workspaces/workspaces.routes.js';
+import { memberView, teamSettingsView } from './members.presenter.js';
+import type { Actor } from './members.service.js';
+
+const tags = ['members'];
+const memberParams = workspaceParams.extend({ userId: z.uuid({ error: 'Member not found.' }) });
+const responses = { ...errorResponses, 402: errorBody };
+
+/** The signed-in user acting in the workspace of the URL. */
+export const actorOf = (request: FastifyRequest): Actor => ({
+  membership: requireMembership(request),
+  userId: requireAuth(request).user.id,
+});
+
+export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { members } = app.services;
+
+  app.get(
+    '/workspaces/:workspaceId/members',
+    {
+      schema: {
+        tags,
+        summary: 'Members with role, status, external id, groups and projects (not for guests)',
+        params: workspaceParams,
+        querystring: z.object({
+          search: z.string().max(200).optional(),
+          status: z.enum(['active', 'disabled']).optional(),
+          for: z.enum(['reports']).optional().describe('reports: honour "hide disabled users"'),
+          limit: z.coerce.number().int().min(1).max(500).default(500),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: {
+          200: z.object({
+            items: z.array(memberView),
+            total: z.number().int(),
+            limit: z.number(),
+            offset: z.number(),
+          }),
+          ...responses,
+        },
+      },
+    },
+    async (request) => {
+      const { limit, offset } = request.query;
+      const result = await members.list(requireMembership(request), {
+        search: request.query.search,
+        status: request.query.status,
+        forReports: request.query.for === 'reports',
+        limit,
+        offset,
+      });
+      return { ...result, limit, offset };
+    },
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/members/:userId',
+    {
+      schema: { tags, summary: 'One member', params: memberParams, response: { 200: memberView, ...responses } },
+    },
+    async (request) => members.get(requireMembership(request), request.params.userId),
+  );
+
+  app.patch(
+    '/workspaces/:workspaceId/members/:userId',
+    {
+      schema: {
+        tags,
+        summary: 'Change role, status (disabling ends their sessions) or external id (owner or admin)',
+        params: memberParams,
+        body: memberUpdateBody,
+        response: { 200: memberView, ...responses },
+      },
+    },
+    async (request) => members.update(actorOf(request), request.params.userId, request.body),
+  );
+
+  app.delete(
+    '/workspaces/:workspaceId/members/:userId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a member from the workspace; their past entries stay attributed to them',
+        params: memberParams,
+        response: { 204: z.null(), ...responses },
+      },
+    },
+    async (request, reply) => {
+      await members.remove(actorOf(request), request.params.userId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/members/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Bulk edit: one role, status or group change for many members, all or nothing',
+        params: workspaceParams,
+        body: bulkMembersBody,
+        response: { 200: z.object({ items: z.array(memberView) }), ...responses },
+      },
+    },
+    async (request) => ({ items: await members.bulkUpdate(actorOf(request), request.body) }),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/owner',
+    {
+      schema: {
+        tags,
+        summary: 'Transfer the ownership to another member (owner only); the old owner becomes an admin',
+        params: workspaceParams,
+        body: transferOwnershipBody,
+        response: { 200: memberView, ...responses },
+      },
+    },
+    async (request) => members.transferOwnership(actorOf(request), request.body.userId),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/team-settings',
+    {
+      schema: {
+        tags,
+        summary: 'Seats in use against licenses, and "hide disabled users from lists in reports"',
+        params: workspaceParams,
+        response: { 200: teamSettingsView, ...responses },
+      },
+    },
+    async (request) => members.settings(requireMembership(request)),
+  );
+
+  app.patch(
+    '/workspaces/:workspaceId/team-settings',
+    {
+      schema: {
+        tags,
+        summary: 'Save "hide disabled users from lists in reports" (owner or admin)',
+        params: workspaceParams,
+        body: teamSettingsBody,
+        response: { 200: teamSettingsView, ...responses },
+      },
+    },
+    async (request) => members.updateSettings(actorOf(request), request.body),
+  );
+};

@@ -1,0 +1,279 @@
+import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, seatLimit, teamMessages } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import { audit } from '../../platform/audit.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import type { SessionStore } from '../../platform/sessions.js';
+import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
+import { assertCan } from '../workspaces/workspaces.service.js';
+import { type MemberView, presentMember } from './members.presenter.js';
+import { type MemberRow, membersRepository } from './members.repository.js';
+
+export const memberNotFound = () => notFound('Member not found.');
+
+/**
+ * Inside a transaction: throws 402 seat_limit_reached when the workspace's non-guest members
+ * and pending invites exceed its licenses after the changes just made, and grew by them.
+ * Locks the workspace row first so two requests cannot both take the last seat.
+ */
+export async function assertSeatsAfterChange(tx: Db, workspaceId: string, change: () => Promise<void>): Promise<void> {
+  const workspace = await membersRepository.lockWorkspace(tx, workspaceId);
+  const limit = seatLimit(workspace);
+  if (limit === null) return change();
+  const before = await membersRepository.countSeatsUsed(tx, workspaceId);
+  await change();
+  const after = await membersRepository.countSeatsUsed(tx, workspaceId);
+  if (after > limit && after > before) {
+    throw new AppError('seat_limit_reached', teamMessages.seatLimit(limit), { status: 402 });
+  }
+}
+
+export interface Actor {
+  membership: MembershipWithWorkspace;
+  userId: string;
+}
+
+export function createMembersService({ db, sessions }: { db: Db; sessions: SessionStore }) {
+  const workspaceOf = (actor: Actor) => actor.membership.workspace.id;
+
+  async function present(workspaceId: string, rows: MemberRow[]): Promise<MemberView[]> {
+    const groups = await membersRepository.groupIdsByUser(db, workspaceId);
+    const projects = await membersRepository.projectsByUser(db, workspaceId);
+    return rows.map((row) =>
+      presentMember(
+        row,
+        groups.get(row.user_id),
+        projects.filter((p) => p.userId === row.user_id),
+      ),
+    );
+  }
+
+  /** Applies one member's changes inside a transaction, with the rules every change obeys. */
+  async function applyChange(tx: Db, actor: Actor, userId: string, changes: MemberUpdateBody): Promise<void> {
+    const workspaceId = workspaceOf(actor);
+    const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
+    if (!target) throw memberNotFound();
+    const touchesAccess = changes.role !== undefined || changes.status !== undefined;
+    if (touchesAccess && target.role === 'owner') {
+      throw new AppError('owner_protected', teamMessages.ownerUntouchable, { status: 422 });
+    }
+    if (touchesAccess && target.user_id === actor.userId) {
+      throw new AppError('not_yourself', teamMessages.notYourself, { status: 422 });
+    }
+    const externalId = changes.externalId === undefined ? undefined : (changes.externalId?.trim() ?? null) || null;
+    await membersRepository.update(tx, workspaceId, userId, {
+      role: changes.role,
+      status: changes.status,
+      external_id: externalId,
+    });
+    if (changes.status === 'disabled' && target.status !== 'disabled') {
+      // A disabled member loses access at once, not when their session would have ended.
+      await sessions.endAllForUser(userId, { db: tx });
+    }
+    const detail: Record<string, unknown> = {};
+    if (changes.role && changes.role !== target.role) detail.role = { from: target.role, to: changes.role };
+    if (changes.status && changes.status !== target.status) detail.status = { from: target.status, to: changes.status };
+    if (externalId !== undefined && externalId !== target.external_id) detail.externalId = externalId;
+    if (Object.keys(detail).length > 0) {
+      await audit(tx, { action: 'member.updated', actorUserId: actor.userId, workspaceId, subjectId: userId, detail });
+    }
+  }
+
+  const mapUniqueViolation = (error: unknown): never => {
+    if ((error as { code?: string }).code === '23505') {
+      throw new AppError('external_id_taken', teamMessages.externalIdTaken, {
+        status: 409,
+        fields: { externalId: teamMessages.externalIdTaken },
+      });
+    }
+    throw error;
+  };
+
+  return {
+    /**
+     * Members of the workspace with their groups and projects. `forReports` leaves out
+     * disabled members when the workspace hides them from lists in reports.
+     */
+    async list(
+      membership: MembershipWithWorkspace,
+      options: {
+        search?: string;
+        status?: 'active' | 'disabled';
+        forReports?: boolean;
+        limit?: number;
+        offset?: number;
+      } = {},
+    ): Promise<{ items: MemberView[]; total: number }> {
+      assertCan(membership, 'members:view');
+      const workspaceId = membership.workspace.id;
+      const status = options.forReports && membership.workspace.hide_disabled_users ? 'active' : options.status;
+      const { rows, total } = await membersRepository.list(db, workspaceId, {
+        search: options.search?.trim(),
+        status,
+        limit: options.limit,
+        offset: options.offset,
+      });
+      return { items: await present(workspaceId, rows), total };
+    },
+
+    async get(membership: MembershipWithWorkspace, userId: string): Promise<MemberView> {
+      assertCan(membership, 'members:view');
+      const row = await membersRepository.find(db, membership.workspace.id, userId);
+      if (!row) throw memberNotFound();
+      const [view] = await present(membership.workspace.id, [row]);
+      if (!view) throw memberNotFound();
+      return view;
+    },
+
+    /**
+     * Changes a member's role, status or external id. The owner's role and status and one's own
+     * only change by ownership transfer; disabling ends the member's sessions; giving a guest a
+     * seat (role or re-enable) is refused beyond the licenses with 402 seat_limit_reached.
+     */
+    async update(actor: Actor, userId: string, changes: MemberUpdateBody): Promise<MemberView> {
+      assertCan(actor.membership, 'members:manage');
+      const workspaceId = workspaceOf(actor);
+      await db
+        .transaction()
+        .execute((tx) => assertSeatsAfterChange(tx, workspaceId, () => applyChange(tx, actor, userId, changes)))
+        .catch(mapUniqueViolation);
+      return this.get(actor.membership, userId);
+    },
+
+    /** Bulk edit: the same role, status or group change for many members, all or nothing. */
+    async bulkUpdate(actor: Actor, body: BulkMembersBody): Promise<MemberView[]> {
+      assertCan(actor.membership, 'members:manage');
+      const workspaceId = workspaceOf(actor);
+      const groupChange = body.addToGroupId ?? body.removeFromGroupId;
+      if (groupChange) assertCan(actor.membership, 'groups:manage');
+      await db.transaction().execute(async (tx) => {
+        for (const groupId of [body.addToGroupId, body.removeFromGroupId]) {
+          if (
+            groupId &&
+            !(await tx
+              .selectFrom('groups')
+              .select('id')
+              .where('workspace_id', '=', workspaceId)
+              .where('id', '=', groupId)
+              .executeTakeFirst())
+          ) {
+            throw notFound('Group not found.');
+          }
+        }
+        await assertSeatsAfterChange(tx, workspaceId, async () => {
+          for (const userId of new Set(body.userIds)) {
+            if (body.role !== undefined || body.status !== undefined) {
+              await applyChange(tx, actor, userId, { role: body.role, status: body.status });
+            } else if (!(await membersRepository.find(tx, workspaceId, userId))) {
+              throw memberNotFound();
+            }
+            if (body.addToGroupId) {
+              await tx
+                .insertInto('group_members')
+                .values({ workspace_id: workspaceId, group_id: body.addToGroupId, user_id: userId })
+                .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+                .execute();
+            }
+            if (body.removeFromGroupId) {
+              await tx
+                .deleteFrom('group_members')
+                .where('workspace_id', '=', workspaceId)
+                .where('group_id', '=', body.removeFromGroupId)
+                .where('user_id', '=', userId)
+                .execute();
+            }
+          }
+        });
+      });
+      const rows = await Promise.all(
+        [...new Set(body.userIds)].map((id) => membersRepository.find(db, workspaceId, id)),
+      );
+      return present(
+        workspaceId,
+        rows.flatMap((r) => (r ? [r] : [])),
+      );
+    },
+
+    /**
+     * Removes a member from the workspace (not the owner, not oneself). Their account and past
+     * entries stay, still attributed to them; their group memberships go.
+     */
+    async remove(actor: Actor, userId: string): Promise<void> {
+      assertCan(actor.membership, 'members:manage');
+      const workspaceId = workspaceOf(actor);
+      await db.transaction().execute(async (tx) => {
+        const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
+        if (!target) throw memberNotFound();
+        if (target.role === 'owner')
+          throw new AppError('owner_protected', teamMessages.ownerUntouchable, { status: 422 });
+        if (target.user_id === actor.userId) {
+          throw new AppError('not_yourself', teamMessages.notYourself, { status: 422 });
+        }
+        await membersRepository.remove(tx, workspaceId, userId);
+        await audit(tx, {
+          action: 'member.removed',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: userId,
+          detail: { email: target.email, role: target.role },
+        });
+      });
+    },
+
+    /** Hands the workspace to another active, non-guest member; the old owner becomes an admin. */
+    async transferOwnership(actor: Actor, userId: string): Promise<MemberView> {
+      assertCan(actor.membership, 'members:transfer_ownership');
+      const workspaceId = workspaceOf(actor);
+      await db.transaction().execute(async (tx) => {
+        const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
+        if (!target) throw memberNotFound();
+        if (target.user_id === actor.userId) return;
+        if (target.status !== 'active' || target.role === 'guest') {
+          throw new AppError('invalid_new_owner', teamMessages.transferTarget, { status: 422 });
+        }
+        await membersRepository.update(tx, workspaceId, actor.userId, { role: 'admin' });
+        await membersRepository.update(tx, workspaceId, userId, { role: 'owner' });
+        await audit(tx, {
+          action: 'workspace.ownership_transferred',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: userId,
+          detail: { from: actor.userId, to: userId, previousRole: target.role },
+        });
+      });
+      return this.get({ ...actor.membership, role: 'admin' }, userId);
+    },
+
+    /** Seats in use against the licenses, and the team settings of the workspace. */
+    async settings(membership: MembershipWithWorkspace) {
+      assertCan(membership, 'members:view');
+      const { workspace } = membership;
+      const used = await membersRepository.countActiveMembers(db, workspace.id);
+      const withInvites = await membersRepository.countSeatsUsed(db, workspace.id);
+      return {
+        hideDisabledUsers: workspace.hide_disabled_users,
+        seats: { used, limit: seatLimit(workspace), pendingInvites: withInvites - used },
+        assignableRoles: [...ASSIGNABLE_ROLES],
+      };
+    },
+
+    async updateSettings(actor: Actor, changes: { hideDisabledUsers: boolean }) {
+      assertCan(actor.membership, 'workspace:update');
+      const workspaceId = workspaceOf(actor);
+      await db.transaction().execute(async (tx) => {
+        await membersRepository.updateSettings(tx, workspaceId, { hide_disabled_users: changes.hideDisabledUsers });
+        await audit(tx, {
+          action: 'workspace.team_settings_updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          detail: changes,
+        });
+      });
+      return this.settings({
+        ...actor.membership,
+        workspace: { ...actor.membership.workspace, hide_disabled_users: changes.hideDisabledUsers },
+      });
+    },
+  };
+}
+
+export type MembersService = ReturnType<typeof createMembersService>;

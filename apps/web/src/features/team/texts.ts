@@ -1,0 +1,36 @@
+import type { AssignableRole } from '@sundial/core';
+import { ROLE_LABELS } from '@sundial/core';
+
+/** Every text of the Users screen, in one place for translation. */
+export const texts = {
+  guestBanner:
+    'Invite guests free of charge: clients and contractors see only the projects you share with them and do not use a license.',
+  inviteGuest: 'Invite guest',
+  invitePeople: '+Invite people',
+  createGroup: 'Create group',
+  seats: (used: number, limit: number | null) => `${used}/${limit ?? 'unlimited'} users`,
+  changeSeats: 'Change number of seats',
+  invitedSeats: (n: number) => `+${n} invited`,
+  search: 'Search users, e-mails and external ids',
+  groupsUsers: 'Groups/users',
+  expandAll: 'EXPAND ALL',
+  collapseAll: 'COLLAPSE ALL',
+  externalId: 'EXTERNAL ID',
+  involvedIn: 'INVOLVED IN',
+  role: 'ROLE',
+  people: (n: number) => `People (${n} ${n === 1 ? 'user' : 'users'})`,
+  accountOwner: 'Account owner',
+  disabled: 'Disabled',
+  bulkEdit: 'Bulk edit',
+  save: 'Save',
+  cancel: 'Cancel',
+  hideDisabled: 'Hide disabled users from lists in reports',
+  projects: (n: number) => `${n} ${n === 1 ? 'project' : 'projects'}`,
+  pendingInvites: (n: number) => `Pending invitations (${n})`,
+  noGroups: 'No groups yet. Groups gather people, and projects can be assigned to a whole group.',
+  guestsCannotSee: 'Guests see only the projects shared with them, not the people of the workspace.',
+  seatLimitLink: 'Change number of seats',
+};
+
+export const roleOptions = (roles: readonly AssignableRole[]) =>
+  roles.map((value) => ({ value, label: ROLE_LABELS[value] }));
