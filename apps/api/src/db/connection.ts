@@ -24,15 +24,58 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/** Subscribes to a NOTIFY channel on a connection of its own; resolves to an unsubscribe. */
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+
+const listeners = new WeakMap<Db, Listen>();
+
+/** LISTEN for the database behind `db`, when it was opened here (undefined otherwise). */
+export const listenerFor = (db: Db): Listen | undefined => listeners.get(db);
+
 export function openDb(options: DbOptions): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const connectionString = options.databaseUrl;
+    listeners.set(db, async (channel, onPayload) => {
+      let client: pg.Client | undefined;
+      let closed = false;
+      let retrying = false;
+      // A dropped LISTEN connection (database restart, network) is opened again a second later.
+      const retry = () => {
+        if (closed || retrying) return;
+        retrying = true;
+        setTimeout(() => {
+          retrying = false;
+          connect().catch(retry);
+        }, 1000).unref();
+      };
+      const connect = async (): Promise<void> => {
+        const next = new pg.Client({ connectionString });
+        next.on('notification', (message) => {
+          if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+        });
+        next.on('error', () => undefined);
+        next.on('end', retry);
+        await next.connect();
+        await next.query(`listen "${channel.replaceAll('"', '')}"`);
+        client = next;
+      };
+      await connect();
+      return async () => {
+        closed = true;
+        await client?.end();
+      };
+    });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const pglite = new PGlite(dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite'));
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  listeners.set(db, async (channel, onPayload) => {
+    const unlisten = await pglite.listen(channel, onPayload);
+    return () => unlisten();
+  });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

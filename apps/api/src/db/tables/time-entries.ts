@@ -1,0 +1,71 @@
+import type { RoundingMinutes, RoundingMode } from '@sundial/core';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Timestamp } from '../tables.js';
+
+export interface TimeEntriesTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  project_id: string | null;
+  task_id: string | null;
+  note: Generated<string>;
+  billable: Generated<boolean>;
+  start_at: Date;
+  /** null while the timer runs */
+  end_at: Date | null;
+  /** work seconds without breaks, set when the entry has an end */
+  duration_seconds: number | null;
+  created_by_user_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TimeEntryTagsTable {
+  workspace_id: string;
+  entry_id: string;
+  tag_id: string;
+}
+
+export interface TimeEntryBreaksTable {
+  id: string;
+  workspace_id: string;
+  entry_id: string;
+  start_at: Date;
+  end_at: Date | null;
+}
+
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  user_id: string;
+  key: string;
+  operation: string;
+  status: number | null;
+  body: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
+export interface TimeSettingsTable {
+  workspace_id: string;
+  require_project: Generated<boolean>;
+  require_task: Generated<boolean>;
+  require_tag: Generated<boolean>;
+  require_note: Generated<boolean>;
+  rounding_mode: Generated<RoundingMode>;
+  rounding_minutes: Generated<RoundingMinutes>;
+  max_entry_minutes: Generated<number>;
+  future_limit_minutes: Generated<number>;
+  updated_at: Timestamp;
+}
+
+/** Tables of time tracking. */
+export interface TimeEntriesTables {
+  time_entries: TimeEntriesTable;
+  time_entry_tags: TimeEntryTagsTable;
+  time_entry_breaks: TimeEntryBreaksTable;
+  idempotency_keys: IdempotencyKeysTable;
+  time_settings: TimeSettingsTable;
+}
+
+export type TimeEntryRow = Selectable<TimeEntriesTable>;
+export type TimeEntryBreakRow = Selectable<TimeEntryBreaksTable>;
+export type TimeSettingsRow = Selectable<TimeSettingsTable>;

@@ -1,0 +1,344 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
+import { newId } from '../../platform/ids.js';
+
+export interface EntryWithRelations extends TimeEntryRow {
+  tag_ids: string[];
+  breaks: Pick<TimeEntryBreakRow, 'start_at' | 'end_at'>[];
+}
+
+export interface EntryFilter {
+  userIds?: string[];
+  from?: Date;
+  to?: Date;
+  projectId?: string;
+  taskId?: string;
+  tagId?: string;
+  billable?: boolean;
+  /** Keyset: entries strictly after this (start desc, id desc) position. */
+  after?: { start: Date; id: string };
+  limit: number;
+}
+
+export interface EntryValues {
+  project_id?: string | null;
+  task_id?: string | null;
+  note?: string;
+  billable?: boolean;
+  start_at?: Date;
+  end_at?: Date | null;
+  duration_seconds?: number | null;
+}
+
+const ENTRY_COLUMNS = [
+  'id',
+  'workspace_id',
+  'user_id',
+  'project_id',
+  'task_id',
+  'note',
+  'billable',
+  'start_at',
+  'end_at',
+  'duration_seconds',
+  'created_by_user_id',
+  'created_at',
+  'updated_at',
+] as const;
+
+async function withRelations(db: Db, workspaceId: string, rows: TimeEntryRow[]): Promise<EntryWithRelations[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [tags, breaks] = await Promise.all([
+    db
+      .selectFrom('time_entry_tags')
+      .select(['entry_id', 'tag_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('entry_id', 'in', ids)
+      .orderBy('tag_id')
+      .execute(),
+    db
+      .selectFrom('time_entry_breaks')
+      .select(['entry_id', 'start_at', 'end_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('entry_id', 'in', ids)
+      .orderBy('start_at')
+      .execute(),
+  ]);
+  return rows.map((row) => ({
+    ...row,
+    tag_ids: tags.filter((t) => t.entry_id === row.id).map((t) => t.tag_id),
+    breaks: breaks.filter((b) => b.entry_id === row.id).map((b) => ({ start_at: b.start_at, end_at: b.end_at })),
+  }));
+}
+
+export const timeEntriesRepository = {
+  async find(db: Db, workspaceId: string, id: string): Promise<EntryWithRelations | undefined> {
+    const row = await db
+      .selectFrom('time_entries')
+      .select(ENTRY_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? (await withRelations(db, workspaceId, [row]))[0] : undefined;
+  },
+
+  async findMany(db: Db, workspaceId: string, ids: string[]): Promise<EntryWithRelations[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom('time_entries')
+      .select(ENTRY_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+    return withRelations(db, workspaceId, rows);
+  },
+
+  async list(db: Db, workspaceId: string, f: EntryFilter): Promise<EntryWithRelations[]> {
+    const rows = await db
+      .selectFrom('time_entries as e')
+      .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
+      .where('e.workspace_id', '=', workspaceId)
+      .$if(f.userIds !== undefined, (q) => q.where('e.user_id', 'in', f.userIds ?? []))
+      .$if(f.to !== undefined, (q) => q.where('e.start_at', '<', f.to ?? new Date()))
+      .$if(f.from !== undefined, (q) =>
+        q.where((eb) => eb.or([eb('e.end_at', 'is', null), eb('e.end_at', '>', f.from ?? new Date())])),
+      )
+      .$if(f.projectId !== undefined, (q) => q.where('e.project_id', '=', f.projectId ?? ''))
+      .$if(f.taskId !== undefined, (q) => q.where('e.task_id', '=', f.taskId ?? ''))
+      .$if(f.billable !== undefined, (q) => q.where('e.billable', '=', f.billable ?? false))
+      .$if(f.tagId !== undefined, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('time_entry_tags as t')
+              .select(sql`1`.as('one'))
+              .whereRef('t.entry_id', '=', 'e.id')
+              .where('t.tag_id', '=', f.tagId ?? ''),
+          ),
+        ),
+      )
+      .$if(f.after !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('e.start_at', '<', f.after?.start ?? new Date()),
+            eb.and([eb('e.start_at', '=', f.after?.start ?? new Date()), eb('e.id', '<', f.after?.id ?? '')]),
+          ]),
+        ),
+      )
+      .orderBy('e.start_at', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(f.limit)
+      .execute();
+    return withRelations(db, workspaceId, rows);
+  },
+
+  /** The user's running entry, locked for the rest of the transaction. */
+  async findRunningForUpdate(tx: Db, workspaceId: string, userId: string): Promise<TimeEntryRow | undefined> {
+    return tx
+      .selectFrom('time_entries')
+      .select(ENTRY_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('end_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+  },
+
+  async findRunning(db: Db, workspaceId: string, userId: string): Promise<EntryWithRelations | undefined> {
+    const row = await db
+      .selectFrom('time_entries')
+      .select(ENTRY_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('end_at', 'is', null)
+      .executeTakeFirst();
+    return row ? (await withRelations(db, workspaceId, [row]))[0] : undefined;
+  },
+
+  async insert(
+    tx: Db,
+    input: EntryValues & { workspace_id: string; user_id: string; start_at: Date; created_by_user_id: string },
+  ): Promise<string> {
+    const id = newId();
+    await tx
+      .insertInto('time_entries')
+      .values({
+        id,
+        workspace_id: input.workspace_id,
+        user_id: input.user_id,
+        project_id: input.project_id ?? null,
+        task_id: input.task_id ?? null,
+        note: input.note ?? '',
+        billable: input.billable ?? false,
+        start_at: input.start_at,
+        end_at: input.end_at ?? null,
+        duration_seconds: input.duration_seconds ?? null,
+        created_by_user_id: input.created_by_user_id,
+      })
+      .execute();
+    return id;
+  },
+
+  async update(tx: Db, workspaceId: string, ids: string[], values: EntryValues): Promise<void> {
+    if (ids.length === 0) return;
+    await tx
+      .updateTable('time_entries')
+      .set({ ...values, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+  },
+
+  /** Ends the user's running entry if there still is one; undefined when another request already did. */
+  async stopRunning(tx: Db, workspaceId: string, userId: string, at: Date): Promise<TimeEntryRow | undefined> {
+    return tx
+      .updateTable('time_entries')
+      .set({ end_at: at, duration_seconds: 0, updated_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('end_at', 'is', null)
+      .returning(ENTRY_COLUMNS)
+      .executeTakeFirst();
+  },
+
+  async delete(tx: Db, workspaceId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await tx.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
+  },
+
+  async setTags(tx: Db, workspaceId: string, entryId: string, tagIds: readonly string[]): Promise<void> {
+    await tx
+      .deleteFrom('time_entry_tags')
+      .where('workspace_id', '=', workspaceId)
+      .where('entry_id', '=', entryId)
+      .execute();
+    if (tagIds.length === 0) return;
+    await tx
+      .insertInto('time_entry_tags')
+      .values([...new Set(tagIds)].map((tag_id) => ({ workspace_id: workspaceId, entry_id: entryId, tag_id })))
+      .execute();
+  },
+
+  async openBreak(tx: Db, workspaceId: string, entryId: string, at: Date): Promise<void> {
+    await tx
+      .insertInto('time_entry_breaks')
+      .values({ id: newId(), workspace_id: workspaceId, entry_id: entryId, start_at: at, end_at: null })
+      .execute();
+  },
+
+  /** Closes the entry's open break; false when it had none. */
+  async closeBreak(tx: Db, workspaceId: string, entryId: string, at: Date): Promise<boolean> {
+    const closed = await tx
+      .updateTable('time_entry_breaks')
+      .set({ end_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('entry_id', '=', entryId)
+      .where('end_at', 'is', null)
+      .returning('id')
+      .execute();
+    return closed.length > 0;
+  },
+
+  async findMember(db: Db, workspaceId: string, userId: string) {
+    return db
+      .selectFrom('memberships')
+      .select(['user_id', 'status'])
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  },
+
+  async findUserTimeZone(db: Db, userId: string): Promise<string | undefined> {
+    const row = await db.selectFrom('users').select('time_zone').where('id', '=', userId).executeTakeFirst();
+    return row?.time_zone;
+  },
+
+  async findProject(db: Db, workspaceId: string, id: string) {
+    return db
+      .selectFrom('projects')
+      .select(['id', 'archived_at', 'billable_default'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async findTask(db: Db, workspaceId: string, id: string) {
+    return db
+      .selectFrom('tasks')
+      .select(['id', 'project_id', 'archived_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async countTags(db: Db, workspaceId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const row = await db
+      .selectFrom('tags')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', [...new Set(ids)])
+      .executeTakeFirstOrThrow();
+    return row.n;
+  },
+
+  async findSettings(db: Db, workspaceId: string): Promise<TimeSettingsRow | undefined> {
+    return db.selectFrom('time_settings').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+  },
+
+  async upsertSettings(
+    tx: Db,
+    workspaceId: string,
+    values: Partial<Omit<TimeSettingsRow, 'workspace_id' | 'updated_at'>>,
+  ): Promise<void> {
+    const row = { ...values, updated_at: new Date() };
+    await tx
+      .insertInto('time_settings')
+      .values({ workspace_id: workspaceId, ...row })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(row))
+      .execute();
+  },
+
+  /** Claims an idempotency key; returns the stored answer when the key was used before. */
+  async claimKey(
+    tx: Db,
+    k: { workspaceId: string; userId: string; key: string; operation: string },
+  ): Promise<{ fresh: true } | { fresh: false; operation: string; status: number | null; body: unknown }> {
+    const inserted = await tx
+      .insertInto('idempotency_keys')
+      .values({ workspace_id: k.workspaceId, user_id: k.userId, key: k.key, operation: k.operation })
+      .onConflict((oc) => oc.columns(['workspace_id', 'user_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (inserted) return { fresh: true };
+    const row = await tx
+      .selectFrom('idempotency_keys')
+      .select(['operation', 'status', 'body'])
+      .where('workspace_id', '=', k.workspaceId)
+      .where('user_id', '=', k.userId)
+      .where('key', '=', k.key)
+      .executeTakeFirstOrThrow();
+    return { fresh: false, ...row };
+  },
+
+  async completeKey(
+    tx: Db,
+    k: { workspaceId: string; userId: string; key: string },
+    status: number,
+    body: unknown,
+  ): Promise<void> {
+    await tx
+      .updateTable('idempotency_keys')
+      .set({ status, body: JSON.stringify(body) })
+      .where('workspace_id', '=', k.workspaceId)
+      .where('user_id', '=', k.userId)
+      .where('key', '=', k.key)
+      .execute();
+  },
+
+  async pruneKeys(db: Db, olderThan: Date): Promise<void> {
+    await db.deleteFrom('idempotency_keys').where('created_at', '<', olderThan).execute();
+  },
+};

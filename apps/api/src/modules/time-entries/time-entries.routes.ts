@@ -1,0 +1,320 @@
+import {
+  bulkDeleteTimeEntriesBody,
+  bulkUpdateTimeEntriesBody,
+  createTimeEntryBody,
+  listTimeEntriesQuery,
+  startTimerBody,
+  type TimeEntryEvent,
+  timeEntryView,
+  timeSettingsView,
+  updateTimeEntryBody,
+  updateTimeSettingsBody,
+} from '@sundial/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth, requireMembership } from '../../platform/auth.js';
+import { errorResponses } from '../../platform/schemas.js';
+import type { Actor } from './time-entries.service.js';
+
+const tags = ['time entries'];
+const workspaceId = z.uuid({ error: 'Workspace not found.' });
+const wsParams = z.object({ workspaceId });
+const entryParams = z.object({ workspaceId, entryId: z.uuid({ error: 'Time entry not found.' }) });
+const userQuery = z.object({ userId: z.uuid().optional() });
+const base = '/workspaces/:workspaceId';
+const HEARTBEAT_MS = 25_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+const actorOf = (request: FastifyRequest): Actor => ({
+  membership: requireMembership(request),
+  userId: requireAuth(request).user.id,
+});
+
+const keyOf = (request: FastifyRequest): string | undefined => {
+  const value = request.headers['idempotency-key'];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+};
+
+const timerView = z.object({ entry: timeEntryView, stopped: timeEntryView.nullable() });
+
+export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { timeEntries, timeEntryHub } = app.services;
+  const streams = new Set<FastifyReply>();
+
+  app.addHook('preClose', async () => {
+    for (const reply of streams) reply.raw.end();
+    streams.clear();
+  });
+  const pruning = setInterval(() => {
+    timeEntries
+      .pruneIdempotencyKeys()
+      .catch((error) => app.log.warn({ err: error }, 'pruning idempotency keys failed'));
+  }, PRUNE_EVERY_MS).unref();
+  app.addHook('onClose', async () => {
+    clearInterval(pruning);
+    await timeEntryHub.close();
+  });
+
+  app.get(
+    `${base}/time-entries`,
+    {
+      schema: {
+        tags,
+        summary: 'Time entries overlapping a range, newest first (userId=all for every member with time:view_others)',
+        params: wsParams,
+        querystring: listTimeEntriesQuery,
+        response: {
+          200: z.object({ items: z.array(timeEntryView), nextCursor: z.string().nullable() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => timeEntries.list(actorOf(request), request.query),
+  );
+
+  app.post(
+    `${base}/time-entries`,
+    {
+      schema: {
+        tags,
+        summary: 'Create an entry from start and end or a duration ("1:30", "1.5h", "90m"); honours Idempotency-Key',
+        params: wsParams,
+        body: createTimeEntryBody,
+        response: { 201: timeEntryView, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const result = await timeEntries.create(actorOf(request), request.body, keyOf(request));
+      return reply.status(201).send(result.body);
+    },
+  );
+
+  app.get(
+    `${base}/time-entries/:entryId`,
+    {
+      schema: {
+        tags,
+        summary: 'One time entry',
+        params: entryParams,
+        response: { 200: timeEntryView, ...errorResponses },
+      },
+    },
+    async (request) => timeEntries.get(actorOf(request), request.params.entryId),
+  );
+
+  app.patch(
+    `${base}/time-entries/:entryId`,
+    {
+      schema: {
+        tags,
+        summary: 'Change a time entry',
+        params: entryParams,
+        body: updateTimeEntryBody,
+        response: { 200: timeEntryView, ...errorResponses },
+      },
+    },
+    async (request) => timeEntries.update(actorOf(request), request.params.entryId, request.body),
+  );
+
+  app.delete(
+    `${base}/time-entries/:entryId`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a time entry',
+        params: entryParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await timeEntries.remove(actorOf(request), request.params.entryId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    `${base}/time-entries/bulk-update`,
+    {
+      schema: {
+        tags,
+        summary: 'Set project, task, tags, note or billable on many entries at once',
+        params: wsParams,
+        body: bulkUpdateTimeEntriesBody,
+        response: { 200: z.object({ items: z.array(timeEntryView) }), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      items: await timeEntries.bulkUpdate(actorOf(request), request.body.ids, request.body.set),
+    }),
+  );
+
+  app.post(
+    `${base}/time-entries/bulk-delete`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete many entries at once',
+        params: wsParams,
+        body: bulkDeleteTimeEntriesBody,
+        response: { 200: z.object({ deleted: z.number().int() }), ...errorResponses },
+      },
+    },
+    async (request) => ({ deleted: await timeEntries.bulkDelete(actorOf(request), request.body.ids) }),
+  );
+
+  app.get(
+    `${base}/timer`,
+    {
+      schema: {
+        tags,
+        summary: 'The running timer (null when none runs)',
+        params: wsParams,
+        querystring: userQuery,
+        response: { 200: z.object({ entry: timeEntryView.nullable() }), ...errorResponses },
+      },
+    },
+    async (request) => ({ entry: await timeEntries.running(actorOf(request), request.query.userId) }),
+  );
+
+  app.post(
+    `${base}/timer/start`,
+    {
+      schema: {
+        tags,
+        summary: 'Start a timer now, stopping the running one; honours Idempotency-Key',
+        params: wsParams,
+        body: startTimerBody,
+        response: { 201: timerView, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const result = await timeEntries.start(actorOf(request), request.body, keyOf(request));
+      return reply.status(201).send(result.body);
+    },
+  );
+
+  app.post(
+    `${base}/timer/stop`,
+    {
+      schema: {
+        tags,
+        summary: 'Stop the running timer; honours Idempotency-Key',
+        params: wsParams,
+        querystring: userQuery,
+        response: { 200: timeEntryView, ...errorResponses },
+      },
+    },
+    async (request) => (await timeEntries.stop(actorOf(request), request.query.userId, keyOf(request))).body,
+  );
+
+  app.post(
+    `${base}/timer/pause`,
+    {
+      schema: {
+        tags,
+        summary: 'Pause the running timer (the break is not counted as work)',
+        params: wsParams,
+        querystring: userQuery,
+        response: { 200: timeEntryView, ...errorResponses },
+      },
+    },
+    async (request) => timeEntries.pause(actorOf(request), request.query.userId),
+  );
+
+  app.post(
+    `${base}/timer/resume`,
+    {
+      schema: {
+        tags,
+        summary: 'Resume a paused timer',
+        params: wsParams,
+        querystring: userQuery,
+        response: { 200: timeEntryView, ...errorResponses },
+      },
+    },
+    async (request) => timeEntries.resume(actorOf(request), request.query.userId),
+  );
+
+  app.delete(
+    `${base}/timer`,
+    {
+      schema: {
+        tags,
+        summary: 'Discard the running timer without keeping an entry',
+        params: wsParams,
+        querystring: userQuery,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await timeEntries.discard(actorOf(request), request.query.userId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    `${base}/time-settings`,
+    {
+      schema: {
+        tags,
+        summary: 'Required fields, rounding and limits of time entries',
+        params: wsParams,
+        response: { 200: timeSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => timeEntries.getSettings(actorOf(request)),
+  );
+
+  app.patch(
+    `${base}/time-settings`,
+    {
+      schema: {
+        tags,
+        summary: 'Change time settings (owner or admin)',
+        params: wsParams,
+        body: updateTimeSettingsBody,
+        response: { 200: timeSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => timeEntries.updateSettings(actorOf(request), request.body),
+  );
+
+  app.get(
+    `${base}/time-entries/events`,
+    {
+      schema: {
+        tags,
+        summary: 'Server-Sent Events: `change` events naming entries of the user (or userId=all) that changed',
+        params: wsParams,
+        querystring: z.object({ userId: z.union([z.uuid(), z.literal('all')]).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const userId = await timeEntries.streamTarget(actor, request.query.userId);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      raw.write('retry: 2000\n\n');
+      const send = (event: TimeEntryEvent) => {
+        raw.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+      const unsubscribe = await timeEntryHub.subscribe({ workspaceId: actor.membership.workspace.id, userId, send });
+      streams.add(reply);
+      raw.write('event: ready\ndata: {}\n\n');
+      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      raw.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        streams.delete(reply);
+      });
+    },
+  );
+};

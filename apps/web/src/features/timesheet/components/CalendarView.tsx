@@ -1,0 +1,218 @@
+import { Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { calendarView, dayBounds, formatDuration, type TimeEntryView, type TimeSettings } from '@sundial/core';
+import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { parseApiError } from '../../../api/client';
+import { useCreateEntry, useUpdateEntry } from '../api';
+import { formatShortDay } from '../dates';
+import classes from './Calendar.module.css';
+import { roundingOf } from './DayList';
+import { type Pickers, projectColor, rowLabel } from './EntryFields';
+
+const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
+
+const HOUR_PX = 40;
+const SNAP_MIN = 15;
+const GUTTER = '52px';
+const FIRST_HOUR = 7;
+
+interface Drag {
+  kind: 'move' | 'resize' | 'create';
+  entry?: TimeEntryView;
+  dayIndex: number;
+  startY: number;
+  top: number;
+  bottom: number;
+  dMinutes: number;
+  dDays: number;
+}
+
+const snap = (minutes: number) => Math.round(minutes / SNAP_MIN) * SNAP_MIN;
+
+/**
+ * Day or week calendar: entries as blocks at their local times. Drag a block to move it (also to
+ * another day), drag its lower edge to resize it, drag on empty space to create an entry.
+ */
+export function CalendarView(props: {
+  workspaceId: string;
+  userId: string;
+  entries: TimeEntryView[];
+  days: string[];
+  timeZone: string;
+  settings: TimeSettings | undefined;
+  pickers: Pickers | undefined;
+}) {
+  const { workspaceId, userId, entries, days, timeZone, pickers } = props;
+  const update = useUpdateEntry(workspaceId);
+  const create = useCreateEntry(workspaceId);
+  const columnsRef = useRef<(HTMLDivElement | null)[]>([]);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const dayStart = (day: string) => dayBounds(day, timeZone).startMs;
+  const view = useMemo(
+    () =>
+      calendarView(entries, days, {
+        timeZone,
+        rounding: roundingOf(props.settings),
+        dayStartMs: (day) => dayBounds(day, timeZone).startMs,
+      }),
+    [entries, days, timeZone, props.settings],
+  );
+  const columns = `${GUTTER} repeat(${days.length}, minmax(0, 1fr))`;
+  const wrapRef = useRef<HTMLElement | null>(null);
+  // Open on the working day rather than at midnight.
+  useEffect(() => {
+    if (wrapRef.current) wrapRef.current.scrollTop = FIRST_HOUR * HOUR_PX;
+  }, []);
+
+  const dayIndexAt = (clientX: number, fallback: number) => {
+    const index = columnsRef.current.findIndex((el) => {
+      const r = el?.getBoundingClientRect();
+      return r && clientX >= r.left && clientX < r.right;
+    });
+    return index < 0 ? fallback : index;
+  };
+
+  const begin = (e: ReactPointerEvent, next: Omit<Drag, 'startY' | 'dMinutes' | 'dDays'>) => {
+    e.preventDefault();
+    e.stopPropagation();
+    (e.target as Element).setPointerCapture?.(e.pointerId);
+    setDrag({ ...next, startY: e.clientY, dMinutes: 0, dDays: 0 });
+  };
+
+  const handleMove = (e: ReactPointerEvent) => {
+    if (!drag) return;
+    const dMinutes = snap(((e.clientY - drag.startY) / HOUR_PX) * 60);
+    const dDays = drag.kind === 'move' ? dayIndexAt(e.clientX, drag.dayIndex) - drag.dayIndex : 0;
+    if (dMinutes !== drag.dMinutes || dDays !== drag.dDays) setDrag({ ...drag, dMinutes, dDays });
+  };
+
+  const handleUp = () => {
+    if (!drag) return;
+    setDrag(null);
+    const day = days[drag.dayIndex] ?? '';
+    if (drag.kind === 'create') {
+      const top = Math.min(drag.top, drag.top + drag.dMinutes);
+      const bottom = Math.max(drag.top + drag.dMinutes, top + 2 * SNAP_MIN);
+      create.mutate(
+        {
+          start: new Date(dayStart(day) + top * 60_000).toISOString(),
+          end: new Date(dayStart(day) + bottom * 60_000).toISOString(),
+          userId,
+        },
+        { onError: failed },
+      );
+      return;
+    }
+    const entry = drag.entry;
+    if (!entry || (drag.dMinutes === 0 && drag.dDays === 0)) return;
+    if (drag.kind === 'move') {
+      const target = days[drag.dayIndex + drag.dDays] ?? day;
+      const shift = dayStart(target) - dayStart(day) + drag.dMinutes * 60_000;
+      update.mutate(
+        { id: entry.id, body: { start: new Date(new Date(entry.start).getTime() + shift).toISOString() } },
+        { onError: failed },
+      );
+    } else if (entry.end) {
+      const end = new Date(entry.end).getTime() + drag.dMinutes * 60_000;
+      update.mutate({ id: entry.id, body: { end: new Date(end).toISOString() } }, { onError: failed });
+    }
+  };
+
+  return (
+    <section ref={wrapRef} className={classes.wrap} aria-label="Calendar">
+      <div className={classes.head} style={{ gridTemplateColumns: columns }}>
+        <div />
+        {view.columns.map((c) => (
+          <div key={c.day} className={classes.dayHead}>
+            <Text size="sm" fw={600}>
+              {formatShortDay(c.day)}
+            </Text>
+            <Text size="xs" c="dimmed" ff="monospace" aria-label={`Calendar total ${c.day}`}>
+              {formatDuration(c.total)}
+            </Text>
+          </div>
+        ))}
+      </div>
+      <div
+        className={classes.body}
+        style={{ gridTemplateColumns: columns, height: 24 * HOUR_PX }}
+        onPointerMove={handleMove}
+        onPointerUp={handleUp}
+        onPointerCancel={() => setDrag(null)}
+      >
+        <div className={classes.gutter}>
+          {Array.from({ length: 23 }, (_, i) => i + 1).map((h) => (
+            <span key={h} className={classes.hourLabel} style={{ top: h * HOUR_PX }}>
+              {String(h).padStart(2, '0')}:00
+            </span>
+          ))}
+        </div>
+        {view.columns.map((column, dayIndex) => (
+          <div
+            key={column.day}
+            ref={(el) => {
+              columnsRef.current[dayIndex] = el;
+            }}
+            className={classes.column}
+            data-testid={`calendar-day-${column.day}`}
+            onPointerDown={(e) => {
+              const rect = e.currentTarget.getBoundingClientRect();
+              const top = snap(((e.clientY - rect.top) / HOUR_PX) * 60);
+              begin(e, { kind: 'create', dayIndex, top, bottom: top });
+            }}
+          >
+            {column.blocks.map((block) => {
+              const moving = drag?.entry?.id === block.entry.id && drag.dayIndex === dayIndex;
+              const top = block.top + (moving && drag.kind === 'move' ? drag.dMinutes : 0);
+              const bottom = block.bottom + (moving ? drag.dMinutes : 0);
+              const label = block.entry.note || rowLabel(pickers, block.entry.projectId, block.entry.taskId);
+              return (
+                <div
+                  key={block.entry.id}
+                  className={classes.block}
+                  data-running={block.entry.isRunning || undefined}
+                  data-ghost={moving || undefined}
+                  data-testid="calendar-block"
+                  title={`${label} ${formatDuration(block.seconds)}`}
+                  style={{
+                    top: (top / 60) * HOUR_PX,
+                    height: Math.max(((bottom - top) / 60) * HOUR_PX, 14),
+                    background: projectColor(pickers, block.entry.projectId),
+                    transform: moving && drag.dDays ? `translateX(${drag.dDays * 100}%)` : undefined,
+                  }}
+                  onPointerDown={(e) => {
+                    if (block.entry.isRunning) return e.stopPropagation();
+                    begin(e, { kind: 'move', entry: block.entry, dayIndex, top: block.top, bottom: block.bottom });
+                  }}
+                >
+                  <div>{label}</div>
+                  <div>{formatDuration(block.seconds)}</div>
+                  {!block.entry.isRunning && (
+                    <div
+                      className={classes.handle}
+                      data-testid="calendar-resize"
+                      onPointerDown={(e) =>
+                        begin(e, { kind: 'resize', entry: block.entry, dayIndex, top: block.top, bottom: block.bottom })
+                      }
+                    />
+                  )}
+                </div>
+              );
+            })}
+            {drag?.kind === 'create' && drag.dayIndex === dayIndex && (
+              <div
+                className={classes.block}
+                data-ghost
+                style={{
+                  top: (Math.min(drag.top, drag.top + drag.dMinutes) / 60) * HOUR_PX,
+                  height: (Math.max(Math.abs(drag.dMinutes), 2 * SNAP_MIN) / 60) * HOUR_PX,
+                  background: 'var(--mantine-color-blue-4)',
+                }}
+              />
+            )}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

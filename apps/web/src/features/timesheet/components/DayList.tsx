@@ -1,0 +1,245 @@
+import { ActionIcon, Badge, Box, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  type DayPiece,
+  dayKey,
+  findOverlaps,
+  formatDuration,
+  listView,
+  type Rounding,
+  type TimeEntryView,
+  type TimeSettings,
+} from '@sundial/core';
+import { IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
+import { parseApiError } from '../../../api/client';
+import { useCreateEntry, useDeleteEntries, useTimerAction, useUpdateEntry } from '../api';
+import { formatDay, formatTime } from '../dates';
+import { t } from '../texts';
+import { DurationInput } from './DurationInput';
+import { type Pickers, ProjectTaskSelect, projectColor } from './EntryFields';
+
+const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
+
+/** The entry lies within this one local day (it does not cross midnight). */
+const isWhole = (entry: TimeEntryView, piece: DayPiece, timeZone: string) =>
+  entry.end !== null &&
+  dayKey(entry.start, timeZone) === piece.day &&
+  dayKey(Math.max(new Date(entry.end).getTime() - 1, new Date(entry.start).getTime()), timeZone) === piece.day;
+
+export function roundingOf(settings: TimeSettings | undefined): Rounding {
+  return settings ? { mode: settings.roundingMode, minutes: settings.roundingMinutes } : { mode: 'none', minutes: 1 };
+}
+
+function NoteInput({ entry, onSave }: { entry: TimeEntryView; onSave: (note: string) => void }) {
+  const [note, setNote] = useState(entry.note);
+  useEffect(() => setNote(entry.note), [entry.note]);
+  return (
+    <TextInput
+      aria-label="Entry note"
+      placeholder="(no note)"
+      variant="unstyled"
+      value={note}
+      onChange={(e) => setNote(e.currentTarget.value)}
+      onBlur={() => note !== entry.note && onSave(note)}
+      onKeyDown={(e) => e.key === 'Enter' && (e.currentTarget as HTMLInputElement).blur()}
+      style={{ flex: 1, minWidth: 160 }}
+    />
+  );
+}
+
+/** Entries grouped by local day, newest first, with day totals; every field edits in place. */
+export function DayList(props: {
+  workspaceId: string;
+  userId: string;
+  entries: TimeEntryView[];
+  days: string[];
+  timeZone: string;
+  settings: TimeSettings | undefined;
+  pickers: Pickers | undefined;
+  timeFormat: string;
+}) {
+  const { workspaceId, entries, timeZone, pickers } = props;
+  const update = useUpdateEntry(workspaceId);
+  const create = useCreateEntry(workspaceId);
+  const remove = useDeleteEntries(workspaceId);
+  const timer = useTimerAction(workspaceId, props.userId);
+  const view = useMemo(
+    () => listView(entries, { timeZone, rounding: roundingOf(props.settings) }),
+    [entries, timeZone, props.settings],
+  );
+  const overlaps = useMemo(() => findOverlaps(entries), [entries]);
+  const inWeek = new Set(props.days);
+  const days = view.days.filter((d) => inWeek.has(d.day));
+
+  const copyOf = (e: TimeEntryView) => ({
+    start: e.start,
+    end: e.end ?? new Date().toISOString(),
+    note: e.note,
+    projectId: e.projectId,
+    taskId: e.taskId,
+    tagIds: e.tagIds,
+    billable: e.billable,
+    userId: e.userId,
+  });
+
+  const handleDelete = (entry: TimeEntryView) =>
+    remove.mutate([entry.id], {
+      onError: failed,
+      onSuccess: () => {
+        const id = `deleted-${entry.id}`;
+        notifications.show({
+          id,
+          autoClose: 8000,
+          message: (
+            <Group justify="space-between">
+              <Text size="sm">{t.deleted}</Text>
+              <Text
+                component="button"
+                type="button"
+                size="sm"
+                c="blue"
+                fw={600}
+                style={{ background: 'none', border: 0, cursor: 'pointer' }}
+                onClick={() => {
+                  notifications.hide(id);
+                  create.mutate(copyOf(entry), { onError: failed });
+                }}
+              >
+                {t.undo}
+              </Text>
+            </Group>
+          ),
+        });
+      },
+    });
+
+  if (days.length === 0) {
+    return (
+      <Paper withBorder p="xl" radius="md">
+        <Text c="dimmed" ta="center">
+          {t.noEntries}
+        </Text>
+      </Paper>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      {days.map((day) => (
+        <Paper key={day.day} withBorder radius="md" aria-label={`Day ${day.day}`}>
+          <Group justify="space-between" px="md" py="xs" bg="var(--mantine-color-gray-0)">
+            <Text fw={600}>{formatDay(day.day)}</Text>
+            <Text fw={600} ff="monospace" aria-label={`Total of ${day.day}`}>
+              {formatDuration(day.total)}
+            </Text>
+          </Group>
+          {day.items.map(({ entry, piece }) => (
+            <Group
+              key={`${entry.id}-${day.day}`}
+              px="md"
+              py={6}
+              gap="sm"
+              wrap="nowrap"
+              style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+              data-testid="entry-row"
+            >
+              <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
+              <NoteInput
+                entry={entry}
+                onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
+              />
+              <ProjectTaskSelect
+                pickers={pickers}
+                projectId={entry.projectId}
+                taskId={entry.taskId}
+                size="xs"
+                w={200}
+                onChange={(next) => update.mutate({ id: entry.id, body: next }, { onError: failed })}
+              />
+              {overlaps.has(entry.id) && (
+                <Tooltip label={t.overlap}>
+                  <Badge color="orange" variant="light" size="sm">
+                    Overlap
+                  </Badge>
+                </Tooltip>
+              )}
+              {entry.billable && (
+                <Badge color="green" variant="light" size="sm">
+                  $
+                </Badge>
+              )}
+              <Text size="sm" c="dimmed" w={120} ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {formatTime(entry.start, timeZone, props.timeFormat)} –{' '}
+                {entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'}
+              </Text>
+              {entry.isRunning ? (
+                <Text w={80} ta="right" ff="monospace" c="blue">
+                  {formatDuration(piece.seconds)}
+                </Text>
+              ) : (
+                <DurationInput
+                  label="Entry duration"
+                  // The recorded duration; the day total above applies the workspace rounding.
+                  // An entry crossing midnight shows its part of this day, edited from its start day.
+                  seconds={isWhole(entry, piece, timeZone) ? entry.durationSeconds : piece.seconds}
+                  disabled={!isWhole(entry, piece, timeZone)}
+                  onCommit={(seconds) =>
+                    update.mutate({ id: entry.id, body: { duration: seconds } }, { onError: failed })
+                  }
+                />
+              )}
+              <Tooltip label={t.continue}>
+                <ActionIcon
+                  variant="subtle"
+                  color="blue"
+                  aria-label={t.continue}
+                  disabled={entry.isRunning}
+                  onClick={() =>
+                    timer.mutate(
+                      {
+                        action: 'start',
+                        body: {
+                          note: entry.note,
+                          projectId: entry.projectId,
+                          taskId: entry.taskId,
+                          tagIds: entry.tagIds,
+                          billable: entry.billable,
+                        },
+                      },
+                      { onError: failed },
+                    )
+                  }
+                >
+                  <IconPlayerPlay size={16} />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t.duplicate}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={t.duplicate}
+                  disabled={entry.isRunning}
+                  onClick={() => create.mutate(copyOf(entry), { onError: failed })}
+                >
+                  <IconCopy size={16} />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t.delete}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={t.delete}
+                  disabled={entry.isRunning}
+                  onClick={() => handleDelete(entry)}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          ))}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,95 @@
+import { MultiSelect, Select } from '@mantine/core';
+import { useMemo } from 'react';
+import type { PickerProject, PickerTag, PickerTask } from '../api';
+import { t } from '../texts';
+
+export interface Pickers {
+  projects: PickerProject[];
+  tasks: PickerTask[];
+  tags: PickerTag[];
+}
+
+const value = (projectId: string | null, taskId: string | null) =>
+  taskId ? `t:${taskId}` : projectId ? `p:${projectId}` : null;
+
+/** One picker for project or project › task. */
+export function ProjectTaskSelect(props: {
+  pickers: Pickers | undefined;
+  projectId: string | null;
+  taskId: string | null;
+  onChange: (next: { projectId: string | null; taskId: string | null }) => void;
+  label?: string;
+  size?: 'xs' | 'sm';
+  w?: number | string;
+}) {
+  const { pickers, onChange } = props;
+  const data = useMemo(
+    () =>
+      (pickers?.projects ?? []).map((p) => ({
+        group: p.clientName ? `${p.name} · ${p.clientName}` : p.name,
+        items: [
+          { value: `p:${p.id}`, label: p.name },
+          ...(pickers?.tasks ?? [])
+            .filter((task) => task.projectId === p.id)
+            .map((task) => ({ value: `t:${task.id}`, label: `${p.name} › ${task.name}` })),
+        ],
+      })),
+    [pickers],
+  );
+  return (
+    <Select
+      aria-label={props.label ?? t.projectPlaceholder}
+      label={props.label}
+      placeholder={t.projectPlaceholder}
+      data={data}
+      value={value(props.projectId, props.taskId)}
+      searchable
+      clearable
+      size={props.size}
+      w={props.w}
+      nothingFoundMessage={t.noProject}
+      onChange={(v) => {
+        if (!v) return onChange({ projectId: null, taskId: null });
+        const id = v.slice(2);
+        if (v.startsWith('p:')) return onChange({ projectId: id, taskId: null });
+        const task = pickers?.tasks.find((x) => x.id === id);
+        onChange({ projectId: task?.projectId ?? null, taskId: id });
+      }}
+    />
+  );
+}
+
+export function TagSelect(props: {
+  pickers: Pickers | undefined;
+  value: string[];
+  onChange: (ids: string[]) => void;
+  size?: 'xs' | 'sm';
+  w?: number | string;
+}) {
+  const data = (props.pickers?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }));
+  if (data.length === 0) return null;
+  return (
+    <MultiSelect
+      aria-label={t.tags}
+      placeholder={props.value.length ? undefined : t.tags}
+      data={data}
+      value={props.value}
+      onChange={props.onChange}
+      searchable
+      clearable
+      size={props.size}
+      w={props.w}
+    />
+  );
+}
+
+/** "Website › Design", or the project name, or "No project". */
+export function rowLabel(pickers: Pickers | undefined, projectId: string | null, taskId: string | null): string {
+  const project = pickers?.projects.find((p) => p.id === projectId);
+  const task = pickers?.tasks.find((x) => x.id === taskId);
+  if (!projectId) return t.noProject;
+  return [project?.name ?? 'Project', task?.name].filter(Boolean).join(' › ');
+}
+
+export const projectColor = (pickers: Pickers | undefined, projectId: string | null): string =>
+  pickers?.projects.find((p) => p.id === projectId)?.color ?? '#adb5bd';

@@ -1,0 +1,191 @@
+import { Box, Button, Group, Paper, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  formatDuration,
+  gridRowKey,
+  gridView,
+  type TimeEntryView,
+  type TimeSettings,
+  workSeconds,
+  zonedInstant,
+} from '@sundial/core';
+import { IconCopy, IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { parseApiError } from '../../../api/client';
+import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
+import { formatShortDay } from '../dates';
+import { t } from '../texts';
+import { roundingOf } from './DayList';
+import { DurationInput } from './DurationInput';
+import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
+
+const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
+
+export interface RowRef {
+  projectId: string | null;
+  taskId: string | null;
+  tagIds: string[];
+}
+
+/** A new cell entry starts at 09:00 local time of its day. */
+const CELL_START = '09:00';
+
+/**
+ * Week timesheet: rows of project/task (+ tags), a duration cell per day, row, column and week
+ * totals. Typing in a cell creates an entry, or stretches or shrinks the day's last one.
+ */
+export function WeekGrid(props: {
+  workspaceId: string;
+  userId: string;
+  entries: TimeEntryView[];
+  days: string[];
+  timeZone: string;
+  settings: TimeSettings | undefined;
+  pickers: Pickers | undefined;
+  extraRows: RowRef[];
+  onAddRows: (rows: RowRef[]) => void;
+  onCopyLastWeek: () => void;
+}) {
+  const { workspaceId, userId, entries, days, timeZone, pickers } = props;
+  const create = useCreateEntry(workspaceId);
+  const update = useUpdateEntry(workspaceId);
+  const remove = useDeleteEntries(workspaceId);
+  const [adding, setAdding] = useState(false);
+  const grid = useMemo(
+    () => gridView(entries, days, { timeZone, rounding: roundingOf(props.settings) }),
+    [entries, days, timeZone, props.settings],
+  );
+  const rows = [
+    ...grid.rows,
+    ...props.extraRows
+      .filter((r) => !grid.rows.some((g) => g.key === gridRowKey(r)))
+      .map((r) => ({
+        key: gridRowKey(r),
+        ...r,
+        cells: Object.fromEntries(days.map((d) => [d, 0])) as Record<string, number>,
+        entries: Object.fromEntries(days.map((d) => [d, [] as TimeEntryView[]])) as Record<string, TimeEntryView[]>,
+        total: 0,
+      })),
+  ];
+
+  const handleCell = (row: RowRef, day: string, cellEntries: TimeEntryView[], seconds: number) => {
+    const stopped = cellEntries.filter((e) => !e.isRunning);
+    const current = stopped.reduce((sum, e) => sum + workSeconds(e), 0);
+    if (seconds === 0) {
+      if (stopped.length)
+        remove.mutate(
+          stopped.map((e) => e.id),
+          { onError: failed },
+        );
+      return;
+    }
+    const last = [...stopped].sort((a, b) => a.start.localeCompare(b.start)).at(-1);
+    if (!last) {
+      create.mutate(
+        {
+          start: new Date(zonedInstant(day, CELL_START, timeZone)).toISOString(),
+          duration: seconds,
+          projectId: row.projectId,
+          taskId: row.taskId,
+          tagIds: row.tagIds,
+          billable: pickers?.projects.find((p) => p.id === row.projectId)?.billableDefault,
+          userId,
+        },
+        { onError: failed },
+      );
+      return;
+    }
+    const next = last.durationSeconds + (seconds - current);
+    if (next <= 0) {
+      notifications.show({ color: 'orange', message: t.manyEntriesShrink });
+      return;
+    }
+    update.mutate({ id: last.id, body: { duration: next } }, { onError: failed });
+  };
+
+  return (
+    <Paper withBorder radius="md" p="xs">
+      <Table striped={false} withRowBorders verticalSpacing={4} aria-label="Week timesheet">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Project / task</Table.Th>
+            {days.map((day) => (
+              <Table.Th key={day} ta="right">
+                {formatShortDay(day)}
+              </Table.Th>
+            ))}
+            <Table.Th ta="right">{t.total}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.key} data-testid="grid-row">
+              <Table.Td>
+                <Group gap={8} wrap="nowrap">
+                  <Box w={10} h={10} style={{ borderRadius: 5, background: projectColor(pickers, row.projectId) }} />
+                  <Text size="sm" truncate maw={260}>
+                    {rowLabel(pickers, row.projectId, row.taskId)}
+                    {row.tagIds.length > 0 &&
+                      ` · ${row.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}`}
+                  </Text>
+                </Group>
+              </Table.Td>
+              {days.map((day) => (
+                <Table.Td key={day} ta="right">
+                  <DurationInput
+                    label={`${rowLabel(pickers, row.projectId, row.taskId)} on ${day}`}
+                    seconds={row.cells[day] ?? 0}
+                    allowEmpty
+                    showZeroAsEmpty
+                    w={72}
+                    onCommit={(seconds) => handleCell(row, day, row.entries[day] ?? [], seconds)}
+                  />
+                </Table.Td>
+              ))}
+              <Table.Td ta="right">
+                <Text size="sm" fw={600} ff="monospace">
+                  {formatDuration(row.total)}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr>
+            <Table.Th>{t.total}</Table.Th>
+            {days.map((day) => (
+              <Table.Th key={day} ta="right" ff="monospace" aria-label={`Column total ${day}`}>
+                {formatDuration(grid.columnTotals[day] ?? 0)}
+              </Table.Th>
+            ))}
+            <Table.Th ta="right" ff="monospace" aria-label={t.weekTotal}>
+              {formatDuration(grid.total)}
+            </Table.Th>
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+      <Group mt="sm" gap="sm">
+        {adding ? (
+          <ProjectTaskSelect
+            pickers={pickers}
+            projectId={null}
+            taskId={null}
+            w={280}
+            label={t.addRow}
+            onChange={(next) => {
+              props.onAddRows([{ ...next, tagIds: [] }]);
+              setAdding(false);
+            }}
+          />
+        ) : (
+          <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => setAdding(true)}>
+            {t.addRow}
+          </Button>
+        )}
+        <Button variant="subtle" size="xs" leftSection={<IconCopy size={14} />} onClick={props.onCopyLastWeek}>
+          {t.copyLastWeek}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,219 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { signUpOverHttp } from './support/users';
+
+const SHOTS = process.env.E2E_SHOTS_DIR;
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
+
+async function workspaceOf(request: APIRequestContext): Promise<string> {
+  const me = await (await request.get('/api/v1/me')).json();
+  return me.currentWorkspaceId;
+}
+
+interface Entry {
+  id: string;
+  start: string;
+  end: string | null;
+  note: string;
+  durationSeconds: number;
+}
+
+async function entriesOf(request: APIRequestContext, ws: string): Promise<Entry[]> {
+  return (await (await request.get(`/api/v1/workspaces/${ws}/time-entries?limit=1000`)).json()).items;
+}
+
+test.describe('timesheet', () => {
+  test('a user runs the timer, edits the week grid, drags in the calendar, and a second tab follows live', async ({
+    page,
+    context,
+  }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceOf(page.request);
+    const project = await page.request.post(`/api/v1/workspaces/${ws}/projects`, {
+      data: { name: 'Website', keywordsEnabled: true, keywords: ['release'] },
+    });
+    expect(project.status()).toBe(201);
+
+    await page.goto('/homepage/timesheet');
+    await expect(page.getByRole('textbox', { name: 'Note' })).toBeVisible();
+    await expect(page.getByText('No time tracked this week yet.')).toBeVisible();
+
+    // Timer: start with a note and a project, pause, resume, stop.
+    await page.getByRole('textbox', { name: 'Note' }).fill('Write release notes');
+    // The project's keyword rule suggests it from the note.
+    await page.getByRole('button', { name: 'Website' }).click();
+    await expect(page.getByRole('combobox', { name: 'Project / task' }).first()).toHaveValue('Website');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await expect(page).toHaveTitle(/^▶ 0:00:\d\d Write release notes/);
+    await expect(page.getByLabel('Elapsed')).toHaveText(/0:00:0[1-9]/);
+    await shot(page, 'timesheet-running');
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+    await expect(page).toHaveTitle(/^⏸ /);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+    await expect(page).toHaveTitle('TimeSheet · Sundial');
+
+    const afterTimer = await entriesOf(page.request, ws);
+    expect(afterTimer).toHaveLength(1);
+    expect(afterTimer[0]?.durationSeconds).toBeGreaterThanOrEqual(0);
+    expect(afterTimer[0]).toMatchObject({ note: 'Write release notes' });
+    expect(afterTimer[0]?.end).not.toBeNull();
+    await expect(page.getByRole('textbox', { name: 'Entry note' })).toHaveValue('Write release notes');
+    await shot(page, 'timesheet-day-list');
+
+    // Continue the entry: a new timer with its note and project; stop it again.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Note', exact: true })).toHaveValue('Write release notes');
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await expect(page).toHaveTitle(/Write release notes/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+    await expect(page.getByTestId('entry-row')).toHaveCount(2);
+
+    // Week grid of last week: add a row and type a duration.
+    await page.getByText('Week', { exact: true }).click();
+    await page.getByRole('button', { name: 'Previous week' }).click();
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await page.getByRole('combobox', { name: 'Add row' }).click();
+    await page.getByRole('option', { name: 'Website' }).click();
+    const row = page.getByTestId('grid-row').filter({ hasText: 'Website' });
+    const firstCell = row.getByRole('textbox').first();
+    await firstCell.fill('2:30');
+    await firstCell.press('Enter');
+    await expect(page.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30');
+
+    // A second tab on the same week follows changes live.
+    const second = await context.newPage();
+    await second.goto('/homepage/timesheet');
+    await second.getByRole('button', { name: 'Previous week' }).click();
+    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30');
+    await expect(page.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30');
+    await firstCell.fill('3:15');
+    await firstCell.press('Enter');
+    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('3:15', { timeout: 1000 });
+    await shot(page, 'timesheet-week-grid');
+
+    // Calendar: drag last week's block two hours later.
+    await page.keyboard.press('Escape');
+    await page.getByText('Calendar', { exact: true }).click();
+    const block = page.getByTestId('calendar-block').first();
+    await block.scrollIntoViewIfNeeded();
+    const before = (await entriesOf(page.request, ws)).find((e) => e.durationSeconds === 3 * 3600 + 15 * 60);
+    expect(before).toBeDefined();
+    const box = await block.boundingBox();
+    if (!box) throw new Error('no block');
+    await page.mouse.move(box.x + box.width / 2, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + 50, { steps: 4 });
+    await page.mouse.move(box.x + box.width / 2, box.y + 90, { steps: 4 });
+    await page.mouse.up();
+    await expect
+      .poll(async () => {
+        const moved = (await entriesOf(page.request, ws)).find((e) => e.id === before?.id);
+        return moved ? (new Date(moved.start).getTime() - new Date(before?.start ?? 0).getTime()) / 60_000 : 0;
+      })
+      .toBe(120);
+
+    await expect.poll(async () => (await block.boundingBox())?.y).toBeGreaterThan(box.y + 60);
+
+    // Resize it by its lower edge, one hour longer.
+    const handle = page.getByTestId('calendar-resize').first();
+    const edge = await handle.boundingBox();
+    if (!edge) throw new Error('no resize handle');
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + 3);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + 23, { steps: 3 });
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + 43, { steps: 3 });
+    await page.mouse.up();
+    await expect
+      .poll(async () => (await entriesOf(page.request, ws)).find((e) => e.id === before?.id)?.durationSeconds)
+      .toBe(4 * 3600 + 15 * 60);
+
+    // Create an entry by dragging on an empty day: two hours.
+    const column = page.locator('[data-testid^="calendar-day-"]').nth(2);
+    const area = await column.boundingBox();
+    if (!area) throw new Error('no day column');
+    const y = box.y;
+    await page.mouse.move(area.x + area.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(area.x + area.width / 2, y + 40, { steps: 3 });
+    await page.mouse.move(area.x + area.width / 2, y + 80, { steps: 3 });
+    await page.mouse.up();
+    await expect
+      .poll(async () => (await entriesOf(page.request, ws)).filter((e) => e.durationSeconds === 7200).length)
+      .toBe(1);
+    await expect(page.getByTestId('calendar-block')).toHaveCount(2);
+    await shot(page, 'timesheet-calendar');
+    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('6:15');
+    await second.close();
+  });
+
+  test('a manual entry with a typed duration, an overlap flag, and delete with undo', async ({ page }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceOf(page.request);
+    await page.goto('/homepage/timesheet');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a time entry' });
+    await dialog.getByLabel('Start time').fill('00:10');
+    await dialog.getByRole('textbox', { name: 'Duration' }).fill('soon');
+    await dialog.getByRole('button', { name: 'Save entry' }).click();
+    await expect(dialog.getByText('Enter a duration such as 1:30, 1.5h or 90m.')).toBeVisible();
+    await dialog.getByRole('textbox', { name: 'Duration' }).fill('90m');
+    await dialog.getByRole('textbox', { name: 'Note' }).fill('Standup');
+    await dialog.getByRole('button', { name: 'Save entry' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Entry duration' })).toHaveValue('1:30');
+
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await expect(page.getByTestId('entry-row')).toHaveCount(2);
+    await expect(page.getByText('Overlap')).toHaveCount(2);
+    await shot(page, 'timesheet-overlap');
+
+    await page.getByRole('button', { name: 'Delete' }).first().click();
+    await expect(page.getByTestId('entry-row')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByTestId('entry-row')).toHaveCount(2);
+    expect(await entriesOf(page.request, ws)).toHaveLength(2);
+
+    // Rounding from the workspace settings changes every total the same way.
+    await page.getByRole('button', { name: 'Time settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Time settings' });
+    await settings.getByRole('combobox', { name: 'Rounding in views and reports' }).click();
+    await page.getByRole('option', { name: 'Round up' }).click();
+    await settings.getByRole('combobox', { name: 'To' }).click();
+    await page.getByRole('option', { name: '60 min' }).click();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect(settings).toBeHidden();
+    await expect(page.getByText('Rounded up 60 min')).toBeVisible();
+    await expect(page.getByLabel(/^Total of /)).toHaveText('4:00');
+
+    // Keyboard: S starts and stops the timer, ? lists the shortcuts.
+    await page.locator('body').click({ position: { x: 5, y: 700 } });
+    await page.keyboard.press('s');
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await page.keyboard.press('s');
+    await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+    await page.keyboard.press('Shift+?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await shot(page, 'timesheet-help');
+    await page.keyboard.press('Escape');
+
+    // The calendar's day view: one day, arrows move a day.
+    await page.keyboard.press('3');
+    await page.getByText('Day', { exact: true }).click();
+    await expect(page.locator('[data-testid^="calendar-day-"]')).toHaveCount(1);
+    const today = await page.locator('[data-testid^="calendar-day-"]').getAttribute('data-testid');
+    await page.locator('body').click({ position: { x: 5, y: 700 } });
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.locator('[data-testid^="calendar-day-"]')).not.toHaveAttribute('data-testid', today ?? '');
+    await expect(page.locator('[data-testid^="calendar-day-"]')).toHaveCount(1);
+  });
+});

@@ -1,0 +1,5 @@
+export * from './days.js';
+export * from './duration.js';
+export * from './keywords.js';
+export * from './rounding.js';
+export * from './views.js';
