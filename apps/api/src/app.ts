@@ -10,9 +10,17 @@ import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { clientsRoutes } from './modules/clients/clients.routes.js';
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { importsRoutes } from './modules/imports/imports.routes.js';
+import { invitesRoutes } from './modules/invites/invites.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
+import { membersRoutes } from './modules/members/members.routes.js';
+import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { assertSameOrigin, loadAuth, requireAuth } from './platform/auth.js';
 import { installErrorHandler, notFound } from './platform/errors.js';
@@ -114,6 +122,14 @@ export async function buildApp({ config, db, mailer, logger }: AppDeps): Promise
       await api.register(meRoutes);
       await api.register(workspacesRoutes);
       await api.register(demoRequestsRoutes);
+      await api.register(membersRoutes);
+      await api.register(invitesRoutes);
+      await api.register(groupsRoutes);
+      await api.register(projectsRoutes);
+      await api.register(clientsRoutes);
+      await api.register(tagsRoutes);
+      await api.register(importsRoutes);
+      await api.register(timeEntriesRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,7 +1,16 @@
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createClientsService } from './modules/clients/clients.service.js';
+import { createGroupsService } from './modules/groups/groups.service.js';
+import { createImportsService } from './modules/imports/imports.service.js';
+import { createInvitesService } from './modules/invites/invites.service.js';
 import { createProfileService } from './modules/me/me.service.js';
+import { createMembersService } from './modules/members/members.service.js';
+import { createProjectsService } from './modules/projects/projects.service.js';
+import { createTagsService } from './modules/tags/tags.service.js';
+import { createTimeEntryHub } from './modules/time-entries/time-entries.events.js';
+import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
 import type { Mailer } from './platform/mail.js';
 import { createSessionStore } from './platform/sessions.js';
@@ -19,6 +28,7 @@ export function createServices({ db, config, mailer }: ServiceDeps) {
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
   const workspaces = createWorkspacesService(db);
+  const timeEntryHub = createTimeEntryHub(db);
   return {
     db,
     mailer,
@@ -26,6 +36,21 @@ export function createServices({ db, config, mailer }: ServiceDeps) {
     workspaces,
     auth: createAuthService({ db, config, mailer, sessions, workspaces }),
     profile: createProfileService({ db, workspaces }),
+    members: createMembersService({ db, sessions }),
+    groups: createGroupsService({ db }),
+    projects: createProjectsService(db),
+    clients: createClientsService(db),
+    tags: createTagsService(db),
+    imports: createImportsService(db),
+    timeEntryHub,
+    timeEntries: createTimeEntriesService(db, timeEntryHub),
+    invites: createInvitesService({
+      db,
+      config,
+      mailer,
+      sessions,
+      auth: createAuthService({ db, config, mailer, sessions, workspaces }),
+    }),
   };
 }
 

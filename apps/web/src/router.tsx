@@ -30,20 +30,29 @@ export const router = createBrowserRouter([
     path: '/password',
     lazy: lazyPage(() => import('./features/auth/pages/NewPasswordPage').then((m) => ({ default: m.NewPasswordPage }))),
   },
+  { path: '/invite', lazy: lazyPage(() => import('./features/team/pages/AcceptInvitePage')) },
   { path: '/billing', element: <Navigate to="/homepage/billing" replace /> },
   {
     path: '/homepage',
     lazy: lazyPage(() => import('./shell/Shell').then((m) => ({ default: m.RequireAuth }))),
     children: [
       { index: true, element: <Navigate to="timesheet" replace /> },
-      { path: 'timesheet', ...soon('The timer, manual entries, the week grid and the calendar are being built.') },
+      {
+        path: 'timesheet',
+        lazy: lazyPage(() =>
+          import('./features/timesheet/pages/TimesheetPage').then((m) => ({ default: m.TimesheetPage })),
+        ),
+      },
       {
         path: 'dashboard',
         ...soon("Your workspace's real numbers and charts, and the desktop agent, are being built."),
       },
-      { path: 'projects', ...soon('Projects, tasks and clients are being built.') },
-      { path: 'tags', ...soon('Tag lists and tags are being built.') },
-      { path: 'user', ...soon('Inviting people, guests, groups and roles are being built.') },
+      {
+        path: 'projects',
+        lazy: lazyPage(() => import('./features/projects/pages/ProjectsPage')),
+      },
+      { path: 'tags', lazy: lazyPage(() => import('./features/tags/pages/TagsPage')) },
+      { path: 'user', lazy: lazyPage(() => import('./features/team/pages/UsersPage')) },
       { path: 'attendance', ...soon('Attendance is being built.') },
       { path: 'billing', ...soon('Plans, licenses and checkout are being built.') },
       { path: 'invoice', ...soon('Invoices are being built.') },

@@ -7,3 +7,7 @@ export * from './plans.js';
 export * from './schemas/auth.js';
 export * from './schemas/demo-requests.js';
 export * from './schemas/profile.js';
+export * from './schemas/projects.js';
+export * from './schemas/team.js';
+export * from './schemas/time-entries.js';
+export * from './time/index.js';

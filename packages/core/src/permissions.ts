@@ -21,6 +21,23 @@ const MATRIX = {
   'billing:manage': ['owner', 'admin'],
   'members:view': ['owner', 'admin', 'manager', 'member'],
   'members:manage': ['owner', 'admin'],
+  'members:invite': ['owner', 'admin'],
+  'members:transfer_ownership': ['owner'],
+  'groups:view': ['owner', 'admin', 'manager', 'member'],
+  'groups:manage': ['owner', 'admin'],
+  /** Managers: the membership of the groups they belong to, and of the groups below those. */
+  'groups:manage_own': ['owner', 'admin', 'manager'],
+  'projects:view': ['owner', 'admin', 'manager', 'member', 'guest'],
+  'projects:view_all': ['owner', 'admin', 'manager'],
+  'projects:manage': ['owner', 'admin', 'manager'],
+  'clients:view': ['owner', 'admin', 'manager', 'member'],
+  'clients:manage': ['owner', 'admin', 'manager'],
+  'tags:view': ['owner', 'admin', 'manager', 'member', 'guest'],
+  'tags:manage': ['owner', 'admin', 'manager'],
+  'time:track': ['owner', 'admin', 'manager', 'member', 'guest'],
+  'time:view_others': ['owner', 'admin', 'manager'],
+  'time:edit_others': ['owner', 'admin', 'manager'],
+  'time:settings': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

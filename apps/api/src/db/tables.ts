@@ -1,7 +1,9 @@
 import type { PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
+import type { ProjectsTables } from './tables/projects.js';
 import type { TeamTables } from './tables/team.js';
+import type { TimeEntriesTables } from './tables/time-entries.js';
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -25,6 +27,9 @@ export interface WorkspacesTable {
   name: string;
   plan: PlanId;
   trial_ends_at: Date | null;
+  /** Purchased licenses; they limit non-guest members on a paid plan only. */
+  licenses: Generated<number>;
+  hide_disabled_users: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -33,7 +38,9 @@ export interface MembershipsTable {
   workspace_id: string;
   user_id: string;
   role: Role;
-  status: Generated<'active' | 'disabled'>;
+  /** 'removed': no longer a member, kept so their past entries stay attributed. */
+  status: Generated<'active' | 'disabled' | 'removed'>;
+  external_id: Generated<string | null>;
   created_at: Timestamp;
 }
 
@@ -90,7 +97,7 @@ export interface AuditLogTable {
  * Every table. A feature keeps its tables in db/tables/<feature>.ts and adds its interface to
  * the extends list, so features do not edit each other's lines.
  */
-export interface Database extends TeamTables, DemoRequestsTables {
+export interface Database extends TeamTables, DemoRequestsTables, ProjectsTables, TimeEntriesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

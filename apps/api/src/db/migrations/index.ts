@@ -2,10 +2,16 @@ import type { Migration } from 'kysely/migration';
 import * as m202611230100 from './202611230100_create_accounts.js';
 import * as m202611230200 from './202611230200_create_demo_requests.js';
 import * as m202611230300 from './202611230300_create_groups.js';
+import * as m202611230400 from './202611230400_create_projects.js';
+import * as m202611230500 from './202611230500_create_invites.js';
+import * as m202611230600 from './202611230600_create_time_entries.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
   '202611230100_create_accounts': m202611230100,
   '202611230200_create_demo_requests': m202611230200,
   '202611230300_create_groups': m202611230300,
+  '202611230400_create_projects': m202611230400,
+  '202611230500_create_invites': m202611230500,
+  '202611230600_create_time_entries': m202611230600,
 };
