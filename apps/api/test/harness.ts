@@ -37,6 +37,17 @@ export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> 
       await handle.close();
       const cleanup = new pg.Client({ connectionString: adminUrl });
       await cleanup.connect();
+      // pool.end() resolves before its sockets have closed: wait until the server has let them
+      // go, so the forced drop never cuts a connection that is still saying goodbye (that
+      // surfaced as an uncaught "terminating connection" error in whichever test file ran).
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const { rows } = await cleanup.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },
