@@ -47,9 +47,13 @@ test.describe('projects, tasks, clients and tags', () => {
     await page.getByRole('option', { name: 'Acme Corp' }).click();
     await pane.getByRole('button', { name: 'Colour #eb5757' }).click();
     await pane.getByRole('button', { name: 'Edit description' }).click();
-    await pane.getByRole('textbox', { name: 'Description' }).fill('Ship the new site.\n- copy\n- design');
+    await pane
+      .getByRole('textbox', { name: 'Description' })
+      .fill(
+        'Ship the new site, see [the brief](https://example.com/brief).\n\n- copy\n- design\n\n<b>raw</b> [bad](javascript:alert(1))',
+      );
     await pane.getByRole('button', { name: 'Save description' }).click();
-    await expect(pane.getByTestId('description')).toContainText('Ship the new site.');
+    await expect(pane.getByTestId('description')).toContainText('Ship the new site, see the brief.');
     await pane.getByRole('combobox', { name: 'Budget type' }).click();
     await page.getByRole('option', { name: 'Estimated Fee' }).click();
     await pane.getByRole('textbox', { name: 'Budget amount' }).fill('2500.50');
@@ -85,8 +89,15 @@ test.describe('projects, tasks, clients and tags', () => {
     await row.click();
     await expect(pane.getByRole('textbox', { name: 'Name' })).toHaveValue('Website relaunch 2027');
     await expect(pane.getByRole('combobox', { name: 'Client' })).toHaveValue('Acme Corp');
-    await expect(pane.getByTestId('description')).toContainText('Ship the new site.');
+    await expect(pane.getByTestId('description')).toContainText('Ship the new site, see the brief.');
     await expect(pane.getByTestId('description').getByRole('listitem')).toHaveText(['copy', 'design']);
+    // Rendered by react-markdown: links open in a new tab, raw HTML stays text, other schemes are no links.
+    const brief = pane.getByTestId('description').getByRole('link', { name: 'the brief' });
+    await expect(brief).toHaveAttribute('href', 'https://example.com/brief');
+    await expect(brief).toHaveAttribute('target', '_blank');
+    await expect(brief).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(pane.getByTestId('description')).toContainText('<b>raw</b>');
+    await expect(pane.getByTestId('description').getByRole('link')).toHaveCount(1);
     await expect(pane.getByRole('combobox', { name: 'Budget type' })).toHaveValue('Estimated Fee');
     await expect(pane.getByRole('textbox', { name: 'Budget amount' })).toHaveValue('2500.5');
     await expect(pane.getByLabel('Reset the budget every month')).toBeChecked();

@@ -2,7 +2,9 @@ import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { announceEntries } from '../projects/projects.entry-events.js';
 import type { Actor } from '../projects/projects.service.js';
+import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
 import { type ImportRow, type ImportSource, parseImport, SOURCE_LABELS } from './imports.parse.js';
 
@@ -142,7 +144,7 @@ async function chunked<T>(items: T[], size: number, run: (chunk: T[]) => Promise
 
 const PREVIEW_ROWS = 200;
 
-export function createImportsService(db: Db) {
+export function createImportsService(db: Db, hub: TimeEntryHub) {
   function read(actor: Actor, text: string, timeZone: string) {
     assertCan(actor.membership, 'projects:manage');
     return parseImport(text, timeZone);
@@ -263,6 +265,7 @@ export function createImportsService(db: Db) {
               .onConflict((oc) => oc.doNothing())
               .execute();
         });
+        await announceEntries(hub, tx, 'created', workspaceId, p.entries);
         const summary = summarize(p);
         await audit(tx, {
           action: 'import.completed',

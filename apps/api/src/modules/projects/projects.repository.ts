@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.js';
 import type { BudgetType, Project, Task } from '../../db/tables/projects.js';
 import type { Database } from '../../db/tables.js';
 import { newId } from '../../platform/ids.js';
+import type { TouchedEntry } from './projects.entry-events.js';
 
 export interface ProjectRow extends Project {
   client_name: string | null;
@@ -169,10 +170,19 @@ export const projectsRepository = {
       .execute();
   },
 
-  /** Deletes the project and, first, the time tracked to it (entries would otherwise only lose their project). */
-  async delete(db: Db, workspaceId: string, id: string): Promise<void> {
-    await db.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('project_id', '=', id).execute();
+  /**
+   * Deletes the project and, first, the time tracked to it (entries would otherwise only lose their
+   * project); returns those entries.
+   */
+  async delete(db: Db, workspaceId: string, id: string): Promise<TouchedEntry[]> {
+    const entries = await db
+      .deleteFrom('time_entries')
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', '=', id)
+      .returning(['id', 'user_id'])
+      .execute();
     await db.deleteFrom('projects').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    return entries;
   },
 
   async clientExists(db: Db, workspaceId: string, clientId: string): Promise<boolean> {
@@ -291,8 +301,20 @@ export const projectsRepository = {
       .execute();
   },
 
-  async deleteTask(db: Db, workspaceId: string, id: string): Promise<void> {
-    await db.deleteFrom('tasks').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  /** Deletes the task with its sub-tasks; returns the time entries that lose their task (they stay on the project). */
+  async deleteTask(db: Db, workspaceId: string, task: { id: string; project_id: string }): Promise<TouchedEntry[]> {
+    const parents = await this.taskParents(db, workspaceId, task.project_id);
+    const inSubtree = (id: string | null | undefined): boolean =>
+      id === task.id || (id != null && inSubtree(parents.get(id)));
+    const subtree = [...parents.keys()].filter(inSubtree);
+    const entries = await db
+      .selectFrom('time_entries')
+      .select(['id', 'user_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('task_id', 'in', subtree.length > 0 ? subtree : [task.id])
+      .execute();
+    await db.deleteFrom('tasks').where('workspace_id', '=', workspaceId).where('id', '=', task.id).execute();
+    return entries;
   },
 
   /** Parent links of every task of a project, to walk ancestors. */

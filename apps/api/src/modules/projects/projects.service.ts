@@ -11,8 +11,10 @@ import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
+import { announceEntries } from './projects.entry-events.js';
 import {
   type ProjectView,
   presentProject,
@@ -68,7 +70,7 @@ function sectionValues(body: Sections): SectionValues {
 const PROJECT_TAKEN = 'A project with this name already exists for this client.';
 const TASK_TAKEN = 'A task with this title already exists here.';
 
-export function createProjectsService(db: Db) {
+export function createProjectsService(db: Db, hub: TimeEntryHub) {
   async function loadProject(dbOrTx: Db, actor: Actor, id: string) {
     const row = await repo.find(dbOrTx, viewerOf(actor), id);
     if (!row) throw notFound('Project not found.');
@@ -183,14 +185,15 @@ export function createProjectsService(db: Db) {
       });
     },
 
-    /** Deletes the project with its tasks, assignments and (through their foreign keys) time entries. */
+    /** Deletes the project with its tasks, assignments and time entries; open timesheets hear of the entries. */
     async remove(actor: Actor, id: string): Promise<void> {
       assertCan(actor.membership, 'projects:view');
       await db.transaction().execute(async (tx) => {
         const row = await loadProject(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
-        await repo.delete(tx, workspaceId, id);
+        const entries = await repo.delete(tx, workspaceId, id);
+        await announceEntries(hub, tx, 'deleted', workspaceId, entries);
         await audit(tx, {
           action: 'project.deleted',
           actorUserId: actor.userId,
@@ -361,7 +364,8 @@ export function createProjectsService(db: Db) {
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
-        await repo.deleteTask(tx, workspaceId, id);
+        const entries = await repo.deleteTask(tx, workspaceId, task);
+        await announceEntries(hub, tx, 'updated', workspaceId, entries);
         await audit(tx, {
           action: 'task.deleted',
           actorUserId: actor.userId,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Tag, TagList } from '../../db/tables/projects.js';
+import type { TouchedEntry } from '../projects/projects.entry-events.js';
 
 type Archived = 'true' | 'false' | 'all';
 
@@ -60,6 +61,25 @@ export const tagsRepository = {
       .set({ ...v, updated_at: new Date() })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
+      .execute();
+  },
+
+  /** Time entries carrying a tag, or any tag of a list. */
+  async entriesTagged(
+    db: Db,
+    workspaceId: string,
+    by: { tagId: string } | { tagListId: string },
+  ): Promise<TouchedEntry[]> {
+    return db
+      .selectFrom('time_entry_tags as et')
+      .innerJoin('time_entries as e', (j) =>
+        j.onRef('e.workspace_id', '=', 'et.workspace_id').onRef('e.id', '=', 'et.entry_id'),
+      )
+      .innerJoin('tags as t', (j) => j.onRef('t.workspace_id', '=', 'et.workspace_id').onRef('t.id', '=', 'et.tag_id'))
+      .select(['e.id', 'e.user_id'])
+      .distinct()
+      .where('et.workspace_id', '=', workspaceId)
+      .where('tagId' in by ? 't.id' : 't.tag_list_id', '=', 'tagId' in by ? by.tagId : by.tagListId)
       .execute();
   },
 

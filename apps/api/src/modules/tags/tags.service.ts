@@ -2,7 +2,9 @@ import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { announceEntries } from '../projects/projects.entry-events.js';
 import { type Actor, uniqueAs } from '../projects/projects.service.js';
+import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
 import { presentTag, presentTagList } from './tags.presenter.js';
 import { tagsRepository as repo } from './tags.repository.js';
@@ -11,7 +13,7 @@ type Archived = 'true' | 'false' | 'all';
 const LIST_TAKEN = 'A tag list with this name already exists.';
 const TAG_TAKEN = 'A tag with this name already exists in this list.';
 
-export function createTagsService(db: Db) {
+export function createTagsService(db: Db, hub: TimeEntryHub) {
   async function loadList(tx: Db, actor: Actor, id: string) {
     const list = await repo.findList(tx, actor.membership.workspace.id, id);
     if (!list) throw notFound('Tag list not found.');
@@ -75,7 +77,9 @@ export function createTagsService(db: Db) {
       return write(actor, async (tx, workspaceId) => {
         const list = await loadList(tx, actor, id);
         manage(actor);
+        const entries = await repo.entriesTagged(tx, workspaceId, { tagListId: id });
         await repo.deleteList(tx, workspaceId, id);
+        await announceEntries(hub, tx, 'updated', workspaceId, entries);
         await audit(tx, {
           action: 'tag_list.deleted',
           actorUserId: actor.userId,
@@ -131,7 +135,9 @@ export function createTagsService(db: Db) {
       return write(actor, async (tx, workspaceId) => {
         await loadTag(tx, actor, id);
         manage(actor);
+        const entries = await repo.entriesTagged(tx, workspaceId, { tagId: id });
         await repo.deleteTag(tx, workspaceId, id);
+        await announceEntries(hub, tx, 'updated', workspaceId, entries);
       });
     },
 
@@ -143,7 +149,9 @@ export function createTagsService(db: Db) {
         if (id === intoId) throw validationError({ intoTagId: 'Choose another tag to merge into.' });
         const into = await repo.findTag(tx, workspaceId, intoId);
         if (!into) throw validationError({ intoTagId: 'Tag not found.' });
+        const entries = await repo.entriesTagged(tx, workspaceId, { tagId: id });
         const moved = await repo.merge(tx, workspaceId, id, intoId);
+        await announceEntries(hub, tx, 'updated', workspaceId, entries);
         await audit(tx, {
           action: 'tag.merged',
           actorUserId: actor.userId,

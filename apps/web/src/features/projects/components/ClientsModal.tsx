@@ -1,11 +1,10 @@
 import { Badge, Button, Group, Loader, Modal, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { type Client, useArchiveClient, useClients, useCreateClient, useDeleteClient, useUpdateClient } from '../api';
-
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
+import { ConfirmDelete } from './FormParts';
+import { done, failed } from './notify';
 
 function ClientForm({
   workspaceId,
@@ -30,7 +29,7 @@ function ClientForm({
     const body = { name, address: address || null, currency: currency.trim() || null, note: note || null };
     const options = {
       onSuccess: () => {
-        notifications.show({ color: 'green', message: client ? 'Client saved.' : 'Client added.' });
+        done(client ? 'Client saved.' : 'Client added.');
         onDone();
       },
       onError: (error: unknown) => {
@@ -184,18 +183,12 @@ export function ClientsModal({
       </Stack>
       <Modal opened={confirm !== null} onClose={() => setConfirm(null)} title="Delete client?" centered>
         <Text size="sm">“{confirm?.name}” will be deleted. Its projects stay, without a client.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setConfirm(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() => confirm && remove.mutate(confirm.id, { onSuccess: () => setConfirm(null), onError: failed })}
-          >
-            Delete
-          </Button>
-        </Group>
+        <ConfirmDelete
+          mt="md"
+          deleting={remove.isPending}
+          onCancel={() => setConfirm(null)}
+          onDelete={() => confirm && remove.mutate(confirm.id, { onSuccess: () => setConfirm(null), onError: failed })}
+        />
       </Modal>
     </Modal>
   );

@@ -1,89 +1,76 @@
-import { Anchor, Code, List, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Anchor, Blockquote, Code, Divider, List, Text, Title } from '@mantine/core';
+import { type ComponentProps, isValidElement, type ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
 
-/** **bold**, *italic*, `code` and [links](https://…) inside one line; links only to http(s) and mailto. */
-function inline(text: string, keyPrefix: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  const pattern = /(\*\*[^*]+\*\*|\*[^*]+\*|`[^`]+`|\[[^\]]+\]\([^)\s]+\))/g;
-  let last = 0;
-  let n = 0;
-  for (const match of text.matchAll(pattern)) {
-    const token = match[0];
-    const at = match.index ?? 0;
-    if (at > last) out.push(text.slice(last, at));
-    const key = `${keyPrefix}-${n++}`;
-    if (token.startsWith('**')) out.push(<strong key={key}>{token.slice(2, -2)}</strong>);
-    else if (token.startsWith('`')) out.push(<Code key={key}>{token.slice(1, -1)}</Code>);
-    else if (token.startsWith('[')) {
-      const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(token);
-      const href = link?.[2] ?? '';
-      out.push(
-        /^(https?:|mailto:)/i.test(href) ? (
-          <Anchor key={key} href={href} target="_blank" rel="noopener noreferrer" size="sm">
-            {link?.[1]}
-          </Anchor>
-        ) : (
-          token
-        ),
-      );
-    } else out.push(<em key={key}>{token.slice(1, -1)}</em>);
-    last = at + token.length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+/** Links may only leave for the web or a mail client; anything else (javascript:, data:, relative) is dropped. */
+function safeUrl(url: string): string | null {
+  return /^(https?:|mailto:)/i.test(url.trim()) ? url : null;
 }
 
+/** The text inside a fenced block: react-markdown renders it as <pre><code>…</code></pre>. */
+function codeText(children: ReactNode): ReactNode {
+  return isValidElement<{ children?: ReactNode }>(children) ? children.props.children : children;
+}
+
+function heading(order: 4 | 5 | 6): Components['h1'] {
+  return ({ children }) => (
+    <Title order={order} mt={4}>
+      {children}
+    </Title>
+  );
+}
+
+const components: Components = {
+  h1: heading(4),
+  h2: heading(5),
+  h3: heading(6),
+  h4: heading(6),
+  h5: heading(6),
+  h6: heading(6),
+  p: ({ children }) => (
+    <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+      {children}
+    </Text>
+  ),
+  a: ({ href, children }) =>
+    href ? (
+      <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm">
+        {children}
+      </Anchor>
+    ) : (
+      children
+    ),
+  // Descriptions never load remote images (no tracking pixels); the alt text stands in.
+  img: ({ alt }) => alt ?? null,
+  ul: ({ children }) => (
+    <List type="unordered" size="sm" withPadding>
+      {children}
+    </List>
+  ),
+  ol: ({ children, start }: ComponentProps<'ol'>) => (
+    <List type="ordered" size="sm" withPadding start={start}>
+      {children}
+    </List>
+  ),
+  li: ({ children }) => <List.Item>{children}</List.Item>,
+  code: ({ children }) => <Code>{children}</Code>,
+  pre: ({ children }) => <Code block>{codeText(children)}</Code>,
+  blockquote: ({ children }) => (
+    <Blockquote p="xs" my={4}>
+      {children}
+    </Blockquote>
+  ),
+  hr: () => <Divider my="xs" />,
+};
+
 /**
- * A small, safe Markdown view for descriptions: headings, bullet and numbered lists, paragraphs
- * and inline emphasis. It builds React elements, never HTML, so nothing typed can inject markup.
+ * Safe Markdown view for descriptions (react-markdown, CommonMark). Raw HTML is shown as text,
+ * never as markup; links open in a new tab and only for http(s) and mailto.
  */
 export function Markdown({ source }: { source: string }) {
-  const blocks: ReactNode[] = [];
-  const lines = source.replace(/\r\n/g, '\n').split('\n');
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i] ?? '';
-    const key = `b${i}`;
-    const heading = /^(#{1,3})\s+(.*)$/.exec(line);
-    if (heading) {
-      const level = (heading[1]?.length ?? 1) + 3;
-      blocks.push(
-        <Title key={key} order={level as 4 | 5 | 6} mt={4}>
-          {inline(heading[2] ?? '', key)}
-        </Title>,
-      );
-      i++;
-    } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
-      const ordered = /^\s*\d+\./.test(line);
-      const items: ReactNode[] = [];
-      while (i < lines.length && /^\s*([-*]|\d+\.)\s+/.test(lines[i] ?? '')) {
-        const text = (lines[i] ?? '').replace(/^\s*([-*]|\d+\.)\s+/, '');
-        items.push(<List.Item key={`i${i}`}>{inline(text, `i${i}`)}</List.Item>);
-        i++;
-      }
-      blocks.push(
-        <List key={key} type={ordered ? 'ordered' : 'unordered'} size="sm" withPadding>
-          {items}
-        </List>,
-      );
-    } else if (line.trim() === '') {
-      i++;
-    } else {
-      const para: string[] = [];
-      while (
-        i < lines.length &&
-        (lines[i] ?? '').trim() !== '' &&
-        !/^(#{1,3}\s|\s*([-*]|\d+\.)\s)/.test(lines[i] ?? '')
-      ) {
-        para.push(lines[i] ?? '');
-        i++;
-      }
-      blocks.push(
-        <Text key={key} size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-          {inline(para.join('\n'), key)}
-        </Text>,
-      );
-    }
-  }
-  return <>{blocks}</>;
+  return (
+    <ReactMarkdown components={components} urlTransform={safeUrl}>
+      {source}
+    </ReactMarkdown>
+  );
 }

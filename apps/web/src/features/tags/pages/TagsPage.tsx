@@ -15,7 +15,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { can } from '@sundial/core';
 import { IconDotsVertical, IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
@@ -23,6 +22,7 @@ import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { type Me, useCurrentWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { done, failed } from '../../projects/components/notify';
 import {
   type Tag,
   type TagList,
@@ -39,9 +39,6 @@ import {
   useTagLists,
   useTagSettings,
 } from '../api';
-
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
-const done = (message: string) => notifications.show({ color: 'green', message });
 
 /** An inline name input with Save and Cancel; Enter saves, Esc cancels. */
 function NameBar({

@@ -1,0 +1,78 @@
+import { Box, Checkbox, Divider, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { type ProjectDetail, useClients, useSetProjectPeople, useUpdateProject } from '../api';
+import { ColourPalette, FormFooter, NameInput, PaneHeader, saveDescription, useSubmit } from './FormParts';
+import { done } from './notify';
+import { Sections } from './sections/Sections';
+import { changedPeople, initialSections, sectionsBody } from './sections/sections';
+
+/** Edit Project (read-only "Project" for those who may not manage): name, client, colour, public, the sections. */
+export function ProjectForm({
+  workspaceId,
+  project,
+  canManage,
+  onClose,
+}: {
+  workspaceId: string;
+  project: ProjectDetail;
+  canManage: boolean;
+  onClose: () => void;
+}) {
+  const update = useUpdateProject(workspaceId);
+  const setPeople = useSetProjectPeople(workspaceId);
+  const clients = useClients(workspaceId);
+  const [name, setName] = useState(project.name);
+  const [clientId, setClientId] = useState<string | null>(project.clientId);
+  const [color, setColor] = useState(project.color);
+  const [isPublic, setIsPublic] = useState(project.isPublic);
+  const [sections, setSections] = useState(() => initialSections(project));
+  const { errors, onSubmit } = useSubmit(async () => {
+    await update.mutateAsync({ id: project.id, name, clientId, color, isPublic, ...sectionsBody(sections) });
+    const people = changedPeople(sections, project.people);
+    if (people) await setPeople.mutateAsync({ id: project.id, ...people });
+    done('Project saved.');
+  });
+
+  return (
+    <Stack component="form" onSubmit={onSubmit} gap="md">
+      <PaneHeader title={canManage ? 'Edit Project' : 'Project'} onClose={onClose} />
+      <NameInput label="Name" value={name} onValue={setName} error={errors.name} disabled={!canManage} />
+      <Select
+        label="Client"
+        placeholder="No client"
+        data={(clients.data?.items ?? [])
+          .filter((c) => !c.archived || c.id === clientId)
+          .map((c) => ({ value: c.id, label: c.name }))}
+        value={clientId}
+        onChange={setClientId}
+        clearable
+        searchable
+        disabled={!canManage}
+      />
+      <Box>
+        <Text fw={500} size="sm" mb={4}>
+          Colour
+        </Text>
+        <ColourPalette value={color} onPick={setColor} disabled={!canManage} />
+      </Box>
+      <Checkbox
+        label="Public: everyone in the workspace can see it and track time to it"
+        checked={isPublic}
+        onChange={(e) => setIsPublic(e.currentTarget.checked)}
+        disabled={!canManage}
+      />
+      <Divider />
+      <Sections
+        workspaceId={workspaceId}
+        value={sections}
+        onChange={(patch) => setSections((s) => ({ ...s, ...patch }))}
+        ownerEmail={project.ownerEmail}
+        people={project.people}
+        trackedSeconds={project.trackedSeconds}
+        readOnly={!canManage}
+        onSaveDescription={(description) => saveDescription(update.mutateAsync, project.id, description)}
+      />
+      {canManage && <FormFooter saving={update.isPending || setPeople.isPending} onCancel={onClose} />}
+    </Stack>
+  );
+}

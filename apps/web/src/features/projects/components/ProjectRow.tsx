@@ -1,0 +1,134 @@
+import { ActionIcon, Box, Button, Menu, Text } from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconDotsVertical } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { formatTracked, type Project, useArchiveProject } from '../api';
+import classes from '../pages/ProjectsPage.module.css';
+import { done, failed } from './notify';
+
+export interface ProjectRowActions {
+  onAddTask: (project: Project) => void;
+  onChangeColor: (project: Project) => void;
+  onMove: (project: Project) => void;
+  onDelete: (project: Project) => void;
+}
+
+/** Add Task and the ⋮ menu (Change Color, Move, Archive / Restore, Delete), shown on hover. */
+function RowActions({
+  workspaceId,
+  project,
+  onAddTask,
+  onChangeColor,
+  onMove,
+  onDelete,
+}: ProjectRowActions & { workspaceId: string; project: Project }) {
+  const archive = useArchiveProject(workspaceId);
+  const toggleArchived = () =>
+    archive.mutate(
+      { id: project.id, archived: !project.archived },
+      {
+        onSuccess: () => done(project.archived ? 'Project restored.' : 'Project archived.'),
+        onError: failed,
+      },
+    );
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: stops row toggling only
+    // biome-ignore lint/a11y/useKeyWithClickEvents: stops row toggling only
+    <div className={classes.actions} onClick={(e) => e.stopPropagation()}>
+      <Button
+        size="compact-xs"
+        variant="light"
+        onClick={() => onAddTask(project)}
+        aria-label={`Add Task to ${project.name}`}
+      >
+        Add Task
+      </Button>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" aria-label={`Actions for ${project.name}`}>
+            <IconDotsVertical size={16} aria-hidden="true" />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item onClick={() => onChangeColor(project)}>Change Color</Menu.Item>
+          <Menu.Item onClick={() => onMove(project)}>Move</Menu.Item>
+          <Menu.Item onClick={toggleArchived}>{project.archived ? 'Restore' : 'Archive'}</Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" onClick={() => onDelete(project)}>
+            Delete
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </div>
+  );
+}
+
+/**
+ * One project: colour, name, client · owner, tracked total; clicking toggles its tasks (given as
+ * `children` while expanded) and opens it in the edit pane.
+ */
+export function ProjectRow({
+  workspaceId,
+  project,
+  expanded,
+  selected,
+  canManage,
+  onToggle,
+  children,
+  ...actions
+}: ProjectRowActions & {
+  workspaceId: string;
+  project: Project;
+  expanded: boolean;
+  selected: boolean;
+  canManage: boolean;
+  onToggle: (project: Project) => void;
+  children?: ReactNode;
+}) {
+  return (
+    <Box role="listitem" aria-label={project.name}>
+      {/* biome-ignore lint/a11y/useSemanticElements: a row holds buttons of its own */}
+      <div
+        className={classes.row}
+        data-selected={selected || undefined}
+        data-testid="project-row"
+        role="button"
+        tabIndex={0}
+        aria-expanded={expanded}
+        aria-label={`${project.name}${project.archived ? ' (archived)' : ''}: show tasks and edit`}
+        onClick={() => onToggle(project)}
+        onKeyDown={(e) => {
+          if (e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ')) {
+            e.preventDefault();
+            onToggle(project);
+          }
+        }}
+      >
+        {expanded ? (
+          <IconChevronDown size={16} aria-hidden="true" />
+        ) : (
+          <IconChevronRight size={16} aria-hidden="true" />
+        )}
+        <span
+          className={classes.dot}
+          style={{ background: project.color }}
+          aria-hidden="true"
+          data-testid="project-color"
+        />
+        <Box className={classes.name}>
+          <Text size="sm" fw={600} truncate>
+            {project.name}
+            {project.archived ? ' (archived)' : ''}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {[project.clientName, project.ownerEmail].filter(Boolean).join(' · ')}
+          </Text>
+        </Box>
+        {canManage && <RowActions workspaceId={workspaceId} project={project} {...actions} />}
+        <Text size="sm" c="dimmed" w={56} ta="right" title="Tracked time (hours:minutes)">
+          {formatTracked(project.trackedSeconds)}
+        </Text>
+      </div>
+      {expanded && children}
+    </Box>
+  );
+}

@@ -1,0 +1,56 @@
+import { Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
+import { BUDGET_TYPE_LABELS, type BudgetType } from '@sundial/core';
+import { formatTracked } from '../../api';
+import { Section } from './Section';
+import type { SectionProps } from './sections';
+
+const BUDGET_TYPES = (Object.keys(BUDGET_TYPE_LABELS) as BudgetType[]).map((v) => ({
+  value: v,
+  label: BUDGET_TYPE_LABELS[v],
+}));
+
+/** Estimated hours or fee, the amount, monthly reset; an hours budget shows the time tracked against it. */
+export function BudgetSection({
+  value,
+  onChange,
+  readOnly,
+  trackedSeconds,
+}: SectionProps & { trackedSeconds?: number }) {
+  return (
+    <Section title="Budget">
+      <Group grow align="flex-start">
+        <Select
+          aria-label="Budget type"
+          data={BUDGET_TYPES}
+          value={value.budgetType}
+          onChange={(v) => v && onChange({ budgetType: v as BudgetType })}
+          allowDeselect={false}
+          disabled={readOnly}
+        />
+        <NumberInput
+          aria-label="Budget amount"
+          placeholder={value.budgetType === 'hours' ? 'Hours' : 'Amount'}
+          min={0}
+          decimalScale={2}
+          value={value.budgetAmount}
+          onChange={(budgetAmount) => onChange({ budgetAmount })}
+          disabled={readOnly}
+        />
+      </Group>
+      {trackedSeconds !== undefined && value.budgetType === 'hours' && Number(value.budgetAmount) > 0 && (
+        <Text size="xs" c="dimmed" mt={4} data-testid="budget-usage">
+          {`Tracked ${formatTracked(trackedSeconds)} of ${value.budgetAmount} h (${Math.round(
+            trackedSeconds / 36 / Number(value.budgetAmount),
+          )}%)`}
+        </Text>
+      )}
+      <Checkbox
+        mt="xs"
+        label="Reset the budget every month"
+        checked={value.budgetResets}
+        onChange={(e) => onChange({ budgetResets: e.currentTarget.checked })}
+        disabled={readOnly}
+      />
+    </Section>
+  );
+}
