@@ -51,7 +51,7 @@ test.describe('public site', () => {
     }
   });
 
-  test('features say which capabilities are still in development, and link to their screen or docs', async ({
+  test('features that exist are no longer marked in development, and link to their screen or docs', async ({
     page,
   }) => {
     await page.goto('/');
@@ -59,12 +59,33 @@ test.describe('public site', () => {
     for (const audience of ['For employees', 'For managers', 'For enterprise', 'For HR']) {
       await expect(features.getByRole('heading', { name: audience })).toBeVisible();
     }
-    const timer = features.locator('details', { hasText: 'One-click timer' });
-    await expect(timer.locator('summary')).toContainText('In development');
-    await expect(timer.getByRole('link', { name: /Open the timesheet/ })).toHaveAttribute(
+    // Issues 3, 4 and 5 have landed: timer, timesheet, projects, tags, importers and team all exist.
+    await expect(features.getByText('In development')).toHaveCount(0);
+    const links: [string, RegExp, string][] = [
+      ['One-click timer', /Open the timesheet/, '/homepage/timesheet'],
+      ['Weekly timesheet and calendar', /Open the timesheet/, '/homepage/timesheet'],
+      ['Tags', /Open tags/, '/homepage/tags'],
+      ['Projects, tasks and clients', /Open projects/, '/homepage/projects'],
+      ['Invites, guests and groups', /Open people and groups/, '/homepage/user'],
+      ['Roles and permissions', /Open people and groups/, '/homepage/user'],
+      ['Import from Toggl Track', /How importing works/, '/blog/moving-from-toggl-clockify-harvest'],
+    ];
+    for (const [title, name, href] of links) {
+      const item = features
+        .locator('details')
+        .filter({ has: page.locator('summary', { hasText: new RegExp(`^${title}`) }) });
+      await expect(item.locator('a', { hasText: name }), title).toHaveAttribute('href', href);
+    }
+    const grid = page.getByRole('region', { name: 'Integrations' });
+    await expect(grid.getByText('In development')).toHaveCount(0);
+    await expect(grid.getByText('Available')).toHaveCount(6);
+    await page.goto('/integrations');
+    await expect(page.getByText('In development')).toHaveCount(0);
+    await expect(page.locator('#csv').getByRole('link', { name: 'Open projects' })).toHaveAttribute(
       'href',
-      '/homepage/timesheet',
+      '/homepage/projects',
     );
+    await page.goto('/');
     const api = features.locator('details', { hasText: 'REST API' });
     await expect(api.locator('summary')).not.toContainText('In development');
     await api.locator('summary').click();

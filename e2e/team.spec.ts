@@ -54,6 +54,7 @@ test.describe('team', () => {
     await expect(page.getByRole('heading', { name: 'People (2 users)' })).toBeVisible();
     await expect(page.getByTestId('seat-count')).toHaveText('2/unlimited users');
     await expect(page.getByRole('table', { name: 'Pending invitations' })).toBeHidden();
+
     await page.getByRole('button', { name: 'Create group' }).click();
     const groupDialog = page.getByRole('dialog', { name: 'Create group' });
     await groupDialog.getByLabel('Group name').fill('Design');
@@ -65,6 +66,34 @@ test.describe('team', () => {
     const table = page.getByRole('table', { name: 'Groups and users' });
     await expect(table.getByText('Design')).toBeVisible();
     await expect(table.getByTestId(`member-${colleague}`)).toHaveCount(2);
+
+    // The list pages: with one person per request (the page size rewritten on the way to the real
+    // server), the screen offers to show more and counts everyone.
+    const members = (url: URL) => url.pathname.endsWith('/members');
+    await page.route(members, (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', '1');
+      return route.continue({ url: url.toString() });
+    });
+    await page.reload();
+    await expect(page.getByTestId('people-shown')).toHaveText('Showing 1 of 2 people');
+    await expect(page.getByRole('heading', { name: 'People (2 users)' })).toBeVisible();
+    await expect(page.getByTestId(`member-${colleague}`)).toHaveCount(0);
+    // The group counts them and says they are on a page not loaded yet.
+    await page.getByRole('button', { name: 'EXPAND ALL' }).click();
+    await expect(table.getByText('1 more person in this group not loaded yet')).toBeVisible();
+    await page.screenshot({ path: '/tmp/team-e2e-paged.png', fullPage: true });
+    await page.getByRole('button', { name: 'Show more people' }).last().click();
+    await expect(page.getByTestId(`member-${colleague}`)).toHaveCount(2);
+    await expect(page.getByTestId('people-shown')).toBeHidden();
+    await expect(table.getByText('not loaded yet')).toBeHidden();
+    // The server searches people not loaded yet.
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Search' }).fill(colleague.split('@')[0] ?? colleague);
+    await expect(page.getByTestId(`member-${colleague}`).last()).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'People (1 user)' })).toBeVisible();
+    await page.unroute(members);
+    await page.reload();
 
     // A project assigned to the group counts for its people (the project screens are another
     // journey; here the assignment goes through the same API they use).
@@ -106,11 +135,32 @@ test.describe('team', () => {
     await them.goto('/homepage/timesheet');
     await expect(them).toHaveURL(/\/loginpage/);
 
+    // Signing in again, they are told why there is nothing to see, not shown an empty app.
+    const workspaceName = (await (await page.request.get(`/api/v1/workspaces/${workspaceId}`)).json()).name;
+    await them.getByLabel('Email').fill(colleague);
+    await them.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await them.getByRole('button', { name: 'Log in' }).click();
+    await expect(them.getByRole('heading', { name: `You no longer have access to ${workspaceName}` })).toBeVisible();
+    await expect(them.getByText(`An administrator of ${workspaceName} disabled your account`)).toBeVisible();
+    await expect(them.getByRole('button', { name: 'Log out' })).toBeVisible();
+    await expect(them.getByRole('navigation')).toHaveCount(0);
+    await them.screenshot({ path: '/tmp/team-e2e-no-access.png' });
+    await them.setViewportSize({ width: 375, height: 800 });
+    await them.screenshot({ path: '/tmp/team-e2e-no-access-375.png', fullPage: true });
+    await them.setViewportSize({ width: 1280, height: 720 });
+
     // The "hide disabled users" setting is saved for the workspace.
     await page.getByRole('checkbox', { name: 'Hide disabled users from lists in reports' }).check();
     await page.reload();
     await expect(page.getByRole('checkbox', { name: 'Hide disabled users from lists in reports' })).toBeChecked();
     await page.screenshot({ path: '/tmp/team-e2e-disabled.png', fullPage: true });
+
+    // The disabled colleague starts a workspace of their own and is in the app.
+    await them.getByLabel('Workspace name').fill('Cleo Studio');
+    await them.getByRole('button', { name: 'Create a workspace' }).click();
+    await expect(them).toHaveURL(/\/homepage\/timesheet$/);
+    await them.getByRole('button', { name: 'User menu' }).click();
+    await expect(them.getByRole('menuitem', { name: 'Cleo Studio' })).toBeVisible();
     await theirs.close();
   });
 });

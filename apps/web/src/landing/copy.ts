@@ -35,7 +35,7 @@ export const FACTS = {
     },
     {
       title: 'Bring your history',
-      text: 'Importers for Toggl Track, Clockify and Harvest exports are on the way.',
+      text: 'Import the detailed exports of Toggl Track, Clockify and Harvest, or any CSV of clients, projects and tasks.',
     },
     {
       title: `${TRIAL_DAYS} days of Pro, free`,
@@ -74,6 +74,8 @@ export interface Audience {
 
 const timesheet: Link = { label: 'Open the timesheet', href: '/homepage/timesheet' };
 const people: Link = { label: 'Open people and groups', href: '/homepage/user' };
+const projects: Link = { label: 'Open projects', href: '/homepage/projects' };
+const importing: Link = { label: 'How importing works', href: '/blog/moving-from-toggl-clockify-harvest' };
 
 export const AUDIENCES: Audience[] = [
   {
@@ -85,19 +87,19 @@ export const AUDIENCES: Audience[] = [
         title: 'One-click timer',
         text: 'Start a timer with a note, project, task and tags; pause it for a break and stop it when you switch. It runs on the server, so it survives a reload and shows the same in every tab.',
         link: timesheet,
-        status: 'building',
+        status: 'available',
       },
       {
         title: 'Weekly timesheet and calendar',
         text: 'Prefer typing hours? Fill in the week grid with durations like 1:30 or 90m, or drag entries on a calendar. The list, the grid and the calendar always show the same totals.',
         link: timesheet,
-        status: 'building',
+        status: 'available',
       },
       {
         title: 'Tags',
         text: 'Group tags in lists such as “Activity type”, label your entries with them, and let your workspace require them.',
         link: { label: 'Open tags', href: '/homepage/tags' },
-        status: 'building',
+        status: 'available',
       },
       {
         title: 'Your time zone, your week',
@@ -115,26 +117,26 @@ export const AUDIENCES: Audience[] = [
       {
         title: 'Projects, tasks and clients',
         text: 'Organise work by client, project and nested task, with colours, descriptions, people, a budget in hours or money and a billable default per project.',
-        link: { label: 'Open projects', href: '/homepage/projects' },
-        status: 'building',
+        link: projects,
+        status: 'available',
       },
       {
         title: 'Your team’s timesheets, live',
         text: 'Managers see and correct the timesheets of their people, and changes appear in every open tab within a second.',
         link: timesheet,
-        status: 'building',
+        status: 'available',
       },
       {
         title: 'Invites, guests and groups',
         text: 'Invite people by e-mail with a role and a group, share projects with guests who need no license, and organise people in nested groups.',
         link: people,
-        status: 'building',
+        status: 'available',
       },
       {
         title: 'Import from Toggl Track, Clockify and Harvest',
-        text: 'Bring clients, projects, tasks, tags and past entries from the export files of the tracker you use today, or any CSV, with a preview before anything is saved.',
-        link: { label: 'How importing works', href: '/blog/moving-from-toggl-clockify-harvest' },
-        status: 'building',
+        text: 'Bring clients, projects, tasks, tags and past entries from the export files of the tracker you use today, or clients, projects and tasks from any CSV, with a preview of every row before anything is saved.',
+        link: importing,
+        status: 'available',
       },
     ],
   },
@@ -165,7 +167,7 @@ export const AUDIENCES: Audience[] = [
         title: 'Roles and permissions',
         text: 'Owner, admin, manager, member and guest, each with a documented set of permissions that the server checks on every request.',
         link: people,
-        status: 'building',
+        status: 'available',
       },
     ],
   },
@@ -178,7 +180,7 @@ export const AUDIENCES: Audience[] = [
         title: 'Joiners and leavers',
         text: 'New people join through an e-mailed, single-use invitation. Disabling someone ends their sessions at once, and their past time stays where it was.',
         link: people,
-        status: 'building',
+        status: 'available',
       },
       {
         title: 'Weeks that match your payroll',
@@ -211,7 +213,7 @@ export interface Integration {
   link?: Link;
 }
 
-/** Only what exists or is being built; no third-party logos. */
+/** Only what exists or is being built (status 'building'); no third-party logos. */
 export const INTEGRATIONS: Integration[] = [
   {
     id: 'api',
@@ -236,17 +238,18 @@ export const INTEGRATIONS: Integration[] = [
     title: 'CSV import',
     text: 'Import clients, projects and tasks from a spreadsheet.',
     detail:
-      'Upload a CSV of clients, projects and tasks (with their hierarchy), check the preview with an error per row, then import it in one go: nothing is ever half-imported.',
-    status: 'building',
+      'On the Projects screen choose Import From CSV: upload a CSV of clients, projects and tasks (with their hierarchy), check the preview with an error per row, then import it in one go: nothing is ever half-imported.',
+    status: 'available',
+    link: { label: 'Open projects', href: '/homepage/projects' },
   },
   {
     id: 'importers',
     title: 'Toggl Track, Clockify and Harvest',
     text: 'Bring your history from the export files of these trackers.',
     detail:
-      'The importers read the detailed exports of these trackers and create the missing clients, projects, tasks and tags along with your past time entries.',
-    status: 'building',
-    link: { label: 'How to export your data today', href: '/blog/moving-from-toggl-clockify-harvest' },
+      'On the Projects screen choose Import From add-ons: the importers read the detailed CSV exports of these trackers, show every row before anything is saved, and create the missing clients, projects, tasks and tags along with your past time entries. Entries of people who are members of your workspace (matched by e-mail) stay theirs.',
+    status: 'available',
+    link: { label: 'How to export and import your data', href: '/blog/moving-from-toggl-clockify-harvest' },
   },
   {
     id: 'email',
@@ -295,7 +298,7 @@ export const FAQ: { question: string; answer: string }[] = [
   {
     question: 'Can I bring my data from another tracker?',
     answer:
-      'Importers for Toggl Track, Clockify and Harvest exports are being built. You can export your history today; our blog post explains how and how the columns map.',
+      'Yes. On the Projects screen, import the detailed CSV export of Toggl Track, Clockify or Harvest (clients, projects, tasks, tags and time entries), or a CSV of clients, projects and tasks. Our blog post explains how to export and how the columns map.',
   },
   {
     question: 'How do you keep my data safe?',

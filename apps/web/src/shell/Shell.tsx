@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { type Me, useCurrentWorkspace, useMe } from '../api/session';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { NoWorkspace } from './NoWorkspace';
 import { titleForPath } from './nav';
 import classes from './Shell.module.css';
 import { Sidebar } from './Sidebar';
@@ -26,6 +27,8 @@ export function RequireAuth() {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/loginpage?next=${next}`} replace />;
   }
+  // Their only workspace disabled or removed them (or they never had one): say so, not an empty shell.
+  if (me.data.workspaces.length === 0) return <NoWorkspace me={me.data} />;
   return <Shell me={me.data} />;
 }
 

@@ -55,6 +55,31 @@ export function createGroupsService({ db }: { db: Db }) {
     return presentGroup(group, members.get(group.id));
   }
 
+  /** Puts the user in the group (add) or takes them out, with its audit entry; answers the group. */
+  async function changeMembership(actor: Actor, groupId: string, userId: string, add: boolean): Promise<GroupView> {
+    assertCan(actor.membership, 'groups:view');
+    const workspaceId = actor.membership.workspace.id;
+    const group = await db.transaction().execute(async (tx) => {
+      const found = await getGroup(tx, workspaceId, groupId);
+      await assertCanManageMembersOf(tx, actor, groupId);
+      if (add) {
+        if (!(await membersRepository.find(tx, workspaceId, userId))) throw memberNotFound();
+        await groupsRepository.addMember(tx, { workspaceId, groupId, userId });
+      } else {
+        await groupsRepository.removeMember(tx, { workspaceId, groupId, userId });
+      }
+      await audit(tx, {
+        action: add ? 'group.member_added' : 'group.member_removed',
+        actorUserId: actor.userId,
+        workspaceId,
+        subjectId: groupId,
+        detail: { userId },
+      });
+      return found;
+    });
+    return view(workspaceId, group);
+  }
+
   return {
     /** Every group of the workspace, flat with parent ids (the client builds the tree). */
     async list(membership: MembershipWithWorkspace): Promise<GroupView[]> {
@@ -135,43 +160,14 @@ export function createGroupsService({ db }: { db: Db }) {
       );
     },
 
-    async addMember(actor: Actor, groupId: string, userId: string): Promise<GroupView> {
-      assertCan(actor.membership, 'groups:view');
-      const workspaceId = actor.membership.workspace.id;
-      const group = await db.transaction().execute(async (tx) => {
-        const found = await getGroup(tx, workspaceId, groupId);
-        await assertCanManageMembersOf(tx, actor, groupId);
-        if (!(await membersRepository.find(tx, workspaceId, userId))) throw memberNotFound();
-        await groupsRepository.addMember(tx, { workspaceId, groupId, userId });
-        await audit(tx, {
-          action: 'group.member_added',
-          actorUserId: actor.userId,
-          workspaceId,
-          subjectId: groupId,
-          detail: { userId },
-        });
-        return found;
-      });
-      return view(workspaceId, group);
+    /** Puts a member in the group (they must be a member of the workspace). */
+    addMember(actor: Actor, groupId: string, userId: string): Promise<GroupView> {
+      return changeMembership(actor, groupId, userId, true);
     },
 
-    async removeMember(actor: Actor, groupId: string, userId: string): Promise<GroupView> {
-      assertCan(actor.membership, 'groups:view');
-      const workspaceId = actor.membership.workspace.id;
-      const group = await db.transaction().execute(async (tx) => {
-        const found = await getGroup(tx, workspaceId, groupId);
-        await assertCanManageMembersOf(tx, actor, groupId);
-        await groupsRepository.removeMember(tx, { workspaceId, groupId, userId });
-        await audit(tx, {
-          action: 'group.member_removed',
-          actorUserId: actor.userId,
-          workspaceId,
-          subjectId: groupId,
-          detail: { userId },
-        });
-        return found;
-      });
-      return view(workspaceId, group);
+    /** Takes a member out of the group. */
+    removeMember(actor: Actor, groupId: string, userId: string): Promise<GroupView> {
+      return changeMembership(actor, groupId, userId, false);
     },
   };
 }

@@ -7,18 +7,29 @@ export interface InviteWithWorkspace extends Invite {
   inviter_name: string | null;
 }
 
+/** The workspace's invites not yet accepted nor revoked (expired ones included). */
+function pendingInvites(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('invites')
+    .where('workspace_id', '=', workspaceId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null);
+}
+
 export const invitesRepository = {
+  /** Pending non-guest invites that have not expired: each holds a license until it is used. */
+  async countSeatHolding(db: Db, workspaceId: string, now = new Date()): Promise<number> {
+    const row = await pendingInvites(db, workspaceId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '!=', 'guest')
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   /** Invites not yet accepted nor revoked (expired ones included), newest first. */
   listPending(db: Db, workspaceId: string): Promise<Invite[]> {
-    return db
-      .selectFrom('invites')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .execute();
+    return pendingInvites(db, workspaceId).selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
   },
 
   find(db: Db, workspaceId: string, id: string): Promise<Invite | undefined> {
@@ -31,13 +42,9 @@ export const invitesRepository = {
   },
 
   findPendingByEmail(db: Db, workspaceId: string, email: string): Promise<Invite | undefined> {
-    return db
-      .selectFrom('invites')
+    return pendingInvites(db, workspaceId)
       .selectAll()
-      .where('workspace_id', '=', workspaceId)
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
       .executeTakeFirst();
   },
 

@@ -11,18 +11,25 @@ const meView = z.object({
   user: userView,
   workspaces: z.array(workspaceView),
   currentWorkspaceId: z.uuid().nullable(),
+  /** Workspaces that disabled or removed the user: named so the app can say why there is no access. */
+  inactiveWorkspaces: z.array(z.object({ id: z.uuid(), name: z.string(), status: z.enum(['disabled', 'removed']) })),
 });
 
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const { profile, workspaces, auth } = app.services;
 
   const present = async (user: Parameters<typeof presentUser>[0]) => {
-    const memberships = await workspaces.list(user.id);
+    const [memberships, inactive] = await Promise.all([workspaces.list(user.id), workspaces.listInactive(user.id)]);
     const current = memberships.find((m) => m.workspace.id === user.current_workspace_id) ?? memberships[0];
     return {
       user: presentUser(user),
       workspaces: memberships.map((m) => presentWorkspace(m)),
       currentWorkspaceId: current?.workspace.id ?? null,
+      inactiveWorkspaces: inactive.map((m) => ({
+        id: m.workspace.id,
+        name: m.workspace.name,
+        status: m.status === 'removed' ? ('removed' as const) : ('disabled' as const),
+      })),
     };
   };
 

@@ -73,8 +73,14 @@ describe('members', () => {
     });
     const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, cookie)).statusCode).toBe(404);
+    // /me names the workspace that disabled them, so the app can say why it is gone.
+    const me = (await call('GET', '/api/v1/me', cookie)).json();
+    expect(me.workspaces.map((w: { id: string }) => w.id)).toEqual([member.workspaceId]);
+    const { name } = (await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, owner.cookie)).json();
+    expect(me.inactiveWorkspaces).toEqual([{ id: owner.workspaceId, name, status: 'disabled' }]);
     await call('PATCH', url, owner.cookie, { status: 'active' });
     expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, cookie)).statusCode).toBe(200);
+    expect((await call('GET', '/api/v1/me', cookie)).json().inactiveWorkspaces).toEqual([]);
   });
 
   it('removes a member but keeps their account and the time they tracked, still attributed to them', async () => {
@@ -97,7 +103,9 @@ describe('members', () => {
     expect((await call('GET', url, owner.cookie)).statusCode).toBe(404);
     expect((await call('DELETE', url, owner.cookie)).statusCode).toBe(404);
     expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, member.cookie)).statusCode).toBe(404);
-    expect((await call('GET', '/api/v1/me', member.cookie)).json().workspaces).toHaveLength(1);
+    const me = (await call('GET', '/api/v1/me', member.cookie)).json();
+    expect(me.workspaces).toHaveLength(1);
+    expect(me.inactiveWorkspaces).toEqual([expect.objectContaining({ id: owner.workspaceId, status: 'removed' })]);
     const list = (await call('GET', `/api/v1/workspaces/${owner.workspaceId}/members`, owner.cookie)).json();
     expect(list.total).toBe(1);
     const entry = await ctx.t.db

@@ -1,6 +1,7 @@
 import type { Role } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Membership } from '../../db/tables.js';
+import { invitesRepository } from '../invites/invites.repository.js';
 
 export interface MemberRow {
   user_id: string;
@@ -28,6 +29,16 @@ const memberColumns = [
   'm.created_at',
 ] as const;
 
+/** The workspace's members (active or disabled, not removed) with their user: the select every lookup shares. */
+function membersOf(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(memberColumns)
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.status', '!=', 'removed');
+}
+
 export const membersRepository = {
   /** Members of a workspace, owner first, then by name and e-mail. */
   async list(
@@ -35,12 +46,7 @@ export const membersRepository = {
     workspaceId: string,
     options: { search?: string; status?: 'active' | 'disabled'; limit?: number; offset?: number } = {},
   ): Promise<{ rows: MemberRow[]; total: number }> {
-    let query = db
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(memberColumns)
-      .where('m.workspace_id', '=', workspaceId)
-      .where('m.status', '!=', 'removed');
+    let query = membersOf(db, workspaceId);
     if (options.status) query = query.where('m.status', '=', options.status);
     if (options.search) {
       const pattern = `%${options.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -68,38 +74,18 @@ export const membersRepository = {
   },
 
   async find(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
-    const row = await db
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(memberColumns)
-      .where('m.workspace_id', '=', workspaceId)
-      .where('m.status', '!=', 'removed')
-      .where('m.user_id', '=', userId)
-      .executeTakeFirst();
+    const row = await membersOf(db, workspaceId).where('m.user_id', '=', userId).executeTakeFirst();
     return row as MemberRow | undefined;
   },
 
   /** The same row, locked until the transaction ends. */
   async findForUpdate(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
-    const row = await db
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(memberColumns)
-      .where('m.workspace_id', '=', workspaceId)
-      .where('m.status', '!=', 'removed')
-      .where('m.user_id', '=', userId)
-      .forUpdate('m')
-      .executeTakeFirst();
+    const row = await membersOf(db, workspaceId).where('m.user_id', '=', userId).forUpdate('m').executeTakeFirst();
     return row as MemberRow | undefined;
   },
 
   async findByEmail(db: Db, workspaceId: string, email: string): Promise<MemberRow | undefined> {
-    const row = await db
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(memberColumns)
-      .where('m.workspace_id', '=', workspaceId)
-      .where('m.status', '!=', 'removed')
+    const row = await membersOf(db, workspaceId)
       .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
       .executeTakeFirst();
     return row as MemberRow | undefined;
@@ -200,23 +186,8 @@ export const membersRepository = {
    * (an invite holds its seat until it is accepted, revoked or expires).
    */
   async countSeatsUsed(db: Db, workspaceId: string, now = new Date()): Promise<number> {
-    const members = await db
-      .selectFrom('memberships')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'active')
-      .where('role', '!=', 'guest')
-      .executeTakeFirstOrThrow();
-    const invites = await db
-      .selectFrom('invites')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('role', '!=', 'guest')
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirstOrThrow();
-    return Number(members.n) + Number(invites.n);
+    const members = await membersRepository.countActiveMembers(db, workspaceId);
+    return members + (await invitesRepository.countSeatHolding(db, workspaceId, now));
   },
 
   /** Active non-guest members only: the "N" of "N/M users". */

@@ -47,18 +47,18 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
     );
   }
 
+  /** Nobody changes the owner's role, status or membership (ownership moves by transfer), nor their own. */
+  function assertAccessChangeable(target: MemberRow, actor: Actor): void {
+    if (target.role === 'owner') throw new AppError('owner_protected', teamMessages.ownerUntouchable, { status: 422 });
+    if (target.user_id === actor.userId) throw new AppError('not_yourself', teamMessages.notYourself, { status: 422 });
+  }
+
   /** Applies one member's changes inside a transaction, with the rules every change obeys. */
   async function applyChange(tx: Db, actor: Actor, userId: string, changes: MemberUpdateBody): Promise<void> {
     const workspaceId = workspaceOf(actor);
     const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
     if (!target) throw memberNotFound();
-    const touchesAccess = changes.role !== undefined || changes.status !== undefined;
-    if (touchesAccess && target.role === 'owner') {
-      throw new AppError('owner_protected', teamMessages.ownerUntouchable, { status: 422 });
-    }
-    if (touchesAccess && target.user_id === actor.userId) {
-      throw new AppError('not_yourself', teamMessages.notYourself, { status: 422 });
-    }
+    if (changes.role !== undefined || changes.status !== undefined) assertAccessChangeable(target, actor);
     const externalId = changes.externalId === undefined ? undefined : (changes.externalId?.trim() ?? null) || null;
     await membersRepository.update(tx, workspaceId, userId, {
       role: changes.role,
@@ -203,11 +203,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
       await db.transaction().execute(async (tx) => {
         const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
         if (!target) throw memberNotFound();
-        if (target.role === 'owner')
-          throw new AppError('owner_protected', teamMessages.ownerUntouchable, { status: 422 });
-        if (target.user_id === actor.userId) {
-          throw new AppError('not_yourself', teamMessages.notYourself, { status: 422 });
-        }
+        assertAccessChangeable(target, actor);
         await membersRepository.remove(tx, workspaceId, userId);
         await audit(tx, {
           action: 'member.removed',

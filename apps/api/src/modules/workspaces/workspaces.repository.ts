@@ -29,46 +29,26 @@ export const workspacesRepository = {
 
   /** The user's active membership of a workspace, with the workspace; undefined when none. */
   async findMembership(db: Db, workspaceId: string, userId: string): Promise<MembershipWithWorkspace | undefined> {
-    const row = await db
-      .selectFrom('memberships as m')
-      .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-      .select([
-        'm.role',
-        'm.status',
-        'w.id',
-        'w.name',
-        'w.plan',
-        'w.trial_ends_at',
-        'w.licenses',
-        'w.hide_disabled_users',
-        'w.created_at',
-        'w.updated_at',
-      ])
+    const row = await membershipsOf(db, userId)
       .where('m.workspace_id', '=', workspaceId)
-      .where('m.user_id', '=', userId)
       .where('m.status', '=', 'active')
       .executeTakeFirst();
     return row && toMembership(row);
   },
 
   async listForUser(db: Db, userId: string): Promise<MembershipWithWorkspace[]> {
-    const rows = await db
-      .selectFrom('memberships as m')
-      .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-      .select([
-        'm.role',
-        'm.status',
-        'w.id',
-        'w.name',
-        'w.plan',
-        'w.trial_ends_at',
-        'w.licenses',
-        'w.hide_disabled_users',
-        'w.created_at',
-        'w.updated_at',
-      ])
-      .where('m.user_id', '=', userId)
+    const rows = await membershipsOf(db, userId)
       .where('m.status', '=', 'active')
+      .orderBy('w.name')
+      .orderBy('w.id')
+      .execute();
+    return rows.map(toMembership);
+  },
+
+  /** Workspaces that disabled or removed the user: they no longer have access to them. */
+  async listInactiveForUser(db: Db, userId: string): Promise<MembershipWithWorkspace[]> {
+    const rows = await membershipsOf(db, userId)
+      .where('m.status', '!=', 'active')
       .orderBy('w.name')
       .orderBy('w.id')
       .execute();
@@ -84,6 +64,26 @@ export const workspacesRepository = {
       .executeTakeFirstOrThrow();
   },
 };
+
+/** The user's memberships joined with their workspaces: the one select every lookup above shares. */
+function membershipsOf(db: Db, userId: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .select([
+      'm.role',
+      'm.status',
+      'w.id',
+      'w.name',
+      'w.plan',
+      'w.trial_ends_at',
+      'w.licenses',
+      'w.hide_disabled_users',
+      'w.created_at',
+      'w.updated_at',
+    ])
+    .where('m.user_id', '=', userId);
+}
 
 function toMembership(row: Workspace & { role: Role; status: Membership['status'] }): MembershipWithWorkspace {
   const { role, status, ...workspace } = row;

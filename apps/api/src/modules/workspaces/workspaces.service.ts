@@ -43,6 +43,11 @@ export function createWorkspacesService(db: Db) {
       return workspacesRepository.listForUser(db, userId);
     },
 
+    /** Workspaces that disabled or removed the user, so the app can say why they have no access. */
+    listInactive(userId: string): Promise<MembershipWithWorkspace[]> {
+      return workspacesRepository.listInactiveForUser(db, userId);
+    },
+
     async rename(membership: MembershipWithWorkspace, userId: string, name: string): Promise<MembershipWithWorkspace> {
       assertCan(membership, 'workspace:update');
       return db.transaction().execute(async (tx) => {

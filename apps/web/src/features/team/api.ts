@@ -1,5 +1,6 @@
 import type { AssignableRole, BulkMembersBody, InviteBody, MemberUpdateBody, Role } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api } from '../../api/client';
 import { sessionKeys } from '../../api/session';
 
@@ -80,11 +81,38 @@ export const teamKeys = {
 
 const base = (ws: string) => `/workspaces/${ws}`;
 
-export const useMembers = (ws: string) =>
-  useQuery({
-    queryKey: teamKeys.members(ws),
-    queryFn: async () => (await api<{ items: MemberView[] }>('GET', `${base(ws)}/members`)).items,
+/** People per request on the Users screen; more come with "Show more people". */
+export const MEMBERS_PAGE_SIZE = 100;
+
+export interface MembersPage {
+  items: MemberView[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The workspace's people, a page at a time, found on the server by `search` (name, e-mail,
+ * external id). The next page starts after the people already loaded.
+ */
+export function useMembers(ws: string, search: string) {
+  const query = useInfiniteQuery({
+    queryKey: [...teamKeys.members(ws), search.trim()],
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: String(MEMBERS_PAGE_SIZE), offset: String(pageParam) });
+      if (search.trim()) params.set('search', search.trim());
+      return api<MembersPage>('GET', `${base(ws)}/members?${params}`);
+    },
+    initialPageParam: 0,
+    getNextPageParam: (last) =>
+      last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined,
+    // While a new search loads, keep showing the people found so far (filtered in the browser).
+    placeholderData: keepPreviousData,
   });
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const total = query.data?.pages[query.data.pages.length - 1]?.total ?? 0;
+  return { ...query, items, total };
+}
 
 export const useGroups = (ws: string) =>
   useQuery({

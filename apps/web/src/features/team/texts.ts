@@ -30,6 +30,9 @@ export const texts = {
   noGroups: 'No groups yet. Groups gather people, and projects can be assigned to a whole group.',
   guestsCannotSee: 'Guests see only the projects shared with them, not the people of the workspace.',
   seatLimitLink: 'Change number of seats',
+  shown: (loaded: number, total: number) => `Showing ${loaded} of ${total} people`,
+  showMore: 'Show more people',
+  notLoaded: (n: number) => `${n} more ${n === 1 ? 'person' : 'people'} in this group not loaded yet`,
 };
 
 export const roleOptions = (roles: readonly AssignableRole[]) =>

@@ -117,7 +117,7 @@ function Features() {
     <Section
       id="features"
       title="Everything a team needs to track time"
-      lead="One app for the people who track, the people who plan and the people who pay. Sundial is young: what is marked “In development” is being built now."
+      lead="One app for the people who track, the people who plan and the people who pay. Each item links to its screen in the app or to the page that documents it."
     >
       <div className="audiences">
         {AUDIENCES.map((audience) => (
@@ -139,7 +139,7 @@ function Integrations() {
     <Section
       id="integrations"
       title="Integrations"
-      lead="Connect Sundial to the tools you run. We list only what exists or is being built, and say which is which."
+      lead="Connect Sundial to the tools you run. We list only what exists or is being built, and say which is which; no logos of tools we do not connect to."
       tone="alt"
     >
       <ul className="grid-3">

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { type GroupView, groupOptions, useCreateGroup, useUpdateGroup } from '../api';
+import { withSubgroups } from './people';
 
 interface Props {
   workspaceId: string;
@@ -13,22 +14,6 @@ interface Props {
   parentId?: string | null;
   opened: boolean;
   onClose: () => void;
-}
-
-/** The ids of a group and everything below it: a group cannot move under those. */
-function subtree(groups: GroupView[], id: string): Set<string> {
-  const ids = new Set([id]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const g of groups) {
-      if (g.parentId && ids.has(g.parentId) && !ids.has(g.id)) {
-        ids.add(g.id);
-        grew = true;
-      }
-    }
-  }
-  return ids;
 }
 
 export function GroupModal(props: Props) {
@@ -45,7 +30,8 @@ function GroupForm({ workspaceId, groups, group, parentId, onClose }: Props) {
   const [name, setName] = useState(group?.name ?? '');
   const [parent, setParent] = useState<string | null>(group ? group.parentId : (parentId ?? null));
   const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(null);
-  const excluded = group ? subtree(groups, group.id) : new Set<string>();
+  // A group cannot move under itself or anything below it.
+  const excluded = group ? withSubgroups(groups, [group.id]) : new Set<string>();
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();

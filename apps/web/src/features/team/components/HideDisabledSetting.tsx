@@ -1,0 +1,40 @@
+import { Checkbox } from '@mantine/core';
+import { useState } from 'react';
+import { useSaveTeamSettings } from '../api';
+import { texts } from '../texts';
+import { done, failed } from './notify';
+
+/** Saved per workspace at once; shows the new state while the server confirms it. */
+export function HideDisabledSetting({
+  workspaceId,
+  saved,
+  editable,
+}: {
+  workspaceId: string;
+  saved: boolean;
+  editable: boolean;
+}) {
+  const save = useSaveTeamSettings(workspaceId);
+  const [checked, setChecked] = useState(saved);
+  return (
+    <Checkbox
+      label={texts.hideDisabled}
+      checked={checked}
+      disabled={!editable}
+      onChange={(e) => {
+        const next = e.currentTarget.checked;
+        setChecked(next);
+        save.mutate(
+          { hideDisabledUsers: next },
+          {
+            onSuccess: () => done('Setting saved.'),
+            onError: (error) => {
+              setChecked(!next);
+              failed(error);
+            },
+          },
+        );
+      }}
+    />
+  );
+}

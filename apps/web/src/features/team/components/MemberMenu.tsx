@@ -1,0 +1,132 @@
+import { ActionIcon, Menu } from '@mantine/core';
+import type { MemberStatus } from '@sundial/core';
+import { IconDots } from '@tabler/icons-react';
+import { useCurrentWorkspace } from '../../../api/session';
+import {
+  type GroupView,
+  type MemberView,
+  useGroupMembership,
+  useRemoveMember,
+  useTransferOwnership,
+  useUpdateMember,
+} from '../api';
+import { done, failed } from './notify';
+import type { PeopleTableProps } from './PeopleTable';
+import { useConfirm } from './useConfirm';
+
+/** A person's menu: groups, disable or enable, transfer ownership, remove from the workspace. */
+export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGroup?: GroupView }) {
+  const { member, workspaceId, canManage, managedGroups, me, groups, inGroup } = props;
+  const update = useUpdateMember(workspaceId);
+  const remove = useRemoveMember(workspaceId);
+  const transfer = useTransferOwnership(workspaceId);
+  const membership = useGroupMembership(workspaceId);
+  const { confirm, dialog } = useConfirm();
+  const workspace = useCurrentWorkspace(me);
+  const isMe = member.userId === me.user.id;
+  const isOwner = member.role === 'owner';
+  const editable = canManage && !isOwner && !isMe;
+  const canTransfer = workspace?.role === 'owner' && !isMe && member.role !== 'guest' && member.status === 'active';
+  const addable = groups.filter((g) => managedGroups.has(g.id) && !g.memberIds.includes(member.userId));
+  const canGroups = inGroup ? managedGroups.has(inGroup.id) : addable.length > 0;
+  if (!editable && !canGroups && !canTransfer) return null;
+
+  const setStatus = (status: MemberStatus) =>
+    update.mutate(
+      { userId: member.userId, status },
+      {
+        onSuccess: () => done(status === 'disabled' ? `${member.email} is disabled.` : `${member.email} is enabled.`),
+        onError: failed,
+      },
+    );
+
+  return (
+    <>
+      {dialog}
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${member.email}`}>
+            <IconDots size={16} aria-hidden="true" />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {inGroup && canGroups && (
+            <Menu.Item
+              onClick={() =>
+                membership.mutate(
+                  { groupId: inGroup.id, userId: member.userId, add: false },
+                  { onSuccess: () => done(`Removed from ${inGroup.name}.`), onError: failed },
+                )
+              }
+            >
+              Remove from {inGroup.name}
+            </Menu.Item>
+          )}
+          {!inGroup && canGroups && addable.length > 0 && (
+            <>
+              <Menu.Label>Add to group</Menu.Label>
+              {addable.map((g) => (
+                <Menu.Item
+                  key={g.id}
+                  onClick={() =>
+                    membership.mutate(
+                      { groupId: g.id, userId: member.userId, add: true },
+                      { onSuccess: () => done(`${member.email} added to ${g.name}.`), onError: failed },
+                    )
+                  }
+                >
+                  {g.name}
+                </Menu.Item>
+              ))}
+              <Menu.Divider />
+            </>
+          )}
+          {editable &&
+            (member.status === 'active' ? (
+              <Menu.Item onClick={() => setStatus('disabled')}>Disable</Menu.Item>
+            ) : (
+              <Menu.Item onClick={() => setStatus('active')}>Enable</Menu.Item>
+            ))}
+          {canTransfer && !inGroup && (
+            <Menu.Item
+              onClick={() =>
+                confirm({
+                  title: 'Transfer ownership',
+                  message: `Make ${member.email} the account owner? You will become an administrator, and only the new owner can transfer it back.`,
+                  confirmLabel: 'Transfer',
+                  onConfirm: () =>
+                    transfer.mutate(member.userId, {
+                      onSuccess: () => done(`${member.email} is now the account owner.`),
+                      onError: failed,
+                    }),
+                })
+              }
+            >
+              Transfer ownership
+            </Menu.Item>
+          )}
+          {editable && !inGroup && (
+            <Menu.Item
+              color="red"
+              onClick={() =>
+                confirm({
+                  title: 'Remove from workspace',
+                  message: `Remove ${member.email} from this workspace? Their account and the time they tracked stay, still attributed to them.`,
+                  confirmLabel: 'Remove',
+                  danger: true,
+                  onConfirm: () =>
+                    remove.mutate(member.userId, {
+                      onSuccess: () => done(`${member.email} removed.`),
+                      onError: failed,
+                    }),
+                })
+              }
+            >
+              Remove from workspace
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+    </>
+  );
+}
