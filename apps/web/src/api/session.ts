@@ -23,9 +23,18 @@ export interface WorkspaceView {
   createdAt: string;
 }
 
+/** A workspace that disabled or removed the user. */
+export interface InactiveWorkspace {
+  id: string;
+  name: string;
+  status: 'disabled' | 'removed';
+}
+
 export interface Me {
   user: UserView;
   workspaces: WorkspaceView[];
+  /** Workspaces the user may no longer use; shown when none is left. */
+  inactiveWorkspaces: InactiveWorkspace[];
   currentWorkspaceId: string | null;
 }
 

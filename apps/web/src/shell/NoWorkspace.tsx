@@ -3,15 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
-import { type Me, sessionKeys, useLogout, type WorkspaceView } from '../api/session';
+import { type InactiveWorkspace, type Me, sessionKeys, useLogout, type WorkspaceView } from '../api/session';
 import { ErrorBox } from '../features/auth/components/ErrorBox';
-
-/** A workspace that disabled or removed the user (GET /me `inactiveWorkspaces`). */
-export interface InactiveWorkspace {
-  id: string;
-  name: string;
-  status: 'disabled' | 'removed';
-}
 
 const listNames = (names: string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
@@ -30,11 +23,11 @@ function reason(workspaces: InactiveWorkspace[]): string {
  * Shown instead of the app when the signed-in user belongs to no workspace any more (their only
  * workspace disabled or removed them): says so, and offers a workspace of their own or logging out.
  */
-export function NoWorkspace({ me }: { me: Me & { inactiveWorkspaces?: InactiveWorkspace[] } }) {
+export function NoWorkspace({ me }: { me: Me }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const logout = useLogout();
-  const inactive = me.inactiveWorkspaces ?? [];
+  const inactive = me.inactiveWorkspaces;
   const title =
     inactive.length > 0
       ? `You no longer have access to ${listNames(inactive.map((w) => w.name))}`

@@ -2,9 +2,9 @@ import { Badge, Button, Group, Loader, Modal, Stack, Table, Text, Textarea, Text
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { done, failed } from '../../../components/notify';
 import { type Client, useArchiveClient, useClients, useCreateClient, useDeleteClient, useUpdateClient } from '../api';
 import { ConfirmDelete } from './FormParts';
-import { done, failed } from './notify';
 
 function ClientForm({
   workspaceId,

@@ -2,7 +2,7 @@ import { Button, CloseButton, ColorSwatch, Group, Loader, TextInput, type TextIn
 import { PROJECT_COLORS } from '@sundial/core';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { failed } from './notify';
+import { failed } from '../../../components/notify';
 
 /** The edit panel's title with its close button. */
 export function PaneHeader({ title, onClose }: { title: string; onClose: () => void }) {

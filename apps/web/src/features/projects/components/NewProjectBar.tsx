@@ -1,8 +1,8 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { type KeyboardEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { done } from '../../../components/notify';
 import { type ProjectDetail, useCreateProject } from '../api';
-import { done } from './notify';
 
 /** The inline name bar of Add Project: Enter (or Create new project) creates, Esc (or Cancel) closes. */
 export function NewProjectBar({

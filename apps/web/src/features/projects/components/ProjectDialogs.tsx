@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Paper, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { done, failed } from '../../../components/notify';
 import {
   type Project,
   type Task,
@@ -10,7 +11,6 @@ import {
   useUpdateTask,
 } from '../api';
 import { ColourPalette, ConfirmDelete } from './FormParts';
-import { done, failed } from './notify';
 
 /** Delete with the spec's texts, the title and id, and the archiving hint. */
 export function DeleteProjectDialog({

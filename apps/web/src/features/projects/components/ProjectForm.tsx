@@ -1,8 +1,8 @@
 import { Box, Checkbox, Divider, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { done } from '../../../components/notify';
 import { type ProjectDetail, useClients, useSetProjectPeople, useUpdateProject } from '../api';
 import { ColourPalette, FormFooter, NameInput, PaneHeader, saveDescription, useSubmit } from './FormParts';
-import { done } from './notify';
 import { Sections } from './sections/Sections';
 import { changedPeople, initialSections, sectionsBody } from './sections/sections';
 

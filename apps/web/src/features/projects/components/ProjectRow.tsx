@@ -1,9 +1,9 @@
 import { ActionIcon, Box, Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconDotsVertical } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { done, failed } from '../../../components/notify';
 import { formatTracked, type Project, useArchiveProject } from '../api';
 import classes from '../pages/ProjectsPage.module.css';
-import { done, failed } from './notify';
 
 export interface ProjectRowActions {
   onAddTask: (project: Project) => void;

@@ -1,8 +1,8 @@
 import { Divider, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { done } from '../../../components/notify';
 import { type TaskDetail, useCreateTask, useSetTaskPeople, useUpdateTask } from '../api';
 import { FormFooter, NameInput, PaneHeader, saveDescription, useSubmit } from './FormParts';
-import { done } from './notify';
 import { Sections } from './sections/Sections';
 import { changedPeople, initialSections, sectionsBody } from './sections/sections';
 

@@ -2,10 +2,10 @@ import { ActionIcon, Box, Button, Group, Loader, Modal, Text } from '@mantine/co
 import { IconArchive, IconArchiveOff, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { failed } from '../../../components/notify';
 import { type Project, type Task, useArchiveTask, useDeleteTask, useTasks } from '../api';
 import classes from '../pages/ProjectsPage.module.css';
 import { ConfirmDelete } from './FormParts';
-import { failed } from './notify';
 
 interface TreeNode {
   task: Task;

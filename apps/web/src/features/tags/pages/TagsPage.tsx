@@ -22,7 +22,7 @@ import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { type Me, useCurrentWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { done, failed } from '../../projects/components/notify';
+import { done, failed } from '../../../components/notify';
 import {
   type Tag,
   type TagList,

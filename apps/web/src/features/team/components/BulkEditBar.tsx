@@ -1,9 +1,9 @@
 import { Button, Group, Select, Text } from '@mantine/core';
 import { ASSIGNABLE_ROLES, type AssignableRole, type MemberStatus } from '@sundial/core';
 import { useState } from 'react';
+import { done, failed } from '../../../components/notify';
 import { type GroupView, groupOptions, useBulkEdit } from '../api';
 import { roleOptions, texts } from '../texts';
-import { done, failed } from './notify';
 
 /** Bulk edit of the selected people: role, a group to add them to, status; then Save. */
 export function BulkEditBar({

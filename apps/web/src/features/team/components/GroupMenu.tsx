@@ -1,7 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
+import { done, failed } from '../../../components/notify';
 import { type GroupView, type MemberView, useDeleteGroup, useGroupMembership } from '../api';
-import { done, failed } from './notify';
 import { displayName } from './people';
 import { useConfirm } from './useConfirm';
 

@@ -1,8 +1,8 @@
 import { Checkbox } from '@mantine/core';
 import { useState } from 'react';
+import { done, failed } from '../../../components/notify';
 import { useSaveTeamSettings } from '../api';
 import { texts } from '../texts';
-import { done, failed } from './notify';
 
 /** Saved per workspace at once; shows the new state while the server confirms it. */
 export function HideDisabledSetting({

@@ -2,6 +2,7 @@ import { ActionIcon, Menu } from '@mantine/core';
 import type { MemberStatus } from '@sundial/core';
 import { IconDots } from '@tabler/icons-react';
 import { useCurrentWorkspace } from '../../../api/session';
+import { done, failed } from '../../../components/notify';
 import {
   type GroupView,
   type MemberView,
@@ -10,7 +11,6 @@ import {
   useTransferOwnership,
   useUpdateMember,
 } from '../api';
-import { done, failed } from './notify';
 import type { PeopleTableProps } from './PeopleTable';
 import { useConfirm } from './useConfirm';
 

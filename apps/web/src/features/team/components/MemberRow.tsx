@@ -2,10 +2,10 @@ import { Anchor, Badge, Checkbox, Group, Select, Stack, Table, Text, TextInput }
 import { ASSIGNABLE_ROLES, type AssignableRole, ROLE_LABELS } from '@sundial/core';
 import { IconUser } from '@tabler/icons-react';
 import { useState } from 'react';
+import { done, failed } from '../../../components/notify';
 import { type GroupView, type MemberView, useUpdateMember } from '../api';
 import { roleOptions, texts } from '../texts';
 import { MemberMenu } from './MemberMenu';
-import { done, failed } from './notify';
 import type { PeopleTableProps } from './PeopleTable';
 import { displayName } from './people';
 

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { done, failed } from '../../../components/notify';
 import { type InviteView, useResendInvite, useRevokeInvite } from '../api';
 import { texts } from '../texts';
-import { done, failed } from './notify';
 
 /** Pending invitations with Resend (a new link and expiry) and Revoke. */
 export function PendingInvites({ workspaceId, invites }: { workspaceId: string; invites: InviteView[] }) {

@@ -1,7 +1,8 @@
 import { notifications } from '@mantine/notifications';
-import { parseApiError } from '../../../api/client';
+import { parseApiError } from '../api/client';
 
-/** The red notification with the server's message. */
+/** Shows an API error's message in a red notification. */
 export const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
-/** The green notification that confirms a change. */
+
+/** Shows a confirmation in a green notification. */
 export const done = (message: string) => notifications.show({ color: 'green', message });
