@@ -17,6 +17,8 @@ interface Entry {
   end: string | null;
   note: string;
   durationSeconds: number;
+  billable: boolean;
+  projectId: string | null;
 }
 
 async function entriesOf(request: APIRequestContext, ws: string): Promise<Entry[]> {
@@ -156,9 +158,15 @@ test.describe('timesheet', () => {
     await second.close();
   });
 
-  test('a manual entry with a typed duration, an overlap flag, and delete with undo', async ({ page }) => {
+  test('a manual entry with a typed duration and a suggested project, an overlap flag, bulk edit, and delete with undo', async ({
+    page,
+  }) => {
     await signUpOverHttp(page.request);
     const ws = await workspaceOf(page.request);
+    const newProject = async (data: object) =>
+      (await (await page.request.post(`/api/v1/workspaces/${ws}/projects`, { data })).json()).id as string;
+    await newProject({ name: 'Meetings', keywordsEnabled: true, keywords: ['standup'] });
+    const internal = await newProject({ name: 'Internal' });
     await page.goto('/homepage/timesheet');
     await page.getByRole('button', { name: 'Add entry' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a time entry' });
@@ -167,7 +175,11 @@ test.describe('timesheet', () => {
     await dialog.getByRole('button', { name: 'Save entry' }).click();
     await expect(dialog.getByText('Enter a duration such as 1:30, 1.5h or 90m.')).toBeVisible();
     await dialog.getByRole('textbox', { name: 'Duration' }).fill('90m');
-    await dialog.getByRole('textbox', { name: 'Note' }).fill('Standup');
+    await dialog.getByRole('textbox', { name: 'Note' }).fill('Daily standup');
+    // The keyword rule of "Meetings" suggests it while no project is chosen; one click applies it.
+    await dialog.getByRole('button', { name: 'Meetings' }).click();
+    await expect(dialog.getByRole('combobox', { name: 'Project' })).toHaveValue('Meetings');
+    await expect(dialog.getByRole('button', { name: 'Meetings' })).toBeHidden();
     await dialog.getByRole('button', { name: 'Save entry' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'Entry duration' })).toHaveValue('1:30');
@@ -177,11 +189,33 @@ test.describe('timesheet', () => {
     await expect(page.getByText('Overlap')).toHaveCount(2);
     await shot(page, 'timesheet-overlap');
 
-    await page.getByRole('button', { name: 'Delete' }).first().click();
+    const ids = async () => (await entriesOf(page.request, ws)).map((e) => e.id).sort();
+    const before = await ids();
+    await page.getByRole('button', { name: 'Delete', exact: true }).first().click();
     await expect(page.getByTestId('entry-row')).toHaveCount(1);
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect(page.getByTestId('entry-row')).toHaveCount(2);
-    expect(await entriesOf(page.request, ws)).toHaveLength(2);
+    // Undo brings back the very same entry.
+    await expect.poll(ids).toEqual(before);
+
+    // Bulk edit: select the whole day, make it billable, move it to another project, delete, undo.
+    await page.getByRole('checkbox', { name: /^Select all of / }).check();
+    await expect(page.getByText('2 selected')).toBeVisible();
+    await page.getByRole('button', { name: 'Billable', exact: true }).click();
+    await expect.poll(async () => (await entriesOf(page.request, ws)).every((e) => e.billable)).toBe(true);
+    await page.getByRole('combobox', { name: 'Set project / task' }).click();
+    await page.getByRole('option', { name: 'Internal', exact: true }).click();
+    await expect
+      .poll(async () => (await entriesOf(page.request, ws)).every((e) => e.projectId === internal))
+      .toBe(true);
+    await shot(page, 'timesheet-bulk');
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await expect(page.getByTestId('entry-row')).toHaveCount(0);
+    await expect(page.getByText('2 entries deleted.')).toBeVisible();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByTestId('entry-row')).toHaveCount(2);
+    await expect.poll(ids).toEqual(before);
+    await expect(page.getByText('2 selected')).toBeHidden();
 
     // Rounding from the workspace settings changes every total the same way.
     await page.getByRole('button', { name: 'Time settings' }).click();

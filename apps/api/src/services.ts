@@ -38,10 +38,10 @@ export function createServices({ db, config, mailer }: ServiceDeps) {
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions }),
     groups: createGroupsService({ db }),
-    projects: createProjectsService(db),
+    projects: createProjectsService(db, timeEntryHub),
     clients: createClientsService(db),
-    tags: createTagsService(db),
-    imports: createImportsService(db),
+    tags: createTagsService(db, timeEntryHub),
+    imports: createImportsService(db, timeEntryHub),
     timeEntryHub,
     timeEntries: createTimeEntriesService(db, timeEntryHub),
     invites: createInvitesService({

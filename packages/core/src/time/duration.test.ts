@@ -56,18 +56,3 @@ describe('roundDuration', () => {
     }
   });
 });
-
-describe('suggestByKeywords', () => {
-  const rules = [
-    { id: 'off', keywordsEnabled: false, keywords: ['website'] },
-    { id: 'web', keywordsEnabled: true, keywords: ['website', 'landing page'] },
-    { id: 'ops', keywordsEnabled: true, keywords: ['deploy'] },
-  ];
-  it('suggests the first enabled rule whose keyword is a word of the note', async () => {
-    const { suggestByKeywords } = await import('./keywords.js');
-    expect(suggestByKeywords('Fix the Website header', rules)?.id).toBe('web');
-    expect(suggestByKeywords('new landing page copy', rules)?.id).toBe('web');
-    expect(suggestByKeywords('Deploy v2', rules)?.id).toBe('ops');
-    expect(suggestByKeywords('websites', rules)).toBeUndefined();
-  });
-});

@@ -1,5 +1,4 @@
 export * from './days.js';
 export * from './duration.js';
-export * from './keywords.js';
 export * from './rounding.js';
 export * from './views.js';

@@ -57,6 +57,16 @@ export interface TimeSettingsTable {
   updated_at: Timestamp;
 }
 
+/** A deleted entry (EntryWithRelations as JSON) that Undo can bring back for a short while. */
+export interface TimeEntryTrashTable {
+  workspace_id: string;
+  entry_id: string;
+  user_id: string;
+  deleted_by_user_id: string | null;
+  deleted_at: Timestamp;
+  data: ColumnType<unknown, string, string>;
+}
+
 /** Tables of time tracking. */
 export interface TimeEntriesTables {
   time_entries: TimeEntriesTable;
@@ -64,6 +74,7 @@ export interface TimeEntriesTables {
   time_entry_breaks: TimeEntryBreaksTable;
   idempotency_keys: IdempotencyKeysTable;
   time_settings: TimeSettingsTable;
+  time_entry_trash: TimeEntryTrashTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

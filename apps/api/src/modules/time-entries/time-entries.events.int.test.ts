@@ -64,6 +64,8 @@ afterAll(async () => {
 
 interface Stream {
   events: { type: string; userId: string; entryIds: string[] }[];
+  /** Settles when the server ends the stream. */
+  ended: Promise<void>;
   waitFor(predicate: (e: Stream['events'][number]) => boolean, ms?: number): Promise<Stream['events'][number]>;
   close(): void;
 }
@@ -79,6 +81,10 @@ async function openStream(url: string, cookie: string): Promise<Stream> {
   const waiters = new Set<() => void>();
   let buffer = '';
   let ready: () => void = () => {};
+  let end: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
   const isReady = new Promise<void>((resolve) => {
     ready = resolve;
   });
@@ -87,7 +93,10 @@ async function openStream(url: string, cookie: string): Promise<Stream> {
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          end();
+          return;
+        }
         buffer += decoder.decode(value, { stream: true });
         let cut = buffer.indexOf('\n\n');
         while (cut >= 0) {
@@ -108,6 +117,7 @@ async function openStream(url: string, cookie: string): Promise<Stream> {
   await isReady;
   return {
     events,
+    ended,
     waitFor(predicate, ms = 1000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -130,6 +140,18 @@ async function openStream(url: string, cookie: string): Promise<Stream> {
   };
 }
 
+async function putInGroup(db: FastifyInstance['services']['db'], workspaceId: string, userIds: string[]) {
+  const groupId = newId();
+  await db
+    .insertInto('groups')
+    .values({ id: groupId, workspace_id: workspaceId, parent_id: null, name: groupId })
+    .execute();
+  await db
+    .insertInto('group_members')
+    .values(userIds.map((user_id) => ({ workspace_id: workspaceId, group_id: groupId, user_id })))
+    .execute();
+}
+
 describe('live changes of time entries', () => {
   it('reach the user open tabs on another API process within a second, and only theirs', async () => {
     const [appA] = apps;
@@ -142,6 +164,7 @@ describe('live changes of time entries', () => {
       userId: manager.userId,
       role: 'manager',
     });
+    await putInGroup(handles[0]?.db ?? appA.services.db, owner.workspaceId, [owner.userId, manager.userId]);
     const path = `/api/v1/workspaces/${owner.workspaceId}/time-entries/events`;
 
     expect((await fetch(`${bases[1]}${path}`)).status).toBe(401);
@@ -224,5 +247,89 @@ describe('live changes of time entries', () => {
     const refused = await fetch(`${bases[0]}${path}?userId=${owner.userId}`, { headers: { cookie: member.cookie } });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+  });
+
+  it("gives a manager following everyone only their people's changes", async () => {
+    const [appA] = apps;
+    if (!appA) throw new Error('no app');
+    const db = handles[0]?.db ?? appA.services.db;
+    const owner = await signUp(appA);
+    const manager = await signUp(appA);
+    const theirs = await signUp(appA);
+    const workspaceId = owner.workspaceId;
+    for (const [user, role] of [
+      [manager, 'manager'],
+      [theirs, 'member'],
+    ] as const) {
+      await workspacesRepository.addMember(db, { workspaceId, userId: user.userId, role });
+    }
+    await putInGroup(db, workspaceId, [manager.userId, theirs.userId]);
+    const ws = `/api/v1/workspaces/${workspaceId}`;
+    const everyone = await openStream(`${bases[1]}${ws}/time-entries/events?userId=all`, manager.cookie);
+    expect(
+      (
+        await fetch(`${bases[1]}${ws}/time-entries/events?userId=${owner.userId}`, {
+          headers: { cookie: manager.cookie },
+        })
+      ).status,
+    ).toBe(403);
+    const book = async (cookie: string) => {
+      const response = await fetch(`${bases[0]}${ws}/time-entries`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ start: new Date(Date.now() - 3_600_000).toISOString(), duration: '10m' }),
+      });
+      return ((await response.json()) as { id: string }).id;
+    };
+    const ownersEntry = await book(owner.cookie);
+    const theirEntry = await book(theirs.cookie);
+    await everyone.waitFor((e) => e.entryIds.includes(theirEntry));
+    expect(everyone.events.some((e) => e.entryIds.includes(ownersEntry))).toBe(false);
+    everyone.close();
+  });
+
+  it('end when the session that opened them is signed out, expires, or its user is disabled', async () => {
+    const [appA] = apps;
+    if (!appA) throw new Error('no app');
+    const db = handles[0]?.db ?? appA.services.db;
+    const owner = await signUp(appA);
+    const member = await signUp(appA);
+    await workspacesRepository.addMember(db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
+    // Two sessions of the owner: one signs out elsewhere, the other expires.
+    const second = await fetch(`${bases[0]}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: owner.email, password: owner.password }),
+    });
+    expect(second.status).toBe(200);
+    const secondCookie = (second.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const path = `/api/v1/workspaces/${owner.workspaceId}/time-entries/events`;
+    const signedOut = await openStream(`${bases[1]}${path}`, owner.cookie);
+    const expiring = await openStream(`${bases[0]}${path}`, secondCookie);
+    const disabled = await openStream(`${bases[1]}${path}`, member.cookie);
+    const outcome = (s: Stream) =>
+      Promise.race([s.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('open'), 8000))]);
+
+    expect(
+      (await fetch(`${bases[0]}/api/v1/auth/logout`, { method: 'POST', headers: { cookie: owner.cookie } })).status,
+    ).toBeLessThan(300);
+    await db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', owner.userId)
+      .execute();
+    await db
+      .updateTable('memberships')
+      .set({ status: 'disabled' })
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('user_id', '=', member.userId)
+      .execute();
+    expect(await Promise.all([outcome(signedOut), outcome(expiring), outcome(disabled)])).toEqual([
+      'ended',
+      'ended',
+      'ended',
+    ]);
+    // The browser's reconnect is refused.
+    expect((await fetch(`${bases[1]}${path}`, { headers: { cookie: secondCookie } })).status).toBe(401);
   });
 });

@@ -27,10 +27,27 @@ async function team(): Promise<Team> {
       role,
     });
   }
+  // The manager leads a group the member belongs to (a manager sees their people's time only).
+  await putInGroup(owner.workspaceId, [members.manager.userId, members.member.userId]);
   return { owner, ...members, ws: `/api/v1/workspaces/${owner.workspaceId}`, workspaceId: owner.workspaceId };
 }
 
-async function buildProject(workspaceId: string, extra: { archived?: boolean } = {}) {
+async function putInGroup(workspaceId: string, userIds: string[], parentId: string | null = null) {
+  const groupId = newId();
+  await ctx.t.db
+    .insertInto('groups')
+    .values({ id: groupId, workspace_id: workspaceId, parent_id: parentId, name: `Group ${groupId.slice(-6)}` })
+    .execute();
+  if (userIds.length > 0) {
+    await ctx.t.db
+      .insertInto('group_members')
+      .values(userIds.map((user_id) => ({ workspace_id: workspaceId, group_id: groupId, user_id })))
+      .execute();
+  }
+  return groupId;
+}
+
+async function buildProject(workspaceId: string, extra: { archived?: boolean; isPublic?: boolean } = {}) {
   const projectId = newId();
   const taskId = newId();
   await ctx.t.db
@@ -44,6 +61,7 @@ async function buildProject(workspaceId: string, extra: { archived?: boolean } =
       description: null,
       budget_type: null,
       keywords: '[]',
+      is_public: extra.isPublic ?? true,
       archived_at: extra.archived ? new Date() : null,
     })
     .execute();
@@ -308,7 +326,11 @@ describe('time entries', () => {
     expect(forMember.json().userId).toBe(t.member.userId);
     const all = await call('GET', `${t.ws}/time-entries?userId=all&limit=1000`, t.manager.cookie);
     const users = new Set(all.json().items.map((e: { userId: string }) => e.userId));
-    expect(users.has(t.owner.userId) && users.has(t.member.userId)).toBe(true);
+    // The manager's people only: the member of their group, not the owner.
+    expect(users.has(t.member.userId) && !users.has(t.owner.userId)).toBe(true);
+    const everyone = await call('GET', `${t.ws}/time-entries?userId=all&limit=1000`, t.owner.cookie);
+    const all2 = new Set(everyone.json().items.map((e: { userId: string }) => e.userId));
+    expect(all2.has(t.owner.userId) && all2.has(t.member.userId)).toBe(true);
   });
 
   it('creates once per Idempotency-Key', async () => {
@@ -491,5 +513,223 @@ describe('the timer', () => {
     const stopped = await post(`${t.ws}/timer/stop?userId=${t.member.userId}`, t.manager.cookie, {});
     expect(stopped.statusCode).toBe(200);
     expect(stopped.json().userId).toBe(t.member.userId);
+  });
+});
+
+describe("a manager's people", () => {
+  it('are the members of the groups the manager is in and of the groups below; owners and admins see everyone', async () => {
+    const t = await team();
+    const add = async (role: Role) => {
+      const user = await signUp(ctx.t.app);
+      await workspacesRepository.addMember(ctx.t.db, { workspaceId: t.workspaceId, userId: user.userId, role });
+      return user;
+    };
+    const admin = await add('admin');
+    const below = await add('member');
+    const outsider = await add('member');
+    // A sub-group of a group the manager leads (the manager is not in it) counts; a group of their own doesn't.
+    const managersGroup = await putInGroup(t.workspaceId, [t.manager.userId]);
+    await putInGroup(t.workspaceId, [below.userId], managersGroup);
+    await putInGroup(t.workspaceId, [outsider.userId]);
+    const entryOf = async (user: SignedUp) =>
+      (await call('POST', `${t.ws}/time-entries`, user.cookie, { start: hoursAgo(4), duration: '1h' })).json().id;
+    const outsiderEntry = await entryOf(outsider);
+    const belowEntry = await entryOf(below);
+    const ownerEntry = await entryOf(t.owner);
+
+    // List, get, edit, delete, bulk, timer and create for someone outside: refused.
+    const m = t.manager.cookie;
+    expect((await call('GET', `${t.ws}/time-entries?userId=${outsider.userId}`, m)).statusCode).toBe(403);
+    expect((await call('GET', `${t.ws}/time-entries/${outsiderEntry}`, m)).statusCode).toBe(404);
+    expect((await call('PATCH', `${t.ws}/time-entries/${ownerEntry}`, m, { note: 'x' })).statusCode).toBe(404);
+    expect((await call('DELETE', `${t.ws}/time-entries/${outsiderEntry}`, m)).statusCode).toBe(404);
+    expect(
+      (
+        await call('POST', `${t.ws}/time-entries/bulk-update`, m, {
+          ids: [belowEntry, outsiderEntry],
+          set: { note: 'x' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    const forOutsider = await call('POST', `${t.ws}/time-entries`, m, {
+      start: hoursAgo(2),
+      duration: '1h',
+      userId: outsider.userId,
+    });
+    expect(forOutsider.statusCode).toBe(403);
+    expect(forOutsider.json().error.message).toMatch(/groups they manage/);
+    expect((await call('GET', `${t.ws}/timer?userId=${t.owner.userId}`, m)).statusCode).toBe(403);
+
+    // Their people: allowed.
+    expect((await call('GET', `${t.ws}/time-entries/${belowEntry}`, m)).statusCode).toBe(200);
+    expect((await call('PATCH', `${t.ws}/time-entries/${belowEntry}`, m, { note: 'ok' })).json().note).toBe('ok');
+    const all = await call('GET', `${t.ws}/time-entries?userId=all&limit=1000`, m);
+    expect(new Set(all.json().items.map((e: { userId: string }) => e.userId))).toEqual(new Set([below.userId]));
+    const picker = (await call('GET', `${t.ws}/time-entries/people`, m))
+      .json()
+      .items.map((p: { userId: string }) => p.userId);
+    expect(picker[0]).toBe(t.manager.userId);
+    expect(new Set(picker)).toEqual(new Set([t.manager.userId, t.member.userId, below.userId]));
+
+    // Admin and owner: everyone; a member: only themselves.
+    expect((await call('GET', `${t.ws}/time-entries/${outsiderEntry}`, admin.cookie)).statusCode).toBe(200);
+    expect((await call('PATCH', `${t.ws}/time-entries/${outsiderEntry}`, admin.cookie, { note: 'a' })).statusCode).toBe(
+      200,
+    );
+    const adminPicker = (await call('GET', `${t.ws}/time-entries/people`, admin.cookie)).json().items;
+    expect(adminPicker).toHaveLength(6);
+    const ownerAll = await call('GET', `${t.ws}/time-entries?userId=all&limit=1000`, t.owner.cookie);
+    expect(new Set(ownerAll.json().items.map((e: { userId: string }) => e.userId))).toEqual(
+      new Set([outsider.userId, below.userId, t.owner.userId]),
+    );
+    const memberPicker = (await call('GET', `${t.ws}/time-entries/people`, outsider.cookie)).json().items;
+    expect(memberPicker.map((p: { userId: string }) => p.userId)).toEqual([outsider.userId]);
+  });
+});
+
+describe('booking time on projects', () => {
+  it('lets members and guests book only on projects they can see, with a clear message', async () => {
+    const t = await team();
+    const guest = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, { workspaceId: t.workspaceId, userId: guest.userId, role: 'guest' });
+    const open = await buildProject(t.workspaceId);
+    const closed = await buildProject(t.workspaceId, { isPublic: false });
+    const viaGroup = await buildProject(t.workspaceId, { isPublic: false });
+    const direct = await buildProject(t.workspaceId, { isPublic: false });
+    const groupId = await putInGroup(t.workspaceId, [guest.userId]);
+    await ctx.t.db
+      .insertInto('project_members')
+      .values([
+        { id: newId(), workspace_id: t.workspaceId, project_id: viaGroup.projectId, group_id: groupId },
+        { id: newId(), workspace_id: t.workspaceId, project_id: direct.projectId, user_id: t.member.userId },
+      ])
+      .execute();
+    const book = (cookie: string, body: object) =>
+      call('POST', `${t.ws}/time-entries`, cookie, { start: hoursAgo(3), duration: '1h', ...body });
+
+    for (const cookie of [t.member.cookie, guest.cookie]) {
+      const refused = await book(cookie, { projectId: closed.projectId });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error.fields.projectId).toMatch(/not on this project/);
+      // Through a task of it, or with the timer: refused as well.
+      expect((await book(cookie, { taskId: closed.taskId })).statusCode).toBe(422);
+      expect((await post(`${t.ws}/timer/start`, cookie, { projectId: closed.projectId })).statusCode).toBe(422);
+      expect((await book(cookie, { projectId: open.projectId })).statusCode).toBe(201);
+    }
+    expect((await book(t.member.cookie, { projectId: direct.projectId })).statusCode).toBe(201);
+    expect((await book(guest.cookie, { projectId: viaGroup.projectId })).statusCode).toBe(201);
+    expect((await book(guest.cookie, { projectId: direct.projectId })).statusCode).toBe(422);
+    // Moving an entry onto it, or bulk-setting it: refused too.
+    const mine = (await book(t.member.cookie, {})).json();
+    expect(
+      (await call('PATCH', `${t.ws}/time-entries/${mine.id}`, t.member.cookie, { projectId: closed.projectId }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (
+        await call('POST', `${t.ws}/time-entries/bulk-update`, t.member.cookie, {
+          ids: [mine.id],
+          set: { projectId: closed.projectId },
+        })
+      ).statusCode,
+    ).toBe(422);
+    // Managers (who see every project) may.
+    expect((await book(t.manager.cookie, { projectId: closed.projectId })).statusCode).toBe(201);
+    const count = await ctx.t.db
+      .selectFrom('time_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', closed.projectId)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+});
+
+describe('undo of a delete', () => {
+  it('brings back the same entry with its breaks and tags, within the window only', async () => {
+    const t = await team();
+    const { projectId, taskId } = await buildProject(t.workspaceId);
+    const tagId = await buildTag(t.workspaceId);
+    const started = (
+      await post(`${t.ws}/timer/start`, t.member.cookie, { note: 'with a break', projectId, taskId, tagIds: [tagId] })
+    ).json().entry;
+    // A break of a known length, then stop.
+    await ctx.t.db
+      .updateTable('time_entries')
+      .set({ start_at: new Date(Date.now() - 3_600_000) })
+      .where('id', '=', started.id)
+      .execute();
+    await ctx.t.db
+      .insertInto('time_entry_breaks')
+      .values({
+        id: newId(),
+        workspace_id: t.workspaceId,
+        entry_id: started.id,
+        start_at: new Date(Date.now() - 1_800_000),
+        end_at: new Date(Date.now() - 1_200_000),
+      })
+      .execute();
+    const stopped = (await post(`${t.ws}/timer/stop`, t.member.cookie, {})).json();
+    expect(stopped.breaks).toHaveLength(1);
+    const url = `${t.ws}/time-entries/${stopped.id}`;
+
+    expect((await call('DELETE', url, t.member.cookie)).statusCode).toBe(204);
+    expect((await call('GET', url, t.member.cookie)).statusCode).toBe(404);
+    // Somebody else cannot restore it.
+    expect((await call('POST', `${t.ws}/time-entries/restore`, undefined, { ids: [stopped.id] })).statusCode).toBe(401);
+    const stranger = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, {
+      workspaceId: t.workspaceId,
+      userId: stranger.userId,
+      role: 'member',
+    });
+    expect(
+      (await call('POST', `${t.ws}/time-entries/restore`, stranger.cookie, { ids: [stopped.id] })).statusCode,
+    ).toBe(404);
+
+    const restored = await call('POST', `${t.ws}/time-entries/restore`, t.member.cookie, { ids: [stopped.id] });
+    expect(restored.statusCode).toBe(200);
+    const again = (await call('GET', url, t.member.cookie)).json();
+    expect(again).toMatchObject({
+      id: stopped.id,
+      note: 'with a break',
+      projectId,
+      taskId,
+      tagIds: [tagId],
+      start: stopped.start,
+      end: stopped.end,
+      durationSeconds: stopped.durationSeconds,
+      breaks: stopped.breaks,
+    });
+    // 60 minutes minus a 10-minute break.
+    expect(Math.abs(stopped.durationSeconds - 3000)).toBeLessThanOrEqual(2);
+    // Restoring twice: nothing left to restore.
+    expect(
+      (await call('POST', `${t.ws}/time-entries/restore`, t.member.cookie, { ids: [stopped.id] })).statusCode,
+    ).toBe(404);
+
+    // Bulk delete, then restore both; and after the window, nothing comes back.
+    const a = (
+      await call('POST', `${t.ws}/time-entries`, t.member.cookie, { start: hoursAgo(5), duration: '1h' })
+    ).json();
+    const b = (
+      await call('POST', `${t.ws}/time-entries`, t.member.cookie, { start: hoursAgo(7), duration: '1h' })
+    ).json();
+    await call('POST', `${t.ws}/time-entries/bulk-delete`, t.member.cookie, { ids: [a.id, b.id] });
+    const both = await call('POST', `${t.ws}/time-entries/restore`, t.member.cookie, { ids: [a.id, b.id] });
+    expect(
+      both
+        .json()
+        .items.map((e: { id: string }) => e.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
+    await call('DELETE', `${t.ws}/time-entries/${a.id}`, t.member.cookie);
+    await ctx.t.db
+      .updateTable('time_entry_trash')
+      .set({ deleted_at: new Date(Date.now() - 11 * 60_000) })
+      .where('entry_id', '=', a.id)
+      .execute();
+    const late = await call('POST', `${t.ws}/time-entries/restore`, t.member.cookie, { ids: [a.id] });
+    expect(late.statusCode).toBe(404);
+    expect(late.json().error.message).toMatch(/10 minutes/);
   });
 });

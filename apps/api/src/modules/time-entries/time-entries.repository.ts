@@ -159,9 +159,16 @@ export const timeEntriesRepository = {
 
   async insert(
     tx: Db,
-    input: EntryValues & { workspace_id: string; user_id: string; start_at: Date; created_by_user_id: string },
+    input: EntryValues & {
+      workspace_id: string;
+      user_id: string;
+      start_at: Date;
+      created_by_user_id: string | null;
+      /** Only when an entry comes back from the trash with its old id. */
+      id?: string;
+    },
   ): Promise<string> {
-    const id = newId();
+    const id = input.id ?? newId();
     await tx
       .insertInto('time_entries')
       .values({
@@ -274,14 +281,7 @@ export const timeEntriesRepository = {
   },
 
   async countTags(db: Db, workspaceId: string, ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const row = await db
-      .selectFrom('tags')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', [...new Set(ids)])
-      .executeTakeFirstOrThrow();
-    return row.n;
+    return (await timeEntriesRepository.existingTags(db, workspaceId, [...new Set(ids)])).length;
   },
 
   async findSettings(db: Db, workspaceId: string): Promise<TimeSettingsRow | undefined> {
@@ -340,5 +340,108 @@ export const timeEntriesRepository = {
 
   async pruneKeys(db: Db, olderThan: Date): Promise<void> {
     await db.deleteFrom('idempotency_keys').where('created_at', '<', olderThan).execute();
+  },
+
+  /** Active members (all, or those of `userIds`), by name. */
+  async activeMembers(
+    db: Db,
+    workspaceId: string,
+    userIds?: string[],
+  ): Promise<{ userId: string; name: string; email: string }[]> {
+    if (userIds && userIds.length === 0) return [];
+    return db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['m.user_id as userId', 'u.name', 'u.email'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '=', 'active')
+      .$if(userIds !== undefined, (q) => q.where('m.user_id', 'in', userIds ?? []))
+      .orderBy((eb) => eb.fn('lower', [eb.fn('coalesce', [eb.fn('nullif', ['u.name', eb.val('')]), 'u.email'])]))
+      .execute();
+  },
+
+  /** The session exists, has not expired (without renewing it) and its user is still an active member. */
+  async sessionStillValid(
+    db: Db,
+    q: { sessionHash: string; workspaceId: string; userId: string; now: Date },
+  ): Promise<boolean> {
+    const row = await db
+      .selectFrom('sessions as s')
+      .innerJoin('memberships as m', 'm.user_id', 's.user_id')
+      .select('s.user_id')
+      .where('s.id_hash', '=', q.sessionHash)
+      .where('s.user_id', '=', q.userId)
+      .where('s.expires_at', '>', q.now)
+      .where('s.idle_expires_at', '>', q.now)
+      .where('m.workspace_id', '=', q.workspaceId)
+      .where('m.status', '=', 'active')
+      .executeTakeFirst();
+    return Boolean(row);
+  },
+
+  /** Keeps a deleted entry (with its tags and breaks) so Undo can bring it back. */
+  async trash(tx: Db, entries: EntryWithRelations[], deletedBy: string, at: Date): Promise<void> {
+    if (entries.length === 0) return;
+    await tx
+      .insertInto('time_entry_trash')
+      .values(
+        entries.map((e) => ({
+          workspace_id: e.workspace_id,
+          entry_id: e.id,
+          user_id: e.user_id,
+          deleted_by_user_id: deletedBy,
+          deleted_at: at,
+          data: JSON.stringify(e),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'entry_id']).doUpdateSet((eb) => ({
+          deleted_at: at,
+          deleted_by_user_id: deletedBy,
+          data: eb.ref('excluded.data'),
+        })),
+      )
+      .execute();
+  },
+
+  /** Takes entries out of the trash (deleted after `since`); what was kept, as stored. */
+  async untrash(tx: Db, workspaceId: string, ids: string[], since: Date) {
+    if (ids.length === 0) return [];
+    return tx
+      .deleteFrom('time_entry_trash')
+      .where('workspace_id', '=', workspaceId)
+      .where('entry_id', 'in', ids)
+      .where('deleted_at', '>', since)
+      .returning(['entry_id', 'user_id', 'data'])
+      .execute();
+  },
+
+  async pruneTrash(db: Db, olderThan: Date): Promise<void> {
+    await db.deleteFrom('time_entry_trash').where('deleted_at', '<', olderThan).execute();
+  },
+
+  async insertBreaks(
+    tx: Db,
+    workspaceId: string,
+    entryId: string,
+    breaks: { start_at: Date; end_at: Date | null }[],
+  ): Promise<void> {
+    if (breaks.length === 0) return;
+    await tx
+      .insertInto('time_entry_breaks')
+      .values(breaks.map((b) => ({ id: newId(), workspace_id: workspaceId, entry_id: entryId, ...b })))
+      .execute();
+  },
+
+  /** The ids among `ids` that are tags of the workspace. */
+  async existingTags(tx: Db, workspaceId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await tx
+      .selectFrom('tags')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => r.id);
   },
 };

@@ -24,6 +24,8 @@ const entryParams = z.object({ workspaceId, entryId: z.uuid({ error: 'Time entry
 const userQuery = z.object({ userId: z.uuid().optional() });
 const base = '/workspaces/:workspaceId';
 const HEARTBEAT_MS = 25_000;
+/** How often an open stream checks that its session is still alive (log-out, expiry, disable). */
+export const SESSION_CHECK_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 const actorOf = (request: FastifyRequest): Actor => ({
@@ -163,6 +165,36 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ deleted: await timeEntries.bulkDelete(actorOf(request), request.body.ids) }),
   );
 
+  app.post(
+    `${base}/time-entries/restore`,
+    {
+      schema: {
+        tags,
+        summary: 'Undo a delete: bring entries back as they were (same id, breaks, tags) within 10 minutes',
+        params: wsParams,
+        body: bulkDeleteTimeEntriesBody,
+        response: { 200: z.object({ items: z.array(timeEntryView) }), ...errorResponses },
+      },
+    },
+    async (request) => ({ items: await timeEntries.restore(actorOf(request), request.body.ids) }),
+  );
+
+  app.get(
+    `${base}/time-entries/people`,
+    {
+      schema: {
+        tags,
+        summary: "The members whose timesheet the caller may open: self, a manager's people, or everyone",
+        params: wsParams,
+        response: {
+          200: z.object({ items: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string() })) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({ items: await timeEntries.people(actorOf(request)) }),
+  );
+
   app.get(
     `${base}/timer`,
     {
@@ -292,7 +324,8 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const userId = await timeEntries.streamTarget(actor, request.query.userId);
+      const { sessionSecret } = requireAuth(request);
+      const { userId, only } = await timeEntries.streamTarget(actor, request.query.userId);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -304,14 +337,27 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       raw.write('retry: 2000\n\n');
       const send = (event: TimeEntryEvent) => {
+        if (only && !only.has(event.userId)) return;
         raw.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const unsubscribe = await timeEntryHub.subscribe({ workspaceId: actor.membership.workspace.id, userId, send });
       streams.add(reply);
       raw.write('event: ready\ndata: {}\n\n');
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      // The stream lives no longer than the session that opened it: signed out elsewhere, expired
+      // or disabled, it ends (the browser's reconnect then gets a 401).
+      const check = { sessionSecret, workspaceId: actor.membership.workspace.id, userId: actor.userId };
+      const sessionWatch = setInterval(() => {
+        timeEntries
+          .streamAllowed(check)
+          .then((ok) => {
+            if (!ok) raw.end();
+          })
+          .catch((error) => app.log.warn({ err: error }, 'checking a live stream session failed'));
+      }, SESSION_CHECK_MS);
       raw.on('close', () => {
         clearInterval(heartbeat);
+        clearInterval(sessionWatch);
         unsubscribe();
         streams.delete(reply);
       });

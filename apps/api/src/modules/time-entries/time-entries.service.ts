@@ -12,6 +12,9 @@ import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
+import { hashSecret } from '../../platform/ids.js';
+import { groupsRepository } from '../groups/groups.repository.js';
+import { projectsRepository } from '../projects/projects.repository.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
 import type { TimeEntryHub } from './time-entries.events.js';
@@ -51,6 +54,10 @@ const SKEW_MS = 60_000;
 const wholeSecond = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
 
 const conflict = (code: string, message: string) => new AppError(code, message, { status: 409 });
+const outOfScope = () =>
+  new AppError('forbidden', 'Managers see the time of the people in the groups they manage only.', { status: 403 });
+/** How long a deleted entry can be brought back with Undo. */
+export const UNDO_WINDOW_MS = 10 * 60_000;
 
 function encodeCursor(e: { start_at: Date; id: string }): string {
   return Buffer.from(`${e.start_at.toISOString()}|${e.id}`).toString('base64url');
@@ -76,12 +83,30 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     return row ? presentSettings(row) : DEFAULT_TIME_SETTINGS;
   }
 
+  /**
+   * Whose time, besides their own, the actor may see and edit: everyone's (null) for owners and
+   * admins; a manager's people only, the members of the groups they belong to and those below.
+   */
+  async function othersScope(dbOrTx: Db, actor: Actor): Promise<Set<string> | null> {
+    if (actor.membership.role !== 'manager') return null;
+    return groupsRepository.managedUserIds(dbOrTx, actor.membership.workspace.id, actor.userId);
+  }
+
+  /** Whether the actor may see (or, with `edit`, change) time of `userId`. */
+  async function reaches(dbOrTx: Db, actor: Actor, userId: string, permission: 'view' | 'edit'): Promise<boolean> {
+    if (userId === actor.userId) return true;
+    if (!can(actor.membership.role, permission === 'view' ? 'time:view_others' : 'time:edit_others')) return false;
+    const scope = await othersScope(dbOrTx, actor);
+    return scope === null || scope.has(userId);
+  }
+
   /** The user whose timesheet is touched: the actor, or another member with time:edit_others. */
   async function targetUser(tx: Db, actor: Actor, userId: string | undefined, permission: 'view' | 'edit') {
     assertCan(actor.membership, 'time:track');
     if (!userId || userId === actor.userId) return actor.userId;
     const needed = permission === 'view' ? 'time:view_others' : 'time:edit_others';
     if (!can(actor.membership.role, needed)) throw forbidden();
+    if (!(await reaches(tx, actor, userId, permission))) throw outOfScope();
     const member = await repo.findMember(tx, actor.membership.workspace.id, userId);
     // Past time of a removed member stays readable; nobody books new time for them.
     if (!member || (permission === 'edit' && member.status === 'removed')) throw notFound('Member not found.');
@@ -93,23 +118,22 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     assertCan(actor.membership, 'time:track');
     const entry = await repo.find(dbOrTx, actor.membership.workspace.id, id);
     if (!entry) throw notFound('Time entry not found.');
-    if (entry.user_id !== actor.userId && !can(actor.membership.role, 'time:view_others')) {
-      throw notFound('Time entry not found.');
-    }
+    if (!(await reaches(dbOrTx, actor, entry.user_id, 'view'))) throw notFound('Time entry not found.');
     return entry;
   }
 
-  function assertEditable(actor: Actor, entry: EntryWithRelations): void {
-    if (entry.user_id !== actor.userId && !can(actor.membership.role, 'time:edit_others')) throw forbidden();
+  async function assertEditable(dbOrTx: Db, actor: Actor, entry: { user_id: string }): Promise<void> {
+    if (!(await reaches(dbOrTx, actor, entry.user_id, 'edit'))) throw forbidden();
   }
 
   /** Checks project, task and tags belong to the workspace and fit together; fills project from task. */
   async function resolveRefs(
     tx: Db,
-    workspaceId: string,
+    actor: Actor,
     input: { projectId?: string | null; taskId?: string | null; tagIds?: string[] },
     current?: { project_id: string | null; task_id: string | null },
   ): Promise<{ project_id?: string | null; task_id?: string | null; billableDefault?: boolean }> {
+    const workspaceId = actor.membership.workspace.id;
     const out: { project_id?: string | null; task_id?: string | null; billableDefault?: boolean } = {};
     let projectId = input.projectId === undefined ? (current?.project_id ?? null) : input.projectId;
     let taskId = input.taskId === undefined ? (current?.task_id ?? null) : input.taskId;
@@ -135,6 +159,11 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       if (project.archived_at && projectId !== current?.project_id) {
         throw validationError({ projectId: 'This project is archived.' });
       }
+      if (projectId !== current?.project_id && !(await seesProject(tx, actor, projectId))) {
+        throw validationError({
+          projectId: 'You are not on this project: choose one of your projects, or ask a manager to add you.',
+        });
+      }
       out.billableDefault = project.billable_default;
     }
     if (input.tagIds && input.tagIds.length > 0) {
@@ -147,6 +176,13 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       out.task_id = taskId;
     }
     return out;
+  }
+
+  /** Members and guests book time only on projects they can see (public, or assigned directly or via a group). */
+  async function seesProject(tx: Db, actor: Actor, projectId: string): Promise<boolean> {
+    if (can(actor.membership.role, 'projects:view_all')) return true;
+    const viewer = { workspaceId: actor.membership.workspace.id, userId: actor.userId, seesAll: false };
+    return Boolean(await projectsRepository.find(tx, viewer, projectId));
   }
 
   function assertRequired(
@@ -272,6 +308,8 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       let userIds: string[] | undefined;
       if (q.userId === 'all') {
         assertCan(actor.membership, 'time:view_others');
+        const scope = await othersScope(db, actor);
+        if (scope) userIds = [...new Set([actor.userId, ...scope])];
       } else {
         userIds = [await targetUser(db, actor, q.userId, 'view')];
       }
@@ -320,7 +358,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           else if (input.duration !== undefined) end = new Date(start.getTime() + input.duration * 1000);
           else throw validationError({ end: 'Enter an end time or a duration.' });
           assertTimes(settings, start, end, now);
-          const refs = await resolveRefs(tx, workspaceId, input);
+          const refs = await resolveRefs(tx, actor, input);
           const note = input.note ?? '';
           assertRequired(settings, {
             project_id: refs.project_id ?? null,
@@ -352,7 +390,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const entry = await getVisible(tx, actor, id);
-        assertEditable(actor, entry);
+        await assertEditable(tx, actor, entry);
         const settings = await settingsOf(tx, workspaceId);
         const now = new Date();
         const running = entry.end_at === null;
@@ -375,7 +413,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           throw validationError({ start: 'A running timer cannot start in the future.' });
         }
         assertTimes(settings, start, end, now);
-        const refs = await resolveRefs(tx, workspaceId, input, entry);
+        const refs = await resolveRefs(tx, actor, input, entry);
         const values: EntryValues = { start_at: start, end_at: end };
         if (refs.project_id !== undefined) values.project_id = refs.project_id;
         if (refs.task_id !== undefined) values.task_id = refs.task_id;
@@ -401,7 +439,8 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const entry = await getVisible(tx, actor, id);
-        assertEditable(actor, entry);
+        await assertEditable(tx, actor, entry);
+        if (entry.end_at !== null) await repo.trash(tx, [entry], actor.userId, new Date());
         await repo.delete(tx, workspaceId, [id]);
         await publish(tx, 'deleted', workspaceId, [{ id, userId: entry.user_id }]);
       });
@@ -417,7 +456,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       return db.transaction().execute(async (tx) => {
         const entries = await loadForBulk(tx, actor, ids);
         const settings = await settingsOf(tx, workspaceId);
-        const refs = await resolveRefs(tx, workspaceId, set);
+        const refs = await resolveRefs(tx, actor, set);
         for (const entry of entries) {
           const values: EntryValues = {};
           if (set.projectId !== undefined || set.taskId !== undefined) {
@@ -452,6 +491,12 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const entries = await loadForBulk(tx, actor, ids);
+        await repo.trash(
+          tx,
+          entries.filter((e) => e.end_at !== null),
+          actor.userId,
+          new Date(),
+        );
         await repo.delete(tx, workspaceId, ids);
         await publish(
           tx,
@@ -460,6 +505,60 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           entries.map((e) => ({ id: e.id, userId: e.user_id })),
         );
         return entries.length;
+      });
+    },
+
+    /**
+     * Undo of a delete: brings the entries back as they were (same ids, times, breaks, tags) when
+     * they were deleted less than UNDO_WINDOW_MS ago. A project, task or tag deleted meanwhile is left off.
+     */
+    async restore(actor: Actor, ids: string[]): Promise<TimeEntryView[]> {
+      assertCan(actor.membership, 'time:track');
+      const workspaceId = actor.membership.workspace.id;
+      const unique = [...new Set(ids)];
+      return db.transaction().execute(async (tx) => {
+        const rows = await repo.untrash(tx, workspaceId, unique, new Date(Date.now() - UNDO_WINDOW_MS));
+        const allowed: typeof rows = [];
+        for (const row of rows) if (await reaches(tx, actor, row.user_id, 'edit')) allowed.push(row);
+        if (allowed.length !== unique.length) {
+          throw notFound('These entries can no longer be restored: Undo works for 10 minutes after a delete.');
+        }
+        for (const row of allowed) {
+          const e = (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as EntryWithRelations;
+          const project = e.project_id ? await repo.findProject(tx, workspaceId, e.project_id) : undefined;
+          const task = project && e.task_id ? await repo.findTask(tx, workspaceId, e.task_id) : undefined;
+          await repo.insert(tx, {
+            id: row.entry_id,
+            workspace_id: workspaceId,
+            user_id: row.user_id,
+            project_id: project ? project.id : null,
+            task_id: task && task.project_id === project?.id ? task.id : null,
+            note: e.note,
+            billable: e.billable,
+            start_at: new Date(e.start_at),
+            end_at: e.end_at === null ? null : new Date(e.end_at),
+            duration_seconds: e.duration_seconds,
+            created_by_user_id: e.created_by_user_id,
+          });
+          await repo.setTags(tx, workspaceId, row.entry_id, await repo.existingTags(tx, workspaceId, e.tag_ids));
+          await repo.insertBreaks(
+            tx,
+            workspaceId,
+            row.entry_id,
+            e.breaks.map((b) => ({
+              start_at: new Date(b.start_at),
+              end_at: b.end_at === null ? null : new Date(b.end_at),
+            })),
+          );
+        }
+        await publish(
+          tx,
+          'created',
+          workspaceId,
+          allowed.map((r) => ({ id: r.entry_id, userId: r.user_id })),
+        );
+        const now = new Date();
+        return (await repo.findMany(tx, workspaceId, unique)).map((e) => presentEntry(e, now));
       });
     },
 
@@ -481,7 +580,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         return await db.transaction().execute(async (tx) =>
           once(tx, actor, key, 'timer.start', async () => {
             const userId = await targetUser(tx, actor, input.userId, 'edit');
-            const refs = await resolveRefs(tx, workspaceId, input);
+            const refs = await resolveRefs(tx, actor, input);
             const now = wholeSecond(Date.now());
             await repo.findRunningForUpdate(tx, workspaceId, userId);
             const stopped = await stopRunningIn(tx, workspaceId, userId, now);
@@ -590,15 +689,40 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     /** Forgets idempotency keys older than a day; retries come within seconds, not days. */
     async pruneIdempotencyKeys(): Promise<void> {
       await repo.pruneKeys(db, new Date(Date.now() - 86_400_000));
+      await repo.pruneTrash(db, new Date(Date.now() - UNDO_WINDOW_MS));
     },
 
-    /** Who may follow whose changes live: one's own, or anyone's with time:view_others. */
-    async streamTarget(actor: Actor, userId: string | undefined): Promise<string | null> {
+    /**
+     * Who may follow whose changes live: one's own, or others' with time:view_others (a manager:
+     * their people only). `userId` null follows everyone in `only` (every member when it is null).
+     */
+    async streamTarget(
+      actor: Actor,
+      userId: string | undefined,
+    ): Promise<{ userId: string | null; only: Set<string> | null }> {
       if (userId === 'all') {
         assertCan(actor.membership, 'time:view_others');
-        return null;
+        const scope = await othersScope(db, actor);
+        return { userId: null, only: scope ? new Set([actor.userId, ...scope]) : null };
       }
-      return targetUser(db, actor, userId, 'view');
+      return { userId: await targetUser(db, actor, userId, 'view'), only: null };
+    },
+
+    /** The people whose timesheet the actor may open (the "Timesheet of" picker): self first. */
+    async people(actor: Actor): Promise<{ userId: string; name: string; email: string }[]> {
+      assertCan(actor.membership, 'time:track');
+      const workspaceId = actor.membership.workspace.id;
+      if (!can(actor.membership.role, 'time:view_others')) {
+        return repo.activeMembers(db, workspaceId, [actor.userId]);
+      }
+      const scope = await othersScope(db, actor);
+      const people = await repo.activeMembers(db, workspaceId, scope ? [actor.userId, ...scope] : undefined);
+      return [...people.filter((p) => p.userId === actor.userId), ...people.filter((p) => p.userId !== actor.userId)];
+    },
+
+    /** Whether the session that opened a live stream still lets its user in (not ended, expired or disabled). */
+    streamAllowed(input: { sessionSecret: string; workspaceId: string; userId: string }): Promise<boolean> {
+      return repo.sessionStillValid(db, { ...input, sessionHash: hashSecret(input.sessionSecret), now: new Date() });
     },
   };
 
@@ -606,9 +730,10 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     assertCan(actor.membership, 'time:track');
     const unique = [...new Set(ids)];
     const entries = await repo.findMany(tx, actor.membership.workspace.id, unique);
-    const visible = entries.filter((e) => e.user_id === actor.userId || can(actor.membership.role, 'time:view_others'));
+    const visible: EntryWithRelations[] = [];
+    for (const e of entries) if (await reaches(tx, actor, e.user_id, 'view')) visible.push(e);
     if (visible.length !== unique.length) throw notFound('Some of these time entries were not found.');
-    for (const e of visible) assertEditable(actor, e);
+    for (const e of visible) await assertEditable(tx, actor, e);
     return visible;
   }
 }

@@ -1,3 +1,4 @@
+import { useDebouncedValue } from '@mantine/hooks';
 import {
   type CreateTimeEntryBody,
   dayBounds,
@@ -124,12 +125,34 @@ export function usePickers(w: string) {
   });
 }
 
+/** The people whose timesheet the user may open: everyone for owners and admins, a manager's people. */
 export const useMembers = (w: string, enabled: boolean) =>
   useQuery({
     queryKey: ['time-members', w],
-    queryFn: () => api<{ items: Member[] }>('GET', `${ws(w)}/members?status=active`),
+    queryFn: () => api<{ items: Member[] }>('GET', `${ws(w)}/time-entries/people`),
     enabled,
   });
+
+export interface Suggestion {
+  projectId: string;
+  projectName: string;
+  taskId: string | null;
+  taskName: string | null;
+  keyword: string;
+}
+
+/** Projects (or tasks) whose keywords occur in the note, asked of the server once typing pauses. */
+export function useSuggestion(w: string, note: string, enabled: boolean): Suggestion | undefined {
+  const [settled] = useDebouncedValue(note.trim(), 300);
+  const query = useQuery({
+    queryKey: ['time-suggestions', w, settled],
+    queryFn: () =>
+      api<{ items: Suggestion[] }>('GET', `${ws(w)}/project-suggestions?${new URLSearchParams({ note: settled })}`),
+    enabled: enabled && settled !== '',
+    staleTime: 60_000,
+  });
+  return enabled && settled !== '' ? query.data?.items[0] : undefined;
+}
 
 function useInvalidate(w: string) {
   const queryClient = useQueryClient();
@@ -184,6 +207,26 @@ export function useUpdateEntry(w: string) {
         data ? { ...data, items: data.items.map((e) => (e.id === saved.id ? saved : e)) } : data,
       );
     },
+    onSettled: invalidate,
+  });
+}
+
+export function useBulkUpdate(w: string) {
+  const invalidate = useInvalidate(w);
+  return useMutation({
+    mutationFn: (body: {
+      ids: string[];
+      set: Partial<Pick<UpdateTimeEntryBody, 'projectId' | 'taskId' | 'billable'>>;
+    }) => api<{ items: TimeEntryView[] }>('POST', `${ws(w)}/time-entries/bulk-update`, body),
+    onSettled: invalidate,
+  });
+}
+
+/** Undo of a delete: the same entries come back (ids, breaks, tags) within ten minutes. */
+export function useRestoreEntries(w: string) {
+  const invalidate = useInvalidate(w);
+  return useMutation({
+    mutationFn: (ids: string[]) => api<{ items: TimeEntryView[] }>('POST', `${ws(w)}/time-entries/restore`, { ids }),
     onSettled: invalidate,
   });
 }

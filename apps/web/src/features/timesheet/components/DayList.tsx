@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Box, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Checkbox, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   type DayPiece,
@@ -13,7 +13,14 @@ import {
 import { IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { useCreateEntry, useDeleteEntries, useTimerAction, useUpdateEntry } from '../api';
+import {
+  useBulkUpdate,
+  useCreateEntry,
+  useDeleteEntries,
+  useRestoreEntries,
+  useTimerAction,
+  useUpdateEntry,
+} from '../api';
 import { formatDay, formatTime } from '../dates';
 import { t } from '../texts';
 import { DurationInput } from './DurationInput';
@@ -29,6 +36,83 @@ const isWhole = (entry: TimeEntryView, piece: DayPiece, timeZone: string) =>
 
 export function roundingOf(settings: TimeSettings | undefined): Rounding {
   return settings ? { mode: settings.roundingMode, minutes: settings.roundingMinutes } : { mode: 'none', minutes: 1 };
+}
+
+/** A notification with an Undo that brings the deleted entries back as they were. */
+function notifyDeleted(ids: string[], message: string, onUndo: () => void) {
+  const id = `deleted-${ids[0] ?? ''}`;
+  notifications.show({
+    id,
+    autoClose: 8000,
+    message: (
+      <Group justify="space-between">
+        <Text size="sm">{message}</Text>
+        <Text
+          component="button"
+          type="button"
+          size="sm"
+          c="blue"
+          fw={600}
+          style={{ background: 'none', border: 0, cursor: 'pointer' }}
+          onClick={() => {
+            notifications.hide(id);
+            onUndo();
+          }}
+        >
+          {t.undo}
+        </Text>
+      </Group>
+    ),
+  });
+}
+
+/** The bar over the list while entries are selected: change project/task or billable, or delete them. */
+function BulkBar(props: {
+  count: number;
+  pickers: Pickers | undefined;
+  busy: boolean;
+  onProject: (next: { projectId: string | null; taskId: string | null }) => void;
+  onBillable: (billable: boolean) => void;
+  onDelete: () => void;
+  onClear: () => void;
+}) {
+  return (
+    <Paper withBorder p="xs" radius="md" aria-label={t.bulk.bar}>
+      <Group gap="sm" wrap="wrap">
+        <Text fw={600} size="sm">
+          {t.bulk.selected(props.count)}
+        </Text>
+        <ProjectTaskSelect
+          pickers={props.pickers}
+          label={t.bulk.setProject}
+          projectId={null}
+          taskId={null}
+          size="xs"
+          w={220}
+          onChange={props.onProject}
+        />
+        <Button size="xs" variant="default" disabled={props.busy} onClick={() => props.onBillable(true)}>
+          {t.bulk.billable}
+        </Button>
+        <Button size="xs" variant="default" disabled={props.busy} onClick={() => props.onBillable(false)}>
+          {t.bulk.notBillable}
+        </Button>
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          leftSection={<IconTrash size={14} />}
+          disabled={props.busy}
+          onClick={props.onDelete}
+        >
+          {t.bulk.delete}
+        </Button>
+        <Button size="xs" variant="subtle" color="gray" onClick={props.onClear}>
+          {t.bulk.clear}
+        </Button>
+      </Group>
+    </Paper>
+  );
 }
 
 function NoteInput({ entry, onSave }: { entry: TimeEntryView; onSave: (note: string) => void }) {
@@ -64,6 +148,9 @@ export function DayList(props: {
   const create = useCreateEntry(workspaceId);
   const remove = useDeleteEntries(workspaceId);
   const timer = useTimerAction(workspaceId, props.userId);
+  const bulk = useBulkUpdate(workspaceId);
+  const restore = useRestoreEntries(workspaceId);
+  const [picked, setPicked] = useState<Set<string>>(() => new Set());
   const view = useMemo(
     () => listView(entries, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, timeZone, props.settings],
@@ -71,6 +158,19 @@ export function DayList(props: {
   const overlaps = useMemo(() => findOverlaps(entries), [entries]);
   const inWeek = new Set(props.days);
   const days = view.days.filter((d) => inWeek.has(d.day));
+  // Selected entries still shown (an entry deleted or moved away drops out); a running one can't be picked.
+  const selectable = new Set(entries.filter((e) => !e.isRunning).map((e) => e.id));
+  const selected = [...picked].filter((id) => selectable.has(id));
+  const toggle = (ids: string[], on: boolean) =>
+    setPicked((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  const undoDelete = (ids: string[]) => restore.mutate(ids, { onError: failed });
 
   const copyOf = (e: TimeEntryView) => ({
     start: e.start,
@@ -86,33 +186,27 @@ export function DayList(props: {
   const handleDelete = (entry: TimeEntryView) =>
     remove.mutate([entry.id], {
       onError: failed,
+      onSuccess: () => notifyDeleted([entry.id], t.deleted, () => undoDelete([entry.id])),
+    });
+
+  const handleBulkDelete = () => {
+    const ids = selected;
+    remove.mutate(ids, {
+      onError: failed,
       onSuccess: () => {
-        const id = `deleted-${entry.id}`;
-        notifications.show({
-          id,
-          autoClose: 8000,
-          message: (
-            <Group justify="space-between">
-              <Text size="sm">{t.deleted}</Text>
-              <Text
-                component="button"
-                type="button"
-                size="sm"
-                c="blue"
-                fw={600}
-                style={{ background: 'none', border: 0, cursor: 'pointer' }}
-                onClick={() => {
-                  notifications.hide(id);
-                  create.mutate(copyOf(entry), { onError: failed });
-                }}
-              >
-                {t.undo}
-              </Text>
-            </Group>
-          ),
-        });
+        setPicked(new Set());
+        notifyDeleted(ids, t.bulk.deleted(ids.length), () => undoDelete(ids));
       },
     });
+  };
+  const bulkSet = (set: Parameters<typeof bulk.mutate>[0]['set']) =>
+    bulk.mutate(
+      { ids: selected, set },
+      {
+        onError: failed,
+        onSuccess: (r) => notifications.show({ message: t.bulk.updated(r.items.length) }),
+      },
+    );
 
   if (days.length === 0) {
     return (
@@ -126,120 +220,150 @@ export function DayList(props: {
 
   return (
     <Stack gap="md">
-      {days.map((day) => (
-        <Paper key={day.day} withBorder radius="md" aria-label={`Day ${day.day}`}>
-          <Group justify="space-between" px="md" py="xs" bg="var(--mantine-color-gray-0)">
-            <Text fw={600}>{formatDay(day.day)}</Text>
-            <Text fw={600} ff="monospace" aria-label={`Total of ${day.day}`}>
-              {formatDuration(day.total)}
-            </Text>
-          </Group>
-          {day.items.map(({ entry, piece }) => (
-            <Group
-              key={`${entry.id}-${day.day}`}
-              px="md"
-              py={6}
-              gap="sm"
-              wrap="nowrap"
-              style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
-              data-testid="entry-row"
-            >
-              <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
-              <NoteInput
-                entry={entry}
-                onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
-              />
-              <ProjectTaskSelect
-                pickers={pickers}
-                projectId={entry.projectId}
-                taskId={entry.taskId}
-                size="xs"
-                w={200}
-                onChange={(next) => update.mutate({ id: entry.id, body: next }, { onError: failed })}
-              />
-              {overlaps.has(entry.id) && (
-                <Tooltip label={t.overlap}>
-                  <Badge color="orange" variant="light" size="sm">
-                    Overlap
-                  </Badge>
-                </Tooltip>
-              )}
-              {entry.billable && (
-                <Badge color="green" variant="light" size="sm">
-                  $
-                </Badge>
-              )}
-              <Text size="sm" c="dimmed" w={120} ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {formatTime(entry.start, timeZone, props.timeFormat)} –{' '}
-                {entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'}
-              </Text>
-              {entry.isRunning ? (
-                <Text w={80} ta="right" ff="monospace" c="blue">
-                  {formatDuration(piece.seconds)}
-                </Text>
-              ) : (
-                <DurationInput
-                  label="Entry duration"
-                  // The recorded duration; the day total above applies the workspace rounding.
-                  // An entry crossing midnight shows its part of this day, edited from its start day.
-                  seconds={isWhole(entry, piece, timeZone) ? entry.durationSeconds : piece.seconds}
-                  disabled={!isWhole(entry, piece, timeZone)}
-                  onCommit={(seconds) =>
-                    update.mutate({ id: entry.id, body: { duration: seconds } }, { onError: failed })
-                  }
+      {selected.length > 0 && (
+        <BulkBar
+          count={selected.length}
+          pickers={pickers}
+          busy={bulk.isPending || remove.isPending}
+          onProject={(next) => bulkSet(next)}
+          onBillable={(billable) => bulkSet({ billable })}
+          onDelete={handleBulkDelete}
+          onClear={() => setPicked(new Set())}
+        />
+      )}
+      {days.map((day) => {
+        const dayIds = [...new Set(day.items.map((i) => i.entry.id))].filter((id) => selectable.has(id));
+        const pickedOfDay = dayIds.filter((id) => picked.has(id)).length;
+        return (
+          <Paper key={day.day} withBorder radius="md" aria-label={`Day ${day.day}`}>
+            <Group justify="space-between" px="md" py="xs" bg="var(--mantine-color-gray-0)">
+              <Group gap="sm">
+                <Checkbox
+                  aria-label={`${t.bulk.selectDay} ${formatDay(day.day)}`}
+                  checked={dayIds.length > 0 && pickedOfDay === dayIds.length}
+                  indeterminate={pickedOfDay > 0 && pickedOfDay < dayIds.length}
+                  disabled={dayIds.length === 0}
+                  onChange={(e) => toggle(dayIds, e.currentTarget.checked)}
                 />
-              )}
-              <Tooltip label={t.continue}>
-                <ActionIcon
-                  variant="subtle"
-                  color="blue"
-                  aria-label={t.continue}
-                  disabled={entry.isRunning}
-                  onClick={() =>
-                    timer.mutate(
-                      {
-                        action: 'start',
-                        body: {
-                          note: entry.note,
-                          projectId: entry.projectId,
-                          taskId: entry.taskId,
-                          tagIds: entry.tagIds,
-                          billable: entry.billable,
-                        },
-                      },
-                      { onError: failed },
-                    )
-                  }
-                >
-                  <IconPlayerPlay size={16} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t.duplicate}>
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  aria-label={t.duplicate}
-                  disabled={entry.isRunning}
-                  onClick={() => create.mutate(copyOf(entry), { onError: failed })}
-                >
-                  <IconCopy size={16} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t.delete}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={t.delete}
-                  disabled={entry.isRunning}
-                  onClick={() => handleDelete(entry)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
+                <Text fw={600}>{formatDay(day.day)}</Text>
+              </Group>
+              <Text fw={600} ff="monospace" aria-label={`Total of ${day.day}`}>
+                {formatDuration(day.total)}
+              </Text>
             </Group>
-          ))}
-        </Paper>
-      ))}
+            {day.items.map(({ entry, piece }) => (
+              <Group
+                key={`${entry.id}-${day.day}`}
+                px="md"
+                py={6}
+                gap="sm"
+                wrap="nowrap"
+                style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+                data-testid="entry-row"
+              >
+                <Checkbox
+                  aria-label={t.bulk.selectEntry}
+                  checked={picked.has(entry.id) && !entry.isRunning}
+                  disabled={entry.isRunning}
+                  onChange={(e) => toggle([entry.id], e.currentTarget.checked)}
+                />
+                <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
+                <NoteInput
+                  entry={entry}
+                  onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
+                />
+                <ProjectTaskSelect
+                  pickers={pickers}
+                  projectId={entry.projectId}
+                  taskId={entry.taskId}
+                  size="xs"
+                  w={200}
+                  onChange={(next) => update.mutate({ id: entry.id, body: next }, { onError: failed })}
+                />
+                {overlaps.has(entry.id) && (
+                  <Tooltip label={t.overlap}>
+                    <Badge color="orange" variant="light" size="sm">
+                      Overlap
+                    </Badge>
+                  </Tooltip>
+                )}
+                {entry.billable && (
+                  <Badge color="green" variant="light" size="sm">
+                    $
+                  </Badge>
+                )}
+                <Text size="sm" c="dimmed" w={120} ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {formatTime(entry.start, timeZone, props.timeFormat)} –{' '}
+                  {entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'}
+                </Text>
+                {entry.isRunning ? (
+                  <Text w={80} ta="right" ff="monospace" c="blue">
+                    {formatDuration(piece.seconds)}
+                  </Text>
+                ) : (
+                  <DurationInput
+                    label="Entry duration"
+                    // The recorded duration; the day total above applies the workspace rounding.
+                    // An entry crossing midnight shows its part of this day, edited from its start day.
+                    seconds={isWhole(entry, piece, timeZone) ? entry.durationSeconds : piece.seconds}
+                    disabled={!isWhole(entry, piece, timeZone)}
+                    onCommit={(seconds) =>
+                      update.mutate({ id: entry.id, body: { duration: seconds } }, { onError: failed })
+                    }
+                  />
+                )}
+                <Tooltip label={t.continue}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="blue"
+                    aria-label={t.continue}
+                    disabled={entry.isRunning}
+                    onClick={() =>
+                      timer.mutate(
+                        {
+                          action: 'start',
+                          body: {
+                            note: entry.note,
+                            projectId: entry.projectId,
+                            taskId: entry.taskId,
+                            tagIds: entry.tagIds,
+                            billable: entry.billable,
+                          },
+                        },
+                        { onError: failed },
+                      )
+                    }
+                  >
+                    <IconPlayerPlay size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t.duplicate}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={t.duplicate}
+                    disabled={entry.isRunning}
+                    onClick={() => create.mutate(copyOf(entry), { onError: failed })}
+                  >
+                    <IconCopy size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t.delete}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t.delete}
+                    disabled={entry.isRunning}
+                    onClick={() => handleDelete(entry)}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Group>
+            ))}
+          </Paper>
+        );
+      })}
     </Stack>
   );
 }

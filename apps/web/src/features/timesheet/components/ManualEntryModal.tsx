@@ -5,6 +5,7 @@ import { parseApiError } from '../../../api/client';
 import { useCreateEntry } from '../api';
 import { t } from '../texts';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
+import { SuggestionHint } from './SuggestionHint';
 
 /** A manual entry: date, start and end (an end before the start means the next day) or a duration. */
 export function ManualEntryModal(props: {
@@ -29,6 +30,12 @@ export function ManualEntryModal(props: {
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [billable, setBillable] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const chooseRef = (next: { projectId: string | null; taskId: string | null }) => {
+    setRef(next);
+    const project = props.pickers?.projects.find((p) => p.id === next.projectId);
+    if (project) setBillable(project.billableDefault);
+  };
 
   const handleSubmit = () => {
     const start = zonedInstant(date, from, timeZone);
@@ -119,11 +126,13 @@ export function ManualEntryModal(props: {
             label="Project"
             projectId={ref.projectId}
             taskId={ref.taskId}
-            onChange={(next) => {
-              setRef(next);
-              const project = props.pickers?.projects.find((p) => p.id === next.projectId);
-              if (project) setBillable(project.billableDefault);
-            }}
+            onChange={chooseRef}
+          />
+          <SuggestionHint
+            workspaceId={props.workspaceId}
+            note={note}
+            active={props.opened && !ref.projectId}
+            onApply={chooseRef}
           />
           <TagSelect pickers={props.pickers} value={tagIds} onChange={setTagIds} />
           <Switch label={t.billable} checked={billable} onChange={(e) => setBillable(e.currentTarget.checked)} />

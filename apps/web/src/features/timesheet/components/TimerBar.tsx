@@ -1,12 +1,13 @@
 import { ActionIcon, Button, Group, Paper, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { formatDuration, suggestByKeywords, type TimeEntryView, workSeconds } from '@sundial/core';
+import { formatDuration, type TimeEntryView, workSeconds } from '@sundial/core';
 import { IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useTimerAction, useUpdateEntry } from '../api';
 import { t } from '../texts';
-import { type Pickers, ProjectTaskSelect, rowLabel, TagSelect } from './EntryFields';
+import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
+import { SuggestionHint } from './SuggestionHint';
 
 const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
@@ -75,8 +76,6 @@ export function TimerBar(props: {
       setBillable(false);
     }
   }, [runningKey, running]);
-
-  const suggestion = !ref.projectId && note ? suggestByKeywords(note, pickers?.projects ?? []) : undefined;
 
   const patchRunning = (body: Parameters<typeof update.mutate>[0]['body']) => {
     if (running) update.mutate({ id: running.id, body }, { onError: failed });
@@ -188,24 +187,17 @@ export function TimerBar(props: {
           {t.paused}
         </Text>
       )}
-      {suggestion && (
-        <Group gap={6} mt={6}>
-          <Text size="sm" c="dimmed">
-            {t.suggested}:
-          </Text>
-          <Button
-            size="compact-sm"
-            variant="light"
-            onClick={() => {
-              const next = { projectId: suggestion.id, taskId: null };
-              setRef(next);
-              patchRunning(next);
-            }}
-          >
-            {rowLabel(pickers, suggestion.id, null)}
-          </Button>
-        </Group>
-      )}
+      <SuggestionHint
+        workspaceId={workspaceId}
+        note={note}
+        active={!ref.projectId}
+        onApply={(next) => {
+          setRef(next);
+          const project = pickers?.projects.find((p) => p.id === next.projectId);
+          if (project && !running) setBillable(project.billableDefault);
+          patchRunning(next);
+        }}
+      />
     </Paper>
   );
 }
