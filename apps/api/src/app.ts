@@ -25,6 +25,7 @@ import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { assertSameOrigin, loadAuth, requireAuth } from './platform/auth.js';
 import { installErrorHandler, notFound } from './platform/errors.js';
 import { newId } from './platform/ids.js';
+import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { createServices, type Services } from './services.js';
 
@@ -44,14 +45,16 @@ export interface AppDeps {
   db: Db;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (stdout when unset); tests read the log through it. */
+  logStream?: NodeJS.WritableStream;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Builds the whole HTTP application around a migrated database; used by main and by tests. */
-export async function buildApp({ config, db, mailer, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, mailer, logger, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    logger: logger ?? loggerOptions(config.LOG_LEVEL, logStream),
     genReqId: () => newId(),
     requestIdHeader: 'x-request-id',
     requestIdLogLabel: 'requestId',
@@ -71,6 +74,11 @@ export async function buildApp({ config, db, mailer, logger }: AppDeps): Promise
   app.decorate('services', services);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // No sniffing of types, no framing by other sites (clickjacking), and no Referer carrying
+    // a reset or invite token from the page's URL to another site.
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'same-origin');
   });
   app.addHook('onClose', async () => {
     await services.mailer.flush();
@@ -134,9 +142,16 @@ export async function buildApp({ config, db, mailer, logger }: AppDeps): Promise
     { prefix: '/api/v1' },
   );
 
-  if (config.NODE_ENV !== 'production') await app.register(devRoutes);
+  // The outbox holds reset and invite links: only a development server on this machine shows it,
+  // never one with a public address, even if NODE_ENV was left unset there.
+  if (config.NODE_ENV !== 'production' && isLocalUrl(config.publicUrl)) await app.register(devRoutes);
   await serveWebApp(app, config.webDist, config.publicUrl);
   return app;
+}
+
+function isLocalUrl(url: string): boolean {
+  const { hostname } = new URL(url);
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
 }
 
 /**

@@ -1,12 +1,22 @@
 import type { Db } from '../../db/connection.js';
 
 export const authRepository = {
-  async recordAttempt(db: Db, attempt: { email: string; ip: string; success: boolean }): Promise<void> {
-    await db.insertInto('login_attempts').values(attempt).execute();
+  /** Records a log-in attempt; answers its id. */
+  async recordAttempt(db: Db, attempt: { email: string; ip: string; success: boolean }): Promise<number> {
+    const row = await db.insertInto('login_attempts').values(attempt).returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
   },
 
-  /** Failed attempts since a moment, for one e-mail and for one IP address. */
-  async countFailuresSince(db: Db, input: { email: string; ip: string; since: Date }) {
+  async markAttemptSucceeded(db: Db, id: number): Promise<void> {
+    await db.updateTable('login_attempts').set({ success: true }).where('id', '=', id).execute();
+  },
+
+  async deleteAttempt(db: Db, id: number): Promise<void> {
+    await db.deleteFrom('login_attempts').where('id', '=', id).execute();
+  },
+
+  /** Failed attempts since a moment (leaving out one, when given), for one e-mail and for one IP address. */
+  async countFailuresSince(db: Db, input: { email: string; ip: string; since: Date; exceptId?: number }) {
     const row = await db
       .selectFrom('login_attempts')
       .select((eb) => [
@@ -16,6 +26,7 @@ export const authRepository = {
       .where('success', '=', false)
       .where('created_at', '>', input.since)
       .where((eb) => eb.or([eb('email', '=', input.email), eb('ip', '=', input.ip)]))
+      .$if(input.exceptId !== undefined, (q) => q.where('id', '!=', input.exceptId ?? 0))
       .executeTakeFirstOrThrow();
     return { byEmail: Number(row.byEmail), byIp: Number(row.byIp) };
   },

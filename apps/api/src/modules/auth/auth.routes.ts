@@ -27,6 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user, session } = await auth.signup(request.body, client(request));
+      if (request.auth) await auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
       return reply.status(201).send({ user: presentUser(user) });
     },
@@ -45,6 +46,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user, session } = await auth.login(request.body, client(request));
+      // The session this browser had before (perhaps someone else's) ends: one browser, one session.
+      if (request.auth) await auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
       return { user: presentUser(user) };
     },

@@ -38,6 +38,27 @@ function assertAcceptablePassword(password: string, field: string): void {
 }
 
 export function createAuthService({ db, config, mailer, sessions, workspaces }: AuthServiceDeps) {
+  /**
+   * Records a password guess for an account and an address, and answers its id; 429 with
+   * Retry-After when either had too many failures lately. The attempt is written down as a
+   * failure before it is counted and before the password is checked, so guesses sent in
+   * parallel all see each other: no batch slips past the limit.
+   */
+  async function startAttempt(email: string, ip: string): Promise<number> {
+    const since = new Date(Date.now() - LOGIN_WINDOW_MS);
+    const attemptId = await authRepository.recordAttempt(db, { email, ip, success: false });
+    const failures = await authRepository.countFailuresSince(db, { email, ip, since, exceptId: attemptId });
+    if (failures.byEmail >= MAX_FAILURES_PER_EMAIL || failures.byIp >= MAX_FAILURES_PER_IP) {
+      // A refused attempt checked no password: it is not a guess and does not extend the lock.
+      await authRepository.deleteAttempt(db, attemptId);
+      throw new AppError('too_many_attempts', messages.tooManyAttempts, {
+        status: 429,
+        headers: { 'retry-after': String(LOGIN_WINDOW_MS / 1000) },
+      });
+    }
+    return attemptId;
+  }
+
   return {
     /**
      * Creates the user and a workspace they own (14-day Pro trial) in one transaction, and
@@ -87,19 +108,12 @@ export function createAuthService({ db, config, mailer, sessions, workspaces }: 
       input: { email: string; password: string; remember?: boolean },
       client: ClientInfo,
     ): Promise<{ user: User; session: StartedSession }> {
-      const since = new Date(Date.now() - LOGIN_WINDOW_MS);
-      const failures = await authRepository.countFailuresSince(db, { email: input.email, ip: client.ip, since });
-      if (failures.byEmail >= MAX_FAILURES_PER_EMAIL || failures.byIp >= MAX_FAILURES_PER_IP) {
-        throw new AppError('too_many_attempts', messages.tooManyAttempts, {
-          status: 429,
-          headers: { 'retry-after': String(LOGIN_WINDOW_MS / 1000) },
-        });
-      }
+      const attemptId = await startAttempt(input.email, client.ip);
       const user = await usersRepository.findByEmail(db, input.email);
       let ok = false;
       if (user) ok = await verifyPassword(user.password_hash, input.password);
       else await verifyDecoy(input.password);
-      await authRepository.recordAttempt(db, { email: input.email, ip: client.ip, success: ok });
+      if (ok) await authRepository.markAttemptSucceeded(db, attemptId);
       if (!user || !ok) throw new AppError('wrong_credentials', messages.wrongCredentials, { status: 401 });
       const session = await sessions.start({ userId: user.id, remember: input.remember ?? false, ...client });
       return { user, session };
@@ -146,16 +160,20 @@ export function createAuthService({ db, config, mailer, sessions, workspaces }: 
       });
     },
 
-    /** Changes the password of a signed-in user and ends their other sessions. */
+    /** Changes the password of a signed-in user and ends their other sessions; guesses share the log-in limit (429). */
     async changePassword(input: {
       user: User;
       currentPassword: string;
       newPassword: string;
       keepSessionSecret: string;
+      client: ClientInfo;
     }): Promise<void> {
+      // Guessing the current password counts against the same limit as log-in guesses.
+      const attemptId = await startAttempt(input.user.email.toLowerCase(), input.client.ip);
       if (!(await verifyPassword(input.user.password_hash, input.currentPassword))) {
         throw validationError({ currentPassword: messages.currentPasswordWrong });
       }
+      await authRepository.markAttemptSucceeded(db, attemptId);
       assertAcceptablePassword(input.newPassword, 'newPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await db.transaction().execute(async (tx) => {

@@ -99,6 +99,15 @@ describe('demo requests', () => {
     expect((await post(validRequest)).statusCode).toBe(201);
   });
 
+  it('keeps to five an hour when a batch of requests from one address arrives at once', async () => {
+    const ip = fromNewIp();
+    const answers = await Promise.all(Array.from({ length: 9 }, () => post(validRequest, { ip })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(4);
+    const stored = await t.db.selectFrom('demo_requests').select('id').where('ip', '=', ip).execute();
+    expect(stored).toHaveLength(5);
+  });
+
   it('refuses a request posted from another site', async () => {
     const response = await post(validRequest, { headers: { origin: 'https://evil.example' } });
     expect(response.statusCode).toBe(403);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { DemoRequestsTable } from '../../db/tables/demo-requests.js';
 
@@ -18,6 +19,11 @@ export const demoRequestsRepository = {
         user_agent: request.user_agent,
       })
       .execute();
+  },
+
+  /** Serialises demo requests from one address until the transaction ends. */
+  async lockIp(db: Db, ip: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtext(${`demo-request:${ip}`}))`.execute(db);
   },
 
   async countFromIpSince(db: Db, ip: string, since: Date): Promise<number> {

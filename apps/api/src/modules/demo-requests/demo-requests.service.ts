@@ -29,24 +29,29 @@ export function createDemoRequestsService({ db, config, mailer }: DemoRequestsSe
      * else MAIL_FROM's address). Throws 429 too_many_requests past five requests an hour from one IP.
      */
     async submit(input: DemoRequestInput, client: { ip: string; userAgent?: string }): Promise<{ id: string }> {
-      const recent = await demoRequestsRepository.countFromIpSince(db, client.ip, new Date(Date.now() - WINDOW_MS));
-      if (recent >= MAX_PER_IP_PER_HOUR) {
-        throw new AppError('too_many_requests', demoRequestMessages.tooMany, {
-          status: 429,
-          headers: { 'retry-after': String(WINDOW_MS / 1000) },
-        });
-      }
       const id = newId();
-      await demoRequestsRepository.insert(db, {
-        id,
-        name: input.name,
-        email: input.email,
-        company: input.company,
-        team_size: input.teamSize,
-        message: input.message,
-        ip: client.ip,
-        user_agent: client.userAgent?.slice(0, 500) ?? null,
+      await db.transaction().execute(async (tx) => {
+        // One address at a time, so a batch sent at once cannot all pass the count before any is stored.
+        await demoRequestsRepository.lockIp(tx, client.ip);
+        const recent = await demoRequestsRepository.countFromIpSince(tx, client.ip, new Date(Date.now() - WINDOW_MS));
+        if (recent >= MAX_PER_IP_PER_HOUR) {
+          throw new AppError('too_many_requests', demoRequestMessages.tooMany, {
+            status: 429,
+            headers: { 'retry-after': String(WINDOW_MS / 1000) },
+          });
+        }
+        await demoRequestsRepository.insert(tx, {
+          id,
+          name: input.name,
+          email: input.email,
+          company: input.company,
+          team_size: input.teamSize,
+          message: input.message,
+          ip: client.ip,
+          user_agent: client.userAgent?.slice(0, 500) ?? null,
+        });
       });
+      // After the commit: the outbox write must not run inside the transaction.
       await mailer.send({ to: operator, ...demoRequestMail(input) });
       return { id };
     },

@@ -88,4 +88,38 @@ describe('groups', () => {
     expect((await call('PUT', `${url}/${other.id}/members/${worker.userId}`, manager.cookie)).statusCode).toBe(403);
     expect((await call('PATCH', `${url}/${led.id}`, manager.cookie, { name: 'Mine' })).statusCode).toBe(403);
   });
+
+  it('does not let a manager pull the owner, an admin or another manager into their groups (and so into their reach)', async () => {
+    const owner = await signUp(ctx.t.app);
+    const manager = await signUp(ctx.t.app);
+    const admin = await signUp(ctx.t.app);
+    const peer = await signUp(ctx.t.app);
+    for (const [user, role] of [
+      [manager, 'manager'],
+      [admin, 'admin'],
+      [peer, 'manager'],
+    ] as const) {
+      await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+    }
+    const url = `/api/v1/workspaces/${owner.workspaceId}/groups`;
+    const led = (await call('POST', url, owner.cookie, { name: 'Ops' })).json();
+    await call('PUT', `${url}/${led.id}/members/${manager.userId}`, owner.cookie);
+    await call('PUT', `${url}/${led.id}/members/${admin.userId}`, owner.cookie);
+
+    for (const target of [owner, peer]) {
+      const pulled = await call('PUT', `${url}/${led.id}/members/${target.userId}`, manager.cookie);
+      expect(pulled.statusCode).toBe(403);
+    }
+    // Nor push out someone above a regular user whom the owner put there.
+    expect((await call('DELETE', `${url}/${led.id}/members/${admin.userId}`, manager.cookie)).statusCode).toBe(403);
+    const group = (await call('GET', url, owner.cookie)).json().items.find((g: { id: string }) => g.id === led.id);
+    expect([...group.memberIds].sort()).toEqual([manager.userId, admin.userId].sort());
+    // So the owner's time stays out of the manager's reach.
+    const time = await call(
+      'GET',
+      `/api/v1/workspaces/${owner.workspaceId}/time-entries?userId=${owner.userId}`,
+      manager.cookie,
+    );
+    expect(time.statusCode).toBe(403);
+  });
 });

@@ -1,4 +1,4 @@
-import { type CreateGroupBody, can, teamMessages, type UpdateGroupBody } from '@sundial/core';
+import { type CreateGroupBody, can, type Role, teamMessages, type UpdateGroupBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Group } from '../../db/tables/team.js';
 import { audit } from '../../platform/audit.js';
@@ -13,6 +13,9 @@ import { type GroupView, presentGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 
 export const groupNotFound = () => notFound('Group not found.');
+
+/** Roles whose group membership a manager (without groups:manage) may change. */
+const MANAGER_MOVES = new Set<Role>(['member', 'guest']);
 
 const nameTaken = () =>
   new AppError('group_name_taken', teamMessages.groupNameTaken, {
@@ -62,8 +65,19 @@ export function createGroupsService({ db }: { db: Db }) {
     const group = await db.transaction().execute(async (tx) => {
       const found = await getGroup(tx, workspaceId, groupId);
       await assertCanManageMembersOf(tx, actor, groupId);
+      const target = await membersRepository.find(tx, workspaceId, userId);
+      // A manager's groups are their reach over others' time: they move regular users and guests
+      // only, never the owner, an admin or another manager into (or out of) them.
+      if (
+        target &&
+        target.user_id !== actor.userId &&
+        !can(actor.membership.role, 'groups:manage') &&
+        !MANAGER_MOVES.has(target.role)
+      ) {
+        throw forbidden();
+      }
       if (add) {
-        if (!(await membersRepository.find(tx, workspaceId, userId))) throw memberNotFound();
+        if (!target) throw memberNotFound();
         await groupsRepository.addMember(tx, { workspaceId, groupId, userId });
       } else {
         await groupsRepository.removeMember(tx, { workspaceId, groupId, userId });

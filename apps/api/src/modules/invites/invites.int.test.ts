@@ -103,6 +103,26 @@ describe('invites', () => {
     expect(me.currentWorkspaceId).toBe(owner.workspaceId);
   });
 
+  it('starts no session when an existing account confirms its password but cannot join', async () => {
+    const owner = await signUp(t.app);
+    const existing = await signUp(t.app);
+    await invite(owner, [existing.email]);
+    const token = await tokenFromMail(existing.email);
+    // Meanwhile they became a member another way, so the invitation can no longer be used to join.
+    await t.db
+      .insertInto('memberships')
+      .values({ workspace_id: owner.workspaceId, user_id: existing.userId, role: 'member' })
+      .execute();
+    const sessionsOf = async () =>
+      (await t.db.selectFrom('sessions').select('id_hash').where('user_id', '=', existing.userId).execute()).length;
+    const before = await sessionsOf();
+    const refused = await call('POST', `/api/v1/invites/${token}/accept`, undefined, { password: STRONG_PASSWORD });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('already_member');
+    expect(refused.cookies).toHaveLength(0);
+    expect(await sessionsOf()).toBe(before);
+  });
+
   it('lets a signed-in invitee accept without a password, and refuses someone else signed in', async () => {
     const owner = await signUp(t.app);
     const invitee = await signUp(t.app);

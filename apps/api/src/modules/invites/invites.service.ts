@@ -278,11 +278,17 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           if (!body.password) throw validationError({ password: messages.allFieldsRequired });
           session = (await auth.login({ email: invite.email, password: body.password }, input.client)).session;
         }
-        await db.transaction().execute(async (tx) => {
-          const locked = await invitesRepository.findByTokenHash(tx, tokenHash, { lock: true });
-          assertUsable(locked);
-          await join(tx, locked, existing.id);
-        });
+        try {
+          await db.transaction().execute(async (tx) => {
+            const locked = await invitesRepository.findByTokenHash(tx, tokenHash, { lock: true });
+            assertUsable(locked);
+            await join(tx, locked, existing.id);
+          });
+        } catch (error) {
+          // Nothing was joined, so no cookie is set: the session just started must not outlive the answer.
+          if (session) await sessions.end(session.secret);
+          throw error;
+        }
         const user = (await usersRepository.findById(db, existing.id)) ?? existing;
         return { user, workspaceId: invite.workspace_id, session };
       }

@@ -61,4 +61,22 @@ describe('password change', () => {
     expect((await call('GET', '/api/v1/me', cookie)).statusCode).toBe(200);
     expect((await call('GET', '/api/v1/me', other)).statusCode).toBe(401);
   });
+
+  it('limits guesses of the current password like log-in does', async () => {
+    const { cookie } = await signUp(ctx.t.app);
+    for (let i = 0; i < 10; i++) {
+      const wrong = await call('POST', '/api/v1/me/password', cookie, {
+        currentPassword: `Guess-${i}-wrong!`,
+        newPassword: 'Fresh-pass-99',
+      });
+      expect(wrong.statusCode).toBe(422);
+    }
+    const locked = await call('POST', '/api/v1/me/password', cookie, {
+      currentPassword: STRONG_PASSWORD,
+      newPassword: 'Fresh-pass-99',
+    });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error.code).toBe('too_many_attempts');
+    expect(locked.headers['retry-after']).toBe('900');
+  });
 });

@@ -70,7 +70,12 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user, sessionSecret } = requireAuth(request);
-      await auth.changePassword({ user, ...request.body, keepSessionSecret: sessionSecret });
+      await auth.changePassword({
+        user,
+        ...request.body,
+        keepSessionSecret: sessionSecret,
+        client: { ip: request.ip, userAgent: request.headers['user-agent'] },
+      });
       return reply.status(204).send(null);
     },
   );

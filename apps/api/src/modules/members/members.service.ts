@@ -1,7 +1,7 @@
 import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, seatLimit, teamMessages } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, forbidden, notFound } from '../../platform/errors.js';
 import type { SessionStore } from '../../platform/sessions.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
@@ -220,6 +220,10 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
       assertCan(actor.membership, 'members:transfer_ownership');
       const workspaceId = workspaceOf(actor);
       await db.transaction().execute(async (tx) => {
+        // The actor's row first, locked: of two transfers sent at once, the second finds that
+        // its sender is no longer the owner (rather than tripping the one-owner index).
+        const self = await membersRepository.findForUpdate(tx, workspaceId, actor.userId);
+        if (self?.role !== 'owner' || self.status !== 'active') throw forbidden();
         const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
         if (!target) throw memberNotFound();
         if (target.user_id === actor.userId) return;

@@ -1,0 +1,30 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/** Path segments and query values that carry a secret: reset and invitation tokens. */
+const SECRET_IN_PATH = /(\/(?:invites|password\/reset)\/)[^/?#]+/g;
+const SECRET_IN_QUERY = /([?&]token=)[^&#]*/gi;
+
+/** A URL fit for the log: secret tokens replaced, so logs never hold a working link. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_IN_PATH, '$1[redacted]').replace(SECRET_IN_QUERY, '$1[redacted]');
+}
+
+/** The server's logger settings: requests are logged without the tokens in their URLs. */
+export function loggerOptions(
+  level: string,
+  stream?: NodeJS.WritableStream,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
+}

@@ -1,0 +1,280 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  openTestDb,
+  STRONG_PASSWORD,
+  sessionCookie,
+  signUp,
+  uniqueEmail,
+  useTestApp,
+} from '../test/harness.js';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { migrateToLatest } from './db/migrate.js';
+import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
+import { newId } from './platform/ids.js';
+
+const ctx = useTestApp();
+const call: typeof ctx.call = (...args) => ctx.call(...args);
+
+/** Routes anybody may call without a session; every other API route must answer 401 to nobody. */
+const PUBLIC_ROUTES = new Set([
+  'POST /api/v1/auth/signup',
+  'POST /api/v1/auth/login',
+  'POST /api/v1/auth/logout',
+  'POST /api/v1/auth/password/forgot',
+  'GET /api/v1/auth/password/reset/{token}',
+  'POST /api/v1/auth/password/reset',
+  'POST /api/v1/demo-requests',
+  'GET /api/v1/invites/{token}',
+  'POST /api/v1/invites/{token}/accept',
+]);
+
+describe('authentication of every route', () => {
+  it('answers 401 to a caller without a session on every route that is not explicitly public', async () => {
+    const spec = (await ctx.t.app.inject('/api/docs/json')).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const checked: string[] = [];
+    for (const [path, operations] of Object.entries(spec.paths)) {
+      if (!path.startsWith('/api/v1/')) continue;
+      for (const method of Object.keys(operations)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        if (PUBLIC_ROUTES.has(key)) continue;
+        const url = path.replace(/\{[^}]+\}/g, () => newId());
+        const response = await ctx.t.app.inject({ method: method.toUpperCase() as 'GET', url });
+        expect({ key, status: response.statusCode }).toEqual({ key, status: 401 });
+        checked.push(key);
+      }
+    }
+    // The sweep really ran over the workspace routes, not over nothing.
+    expect(checked.length).toBeGreaterThan(20);
+    expect(checked).toContain('GET /api/v1/workspaces/{workspaceId}/members');
+  });
+
+  it('answers 404 to a signed-in user for a workspace they are not a member of, whatever the object id', async () => {
+    const alice = await signUp(ctx.t.app);
+    const bob = await signUp(ctx.t.app);
+    for (const url of [
+      `/api/v1/workspaces/${bob.workspaceId}`,
+      `/api/v1/workspaces/${bob.workspaceId}/members`,
+      `/api/v1/workspaces/${bob.workspaceId}/members/${bob.userId}`,
+      `/api/v1/workspaces/${bob.workspaceId}/invites`,
+      `/api/v1/workspaces/${bob.workspaceId}/groups`,
+    ]) {
+      expect({ url, status: (await call('GET', url, alice.cookie)).statusCode }).toEqual({ url, status: 404 });
+    }
+  });
+
+  it('does not reach an object of another workspace through the path of its own workspace (IDOR)', async () => {
+    const alice = await signUp(ctx.t.app);
+    const bob = await signUp(ctx.t.app);
+    const bobsGroup = (
+      await call('POST', `/api/v1/workspaces/${bob.workspaceId}/groups`, bob.cookie, { name: 'Bob team' })
+    ).json();
+    const bobsInvite = (
+      await call('POST', `/api/v1/workspaces/${bob.workspaceId}/invites`, bob.cookie, { emails: [uniqueEmail()] })
+    ).json().items[0];
+    const own = `/api/v1/workspaces/${alice.workspaceId}`;
+    expect((await call('GET', `${own}/members/${bob.userId}`, alice.cookie)).statusCode).toBe(404);
+    expect((await call('PATCH', `${own}/members/${bob.userId}`, alice.cookie, { role: 'guest' })).statusCode).toBe(404);
+    expect((await call('DELETE', `${own}/members/${bob.userId}`, alice.cookie)).statusCode).toBe(404);
+    expect((await call('POST', `${own}/owner`, alice.cookie, { userId: bob.userId })).statusCode).toBe(404);
+    expect((await call('PATCH', `${own}/groups/${bobsGroup.id}`, alice.cookie, { name: 'Mine' })).statusCode).toBe(404);
+    expect((await call('DELETE', `${own}/groups/${bobsGroup.id}`, alice.cookie)).statusCode).toBe(404);
+    expect((await call('POST', `${own}/invites/${bobsInvite.id}/resend`, alice.cookie)).statusCode).toBe(404);
+    expect((await call('DELETE', `${own}/invites/${bobsInvite.id}`, alice.cookie)).statusCode).toBe(404);
+    expect(
+      (await call('POST', `${own}/invites`, alice.cookie, { emails: [uniqueEmail()], groupId: bobsGroup.id }))
+        .statusCode,
+    ).toBe(404);
+    // Bob's things are untouched.
+    const bobs = (await call('GET', `/api/v1/workspaces/${bob.workspaceId}/groups`, bob.cookie)).json();
+    expect(bobs.items.map((g: { name: string }) => g.name)).toEqual(['Bob team']);
+    const invites = (await call('GET', `/api/v1/workspaces/${bob.workspaceId}/invites`, bob.cookie)).json();
+    expect(invites.items.map((i: { id: string }) => i.id)).toEqual([bobsInvite.id]);
+  });
+});
+
+describe('ownership', () => {
+  it('leaves exactly one owner when the owner sends two transfers at the same moment', async () => {
+    const owner = await signUp(ctx.t.app);
+    const a = await signUp(ctx.t.app);
+    const b = await signUp(ctx.t.app);
+    for (const m of [a, b]) {
+      await workspacesRepository.addMember(ctx.t.db, {
+        workspaceId: owner.workspaceId,
+        userId: m.userId,
+        role: 'member',
+      });
+    }
+    const url = `/api/v1/workspaces/${owner.workspaceId}/owner`;
+    const answers = await Promise.all([
+      call('POST', url, owner.cookie, { userId: a.userId }),
+      call('POST', url, owner.cookie, { userId: b.userId }),
+    ]);
+    const statuses = answers.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([200, 403]);
+    const owners = await ctx.t.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('role', '=', 'owner')
+      .execute();
+    expect(owners).toHaveLength(1);
+  });
+});
+
+describe('seats', () => {
+  it('gives the last license to one of two invitations sent at the same moment', async () => {
+    const owner = await signUp(ctx.t.app);
+    await ctx.t.db
+      .updateTable('workspaces')
+      .set({ plan: 'basic', licenses: 2 })
+      .where('id', '=', owner.workspaceId)
+      .execute();
+    const url = `/api/v1/workspaces/${owner.workspaceId}/invites`;
+    const answers = await Promise.all([
+      call('POST', url, owner.cookie, { emails: [uniqueEmail('race-a')] }),
+      call('POST', url, owner.cookie, { emails: [uniqueEmail('race-b')] }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 402]);
+    const pending = (await call('GET', url, owner.cookie)).json().items;
+    expect(pending).toHaveLength(1);
+  });
+});
+
+describe('log-in', () => {
+  it('does not let parallel guesses slip past the failure limit', async () => {
+    const victim = await signUp(ctx.t.app);
+    const guesses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        ctx.t.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { email: victim.email, password: `Wrong-guess-${i}!` },
+        }),
+      ),
+    );
+    let tried = guesses.filter((r) => r.statusCode === 401).length;
+    const refused = guesses.filter((r) => r.statusCode === 429).length;
+    expect(tried + refused).toBe(16);
+    expect(refused).toBeGreaterThan(0);
+    // Guessing on one at a time until refused: the passwords checked in all stay within the limit.
+    for (let i = 0; i < 12; i++) {
+      const next = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email: victim.email, password: `Wrong-again-${i}!` },
+      });
+      if (next.statusCode === 429) break;
+      expect(next.statusCode).toBe(401);
+      tried++;
+    }
+    expect(tried).toBeLessThanOrEqual(10);
+    // And the right password is refused too while the account is locked.
+    const right = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: victim.email, password: STRONG_PASSWORD },
+    });
+    expect(right.statusCode).toBe(429);
+  });
+
+  it('still counts a successful log-in as a success, not as a failure', async () => {
+    const user = await signUp(ctx.t.app);
+    for (let i = 0; i < 12; i++) {
+      const ok = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email: user.email, password: STRONG_PASSWORD },
+      });
+      expect(ok.statusCode).toBe(200);
+    }
+  });
+
+  it('ends the session the browser already had when someone signs in on it', async () => {
+    const first = await signUp(ctx.t.app);
+    const second = await signUp(ctx.t.app);
+    const login = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { cookie: first.cookie },
+      payload: { email: second.email, password: STRONG_PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(sessionCookie(login)).not.toBe(first.cookie);
+    // The cookie the browser held before is no longer a way in.
+    expect((await call('GET', '/api/v1/me', first.cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('browser protections', () => {
+  it('sends headers against sniffing, framing and leaking reset links through the Referer', async () => {
+    for (const url of ['/api/v1/me', '/healthz']) {
+      const response = await ctx.t.app.inject(url);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['referrer-policy']).toBe('same-origin');
+    }
+  });
+
+  it('refuses a PATCH or DELETE sent from another site too', async () => {
+    const user = await signUp(ctx.t.app);
+    const response = await ctx.t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${user.workspaceId}`,
+      headers: { cookie: user.cookie, origin: 'https://evil.example' },
+      payload: { name: 'Pwned' },
+    });
+    expect(response.statusCode).toBe(403);
+    const ws = (await call('GET', `/api/v1/workspaces/${user.workspaceId}`, user.cookie)).json();
+    expect(ws.name).not.toBe('Pwned');
+  });
+});
+
+describe('/dev/mail', () => {
+  it('is not served by a server with a public address, even when NODE_ENV was left at development', async () => {
+    const app = await createTestApp({ NODE_ENV: 'development', PUBLIC_URL: 'https://sundial.example.com' });
+    try {
+      await app.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/password/forgot',
+        payload: { email: uniqueEmail() },
+      });
+      expect((await app.app.inject('/dev/mail')).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the request log', () => {
+  it('never holds a reset or invitation token from a URL', async () => {
+    const { db, close } = await openTestDb();
+    await migrateToLatest(db);
+    const stream = new PassThrough();
+    let log = '';
+    stream.on('data', (chunk) => {
+      log += String(chunk);
+    });
+    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent' });
+    const app = await buildApp({ config, db, logStream: stream });
+    try {
+      await app.ready();
+      const secrets = ['ResetSecretToken111', 'InviteSecretToken222', 'PageSecretToken333', 'AcceptSecretToken444'];
+      await app.inject(`/api/v1/auth/password/reset/${secrets[0]}`);
+      await app.inject(`/api/v1/invites/${secrets[1]}`);
+      await app.inject(`/password?token=${secrets[2]}`);
+      await app.inject({ method: 'POST', url: `/api/v1/invites/${secrets[3]}/accept`, payload: {} });
+      expect(log).toContain('incoming request');
+      expect(log).toContain('/api/v1/invites/[redacted]');
+      expect(log).toContain('/password?token=[redacted]');
+      for (const secret of secrets) expect(log).not.toContain(secret);
+    } finally {
+      await app.close();
+      await close();
+    }
+  });
+});
