@@ -126,6 +126,29 @@ describe('ownership', () => {
   });
 });
 
+describe("a manager's reach", () => {
+  it('covers the regular users and guests of their groups, not an admin an admin put in the same group', async () => {
+    const owner = await signUp(ctx.t.app);
+    const ws = `/api/v1/workspaces/${owner.workspaceId}`;
+    const join = async (role: 'admin' | 'manager' | 'member') => {
+      const user = await signUp(ctx.t.app);
+      await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+      return user;
+    };
+    const manager = await join('manager');
+    const admin = await join('admin');
+    const member = await join('member');
+    const group = (await call('POST', `${ws}/groups`, owner.cookie, { name: 'Ops' })).json();
+    for (const user of [manager, admin, member, owner]) {
+      expect((await call('PUT', `${ws}/groups/${group.id}/members/${user.userId}`, owner.cookie)).statusCode).toBe(200);
+    }
+    expect((await call('GET', `${ws}/time-entries?userId=${member.userId}`, manager.cookie)).statusCode).toBe(200);
+    for (const peer of [admin, owner]) {
+      expect((await call('GET', `${ws}/time-entries?userId=${peer.userId}`, manager.cookie)).statusCode).toBe(403);
+    }
+  });
+});
+
 describe('seats', () => {
   it('gives the last license to one of two invitations sent at the same moment', async () => {
     const owner = await signUp(ctx.t.app);

@@ -114,15 +114,23 @@ export const groupsRepository = {
     return managed;
   },
 
-  /** People in the groups a manager leads (see managedGroupIds). */
+  /**
+   * The people a manager leads: regular users and guests in the groups they manage (see
+   * managedGroupIds). Owners, admins and other managers in those groups are their peers or
+   * superiors, not their people, even when an admin put them there.
+   */
   async managedUserIds(db: Db, workspaceId: string, managerId: string): Promise<Set<string>> {
     const groupIds = [...(await this.managedGroupIds(db, workspaceId, managerId))];
     if (groupIds.length === 0) return new Set();
     const rows = await db
-      .selectFrom('group_members')
-      .select('user_id')
-      .where('workspace_id', '=', workspaceId)
-      .where('group_id', 'in', groupIds)
+      .selectFrom('group_members as gm')
+      .innerJoin('memberships as m', (join) =>
+        join.onRef('m.workspace_id', '=', 'gm.workspace_id').onRef('m.user_id', '=', 'gm.user_id'),
+      )
+      .select('gm.user_id')
+      .where('gm.workspace_id', '=', workspaceId)
+      .where('gm.group_id', 'in', groupIds)
+      .where('m.role', 'in', ['member', 'guest'])
       .execute();
     return new Set(rows.map((r) => r.user_id));
   },
