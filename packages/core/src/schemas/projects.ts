@@ -91,6 +91,16 @@ export const membersBody = z.object({
 });
 export type MembersBody = z.input<typeof membersBody>;
 
+/**
+ * A project's people: as membersBody, plus who of them holds the "Can manage" grant (ids out of
+ * userIds / groupIds). Left out means no grants.
+ */
+export const projectPeopleBody = membersBody.extend({
+  managerUserIds: z.array(z.uuid()).max(1000).optional(),
+  managerGroupIds: z.array(z.uuid()).max(1000).optional(),
+});
+export type ProjectPeopleBody = z.input<typeof projectPeopleBody>;
+
 const currencySchema = z
   .string()
   .trim()

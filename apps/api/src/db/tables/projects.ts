@@ -63,6 +63,8 @@ export interface ProjectMembersTable {
   task_id: string | null;
   user_id: string | null;
   group_id: string | null;
+  /** Project-level grant: this member (or group) may edit the project and its tasks. */
+  can_manage: Generated<boolean>;
   created_at: Generated<Date>;
 }
 

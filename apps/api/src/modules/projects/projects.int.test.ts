@@ -27,6 +27,22 @@ async function team(): Promise<Team> {
   return { owner, byRole, ws: `/api/v1/workspaces/${owner.workspaceId}` };
 }
 
+/** A group "Crew" of the team's workspace holding `members`; returns its id. */
+async function crew(t: Team, members: SignedUp[]): Promise<string> {
+  const id = newId();
+  const workspaceId = t.owner.workspaceId;
+  const now = new Date();
+  await ctx.t.db
+    .insertInto('groups')
+    .values({ id, workspace_id: workspaceId, parent_id: null, name: 'Crew', created_at: now, updated_at: now })
+    .execute();
+  await ctx.t.db
+    .insertInto('group_members')
+    .values(members.map((m) => ({ workspace_id: workspaceId, group_id: id, user_id: m.userId })))
+    .execute();
+  return id;
+}
+
 describe('projects and tasks', () => {
   let t: Team;
   beforeAll(async () => {
@@ -286,22 +302,7 @@ describe('who may do what', () => {
     taskId = (await call('POST', `${t.ws}/projects/${privateId}/tasks`, t.owner.cookie, { name: 'T' })).json().id;
     await call('POST', `${t.ws}/projects/${assignedId}/tasks`, t.owner.cookie, { name: 'Shared task' });
     // The member is assigned to "Assigned" through a group, the guest directly.
-    const groupId = newId();
-    await ctx.t.db
-      .insertInto('groups')
-      .values({
-        id: groupId,
-        workspace_id: t.owner.workspaceId,
-        parent_id: null,
-        name: 'Crew',
-        created_at: new Date(),
-        updated_at: new Date(),
-      })
-      .execute();
-    await ctx.t.db
-      .insertInto('group_members')
-      .values({ workspace_id: t.owner.workspaceId, group_id: groupId, user_id: t.byRole.member.userId })
-      .execute();
+    const groupId = await crew(t, [t.byRole.member]);
     await call('PUT', `${t.ws}/projects/${assignedId}/people`, t.owner.cookie, {
       userIds: [t.byRole.guest.userId],
       groupIds: [groupId],
@@ -432,5 +433,158 @@ describe('who may do what', () => {
     // Their own merge target, and everything of the owner, is unchanged.
     expect((await call('GET', `${t.ws}/tags/${tag.id}`, t.owner.cookie)).json().name).toBe('secret');
     expect((await call('GET', `${t.ws}/projects/${privateId}`, t.owner.cookie)).json().name).toBe('Private');
+  });
+});
+
+describe('"Can manage" grants on a project', () => {
+  let t: Team;
+  let other: SignedUp; // a second member, assigned directly without the grant
+  let crewId: string;
+  let grantedId: string;
+  let directId: string;
+  let publicId: string;
+  const path = (id: string) => `${t.ws}/projects/${id}`;
+  beforeAll(async () => {
+    t = await team();
+    other = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, {
+      workspaceId: t.owner.workspaceId,
+      userId: other.userId,
+      role: 'member',
+    });
+    // The member and the guest are in the granted group.
+    crewId = await crew(t, [t.byRole.member, t.byRole.guest]);
+    const make = async (name: string, body: object = {}) =>
+      (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name, ...body })).json().id as string;
+    grantedId = await make('Granted');
+    directId = await make('Direct');
+    publicId = await make('Open', { isPublic: true });
+    const granted = await call('PUT', `${path(grantedId)}/people`, t.owner.cookie, {
+      userIds: [other.userId, t.byRole.guest.userId],
+      groupIds: [crewId],
+      managerGroupIds: [crewId],
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json().people).toEqual({
+      users: expect.arrayContaining([
+        expect.objectContaining({ id: other.userId, canManage: false }),
+        expect.objectContaining({ id: t.byRole.guest.userId, canManage: false }),
+      ]),
+      groups: [{ id: crewId, name: 'Crew', canManage: true }],
+    });
+    await call('PUT', `${path(directId)}/people`, t.owner.cookie, {
+      userIds: [other.userId],
+      groupIds: [],
+      managerUserIds: [other.userId],
+    });
+  });
+
+  it('lets a member granted through a group edit the project and its tasks, archive it, but not delete it or change people', async () => {
+    const me = t.byRole.member;
+    const list = (await call('GET', `${t.ws}/projects`, me.cookie)).json();
+    const canEdit = Object.fromEntries(list.items.map((p: { name: string; canEdit: boolean }) => [p.name, p.canEdit]));
+    expect(canEdit).toEqual({ Granted: true, Open: false });
+
+    const client = (await call('POST', `${t.ws}/clients`, t.owner.cookie, { name: 'Grant Co' })).json();
+    const edited = await call('PATCH', path(grantedId), me.cookie, {
+      name: 'Granted (renamed)',
+      clientId: client.id,
+      color: '#eb5757',
+      description: 'By a granted member',
+      budget: { type: 'hours', amount: 120 },
+      billableDefault: true,
+      keywordsEnabled: true,
+      keywords: ['grant'],
+      isPublic: false, // unchanged: fine
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ name: 'Granted (renamed)', clientName: 'Grant Co', canEdit: true });
+
+    const task = await call('POST', `${path(grantedId)}/tasks`, me.cookie, { name: 'Plan' });
+    expect(task.statusCode).toBe(201);
+    const sub = await call('POST', `${path(grantedId)}/tasks`, me.cookie, {
+      name: 'Sub',
+      parentTaskId: task.json().id,
+    });
+    expect(sub.statusCode).toBe(201);
+    expect((await call('PATCH', `${t.ws}/tasks/${task.json().id}`, me.cookie, { name: 'Plan 2' })).statusCode).toBe(
+      200,
+    );
+    expect((await call('POST', `${t.ws}/tasks/${sub.json().id}/archive`, me.cookie)).statusCode).toBe(200);
+    expect((await call('POST', `${t.ws}/tasks/${sub.json().id}/restore`, me.cookie)).statusCode).toBe(200);
+    expect((await call('DELETE', `${t.ws}/tasks/${sub.json().id}`, me.cookie)).statusCode).toBe(204);
+    expect((await call('POST', `${path(grantedId)}/archive`, me.cookie)).statusCode).toBe(200);
+    expect((await call('POST', `${path(grantedId)}/restore`, me.cookie)).statusCode).toBe(200);
+
+    for (const r of [
+      await call('DELETE', path(grantedId), me.cookie),
+      await call('PATCH', path(grantedId), me.cookie, { isPublic: true }),
+      await call('PUT', `${path(grantedId)}/people`, me.cookie, { userIds: [], groupIds: [crewId] }),
+      await call('PUT', `${t.ws}/tasks/${task.json().id}/people`, me.cookie, { userIds: [me.userId], groupIds: [] }),
+      await call('GET', `${t.ws}/project-assignees`, me.cookie),
+      // Moving a task into a project they may only see, and editing that project.
+      await call('PATCH', `${t.ws}/tasks/${task.json().id}`, me.cookie, { projectId: publicId }),
+      await call('PATCH', path(publicId), me.cookie, { name: 'Nope' }),
+      await call('POST', `${path(publicId)}/tasks`, me.cookie, { name: 'Nope' }),
+    ]) {
+      expect(r.statusCode).toBe(403);
+    }
+    // Not assigned to "Direct" at all: invisible.
+    expect((await call('PATCH', path(directId), me.cookie, { name: 'Nope' })).statusCode).toBe(404);
+    const after = (await call('GET', path(grantedId), t.owner.cookie)).json();
+    expect(after).toMatchObject({ name: 'Granted (renamed)', archived: false, isPublic: false });
+    expect(after.people.groups).toEqual([{ id: crewId, name: 'Crew', canManage: true }]);
+  });
+
+  it('keeps a member without the grant read-only, and a directly granted one may edit', async () => {
+    const seen = (await call('GET', path(grantedId), other.cookie)).json();
+    expect(seen.canEdit).toBe(false);
+    for (const r of [
+      await call('PATCH', path(grantedId), other.cookie, { name: 'Nope' }),
+      await call('POST', `${path(grantedId)}/tasks`, other.cookie, { name: 'Nope' }),
+      await call('POST', `${path(grantedId)}/archive`, other.cookie),
+    ]) {
+      expect(r.statusCode).toBe(403);
+    }
+    const direct = await call('PATCH', path(directId), other.cookie, { description: 'Mine to edit' });
+    expect(direct.statusCode).toBe(200);
+    expect(direct.json().canEdit).toBe(true);
+  });
+
+  it('never lets a guest use a grant, and refuses to grant a guest', async () => {
+    const guest = t.byRole.guest;
+    expect((await call('GET', path(grantedId), guest.cookie)).json().canEdit).toBe(false);
+    expect((await call('PATCH', path(grantedId), guest.cookie, { name: 'Nope' })).statusCode).toBe(403);
+    expect((await call('POST', `${path(grantedId)}/tasks`, guest.cookie, { name: 'Nope' })).statusCode).toBe(403);
+    const refused = await call('PUT', `${path(directId)}/people`, t.owner.cookie, {
+      userIds: [guest.userId],
+      groupIds: [],
+      managerUserIds: [guest.userId],
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.fields).toEqual({ managerUserIds: 'Guests cannot manage projects.' });
+    const notAssigned = await call('PUT', `${path(directId)}/people`, t.owner.cookie, {
+      userIds: [],
+      groupIds: [],
+      managerUserIds: [other.userId],
+    });
+    expect(notAssigned.statusCode).toBe(422);
+  });
+
+  it('lets managers edit every project, and an outsider gets 404', async () => {
+    const manager = t.byRole.manager;
+    const all = (await call('GET', `${t.ws}/projects`, manager.cookie)).json();
+    expect(all.items.every((p: { canEdit: boolean }) => p.canEdit)).toBe(true);
+    expect((await call('PATCH', path(grantedId), manager.cookie, { color: '#27ae60' })).statusCode).toBe(200);
+    const outsider = await signUp(ctx.t.app);
+    expect((await call('PATCH', path(grantedId), outsider.cookie, { name: 'x' })).statusCode).toBe(404);
+    expect((await call('GET', path(grantedId), outsider.cookie)).statusCode).toBe(404);
+  });
+
+  it('takes the right away with the grant', async () => {
+    await call('PUT', `${path(grantedId)}/people`, t.owner.cookie, { userIds: [], groupIds: [crewId] });
+    const me = t.byRole.member;
+    expect((await call('GET', path(grantedId), me.cookie)).json().canEdit).toBe(false);
+    expect((await call('PATCH', path(grantedId), me.cookie, { name: 'Nope' })).statusCode).toBe(403);
   });
 });

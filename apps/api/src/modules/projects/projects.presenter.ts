@@ -8,9 +8,10 @@ export const budgetView = z
   .object({ type: z.enum(['hours', 'fee']), amount: z.number().int(), resetsMonthly: z.boolean() })
   .nullable();
 
+/** canManage: the assignment carries the project-level "Can manage" grant (always false on tasks). */
 export const peopleView = z.object({
-  users: z.array(z.object({ id: z.uuid(), email: z.string(), name: z.string() })),
-  groups: z.array(z.object({ id: z.uuid(), name: z.string() })),
+  users: z.array(z.object({ id: z.uuid(), email: z.string(), name: z.string(), canManage: z.boolean() })),
+  groups: z.array(z.object({ id: z.uuid(), name: z.string(), canManage: z.boolean() })),
 });
 export type PeopleView = z.infer<typeof peopleView>;
 
@@ -37,6 +38,8 @@ export const projectView = z.object({
   taskCount: z.number().int(),
   /** Seconds of finished time entries on the project. */
   trackedSeconds: z.number().int(),
+  /** The caller may edit this project and its tasks (projects:manage, or a "Can manage" grant). */
+  canEdit: z.boolean(),
   ...sectionsView,
 });
 export type ProjectView = z.infer<typeof projectView>;
@@ -72,7 +75,7 @@ function sections(row: ProjectRow | Task) {
   };
 }
 
-export function presentProject(row: ProjectRow): ProjectView {
+export function presentProject(row: ProjectRow, canEdit: boolean): ProjectView {
   return {
     id: row.id,
     name: row.name,
@@ -84,6 +87,7 @@ export function presentProject(row: ProjectRow): ProjectView {
     isPublic: row.is_public,
     taskCount: Number(row.task_count ?? 0),
     trackedSeconds: Number(row.tracked_seconds ?? 0),
+    canEdit,
     ...sections(row),
   };
 }

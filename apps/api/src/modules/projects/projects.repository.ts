@@ -10,6 +10,8 @@ export interface ProjectRow extends Project {
   owner_email: string | null;
   task_count: number;
   tracked_seconds: number;
+  /** The viewer holds a "Can manage" grant on the project (directly or through a group). */
+  granted: boolean;
 }
 
 export interface Viewer {
@@ -31,13 +33,17 @@ export interface SectionValues {
 
 type ProjectEb = ExpressionBuilder<Database & { p: Database['projects'] }, 'p'>;
 
-/** Assigned to the project or any of its tasks, directly or through a group. */
-function assignedTo(eb: ProjectEb, userId: string) {
+/**
+ * Assigned to the project or any of its tasks, directly or through a group; with `grantOnly`,
+ * assigned to the whole project with the "Can manage" grant.
+ */
+function assignedTo(eb: ProjectEb, userId: string, grantOnly = false) {
   return eb.exists(
     eb
       .selectFrom('project_members as pm')
       .select(sql`1`.as('one'))
       .whereRef('pm.project_id', '=', 'p.id')
+      .$if(grantOnly, (q) => q.where('pm.task_id', 'is', null).where('pm.can_manage', '=', true))
       .where((w) =>
         w.or([
           w('pm.user_id', '=', userId),
@@ -58,7 +64,7 @@ function baseProjects(db: Db, viewer: Viewer) {
     .$if(!viewer.seesAll, (q) => q.where((eb) => eb.or([eb('p.is_public', '=', true), assignedTo(eb, viewer.userId)])));
 }
 
-function withDetails(q: ReturnType<typeof baseProjects>) {
+function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
   return q
     .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'p.client_id').onRef('c.workspace_id', '=', 'p.workspace_id'))
     .leftJoin('users as u', 'u.id', 'p.owner_user_id')
@@ -78,6 +84,7 @@ function withDetails(q: ReturnType<typeof baseProjects>) {
         .whereRef('te.project_id', '=', 'p.id')
         .whereRef('te.workspace_id', '=', 'p.workspace_id')
         .as('tracked_seconds'),
+      assignedTo(eb, viewer.userId, true).as('granted'),
     ]);
 }
 
@@ -118,7 +125,7 @@ export const projectsRepository = {
     }
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     const sortColumn = f.sort === 'created' ? sql`p.created_at` : sql`lower(p.name)`;
-    const rows = await withDetails(q)
+    const rows = await withDetails(q, viewer)
       .orderBy(sql`${sortColumn} ${sql.raw(f.order)}`)
       .orderBy('p.id')
       .limit(f.limit)
@@ -128,7 +135,7 @@ export const projectsRepository = {
   },
 
   async find(db: Db, viewer: Viewer, id: string): Promise<ProjectRow | undefined> {
-    const row = await withDetails(baseProjects(db, viewer)).where('p.id', '=', id).executeTakeFirst();
+    const row = await withDetails(baseProjects(db, viewer), viewer).where('p.id', '=', id).executeTakeFirst();
     return row as ProjectRow | undefined;
   },
 
@@ -335,7 +342,7 @@ export const projectsRepository = {
       .selectFrom('project_members as pm')
       .leftJoin('users as u', 'u.id', 'pm.user_id')
       .leftJoin('groups as g', 'g.id', 'pm.group_id')
-      .select(['pm.user_id', 'pm.group_id', 'u.email', 'u.name as user_name', 'g.name as group_name'])
+      .select(['pm.user_id', 'pm.group_id', 'pm.can_manage', 'u.email', 'u.name as user_name', 'g.name as group_name'])
       .where('pm.workspace_id', '=', workspaceId)
       .where('pm.project_id', '=', projectId)
       .$if(taskId === null, (q) => q.where('pm.task_id', 'is', null))
@@ -344,14 +351,26 @@ export const projectsRepository = {
       .orderBy('g.name')
       .execute();
     return {
-      users: rows.flatMap((r) => (r.user_id ? [{ id: r.user_id, email: r.email ?? '', name: r.user_name ?? '' }] : [])),
-      groups: rows.flatMap((r) => (r.group_id ? [{ id: r.group_id, name: r.group_name ?? '' }] : [])),
+      users: rows.flatMap((r) =>
+        r.user_id ? [{ id: r.user_id, email: r.email ?? '', name: r.user_name ?? '', canManage: r.can_manage }] : [],
+      ),
+      groups: rows.flatMap((r) =>
+        r.group_id ? [{ id: r.group_id, name: r.group_name ?? '', canManage: r.can_manage }] : [],
+      ),
     };
   },
 
   async replaceMembers(
     db: Db,
-    input: { workspaceId: string; projectId: string; taskId: string | null; userIds: string[]; groupIds: string[] },
+    input: {
+      workspaceId: string;
+      projectId: string;
+      taskId: string | null;
+      userIds: string[];
+      groupIds: string[];
+      /** Those of userIds / groupIds holding the "Can manage" grant (project-level only). */
+      managers?: Set<string>;
+    },
   ): Promise<void> {
     await db
       .deleteFrom('project_members')
@@ -361,8 +380,16 @@ export const projectsRepository = {
       .$if(input.taskId !== null, (q) => q.where('task_id', '=', input.taskId))
       .execute();
     const rows = [
-      ...[...new Set(input.userIds)].map((userId) => ({ user_id: userId, group_id: null })),
-      ...[...new Set(input.groupIds)].map((groupId) => ({ user_id: null, group_id: groupId })),
+      ...[...new Set(input.userIds)].map((userId) => ({
+        user_id: userId,
+        group_id: null,
+        can_manage: input.managers?.has(userId) ?? false,
+      })),
+      ...[...new Set(input.groupIds)].map((groupId) => ({
+        user_id: null,
+        group_id: groupId,
+        can_manage: input.managers?.has(groupId) ?? false,
+      })),
     ];
     if (rows.length === 0) return;
     await db

@@ -2,6 +2,7 @@ import {
   membersBody,
   projectCreateBody,
   projectListQuery,
+  projectPeopleBody,
   projectUpdateBody,
   taskCreateBody,
   taskListQuery,
@@ -145,9 +146,9 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Replace the users and groups assigned to a project',
+        summary: 'Replace the users and groups assigned to a project, and their "Can manage" grants',
         params: projectParams,
-        body: membersBody,
+        body: projectPeopleBody,
         response: { 200: projectDetailView, ...errorResponses },
       },
     },

@@ -2,14 +2,16 @@ import {
   can,
   type MembersBody,
   type ProjectCreateBody,
+  type ProjectPeopleBody,
   type ProjectUpdateBody,
+  type Role,
   type TaskCreateBody,
   type TaskUpdateBody,
 } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, notFound, validationError } from '../../platform/errors.js';
+import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
@@ -24,6 +26,7 @@ import {
 } from './projects.presenter.js';
 import {
   type ProjectListFilter,
+  type ProjectRow,
   projectsRepository as repo,
   type SectionValues,
   type Viewer,
@@ -39,6 +42,15 @@ const viewerOf = ({ membership, userId }: Actor): Viewer => ({
   userId,
   seesAll: can(membership.role, 'projects:view_all'),
 });
+
+/**
+ * The one rule for changing a project one can see (its edit-panel sections, its tasks, archiving):
+ * projects:manage, or a Member's "Can manage" grant on an assignment to the whole project, held
+ * directly or through a group. Deleting it and its people/grants stay with projects:manage.
+ */
+export function mayEditProject(role: Role, project: { granted: boolean }): boolean {
+  return can(role, 'projects:manage') || (project.granted && can(role, 'projects:edit_granted'));
+}
 
 /** Runs a write; a unique violation becomes 409 with the given message. */
 export async function uniqueAs<T>(message: string, run: () => Promise<T>): Promise<T> {
@@ -77,6 +89,15 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     return row;
   }
 
+  /** A visible project the actor may edit (404 when invisible, 403 when only visible). */
+  async function loadEditable(dbOrTx: Db, actor: Actor, id: string) {
+    const row = await loadProject(dbOrTx, actor, id);
+    if (!mayEditProject(actor.membership.role, row)) throw forbidden();
+    return row;
+  }
+
+  const present = (actor: Actor, row: ProjectRow) => presentProject(row, mayEditProject(actor.membership.role, row));
+
   async function loadTask(dbOrTx: Db, actor: Actor, id: string) {
     const task = await repo.findTask(dbOrTx, actor.membership.workspace.id, id);
     // A task is visible exactly when its project is.
@@ -93,7 +114,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
   async function detail(tx: Db, actor: Actor, id: string): Promise<ProjectDetail> {
     const row = await loadProject(tx, actor, id);
     const people = await repo.members(tx, actor.membership.workspace.id, id, null);
-    return { ...presentProject(row), people };
+    return { ...present(actor, row), people };
   }
 
   async function taskDetail(tx: Db, actor: Actor, id: string): Promise<TaskDetail> {
@@ -102,21 +123,45 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     return { ...presentTask(task), people };
   }
 
-  async function replacePeople(tx: Db, actor: Actor, projectId: string, taskId: string | null, body: MembersBody) {
+  async function replacePeople(
+    tx: Db,
+    actor: Actor,
+    projectId: string,
+    taskId: string | null,
+    body: MembersBody & Pick<ProjectPeopleBody, 'managerUserIds' | 'managerGroupIds'>,
+  ) {
     const workspaceId = actor.membership.workspace.id;
     const assignable = await repo.assignable(tx, workspaceId);
-    const userIds = new Set(assignable.users.map((u) => u.id));
+    const roles = new Map(assignable.users.map((u) => [u.id, u.role]));
     const groupIds = new Set(assignable.groups.map((g) => g.id));
-    if (body.userIds.some((id) => !userIds.has(id))) throw validationError({ userIds: 'Unknown member.' });
+    if (body.userIds.some((id) => !roles.has(id))) throw validationError({ userIds: 'Unknown member.' });
     if (body.groupIds.some((id) => !groupIds.has(id))) throw validationError({ groupIds: 'Unknown group.' });
-    await repo.replaceMembers(tx, { workspaceId, projectId, taskId, userIds: body.userIds, groupIds: body.groupIds });
+    const managerUserIds = body.managerUserIds ?? [];
+    const managerGroupIds = body.managerGroupIds ?? [];
+    if (managerUserIds.some((id) => !body.userIds.includes(id))) {
+      throw validationError({ managerUserIds: 'Only people assigned to the project can manage it.' });
+    }
+    if (managerUserIds.some((id) => roles.get(id) === 'guest')) {
+      throw validationError({ managerUserIds: 'Guests cannot manage projects.' });
+    }
+    if (managerGroupIds.some((id) => !body.groupIds.includes(id))) {
+      throw validationError({ managerGroupIds: 'Only groups assigned to the project can manage it.' });
+    }
+    await repo.replaceMembers(tx, {
+      workspaceId,
+      projectId,
+      taskId,
+      userIds: body.userIds,
+      groupIds: body.groupIds,
+      managers: new Set([...managerUserIds, ...managerGroupIds]),
+    });
   }
 
   return {
     async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectView[]; total: number }> {
       assertCan(actor.membership, 'projects:view');
       const { rows, total } = await repo.list(db, viewerOf(actor), filter);
-      return { items: rows.map(presentProject), total };
+      return { items: rows.map((row) => present(actor, row)), total };
     },
 
     get(actor: Actor, id: string) {
@@ -150,8 +195,11 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
       assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
-        await loadProject(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        const row = await loadEditable(tx, actor, id);
+        // Public or private decides who sees the project: a people change, not an edit.
+        if (body.isPublic !== undefined && body.isPublic !== row.is_public) {
+          assertCan(actor.membership, 'projects:manage');
+        }
         const workspaceId = actor.membership.workspace.id;
         await assertClient(tx, workspaceId, body.clientId);
         await uniqueAs(PROJECT_TAKEN, () =>
@@ -171,8 +219,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     async setArchived(actor: Actor, id: string, archived: boolean) {
       assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
-        await loadProject(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        await loadEditable(tx, actor, id);
         const workspaceId = actor.membership.workspace.id;
         await repo.update(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
         await audit(tx, {
@@ -204,7 +251,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       });
     },
 
-    async setPeople(actor: Actor, id: string, body: MembersBody) {
+    async setPeople(actor: Actor, id: string, body: ProjectPeopleBody) {
       assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadProject(tx, actor, id);
@@ -284,8 +331,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
-        await loadProject(tx, actor, projectId);
-        assertCan(actor.membership, 'projects:manage');
+        await loadEditable(tx, actor, projectId);
         if (body.parentTaskId) {
           const parent = await repo.findTask(tx, workspaceId, body.parentTaskId);
           if (!parent || parent.project_id !== projectId) {
@@ -312,7 +358,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        await loadEditable(tx, actor, task.project_id);
         const moving = body.projectId !== undefined || body.parentTaskId !== undefined;
         const projectId = body.projectId ?? task.project_id;
         // Moving to another project without naming a parent makes it a top-level task there.
@@ -323,7 +369,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
               ? task.parent_task_id
               : null;
         if (moving) {
-          if (projectId !== task.project_id) await loadProject(tx, actor, projectId);
+          if (projectId !== task.project_id) await loadEditable(tx, actor, projectId);
           if (parentTaskId) {
             const parents = await repo.taskParents(tx, workspaceId, projectId);
             if (!parents.has(parentTaskId))
@@ -350,8 +396,8 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       assertCan(actor.membership, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
-        await loadTask(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        const task = await loadTask(tx, actor, id);
+        await loadEditable(tx, actor, task.project_id);
         await repo.updateTask(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
         return taskDetail(tx, actor, id);
       });
@@ -363,7 +409,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        await loadEditable(tx, actor, task.project_id);
         const entries = await repo.deleteTask(tx, workspaceId, task);
         await announceEntries(hub, tx, 'updated', workspaceId, entries);
         await audit(tx, {

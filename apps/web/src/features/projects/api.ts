@@ -3,11 +3,13 @@ import type {
   ClientUpdateBody,
   MembersBody,
   ProjectCreateBody,
+  ProjectPeopleBody,
   ProjectUpdateBody,
   TaskCreateBody,
   TaskUpdateBody,
 } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api } from '../../api/client';
 
 export interface Budget {
@@ -15,9 +17,10 @@ export interface Budget {
   amount: number;
   resetsMonthly: boolean;
 }
+/** canManage: the project-level "Can manage" grant (never set on tasks). */
 export interface People {
-  users: { id: string; email: string; name: string }[];
-  groups: { id: string; name: string }[];
+  users: { id: string; email: string; name: string; canManage: boolean }[];
+  groups: { id: string; name: string; canManage: boolean }[];
 }
 interface Sections {
   description: string | null;
@@ -40,6 +43,8 @@ export interface Project extends Sections {
   isPublic: boolean;
   taskCount: number;
   trackedSeconds: number;
+  /** The caller may edit it and its tasks (Manager and above, or a member holding "Can manage"). */
+  canEdit: boolean;
 }
 export interface ProjectDetail extends Project {
   people: People;
@@ -90,16 +95,38 @@ export const projectKeys = {
   assignable: (w: string) => ['projects', w, 'assignable'] as const,
 };
 
+/** Projects per page of the left pane; "Load more" fetches the next page. */
+export const PROJECTS_PAGE = 100;
+
+/** The projects of the left pane, a page at a time (the API's limit/offset). */
 export function useProjects(w: string, f: ProjectFilter) {
-  // "Archived" shows archived projects and tasks beside the active ones, marked as such.
-  const q = new URLSearchParams({ limit: '500', archived: f.archived ? 'all' : 'false' });
-  if (f.search.trim()) q.set('search', f.search.trim());
-  if (f.mine) q.set('mine', 'true');
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: projectKeys.list(w, f),
-    queryFn: () => api<Page<Project>>('GET', `${ws(w)}/projects?${q}`),
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => {
+      // "Archived" shows archived projects and tasks beside the active ones, marked as such.
+      const q = new URLSearchParams({
+        limit: String(PROJECTS_PAGE),
+        offset: String(pageParam),
+        archived: f.archived ? 'all' : 'false',
+      });
+      if (f.search.trim()) q.set('search', f.search.trim());
+      if (f.mine) q.set('mine', 'true');
+      return api<Page<Project>>('GET', `${ws(w)}/projects?${q}`);
+    },
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((n, p) => n + p.items.length, 0);
+      return last.items.length > 0 && loaded < last.total ? loaded : undefined;
+    },
     placeholderData: (previous) => previous,
   });
+  const pages = query.data?.pages;
+  // A project may shift between pages while others are added or deleted: show it once.
+  const items = useMemo(() => {
+    const seen = new Set<string>();
+    return (pages ?? []).flatMap((p) => p.items).filter((p) => !seen.has(p.id) && seen.add(p.id));
+  }, [pages]);
+  return { ...query, items, total: pages?.at(-1)?.total ?? 0 };
 }
 
 export const useProject = (w: string, id: string) =>
@@ -158,7 +185,7 @@ export const useUpdateProject = (w: string) =>
     api<ProjectDetail>('PATCH', `${ws(w)}/projects/${id}`, body),
   );
 export const useSetProjectPeople = (w: string) =>
-  useProjectsMutation(w, ({ id, ...body }: MembersBody & { id: string }) =>
+  useProjectsMutation(w, ({ id, ...body }: ProjectPeopleBody & { id: string }) =>
     api<ProjectDetail>('PUT', `${ws(w)}/projects/${id}/people`, body),
   );
 export const useArchiveProject = (w: string) =>

@@ -75,6 +75,7 @@ function TaskPane({
       projectName={project.data.name}
       task={mode.taskId ? task.data : undefined}
       parentTaskId={mode.parentTaskId}
+      canEdit={project.data.canEdit}
       canManage={canManage}
       onClose={onClose}
       onCreated={onCreated}

@@ -6,7 +6,10 @@ import { ColourPalette, FormFooter, NameInput, PaneHeader, saveDescription, useS
 import { Sections } from './sections/Sections';
 import { changedPeople, initialSections, sectionsBody } from './sections/sections';
 
-/** Edit Project (read-only "Project" for those who may not manage): name, client, colour, public, the sections. */
+/**
+ * Edit Project (read-only "Project" for those who may not edit): name, client, colour, public, the
+ * sections. A member holding "Can manage" edits all but Public and People (`canManage`: projects:manage).
+ */
 export function ProjectForm({
   workspaceId,
   project,
@@ -26,17 +29,25 @@ export function ProjectForm({
   const [color, setColor] = useState(project.color);
   const [isPublic, setIsPublic] = useState(project.isPublic);
   const [sections, setSections] = useState(() => initialSections(project));
+  const canEdit = project.canEdit;
   const { errors, onSubmit } = useSubmit(async () => {
-    await update.mutateAsync({ id: project.id, name, clientId, color, isPublic, ...sectionsBody(sections) });
-    const people = changedPeople(sections, project.people);
+    await update.mutateAsync({
+      id: project.id,
+      name,
+      clientId,
+      color,
+      ...(canManage ? { isPublic } : {}),
+      ...sectionsBody(sections),
+    });
+    const people = canManage ? changedPeople(sections, project.people) : null;
     if (people) await setPeople.mutateAsync({ id: project.id, ...people });
     done('Project saved.');
   });
 
   return (
     <Stack component="form" onSubmit={onSubmit} gap="md">
-      <PaneHeader title={canManage ? 'Edit Project' : 'Project'} onClose={onClose} />
-      <NameInput label="Name" value={name} onValue={setName} error={errors.name} disabled={!canManage} />
+      <PaneHeader title={canEdit ? 'Edit Project' : 'Project'} onClose={onClose} />
+      <NameInput label="Name" value={name} onValue={setName} error={errors.name} disabled={!canEdit} />
       <Select
         label="Client"
         placeholder="No client"
@@ -47,13 +58,13 @@ export function ProjectForm({
         onChange={setClientId}
         clearable
         searchable
-        disabled={!canManage}
+        disabled={!canEdit}
       />
       <Box>
         <Text fw={500} size="sm" mb={4}>
           Colour
         </Text>
-        <ColourPalette value={color} onPick={setColor} disabled={!canManage} />
+        <ColourPalette value={color} onPick={setColor} disabled={!canEdit} />
       </Box>
       <Checkbox
         label="Public: everyone in the workspace can see it and track time to it"
@@ -69,10 +80,12 @@ export function ProjectForm({
         ownerEmail={project.ownerEmail}
         people={project.people}
         trackedSeconds={project.trackedSeconds}
-        readOnly={!canManage}
+        readOnly={!canEdit}
+        peopleReadOnly={!canManage}
+        grants
         onSaveDescription={(description) => saveDescription(update.mutateAsync, project.id, description)}
       />
-      {canManage && <FormFooter saving={update.isPending || setPeople.isPending} onCancel={onClose} />}
+      {canEdit && <FormFooter saving={update.isPending || setPeople.isPending} onCancel={onClose} />}
     </Stack>
   );
 }

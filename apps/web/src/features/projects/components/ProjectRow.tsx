@@ -12,15 +12,19 @@ export interface ProjectRowActions {
   onDelete: (project: Project) => void;
 }
 
-/** Add Task and the ⋮ menu (Change Color, Move, Archive / Restore, Delete), shown on hover. */
+/**
+ * Add Task and the ⋮ menu (Change Color, Move, Archive / Restore, Delete), shown on hover; Delete
+ * only with `canDelete` (projects:manage; a member holding "Can manage" has the rest).
+ */
 function RowActions({
   workspaceId,
   project,
+  canDelete,
   onAddTask,
   onChangeColor,
   onMove,
   onDelete,
-}: ProjectRowActions & { workspaceId: string; project: Project }) {
+}: ProjectRowActions & { workspaceId: string; project: Project; canDelete: boolean }) {
   const archive = useArchiveProject(workspaceId);
   const toggleArchived = () =>
     archive.mutate(
@@ -52,10 +56,14 @@ function RowActions({
           <Menu.Item onClick={() => onChangeColor(project)}>Change Color</Menu.Item>
           <Menu.Item onClick={() => onMove(project)}>Move</Menu.Item>
           <Menu.Item onClick={toggleArchived}>{project.archived ? 'Restore' : 'Archive'}</Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" onClick={() => onDelete(project)}>
-            Delete
-          </Menu.Item>
+          {canDelete && (
+            <>
+              <Menu.Divider />
+              <Menu.Item color="red" onClick={() => onDelete(project)}>
+                Delete
+              </Menu.Item>
+            </>
+          )}
         </Menu.Dropdown>
       </Menu>
     </div>
@@ -123,7 +131,9 @@ export function ProjectRow({
             {[project.clientName, project.ownerEmail].filter(Boolean).join(' · ')}
           </Text>
         </Box>
-        {canManage && <RowActions workspaceId={workspaceId} project={project} {...actions} />}
+        {project.canEdit && (
+          <RowActions workspaceId={workspaceId} project={project} canDelete={canManage} {...actions} />
+        )}
         <Text size="sm" c="dimmed" w={56} ta="right" title="Tracked time (hours:minutes)">
           {formatTracked(project.trackedSeconds)}
         </Text>

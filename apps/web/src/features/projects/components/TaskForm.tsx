@@ -13,6 +13,7 @@ export function TaskForm({
   projectId,
   task,
   parentTaskId,
+  canEdit,
   canManage,
   onClose,
   onCreated,
@@ -22,6 +23,9 @@ export function TaskForm({
   projectId: string;
   task?: TaskDetail;
   parentTaskId?: string | null;
+  /** May change the task (projects:manage, or "Can manage" on its project). */
+  canEdit: boolean;
+  /** May change who is assigned (projects:manage). */
   canManage: boolean;
   onClose: () => void;
   onCreated: (task: TaskDetail) => void;
@@ -37,25 +41,26 @@ export function TaskForm({
       ? await update.mutateAsync({ id: task.id, ...body })
       : await create.mutateAsync({ projectId, parentTaskId: parentTaskId ?? null, ...body });
     const people = changedPeople(sections, saved.people);
-    if (people) await setPeople.mutateAsync({ id: saved.id, ...people });
+    if (people) await setPeople.mutateAsync({ id: saved.id, userIds: people.userIds, groupIds: people.groupIds });
     done(task ? 'Task saved.' : 'Task created.');
     if (!task) onCreated(saved);
   });
 
   return (
     <Stack component="form" onSubmit={onSubmit} gap="md">
-      <PaneHeader title={!canManage ? 'Task' : task ? 'Edit Task' : 'Add Task'} onClose={onClose} />
+      <PaneHeader title={!canEdit ? 'Task' : task ? 'Edit Task' : 'Add Task'} onClose={onClose} />
       <Group gap="xs" wrap="nowrap" align="flex-end">
-        <Text fw={600} pb={8} style={{ whiteSpace: 'nowrap' }} data-testid="task-prefix">
+        {/* A long project name gives way (shortened, full in the tooltip) so the title keeps its room. */}
+        <Text fw={600} pb={8} truncate="end" maw="45%" title={projectName} data-testid="task-prefix">
           {projectName} /
         </Text>
         <NameInput
-          style={{ flex: 1 }}
+          style={{ flex: 1, minWidth: 120 }}
           label="Task title"
           value={name}
           onValue={setName}
           error={errors.name}
-          disabled={!canManage}
+          disabled={!canEdit}
           data-autofocus
         />
       </Group>
@@ -65,12 +70,13 @@ export function TaskForm({
         value={sections}
         onChange={(patch) => setSections((s) => ({ ...s, ...patch }))}
         people={task?.people}
-        readOnly={!canManage}
+        readOnly={!canEdit}
+        peopleReadOnly={!canManage}
         onSaveDescription={async (description) => {
           if (task) await saveDescription(update.mutateAsync, task.id, description);
         }}
       />
-      {canManage && (
+      {canEdit && (
         <FormFooter saving={create.isPending || update.isPending || setPeople.isPending} onCancel={onClose} />
       )}
     </Stack>

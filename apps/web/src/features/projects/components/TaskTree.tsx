@@ -60,9 +60,10 @@ function TaskRow({
     <div
       className={classes.taskRow}
       style={{ paddingLeft: 40 + depth * 24, fontWeight: selected ? 600 : undefined }}
+      data-selected={selected || undefined}
       data-testid="task-row"
     >
-      <Text size="sm" className={classes.name} c={task.archived ? 'dimmed' : undefined}>
+      <Text size="sm" className={classes.name} c={task.archived ? 'dimmed' : undefined} title={task.name}>
         {task.name}
         {task.archived ? ' (archived)' : ''}
       </Text>
@@ -71,31 +72,34 @@ function TaskRow({
       </Button>
       {canManage && (
         <>
-          <ActionIcon
-            variant="subtle"
-            size="sm"
-            aria-label={`Add sub-task to ${task.name}`}
-            onClick={() => onAddSub(task)}
-          >
-            <IconPlus size={14} aria-hidden="true" />
-          </ActionIcon>
-          <Button size="compact-xs" variant="subtle" color="gray" onClick={() => onMove(task)}>
-            Move
-          </Button>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="sm"
-            aria-label={`${task.archived ? 'Restore' : 'Archive'} task ${task.name}`}
-            title={task.archived ? 'Restore' : 'Archive'}
-            onClick={() => onArchive(task)}
-          >
-            {task.archived ? (
-              <IconArchiveOff size={14} aria-hidden="true" />
-            ) : (
-              <IconArchive size={14} aria-hidden="true" />
-            )}
-          </ActionIcon>
+          {/* Shown on hover, focus or selection, so long titles keep their room. */}
+          <span className={classes.taskActions}>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              aria-label={`Add sub-task to ${task.name}`}
+              onClick={() => onAddSub(task)}
+            >
+              <IconPlus size={14} aria-hidden="true" />
+            </ActionIcon>
+            <Button size="compact-xs" variant="subtle" color="gray" onClick={() => onMove(task)}>
+              Move
+            </Button>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="sm"
+              aria-label={`${task.archived ? 'Restore' : 'Archive'} task ${task.name}`}
+              title={task.archived ? 'Restore' : 'Archive'}
+              onClick={() => onArchive(task)}
+            >
+              {task.archived ? (
+                <IconArchiveOff size={14} aria-hidden="true" />
+              ) : (
+                <IconArchive size={14} aria-hidden="true" />
+              )}
+            </ActionIcon>
+          </span>
           <ActionIcon
             variant="subtle"
             color="red"

@@ -1,7 +1,7 @@
-import { Box, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { can } from '@sundial/core';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { type Me, useCurrentWorkspace } from '../../../api/session';
@@ -38,7 +38,7 @@ export function ProjectsPage() {
 
   const mine = filter === 'My Task';
   const projects = useProjects(workspaceId, { search: debounced, mine, archived });
-  const items = useMemo(() => projects.data?.items ?? [], [projects.data]);
+  const { items, total } = projects;
 
   const selectedProjectId = mode.kind === 'project' ? mode.id : mode.kind === 'task' ? mode.projectId : undefined;
   const selectedTaskId = mode.kind === 'task' ? mode.taskId : undefined;
@@ -123,7 +123,7 @@ export function ProjectsPage() {
                     project={project}
                     mine={mine}
                     archived={archived}
-                    canManage={canManage}
+                    canManage={project.canEdit}
                     selectedTaskId={selectedTaskId}
                     onEdit={(task) => openTask(project.id, task.id)}
                     onAddSub={(task) => openTask(project.id, undefined, task.id)}
@@ -131,10 +131,21 @@ export function ProjectsPage() {
                   />
                 </ProjectRow>
               ))}
-              {(projects.data?.total ?? 0) > items.length && (
-                <Text size="sm" c="dimmed" ta="center" py="sm">
-                  Showing {items.length} of {projects.data?.total} projects; search to find the others.
-                </Text>
+              {total > items.length && (
+                <Group justify="center" gap="sm" py="sm">
+                  <Text size="sm" c="dimmed">
+                    Showing {items.length} of {total} projects
+                  </Text>
+                  <Button
+                    size="compact-sm"
+                    variant="light"
+                    onClick={() => projects.fetchNextPage()}
+                    loading={projects.isFetchingNextPage}
+                    disabled={!projects.hasNextPage}
+                  >
+                    Load more
+                  </Button>
+                </Group>
               )}
             </Box>
           )}
@@ -160,7 +171,12 @@ export function ProjectsPage() {
           if (selectedProjectId === id) setMode({ kind: 'empty' });
         }}
       />
-      <MoveDialog target={moving} workspaceId={workspaceId} projects={items} onClose={() => setMoving(null)} />
+      <MoveDialog
+        target={moving}
+        workspaceId={workspaceId}
+        projects={items.filter((p) => p.canEdit)}
+        onClose={() => setMoving(null)}
+      />
       <ColorDialog project={coloring} workspaceId={workspaceId} onClose={() => setColoring(null)} />
       <ClientsModal
         opened={clientsOpen}

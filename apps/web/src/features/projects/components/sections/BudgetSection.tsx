@@ -18,8 +18,10 @@ export function BudgetSection({
 }: SectionProps & { trackedSeconds?: number }) {
   return (
     <Section title="Budget">
-      <Group grow align="flex-start">
+      {/* Side by side when there is room; in a narrow pane the amount goes below the type. */}
+      <Group align="flex-start" gap="sm">
         <Select
+          style={{ flex: '1 1 170px' }}
           aria-label="Budget type"
           data={BUDGET_TYPES}
           value={value.budgetType}
@@ -28,6 +30,7 @@ export function BudgetSection({
           disabled={readOnly}
         />
         <NumberInput
+          style={{ flex: '1 1 120px' }}
           aria-label="Budget amount"
           placeholder={value.budgetType === 'hours' ? 'Hours' : 'Amount'}
           min={0}

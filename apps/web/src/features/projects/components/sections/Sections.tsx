@@ -13,6 +13,8 @@ export function Sections({
   ownerEmail,
   trackedSeconds,
   onSaveDescription,
+  peopleReadOnly,
+  grants = false,
   ...section
 }: SectionProps & {
   workspaceId: string;
@@ -21,11 +23,22 @@ export function Sections({
   /** Time tracked to the project, to show against an hours budget. */
   trackedSeconds?: number;
   onSaveDescription: (description: string) => Promise<void>;
+  /** People may be read-only while the rest is editable (a member holding "Can manage"). */
+  peopleReadOnly?: boolean;
+  /** Offer the "Can manage" toggles (projects only). */
+  grants?: boolean;
 }) {
   const { value, onChange, readOnly } = section;
   return (
     <Stack gap="md">
-      <PeopleSection workspaceId={workspaceId} people={people} ownerEmail={ownerEmail} {...section} />
+      <PeopleSection
+        workspaceId={workspaceId}
+        people={people}
+        ownerEmail={ownerEmail}
+        grants={grants}
+        {...section}
+        readOnly={peopleReadOnly ?? readOnly}
+      />
       <DescriptionSection onSave={onSaveDescription} {...section} />
       <BudgetSection trackedSeconds={trackedSeconds} {...section} />
       <Checkbox

@@ -12,6 +12,8 @@ export interface SectionsState {
   keywords: string[];
   userIds: string[];
   groupIds: string[];
+  /** Assigned users and groups holding "Can manage" (projects only). */
+  managerIds: string[];
 }
 
 /** Props every section gets. */
@@ -40,6 +42,7 @@ export function initialSections(x?: {
     keywords: x?.keywords ?? [],
     userIds: x?.people.users.map((u) => u.id) ?? [],
     groupIds: x?.people.groups.map((g) => g.id) ?? [],
+    managerIds: [...(x?.people.users ?? []), ...(x?.people.groups ?? [])].filter((a) => a.canManage).map((a) => a.id),
   };
 }
 
@@ -61,10 +64,24 @@ export function sectionsBody(s: SectionsState) {
   };
 }
 
-/** The people to save, or null when they are the ones assigned now. */
-export function changedPeople(s: SectionsState, p?: People): { userIds: string[]; groupIds: string[] } | null {
-  const same =
-    JSON.stringify([[...s.userIds].sort(), [...s.groupIds].sort()]) ===
-    JSON.stringify([(p?.users.map((u) => u.id) ?? []).sort(), (p?.groups.map((g) => g.id) ?? []).sort()]);
-  return same ? null : { userIds: s.userIds, groupIds: s.groupIds };
+const EMPTY_SECTIONS = {
+  description: null,
+  budget: null,
+  billableDefault: false,
+  keywordsEnabled: false,
+  keywords: [],
+};
+
+/** The people (and their "Can manage" grants) to save, or null when they are the ones saved now. */
+export function changedPeople(s: SectionsState, p?: People) {
+  const saved = initialSections(p && { ...EMPTY_SECTIONS, people: p });
+  const key = (x: SectionsState) => JSON.stringify([x.userIds, x.groupIds, x.managerIds].map((ids) => [...ids].sort()));
+  if (key(s) === key(saved)) return null;
+  // A grant only stays with someone still assigned.
+  return {
+    userIds: s.userIds,
+    groupIds: s.groupIds,
+    managerUserIds: s.userIds.filter((id) => s.managerIds.includes(id)),
+    managerGroupIds: s.groupIds.filter((id) => s.managerIds.includes(id)),
+  };
 }
