@@ -186,7 +186,7 @@ test.describe('projects, tasks, clients and tags', () => {
     await expect(page.getByTestId('project-row')).toHaveCount(0);
   });
 
-  test('a manager manages tag lists, tags and the tag setting', async ({ page }) => {
+  test('the owner manages tag lists, tags and the tag setting', async ({ page }) => {
     await signUpOverHttp(page.request);
     await page.goto('/homepage/tags');
     await page.getByRole('button', { name: 'Add tag list' }).click();
@@ -246,7 +246,7 @@ test.describe('projects, tasks, clients and tags', () => {
     await expect(page.getByText('No tag lists yet.')).toBeVisible();
   });
 
-  test('a manager imports a CSV with a preview, then a Toggl Track export', async ({ page }) => {
+  test('the owner imports a CSV with a preview, then a Toggl Track export', async ({ page }) => {
     await signUpOverHttp(page.request);
     await page.goto('/homepage/projects');
     await page.getByRole('button', { name: 'More project actions' }).click();

@@ -48,7 +48,7 @@ export const clientsRepository = {
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     const sortColumn = f.sort === 'created' ? sql`c.created_at` : sql`lower(c.name)`;
     const rows = await rowsQ
-      .orderBy(sql`${sortColumn} ${sql.raw(f.order)}`)
+      .orderBy(sql`${sortColumn} ${f.order === 'desc' ? sql`desc` : sql`asc`}`)
       .orderBy('c.id')
       .limit(f.limit)
       .offset(f.offset)

@@ -126,7 +126,7 @@ export const projectsRepository = {
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     const sortColumn = f.sort === 'created' ? sql`p.created_at` : sql`lower(p.name)`;
     const rows = await withDetails(q, viewer)
-      .orderBy(sql`${sortColumn} ${sql.raw(f.order)}`)
+      .orderBy(sql`${sortColumn} ${f.order === 'desc' ? sql`desc` : sql`asc`}`)
       .orderBy('p.id')
       .limit(f.limit)
       .offset(f.offset)

@@ -168,10 +168,12 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       return { tagsRequired: await repo.requireTag(db, actor.membership.workspace.id) };
     },
 
+    /** "Tags required" is a workspace time setting: the same right and audit as the time settings. */
     saveSettings(actor: Actor, tagsRequired: boolean) {
-      manage(actor);
+      assertCan(actor.membership, 'time:settings');
       return write(actor, async (tx, workspaceId) => {
         await repo.setRequireTag(tx, workspaceId, tagsRequired);
+        await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId });
         return { tagsRequired };
       });
     },

@@ -415,7 +415,11 @@ export function TagsPage() {
           Settings
         </Title>
         {settings.data && (
-          <SettingsForm workspaceId={workspaceId} tagsRequired={settings.data.tagsRequired} canManage={canManage} />
+          <SettingsForm
+            workspaceId={workspaceId}
+            tagsRequired={settings.data.tagsRequired}
+            canManage={workspace ? can(workspace.role, 'time:settings') : false}
+          />
         )}
       </Paper>
     </Stack>
