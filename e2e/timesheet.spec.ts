@@ -250,4 +250,103 @@ test.describe('timesheet', () => {
     await expect(page.locator('[data-testid^="calendar-day-"]')).not.toHaveAttribute('data-testid', today ?? '');
     await expect(page.locator('[data-testid^="calendar-day-"]')).toHaveCount(1);
   });
+  test('overlapping entries stand side by side in the calendar, open for editing on a click, and take tags and a note in bulk', async ({
+    page,
+  }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceOf(page.request);
+    const post = async (path: string, data: object) =>
+      (await (await page.request.post(`/api/v1/workspaces/${ws}${path}`, { data })).json()).id as string;
+    const list = await post('/tag-lists', { name: 'Clients' });
+    const acme = await post(`/tag-lists/${list}/tags`, { name: 'Acme' });
+    await post('/projects', { name: 'Website', color: '#1c7ed6' });
+    await page.goto('/homepage/timesheet');
+
+    // One entry through the dialog (today 09:00, in the user's zone), two more beside it through the API.
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a time entry' });
+    await add.getByLabel('Start time').fill('09:00');
+    await add.getByRole('textbox', { name: 'Duration' }).fill('2h');
+    await add.getByRole('textbox', { name: 'Note' }).fill('Design');
+    await add.getByRole('button', { name: 'Save entry' }).click();
+    await expect(add).toBeHidden();
+    const design = (await entriesOf(page.request, ws))[0];
+    if (!design) throw new Error('no entry');
+    const at = (hours: number) => new Date(new Date(design.start).getTime() + hours * 3_600_000).toISOString();
+    const review = await post('/time-entries', { start: at(1), end: at(2.5), note: 'Review' });
+    await post('/time-entries', { start: at(3), end: at(3.5), note: 'Lunch' });
+
+    // Calendar, day and week: the two overlapping blocks share the width, the lone one has it all.
+    await page.keyboard.press('3');
+    for (const view of ['Day', 'Week']) {
+      await page.getByLabel('Calendar span').getByText(view, { exact: true }).click();
+      const boxOf = async (note: string) => {
+        const box = await page.getByTestId('calendar-block').filter({ hasText: note }).boundingBox();
+        if (!box) throw new Error(`no block ${note}`);
+        return box;
+      };
+      await expect(page.getByTestId('calendar-block')).toHaveCount(3);
+      const [a, b, lone] = [await boxOf('Design'), await boxOf('Review'), await boxOf('Lunch')];
+      expect(a.x + a.width <= b.x || b.x + b.width <= a.x, `${view}: side by side`).toBe(true);
+      expect(b.y).toBeLessThan(a.y + a.height);
+      expect(lone.width).toBeGreaterThan(a.width * 1.8);
+      await shot(page, `timesheet-calendar-lanes-${view.toLowerCase()}`);
+    }
+
+    // A click on a block opens it in the entry dialog: change note, project, tag and end time.
+    const reviewBlock = page.getByTestId('calendar-block').filter({ hasText: 'Review' });
+    await reviewBlock.click();
+    const edit = page.getByRole('dialog', { name: 'Edit time entry' });
+    await expect(edit.getByRole('textbox', { name: 'Note' })).toHaveValue('Review');
+    await edit.getByRole('textbox', { name: 'Note' }).fill('Code review');
+    await edit.getByRole('combobox', { name: 'Project' }).click();
+    await page.getByRole('option', { name: 'Website', exact: true }).click();
+    await edit.getByLabel('End time').fill('12:00');
+    await edit.getByRole('button', { name: 'Save entry' }).click();
+    await expect(edit).toBeHidden();
+    await expect
+      .poll(async () => {
+        const e = (await entriesOf(page.request, ws)).find((x) => x.id === review);
+        return [e?.note, e?.durationSeconds, e?.projectId !== null];
+      })
+      .toEqual(['Code review', 2 * 3600, true]);
+    await expect(reviewBlock).toHaveCount(1);
+
+    // Delete from the dialog, then Undo: the same entry comes back.
+    await reviewBlock.click();
+    await edit.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByTestId('calendar-block')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByTestId('calendar-block')).toHaveCount(3);
+    await expect.poll(async () => (await entriesOf(page.request, ws)).some((e) => e.id === review)).toBe(true);
+    // The blocks are buttons: Enter opens one from the keyboard.
+    await reviewBlock.focus();
+    await page.keyboard.press('Enter');
+    await expect(edit).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(edit).toBeHidden();
+
+    // Day list: tags and a note for every selected entry.
+    await page.keyboard.press('1');
+    await page.getByRole('checkbox', { name: /^Select all of / }).check();
+    await expect(page.getByText('3 selected')).toBeVisible();
+    const addTags = page.getByRole('group', { name: 'Add tags' });
+    await addTags.getByPlaceholder('Add tags').click();
+    await page.getByRole('option', { name: 'Acme' }).click();
+    await page.keyboard.press('Escape');
+    await addTags.getByRole('button', { name: 'Apply' }).click();
+    const all = async () => (await entriesOf(page.request, ws)) as (Entry & { tagIds: string[] })[];
+    await expect.poll(async () => (await all()).every((e) => e.tagIds.includes(acme))).toBe(true);
+    const setNote = page.getByRole('group', { name: 'Set note' });
+    await setNote.getByRole('textbox').fill('Sprint 12');
+    await setNote.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(async () => (await all()).map((e) => e.note)).toEqual(['Sprint 12', 'Sprint 12', 'Sprint 12']);
+    await shot(page, 'timesheet-bulk-tags');
+    const removeTags = page.getByRole('group', { name: 'Remove tags' });
+    await removeTags.getByPlaceholder('Remove tags').click();
+    await page.getByRole('option', { name: 'Acme' }).click();
+    await page.keyboard.press('Escape');
+    await removeTags.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(async () => (await all()).every((e) => e.tagIds.length === 0)).toBe(true);
+  });
 });

@@ -47,8 +47,14 @@ export type StartTimerBody = z.input<typeof startTimerBody>;
 
 export const bulkUpdateTimeEntriesBody = z.object({
   ids: z.array(z.uuid()).min(1, 'Choose at least one entry.').max(500, 'At most 500 entries at once.'),
-  set: z.object(entryFields),
+  set: z.object({
+    ...entryFields,
+    /** Tags added to, or taken off, each entry's own tags (`tagIds` replaces them all instead). */
+    addTagIds: tagIds.optional(),
+    removeTagIds: tagIds.optional(),
+  }),
 });
+export type BulkUpdateTimeEntriesBody = z.input<typeof bulkUpdateTimeEntriesBody>;
 export const bulkDeleteTimeEntriesBody = z.object({
   ids: z.array(z.uuid()).min(1, 'Choose at least one entry.').max(500, 'At most 500 entries at once.'),
 });

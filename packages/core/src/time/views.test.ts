@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dayBounds, dayPieces, findOverlaps, weekDays, workSeconds, zonedInstant } from './days.js';
 import { ROUNDING_MINUTES, ROUNDING_MODES } from './rounding.js';
-import { calendarView, gridView, listView, type ViewEntry } from './views.js';
+import { calendarView, gridView, layoutLanes, listView, type ViewEntry } from './views.js';
 
 const BERLIN = 'Europe/Berlin';
 const NEW_YORK = 'America/New_York';
@@ -185,5 +185,67 @@ describe('in a process whose own time zone is not UTC', () => {
     } finally {
       process.env.TZ = saved;
     }
+  });
+});
+
+describe('calendar lanes', () => {
+  it('puts overlapping blocks side by side and leaves others full width', () => {
+    const lanes = layoutLanes([
+      { top: 540, bottom: 600 }, // 09:00–10:00
+      { top: 570, bottom: 630 }, // 09:30–10:30, overlaps the first
+      { top: 610, bottom: 660 }, // 10:10–11:00, overlaps the second only: reuses lane 0
+      { top: 720, bottom: 780 }, // 12:00–13:00, alone
+      { top: 600, bottom: 605 }, // 10:00–10:05: lane 0 is free again at 10:00
+    ]);
+    expect(lanes).toEqual([
+      { lane: 0, lanes: 2 },
+      { lane: 1, lanes: 2 },
+      { lane: 0, lanes: 2 },
+      { lane: 0, lanes: 1 },
+      { lane: 0, lanes: 2 },
+    ]);
+    expect(
+      layoutLanes(
+        [
+          { top: 0, bottom: 10 },
+          { top: 10, bottom: 20 },
+        ],
+        15,
+      ),
+    ).toEqual([
+      { lane: 0, lanes: 2 },
+      { lane: 1, lanes: 2 },
+    ]);
+    expect(
+      layoutLanes([
+        { top: 0, bottom: 10 },
+        { top: 10, bottom: 20 },
+      ]),
+    ).toEqual([
+      { lane: 0, lanes: 1 },
+      { lane: 0, lanes: 1 },
+    ]);
+  });
+
+  it('never gives two overlapping blocks the same lane (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 1400 }), fc.integer({ min: 1, max: 300 })), { maxLength: 30 }),
+        (raw) => {
+          const blocks = raw.map(([top, length]) => ({ top, bottom: top + length }));
+          const lanes = layoutLanes(blocks);
+          blocks.forEach((a, i) => {
+            const la = lanes[i] as { lane: number; lanes: number };
+            expect(la.lane).toBeLessThan(la.lanes);
+            blocks.forEach((b, j) => {
+              if (i !== j && a.top < b.bottom && b.top < a.bottom) {
+                expect(la.lane).not.toBe(lanes[j]?.lane);
+                expect(la.lanes).toBe(lanes[j]?.lanes);
+              }
+            });
+          });
+        },
+      ),
+    );
   });
 });

@@ -103,3 +103,41 @@ export function calendarView<E extends ViewEntry>(
   }
   return { columns, total: columns.reduce((sum, c) => sum + c.total, 0) };
 }
+
+export interface Lane {
+  /** The block's lane (0 = leftmost) and how many lanes its group of overlapping blocks has. */
+  lane: number;
+  lanes: number;
+}
+
+/**
+ * Side-by-side layout of one day's blocks (like Google Calendar): blocks that overlap in time,
+ * directly or through a chain, form a group; each gets the leftmost lane free at its start, and
+ * the group is as wide as its lanes. `minMinutes` is the shortest a block is drawn, so blocks
+ * that touch on screen are laid out as overlapping too. Returns one Lane per block, in order.
+ */
+export function layoutLanes(blocks: readonly { top: number; bottom: number }[], minMinutes = 0): Lane[] {
+  const result: Lane[] = blocks.map(() => ({ lane: 0, lanes: 1 }));
+  const order = blocks
+    .map((b, index) => ({ index, top: b.top, bottom: Math.max(b.bottom, b.top + minMinutes) }))
+    .sort((a, b) => a.top - b.top || b.bottom - a.bottom);
+  let group: number[] = [];
+  let laneEnds: number[] = [];
+  let groupEnd = Number.NEGATIVE_INFINITY;
+  const close = () => {
+    for (const index of group) (result[index] as Lane).lanes = laneEnds.length;
+    group = [];
+    laneEnds = [];
+  };
+  for (const block of order) {
+    if (block.top >= groupEnd) close();
+    let lane = laneEnds.findIndex((end) => end <= block.top);
+    if (lane < 0) lane = laneEnds.push(block.bottom) - 1;
+    else laneEnds[lane] = block.bottom;
+    (result[block.index] as Lane).lane = lane;
+    group.push(block.index);
+    groupEnd = group.length === 1 ? block.bottom : Math.max(groupEnd, block.bottom);
+  }
+  close();
+  return result;
+}

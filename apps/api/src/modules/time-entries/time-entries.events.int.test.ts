@@ -157,40 +157,46 @@ describe('live changes of time entries', () => {
     const [appA] = apps;
     if (!appA) throw new Error('no app');
     const owner = await signUp(appA);
+    // The user whose time changes: a member in a group of the manager's (a manager's people are
+    // the members and guests of their groups).
+    const user = await signUp(appA);
     const manager = await signUp(appA);
     const stranger = await signUp(appA);
-    await workspacesRepository.addMember(handles[0]?.db ?? appA.services.db, {
-      workspaceId: owner.workspaceId,
-      userId: manager.userId,
-      role: 'manager',
-    });
-    await putInGroup(handles[0]?.db ?? appA.services.db, owner.workspaceId, [owner.userId, manager.userId]);
-    const path = `/api/v1/workspaces/${owner.workspaceId}/time-entries/events`;
+    const db = handles[0]?.db ?? appA.services.db;
+    for (const [who, role] of [
+      [user, 'member'],
+      [manager, 'manager'],
+    ] as const) {
+      await workspacesRepository.addMember(db, { workspaceId: owner.workspaceId, userId: who.userId, role });
+    }
+    await putInGroup(db, owner.workspaceId, [user.userId, manager.userId]);
+    const ws = owner.workspaceId;
+    const path = `/api/v1/workspaces/${ws}/time-entries/events`;
 
     expect((await fetch(`${bases[1]}${path}`)).status).toBe(401);
     expect((await fetch(`${bases[1]}${path}`, { headers: { cookie: stranger.cookie } })).status).toBe(404);
 
-    const ownTab = await openStream(`${bases[1]}${path}`, owner.cookie);
-    const managerView = await openStream(`${bases[0]}${path}?userId=${owner.userId}`, manager.cookie);
+    const ownTab = await openStream(`${bases[1]}${path}`, user.cookie);
+    const managerView = await openStream(`${bases[0]}${path}?userId=${user.userId}`, manager.cookie);
     const managersOwn = await openStream(`${bases[1]}${path}`, manager.cookie);
 
     const started = Date.now();
-    const response = await fetch(`${bases[0]}/api/v1/workspaces/${owner.workspaceId}/timer/start`, {
+    const response = await fetch(`${bases[0]}/api/v1/workspaces/${ws}/timer/start`, {
       method: 'POST',
-      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      headers: { cookie: user.cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ note: 'live' }),
     });
     expect(response.status).toBe(201);
     const entryId = ((await response.json()) as { entry: { id: string } }).entry.id;
 
     const seen = await ownTab.waitFor((e) => e.entryIds.includes(entryId));
-    expect(seen).toMatchObject({ type: 'created', userId: owner.userId, workspaceId: owner.workspaceId });
+    expect(seen).toMatchObject({ type: 'created', userId: user.userId, workspaceId: ws });
     await managerView.waitFor((e) => e.entryIds.includes(entryId));
     expect(Date.now() - started).toBeLessThan(1000);
 
-    const stop = await fetch(`${bases[1]}/api/v1/workspaces/${owner.workspaceId}/timer/stop`, {
+    const stop = await fetch(`${bases[1]}/api/v1/workspaces/${ws}/timer/stop`, {
       method: 'POST',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: user.cookie },
     });
     expect(stop.status).toBe(200);
     await ownTab.waitFor((e) => e.type === 'updated' && e.entryIds.includes(entryId));

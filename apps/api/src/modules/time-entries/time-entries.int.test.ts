@@ -398,6 +398,27 @@ describe('time entries', () => {
       updated.json().items.every((e: { billable: boolean; note: string }) => e.billable && e.note === 'bulk'),
     ).toBe(true);
 
+    // Tags added to and taken off each entry's own tags; an unknown tag changes nothing.
+    const list = (await call('POST', `${t.ws}/tag-lists`, t.owner.cookie, { name: `Bulk ${Date.now()}` })).json().id;
+    const tagOf = async (name: string) =>
+      (await call('POST', `${t.ws}/tag-lists/${list}/tags`, t.owner.cookie, { name })).json().id as string;
+    const [red, blue] = [await tagOf('Red'), await tagOf('Blue')];
+    await call('PATCH', `${t.ws}/time-entries/${ids[0]}`, t.member.cookie, { tagIds: [red] });
+    const tagged = await call('POST', `${t.ws}/time-entries/bulk-update`, t.member.cookie, {
+      ids,
+      set: { addTagIds: [blue], removeTagIds: [red] },
+    });
+    expect(tagged.json().items.map((e: { tagIds: string[] }) => e.tagIds)).toEqual([[blue], [blue], [blue]]);
+    const unknown = await call('POST', `${t.ws}/time-entries/bulk-update`, t.member.cookie, {
+      ids,
+      set: { addTagIds: [ids[0]], note: 'not saved' },
+    });
+    expect([unknown.statusCode, unknown.json().error.fields]).toEqual([
+      422,
+      { addTagIds: 'A tag does not exist in the workspace.' },
+    ]);
+    expect((await call('GET', `${t.ws}/time-entries/${ids[1]}`, t.member.cookie)).json().note).toBe('bulk');
+
     const ownersEntry = (
       await call('POST', `${t.ws}/time-entries`, t.owner.cookie, { start: hoursAgo(3), duration: '1h' })
     ).json();

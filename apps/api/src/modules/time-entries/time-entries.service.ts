@@ -450,14 +450,24 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     async bulkUpdate(
       actor: Actor,
       ids: string[],
-      set: Omit<EntryInput, 'start' | 'end' | 'duration'>,
+      set: Omit<EntryInput, 'start' | 'end' | 'duration'> & { addTagIds?: string[]; removeTagIds?: string[] },
     ): Promise<TimeEntryView[]> {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const entries = await loadForBulk(tx, actor, ids);
         const settings = await settingsOf(tx, workspaceId);
         const refs = await resolveRefs(tx, actor, set);
+        const added = [...new Set(set.addTagIds ?? [])];
+        if (added.length && (await repo.countTags(tx, workspaceId, added)) !== added.length)
+          throw validationError({ addTagIds: 'A tag does not exist in the workspace.' });
+        const removed = new Set(set.removeTagIds ?? []);
+        const tagsOf = (entry: { tag_ids: string[] }): string[] | undefined =>
+          set.tagIds ??
+          (added.length || removed.size
+            ? [...new Set([...entry.tag_ids, ...added])].filter((id) => !removed.has(id))
+            : undefined);
         for (const entry of entries) {
+          const newTags = tagsOf(entry);
           const values: EntryValues = {};
           if (set.projectId !== undefined || set.taskId !== undefined) {
             values.project_id = refs.project_id ?? null;
@@ -470,11 +480,11 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
               project_id: values.project_id === undefined ? entry.project_id : values.project_id,
               task_id: values.task_id === undefined ? entry.task_id : values.task_id,
               note: values.note ?? entry.note,
-              tagCount: (set.tagIds ?? entry.tag_ids).length,
+              tagCount: (newTags ?? entry.tag_ids).length,
             });
           }
           await repo.update(tx, workspaceId, [entry.id], values);
-          if (set.tagIds) await repo.setTags(tx, workspaceId, entry.id, set.tagIds);
+          if (newTags) await repo.setTags(tx, workspaceId, entry.id, newTags);
         }
         await publish(
           tx,

@@ -1,5 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  type BulkUpdateTimeEntriesBody,
   type CreateTimeEntryBody,
   dayBounds,
   isApiErrorBody,
@@ -214,10 +215,8 @@ export function useUpdateEntry(w: string) {
 export function useBulkUpdate(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
-    mutationFn: (body: {
-      ids: string[];
-      set: Partial<Pick<UpdateTimeEntryBody, 'projectId' | 'taskId' | 'billable'>>;
-    }) => api<{ items: TimeEntryView[] }>('POST', `${ws(w)}/time-entries/bulk-update`, body),
+    mutationFn: (body: BulkUpdateTimeEntriesBody) =>
+      api<{ items: TimeEntryView[] }>('POST', `${ws(w)}/time-entries/bulk-update`, body),
     onSettled: invalidate,
   });
 }

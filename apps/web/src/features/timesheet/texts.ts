@@ -42,6 +42,11 @@ export const t = {
     setProject: 'Set project / task',
     billable: 'Billable',
     notBillable: 'Not billable',
+    addTags: 'Add tags',
+    removeTags: 'Remove tags',
+    apply: 'Apply',
+    note: 'Set note',
+    notePlaceholder: 'Note for all selected',
     delete: 'Delete selected',
     clear: 'Clear selection',
     updated: (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'} updated.`,
@@ -65,6 +70,7 @@ export const t = {
   },
   manual: {
     title: 'Add a time entry',
+    editTitle: 'Edit time entry',
     date: 'Date',
     from: 'Start time',
     to: 'End time',
@@ -73,6 +79,7 @@ export const t = {
     note: 'Note',
     save: 'Save entry',
     needEnd: 'Enter an end time or a duration.',
+    nextDay: 'Ends the next day',
   },
   shortcuts: [
     ['S', 'Start or stop the timer'],

@@ -1,6 +1,13 @@
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { calendarView, dayBounds, formatDuration, type TimeEntryView, type TimeSettings } from '@sundial/core';
+import {
+  calendarView,
+  dayBounds,
+  formatDuration,
+  layoutLanes,
+  type TimeEntryView,
+  type TimeSettings,
+} from '@sundial/core';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useCreateEntry, useUpdateEntry } from '../api';
@@ -8,6 +15,7 @@ import { formatShortDay } from '../dates';
 import classes from './Calendar.module.css';
 import { roundingOf } from './DayList';
 import { type Pickers, projectColor, rowLabel } from './EntryFields';
+import { ManualEntryModal } from './ManualEntryModal';
 
 const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
@@ -15,6 +23,8 @@ const HOUR_PX = 40;
 const SNAP_MIN = 15;
 const GUTTER = '52px';
 const FIRST_HOUR = 7;
+/** The shortest a block is drawn, in px; also what the side-by-side layout counts as its length. */
+const MIN_BLOCK_PX = 18;
 
 interface Drag {
   kind: 'move' | 'resize' | 'create';
@@ -31,7 +41,8 @@ const snap = (minutes: number) => Math.round(minutes / SNAP_MIN) * SNAP_MIN;
 
 /**
  * Day or week calendar: entries as blocks at their local times. Drag a block to move it (also to
- * another day), drag its lower edge to resize it, drag on empty space to create an entry.
+ * another day), drag its lower edge to resize it, drag on empty space to create an entry; a click
+ * on a block opens it for editing. Blocks overlapping in time stand side by side.
  */
 export function CalendarView(props: {
   workspaceId: string;
@@ -47,6 +58,7 @@ export function CalendarView(props: {
   const create = useCreateEntry(workspaceId);
   const columnsRef = useRef<(HTMLDivElement | null)[]>([]);
   const [drag, setDrag] = useState<Drag | null>(null);
+  const [editing, setEditing] = useState<TimeEntryView | null>(null);
   const dayStart = (day: string) => dayBounds(day, timeZone).startMs;
   const view = useMemo(
     () =>
@@ -57,11 +69,13 @@ export function CalendarView(props: {
       }),
     [entries, days, timeZone, props.settings],
   );
+  const lanes = useMemo(() => view.columns.map((c) => layoutLanes(c.blocks, (MIN_BLOCK_PX / HOUR_PX) * 60)), [view]);
   const columns = `${GUTTER} repeat(${days.length}, minmax(0, 1fr))`;
   const wrapRef = useRef<HTMLElement | null>(null);
   // Open on the working day rather than at midnight.
   useEffect(() => {
-    if (wrapRef.current) wrapRef.current.scrollTop = FIRST_HOUR * HOUR_PX;
+    // A little above the hour, so its label is not cut by the sticky day heads.
+    if (wrapRef.current) wrapRef.current.scrollTop = FIRST_HOUR * HOUR_PX - 12;
   }, []);
 
   const dayIndexAt = (clientX: number, fallback: number) => {
@@ -104,7 +118,12 @@ export function CalendarView(props: {
       return;
     }
     const entry = drag.entry;
-    if (!entry || (drag.dMinutes === 0 && drag.dDays === 0)) return;
+    if (!entry) return;
+    // A press without a move is a click: open the entry.
+    if (drag.dMinutes === 0 && drag.dDays === 0) {
+      if (drag.kind === 'move') setEditing(entry);
+      return;
+    }
     if (drag.kind === 'move') {
       const target = days[drag.dayIndex + drag.dDays] ?? day;
       const shift = dayStart(target) - dayStart(day) + drag.dMinutes * 60_000;
@@ -161,22 +180,27 @@ export function CalendarView(props: {
               begin(e, { kind: 'create', dayIndex, top, bottom: top });
             }}
           >
-            {column.blocks.map((block) => {
+            {column.blocks.map((block, blockIndex) => {
+              const lane = lanes[dayIndex]?.[blockIndex] ?? { lane: 0, lanes: 1 };
               const moving = drag?.entry?.id === block.entry.id && drag.dayIndex === dayIndex;
               const top = block.top + (moving && drag.kind === 'move' ? drag.dMinutes : 0);
               const bottom = block.bottom + (moving ? drag.dMinutes : 0);
               const label = block.entry.note || rowLabel(pickers, block.entry.projectId, block.entry.taskId);
               return (
-                <div
+                <button
+                  type="button"
                   key={block.entry.id}
                   className={classes.block}
                   data-running={block.entry.isRunning || undefined}
                   data-ghost={moving || undefined}
                   data-testid="calendar-block"
+                  data-short={bottom - top < 45 || undefined}
                   title={`${label} ${formatDuration(block.seconds)}`}
                   style={{
                     top: (top / 60) * HOUR_PX,
-                    height: Math.max(((bottom - top) / 60) * HOUR_PX, 14),
+                    height: Math.max(((bottom - top) / 60) * HOUR_PX, MIN_BLOCK_PX),
+                    left: `calc(${(lane.lane / lane.lanes) * 100}% + 2px)`,
+                    width: `calc(${100 / lane.lanes}% - 4px)`,
                     background: projectColor(pickers, block.entry.projectId),
                     transform: moving && drag.dDays ? `translateX(${drag.dDays * 100}%)` : undefined,
                   }}
@@ -184,11 +208,20 @@ export function CalendarView(props: {
                     if (block.entry.isRunning) return e.stopPropagation();
                     begin(e, { kind: 'move', entry: block.entry, dayIndex, top: block.top, bottom: block.bottom });
                   }}
+                  // Reachable by keyboard too: Enter opens the entry.
+                  aria-label={`${label}, ${formatDuration(block.seconds)}`}
+                  tabIndex={block.entry.isRunning ? -1 : 0}
+                  onKeyDown={(e) => {
+                    if (!block.entry.isRunning && (e.key === 'Enter' || e.key === ' ')) {
+                      e.preventDefault();
+                      setEditing(block.entry);
+                    }
+                  }}
                 >
-                  <div>{label}</div>
-                  <div>{formatDuration(block.seconds)}</div>
+                  <span className={classes.label}>{label}</span>
+                  <span className={classes.duration}>{formatDuration(block.seconds)}</span>
                   {!block.entry.isRunning && (
-                    <div
+                    <span
                       className={classes.handle}
                       data-testid="calendar-resize"
                       onPointerDown={(e) =>
@@ -196,7 +229,7 @@ export function CalendarView(props: {
                       }
                     />
                   )}
-                </div>
+                </button>
               );
             })}
             {drag?.kind === 'create' && drag.dayIndex === dayIndex && (
@@ -213,6 +246,18 @@ export function CalendarView(props: {
           </div>
         ))}
       </div>
+      {editing && (
+        <ManualEntryModal
+          key={editing.id}
+          opened
+          onClose={() => setEditing(null)}
+          workspaceId={workspaceId}
+          userId={userId}
+          timeZone={timeZone}
+          pickers={pickers}
+          entry={editing}
+        />
+      )}
     </section>
   );
 }

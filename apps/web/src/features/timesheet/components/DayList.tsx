@@ -1,6 +1,20 @@
-import { ActionIcon, Badge, Box, Button, Checkbox, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  Group,
+  MultiSelect,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  type BulkUpdateTimeEntriesBody,
   type DayPiece,
   dayKey,
   findOverlaps,
@@ -39,7 +53,7 @@ export function roundingOf(settings: TimeSettings | undefined): Rounding {
 }
 
 /** A notification with an Undo that brings the deleted entries back as they were. */
-function notifyDeleted(ids: string[], message: string, onUndo: () => void) {
+export function notifyDeleted(ids: string[], message: string, onUndo: () => void) {
   const id = `deleted-${ids[0] ?? ''}`;
   notifications.show({
     id,
@@ -66,13 +80,73 @@ function notifyDeleted(ids: string[], message: string, onUndo: () => void) {
   });
 }
 
-/** The bar over the list while entries are selected: change project/task or billable, or delete them. */
+/** Tags picked in the bulk bar, applied to the selection with a button. */
+function BulkTags(props: {
+  pickers: Pickers | undefined;
+  label: string;
+  busy: boolean;
+  onApply: (ids: string[]) => void;
+}) {
+  const [ids, setIds] = useState<string[]>([]);
+  if (!props.pickers?.tags.length) return null;
+  return (
+    <Group gap={4} wrap="nowrap" role="group" aria-label={props.label}>
+      <MultiSelect
+        aria-label={props.label}
+        placeholder={ids.length ? undefined : props.label}
+        data={props.pickers.tags.map((tag) => ({ value: tag.id, label: tag.name }))}
+        value={ids}
+        onChange={setIds}
+        searchable
+        size="xs"
+        w={180}
+      />
+      <Button
+        size="xs"
+        variant="default"
+        disabled={props.busy || ids.length === 0}
+        onClick={() => {
+          props.onApply(ids);
+          setIds([]);
+        }}
+      >
+        {t.bulk.apply}
+      </Button>
+    </Group>
+  );
+}
+
+/** The note typed in the bulk bar, set on every selected entry with a button. */
+function BulkNote(props: { busy: boolean; onApply: (note: string) => void }) {
+  const [note, setNote] = useState('');
+  const apply = () => {
+    props.onApply(note);
+    setNote('');
+  };
+  return (
+    <Group gap={4} wrap="nowrap" role="group" aria-label={t.bulk.note}>
+      <TextInput
+        aria-label={t.bulk.note}
+        placeholder={t.bulk.notePlaceholder}
+        size="xs"
+        w={200}
+        value={note}
+        onChange={(e) => setNote(e.currentTarget.value)}
+        onKeyDown={(e) => e.key === 'Enter' && apply()}
+      />
+      <Button size="xs" variant="default" disabled={props.busy} onClick={apply}>
+        {t.bulk.apply}
+      </Button>
+    </Group>
+  );
+}
+
+/** The bar over the list while entries are selected: change project/task, tags, note or billable, or delete them. */
 function BulkBar(props: {
   count: number;
   pickers: Pickers | undefined;
   busy: boolean;
-  onProject: (next: { projectId: string | null; taskId: string | null }) => void;
-  onBillable: (billable: boolean) => void;
+  onSet: (set: BulkUpdateTimeEntriesBody['set']) => void;
   onDelete: () => void;
   onClear: () => void;
 }) {
@@ -85,16 +159,30 @@ function BulkBar(props: {
         <ProjectTaskSelect
           pickers={props.pickers}
           label={t.bulk.setProject}
+          labelHidden
           projectId={null}
           taskId={null}
           size="xs"
           w={220}
-          onChange={props.onProject}
+          onChange={props.onSet}
         />
-        <Button size="xs" variant="default" disabled={props.busy} onClick={() => props.onBillable(true)}>
+        <BulkTags
+          pickers={props.pickers}
+          label={t.bulk.addTags}
+          busy={props.busy}
+          onApply={(addTagIds) => props.onSet({ addTagIds })}
+        />
+        <BulkTags
+          pickers={props.pickers}
+          label={t.bulk.removeTags}
+          busy={props.busy}
+          onApply={(removeTagIds) => props.onSet({ removeTagIds })}
+        />
+        <BulkNote busy={props.busy} onApply={(note) => props.onSet({ note })} />
+        <Button size="xs" variant="default" disabled={props.busy} onClick={() => props.onSet({ billable: true })}>
           {t.bulk.billable}
         </Button>
-        <Button size="xs" variant="default" disabled={props.busy} onClick={() => props.onBillable(false)}>
+        <Button size="xs" variant="default" disabled={props.busy} onClick={() => props.onSet({ billable: false })}>
           {t.bulk.notBillable}
         </Button>
         <Button
@@ -127,7 +215,7 @@ function NoteInput({ entry, onSave }: { entry: TimeEntryView; onSave: (note: str
       onChange={(e) => setNote(e.currentTarget.value)}
       onBlur={() => note !== entry.note && onSave(note)}
       onKeyDown={(e) => e.key === 'Enter' && (e.currentTarget as HTMLInputElement).blur()}
-      style={{ flex: 1, minWidth: 160 }}
+      style={{ minWidth: 120 }}
     />
   );
 }
@@ -225,8 +313,7 @@ export function DayList(props: {
           count={selected.length}
           pickers={pickers}
           busy={bulk.isPending || remove.isPending}
-          onProject={(next) => bulkSet(next)}
-          onBillable={(billable) => bulkSet({ billable })}
+          onSet={bulkSet}
           onDelete={handleBulkDelete}
           onClear={() => setPicked(new Set())}
         />
@@ -268,31 +355,43 @@ export function DayList(props: {
                   onChange={(e) => toggle([entry.id], e.currentTarget.checked)}
                 />
                 <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
-                <NoteInput
-                  entry={entry}
-                  onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
-                />
+                <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+                  <NoteInput
+                    entry={entry}
+                    onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
+                  />
+                  {/* Flags and tags on a line of their own, so the columns to the right line up. */}
+                  {(overlaps.has(entry.id) || entry.billable || entry.tagIds.length > 0) && (
+                    <Group gap={6} wrap="nowrap" miw={0}>
+                      {overlaps.has(entry.id) && (
+                        <Tooltip label={t.overlap}>
+                          <Badge color="orange" variant="light" size="xs" style={{ flexShrink: 0 }}>
+                            Overlap
+                          </Badge>
+                        </Tooltip>
+                      )}
+                      {entry.billable && (
+                        <Badge color="green" variant="light" size="xs" style={{ flexShrink: 0 }}>
+                          {t.billable}
+                        </Badge>
+                      )}
+                      {entry.tagIds.length > 0 && (
+                        <Text size="xs" c="dimmed" truncate aria-label="Entry tags">
+                          {entry.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}
+                        </Text>
+                      )}
+                    </Group>
+                  )}
+                </Stack>
                 <ProjectTaskSelect
                   pickers={pickers}
                   projectId={entry.projectId}
                   taskId={entry.taskId}
                   size="xs"
-                  w={200}
+                  w={180}
                   onChange={(next) => update.mutate({ id: entry.id, body: next }, { onError: failed })}
                 />
-                {overlaps.has(entry.id) && (
-                  <Tooltip label={t.overlap}>
-                    <Badge color="orange" variant="light" size="sm">
-                      Overlap
-                    </Badge>
-                  </Tooltip>
-                )}
-                {entry.billable && (
-                  <Badge color="green" variant="light" size="sm">
-                    $
-                  </Badge>
-                )}
-                <Text size="sm" c="dimmed" w={120} ta="right" style={{ whiteSpace: 'nowrap' }}>
+                <Text size="sm" c="dimmed" w={104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
                   {formatTime(entry.start, timeZone, props.timeFormat)} –{' '}
                   {entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'}
                 </Text>

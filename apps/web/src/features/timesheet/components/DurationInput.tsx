@@ -54,7 +54,7 @@ export function DurationInput(props: {
       disabled={props.disabled}
       error={error}
       title={error ?? t.cellHint}
-      styles={{ input: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' } }}
+      styles={{ input: { textAlign: 'right', fontVariantNumeric: 'tabular-nums', paddingInline: 6 } }}
       onChange={(e) => setText(e.currentTarget.value)}
       onBlur={commit}
       onKeyDown={(e) => {

@@ -19,6 +19,8 @@ export function ProjectTaskSelect(props: {
   taskId: string | null;
   onChange: (next: { projectId: string | null; taskId: string | null }) => void;
   label?: string;
+  /** The label names the field for screen readers only; the placeholder says it on screen. */
+  labelHidden?: boolean;
   size?: 'xs' | 'sm';
   w?: number | string;
 }) {
@@ -39,8 +41,8 @@ export function ProjectTaskSelect(props: {
   return (
     <Select
       aria-label={props.label ?? t.projectPlaceholder}
-      label={props.label}
-      placeholder={t.projectPlaceholder}
+      label={props.labelHidden ? undefined : props.label}
+      placeholder={props.labelHidden ? props.label : t.projectPlaceholder}
       data={data}
       value={value(props.projectId, props.taskId)}
       searchable
@@ -63,6 +65,8 @@ export function TagSelect(props: {
   pickers: Pickers | undefined;
   value: string[];
   onChange: (ids: string[]) => void;
+  /** A visible label (the timer bar has none, the entry dialog has one). */
+  label?: string;
   size?: 'xs' | 'sm';
   w?: number | string;
 }) {
@@ -71,6 +75,7 @@ export function TagSelect(props: {
   return (
     <MultiSelect
       aria-label={t.tags}
+      label={props.label}
       placeholder={props.value.length ? undefined : t.tags}
       data={data}
       value={props.value}

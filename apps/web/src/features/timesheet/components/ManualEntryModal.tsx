@@ -1,13 +1,19 @@
 import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
-import { dayKey, parseDuration, shiftDay, zonedInstant } from '@sundial/core';
+import { dayKey, parseDuration, shiftDay, type TimeEntryView, zonedInstant } from '@sundial/core';
+import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { useCreateEntry } from '../api';
+import { useCreateEntry, useDeleteEntries, useRestoreEntries, useUpdateEntry } from '../api';
+import { formatTime } from '../dates';
 import { t } from '../texts';
+import { notifyDeleted } from './DayList';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
 import { SuggestionHint } from './SuggestionHint';
 
-/** A manual entry: date, start and end (an end before the start means the next day) or a duration. */
+/**
+ * A manual entry: date, start and end (an end before the start means the next day) or a duration.
+ * With `entry` (a stopped one) the same form edits it, and offers Delete with Undo.
+ */
 export function ManualEntryModal(props: {
   opened: boolean;
   onClose: () => void;
@@ -15,20 +21,30 @@ export function ManualEntryModal(props: {
   userId: string;
   timeZone: string;
   pickers: Pickers | undefined;
+  entry?: TimeEntryView;
 }) {
-  const { timeZone } = props;
+  const { timeZone, entry } = props;
   const create = useCreateEntry(props.workspaceId);
-  const [date, setDate] = useState(() => dayKey(Date.now(), timeZone));
-  const [from, setFrom] = useState('09:00');
-  const [to, setTo] = useState('');
+  const update = useUpdateEntry(props.workspaceId);
+  const remove = useDeleteEntries(props.workspaceId);
+  const restore = useRestoreEntries(props.workspaceId);
+  const save = entry ? update : create;
+  const [initial] = useState(() => ({
+    date: dayKey(entry?.start ?? Date.now(), timeZone),
+    from: entry ? formatTime(entry.start, timeZone, '24h') : '09:00',
+    to: entry?.end ? formatTime(entry.end, timeZone, '24h') : '',
+  }));
+  const [date, setDate] = useState(initial.date);
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
   const [duration, setDuration] = useState('');
-  const [note, setNote] = useState('');
+  const [note, setNote] = useState(entry?.note ?? '');
   const [ref, setRef] = useState<{ projectId: string | null; taskId: string | null }>({
-    projectId: null,
-    taskId: null,
+    projectId: entry?.projectId ?? null,
+    taskId: entry?.taskId ?? null,
   });
-  const [tagIds, setTagIds] = useState<string[]>([]);
-  const [billable, setBillable] = useState(false);
+  const [tagIds, setTagIds] = useState<string[]>(entry?.tagIds ?? []);
+  const [billable, setBillable] = useState(entry?.billable ?? false);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const chooseRef = (next: { projectId: string | null; taskId: string | null }) => {
@@ -48,34 +64,40 @@ export function ManualEntryModal(props: {
     if (duration && seconds === null) return setErrors({ duration: t.badDuration });
     if (end === undefined && seconds === null) return setErrors({ end: t.manual.needEnd });
     setErrors({});
-    create.mutate(
-      {
-        start: new Date(start).toISOString(),
-        ...(end !== undefined ? { end: new Date(end).toISOString() } : { duration: seconds ?? 0 }),
-        note,
-        projectId: ref.projectId,
-        taskId: ref.taskId,
-        tagIds,
-        billable,
-        userId: props.userId,
+    const details = { note, projectId: ref.projectId, taskId: ref.taskId, tagIds, billable };
+    const times = {
+      start: new Date(start).toISOString(),
+      ...(end !== undefined ? { end: new Date(end).toISOString() } : { duration: seconds ?? 0 }),
+    };
+    const handlers = {
+      onSuccess: () => {
+        setNote('');
+        setTo('');
+        setDuration('');
+        props.onClose();
       },
-      {
-        onSuccess: () => {
-          setNote('');
-          setTo('');
-          setDuration('');
-          props.onClose();
-        },
-        onError: (error) => {
-          const parsed = parseApiError(error);
-          setErrors({ ...parsed.fields, form: parsed.message });
-        },
+      onError: (error: unknown) => {
+        const parsed = parseApiError(error);
+        setErrors({ ...parsed.fields, form: parsed.message });
       },
-    );
+    };
+    // Times left as they were keep their seconds: the form shows minutes only.
+    const sameTimes = date === initial.date && from === initial.from && to === initial.to && !duration;
+    if (entry) update.mutate({ id: entry.id, body: sameTimes ? details : { ...details, ...times } }, handlers);
+    else create.mutate({ ...details, ...times, userId: props.userId }, handlers);
   };
 
+  const handleDelete = (target: TimeEntryView) =>
+    remove.mutate([target.id], {
+      onError: (error) => setErrors({ form: parseApiError(error).message }),
+      onSuccess: () => {
+        props.onClose();
+        notifyDeleted([target.id], t.deleted, () => restore.mutate([target.id]));
+      },
+    });
+
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={t.manual.title}>
+    <Modal opened={props.opened} onClose={props.onClose} title={entry ? t.manual.editTitle : t.manual.title}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -104,6 +126,8 @@ export function ManualEntryModal(props: {
               type="time"
               value={to}
               onChange={(e) => setTo(e.currentTarget.value)}
+              description={to && from && to <= from ? t.manual.nextDay : undefined}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               error={errors.end}
             />
           </Group>
@@ -134,7 +158,7 @@ export function ManualEntryModal(props: {
             active={props.opened && !ref.projectId}
             onApply={chooseRef}
           />
-          <TagSelect pickers={props.pickers} value={tagIds} onChange={setTagIds} />
+          <TagSelect pickers={props.pickers} label={t.tags} value={tagIds} onChange={setTagIds} />
           <Switch label={t.billable} checked={billable} onChange={(e) => setBillable(e.currentTarget.checked)} />
           {errors.form && !errors.end && !errors.start && !errors.duration && !errors.note && (
             <div role="alert" style={{ color: 'var(--mantine-color-red-7)', fontSize: 14 }}>
@@ -146,8 +170,19 @@ export function ManualEntryModal(props: {
               {errors.projectId ?? errors.taskId ?? errors.tagIds}
             </div>
           )}
-          <Group justify="flex-end">
-            <Button type="submit" loading={create.isPending}>
+          <Group justify={entry ? 'space-between' : 'flex-end'}>
+            {entry && (
+              <Button
+                variant="subtle"
+                color="red"
+                leftSection={<IconTrash size={16} />}
+                loading={remove.isPending}
+                onClick={() => handleDelete(entry)}
+              >
+                {t.delete}
+              </Button>
+            )}
+            <Button type="submit" loading={save.isPending}>
               {t.manual.save}
             </Button>
           </Group>

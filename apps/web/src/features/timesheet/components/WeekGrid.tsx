@@ -103,67 +103,80 @@ export function WeekGrid(props: {
     update.mutate({ id: last.id, body: { duration: next } }, { onError: failed });
   };
 
+  const rowTitle = (row: (typeof rows)[number]) =>
+    rowLabel(pickers, row.projectId, row.taskId) +
+    (row.tagIds.length > 0
+      ? ` · ${row.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}`
+      : '');
+
   return (
     <Paper withBorder radius="md" p="xs">
-      <Table striped={false} withRowBorders verticalSpacing={4} aria-label="Week timesheet">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Project / task</Table.Th>
-            {days.map((day) => (
-              <Table.Th key={day} ta="right">
-                {formatShortDay(day)}
-              </Table.Th>
-            ))}
-            <Table.Th ta="right">{t.total}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.key} data-testid="grid-row">
-              <Table.Td>
-                <Group gap={8} wrap="nowrap">
-                  <Box w={10} h={10} style={{ borderRadius: 5, background: projectColor(pickers, row.projectId) }} />
-                  <Text size="sm" truncate maw={260}>
-                    {rowLabel(pickers, row.projectId, row.taskId)}
-                    {row.tagIds.length > 0 &&
-                      ` · ${row.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}`}
-                  </Text>
-                </Group>
-              </Table.Td>
+      {/* Fixed layout: the row label takes what the day columns leave and truncates, so the grid fits at 1024 px. */}
+      <Table.ScrollContainer minWidth={640} type="native">
+        <Table striped={false} withRowBorders verticalSpacing={4} layout="fixed" aria-label="Week timesheet">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w="28%">Project / task</Table.Th>
               {days.map((day) => (
-                <Table.Td key={day} ta="right">
-                  <DurationInput
-                    label={`${rowLabel(pickers, row.projectId, row.taskId)} on ${day}`}
-                    seconds={row.cells[day] ?? 0}
-                    allowEmpty
-                    showZeroAsEmpty
-                    w={72}
-                    onCommit={(seconds) => handleCell(row, day, row.entries[day] ?? [], seconds)}
-                  />
-                </Table.Td>
+                <Table.Th key={day} ta="right">
+                  {formatShortDay(day)}
+                </Table.Th>
               ))}
-              <Table.Td ta="right">
-                <Text size="sm" fw={600} ff="monospace">
-                  {formatDuration(row.total)}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-        <Table.Tfoot>
-          <Table.Tr>
-            <Table.Th>{t.total}</Table.Th>
-            {days.map((day) => (
-              <Table.Th key={day} ta="right" ff="monospace" aria-label={`Column total ${day}`}>
-                {formatDuration(grid.columnTotals[day] ?? 0)}
+              <Table.Th ta="right" w={72}>
+                {t.total}
               </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.key} data-testid="grid-row">
+                <Table.Td>
+                  <Group gap={8} wrap="nowrap">
+                    <Box
+                      w={10}
+                      h={10}
+                      style={{ borderRadius: 5, flexShrink: 0, background: projectColor(pickers, row.projectId) }}
+                    />
+                    <Text size="sm" truncate miw={0} title={rowTitle(row)}>
+                      {rowTitle(row)}
+                    </Text>
+                  </Group>
+                </Table.Td>
+                {days.map((day) => (
+                  <Table.Td key={day} ta="right">
+                    <DurationInput
+                      label={`${rowLabel(pickers, row.projectId, row.taskId)} on ${day}`}
+                      seconds={row.cells[day] ?? 0}
+                      allowEmpty
+                      showZeroAsEmpty
+                      w="100%"
+                      onCommit={(seconds) => handleCell(row, day, row.entries[day] ?? [], seconds)}
+                    />
+                  </Table.Td>
+                ))}
+                <Table.Td ta="right">
+                  <Text size="sm" fw={600} ff="monospace">
+                    {formatDuration(row.total)}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
             ))}
-            <Table.Th ta="right" ff="monospace" aria-label={t.weekTotal}>
-              {formatDuration(grid.total)}
-            </Table.Th>
-          </Table.Tr>
-        </Table.Tfoot>
-      </Table>
+          </Table.Tbody>
+          <Table.Tfoot>
+            <Table.Tr>
+              <Table.Th>{t.total}</Table.Th>
+              {days.map((day) => (
+                <Table.Th key={day} ta="right" ff="monospace" aria-label={`Column total ${day}`}>
+                  {formatDuration(grid.columnTotals[day] ?? 0)}
+                </Table.Th>
+              ))}
+              <Table.Th ta="right" ff="monospace" aria-label={t.weekTotal}>
+                {formatDuration(grid.total)}
+              </Table.Th>
+            </Table.Tr>
+          </Table.Tfoot>
+        </Table>
+      </Table.ScrollContainer>
       <Group mt="sm" gap="sm">
         {adding ? (
           <ProjectTaskSelect
