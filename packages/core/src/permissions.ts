@@ -30,6 +30,8 @@ const MATRIX = {
   'projects:view': ['owner', 'admin', 'manager', 'member', 'guest'],
   'projects:view_all': ['owner', 'admin', 'manager'],
   'projects:manage': ['owner', 'admin', 'manager'],
+  /** Editing one project (and its tasks) when an assignment to it carries the "Can manage" grant. */
+  'projects:edit_granted': ['owner', 'admin', 'manager', 'member'],
   'clients:view': ['owner', 'admin', 'manager', 'member'],
   'clients:manage': ['owner', 'admin', 'manager'],
   'tags:view': ['owner', 'admin', 'manager', 'member', 'guest'],

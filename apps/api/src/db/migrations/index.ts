@@ -6,6 +6,7 @@ import * as m202611230400 from './202611230400_create_projects.js';
 import * as m202611230500 from './202611230500_create_invites.js';
 import * as m202611230600 from './202611230600_create_time_entries.js';
 import * as m202611231210 from './202611231210_create_time_entry_trash.js';
+import * as m202611231300 from './202611231300_project_manager_grants.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '202611230500_create_invites': m202611230500,
   '202611230600_create_time_entries': m202611230600,
   '202611231210_create_time_entry_trash': m202611231210,
+  '202611231300_project_manager_grants': m202611231300,
 };
