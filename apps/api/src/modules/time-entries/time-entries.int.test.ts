@@ -662,6 +662,20 @@ describe('booking time on projects', () => {
       .where('project_id', '=', closed.projectId)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
+
+    // Booking for someone else: the project must be one of theirs, whoever books it.
+    const forMember = await book(t.owner.cookie, { projectId: closed.projectId, userId: t.member.userId });
+    expect(forMember.statusCode).toBe(422);
+    expect(forMember.json().error.fields.projectId).toMatch(/person this time belongs to/);
+    expect((await book(t.owner.cookie, { projectId: direct.projectId, userId: t.member.userId })).statusCode).toBe(201);
+    expect(
+      (
+        await call('POST', `${t.ws}/time-entries/bulk-update`, t.owner.cookie, {
+          ids: [mine.id],
+          set: { projectId: closed.projectId },
+        })
+      ).statusCode,
+    ).toBe(422);
   });
 });
 

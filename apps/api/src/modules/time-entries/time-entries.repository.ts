@@ -251,7 +251,7 @@ export const timeEntriesRepository = {
   async findMember(db: Db, workspaceId: string, userId: string) {
     return db
       .selectFrom('memberships')
-      .select(['user_id', 'status'])
+      .select(['user_id', 'status', 'role'])
       .where('workspace_id', '=', workspaceId)
       .where('user_id', '=', userId)
       .executeTakeFirst();

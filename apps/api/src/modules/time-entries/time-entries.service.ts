@@ -126,12 +126,16 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     if (!(await reaches(dbOrTx, actor, entry.user_id, 'edit'))) throw forbidden();
   }
 
-  /** Checks project, task and tags belong to the workspace and fit together; fills project from task. */
+  /**
+   * Checks project, task and tags belong to the workspace and fit together; fills project from task.
+   * A new project must be one that every owner of the time (`ownerIds`) may book on.
+   */
   async function resolveRefs(
     tx: Db,
     actor: Actor,
     input: { projectId?: string | null; taskId?: string | null; tagIds?: string[] },
-    current?: { project_id: string | null; task_id: string | null },
+    current: { project_id: string | null; task_id: string | null } | undefined,
+    ownerIds: string[],
   ): Promise<{ project_id?: string | null; task_id?: string | null; billableDefault?: boolean }> {
     const workspaceId = actor.membership.workspace.id;
     const out: { project_id?: string | null; task_id?: string | null; billableDefault?: boolean } = {};
@@ -159,10 +163,16 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       if (project.archived_at && projectId !== current?.project_id) {
         throw validationError({ projectId: 'This project is archived.' });
       }
-      if (projectId !== current?.project_id && !(await seesProject(tx, actor, projectId))) {
-        throw validationError({
-          projectId: 'You are not on this project: choose one of your projects, or ask a manager to add you.',
-        });
+      if (projectId !== current?.project_id) {
+        for (const ownerId of new Set(ownerIds)) {
+          if (await seesProject(tx, workspaceId, ownerId, projectId)) continue;
+          throw validationError({
+            projectId:
+              ownerId === actor.userId
+                ? 'You are not on this project: choose one of your projects, or ask a manager to add you.'
+                : 'The person this time belongs to is not on this project: add them to it first.',
+          });
+        }
       }
       out.billableDefault = project.billable_default;
     }
@@ -178,11 +188,14 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     return out;
   }
 
-  /** Members and guests book time only on projects they can see (public, or assigned directly or via a group). */
-  async function seesProject(tx: Db, actor: Actor, projectId: string): Promise<boolean> {
-    if (can(actor.membership.role, 'projects:view_all')) return true;
-    const viewer = { workspaceId: actor.membership.workspace.id, userId: actor.userId, seesAll: false };
-    return Boolean(await projectsRepository.find(tx, viewer, projectId));
+  /**
+   * Members and guests have time only on projects they can see (public, or assigned directly or via a
+   * group): checked for the person the time belongs to, whoever books it.
+   */
+  async function seesProject(tx: Db, workspaceId: string, userId: string, projectId: string): Promise<boolean> {
+    const member = await repo.findMember(tx, workspaceId, userId);
+    if (member && can(member.role, 'projects:view_all')) return true;
+    return Boolean(await projectsRepository.find(tx, { workspaceId, userId, seesAll: false }, projectId));
   }
 
   function assertRequired(
@@ -358,7 +371,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           else if (input.duration !== undefined) end = new Date(start.getTime() + input.duration * 1000);
           else throw validationError({ end: 'Enter an end time or a duration.' });
           assertTimes(settings, start, end, now);
-          const refs = await resolveRefs(tx, actor, input);
+          const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
           const note = input.note ?? '';
           assertRequired(settings, {
             project_id: refs.project_id ?? null,
@@ -413,7 +426,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           throw validationError({ start: 'A running timer cannot start in the future.' });
         }
         assertTimes(settings, start, end, now);
-        const refs = await resolveRefs(tx, actor, input, entry);
+        const refs = await resolveRefs(tx, actor, input, entry, [entry.user_id]);
         const values: EntryValues = { start_at: start, end_at: end };
         if (refs.project_id !== undefined) values.project_id = refs.project_id;
         if (refs.task_id !== undefined) values.task_id = refs.task_id;
@@ -456,7 +469,13 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       return db.transaction().execute(async (tx) => {
         const entries = await loadForBulk(tx, actor, ids);
         const settings = await settingsOf(tx, workspaceId);
-        const refs = await resolveRefs(tx, actor, set);
+        const refs = await resolveRefs(
+          tx,
+          actor,
+          set,
+          undefined,
+          entries.map((e) => e.user_id),
+        );
         const added = [...new Set(set.addTagIds ?? [])];
         if (added.length && (await repo.countTags(tx, workspaceId, added)) !== added.length)
           throw validationError({ addTagIds: 'A tag does not exist in the workspace.' });
@@ -590,7 +609,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         return await db.transaction().execute(async (tx) =>
           once(tx, actor, key, 'timer.start', async () => {
             const userId = await targetUser(tx, actor, input.userId, 'edit');
-            const refs = await resolveRefs(tx, actor, input);
+            const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
             const now = wholeSecond(Date.now());
             await repo.findRunningForUpdate(tx, workspaceId, userId);
             const stopped = await stopRunningIn(tx, workspaceId, userId, now);
