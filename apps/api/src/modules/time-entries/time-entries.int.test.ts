@@ -344,6 +344,17 @@ describe('time entries', () => {
     const reused = await post(`${t.ws}/timer/start`, t.member.cookie, {}, key);
     expect(reused.statusCode).toBe(422);
     expect(reused.json().error.code).toBe('idempotency_key_reused');
+    // The same key with other data is another request, not a retry: refused, and nothing created.
+    const changed = await post(`${t.ws}/time-entries`, t.member.cookie, { ...payload, note: 'other entry' }, key);
+    expect(changed.statusCode).toBe(422);
+    expect(changed.json().error.code).toBe('idempotency_key_reused');
+    const notes = await ctx.t.db
+      .selectFrom('time_entries')
+      .select('note')
+      .where('note', 'in', ['retry me', 'other entry'])
+      .where('user_id', '=', t.member.userId)
+      .execute();
+    expect(notes.map((n) => n.note)).toEqual(['retry me']);
   });
 
   it('forgets idempotency keys after a day', async () => {

@@ -261,12 +261,15 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     tx: Db,
     actor: Actor,
     key: string | undefined,
-    operation: string,
+    request: { operation: string; body: unknown },
     work: () => Promise<{ status: number; body: T }>,
   ): Promise<{ status: number; body: T }> {
     if (!key) return work();
     if (key.length > 200) throw validationError({ 'idempotency-key': 'The Idempotency-Key is too long.' });
     const k = { workspaceId: actor.membership.workspace.id, userId: actor.userId, key };
+    // The key stands for one request: the same operation with the same (parsed) body. A retry
+    // with other data is a client bug, not a retry, and must not get the first answer silently.
+    const operation = `${request.operation} ${hashSecret(JSON.stringify(request.body ?? null))}`;
     const claim = await repo.claimKey(tx, { ...k, operation });
     if (!claim.fresh) {
       if (claim.operation !== operation) {
@@ -361,7 +364,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     ): Promise<{ status: number; body: TimeEntryView }> {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) =>
-        once(tx, actor, key, 'time_entries.create', async () => {
+        once(tx, actor, key, { operation: 'time_entries.create', body: input }, async () => {
           const userId = await targetUser(tx, actor, input.userId, 'edit');
           const settings = await settingsOf(tx, workspaceId);
           const now = new Date();
@@ -607,7 +610,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       const workspaceId = actor.membership.workspace.id;
       try {
         return await db.transaction().execute(async (tx) =>
-          once(tx, actor, key, 'timer.start', async () => {
+          once(tx, actor, key, { operation: 'timer.start', body: input }, async () => {
             const userId = await targetUser(tx, actor, input.userId, 'edit');
             const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
             const now = wholeSecond(Date.now());
@@ -654,7 +657,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     ): Promise<{ status: number; body: TimeEntryView }> {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) =>
-        once(tx, actor, key, 'timer.stop', async () => {
+        once(tx, actor, key, { operation: 'timer.stop', body: { userId } }, async () => {
           const target = await targetUser(tx, actor, userId, 'edit');
           const running = await repo.findRunning(tx, workspaceId, target);
           if (running) {
