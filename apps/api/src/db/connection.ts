@@ -35,6 +35,10 @@ export const listenerFor = (db: Db): Listen | undefined => listeners.get(db);
 export function openDb(options: DbOptions): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle pooled connection the server drops (restart, failover, pg_terminate_backend) is an
+    // 'error' event on the pool; unhandled, it would crash the process. The pool discards that
+    // connection and opens a new one on the next query, so there is nothing else to do.
+    pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const connectionString = options.databaseUrl;
     listeners.set(db, async (channel, onPayload) => {
