@@ -160,12 +160,13 @@ test.describe('signed-in shell', () => {
   test('the sidebar collapses, hides its labels and remembers it', async ({ page }) => {
     await page.goto('/homepage/projects');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    const wide = await nav.boundingBox();
     await expect(nav.getByText('MANAGE')).toBeVisible();
+    const wide = (await nav.boundingBox())?.width ?? 0;
+    expect(wide).toBeGreaterThan(150);
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();
     await expect(nav.getByText('MANAGE')).toHaveCount(0);
-    const narrow = await nav.boundingBox();
-    expect(narrow?.width).toBeLessThan((wide?.width ?? 0) / 2);
+    // The width animates (150 ms): wait for it to settle rather than measure mid-way.
+    await expect.poll(async () => (await nav.boundingBox())?.width ?? wide).toBeLessThan(wide / 2);
     await page.reload();
     await expect(page.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();
     await page.screenshot({ path: 'e2e/.run/shell-collapsed.png' });
