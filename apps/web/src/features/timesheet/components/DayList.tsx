@@ -25,7 +25,7 @@ import {
   type TimeSettings,
 } from '@sundial/core';
 import { IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import {
   useBulkUpdate,
@@ -411,58 +411,67 @@ export function DayList(props: {
                     }
                   />
                 )}
-                <Tooltip label={t.continue}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="blue"
-                    aria-label={t.continue}
-                    disabled={entry.isRunning}
-                    onClick={() =>
-                      timer.mutate(
-                        {
-                          action: 'start',
-                          body: {
-                            note: entry.note,
-                            projectId: entry.projectId,
-                            taskId: entry.taskId,
-                            tagIds: entry.tagIds,
-                            billable: entry.billable,
-                          },
+                <RowAction
+                  label={t.continue}
+                  color="blue"
+                  disabled={entry.isRunning}
+                  onClick={() =>
+                    timer.mutate(
+                      {
+                        action: 'start',
+                        body: {
+                          note: entry.note,
+                          projectId: entry.projectId,
+                          taskId: entry.taskId,
+                          tagIds: entry.tagIds,
+                          billable: entry.billable,
                         },
-                        { onError: failed },
-                      )
-                    }
-                  >
-                    <IconPlayerPlay size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t.duplicate}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t.duplicate}
-                    disabled={entry.isRunning}
-                    onClick={() => create.mutate(copyOf(entry), { onError: failed })}
-                  >
-                    <IconCopy size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t.delete}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t.delete}
-                    disabled={entry.isRunning}
-                    onClick={() => handleDelete(entry)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Tooltip>
+                      },
+                      { onError: failed },
+                    )
+                  }
+                >
+                  <IconPlayerPlay size={16} />
+                </RowAction>
+                <RowAction
+                  label={t.duplicate}
+                  color="gray"
+                  disabled={entry.isRunning}
+                  onClick={() => create.mutate(copyOf(entry), { onError: failed })}
+                >
+                  <IconCopy size={16} />
+                </RowAction>
+                <RowAction label={t.delete} color="red" disabled={entry.isRunning} onClick={() => handleDelete(entry)}>
+                  <IconTrash size={16} />
+                </RowAction>
               </Group>
             ))}
           </Paper>
         );
       })}
     </Stack>
+  );
+}
+
+/** An icon button of an entry row, named by its tooltip for screen readers too. */
+function RowAction({
+  label,
+  color,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  color: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="subtle" color={color} aria-label={label} disabled={disabled} onClick={onClick}>
+        {children}
+      </ActionIcon>
+    </Tooltip>
   );
 }
