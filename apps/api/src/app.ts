@@ -24,9 +24,10 @@ import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { assertSameOrigin, loadAuth, requireAuth } from './platform/auth.js';
 import { installErrorHandler, notFound } from './platform/errors.js';
-import { newId } from './platform/ids.js';
+import { isUuid, newId } from './platform/ids.js';
 import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
+import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
 import { createServices, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -49,8 +50,6 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Builds the whole HTTP application around a migrated database; used by main and by tests. */
 export async function buildApp({ config, db, mailer, logger, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -59,11 +58,12 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
     requestIdHeader: 'x-request-id',
     requestIdLogLabel: 'requestId',
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: 1_048_576,
+    bodyLimit: BODY_LIMIT_BYTES,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installInputGuard(app);
 
   const services = createServices({
     db,
@@ -122,7 +122,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
         const { user } = requireAuth(request);
         const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
         if (workspaceId !== undefined) {
-          if (!UUID.test(workspaceId)) throw notFound('Workspace not found.');
+          if (!isUuid(workspaceId)) throw notFound('Workspace not found.');
           request.membership = await services.workspaces.getMembership(workspaceId, user.id);
         }
       });

@@ -35,6 +35,13 @@ const fresh = {
   async group() {
     return (await ownerCall('POST', `/api/v1/workspaces/${ws}/groups`, { name: `Group ${uniqueEmail('g')}` })).id;
   },
+  /** A new group with the member in it. */
+  async groupWithMember() {
+    const id = await fresh.group();
+    const response = await ctx.call('PUT', w(`/groups/${id}/members/${people.member.userId}`), people.owner.cookie);
+    if (response.statusCode !== 200) throw new Error(`fixture group member: ${response.body}`);
+    return id;
+  },
   async invite() {
     return (await ownerCall('POST', `/api/v1/workspaces/${ws}/invites`, { emails: [uniqueEmail('inv')] })).items[0].id;
   },
@@ -187,7 +194,7 @@ const routes: Route[] = [
   {
     path: '/workspaces/:id/groups/:groupId/members/:userId',
     method: 'DELETE',
-    prepare: async () => ({ url: w(`/groups/${await fresh.group()}/members/${people.member.userId}`) }),
+    prepare: async () => ({ url: w(`/groups/${await fresh.groupWithMember()}/members/${people.member.userId}`) }),
     allowed: ADMINS,
   },
 ];

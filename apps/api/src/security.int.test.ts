@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
@@ -258,6 +260,38 @@ describe('browser protections', () => {
 });
 
 describe('/dev/mail', () => {
+  it('answers only a client on this machine, never one from the network or through a proxy', async () => {
+    await call('POST', '/api/v1/auth/password/forgot', undefined, { email: (await signUp(ctx.t.app)).email });
+    const from = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      ctx.t.app.inject({ url: '/dev/mail', remoteAddress, headers });
+    expect((await from('127.0.0.1')).statusCode).toBe(200);
+    expect((await from('::1')).statusCode).toBe(200);
+    for (const outsider of ['192.168.1.20', '10.0.0.7', '::ffff:192.168.1.20', 'fe80::1']) {
+      const response = await from(outsider);
+      expect(response.statusCode, outsider).toBe(404);
+      expect(response.body).not.toContain('password?token=');
+    }
+    // A reverse proxy on this machine connects over loopback for anyone.
+    expect((await from('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(404);
+    expect((await from('127.0.0.1', { forwarded: 'for=203.0.113.9' })).statusCode).toBe(404);
+  });
+
+  it("refuses a real connection to the machine's network address while a loopback one is served", async () => {
+    const address = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    const app = await createTestApp({ NODE_ENV: 'development' });
+    try {
+      await app.app.listen({ host: '0.0.0.0', port: 0 });
+      const { port } = app.app.server.address() as AddressInfo;
+      expect((await fetch(`http://127.0.0.1:${port}/dev/mail`)).status).toBe(200);
+      // Every machine we run on has a network interface; without one there is nothing to reach from outside.
+      if (address) expect((await fetch(`http://${address}:${port}/dev/mail`)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is not served by a server with a public address, even when NODE_ENV was left at development', async () => {
     const app = await createTestApp({ NODE_ENV: 'development', PUBLIC_URL: 'https://sundial.example.com' });
     try {

@@ -9,5 +9,6 @@ export * from './schemas/demo-requests.js';
 export * from './schemas/profile.js';
 export * from './schemas/projects.js';
 export * from './schemas/team.js';
+export * from './schemas/text.js';
 export * from './schemas/time-entries.js';
 export * from './time/index.js';

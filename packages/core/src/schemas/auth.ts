@@ -1,22 +1,24 @@
 import { z } from 'zod';
 import { messages } from '../messages.js';
 import { checkPasswordShape } from '../password.js';
+import { text } from './text.js';
 
-export const emailSchema = z
-  .string({ error: messages.allFieldsRequired })
-  .trim()
-  .min(1, messages.allFieldsRequired)
-  .max(254, messages.invalidEmail)
+export const emailSchema = text({
+  min: 1,
+  max: 254,
+  required: messages.allFieldsRequired,
+  tooLong: messages.invalidEmail,
+})
   .pipe(z.email({ error: messages.invalidEmail }))
   .transform((value) => value.toLowerCase());
 
-export const newPasswordSchema = z
-  .string({ error: messages.allFieldsRequired })
-  .min(1, messages.allFieldsRequired)
-  .superRefine((value, ctx) => {
-    const problem = checkPasswordShape(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+/** A password as typed: never trimmed; the length rule itself is checkPasswordShape's. */
+const passwordText = (max: number) => text({ trim: false, min: 1, max, required: messages.allFieldsRequired });
+
+export const newPasswordSchema = passwordText(1024).superRefine((value, ctx) => {
+  const problem = checkPasswordShape(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const phoneSchema = z
   .string()
@@ -25,7 +27,7 @@ export const phoneSchema = z
   .optional()
   .transform((value) => (value ? value : undefined));
 
-export const timeZoneSchema = z.string().refine(isTimeZone, { message: 'Unknown time zone.' });
+export const timeZoneSchema = text({ max: 100 }).refine(isTimeZone, { message: 'Unknown time zone.' });
 
 export function isTimeZone(value: string): boolean {
   try {
@@ -45,13 +47,8 @@ export const signupBody = z.object({
 export type SignupBody = z.input<typeof signupBody>;
 
 export const loginBody = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, messages.allFieldsRequired)
-    .max(254)
-    .transform((v) => v.toLowerCase()),
-  password: z.string().min(1, messages.allFieldsRequired).max(1024),
+  email: text({ min: 1, max: 254, required: messages.allFieldsRequired }).transform((v) => v.toLowerCase()),
+  password: passwordText(1024),
   remember: z.boolean().optional(),
 });
 export type LoginBody = z.input<typeof loginBody>;
@@ -59,11 +56,11 @@ export type LoginBody = z.input<typeof loginBody>;
 export const forgotPasswordBody = z.object({ email: emailSchema });
 
 export const resetPasswordBody = z.object({
-  token: z.string().min(10).max(200),
+  token: text({ trim: false, min: 10, max: 200, required: messages.resetLinkInvalid }),
   password: newPasswordSchema,
 });
 
 export const changePasswordBody = z.object({
-  currentPassword: z.string().min(1, messages.allFieldsRequired).max(1024),
+  currentPassword: passwordText(1024),
   newPassword: newPasswordSchema,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.js';
 
 /** Team sizes a demo request can name, with the words the form shows. */
 export const TEAM_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1000+'] as const;
@@ -28,25 +29,16 @@ export const demoRequestMessages = {
 const m = demoRequestMessages;
 
 const oneLine = (required: string, tooLong: string, max: number) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(max, tooLong)
-    .regex(/^[^\r\n]*$/, m.oneLine);
+  text({ min: 1, max, required, tooLong }).regex(/^[^\r\n]*$/, m.oneLine);
 
 export const demoRequestBody = z.object({
   name: oneLine(m.nameRequired, m.nameTooLong, 100),
-  email: z
-    .string({ error: m.emailRequired })
-    .trim()
-    .min(1, m.emailRequired)
-    .max(254, m.emailInvalid)
+  email: text({ min: 1, max: 254, required: m.emailRequired, tooLong: m.emailInvalid })
     .pipe(z.email({ error: m.emailInvalid }))
     .transform((value) => value.toLowerCase()),
   company: oneLine(m.companyRequired, m.companyTooLong, 200),
   teamSize: z.enum(TEAM_SIZES, { error: m.teamSizeRequired }),
-  message: z.string().trim().max(2000, m.messageTooLong).optional().default(''),
+  message: text({ max: 2000, tooLong: m.messageTooLong }).optional().default(''),
 });
 export type DemoRequestBody = z.input<typeof demoRequestBody>;
 export type DemoRequestInput = z.output<typeof demoRequestBody>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeZoneSchema } from './auth.js';
+import { text } from './text.js';
 
 export const WEEK_STARTS = ['monday', 'sunday', 'saturday'] as const;
 export const DATE_FORMATS = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] as const;
@@ -7,7 +8,7 @@ export const TIME_FORMATS = ['24h', '12h'] as const;
 
 export const profileUpdateBody = z
   .object({
-    name: z.string().trim().max(100, 'Name must be at most 100 characters.'),
+    name: text({ max: 100, tooLong: 'Name must be at most 100 characters.' }),
     timeZone: timeZoneSchema,
     weekStart: z.enum(WEEK_STARTS),
     dateFormat: z.enum(DATE_FORMATS),
@@ -17,11 +18,12 @@ export const profileUpdateBody = z
   .partial();
 export type ProfileUpdateBody = z.input<typeof profileUpdateBody>;
 
-export const workspaceNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Workspace name is required.')
-  .max(100, 'Workspace name must be at most 100 characters.');
+export const workspaceNameSchema = text({
+  min: 1,
+  max: 100,
+  required: 'Workspace name is required.',
+  tooLong: 'Workspace name must be at most 100 characters.',
+});
 
 export const createWorkspaceBody = z.object({ name: workspaceNameSchema });
 export const updateWorkspaceBody = z.object({ name: workspaceNameSchema });

@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { text } from './text.js';
 
 /** Names of projects, tasks, clients, tag lists and tags: required, trimmed, at most 255 characters. */
 export const NAME_MAX = 255;
 const nameOf = (what: string) =>
-  z
-    .string({ error: `${what} is required.` })
-    .trim()
-    .min(1, `${what} is required.`)
-    .max(NAME_MAX, `${what} must be at most ${NAME_MAX} characters.`);
+  text({
+    min: 1,
+    max: NAME_MAX,
+    required: `${what} is required.`,
+    tooLong: `${what} must be at most ${NAME_MAX} characters.`,
+  });
 
 export const projectNameSchema = nameOf('Project name');
 export const taskNameSchema = nameOf('Task title');
@@ -49,12 +51,19 @@ export const budgetSchema = z.object({
 export type Budget = z.infer<typeof budgetSchema>;
 
 const keywordsSchema = z
-  .array(z.string().trim().min(1).max(100, 'A keyword must be at most 100 characters.'))
+  .array(
+    text({
+      min: 1,
+      max: 100,
+      required: 'A keyword cannot be empty.',
+      tooLong: 'A keyword must be at most 100 characters.',
+    }),
+  )
   .max(50, 'At most 50 keywords.');
 
 /** The sections shared by the project and task edit panels. */
 const sections = {
-  description: z.string().max(20_000, 'Description must be at most 20000 characters.').nullable(),
+  description: text({ trim: false, max: 20_000, tooLong: 'Description must be at most 20000 characters.' }).nullable(),
   budget: budgetSchema.nullable(),
   billableDefault: z.boolean(),
   keywordsEnabled: z.boolean(),
@@ -101,17 +110,15 @@ export const projectPeopleBody = membersBody.extend({
 });
 export type ProjectPeopleBody = z.input<typeof projectPeopleBody>;
 
-const currencySchema = z
-  .string()
-  .trim()
+const currencySchema = text({ max: 3, tooLong: 'Currency must be a three-letter code such as USD.' })
   .regex(/^[A-Za-z]{3}$/, 'Currency must be a three-letter code such as USD.')
   .transform((s) => s.toUpperCase());
 
 export const clientCreateBody = z.object({
   name: clientNameSchema,
-  address: z.string().trim().max(1000, 'Address must be at most 1000 characters.').nullable().optional(),
+  address: text({ max: 1000, tooLong: 'Address must be at most 1000 characters.' }).nullable().optional(),
   currency: currencySchema.nullable().optional(),
-  note: z.string().trim().max(5000, 'Note must be at most 5000 characters.').nullable().optional(),
+  note: text({ max: 5000, tooLong: 'Note must be at most 5000 characters.' }).nullable().optional(),
 });
 export type ClientCreateBody = z.input<typeof clientCreateBody>;
 export const clientUpdateBody = clientCreateBody.partial();
@@ -128,7 +135,7 @@ const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Shared list query: paginated, sortable, searchable. */
 export const listQuery = z.object({
-  search: z.string().trim().max(255).optional(),
+  search: text({ max: 255 }).optional(),
   archived: z.enum(['false', 'true', 'all']).default('false'),
   sort: z.enum(['name', 'created']).default('name'),
   order: z.enum(['asc', 'desc']).default('asc'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PlanId } from '../plans.js';
 import { emailSchema } from './auth.js';
+import { text } from './text.js';
 
 /** Roles an invite or a role change may give; the owner role only moves by transfer. */
 export const ASSIGNABLE_ROLES = ['admin', 'manager', 'member', 'guest'] as const;
@@ -32,6 +33,7 @@ export const teamMessages = {
   groupNameTaken: 'A group with this name already exists at this level.',
   groupCycle: 'A group cannot be moved inside itself or one of its subgroups.',
   externalIdTaken: 'Another member already has this external id.',
+  nothingToChange: 'Nothing to change: send a role, a status or an external id.',
   tooManyInvites: (perHour: number) =>
     `This workspace has sent ${perHour} invitations in the last hour. Please wait a while before sending more.`,
 } as const;
@@ -50,15 +52,12 @@ export type InviteBody = z.input<typeof inviteBody>;
 
 export const acceptInviteBody = z.object({
   /** New accounts choose a password; existing accounts confirm theirs unless already signed in. */
-  password: z.string().max(1024).optional(),
-  name: z.string().trim().max(100, 'Name must be at most 100 characters.').optional(),
+  password: text({ trim: false, max: 1024 }).optional(),
+  name: text({ max: 100, tooLong: 'Name must be at most 100 characters.' }).optional(),
 });
 export type AcceptInviteBody = z.input<typeof acceptInviteBody>;
 
-export const externalIdSchema = z
-  .string()
-  .trim()
-  .max(100, 'External id must be at most 100 characters.')
+export const externalIdSchema = text({ max: 100, tooLong: 'External id must be at most 100 characters.' })
   .nullable()
   .transform((v) => (v ? v : null));
 
@@ -68,7 +67,10 @@ export const memberUpdateBody = z
     status: z.enum(MEMBER_STATUSES),
     externalId: externalIdSchema,
   })
-  .partial();
+  .partial()
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
+    message: teamMessages.nothingToChange,
+  });
 export type MemberUpdateBody = z.input<typeof memberUpdateBody>;
 
 export const bulkMembersBody = z.object({
@@ -82,11 +84,12 @@ export type BulkMembersBody = z.input<typeof bulkMembersBody>;
 
 export const transferOwnershipBody = z.object({ userId: uuid });
 
-export const groupNameSchema = z
-  .string({ error: teamMessages.groupNameRequired })
-  .trim()
-  .min(1, teamMessages.groupNameRequired)
-  .max(100, 'Group name must be at most 100 characters.');
+export const groupNameSchema = text({
+  min: 1,
+  max: 100,
+  required: teamMessages.groupNameRequired,
+  tooLong: 'Group name must be at most 100 characters.',
+});
 
 export const createGroupBody = z.object({ name: groupNameSchema, parentId: uuid.nullable().optional() });
 export type CreateGroupBody = z.input<typeof createGroupBody>;

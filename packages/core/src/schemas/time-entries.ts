@@ -1,16 +1,24 @@
 import { z } from 'zod';
 import { parseDuration } from '../time/duration.js';
 import { ROUNDING_MINUTES, ROUNDING_MODES } from '../time/rounding.js';
+import { instantSchema, text } from './text.js';
 
-const instant = z.iso.datetime({ offset: true, error: 'Enter a date and time.' });
-const note = z.string().trim().max(2000, 'The note must be at most 2000 characters.');
+const instant = instantSchema;
+const note = text({ max: 2000, tooLong: 'The note must be at most 2000 characters.' });
 const tagIds = z.array(z.uuid()).max(50, 'At most 50 tags.');
 
-/** A duration as seconds or as text people type ("1:30", "1.5h", "90m"). */
-export const durationInput = z.union([z.number().int().min(0), z.string()]).transform((value, ctx) => {
+/** The longest duration an entry can be given: the longest "maximum entry length" a workspace may set (7 days). */
+export const MAX_DURATION_SECONDS = 10_080 * 60;
+
+/** A duration as seconds or as text people type ("1:30", "1.5h", "90m"), at most 168 hours. */
+export const durationInput = z.union([z.number().int().min(0), text({ max: 50 })]).transform((value, ctx) => {
   const seconds = typeof value === 'number' ? value : parseDuration(value);
   if (seconds === null) {
     ctx.addIssue({ code: 'custom', message: 'Enter a duration such as 1:30, 1.5h or 90m.' });
+    return z.NEVER;
+  }
+  if (seconds > MAX_DURATION_SECONDS) {
+    ctx.addIssue({ code: 'custom', message: 'A duration can be at most 168 hours.' });
     return z.NEVER;
   }
   return seconds;
@@ -70,7 +78,7 @@ export const listTimeEntriesQuery = z.object({
   tagId: z.uuid().optional(),
   billable: booleanText.optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
-  cursor: z.string().max(200).optional(),
+  cursor: text({ trim: false, max: 200 }).optional(),
 });
 
 export const timeEntryView = z.object({

@@ -1,4 +1,4 @@
-import { forgotPasswordBody, loginBody, messages, resetPasswordBody, signupBody } from '@sundial/core';
+import { forgotPasswordBody, loginBody, messages, resetPasswordBody, signupBody, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, setSessionCookie } from '../../platform/auth.js';
@@ -87,7 +87,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Tell whether a reset link can still be used',
-        params: z.object({ token: z.string().min(1).max(200) }),
+        params: z.object({ token: text({ trim: false, min: 1, max: 200 }) }),
         response: { 200: z.object({ valid: z.literal(true) }), ...errorResponses },
       },
     },

@@ -1,12 +1,31 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { notFound } from '../../platform/errors.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 const linkify = (text: string) => escapeHtml(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
 
-/** /dev/mail: the outbox as a page, so a developer without SMTP can follow e-mailed links. */
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Whether the request comes from this machine itself: its socket is a loopback connection and
+ * no proxy forwarded it (a reverse proxy on the same machine connects over loopback too, on
+ * behalf of anyone).
+ */
+export function isFromThisMachine(request: FastifyRequest): boolean {
+  const { headers } = request;
+  if (headers['x-forwarded-for'] || headers.forwarded || headers['x-real-ip']) return false;
+  return LOOPBACK.test(request.socket.remoteAddress ?? '');
+}
+
+/**
+ * /dev/mail: the outbox as a page, so a developer without SMTP can follow e-mailed links. It
+ * holds reset and invite links, so it answers only a browser on this machine: to anyone else the
+ * page does not exist, whatever address the server listens on.
+ */
 export const devRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/dev/mail', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/dev/mail', { schema: { hide: true } }, async (request, reply) => {
+    if (!isFromThisMachine(request)) throw notFound(`No route for GET ${request.url.split('?')[0]}.`);
     const mails = await app.services.db
       .selectFrom('outbox')
       .select(['id', 'to_address', 'subject', 'text_body', 'created_at', 'sent_at', 'error'])

@@ -67,21 +67,25 @@ export const groupsRepository = {
     await db.deleteFrom('groups').where('workspace_id', '=', group.workspace_id).where('id', '=', group.id).execute();
   },
 
-  async addMember(db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<void> {
-    await db
+  /** Puts a user in a group; answers false when they were in it already. */
+  async addMember(db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> {
+    const result = await db
       .insertInto('group_members')
       .values({ workspace_id: input.workspaceId, group_id: input.groupId, user_id: input.userId })
       .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   },
 
-  async removeMember(db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<void> {
-    await db
+  /** Takes a user out of a group; answers false when they were not in it. */
+  async removeMember(db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> {
+    const result = await db
       .deleteFrom('group_members')
       .where('workspace_id', '=', input.workspaceId)
       .where('group_id', '=', input.groupId)
       .where('user_id', '=', input.userId)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   },
 
   /**

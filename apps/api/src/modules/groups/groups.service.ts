@@ -76,12 +76,16 @@ export function createGroupsService({ db }: { db: Db }) {
       ) {
         throw forbidden();
       }
+      let changed: boolean;
       if (add) {
         if (!target) throw memberNotFound();
-        await groupsRepository.addMember(tx, { workspaceId, groupId, userId });
+        changed = await groupsRepository.addMember(tx, { workspaceId, groupId, userId });
       } else {
-        await groupsRepository.removeMember(tx, { workspaceId, groupId, userId });
+        changed = await groupsRepository.removeMember(tx, { workspaceId, groupId, userId });
+        if (!changed) throw notFound('This person is not in the group.');
       }
+      // Adding someone who is in the group already changes nothing, so nothing is recorded.
+      if (!changed) return found;
       await audit(tx, {
         action: add ? 'group.member_added' : 'group.member_removed',
         actorUserId: actor.userId,

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { NAME_MAX } from '@sundial/core';
+import { isInstantInRange, NAME_MAX } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../platform/errors.js';
 
@@ -29,15 +29,21 @@ export const MAX_ROWS = 20_000;
 const clean = (v: string | undefined) => (v ?? '').trim();
 const yes = (v: string) => /^(yes|true|1|y)$/i.test(v.trim());
 
-/** "2026-11-02", "11/02/2026" (US, as Clockify and Toggl write by default) or "02.11.2026". */
+/** "2026-11-02", "11/02/2026" (US, as Clockify and Toggl write by default) or "02.11.2026"; null for no such day. */
 function parseDate(value: string): [number, number, number] | null {
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value);
-  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (m) return realDay(Number(m[1]), Number(m[2]), Number(m[3]));
   m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
-  if (m) return [Number(m[3]), Number(m[1]), Number(m[2])];
+  if (m) return realDay(Number(m[3]), Number(m[1]), Number(m[2]));
   m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(value);
-  if (m) return [Number(m[3]), Number(m[2]), Number(m[1])];
+  if (m) return realDay(Number(m[3]), Number(m[2]), Number(m[1]));
   return null;
+}
+
+/** The day, unless it does not exist ("2026-02-30", month 13). */
+function realDay(year: number, month: number, day: number): [number, number, number] | null {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? [year, month, day] : null;
 }
 
 /** "09:30", "09:30:15", "9:30 AM", "09:30:15 PM". */
@@ -81,6 +87,9 @@ function toEntry(r: Record_, timeZone: string): { entry: ImportRow['entry']; err
   const time = timeText ? parseTime(timeText) : [9, 0, 0];
   if (!time) return { entry: null, error: `The time “${timeText}” is not understood.` };
   const start = localInstant(date, time as [number, number, number], timeZone);
+  if (!isInstantInRange(start.getTime())) {
+    return { entry: null, error: `The date “${dateText}” is not between the years 1970 and 9999.` };
+  }
   let seconds: number | null = null;
   const endDate = pick(r, 'end date');
   const endTime = pick(r, 'end time');

@@ -1,3 +1,4 @@
+import { text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth.js';
@@ -10,7 +11,13 @@ const params = z.object({ workspaceId: z.uuid({ error: 'Workspace not found.' })
 const body = z.object({
   source: z.enum(IMPORT_SOURCES),
   /** The CSV file's text. */
-  csv: z.string().min(1, 'Choose a file.').max(10_000_000, 'The file is larger than 10 MB.'),
+  csv: text({
+    trim: false,
+    min: 1,
+    max: 10_000_000,
+    required: 'Choose a file.',
+    tooLong: 'The file is larger than 10 MB.',
+  }),
 });
 const summary = z.object({
   clients: z.number().int(),

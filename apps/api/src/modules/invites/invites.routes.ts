@@ -1,4 +1,4 @@
-import { ASSIGNABLE_ROLES, acceptInviteBody, inviteBody } from '@sundial/core';
+import { ASSIGNABLE_ROLES, acceptInviteBody, inviteBody, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireMembership, setSessionCookie } from '../../platform/auth.js';
@@ -10,7 +10,7 @@ import { workspaceParams } from '../workspaces/workspaces.routes.js';
 const tags = ['invites'];
 const responses = { ...errorResponses, 402: errorBody };
 const inviteParams = workspaceParams.extend({ inviteId: z.uuid({ error: 'Invitation not found.' }) });
-const tokenParams = z.object({ token: z.string().min(1).max(200) });
+const tokenParams = z.object({ token: text({ trim: false, min: 1, max: 200 }) });
 
 const inviteView = z.object({
   id: z.uuid(),

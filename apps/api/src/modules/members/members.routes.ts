@@ -1,4 +1,4 @@
-import { bulkMembersBody, memberUpdateBody, teamSettingsBody, transferOwnershipBody } from '@sundial/core';
+import { bulkMembersBody, memberUpdateBody, teamSettingsBody, text, transferOwnershipBody } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -29,7 +29,7 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Members with role, status, external id, groups and projects (not for guests)',
         params: workspaceParams,
         querystring: z.object({
-          search: z.string().max(200).optional(),
+          search: text({ max: 200 }).optional(),
           status: z.enum(['active', 'disabled']).optional(),
           for: z.enum(['reports']).optional().describe('reports: honour "hide disabled users"'),
           limit: z.coerce.number().int().min(1).max(500).default(500),

@@ -7,6 +7,7 @@ import {
   taskCreateBody,
   taskListQuery,
   taskUpdateBody,
+  text,
 } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -175,7 +176,7 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Enable Keyword: projects and tasks whose keywords occur in a time entry note',
         params: wsParams,
-        querystring: z.object({ note: z.string().max(5000) }),
+        querystring: z.object({ note: text({ max: 5000 }) }),
         response: {
           200: z.object({
             items: z.array(

@@ -2,6 +2,7 @@ import {
   can,
   DEFAULT_TIME_SETTINGS,
   formatDuration,
+  isInstantInRange,
   type TimeEntryEvent,
   type TimeEntryView,
   type TimeSettings,
@@ -12,7 +13,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
-import { hashSecret } from '../../platform/ids.js';
+import { hashSecret, isUuid } from '../../platform/ids.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
@@ -66,7 +67,9 @@ function encodeCursor(e: { start_at: Date; id: string }): string {
 function decodeCursor(cursor: string): { start: Date; id: string } {
   const [start, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const date = new Date(start ?? '');
-  if (!id || Number.isNaN(date.getTime())) throw validationError({ cursor: 'This page link is not valid.' });
+  if (!id || !isUuid(id) || !isInstantInRange(date.getTime())) {
+    throw validationError({ cursor: 'This page link is not valid.' });
+  }
   return { start: date, id };
 }
 
