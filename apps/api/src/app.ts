@@ -28,6 +28,7 @@ import { isUuid, newId } from './platform/ids.js';
 import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
+import { installSecurityHeaders } from './platform/security-headers.js';
 import { createServices, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -74,12 +75,8 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   app.decorate('services', services);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // No sniffing of types, no framing by other sites (clickjacking), and no Referer carrying
-    // a reset or invite token from the page's URL to another site.
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'same-origin');
   });
+  installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
   app.addHook('onClose', async () => {
     await services.mailer.flush();
   });
