@@ -38,6 +38,14 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_URL: baseURL,
       LOG_LEVEL: 'warn',
+      // Journeys sign many people up from 127.0.0.1; the limits themselves are tested in the API suite.
+      RATE_LIMIT_SIGNUP_PER_IP: '100000',
+      RATE_LIMIT_LOGIN_PER_IP: '100000',
+      RATE_LIMIT_FORGOT_PER_IP: '100000',
+      RATE_LIMIT_FORGOT_PER_EMAIL: '100000',
+      RATE_LIMIT_INVITE_RESEND: '100000',
+      RATE_LIMIT_DEMO_PER_IP: '100000',
+      RATE_LIMIT_DEMO_PER_EMAIL: '100000',
     },
   },
 });

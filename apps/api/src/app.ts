@@ -69,6 +69,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   const services = createServices({
     db,
     config,
+    log: app.log,
     mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
   });
   app.decorate('config', config);
@@ -78,6 +79,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   });
   installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
   app.addHook('onClose', async () => {
+    await services.background.drain();
     await services.mailer.flush();
   });
 

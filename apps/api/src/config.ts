@@ -15,6 +15,12 @@ const url = (protocols: string[]) =>
       message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });
 
+const limit = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(1_000_000, 'must be at most 1000000');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(3000),
@@ -30,6 +36,14 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  /** Abuse limits: how many of each a client may do per window before 429 (see README, Settings). */
+  RATE_LIMIT_SIGNUP_PER_IP: limit.default(10),
+  RATE_LIMIT_LOGIN_PER_IP: limit.default(50),
+  RATE_LIMIT_FORGOT_PER_IP: limit.default(20),
+  RATE_LIMIT_FORGOT_PER_EMAIL: limit.default(5),
+  RATE_LIMIT_INVITE_RESEND: limit.default(5),
+  RATE_LIMIT_DEMO_PER_IP: limit.default(5),
+  RATE_LIMIT_DEMO_PER_EMAIL: limit.default(3),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -12,6 +13,7 @@ import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntryHub } from './modules/time-entries/time-entries.events.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
+import { createBackgroundQueue } from './platform/background.js';
 import type { Mailer } from './platform/mail.js';
 import { createSessionStore } from './platform/sessions.js';
 
@@ -19,22 +21,27 @@ export interface ServiceDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
+  /** Where failures of background work are logged. */
+  log?: FastifyBaseLogger;
 }
 
 /** Wires every service once; routes reach them through `app.services`. */
-export function createServices({ db, config, mailer }: ServiceDeps) {
+export function createServices({ db, config, mailer, log }: ServiceDeps) {
   const sessions = createSessionStore(db, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
   const workspaces = createWorkspacesService(db);
   const timeEntryHub = createTimeEntryHub(db);
+  const background = createBackgroundQueue(log);
+  const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
   return {
     db,
     mailer,
+    background,
     sessions,
     workspaces,
-    auth: createAuthService({ db, config, mailer, sessions, workspaces }),
+    auth,
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions }),
     groups: createGroupsService({ db }),
@@ -49,7 +56,7 @@ export function createServices({ db, config, mailer }: ServiceDeps) {
       config,
       mailer,
       sessions,
-      auth: createAuthService({ db, config, mailer, sessions, workspaces }),
+      auth,
     }),
   };
 }

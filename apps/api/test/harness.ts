@@ -54,6 +54,20 @@ export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> 
   };
 }
 
+/**
+ * Abuse limits high enough for whole suites, which sign many users up from one address; a test
+ * of a limit passes its own low value through createTestApp(env) or useTestApp(env).
+ */
+export const GENEROUS_LIMITS: Record<string, string> = {
+  RATE_LIMIT_SIGNUP_PER_IP: '100000',
+  RATE_LIMIT_LOGIN_PER_IP: '100000',
+  RATE_LIMIT_FORGOT_PER_IP: '100000',
+  RATE_LIMIT_FORGOT_PER_EMAIL: '100000',
+  RATE_LIMIT_INVITE_RESEND: '100000',
+  RATE_LIMIT_DEMO_PER_IP: '100000',
+  RATE_LIMIT_DEMO_PER_EMAIL: '100000',
+};
+
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { db, close } = await openTestDb();
   await migrateToLatest(db);
@@ -61,6 +75,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     NODE_ENV: 'test',
     PUBLIC_URL: 'http://localhost:3000',
     WEB_DIST: '/nonexistent',
+    ...GENEROUS_LIMITS,
     ...env,
   });
   const app = await buildApp({ config, db, logger: false });

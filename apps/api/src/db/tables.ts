@@ -1,7 +1,9 @@
 import type { PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
+import type { KnownDevicesTables } from './tables/known-devices.js';
 import type { ProjectsTables } from './tables/projects.js';
+import type { RateLimitsTables } from './tables/rate-limits.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
 
@@ -97,7 +99,13 @@ export interface AuditLogTable {
  * Every table. A feature keeps its tables in db/tables/<feature>.ts and adds its interface to
  * the extends list, so features do not edit each other's lines.
  */
-export interface Database extends TeamTables, DemoRequestsTables, ProjectsTables, TimeEntriesTables {
+export interface Database
+  extends TeamTables,
+    DemoRequestsTables,
+    ProjectsTables,
+    TimeEntriesTables,
+    RateLimitsTables,
+    KnownDevicesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -23,7 +23,6 @@ export const demoRequestMessages = {
   messageTooLong: 'Message must be at most 2,000 characters.',
   oneLine: 'Please keep this on one line.',
   received: 'Thank you! We have your request and will write to you to find a time for the demo.',
-  tooMany: 'You have sent several requests in the last hour. Please try again later.',
 } as const;
 
 const m = demoRequestMessages;

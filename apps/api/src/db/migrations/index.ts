@@ -7,6 +7,8 @@ import * as m202611230500 from './202611230500_create_invites.js';
 import * as m202611230600 from './202611230600_create_time_entries.js';
 import * as m202611231210 from './202611231210_create_time_entry_trash.js';
 import * as m202611231300 from './202611231300_project_manager_grants.js';
+import * as m202611240100 from './202611240100_create_rate_limits.js';
+import * as m202611240110 from './202611240110_create_known_devices.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '202611230600_create_time_entries': m202611230600,
   '202611231210_create_time_entry_trash': m202611231210,
   '202611231300_project_manager_grants': m202611231300,
+  '202611240100_create_rate_limits': m202611240100,
+  '202611240110_create_known_devices': m202611240110,
 };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 export const authRepository = {
@@ -15,20 +16,75 @@ export const authRepository = {
     await db.deleteFrom('login_attempts').where('id', '=', id).execute();
   },
 
-  /** Failed attempts since a moment (leaving out one, when given), for one e-mail and for one IP address. */
-  async countFailuresSince(db: Db, input: { email: string; ip: string; since: Date; exceptId?: number }) {
+  /**
+   * The failed attempts for one e-mail that still count (leaving out one, when given): since a
+   * moment, and since the account's last completed password reset; with the milliseconds since
+   * the latest of them, measured by the database's clock.
+   */
+  async countAccountFailures(db: Db, input: { email: string; since: Date; exceptId?: number }) {
+    const lastReset = db
+      .selectFrom('password_resets as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .select((eb) => eb.fn.max('r.used_at').as('used_at'))
+      .where((eb) => eb(eb.fn('lower', ['u.email']), '=', input.email));
     const row = await db
       .selectFrom('login_attempts')
       .select((eb) => [
-        eb.fn.countAll<number>().filterWhere('email', '=', input.email).as('byEmail'),
-        eb.fn.countAll<number>().filterWhere('ip', '=', input.ip).as('byIp'),
+        eb.fn.countAll<number>().as('failures'),
+        sql<number | null>`extract(epoch from now() - max(created_at)) * 1000`.as('msSinceLast'),
       ])
+      .where('email', '=', input.email)
       .where('success', '=', false)
-      .where('created_at', '>', input.since)
-      .where((eb) => eb.or([eb('email', '=', input.email), eb('ip', '=', input.ip)]))
+      .where('created_at', '>', sql<Date>`greatest(${input.since}::timestamptz, (${lastReset}))`)
       .$if(input.exceptId !== undefined, (q) => q.where('id', '!=', input.exceptId ?? 0))
       .executeTakeFirstOrThrow();
-    return { byEmail: Number(row.byEmail), byIp: Number(row.byIp) };
+    return {
+      failures: Number(row.failures),
+      msSinceLast: row.msSinceLast === null ? undefined : Number(row.msSinceLast),
+    };
+  },
+
+  /**
+   * Counts a password guess against a known device of the user, when the token is one and its
+   * failure budget is not used up; answers whether it was (the device is trusted for this guess).
+   */
+  async countDeviceAttempt(db: Db, input: { tokenHash: string; userId: string; budget: number }): Promise<boolean> {
+    const row = await db
+      .updateTable('known_devices')
+      .set((eb) => ({ failures: eb('failures', '+', 1) }))
+      .where('token_hash', '=', input.tokenHash)
+      .where('user_id', '=', input.userId)
+      .where('failures', '<', input.budget)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returning('token_hash')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** After a successful log-in from a known device: its failures start again and it lives longer. */
+  async refreshDevice(db: Db, input: { tokenHash: string; userId: string; expiresAt: Date }): Promise<boolean> {
+    const row = await db
+      .updateTable('known_devices')
+      .set({ failures: 0, last_used_at: sql<Date>`now()`, expires_at: input.expiresAt })
+      .where('token_hash', '=', input.tokenHash)
+      .where('user_id', '=', input.userId)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returning('token_hash')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Remembers a new device of the user, and forgets the user's devices that have expired. */
+  async insertDevice(db: Db, input: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+    await db
+      .deleteFrom('known_devices')
+      .where('user_id', '=', input.userId)
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .execute();
+    await db
+      .insertInto('known_devices')
+      .values({ token_hash: input.tokenHash, user_id: input.userId, expires_at: input.expiresAt })
+      .execute();
   },
 
   async insertReset(db: Db, reset: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
@@ -36,16 +92,6 @@ export const authRepository = {
       .insertInto('password_resets')
       .values({ token_hash: reset.tokenHash, user_id: reset.userId, expires_at: reset.expiresAt })
       .execute();
-  },
-
-  async countResetsSince(db: Db, userId: string, since: Date): Promise<number> {
-    const row = await db
-      .selectFrom('password_resets')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .where('created_at', '>', since)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   },
 
   /** The reset row, locked for the rest of the transaction so a link is used once only. */

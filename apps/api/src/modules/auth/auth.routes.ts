@@ -1,11 +1,27 @@
 import { forgotPasswordBody, loginBody, messages, resetPasswordBody, signupBody, text } from '@sundial/core';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, setSessionCookie } from '../../platform/auth.js';
 import { errorResponses, messageBody } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
+import type { KnownDevice } from './auth.service.js';
 
 const tags = ['auth'];
+
+/** The known-device cookie: `__Host-` needs Secure, which a plain-http localhost cannot have. */
+const deviceCookieName = (config: { secureCookies: boolean }) =>
+  config.secureCookies ? '__Host-device' : 'sundial_device';
+
+function setDeviceCookie(reply: FastifyReply, config: { secureCookies: boolean }, device: KnownDevice): void {
+  reply.setCookie(deviceCookieName(config), device.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    expires: device.expiresAt,
+  });
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { auth } = app.services;
@@ -45,10 +61,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { user, session } = await auth.login(request.body, client(request));
+      const deviceToken = request.cookies[deviceCookieName(app.config)];
+      const { user, session, device } = await auth.login(request.body, client(request), {
+        deviceToken,
+        rememberDevice: true,
+      });
       // The session this browser had before (perhaps someone else's) ends: one browser, one session.
       if (request.auth) await auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
+      if (device) setDeviceCookie(reply, app.config, device);
       return { user: presentUser(user) };
     },
   );
@@ -75,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await auth.forgotPassword(request.body.email);
+      await auth.forgotPassword(request.body.email, client(request));
       return reply.status(202).send({ message: messages.resetSent });
     },
   );

@@ -1,4 +1,5 @@
-import { demoRequestMessages } from '@sundial/core';
+import { demoRequestMessages, limitMessages, waitText } from '@sundial/core';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { type Inbox, startInbox } from '../../../test/smtp.js';
@@ -11,7 +12,12 @@ let ipCounter = 0;
 
 beforeAll(async () => {
   inbox = await startInbox();
-  t = await createTestApp({ SMTP_URL: inbox.url, OPERATOR_EMAIL: OPERATOR });
+  t = await createTestApp({
+    SMTP_URL: inbox.url,
+    OPERATOR_EMAIL: OPERATOR,
+    RATE_LIMIT_DEMO_PER_IP: '5',
+    RATE_LIMIT_DEMO_PER_EMAIL: '3',
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -28,6 +34,20 @@ const validRequest = {
 
 /** Each test asks from its own address so the hourly limit of one does not reach another. */
 const fromNewIp = () => `203.0.113.${++ipCounter}`;
+let emailCounter = 0;
+/** A request from a work e-mail of its own, for the same reason. */
+const fromNewEmail = () => ({ ...validRequest, email: `ada.${Date.now()}.${++emailCounter}@analytical.example` });
+
+/** Checks a refusal: 429, a message with the wait in words, and Retry-After within the hour. */
+function expectRefused(response: LightMyRequestResponse, message: (wait: string) => string) {
+  expect(response.statusCode).toBe(429);
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(3600);
+  expect(response.json().error.code).toBe('too_many_requests');
+  // The message says the same wait as the header, in words.
+  expect(response.json().error.message).toBe(message(waitText(retryAfter)));
+}
 
 const post = (payload: object, options: { ip?: string; headers?: Record<string, string> } = {}) =>
   t.app.inject({
@@ -89,23 +109,38 @@ describe('demo requests', () => {
     expect(response.json().error.fields.company).toBe(demoRequestMessages.oneLine);
   });
 
-  it('allows five requests an hour from one address and refuses the sixth with 429', async () => {
+  it('allows five requests an hour from one address and refuses the sixth with 429, storing nothing', async () => {
     const ip = fromNewIp();
-    for (let i = 0; i < 5; i++) expect((await post(validRequest, { ip })).statusCode).toBe(201);
-    const sixth = await post(validRequest, { ip });
-    expect(sixth.statusCode).toBe(429);
-    expect(sixth.headers['retry-after']).toBe('3600');
-    expect(sixth.json().error).toMatchObject({ code: 'too_many_requests', message: demoRequestMessages.tooMany });
-    expect((await post(validRequest)).statusCode).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await post(fromNewEmail(), { ip })).statusCode).toBe(201);
+    const sixthRequest = fromNewEmail();
+    const sixth = await post(sixthRequest, { ip });
+    expectRefused(sixth, limitMessages.demoPerIp);
+    const stored = await t.db
+      .selectFrom('demo_requests')
+      .select('id')
+      .where('email', '=', sixthRequest.email)
+      .execute();
+    expect(stored).toHaveLength(0);
+    expect((await post(fromNewEmail())).statusCode).toBe(201);
   });
 
   it('keeps to five an hour when a batch of requests from one address arrives at once', async () => {
     const ip = fromNewIp();
-    const answers = await Promise.all(Array.from({ length: 9 }, () => post(validRequest, { ip })));
+    const answers = await Promise.all(Array.from({ length: 9 }, () => post(fromNewEmail(), { ip })));
     expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(4);
     const stored = await t.db.selectFrom('demo_requests').select('id').where('ip', '=', ip).execute();
     expect(stored).toHaveLength(5);
+  });
+
+  it('allows three requests an hour for one work e-mail, from any address, and refuses the fourth', async () => {
+    const request = fromNewEmail();
+    for (let i = 0; i < 3; i++) expect((await post(request)).statusCode).toBe(201);
+    const fourth = await post(request);
+    expectRefused(fourth, limitMessages.demoPerEmail);
+    const stored = await t.db.selectFrom('demo_requests').select('id').where('email', '=', request.email).execute();
+    expect(stored).toHaveLength(3);
+    expect((await post(fromNewEmail())).statusCode).toBe(201);
   });
 
   it('refuses a request posted from another site', async () => {

@@ -1,3 +1,4 @@
+import { limitMessages, waitText } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   caller,
@@ -18,7 +19,7 @@ let call: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   inbox = await startInbox();
-  t = await createTestApp({ SMTP_URL: inbox.url });
+  t = await createTestApp({ SMTP_URL: inbox.url, RATE_LIMIT_INVITE_RESEND: '3' });
   call = caller(t.app);
 });
 afterAll(async () => {
@@ -163,6 +164,36 @@ describe('invites', () => {
     expect(newToken).not.toBe(firstToken);
     expect((await call('GET', `/api/v1/invites/${firstToken}`)).statusCode).toBe(404);
     expect((await call('GET', `/api/v1/invites/${newToken}`)).statusCode).toBe(200);
+  });
+
+  it('sends one invitation again at most three times an hour, by resend or by inviting again', async () => {
+    const owner = await signUp(t.app);
+    const [email, other] = [uniqueEmail('flooded'), uniqueEmail('other')];
+    const items: Array<{ id: string; email: string }> = (await invite(owner, [email, other])).json().items;
+    const idOf = (address: string) => items.find((i) => i.email === address)?.id ?? '';
+    const resend = (inviteId: string) =>
+      call('POST', `/api/v1/workspaces/${owner.workspaceId}/invites/${inviteId}/resend`, owner.cookie);
+    expect((await resend(idOf(email))).statusCode).toBe(200);
+    expect((await resend(idOf(email))).statusCode).toBe(200);
+    expect((await invite(owner, [email])).statusCode).toBe(201);
+
+    const refused = await resend(idOf(email));
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.json().error).toEqual({
+      code: 'too_many_requests',
+      message: limitMessages.inviteResend(waitText(retryAfter)),
+    });
+    expect((await invite(owner, [email])).statusCode).toBe(429);
+    // Nothing more was sent: the first e-mail and three more.
+    const mails = await t.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute();
+    expect(mails).toHaveLength(4);
+    const list = (await call('GET', `/api/v1/workspaces/${owner.workspaceId}/invites`, owner.cookie)).json();
+    expect(list.items.find((i: { email: string }) => i.email === email).sendCount).toBe(4);
+
+    expect((await resend(idOf(other))).statusCode).toBe(200);
   });
 
   it('revokes an invite so its link no longer works', async () => {

@@ -3,6 +3,7 @@ import {
   INVITE_VALID_DAYS,
   type InviteBody,
   inviteBody,
+  limitMessages,
   messages,
   ROLE_LABELS,
   teamMessages,
@@ -16,6 +17,7 @@ import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword } from '../../platform/passwords.js';
+import { rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
 import type { AuthService, ClientInfo } from '../auth/auth.service.js';
 import { groupsRepository } from '../groups/groups.repository.js';
@@ -40,6 +42,19 @@ async function assertMailBudget(db: Db, workspaceId: string, count: number): Pro
       headers: { 'retry-after': '3600' },
     });
   }
+}
+
+/**
+ * Counts one more sending of an existing invite (a resend, or inviting a pending address again);
+ * 429 past RATE_LIMIT_INVITE_RESEND an hour, so one person cannot be flooded with invitations.
+ */
+async function countResend(db: Db, limit: number, invite: { workspaceId: string; id: string }): Promise<void> {
+  await rateLimiter.hit(db, {
+    bucket: `invite-resend:${invite.workspaceId}:${invite.id}`,
+    limit,
+    windowMs: 3_600_000,
+    message: limitMessages.inviteResend,
+  });
 }
 
 export interface InviteView {
@@ -82,7 +97,7 @@ function assertUsable(invite: InviteWithWorkspace | undefined): asserts invite i
 
 export interface InvitesServiceDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl' | 'RATE_LIMIT_INVITE_RESEND'>;
   mailer: Mailer;
   sessions: SessionStore;
   auth: AuthService;
@@ -138,7 +153,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
      * Invites one or many people with a role and optional group, e-mailing each a single-use link
      * valid for INVITE_VALID_DAYS. Inviting an address with a pending invite renews it. Refuses
      * addresses that are already members (409) and, on a paid plan, non-guest invites beyond the
-     * licenses (402 seat_limit_reached); nothing is sent unless all can be.
+     * licenses (402 seat_limit_reached) and past the mail limits (429); nothing is sent unless all can be.
      */
     async create(actor: Actor & { user: User }, input: InviteBody): Promise<InviteView[]> {
       assertCan(actor.membership, 'members:invite');
@@ -164,6 +179,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
             const token = newSecret();
             const expiresAt = new Date(Date.now() + VALID_MS);
             const pending = await invitesRepository.findPendingByEmail(tx, workspaceId, email);
+            if (pending) await countResend(tx, config.RATE_LIMIT_INVITE_RESEND, { workspaceId, id: pending.id });
             const invite = pending
               ? await invitesRepository.renew(tx, workspaceId, pending.id, {
                   token_hash: hashSecret(token),
@@ -199,7 +215,10 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       return sent.map(({ invite }) => presentInvite(invite));
     },
 
-    /** Sends a pending invite again with a new link (the old one stops working) and a new expiry. */
+    /**
+     * Sends a pending invite again with a new link (the old one stops working) and a new expiry.
+     * 429 past RATE_LIMIT_INVITE_RESEND resends of the invite an hour, or past the workspace's mail budget.
+     */
     async resend(actor: Actor & { user: User }, inviteId: string): Promise<InviteView> {
       assertCan(actor.membership, 'members:invite');
       const workspaceId = actor.membership.workspace.id;
@@ -207,6 +226,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       const invite = await db.transaction().execute(async (tx) => {
         const found = await invitesRepository.find(tx, workspaceId, inviteId);
         if (!found || found.accepted_at || found.revoked_at) throw notFound('Invitation not found.');
+        await countResend(tx, config.RATE_LIMIT_INVITE_RESEND, { workspaceId, id: inviteId });
         await assertMailBudget(tx, workspaceId, 1);
         let renewed: Invite | undefined;
         await assertSeatsAfterChange(tx, workspaceId, async () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '../../../test/harness.js';
+import { GENEROUS_LIMITS, signUp } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { type DbHandle, openDb } from '../../db/connection.js';
@@ -45,7 +45,12 @@ beforeAll(async () => {
   const pair = await openPair();
   await migrateToLatest(pair[0].db);
   for (const handle of pair) {
-    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PUBLIC_URL: 'http://localhost:3000',
+      WEB_DIST: '/nonexistent',
+      ...GENEROUS_LIMITS,
+    });
     const app = await buildApp({ config, db: handle.db, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
