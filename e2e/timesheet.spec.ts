@@ -90,17 +90,17 @@ test.describe('timesheet', () => {
     const firstCell = row.getByRole('textbox').first();
     await firstCell.fill('2:30');
     await firstCell.press('Enter');
-    await expect(page.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30');
+    await expect(page.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30:00');
 
     // A second tab on the same week follows changes live.
     const second = await context.newPage();
     await second.goto('/homepage/timesheet');
     await second.getByRole('button', { name: 'Previous week' }).click();
-    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30');
-    await expect(page.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30');
+    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30:00');
+    await expect(page.getByRole('columnheader', { name: 'Week total' })).toHaveText('2:30:00');
     await firstCell.fill('3:15');
     await firstCell.press('Enter');
-    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('3:15', { timeout: 1000 });
+    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('3:15:00', { timeout: 1000 });
     await shot(page, 'timesheet-week-grid');
 
     // Calendar: drag last week's block two hours later.
@@ -154,7 +154,7 @@ test.describe('timesheet', () => {
       .toBe(1);
     await expect(page.getByTestId('calendar-block')).toHaveCount(2);
     await shot(page, 'timesheet-calendar');
-    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('6:15');
+    await expect(second.getByRole('columnheader', { name: 'Week total' })).toHaveText('6:15:00');
     await second.close();
   });
 
@@ -182,7 +182,7 @@ test.describe('timesheet', () => {
     await expect(dialog.getByRole('button', { name: 'Meetings' })).toBeHidden();
     await dialog.getByRole('button', { name: 'Save entry' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('textbox', { name: 'Entry duration' })).toHaveValue('1:30');
+    await expect(page.getByRole('textbox', { name: 'Entry duration' })).toHaveValue('1:30:00');
 
     await page.getByRole('button', { name: 'Duplicate' }).click();
     await expect(page.getByTestId('entry-row')).toHaveCount(2);
@@ -227,7 +227,7 @@ test.describe('timesheet', () => {
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await expect(settings).toBeHidden();
     await expect(page.getByText('Rounded up 60 min')).toBeVisible();
-    await expect(page.getByLabel(/^Total of /)).toHaveText('4:00');
+    await expect(page.getByLabel(/^Total of /)).toHaveText('4:00:00');
 
     // Keyboard: S starts and stops the timer, ? lists the shortcuts.
     await page.locator('body').click({ position: { x: 5, y: 700 } });

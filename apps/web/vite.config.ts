@@ -18,6 +18,12 @@ export default defineConfig({
     rollupOptions: {
       // packages/core is pure (no I/O, no globals): unused schemas need not ride along with prices.
       treeshake: { moduleSideEffects: (id) => !id.includes('/packages/core/src/') },
+      // zod's sources carry comments that mention @__PURE__ where Rollup cannot use it; Rollup just
+      // drops such a comment. Not ours to fix, so only that warning, only for installed packages.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/')) return;
+        warn(warning);
+      },
       input: {
         app: fileURLToPath(new URL('./index.html', import.meta.url)),
         landing: fileURLToPath(new URL('./landing.html', import.meta.url)),

@@ -55,6 +55,8 @@ interface Route {
   /** Roles that may; other members get `refused` (403 unless said). */
   allowed: Role[];
   refused?: 403 | 404;
+  /** Roles for whom the thing does not exist (404), whatever `refused` says. */
+  hidden?: Role[];
   /** Not under a workspace: an outsider is just another signed-in user there. */
   personal?: boolean;
 }
@@ -160,6 +162,12 @@ const routes: Route[] = [
     allowed: ADMINS,
   },
   {
+    path: '/workspaces/:id/invites/:inviteId/link',
+    method: 'POST',
+    prepare: async () => ({ url: w(`/invites/${await fresh.invite()}/link`) }),
+    allowed: ADMINS,
+  },
+  {
     path: '/workspaces/:id/invites/:inviteId',
     method: 'DELETE',
     prepare: async () => ({ url: w(`/invites/${await fresh.invite()}`) }),
@@ -203,8 +211,8 @@ const routes: Route[] = [
 const MANAGERS: Role[] = ['owner', 'admin', 'manager'];
 const named = (what: string) => `${what} ${uniqueEmail('n')}`;
 /**
- * public: members and guests see it (reads allowed, writes 403); private: 404 to them; granted: private,
- * with the member and the guest assigned and holding "Can manage" (the member directly, the guest
+ * public: members see it (reads allowed, writes 403), guests do not (404: only what is shared with them);
+ * private: 404 to both; granted: private, with the member and the guest assigned and holding "Can manage" (the member directly, the guest
  * through a group, since a guest cannot be granted directly).
  */
 type ProjectKind = 'public' | 'private' | 'granted';
@@ -289,7 +297,9 @@ const projectScoped = (kind: ProjectKind): Route[] => {
     rows.projects('POST', '/tasks', editors, () => ({ name: named('Task') })),
   ];
   // Rows on a granted project are told apart from the plain ones by name.
-  return kind === 'granted' ? scoped.map((r) => ({ ...r, path: `${r.path} (member granted)` })) : scoped;
+  if (kind === 'granted') return scoped.map((r) => ({ ...r, path: `${r.path} (member granted)` }));
+  // A public project is not shared with the guest: it does not exist for them.
+  return scoped.map((r) => ({ ...r, allowed: r.allowed.filter((role) => role !== 'guest'), hidden: ['guest'] }));
 };
 
 const client = on('clients', 'clientId', manageFixtures.client);
@@ -393,7 +403,9 @@ describe('permission matrix', () => {
               : 404
             : route.allowed.includes(who)
               ? 'allowed'
-              : (route.refused ?? 403);
+              : route.hidden?.includes(who)
+                ? 404
+                : (route.refused ?? 403);
         it(`${who}: ${expected}`, async () => {
           const { url, body } = await route.prepare(who);
           const response = await ctx.call(route.method, url, people[who].cookie, body);

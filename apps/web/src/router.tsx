@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ComingSoon } from './components/ComingSoon';
 import { NotFoundPage } from './components/NotFoundPage';
 import { COMPUTER_TIME_ITEMS, REPORT_SECTIONS } from './shell/nav';
@@ -9,8 +9,14 @@ const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => asyn
 
 const soon = (what: string) => ({ element: <ComingSoon what={what} /> });
 
+/**
+ * Shown while the first page's code loads: nothing, for the moment it takes. Said on purpose,
+ * since React Router warns on every page load when a lazy route has no fallback.
+ */
+const NothingYet = () => null;
+
 /** Routes as in the spec; pages that later releases fill say so honestly. */
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   { path: '/', lazy: lazyPage(() => import('./landing/LandingPage').then((m) => ({ default: m.LandingPage }))) },
   {
     path: '/signuppage',
@@ -78,4 +84,6 @@ export const router = createBrowserRouter([
     ],
   },
   { path: '*', element: <NotFoundPage /> },
-]);
+];
+
+export const router = createBrowserRouter(routes.map((route) => ({ HydrateFallback: NothingYet, ...route })));

@@ -15,4 +15,9 @@ describe('permission matrix', () => {
     expect(can('guest', 'members:view')).toBe(false);
     expect(can('member', 'members:view')).toBe(true);
   });
+
+  it('shows guests only what is shared with them, never public projects as such', () => {
+    expect(can('guest', 'projects:view_public')).toBe(false);
+    expect(can('member', 'projects:view_public')).toBe(true);
+  });
 });

@@ -29,6 +29,8 @@ const MATRIX = {
   'groups:manage_own': ['owner', 'admin', 'manager'],
   'projects:view': ['owner', 'admin', 'manager', 'member', 'guest'],
   'projects:view_all': ['owner', 'admin', 'manager'],
+  /** Public projects, beside the assigned ones; guests see only what is shared with them. */
+  'projects:view_public': ['owner', 'admin', 'manager', 'member'],
   'projects:manage': ['owner', 'admin', 'manager'],
   /** Editing one project (and its tasks) when an assignment to it carries the "Can manage" grant. */
   'projects:edit_granted': ['owner', 'admin', 'manager', 'member'],

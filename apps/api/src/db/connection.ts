@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './tables.js';
 
 // bigint (int8) and numeric come back as strings from pg; we keep money and counts

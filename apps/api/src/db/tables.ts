@@ -1,4 +1,4 @@
-import type { PlanId, Role } from '@sundial/core';
+import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
@@ -19,6 +19,7 @@ export interface UsersTable {
   week_start: Generated<string>;
   date_format: Generated<string>;
   time_format: Generated<string>;
+  duration_format: Generated<DurationFormat>;
   current_workspace_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -27,9 +27,19 @@ export interface MailerOptions {
   from: string;
 }
 
+/** The addresses in a message's text, so a reader of the log can find a link at a glance. */
+const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g) ?? [];
+
+/**
+ * Without SMTP_URL, every message is written to the log in full, links included: that is how
+ * someone running Sundial without a mail server invites people and resets passwords. The log
+ * then holds working links (reset and invitation tokens), which is said at start and in the
+ * README. With SMTP_URL set, a message's text is never logged.
+ */
 export function createMailer({ db, log, smtpUrl, from }: MailerOptions): Mailer {
   const transport: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
   const pending = new Set<Promise<void>>();
+  if (!transport) log.info('SMTP_URL is not set: e-mails are written to this log');
   return {
     async send(message) {
       const id = newId();
@@ -44,7 +54,10 @@ export function createMailer({ db, log, smtpUrl, from }: MailerOptions): Mailer 
         })
         .execute();
       if (!transport) {
-        log.info({ mailId: id, to: message.to, subject: message.subject }, 'mail kept in outbox (no SMTP_URL)');
+        log.info(
+          { mailId: id, to: message.to, subject: message.subject, links: linksIn(message.text), text: message.text },
+          `e-mail to ${message.to} (SMTP_URL is not set): ${message.subject}`,
+        );
         return;
       }
       const delivery = deliver(transport, id, message).finally(() => pending.delete(delivery));

@@ -1,3 +1,4 @@
+import { DEFAULT_DURATION_FORMAT, type DurationFormat } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from './client';
 
@@ -10,6 +11,7 @@ export interface UserView {
   weekStart: string;
   dateFormat: string;
   timeFormat: string;
+  durationFormat: DurationFormat;
 }
 
 export interface WorkspaceView {
@@ -54,6 +56,11 @@ export function useMe() {
     },
     staleTime: 60_000,
   });
+}
+
+/** How the signed-in user wants durations shown; pass it to core's formatDuration. */
+export function useDurationFormat(): DurationFormat {
+  return useMe().data?.user.durationFormat ?? DEFAULT_DURATION_FORMAT;
 }
 
 export function useCurrentWorkspace(me: Me | null | undefined): WorkspaceView | undefined {

@@ -1,5 +1,6 @@
-import { Button, Center, Group, Loader, Title } from '@mantine/core';
-import { useLocalStorage } from '@mantine/hooks';
+import { Burger, Button, Center, Drawer, Group, Loader, Title } from '@mantine/core';
+import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import { can } from '@sundial/core';
 import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { type Me, useCurrentWorkspace, useMe } from '../api/session';
@@ -32,9 +33,15 @@ export function RequireAuth() {
   return <Shell me={me.data} />;
 }
 
+/** Below Mantine's `sm` breakpoint (768 px) the sidebar becomes a drawer behind a menu button. */
+const PHONE_QUERY = '(max-width: 47.99em)';
+
 function Shell({ me }: { me: Me }) {
   const { pathname } = useLocation();
+  // Desktop only: the drawer on a phone is always full width and never changes this choice.
   const [collapsed, setCollapsed] = useLocalStorage({ key: 'sundial.sidebar.collapsed', defaultValue: false });
+  const isPhone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const [menuOpen, menu] = useDisclosure(false);
   const workspace = useCurrentWorkspace(me);
   const title = titleForPath(pathname);
 
@@ -42,18 +49,41 @@ function Shell({ me }: { me: Me }) {
     document.title = `${title} · Sundial`;
   }, [title]);
 
+  // Following a link in the drawer closes it, and so does widening the window past the breakpoint.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation, by design
+  useEffect(() => menu.close(), [pathname, isPhone]);
+
   return (
     <div className={classes.layout} data-collapsed={collapsed || undefined}>
       <Sidebar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
+      <Drawer.Root opened={menuOpen && isPhone} onClose={menu.close} size={280}>
+        <Drawer.Overlay />
+        <Drawer.Content aria-label="Menu">
+          <Drawer.Body p={0} h="100%">
+            <Sidebar collapsed={false} onToggle={menu.close} inDrawer />
+          </Drawer.Body>
+        </Drawer.Content>
+      </Drawer.Root>
       <div className={classes.main}>
         {workspace && <TrialBanner workspace={workspace} />}
         <header className={classes.topbar}>
-          <Title order={1} size="h3">
-            {title}
-          </Title>
-          <Group gap="sm">
-            {workspace?.purchasedPlan === 'free' && (
-              <Button component={Link} to="/homepage/billing" color="yellow" c="dark">
+          <div className={classes.topbarTitle}>
+            {isPhone && (
+              <Burger
+                opened={menuOpen}
+                onClick={menu.toggle}
+                size="sm"
+                aria-label="Open menu"
+                aria-expanded={menuOpen}
+              />
+            )}
+            <Title order={1} size={isPhone ? 'h4' : 'h3'}>
+              {title}
+            </Title>
+          </div>
+          <Group gap={isPhone ? 'xs' : 'sm'} wrap="nowrap">
+            {workspace?.purchasedPlan === 'free' && can(workspace.role, 'billing:manage') && (
+              <Button component={Link} to="/homepage/billing" color="yellow" c="dark" size={isPhone ? 'xs' : 'sm'}>
                 Subscribe to Pro
               </Button>
             )}

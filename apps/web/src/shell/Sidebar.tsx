@@ -1,9 +1,14 @@
 import { ActionIcon, HoverCard, Menu, NavLink, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconChevronRight, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import {
+  IconChevronRight,
+  IconLayoutSidebarLeftCollapse,
+  IconLayoutSidebarLeftExpand,
+  IconX,
+} from '@tabler/icons-react';
+import { type ComponentType, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../components/Logo';
-import { COMPUTER_TIME_ITEMS, NAV, REPORT_SECTIONS } from './nav';
+import { COMPUTER_TIME_ITEMS, NAV, type NavItem, REPORT_SECTIONS } from './nav';
 import classes from './Shell.module.css';
 
 type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
@@ -11,6 +16,8 @@ type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: bool
 interface SidebarProps {
   collapsed: boolean;
   onToggle: () => void;
+  /** In the phone drawer: never collapsed, a close button, and menus that unfold in place (no hover). */
+  inDrawer?: boolean;
 }
 
 function Group({ label, collapsed }: { label: string; collapsed: boolean }) {
@@ -124,35 +131,86 @@ function ComputerTimeEntry({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-export function Sidebar({ collapsed, onToggle }: SidebarProps) {
+/** Reports and Computer time in the drawer: a touch screen has no hover, so they unfold in place. */
+function FoldingEntry({ label, icon: Icon, items }: { label: string; icon: Icon; items: NavItem[] }) {
+  const { pathname } = useLocation();
+  const inside = items.some((item) => pathname === item.path);
+  const [opened, setOpened] = useState(inside);
   return (
-    <nav className={classes.sidebar} data-collapsed={collapsed || undefined} aria-label="Main">
-      <div className={classes.sidebarTop}>
-        <Logo to="/homepage/timesheet" compact={collapsed} />
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          onClick={onToggle}
-          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          aria-expanded={!collapsed}
-        >
-          {collapsed ? <IconLayoutSidebarLeftExpand size={20} /> : <IconLayoutSidebarLeftCollapse size={20} />}
-        </ActionIcon>
+    <NavLink
+      component="button"
+      type="button"
+      label={label}
+      leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
+      opened={opened}
+      onChange={setOpened}
+      aria-expanded={opened}
+      active={inside}
+      className={classes.entry}
+    >
+      {items.map((item) => (
+        <NavLink key={item.path} component={Link} to={item.path} label={item.label} active={pathname === item.path} />
+      ))}
+    </NavLink>
+  );
+}
+
+export function Sidebar({ collapsed: collapsedProp, onToggle, inDrawer = false }: SidebarProps) {
+  const collapsed = collapsedProp && !inDrawer;
+  return (
+    <nav
+      className={classes.sidebar}
+      data-collapsed={collapsed || undefined}
+      data-in-drawer={inDrawer || undefined}
+      aria-label="Main"
+    >
+      <div className={classes.sidebarInner}>
+        <div className={classes.sidebarTop}>
+          <Logo to="/homepage/timesheet" compact={collapsed} />
+          {inDrawer ? (
+            <ActionIcon variant="subtle" color="gray" onClick={onToggle} aria-label="Close menu">
+              <IconX size={20} />
+            </ActionIcon>
+          ) : (
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={onToggle}
+              aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+              aria-expanded={!collapsed}
+            >
+              {collapsed ? <IconLayoutSidebarLeftExpand size={20} /> : <IconLayoutSidebarLeftCollapse size={20} />}
+            </ActionIcon>
+          )}
+        </div>
+        <ScrollArea className={classes.sidebarScroll}>
+          <Group label="TRACK" collapsed={collapsed} />
+          <Entry {...NAV.timesheet} collapsed={collapsed} />
+          <Group label="ANALYZE" collapsed={collapsed} />
+          <Entry {...NAV.dashboard} collapsed={collapsed} />
+          {inDrawer ? (
+            <>
+              <FoldingEntry
+                label="Reports"
+                icon={NAV.reports.icon}
+                items={REPORT_SECTIONS.flatMap((section) => section.items)}
+              />
+              <FoldingEntry label="Computer time" icon={NAV.computerTime.icon} items={COMPUTER_TIME_ITEMS} />
+            </>
+          ) : (
+            <>
+              <ReportsEntry collapsed={collapsed} />
+              <ComputerTimeEntry collapsed={collapsed} />
+            </>
+          )}
+          <Group label="MANAGE" collapsed={collapsed} />
+          <Entry {...NAV.projects} collapsed={collapsed} />
+          <Entry {...NAV.tags} collapsed={collapsed} />
+          <Group label="TEAM" collapsed={collapsed} />
+          <Entry {...NAV.users} collapsed={collapsed} />
+          <Entry {...NAV.attendance} collapsed={collapsed} />
+        </ScrollArea>
       </div>
-      <ScrollArea className={classes.sidebarScroll}>
-        <Group label="TRACK" collapsed={collapsed} />
-        <Entry {...NAV.timesheet} collapsed={collapsed} />
-        <Group label="ANALYZE" collapsed={collapsed} />
-        <Entry {...NAV.dashboard} collapsed={collapsed} />
-        <ReportsEntry collapsed={collapsed} />
-        <ComputerTimeEntry collapsed={collapsed} />
-        <Group label="MANAGE" collapsed={collapsed} />
-        <Entry {...NAV.projects} collapsed={collapsed} />
-        <Entry {...NAV.tags} collapsed={collapsed} />
-        <Group label="TEAM" collapsed={collapsed} />
-        <Entry {...NAV.users} collapsed={collapsed} />
-        <Entry {...NAV.attendance} collapsed={collapsed} />
-      </ScrollArea>
     </nav>
   );
 }

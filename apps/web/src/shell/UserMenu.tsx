@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
 import { type Me, sessionKeys, useLogout } from '../api/session';
+import { initialsOf } from './initials';
 
 export function UserMenu({ me }: { me: Me }) {
   const navigate = useNavigate();
@@ -18,7 +19,7 @@ export function UserMenu({ me }: { me: Me }) {
     },
     onError: (error) => notifications.show({ color: 'red', message: parseApiError(error).message }),
   });
-  const initials = (me.user.name || me.user.email).slice(0, 2).toUpperCase();
+  const initials = initialsOf(me.user.name, me.user.email);
 
   return (
     <Menu position="bottom-end" width={260} shadow="md">

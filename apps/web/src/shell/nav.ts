@@ -103,3 +103,9 @@ export function titleForPath(pathname: string): string {
   const path = pathname.replace(/\/$/, '');
   return FIXED_TITLES[path] ?? ALL_ITEMS.find((item) => item.path === path)?.label ?? 'Sundial';
 }
+
+/**
+ * Every page of the signed-in app, by path: the router's /homepage children (kept in step by
+ * nav.test.ts), so checks that go through all of them (the phone journey) cover a new page too.
+ */
+export const SIGNED_IN_PATHS: string[] = [...Object.keys(FIXED_TITLES), ...ALL_ITEMS.map((item) => item.path)];

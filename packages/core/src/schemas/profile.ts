@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DURATION_FORMATS } from '../time/duration.js';
 import { timeZoneSchema } from './auth.js';
 import { text } from './text.js';
 
@@ -13,6 +14,7 @@ export const profileUpdateBody = z
     weekStart: z.enum(WEEK_STARTS),
     dateFormat: z.enum(DATE_FORMATS),
     timeFormat: z.enum(TIME_FORMATS),
+    durationFormat: z.enum(DURATION_FORMATS, { error: 'Choose h:mm:ss, h:mm or decimal hours.' }),
     currentWorkspaceId: z.uuid(),
   })
   .partial();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from './duration.js';
+import { DEFAULT_DURATION_FORMAT, DURATION_FORMATS, formatDuration, parseDuration } from './duration.js';
 import { roundDuration } from './rounding.js';
 
 describe('parseDuration', () => {
@@ -28,11 +28,50 @@ describe('parseDuration', () => {
 });
 
 describe('formatDuration', () => {
-  it('shows hours and minutes, optionally seconds', () => {
-    expect(formatDuration(5400)).toBe('1:30');
-    expect(formatDuration(59)).toBe('0:00');
-    expect(formatDuration(90_061, { seconds: true })).toBe('25:01:01');
-    expect(formatDuration(-600)).toBe('-0:10');
+  it('shows hours, minutes and seconds by default, so a 40-second entry is not 0:00', () => {
+    expect(formatDuration(40)).toBe('0:00:40');
+    expect(formatDuration(5400)).toBe('1:30:00');
+    expect(formatDuration(0)).toBe('0:00:00');
+    expect(formatDuration(40, DEFAULT_DURATION_FORMAT)).toBe('0:00:40');
+  });
+
+  it.each([
+    // seconds, h:mm:ss, h:mm, decimal
+    [0, '0:00:00', '0:00', '0.00'],
+    [40, '0:00:40', '0:01', '0.01'],
+    [29, '0:00:29', '0:00', '0.01'],
+    [30, '0:00:30', '0:01', '0.01'],
+    [17, '0:00:17', '0:00', '0.00'],
+    [18, '0:00:18', '0:00', '0.01'],
+    [59, '0:00:59', '0:01', '0.02'],
+    [5400, '1:30:00', '1:30', '1.50'],
+    [5415, '1:30:15', '1:30', '1.50'],
+    [5370, '1:29:30', '1:30', '1.49'],
+    [3599, '0:59:59', '1:00', '1.00'],
+    [86_400, '24:00:00', '24:00', '24.00'],
+    [90_061, '25:01:01', '25:01', '25.02'],
+    [604_800, '168:00:00', '168:00', '168.00'],
+    [-600, '-0:10:00', '-0:10', '-0.17'],
+    [-5415, '-1:30:15', '-1:30', '-1.50'],
+    [-20, '-0:00:20', '0:00', '-0.01'],
+    [-10, '-0:00:10', '0:00', '0.00'],
+    [40.6, '0:00:41', '0:01', '0.01'],
+  ])('shows %d seconds as %s, %s or %s hours', (seconds, hms, hm, decimal) => {
+    expect(formatDuration(seconds, 'h:mm:ss')).toBe(hms);
+    expect(formatDuration(seconds, 'h:mm')).toBe(hm);
+    expect(formatDuration(seconds, 'decimal')).toBe(decimal);
+  });
+
+  it('reads back what it writes in every format, for values each format can hold', () => {
+    for (const format of DURATION_FORMATS) {
+      for (const seconds of [0, 900, 5400, 90_000]) {
+        expect(parseDuration(formatDuration(seconds, format))).toBe(seconds);
+      }
+    }
+  });
+
+  it('treats an unknown format as the default', () => {
+    expect(formatDuration(40, 'hh' as never)).toBe('0:00:40');
   });
 });
 

@@ -36,16 +36,31 @@ export function parseDuration(input: string): number | null {
   return matched ? Math.round(total) : null;
 }
 
-/** Seconds as "h:mm", or "h:mm:ss" with seconds; negative values get a minus sign. */
-export function formatDuration(seconds: number, options: { seconds?: boolean } = {}): string {
-  const sign = seconds < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(seconds));
-  const h = Math.floor(abs / 3600);
-  const m = Math.floor((abs % 3600) / 60);
-  const s = abs % 60;
-  const mm = String(m).padStart(2, '0');
-  return options.seconds ? `${sign}${h}:${mm}:${String(s).padStart(2, '0')}` : `${sign}${h}:${mm}`;
-}
+/** How a person wants durations shown: a user preference (GET/PATCH /me), used by every screen. */
+export const DURATION_FORMATS = ['h:mm:ss', 'h:mm', 'decimal'] as const;
+export type DurationFormat = (typeof DURATION_FORMATS)[number];
+export const DEFAULT_DURATION_FORMAT: DurationFormat = 'h:mm:ss';
 
-/** Seconds as decimal hours with two places ("1.50"), as reports and exports show them. */
-export const formatDecimalHours = (seconds: number): string => (seconds / 3600).toFixed(2);
+/**
+ * The one way a duration (whole seconds) becomes text: "1:30:15" (h:mm:ss, the default),
+ * "1:30" (h:mm, to the nearest minute) or "1.50" (decimal hours, to the nearest hundredth).
+ * Halves round up; hours go past 24 ("25:01:01"); a negative value keeps its minus sign unless it
+ * rounds to zero. Every format reads back with parseDuration.
+ */
+export function formatDuration(seconds: number, format: DurationFormat = DEFAULT_DURATION_FORMAT): string {
+  const abs = Math.abs(seconds);
+  const signed = (unsigned: number, text: string) => (seconds < 0 && unsigned > 0 ? `-${text}` : text);
+  if (format === 'decimal') {
+    // Integer hundredths of an hour (36 s each), so 18 s is 0.01 and never lost to a float.
+    const hundredths = Math.round(abs / 36);
+    return signed(hundredths, `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')}`);
+  }
+  if (format === 'h:mm') {
+    const minutes = Math.round(abs / 60);
+    return signed(minutes, `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`);
+  }
+  const whole = Math.round(abs);
+  const h = Math.floor(whole / 3600);
+  const mm = String(Math.floor((whole % 3600) / 60)).padStart(2, '0');
+  return signed(whole, `${h}:${mm}:${String(whole % 60).padStart(2, '0')}`);
+}

@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely/migration';
+import type { Migration } from 'kysely';
 import * as m202611230100 from './202611230100_create_accounts.js';
 import * as m202611230200 from './202611230200_create_demo_requests.js';
 import * as m202611230300 from './202611230300_create_groups.js';
@@ -9,6 +9,7 @@ import * as m202611231210 from './202611231210_create_time_entry_trash.js';
 import * as m202611231300 from './202611231300_project_manager_grants.js';
 import * as m202611240100 from './202611240100_create_rate_limits.js';
 import * as m202611240110 from './202611240110_create_known_devices.js';
+import * as m202611241200 from './202611241200_add_duration_format.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '202611231300_project_manager_grants': m202611231300,
   '202611240100_create_rate_limits': m202611240100,
   '202611240110_create_known_devices': m202611240110,
+  '202611241200_add_duration_format': m202611241200,
 };

@@ -196,6 +196,39 @@ describe('invites', () => {
     expect((await resend(idOf(other))).statusCode).toBe(200);
   });
 
+  it('gives the inviter a working link to copy without e-mailing it, and the e-mailed link stops working', async () => {
+    const owner = await signUp(t.app);
+    const email = uniqueEmail('copied');
+    const [created] = (await invite(owner, [email])).json().items;
+    const mailedToken = await tokenFromMail(email);
+    const linkUrl = (inviteId: string) => `/api/v1/workspaces/${owner.workspaceId}/invites/${inviteId}/link`;
+
+    const issued = await call('POST', linkUrl(created.id), owner.cookie);
+    expect(issued.statusCode).toBe(200);
+    const { url, invite: view } = issued.json();
+    expect(url).toMatch(/^http:\/\/localhost:3000\/invite\?token=[\w-]+$/);
+    expect(view).toMatchObject({ id: created.id, email, status: 'pending', sendCount: 1 });
+    const token = new URL(url).searchParams.get('token') ?? '';
+    expect((await call('GET', `/api/v1/invites/${token}`)).json().email).toBe(email);
+    expect((await call('GET', `/api/v1/invites/${mailedToken}`)).statusCode).toBe(404);
+    // Nothing was e-mailed, and the link is a secret: it is not kept in the audit log.
+    const mails = await t.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute();
+    expect(mails).toHaveLength(1);
+    const audits = await t.db.selectFrom('audit_log').select('detail').where('subject_id', '=', created.id).execute();
+    expect(JSON.stringify(audits)).not.toContain(token);
+
+    // Copying again never counts against the resend limit (three here): no e-mail leaves.
+    for (let i = 0; i < 4; i++) expect((await call('POST', linkUrl(created.id), owner.cookie)).statusCode).toBe(200);
+
+    const replaced = await call('POST', `/api/v1/invites/${token}/accept`, undefined, { password: STRONG_PASSWORD });
+    expect(replaced.statusCode).toBe(404);
+    const last = new URL((await call('POST', linkUrl(created.id), owner.cookie)).json().url).searchParams.get('token');
+    const joined = await call('POST', `/api/v1/invites/${last}/accept`, undefined, { password: STRONG_PASSWORD });
+    expect(joined.statusCode).toBe(200);
+    expect((await call('POST', linkUrl(created.id), owner.cookie)).statusCode).toBe(404);
+    expect((await call('POST', linkUrl(newId()), owner.cookie)).statusCode).toBe(404);
+  });
+
   it('revokes an invite so its link no longer works', async () => {
     const owner = await signUp(t.app);
     const email = uniqueEmail('revoked');

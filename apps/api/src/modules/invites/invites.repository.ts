@@ -93,6 +93,22 @@ export const invitesRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /** A new link and expiry without a new e-mail: the send count and time stay as they were. */
+  replaceToken(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    changes: { token_hash: string; expires_at: Date },
+  ): Promise<Invite> {
+    return db
+      .updateTable('invites')
+      .set(changes)
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
   async revoke(db: Db, workspaceId: string, id: string): Promise<void> {
     await db
       .updateTable('invites')

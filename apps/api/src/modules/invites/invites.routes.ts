@@ -78,6 +78,19 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
       invites.resend({ ...actorOf(request), user: requireAuth(request).user }, request.params.inviteId),
   );
 
+  app.post(
+    '/workspaces/:workspaceId/invites/:inviteId/link',
+    {
+      schema: {
+        tags,
+        summary: 'A new link for a pending invite, to hand over without e-mail (the link sent before stops working)',
+        params: inviteParams,
+        response: { 200: z.object({ url: z.string(), invite: inviteView }), ...responses },
+      },
+    },
+    async (request) => invites.link(actorOf(request), request.params.inviteId),
+  );
+
   app.delete(
     '/workspaces/:workspaceId/invites/:inviteId',
     {

@@ -142,6 +142,42 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     });
   }
 
+  /**
+   * Gives a pending invite a new link and expiry (the old link stops working), for a resend
+   * (counted against the resend and mail limits) or a copied link. 404 unless it is pending.
+   */
+  async function issueNewLink(
+    actor: Actor,
+    inviteId: string,
+    kind: 'resend' | 'link',
+  ): Promise<{ invite: Invite; token: string }> {
+    assertCan(actor.membership, 'members:invite');
+    const workspaceId = actor.membership.workspace.id;
+    const token = newSecret();
+    const invite = await db.transaction().execute(async (tx) => {
+      const found = await invitesRepository.find(tx, workspaceId, inviteId);
+      if (!found || found.accepted_at || found.revoked_at) throw notFound('Invitation not found.');
+      if (kind === 'resend') {
+        await countResend(tx, config.RATE_LIMIT_INVITE_RESEND, { workspaceId, id: inviteId });
+        await assertMailBudget(tx, workspaceId, 1);
+      }
+      const values = { token_hash: hashSecret(token), expires_at: new Date(Date.now() + VALID_MS) };
+      let renewed: Invite | undefined;
+      // An expired invite holds no seat; made usable again, it must fit in the licenses.
+      await assertSeatsAfterChange(tx, workspaceId, async () => {
+        renewed =
+          kind === 'resend'
+            ? await invitesRepository.renew(tx, workspaceId, inviteId, { ...values, invited_by_user_id: actor.userId })
+            : await invitesRepository.replaceToken(tx, workspaceId, inviteId, values);
+      });
+      const action = kind === 'resend' ? 'invite.resent' : 'invite.link_issued';
+      await audit(tx, { action, actorUserId: actor.userId, workspaceId, subjectId: inviteId });
+      if (!renewed) throw notFound('Invitation not found.');
+      return renewed;
+    });
+    return { invite, token };
+  }
+
   return {
     async listPending(membership: MembershipWithWorkspace): Promise<InviteView[]> {
       assertCan(membership, 'members:invite');
@@ -220,28 +256,20 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
      * 429 past RATE_LIMIT_INVITE_RESEND resends of the invite an hour, or past the workspace's mail budget.
      */
     async resend(actor: Actor & { user: User }, inviteId: string): Promise<InviteView> {
-      assertCan(actor.membership, 'members:invite');
-      const workspaceId = actor.membership.workspace.id;
-      const token = newSecret();
-      const invite = await db.transaction().execute(async (tx) => {
-        const found = await invitesRepository.find(tx, workspaceId, inviteId);
-        if (!found || found.accepted_at || found.revoked_at) throw notFound('Invitation not found.');
-        await countResend(tx, config.RATE_LIMIT_INVITE_RESEND, { workspaceId, id: inviteId });
-        await assertMailBudget(tx, workspaceId, 1);
-        let renewed: Invite | undefined;
-        await assertSeatsAfterChange(tx, workspaceId, async () => {
-          renewed = await invitesRepository.renew(tx, workspaceId, inviteId, {
-            token_hash: hashSecret(token),
-            expires_at: new Date(Date.now() + VALID_MS),
-            invited_by_user_id: actor.userId,
-          });
-        });
-        await audit(tx, { action: 'invite.resent', actorUserId: actor.userId, workspaceId, subjectId: inviteId });
-        if (!renewed) throw notFound('Invitation not found.');
-        return renewed;
-      });
+      const { invite, token } = await issueNewLink(actor, inviteId, 'resend');
       await mail(invite, token, actor.user, actor.membership.workspace.name);
       return presentInvite(invite);
+    },
+
+    /**
+     * A working link for a pending invite, for the inviter to hand over themselves (chat, or no
+     * mail server at all). The link is not kept (only its hash is), so this issues a new one with a
+     * new expiry, like resend but without mailing: the link e-mailed before stops working. No mail
+     * leaves, so the mail limits do not apply. 404 for an accepted, withdrawn or unknown invite.
+     */
+    async link(actor: Actor, inviteId: string): Promise<{ url: string; invite: InviteView }> {
+      const { invite, token } = await issueNewLink(actor, inviteId, 'link');
+      return { url: linkFor(token), invite: presentInvite(invite) };
     },
 
     /** Withdraws a pending invite; its link stops working and its seat is free again. */

@@ -15,6 +15,7 @@ export function createProfileService({ db, workspaces }: { db: Db; workspaces: W
         week_start: changes.weekStart,
         date_format: changes.dateFormat,
         time_format: changes.timeFormat,
+        duration_format: changes.durationFormat,
         current_workspace_id: changes.currentWorkspaceId,
       };
       const defined = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as UserUpdate;

@@ -207,6 +207,27 @@ describe('members', () => {
     expect(ownerView.projects).toEqual([]);
   });
 
+  it('counts the projects someone owns (created) as theirs too, once, even when also assigned', async () => {
+    const owner = await signUp(ctx.t.app);
+    const manager = await addMember(owner.workspaceId, 'manager');
+    const ws = `/api/v1/workspaces/${owner.workspaceId}`;
+    const make = async (who: typeof owner, name: string) =>
+      (await call('POST', `${ws}/projects`, who.cookie, { name })).json().id as string;
+    const website = await make(owner, 'Website');
+    await make(owner, 'Mobile app');
+    await make(manager, 'Hiring');
+    // Also assigned to a project they own: still one project.
+    await call('PUT', `${ws}/projects/${website}/people`, owner.cookie, { userIds: [owner.userId], groupIds: [] });
+
+    const list = (await call('GET', `${ws}/members`, owner.cookie)).json().items as {
+      userId: string;
+      projects: { name: string }[];
+    }[];
+    const of = (userId: string) => list.find((m) => m.userId === userId)?.projects.map((p) => p.name);
+    expect(of(owner.userId)).toEqual(['Mobile app', 'Website']);
+    expect(of(manager.userId)).toEqual(['Hiring']);
+  });
+
   it('refuses a bulk edit that would need more licenses than a paid plan has, and changes nobody', async () => {
     const owner = await signUp(ctx.t.app);
     const a = await addMember(owner.workspaceId, 'guest');

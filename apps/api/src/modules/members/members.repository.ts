@@ -155,7 +155,7 @@ export const membersRepository = {
     return map;
   },
 
-  /** Projects (not archived) each member takes part in, directly or through one of their groups. */
+  /** Projects (not archived) each member owns or takes part in, directly or through one of their groups. */
   async projectsByUser(db: Db, workspaceId: string): Promise<MemberProject[]> {
     const direct = db
       .selectFrom('project_members as pm')
@@ -177,7 +177,14 @@ export const membersRepository = {
       .select(['gm.user_id as userId', 'p.id as projectId', 'p.name'])
       .where('pm.workspace_id', '=', workspaceId)
       .where('p.archived_at', 'is', null);
-    const rows = await direct.union(viaGroups).orderBy('name').execute();
+    // The owner (who created it) is involved in a project too, assigned or not.
+    const owned = db
+      .selectFrom('projects as p')
+      .select(['p.owner_user_id as userId', 'p.id as projectId', 'p.name'])
+      .where('p.workspace_id', '=', workspaceId)
+      .where('p.owner_user_id', 'is not', null)
+      .where('p.archived_at', 'is', null);
+    const rows = await direct.union(viaGroups).union(owned).orderBy('name').execute();
     return rows.flatMap((r) => (r.userId ? [{ userId: r.userId, projectId: r.projectId, name: r.name }] : []));
   },
 

@@ -236,6 +236,54 @@ describe('projects and tasks', () => {
   });
 });
 
+describe('"My Task" and search', () => {
+  it('counts the projects (and tasks) someone created as theirs under "My Task", like those assigned to them', async () => {
+    const t = await team();
+    const manager = t.byRole.manager;
+    const make = async (who: SignedUp, name: string) =>
+      (await call('POST', `${t.ws}/projects`, who.cookie, { name })).json().id as string;
+    const mine = await make(t.owner, 'Created by owner');
+    await call('POST', `${t.ws}/projects/${mine}/tasks`, t.owner.cookie, { name: 'Plan' });
+    await call('POST', `${t.ws}/projects/${mine}/tasks`, t.owner.cookie, { name: 'Build' });
+    const theirs = await make(manager, 'Created by manager');
+    await call('POST', `${t.ws}/projects/${theirs}/tasks`, manager.cookie, { name: 'Hire' });
+
+    const names = async (who: SignedUp) =>
+      (await call('GET', `${t.ws}/projects?mine=true`, who.cookie)).json().items.map((p: { name: string }) => p.name);
+    expect(await names(t.owner)).toEqual(['Created by owner']);
+    expect(await names(manager)).toEqual(['Created by manager']);
+    const tasks = (await call('GET', `${t.ws}/projects/${mine}/tasks?mine=true`, t.owner.cookie)).json().items;
+    expect(tasks.map((x: { name: string }) => x.name)).toEqual(['Build', 'Plan']);
+    // Not the owner of the manager's project, nor assigned: none of its tasks are "mine".
+    expect((await call('GET', `${t.ws}/projects/${theirs}/tasks?mine=true`, t.owner.cookie)).json().items).toEqual([]);
+  });
+
+  it('says which tasks a search found in each project, so the list can open them', async () => {
+    const t = await team();
+    const make = async (name: string) =>
+      (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name })).json().id as string;
+    const site = await make('Website');
+    const app = await make('Invoice app');
+    const task = async (projectId: string, name: string) =>
+      (await call('POST', `${t.ws}/projects/${projectId}/tasks`, t.owner.cookie, { name })).json().id as string;
+    const invoices = await task(site, 'Invoice page');
+    await task(site, 'Landing');
+    const old = await task(site, 'Invoice archive');
+    await call('POST', `${t.ws}/tasks/${old}/archive`, t.owner.cookie);
+
+    const found = (await call('GET', `${t.ws}/projects?search=invoice`, t.owner.cookie)).json().items;
+    expect(found.map((p: { id: string; matchingTaskIds: string[] }) => [p.id, p.matchingTaskIds])).toEqual([
+      [app, []],
+      [site, [invoices]],
+    ]);
+    const withArchived = (await call('GET', `${t.ws}/projects?search=invoice&archived=all`, t.owner.cookie)).json();
+    expect(withArchived.items[1].matchingTaskIds).toEqual([old, invoices]);
+    // Only an archived task matches: not found among the active ones.
+    expect((await call('GET', `${t.ws}/projects?search=archive`, t.owner.cookie)).json().items).toEqual([]);
+    expect((await call('GET', `${t.ws}/projects`, t.owner.cookie)).json().items[0].matchingTaskIds).toEqual([]);
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents the projects, tasks, clients, tags and import routes', async () => {
     const spec = (await ctx.t.app.inject('/api/docs/json')).json();
@@ -335,17 +383,21 @@ describe('who may do what', () => {
   }
 
   for (const role of ['member', 'guest'] as const) {
-    it(`shows ${role}s only public and assigned projects and lets them change nothing`, async () => {
+    it(`shows ${role}s only ${role === 'member' ? 'public and ' : ''}assigned projects and lets them change nothing`, async () => {
       const me = t.byRole[role];
       const list = (await call('GET', `${t.ws}/projects`, me.cookie)).json();
-      expect(list.items.map((p: { name: string }) => p.name).sort()).toEqual(['Assigned', 'Public']);
+      expect(list.items.map((p: { name: string }) => p.name).sort()).toEqual(
+        role === 'member' ? ['Assigned', 'Public'] : ['Assigned'],
+      );
       const mine = (await call('GET', `${t.ws}/projects?mine=true`, me.cookie)).json();
       expect(mine.items.map((p: { name: string }) => p.name)).toEqual(['Assigned']);
       expect((await call('GET', `${t.ws}/projects/${assignedId}`, me.cookie)).statusCode).toBe(200);
       // Assigned to the whole project: "My Task" lists all its tasks.
       const myTasks = (await call('GET', `${t.ws}/projects/${assignedId}/tasks?mine=true`, me.cookie)).json().items;
       expect(myTasks.map((x: { name: string }) => x.name)).toEqual(['Shared task']);
-      expect((await call('GET', `${t.ws}/projects/${publicId}/tasks`, me.cookie)).statusCode).toBe(200);
+      expect((await call('GET', `${t.ws}/projects/${publicId}/tasks`, me.cookie)).statusCode).toBe(
+        role === 'member' ? 200 : 404,
+      );
 
       // Not visible: 404, like an id that does not exist.
       for (const r of [
@@ -362,9 +414,9 @@ describe('who may do what', () => {
         await call('POST', `${t.ws}/projects`, me.cookie, { name: 'Nope' }),
         await call('PATCH', `${t.ws}/projects/${assignedId}`, me.cookie, { name: 'Nope' }),
         await call('POST', `${t.ws}/projects/${assignedId}/archive`, me.cookie),
-        await call('DELETE', `${t.ws}/projects/${publicId}`, me.cookie),
-        await call('POST', `${t.ws}/projects/${publicId}/tasks`, me.cookie, { name: 'Nope' }),
-        await call('PUT', `${t.ws}/projects/${publicId}/people`, me.cookie, { userIds: [me.userId], groupIds: [] }),
+        await call('DELETE', `${t.ws}/projects/${assignedId}`, me.cookie),
+        await call('POST', `${t.ws}/projects/${assignedId}/tasks`, me.cookie, { name: 'Nope' }),
+        await call('PUT', `${t.ws}/projects/${assignedId}/people`, me.cookie, { userIds: [me.userId], groupIds: [] }),
         await call('GET', `${t.ws}/project-assignees`, me.cookie),
         await call('POST', `${t.ws}/clients`, me.cookie, { name: 'Nope' }),
         await call('POST', `${t.ws}/tag-lists`, me.cookie, { name: 'Nope' }),
@@ -377,6 +429,60 @@ describe('who may do what', () => {
       expect((await call('GET', `${t.ws}/clients`, me.cookie)).statusCode).toBe(role === 'member' ? 200 : 403);
     });
   }
+
+  it('shows a guest nothing of a public project they were not given: no row, total, task, suggestion or booking', async () => {
+    const guest = t.byRole.guest;
+    const open = (
+      await call('POST', `${t.ws}/projects`, t.owner.cookie, {
+        name: 'Open house',
+        isPublic: true,
+        keywordsEnabled: true,
+        keywords: ['roadmap'],
+      })
+    ).json();
+    const openTask = (
+      await call('POST', `${t.ws}/projects/${open.id}/tasks`, t.owner.cookie, { name: 'Open chores' })
+    ).json();
+    await call('POST', `${t.ws}/time-entries`, t.owner.cookie, {
+      start: new Date(Date.now() - 7_200_000).toISOString(),
+      duration: '1h',
+      projectId: open.id,
+    });
+    // A private project shared through one of its tasks only: the guest sees it.
+    const viaTask = (await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Via task' })).json();
+    const shared = (
+      await call('POST', `${t.ws}/projects/${viaTask.id}/tasks`, t.owner.cookie, { name: 'Guest chores' })
+    ).json();
+    await call('PUT', `${t.ws}/tasks/${shared.id}/people`, t.owner.cookie, { userIds: [guest.userId], groupIds: [] });
+
+    const list = (await call('GET', `${t.ws}/projects?archived=all&limit=500`, guest.cookie)).json();
+    expect(list.items.map((p: { name: string }) => p.name).sort()).toEqual(['Assigned', 'Via task']);
+    expect(list.total).toBe(2);
+    const search = (await call('GET', `${t.ws}/projects?search=chores`, guest.cookie)).json();
+    expect(search.items.map((p: { name: string }) => p.name)).toEqual(['Via task']);
+    for (const r of [
+      await call('GET', `${t.ws}/projects/${open.id}`, guest.cookie),
+      await call('GET', `${t.ws}/projects/${open.id}/tasks`, guest.cookie),
+      await call('GET', `${t.ws}/tasks/${openTask.id}`, guest.cookie),
+    ]) {
+      expect([r.statusCode, r.json().error.code]).toEqual([404, 'not_found']);
+    }
+    const suggestions = await call('GET', `${t.ws}/project-suggestions?note=roadmap`, guest.cookie);
+    expect(suggestions.json().items).toEqual([]);
+    const booked = await call('POST', `${t.ws}/time-entries`, guest.cookie, {
+      start: new Date(Date.now() - 3_600_000).toISOString(),
+      duration: '15m',
+      projectId: open.id,
+    });
+    expect(booked.statusCode).toBe(422);
+    expect((await call('POST', `${t.ws}/timer/start`, guest.cookie, { projectId: open.id })).statusCode).toBe(422);
+
+    // A member still sees (and books on) the public project, with its total.
+    const member = t.byRole.member;
+    const forMember = (await call('GET', `${t.ws}/projects?search=Open%20house`, member.cookie)).json();
+    expect(forMember.items).toMatchObject([{ id: open.id, trackedSeconds: 3600 }]);
+    expect((await call('GET', `${t.ws}/project-suggestions?note=roadmap`, member.cookie)).json().items).toHaveLength(1);
+  });
 
   it('answers 404 for ids of another workspace, through either workspace', async () => {
     const stranger = await signUp(ctx.t.app);

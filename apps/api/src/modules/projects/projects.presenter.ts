@@ -34,6 +34,8 @@ export const projectView = z.object({
   clientName: z.string().nullable(),
   ownerUserId: z.uuid().nullable(),
   ownerEmail: z.string().nullable(),
+  /** The owner's name, '' when they have not given one. */
+  ownerName: z.string().nullable(),
   isPublic: z.boolean(),
   taskCount: z.number().int(),
   /** Seconds of finished time entries on the project. */
@@ -44,6 +46,8 @@ export const projectView = z.object({
 });
 export type ProjectView = z.infer<typeof projectView>;
 export const projectDetailView = projectView.extend({ people: peopleView });
+/** In the list: the tasks whose names matched the search (empty without one). */
+export const projectListItemView = projectView.extend({ matchingTaskIds: z.array(z.uuid()) });
 
 export const taskView = z.object({
   id: z.uuid(),
@@ -84,6 +88,7 @@ export function presentProject(row: ProjectRow, canEdit: boolean): ProjectView {
     clientName: row.client_name,
     ownerUserId: row.owner_user_id,
     ownerEmail: row.owner_email,
+    ownerName: row.owner_name,
     isPublic: row.is_public,
     taskCount: Number(row.task_count ?? 0),
     trackedSeconds: Number(row.tracked_seconds ?? 0),

@@ -8,6 +8,7 @@ import type { TouchedEntry } from './projects.entry-events.js';
 export interface ProjectRow extends Project {
   client_name: string | null;
   owner_email: string | null;
+  owner_name: string | null;
   task_count: number;
   tracked_seconds: number;
   /** The viewer holds a "Can manage" grant on the project (directly or through a group). */
@@ -17,8 +18,10 @@ export interface ProjectRow extends Project {
 export interface Viewer {
   workspaceId: string;
   userId: string;
-  /** false: only public projects and those the viewer is assigned to. */
+  /** true: every project of the workspace (the rest below is then moot). */
   seesAll: boolean;
+  /** Public projects too, beside those the viewer is assigned to (false for guests). */
+  seesPublic: boolean;
 }
 
 export interface SectionValues {
@@ -57,11 +60,22 @@ function assignedTo(eb: ProjectEb, userId: string, grantOnly = false) {
   );
 }
 
+/** "Mine": projects the person owns (created) or is assigned to. */
+function ownedOrAssigned(eb: ProjectEb, userId: string) {
+  return eb.or([eb('p.owner_user_id', '=', userId), assignedTo(eb, userId)]);
+}
+
 function baseProjects(db: Db, viewer: Viewer) {
   return db
     .selectFrom('projects as p')
     .where('p.workspace_id', '=', viewer.workspaceId)
-    .$if(!viewer.seesAll, (q) => q.where((eb) => eb.or([eb('p.is_public', '=', true), assignedTo(eb, viewer.userId)])));
+    .$if(!viewer.seesAll, (q) =>
+      q.where((eb) =>
+        viewer.seesPublic
+          ? eb.or([eb('p.is_public', '=', true), assignedTo(eb, viewer.userId)])
+          : assignedTo(eb, viewer.userId),
+      ),
+    );
 }
 
 function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
@@ -72,6 +86,7 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
     .select((eb) => [
       'c.name as client_name',
       'u.email as owner_email',
+      'u.name as owner_name',
       eb
         .selectFrom('tasks as t')
         .select(sql<number>`count(*)::int`.as('n'))
@@ -107,7 +122,7 @@ export const projectsRepository = {
     if (f.archived === 'false') q = q.where('p.archived_at', 'is', null);
     if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
     if (f.clientId) q = q.where('p.client_id', '=', f.clientId);
-    if (f.mine) q = q.where((eb) => assignedTo(eb, viewer.userId));
+    if (f.mine) q = q.where((eb) => ownedOrAssigned(eb, viewer.userId));
     if (f.search) {
       const pattern = likePattern(f.search);
       q = q.where((eb) =>
@@ -118,7 +133,8 @@ export const projectsRepository = {
               .selectFrom('tasks as st')
               .select(sql`1`.as('one'))
               .whereRef('st.project_id', '=', 'p.id')
-              .where('st.name', 'ilike', pattern),
+              .where('st.name', 'ilike', pattern)
+              .$if(f.archived === 'false', (s) => s.where('st.archived_at', 'is', null)),
           ),
         ]),
       );
@@ -132,6 +148,25 @@ export const projectsRepository = {
       .offset(f.offset)
       .execute();
     return { rows: rows as ProjectRow[], total: total.n };
+  },
+
+  /** The tasks of `projectIds` whose names hold `search`: what a search found in each project. */
+  async matchingTasks(
+    db: Db,
+    workspaceId: string,
+    projectIds: string[],
+    f: { search: string; archived: 'true' | 'false' | 'all' },
+  ): Promise<{ id: string; project_id: string }[]> {
+    if (projectIds.length === 0) return [];
+    return db
+      .selectFrom('tasks')
+      .select(['id', 'project_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', 'in', projectIds)
+      .where('name', 'ilike', likePattern(f.search))
+      .$if(f.archived === 'false', (q) => q.where('archived_at', 'is', null))
+      .orderBy(sql`lower(name)`)
+      .execute();
   },
 
   async find(db: Db, viewer: Viewer, id: string): Promise<ProjectRow | undefined> {
@@ -241,24 +276,35 @@ export const projectsRepository = {
     const userId = f.mineUserId;
     if (userId) {
       q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('project_members as pm')
-            .select(sql`1`.as('one'))
-            .whereRef('pm.project_id', '=', 't.project_id')
-            // Assigned to the task itself, or to the whole project.
-            .where((w) => w.or([w('pm.task_id', 'is', null), w('pm.task_id', '=', w.ref('t.id'))]))
-            .where((w) =>
-              w.or([
-                w('pm.user_id', '=', userId),
-                w(
-                  'pm.group_id',
-                  'in',
-                  w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
-                ),
-              ]),
-            ),
-        ),
+        eb.or([
+          // The project's owner has every task of it.
+          eb.exists(
+            eb
+              .selectFrom('projects as op')
+              .select(sql`1`.as('one'))
+              .whereRef('op.workspace_id', '=', 't.workspace_id')
+              .whereRef('op.id', '=', 't.project_id')
+              .where('op.owner_user_id', '=', userId),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('project_members as pm')
+              .select(sql`1`.as('one'))
+              .whereRef('pm.project_id', '=', 't.project_id')
+              // Assigned to the task itself, or to the whole project.
+              .where((w) => w.or([w('pm.task_id', 'is', null), w('pm.task_id', '=', w.ref('t.id'))]))
+              .where((w) =>
+                w.or([
+                  w('pm.user_id', '=', userId),
+                  w(
+                    'pm.group_id',
+                    'in',
+                    w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
+                  ),
+                ]),
+              ),
+          ),
+        ]),
       );
     }
     return q.orderBy(sql`lower(t.name)`).orderBy('t.id').execute();

@@ -14,7 +14,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireMembership } from '../../platform/auth.js';
 import { errorResponses } from '../../platform/schemas.js';
-import { assignableView, projectDetailView, projectView, taskDetailView, taskView } from './projects.presenter.js';
+import {
+  assignableView,
+  projectDetailView,
+  projectListItemView,
+  taskDetailView,
+  taskView,
+} from './projects.presenter.js';
 import type { Actor } from './projects.service.js';
 
 const tags = ['projects'];
@@ -43,7 +49,7 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: projectListQuery,
         response: {
           200: z.object({
-            items: z.array(projectView),
+            items: z.array(projectListItemView),
             total: z.number().int(),
             limit: z.number(),
             offset: z.number(),

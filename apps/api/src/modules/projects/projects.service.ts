@@ -18,10 +18,10 @@ import type { MembershipWithWorkspace } from '../workspaces/workspaces.repositor
 import { assertCan } from '../workspaces/workspaces.service.js';
 import { announceEntries } from './projects.entry-events.js';
 import {
-  type ProjectView,
   presentProject,
   presentTask,
   type projectDetailView,
+  type projectListItemView,
   type taskDetailView,
 } from './projects.presenter.js';
 import {
@@ -37,11 +37,21 @@ export interface Actor {
   userId: string;
 }
 
-const viewerOf = ({ membership, userId }: Actor): Viewer => ({
-  workspaceId: membership.workspace.id,
-  userId,
-  seesAll: can(membership.role, 'projects:view_all'),
-});
+/**
+ * Which projects a person reaches: Managers and above every one; members the public ones and those
+ * they are assigned to; guests only those assigned to them (directly, through a group, or on a task).
+ */
+export function projectViewer(o: { workspaceId: string; userId: string; role: Role }): Viewer {
+  return {
+    workspaceId: o.workspaceId,
+    userId: o.userId,
+    seesAll: can(o.role, 'projects:view_all'),
+    seesPublic: can(o.role, 'projects:view_public'),
+  };
+}
+
+const viewerOf = ({ membership, userId }: Actor): Viewer =>
+  projectViewer({ workspaceId: membership.workspace.id, userId, role: membership.role });
 
 /**
  * The one rule for changing a project one can see (its edit-panel sections, its tasks, archiving):
@@ -158,10 +168,25 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
   }
 
   return {
-    async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectView[]; total: number }> {
+    /** Visible projects; with a search, each says which of its tasks matched (so the list can open them). */
+    async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectListItem[]; total: number }> {
       assertCan(actor.membership, 'projects:view');
       const { rows, total } = await repo.list(db, viewerOf(actor), filter);
-      return { items: rows.map((row) => present(actor, row)), total };
+      const matches = filter.search
+        ? await repo.matchingTasks(
+            db,
+            actor.membership.workspace.id,
+            rows.map((r) => r.id),
+            { search: filter.search, archived: filter.archived },
+          )
+        : [];
+      return {
+        items: rows.map((row) => ({
+          ...present(actor, row),
+          matchingTaskIds: matches.filter((m) => m.project_id === row.id).map((m) => m.id),
+        })),
+        total,
+      };
     },
 
     get(actor: Actor, id: string) {
@@ -435,5 +460,6 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
 }
 
 type ProjectDetail = z.infer<typeof projectDetailView>;
+type ProjectListItem = z.infer<typeof projectListItemView>;
 type TaskDetail = z.infer<typeof taskDetailView>;
 export type ProjectsService = ReturnType<typeof createProjectsService>;

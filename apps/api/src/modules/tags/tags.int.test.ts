@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
+import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -89,6 +90,17 @@ describe('tag lists and tags', () => {
         { workspace_id: owner.workspaceId, entry_id: entries[1] as string, tag_id: dev.id },
       ])
       .execute();
+
+    // What a delete would touch, for the confirmation: only managers of tags are told.
+    expect((await call('GET', `${ws}/tags/${dev.id}`, owner.cookie)).json()).toMatchObject({ entryCount: 2 });
+    expect((await call('GET', `${ws}/tags/${development.id}`, owner.cookie)).json()).toMatchObject({ entryCount: 1 });
+    const member = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, {
+      workspaceId: owner.workspaceId,
+      userId: member.userId,
+      role: 'member',
+    });
+    expect((await call('GET', `${ws}/tags/${dev.id}`, member.cookie)).json()).toMatchObject({ entryCount: null });
 
     const self = await call('POST', `${ws}/tags/${dev.id}/merge`, owner.cookie, { intoTagId: dev.id });
     expect(self.statusCode).toBe(422);

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Tag, TagList } from '../../db/tables/projects.js';
 
 export const tagView = z.object({ id: z.uuid(), tagListId: z.uuid(), name: z.string(), archived: z.boolean() });
+/** entryCount: time entries carrying the tag (what deleting it touches); null for those who may not manage tags. */
+export const tagDetailView = tagView.extend({ entryCount: z.number().int().nullable() });
 export const tagListView = z.object({
   id: z.uuid(),
   name: z.string(),

@@ -83,6 +83,17 @@ export const tagsRepository = {
       .execute();
   },
 
+  /** How many time entries carry the tag. */
+  async countEntries(db: Db, workspaceId: string, tagId: string): Promise<number> {
+    const row = await db
+      .selectFrom('time_entry_tags')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('tag_id', '=', tagId)
+      .executeTakeFirstOrThrow();
+    return row.n;
+  },
+
   async deleteList(db: Db, workspaceId: string, id: string): Promise<void> {
     await db.deleteFrom('tag_lists').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
   },

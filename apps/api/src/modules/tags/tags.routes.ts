@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/schemas.js';
 import { actorOf } from '../projects/projects.routes.js';
-import { tagListView, tagSettingsView, tagView } from './tags.presenter.js';
+import { tagDetailView, tagListView, tagSettingsView, tagView } from './tags.presenter.js';
 
 const tags = ['tags'];
 const workspaceId = z.uuid({ error: 'Workspace not found.' });
@@ -153,7 +153,14 @@ export const tagsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     `${base}/tags/:tagId`,
-    { schema: { tags, summary: 'One tag', params: tagParams, response: { 200: tagView, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        summary: 'One tag, with how many time entries carry it (for those who may manage tags)',
+        params: tagParams,
+        response: { 200: tagDetailView, ...errorResponses },
+      },
+    },
     async (request) => svc.getTag(actorOf(request), request.params.tagId),
   );
 

@@ -1,3 +1,4 @@
+import { can } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { notFound, validationError } from '../../platform/errors.js';
@@ -98,7 +99,11 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
 
     async getTag(actor: Actor, id: string) {
       assertCan(actor.membership, 'tags:view');
-      return presentTag(await loadTag(db, actor, id));
+      const tag = await loadTag(db, actor, id);
+      const entryCount = can(actor.membership.role, 'tags:manage')
+        ? await repo.countEntries(db, actor.membership.workspace.id, id)
+        : null;
+      return { ...presentTag(tag), entryCount };
     },
 
     createTag(actor: Actor, listId: string, name: string) {

@@ -16,6 +16,7 @@ import { AppError, forbidden, notFound, validationError } from '../../platform/e
 import { hashSecret, isUuid } from '../../platform/ids.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { projectViewer } from '../projects/projects.service.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
 import type { TimeEntryHub } from './time-entries.events.js';
@@ -192,13 +193,15 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
   }
 
   /**
-   * Members and guests have time only on projects they can see (public, or assigned directly or via a
-   * group): checked for the person the time belongs to, whoever books it.
+   * Members and guests have time only on projects they can see (members: public or assigned directly or
+   * via a group; guests: assigned only): checked for the person the time belongs to, whoever books it.
    */
   async function seesProject(tx: Db, workspaceId: string, userId: string, projectId: string): Promise<boolean> {
     const member = await repo.findMember(tx, workspaceId, userId);
-    if (member && can(member.role, 'projects:view_all')) return true;
-    return Boolean(await projectsRepository.find(tx, { workspaceId, userId, seesAll: false }, projectId));
+    if (!member) return false;
+    return Boolean(
+      await projectsRepository.find(tx, projectViewer({ workspaceId, userId, role: member.role }), projectId),
+    );
   }
 
   function assertRequired(
@@ -218,7 +221,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     if (end && end.getTime() < start.getTime()) throw validationError({ end: 'The end must be after the start.' });
     if (end && end.getTime() - start.getTime() > s.maxEntryMinutes * 60_000) {
       throw validationError({
-        end: `An entry can be at most ${formatDuration(s.maxEntryMinutes * 60)} hours long.`,
+        end: `An entry can be at most ${formatDuration(s.maxEntryMinutes * 60, 'h:mm')} hours long.`,
       });
     }
     const limit = now.getTime() + s.futureLimitMinutes * 60_000 + SKEW_MS;
@@ -227,7 +230,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         [end ? 'end' : 'start']:
           s.futureLimitMinutes === 0
             ? 'Entries cannot be in the future.'
-            : `Entries may end at most ${formatDuration(s.futureLimitMinutes * 60)} hours from now.`,
+            : `Entries may end at most ${formatDuration(s.futureLimitMinutes * 60, 'h:mm')} hours from now.`,
       });
     }
   }

@@ -1,3 +1,4 @@
+import { DURATION_FORMATS } from '@sundial/core';
 import { z } from 'zod';
 import type { User } from '../../db/tables.js';
 
@@ -10,6 +11,7 @@ export const userView = z.object({
   weekStart: z.string(),
   dateFormat: z.string(),
   timeFormat: z.string(),
+  durationFormat: z.enum(DURATION_FORMATS),
 });
 export type UserView = z.infer<typeof userView>;
 
@@ -24,5 +26,6 @@ export function presentUser(user: User): UserView {
     weekStart: user.week_start,
     dateFormat: user.date_format,
     timeFormat: user.time_format,
+    durationFormat: user.duration_format,
   };
 }

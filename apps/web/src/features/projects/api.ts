@@ -40,11 +40,15 @@ export interface Project extends Sections {
   clientName: string | null;
   ownerUserId: string | null;
   ownerEmail: string | null;
+  /** '' when the owner has given no name. */
+  ownerName: string | null;
   isPublic: boolean;
   taskCount: number;
   trackedSeconds: number;
   /** The caller may edit it and its tasks (Manager and above, or a member holding "Can manage"). */
   canEdit: boolean;
+  /** In a search: the tasks whose names matched (the list opens their project to show them). */
+  matchingTaskIds?: string[];
 }
 export interface ProjectDetail extends Project {
   people: People;
@@ -228,7 +232,3 @@ export const useDeleteClient = (w: string) =>
   useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/clients/${id}`));
 
 /** "12:05" for 12 hours 5 minutes. */
-export function formatTracked(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-}

@@ -31,6 +31,17 @@ export const useTagLists = (w: string, archived: boolean) =>
       ),
   });
 
+/** One tag with how many time entries carry it (null for those who may not manage tags). */
+export const useTagDetail = (w: string, id: string, enabled: boolean) =>
+  useQuery({
+    queryKey: [...tagKeys.all(w), 'one', id],
+    queryFn: () => api<Tag & { entryCount: number | null }>('GET', `${ws(w)}/tags/${id}`),
+    enabled,
+    // The count must be the current one when the confirmation opens.
+    staleTime: 0,
+    gcTime: 0,
+  });
+
 export const useTagSettings = (w: string) =>
   useQuery({
     queryKey: tagKeys.settings(w),

@@ -143,6 +143,11 @@ export const useInvite = (ws: string) =>
   useTeamMutation(ws, (body: InviteBody) => api<{ items: InviteView[] }>('POST', `${base(ws)}/invites`, body));
 export const useResendInvite = (ws: string) =>
   useTeamMutation(ws, (id: string) => api<InviteView>('POST', `${base(ws)}/invites/${id}/resend`));
+/** A new link for a pending invite, for the inviter to hand over; the link e-mailed before stops working. */
+export const useInviteLink = (ws: string) =>
+  useTeamMutation(ws, (id: string) =>
+    api<{ url: string; invite: InviteView }>('POST', `${base(ws)}/invites/${id}/link`),
+  );
 export const useRevokeInvite = (ws: string) =>
   useTeamMutation(ws, (id: string) => api<void>('DELETE', `${base(ws)}/invites/${id}`));
 

@@ -1,5 +1,5 @@
 import type { AssignableRole } from '@sundial/core';
-import { ROLE_LABELS } from '@sundial/core';
+import { INVITE_VALID_DAYS, ROLE_LABELS } from '@sundial/core';
 
 /** Every text of the Users screen, in one place for translation. */
 export const texts = {
@@ -27,6 +27,15 @@ export const texts = {
   hideDisabled: 'Hide disabled users from lists in reports',
   projects: (n: number) => `${n} ${n === 1 ? 'project' : 'projects'}`,
   pendingInvites: (n: number) => `Pending invitations (${n})`,
+  copyLink: 'Copy link',
+  copyLinkLabel: (email: string) => `Copy invitation link for ${email}`,
+  linkCopied: (email: string) =>
+    `Invitation link for ${email} copied: send it to them yourself. The link e-mailed before no longer works.`,
+  linkDialogTitle: 'Invitation link',
+  linkDialogHelp: (email: string) =>
+    `Send this link to ${email} yourself. It is valid for ${INVITE_VALID_DAYS} days and replaces the link e-mailed before, which no longer works.`,
+  linkField: (email: string) => `Invitation link for ${email}`,
+  close: 'Close',
   noGroups: 'No groups yet. Groups gather people, and projects can be assigned to a whole group.',
   guestsCannotSee: 'Guests see only the projects shared with them, not the people of the workspace.',
   seatLimitLink: 'Change number of seats',

@@ -24,6 +24,8 @@ export const t = {
   overlap: 'Overlaps another entry',
   duplicate: 'Duplicate',
   continue: 'Continue',
+  edit: 'Edit entry',
+  editHint: 'Edit date, times, tags and billable',
   delete: 'Delete',
   deleted: 'Entry deleted.',
   undo: 'Undo',
@@ -80,6 +82,7 @@ export const t = {
     save: 'Save entry',
     needEnd: 'Enter an end time or a duration.',
     nextDay: 'Ends the next day',
+    complete: 'This workspace needs more on every entry. Complete it here, then save.',
   },
   shortcuts: [
     ['S', 'Start or stop the timer'],

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { DATE_FORMATS, TIME_FORMATS, WEEK_STARTS } from '@sundial/core';
+import { DATE_FORMATS, DURATION_FORMATS, type DurationFormat, TIME_FORMATS, WEEK_STARTS } from '@sundial/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
@@ -10,6 +10,11 @@ import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdatePro
 
 const WEEK_START_LABELS: Record<string, string> = { monday: 'Monday', sunday: 'Sunday', saturday: 'Saturday' };
 const TIME_FORMAT_LABELS: Record<string, string> = { '24h': '24-hour (17:30)', '12h': '12-hour (5:30 PM)' };
+const DURATION_FORMAT_LABELS: Record<DurationFormat, string> = {
+  'h:mm:ss': 'h:mm:ss (1:30:15)',
+  'h:mm': 'h:mm (1:30)',
+  decimal: 'Decimal hours (1.50)',
+};
 const saved = (message: string) => notifications.show({ color: 'green', message });
 const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
@@ -25,6 +30,7 @@ function ProfileForm({ me }: { me: Me }) {
   const [weekStart, setWeekStart] = useState(me.user.weekStart);
   const [dateFormat, setDateFormat] = useState(me.user.dateFormat);
   const [timeFormat, setTimeFormat] = useState(me.user.timeFormat);
+  const [durationFormat, setDurationFormat] = useState<DurationFormat>(me.user.durationFormat);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const handleSubmit = (event: FormEvent) => {
@@ -37,6 +43,7 @@ function ProfileForm({ me }: { me: Me }) {
         weekStart: weekStart as never,
         dateFormat: dateFormat as never,
         timeFormat: timeFormat as never,
+        durationFormat,
       },
       {
         onSuccess: () => saved('Profile saved.'),
@@ -90,6 +97,15 @@ function ProfileForm({ me }: { me: Me }) {
           data={TIME_FORMATS.map((value) => ({ value, label: TIME_FORMAT_LABELS[value] ?? value }))}
           value={timeFormat}
           onChange={(v) => v && setTimeFormat(v)}
+          allowDeselect={false}
+        />
+        <Select
+          label="Duration format"
+          description="How every screen, report and export shows time spent"
+          data={DURATION_FORMATS.map((value) => ({ value, label: DURATION_FORMAT_LABELS[value] }))}
+          value={durationFormat}
+          onChange={(v) => v && setDurationFormat(v as DurationFormat)}
+          error={errors.durationFormat}
           allowDeselect={false}
         />
       </SimpleGrid>
@@ -170,7 +186,7 @@ function WorkspaceForm({ me }: { me: Me }) {
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
             disabled={!canRename}
-            style={{ flex: 1 }}
+            style={{ flex: 1, minWidth: 180 }}
             maxLength={100}
           />
           <Button
@@ -193,7 +209,7 @@ function WorkspaceForm({ me }: { me: Me }) {
             placeholder="e.g. Acme Studio"
             value={newName}
             onChange={(e) => setNewName(e.currentTarget.value)}
-            style={{ flex: 1 }}
+            style={{ flex: 1, minWidth: 180 }}
             maxLength={100}
           />
           <Button

@@ -1,7 +1,9 @@
 import { Alert, Button, FileInput, Group, Modal, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { formatDuration } from '@sundial/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, parseApiError } from '../../../api/client';
+import { useDurationFormat } from '../../../api/session';
 
 type Source = 'csv' | 'toggl' | 'clockify' | 'harvest';
 
@@ -47,8 +49,6 @@ const describe = (s: Summary) =>
     plural(s.tags, 'tag'),
     plural(s.timeEntries, 'time entry').replace('entrys', 'entries'),
   ].join(', ');
-const hours = (seconds: number) =>
-  `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 
 /** Import From CSV and Import From add-ons: choose a file, preview it row by row, import it all at once. */
 export function ImportModal({
@@ -61,6 +61,7 @@ export function ImportModal({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
+  const durationFormat = useDurationFormat();
   const [addon, setAddon] = useState<Source>('toggl');
   const [file, setFile] = useState<File | null>(null);
   const [text, setText] = useState('');
@@ -179,7 +180,7 @@ export function ImportModal({
                       {source !== 'csv' && (
                         <Table.Td>
                           {r.entry
-                            ? `${new Date(r.entry.start).toLocaleString()} · ${hours(r.entry.seconds)}${r.tags.length ? ` · ${r.tags.join(', ')}` : ''}`
+                            ? `${new Date(r.entry.start).toLocaleString()} · ${formatDuration(r.entry.seconds, durationFormat)}${r.tags.length ? ` · ${r.tags.join(', ')}` : ''}`
                             : ''}
                         </Table.Td>
                       )}

@@ -67,7 +67,7 @@ export function ProjectForm({
         <ColourPalette value={color} onPick={setColor} disabled={!canEdit} />
       </Box>
       <Checkbox
-        label="Public: everyone in the workspace can see it and track time to it"
+        label="Public: every regular user can see it and track time to it (guests only when assigned)"
         checked={isPublic}
         onChange={(e) => setIsPublic(e.currentTarget.checked)}
         disabled={!canManage}
@@ -77,7 +77,7 @@ export function ProjectForm({
         workspaceId={workspaceId}
         value={sections}
         onChange={(patch) => setSections((s) => ({ ...s, ...patch }))}
-        ownerEmail={project.ownerEmail}
+        owner={{ name: project.ownerName, email: project.ownerEmail }}
         people={project.people}
         trackedSeconds={project.trackedSeconds}
         readOnly={!canEdit}

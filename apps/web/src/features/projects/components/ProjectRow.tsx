@@ -1,9 +1,12 @@
 import { ActionIcon, Box, Button, Menu, Text } from '@mantine/core';
+import { formatDuration } from '@sundial/core';
 import { IconChevronDown, IconChevronRight, IconDotsVertical } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { useDurationFormat } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
-import { formatTracked, type Project, useArchiveProject } from '../api';
+import { type Project, useArchiveProject } from '../api';
 import classes from '../pages/ProjectsPage.module.css';
+import { personLabel } from './sections/PeopleSection';
 
 export interface ProjectRowActions {
   onAddTask: (project: Project) => void;
@@ -128,17 +131,27 @@ export function ProjectRow({
             {project.archived ? ' (archived)' : ''}
           </Text>
           <Text size="xs" c="dimmed" truncate>
-            {[project.clientName, project.ownerEmail].filter(Boolean).join(' · ')}
+            {[project.clientName, personLabel({ name: project.ownerName, email: project.ownerEmail })]
+              .filter(Boolean)
+              .join(' · ')}
           </Text>
         </Box>
         {project.canEdit && (
           <RowActions workspaceId={workspaceId} project={project} canDelete={canManage} {...actions} />
         )}
-        <Text size="sm" c="dimmed" w={56} ta="right" title="Tracked time (hours:minutes)">
-          {formatTracked(project.trackedSeconds)}
-        </Text>
+        <TrackedTime seconds={project.trackedSeconds} />
       </div>
       {expanded && children}
     </Box>
+  );
+}
+
+/** A project's tracked total, in the person's duration format. */
+function TrackedTime({ seconds }: { seconds: number }) {
+  const format = useDurationFormat();
+  return (
+    <Text size="sm" c="dimmed" miw={56} ta="right" title="Tracked time" style={{ whiteSpace: 'nowrap' }}>
+      {formatDuration(seconds, format)}
+    </Text>
   );
 }

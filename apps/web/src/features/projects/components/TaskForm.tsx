@@ -1,4 +1,4 @@
-import { Divider, Group, Stack, Text } from '@mantine/core';
+import { Divider, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { done } from '../../../components/notify';
 import { type TaskDetail, useCreateTask, useSetTaskPeople, useUpdateTask } from '../api';
@@ -49,13 +49,12 @@ export function TaskForm({
   return (
     <Stack component="form" onSubmit={onSubmit} gap="md">
       <PaneHeader title={!canEdit ? 'Task' : task ? 'Edit Task' : 'Add Task'} onClose={onClose} />
-      <Group gap="xs" wrap="nowrap" align="flex-end">
-        {/* A long project name gives way (shortened, full in the tooltip) so the title keeps its room. */}
-        <Text fw={600} pb={8} truncate="end" maw="45%" title={projectName} data-testid="task-prefix">
+      {/* The whole project name, wrapping over lines when long, above the title that gets the full width. */}
+      <Stack gap={4}>
+        <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="task-prefix">
           {projectName} /
         </Text>
         <NameInput
-          style={{ flex: 1, minWidth: 120 }}
           label="Task title"
           value={name}
           onValue={setName}
@@ -63,7 +62,7 @@ export function TaskForm({
           disabled={!canEdit}
           data-autofocus
         />
-      </Group>
+      </Stack>
       <Divider />
       <Sections
         workspaceId={workspaceId}

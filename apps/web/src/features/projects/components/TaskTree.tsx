@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Group, Loader, Modal, Text } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Loader, Mark, Modal, Text } from '@mantine/core';
 import { IconArchive, IconArchiveOff, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ErrorPanel } from '../../../components/ErrorPanel';
@@ -42,6 +42,7 @@ function TaskRow({
   task,
   depth,
   selected,
+  matched,
   canManage,
   onArchive,
   onDelete,
@@ -52,6 +53,8 @@ function TaskRow({
   task: Task;
   depth: number;
   selected: boolean;
+  /** Found by the search in progress. */
+  matched: boolean;
   canManage: boolean;
   onArchive: (task: Task) => void;
   onDelete: (task: Task) => void;
@@ -61,10 +64,11 @@ function TaskRow({
       className={classes.taskRow}
       style={{ paddingLeft: 40 + depth * 24, fontWeight: selected ? 600 : undefined }}
       data-selected={selected || undefined}
+      data-match={matched || undefined}
       data-testid="task-row"
     >
       <Text size="sm" className={classes.name} c={task.archived ? 'dimmed' : undefined} title={task.name}>
-        {task.name}
+        {matched ? <Mark>{task.name}</Mark> : task.name}
         {task.archived ? ' (archived)' : ''}
       </Text>
       <Button size="compact-xs" variant="subtle" onClick={() => onEdit(task)}>
@@ -146,6 +150,7 @@ export function TaskTree({
   project,
   mine,
   archived,
+  matching,
   canManage,
   selectedTaskId,
   ...actions
@@ -154,6 +159,8 @@ export function TaskTree({
   project: Project;
   mine: boolean;
   archived: boolean;
+  /** The tasks a search found here, marked in the tree. */
+  matching?: string[];
   canManage: boolean;
   selectedTaskId?: string;
 }) {
@@ -182,6 +189,7 @@ export function TaskTree({
           task={task}
           depth={depth}
           selected={task.id === selectedTaskId}
+          matched={matching?.includes(task.id) ?? false}
           canManage={canManage}
           onArchive={(t) => archive.mutate({ id: t.id, archived: !t.archived }, { onError: failed })}
           onDelete={setConfirm}

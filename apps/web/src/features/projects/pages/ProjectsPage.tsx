@@ -1,7 +1,7 @@
 import { Box, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { can } from '@sundial/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { type Me, useCurrentWorkspace } from '../../../api/session';
@@ -39,6 +39,26 @@ export function ProjectsPage() {
   const mine = filter === 'My Task';
   const projects = useProjects(workspaceId, { search: debounced, mine, archived });
   const { items, total } = projects;
+
+  // A search that found tasks opens their projects to show them, once per search: a project the user
+  // then closes stays closed.
+  const opened = useRef(new Set<string>());
+  useEffect(() => {
+    const found = debounced.trim()
+      ? items.filter((p) => (p.matchingTaskIds?.length ?? 0) > 0 && !opened.current.has(`${debounced}\n${p.id}`))
+      : [];
+    if (found.length === 0) return;
+    for (const p of found) opened.current.add(`${debounced}\n${p.id}`);
+    setExpanded((current) => new Set([...current, ...found.map((p) => p.id)]));
+  }, [debounced, items]);
+
+  // On a phone the edit pane sits under the list: bring it into view when something is chosen.
+  const paneRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (mode.kind !== 'empty' && window.matchMedia('(max-width: 47.99em)').matches) {
+      paneRef.current?.scrollIntoView({ block: 'start' });
+    }
+  }, [mode]);
 
   const selectedProjectId = mode.kind === 'project' ? mode.id : mode.kind === 'task' ? mode.projectId : undefined;
   const selectedTaskId = mode.kind === 'task' ? mode.taskId : undefined;
@@ -123,6 +143,7 @@ export function ProjectsPage() {
                     project={project}
                     mine={mine}
                     archived={archived}
+                    matching={debounced.trim() ? project.matchingTaskIds : undefined}
                     canManage={project.canEdit}
                     selectedTaskId={selectedTaskId}
                     onEdit={(task) => openTask(project.id, task.id)}
@@ -151,7 +172,15 @@ export function ProjectsPage() {
           )}
         </Paper>
 
-        <Paper withBorder radius="md" p="md" className={classes.right} aria-label="Edit pane" component="aside">
+        <Paper
+          ref={paneRef}
+          withBorder
+          radius="md"
+          p="md"
+          className={classes.right}
+          aria-label="Edit pane"
+          component="aside"
+        >
           <EditPane
             workspaceId={workspaceId}
             mode={mode}

@@ -36,6 +36,7 @@ import {
   useRenameTag,
   useRenameTagList,
   useSaveTagSettings,
+  useTagDetail,
   useTagLists,
   useTagSettings,
 } from '../api';
@@ -91,6 +92,60 @@ function NameBar({
   );
 }
 
+const entries = (n: number) => `${n} time ${n === 1 ? 'entry' : 'entries'}`;
+
+/** Asks before a tag is deleted, telling how many time entries lose it. */
+function DeleteTagDialog({
+  tag,
+  workspaceId,
+  opened,
+  onClose,
+}: {
+  tag: Tag;
+  workspaceId: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const detail = useTagDetail(workspaceId, tag.id, opened);
+  const remove = useDeleteTag(workspaceId);
+  const count = detail.data?.entryCount;
+  return (
+    <Modal opened={opened} onClose={onClose} title="Delete tag?" centered>
+      {detail.isPending ? (
+        <Loader size="sm" aria-label="Counting time entries" />
+      ) : (
+        <Text size="sm">
+          {count
+            ? `“${tag.name}” will be removed from ${entries(count)} and deleted. `
+            : `No time entry has “${tag.name}”; it will be deleted. `}
+          This cannot be undone{count ? ': archive it instead to keep it on those entries.' : '.'}
+        </Text>
+      )}
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          color="red"
+          loading={remove.isPending}
+          disabled={detail.isPending}
+          onClick={() =>
+            remove.mutate(tag.id, {
+              onSuccess: () => {
+                onClose();
+                done('Tag deleted.');
+              },
+              onError: failed,
+            })
+          }
+        >
+          Delete
+        </Button>
+      </Group>
+    </Modal>
+  );
+}
+
 function TagChip({
   tag,
   list,
@@ -106,10 +161,10 @@ function TagChip({
 }) {
   const rename = useRenameTag(workspaceId);
   const archive = useArchiveTag(workspaceId);
-  const remove = useDeleteTag(workspaceId);
   const merge = useMergeTag(workspaceId);
   const [renaming, setRenaming] = useState(false);
   const [merging, setMerging] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const [into, setInto] = useState<string | null>(null);
 
   if (renaming) {
@@ -145,12 +200,13 @@ function TagChip({
             <Menu.Item onClick={() => archive.mutate({ id: tag.id, archived: !tag.archived }, { onError: failed })}>
               {tag.archived ? 'Restore' : 'Archive'}
             </Menu.Item>
-            <Menu.Item color="red" onClick={() => remove.mutate(tag.id, { onError: failed })}>
+            <Menu.Item color="red" onClick={() => setDeleting(true)}>
               Delete
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
       )}
+      <DeleteTagDialog tag={tag} workspaceId={workspaceId} opened={deleting} onClose={() => setDeleting(false)} />
       <Modal opened={merging} onClose={() => setMerging(false)} title={`Merge “${tag.name}”`} centered>
         <Stack>
           <Text size="sm">

@@ -8,7 +8,7 @@ export function GuestBanner({ onInviteGuest }: { onInviteGuest?: () => void }) {
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm">{texts.guestBanner}</Text>
         {onInviteGuest && (
-          <Button size="xs" variant="white" color="teal" onClick={onInviteGuest}>
+          <Button size="xs" variant="white" color="teal" onClick={onInviteGuest} style={{ flexShrink: 0 }}>
             {texts.inviteGuest}
           </Button>
         )}

@@ -131,70 +131,72 @@ export function PeopleTable(props: PeopleTableProps) {
 
   return (
     <Paper withBorder radius="md">
-      <Table highlightOnHover aria-label="Groups and users">
-        <Table.Thead>
-          <Table.Tr>
-            {bulk && (
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label="Select all users"
-                  checked={members.length > 0 && members.every((m) => selected.has(m.userId))}
-                  onChange={(e) =>
-                    setSelected(e.currentTarget.checked ? new Set(members.map((m) => m.userId)) : new Set())
-                  }
-                />
+      <Table.ScrollContainer minWidth={640} type="native">
+        <Table highlightOnHover aria-label="Groups and users">
+          <Table.Thead>
+            <Table.Tr>
+              {bulk && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label="Select all users"
+                    checked={members.length > 0 && members.every((m) => selected.has(m.userId))}
+                    onChange={(e) =>
+                      setSelected(e.currentTarget.checked ? new Set(members.map((m) => m.userId)) : new Set())
+                    }
+                  />
+                </Table.Th>
+              )}
+              <Table.Th>
+                <Group gap="xs">
+                  <span>{texts.groupsUsers}</span>
+                  {groups.length > 0 && (
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="xs"
+                      onClick={() => setExpanded(allExpanded ? new Set() : new Set(groups.map((g) => g.id)))}
+                    >
+                      {allExpanded ? texts.collapseAll : texts.expandAll}
+                    </Anchor>
+                  )}
+                </Group>
               </Table.Th>
+              <Table.Th>{texts.externalId}</Table.Th>
+              <Table.Th>{texts.involvedIn}</Table.Th>
+              <Table.Th>{texts.role}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(children.get(null) ?? []).map((g) => renderGroup(g, 0))}
+            {groups.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={bulk ? 5 : 4}>
+                  <Text size="sm" c="dimmed">
+                    {texts.noGroups}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
             )}
-            <Table.Th>
-              <Group gap="xs">
-                <span>{texts.groupsUsers}</span>
-                {groups.length > 0 && (
-                  <Anchor
-                    component="button"
-                    type="button"
-                    size="xs"
-                    onClick={() => setExpanded(allExpanded ? new Set() : new Set(groups.map((g) => g.id)))}
-                  >
-                    {allExpanded ? texts.collapseAll : texts.expandAll}
-                  </Anchor>
-                )}
-              </Group>
-            </Table.Th>
-            <Table.Th>{texts.externalId}</Table.Th>
-            <Table.Th>{texts.involvedIn}</Table.Th>
-            <Table.Th>{texts.role}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(children.get(null) ?? []).map((g) => renderGroup(g, 0))}
-          {groups.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={bulk ? 5 : 4}>
-                <Text size="sm" c="dimmed">
-                  {texts.noGroups}
-                </Text>
+                <Title order={2} size="h5" mt="sm">
+                  {texts.people(props.total)}
+                </Title>
               </Table.Td>
             </Table.Tr>
-          )}
-          <Table.Tr>
-            <Table.Td colSpan={bulk ? 5 : 4}>
-              <Title order={2} size="h5" mt="sm">
-                {texts.people(props.total)}
-              </Title>
-            </Table.Td>
-          </Table.Tr>
-          {members.map((m) => (
-            <MemberRow
-              key={m.userId}
-              {...props}
-              member={m}
-              depth={0}
-              checked={selected.has(m.userId)}
-              onCheck={() => toggleSelected(m.userId)}
-            />
-          ))}
-        </Table.Tbody>
-      </Table>
+            {members.map((m) => (
+              <MemberRow
+                key={m.userId}
+                {...props}
+                member={m}
+                depth={0}
+                checked={selected.has(m.userId)}
+                onCheck={() => toggleSelected(m.userId)}
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {bulk && (
         <BulkEditBar
           workspaceId={workspaceId}

@@ -11,6 +11,7 @@ export function TeamToolbar({
   onCreateGroup,
   search,
   onSearch,
+  canChangeSeats,
 }: {
   seats: TeamSettings['seats'];
   /** Absent when the viewer may not invite (or create groups). */
@@ -18,6 +19,8 @@ export function TeamToolbar({
   onCreateGroup?: () => void;
   search: string;
   onSearch: (value: string) => void;
+  /** Buying seats is for those who may manage billing (owners and admins). */
+  canChangeSeats: boolean;
 }) {
   return (
     <>
@@ -43,9 +46,11 @@ export function TeamToolbar({
               {texts.invitedSeats(seats.pendingInvites)}
             </Text>
           )}
-          <Anchor component={Link} to="/homepage/billing" size="sm">
-            {texts.changeSeats}
-          </Anchor>
+          {canChangeSeats && (
+            <Anchor component={Link} to="/homepage/billing" size="sm">
+              {texts.changeSeats}
+            </Anchor>
+          )}
         </Group>
       </Group>
 

@@ -15,6 +15,7 @@ import { PeopleTable } from '../components/PeopleTable';
 import { managedGroupIds, matches } from '../components/people';
 import { TeamToolbar } from '../components/TeamToolbar';
 import { texts } from '../texts';
+import classes from './UsersPage.module.css';
 
 export default function UsersPage() {
   const me = useOutletContext<Me>();
@@ -63,10 +64,13 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: M
         onCreateGroup={canGroups ? () => setGroupModal({}) : undefined}
         search={search}
         onSearch={setSearch}
+        canChangeSeats={can(role, 'billing:manage')}
       />
 
       {canInvite && invites.data && invites.data.length > 0 && (
-        <PendingInvites workspaceId={workspaceId} invites={invites.data} />
+        <div className={classes.invites}>
+          <PendingInvites workspaceId={workspaceId} invites={invites.data} />
+        </div>
       )}
 
       <PeopleTable
@@ -104,7 +108,7 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: M
 
       <Group justify="space-between">
         {canManage ? (
-          <Button variant={bulk ? 'filled' : 'default'} onClick={() => setBulk((b) => !b)}>
+          <Button variant="default" onClick={() => setBulk((b) => !b)}>
             {bulk ? texts.cancel : texts.bulkEdit}
           </Button>
         ) : (

@@ -10,12 +10,13 @@ import {
 } from '@sundial/core';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useDurationFormat } from '../../../api/session';
 import { useCreateEntry, useUpdateEntry } from '../api';
-import { formatShortDay } from '../dates';
+import { formatShortDay, formatTime } from '../dates';
 import classes from './Calendar.module.css';
 import { roundingOf } from './DayList';
 import { type Pickers, projectColor, rowLabel } from './EntryFields';
-import { ManualEntryModal } from './ManualEntryModal';
+import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
 
 const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
@@ -42,7 +43,8 @@ const snap = (minutes: number) => Math.round(minutes / SNAP_MIN) * SNAP_MIN;
 /**
  * Day or week calendar: entries as blocks at their local times. Drag a block to move it (also to
  * another day), drag its lower edge to resize it, drag on empty space to create an entry; a click
- * on a block opens it for editing. Blocks overlapping in time stand side by side.
+ * on a block opens it for editing. Blocks overlapping in time stand side by side. When a workspace
+ * rule refuses a new entry, the entry dialog opens with its times, to complete.
  */
 export function CalendarView(props: {
   workspaceId: string;
@@ -59,6 +61,8 @@ export function CalendarView(props: {
   const columnsRef = useRef<(HTMLDivElement | null)[]>([]);
   const [drag, setDrag] = useState<Drag | null>(null);
   const [editing, setEditing] = useState<TimeEntryView | null>(null);
+  const [draft, setDraft] = useState<EntryDraft | null>(null);
+  const format = useDurationFormat();
   const dayStart = (day: string) => dayBounds(day, timeZone).startMs;
   const view = useMemo(
     () =>
@@ -107,13 +111,23 @@ export function CalendarView(props: {
     if (drag.kind === 'create') {
       const top = Math.min(drag.top, drag.top + drag.dMinutes);
       const bottom = Math.max(drag.top + drag.dMinutes, top + 2 * SNAP_MIN);
+      const start = dayStart(day) + top * 60_000;
+      const end = dayStart(day) + bottom * 60_000;
       create.mutate(
+        { start: new Date(start).toISOString(), end: new Date(end).toISOString(), userId },
         {
-          start: new Date(dayStart(day) + top * 60_000).toISOString(),
-          end: new Date(dayStart(day) + bottom * 60_000).toISOString(),
-          userId,
+          onError: (error) => {
+            const { fields } = parseApiError(error);
+            // A rule (a required tag, note, project...) refused it: complete it in the entry dialog.
+            if (Object.keys(fields).length === 0) return failed(error);
+            setDraft({
+              date: day,
+              from: formatTime(start, timeZone, '24h'),
+              to: formatTime(end, timeZone, '24h'),
+              errors: fields,
+            });
+          },
         },
-        { onError: failed },
       );
       return;
     }
@@ -138,7 +152,7 @@ export function CalendarView(props: {
   };
 
   return (
-    <section ref={wrapRef} className={classes.wrap} aria-label="Calendar">
+    <section ref={wrapRef} className={classes.wrap} data-days={days.length} aria-label="Calendar">
       <div className={classes.head} style={{ gridTemplateColumns: columns }}>
         <div />
         {view.columns.map((c) => (
@@ -147,7 +161,7 @@ export function CalendarView(props: {
               {formatShortDay(c.day)}
             </Text>
             <Text size="xs" c="dimmed" ff="monospace" aria-label={`Calendar total ${c.day}`}>
-              {formatDuration(c.total)}
+              {formatDuration(c.total, format)}
             </Text>
           </div>
         ))}
@@ -195,7 +209,7 @@ export function CalendarView(props: {
                   data-ghost={moving || undefined}
                   data-testid="calendar-block"
                   data-short={bottom - top < 45 || undefined}
-                  title={`${label} ${formatDuration(block.seconds)}`}
+                  title={`${label} ${formatDuration(block.seconds, format)}`}
                   style={{
                     top: (top / 60) * HOUR_PX,
                     height: Math.max(((bottom - top) / 60) * HOUR_PX, MIN_BLOCK_PX),
@@ -209,7 +223,7 @@ export function CalendarView(props: {
                     begin(e, { kind: 'move', entry: block.entry, dayIndex, top: block.top, bottom: block.bottom });
                   }}
                   // Reachable by keyboard too: Enter opens the entry.
-                  aria-label={`${label}, ${formatDuration(block.seconds)}`}
+                  aria-label={`${label}, ${formatDuration(block.seconds, format)}`}
                   tabIndex={block.entry.isRunning ? -1 : 0}
                   onKeyDown={(e) => {
                     if (!block.entry.isRunning && (e.key === 'Enter' || e.key === ' ')) {
@@ -219,7 +233,7 @@ export function CalendarView(props: {
                   }}
                 >
                   <span className={classes.label}>{label}</span>
-                  <span className={classes.duration}>{formatDuration(block.seconds)}</span>
+                  <span className={classes.duration}>{formatDuration(block.seconds, format)}</span>
                   {!block.entry.isRunning && (
                     <span
                       className={classes.handle}
@@ -256,6 +270,17 @@ export function CalendarView(props: {
           timeZone={timeZone}
           pickers={pickers}
           entry={editing}
+        />
+      )}
+      {draft && (
+        <ManualEntryModal
+          opened
+          onClose={() => setDraft(null)}
+          workspaceId={workspaceId}
+          userId={userId}
+          timeZone={timeZone}
+          pickers={pickers}
+          draft={draft}
         />
       )}
     </section>

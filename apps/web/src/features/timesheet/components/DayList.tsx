@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   Tooltip,
+  UnstyledButton,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
@@ -27,6 +28,7 @@ import {
 import { IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useDurationFormat } from '../../../api/session';
 import {
   useBulkUpdate,
   useCreateEntry,
@@ -37,8 +39,10 @@ import {
 } from '../api';
 import { formatDay, formatTime } from '../dates';
 import { t } from '../texts';
+import layout from './DayList.module.css';
 import { DurationInput } from './DurationInput';
 import { type Pickers, ProjectTaskSelect, projectColor } from './EntryFields';
+import { ManualEntryModal } from './ManualEntryModal';
 
 const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
@@ -239,6 +243,8 @@ export function DayList(props: {
   const bulk = useBulkUpdate(workspaceId);
   const restore = useRestoreEntries(workspaceId);
   const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  const [editing, setEditing] = useState<TimeEntryView | null>(null);
+  const format = useDurationFormat();
   const view = useMemo(
     () => listView(entries, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, timeZone, props.settings],
@@ -335,7 +341,7 @@ export function DayList(props: {
                 <Text fw={600}>{formatDay(day.day)}</Text>
               </Group>
               <Text fw={600} ff="monospace" aria-label={`Total of ${day.day}`}>
-                {formatDuration(day.total)}
+                {formatDuration(day.total, format)}
               </Text>
             </Group>
             {day.items.map(({ entry, piece }) => (
@@ -346,6 +352,7 @@ export function DayList(props: {
                 gap="sm"
                 wrap="nowrap"
                 style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+                className={layout.entryRow}
                 data-testid="entry-row"
               >
                 <Checkbox
@@ -355,7 +362,7 @@ export function DayList(props: {
                   onChange={(e) => toggle([entry.id], e.currentTarget.checked)}
                 />
                 <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
-                <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+                <Stack gap={0} className={layout.entryNote}>
                   <NoteInput
                     entry={entry}
                     onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
@@ -391,13 +398,15 @@ export function DayList(props: {
                   w={180}
                   onChange={(next) => update.mutate({ id: entry.id, body: next }, { onError: failed })}
                 />
-                <Text size="sm" c="dimmed" w={104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
-                  {formatTime(entry.start, timeZone, props.timeFormat)} –{' '}
-                  {entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'}
-                </Text>
+                <EntryTimes
+                  times={`${formatTime(entry.start, timeZone, props.timeFormat)} – ${
+                    entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'
+                  }`}
+                  onEdit={entry.isRunning ? undefined : () => setEditing(entry)}
+                />
                 {entry.isRunning ? (
                   <Text w={80} ta="right" ff="monospace" c="blue">
-                    {formatDuration(piece.seconds)}
+                    {formatDuration(piece.seconds, format)}
                   </Text>
                 ) : (
                   <DurationInput
@@ -407,7 +416,10 @@ export function DayList(props: {
                     seconds={isWhole(entry, piece, timeZone) ? entry.durationSeconds : piece.seconds}
                     disabled={!isWhole(entry, piece, timeZone)}
                     onCommit={(seconds) =>
-                      update.mutate({ id: entry.id, body: { duration: seconds } }, { onError: failed })
+                      update.mutateAsync({ id: entry.id, body: { duration: seconds } }).catch((error) => {
+                        failed(error);
+                        throw error;
+                      })
                     }
                   />
                 )}
@@ -449,7 +461,39 @@ export function DayList(props: {
           </Paper>
         );
       })}
+      {editing && (
+        <ManualEntryModal
+          key={editing.id}
+          opened
+          onClose={() => setEditing(null)}
+          workspaceId={workspaceId}
+          userId={props.userId}
+          timeZone={timeZone}
+          pickers={pickers}
+          entry={editing}
+        />
+      )}
     </Stack>
+  );
+}
+
+/**
+ * The entry's start and end; a click opens the whole entry (date, times, tags, billable) in the
+ * entry dialog. A running entry's times only show.
+ */
+function EntryTimes({ times, onEdit }: { times: string; onEdit?: () => void }) {
+  const text = (
+    <Text size="sm" c="dimmed" w={104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+      {times}
+    </Text>
+  );
+  if (!onEdit) return text;
+  return (
+    <Tooltip label={t.editHint}>
+      <UnstyledButton aria-label={`${t.edit}, ${times}`} onClick={onEdit} style={{ flexShrink: 0 }}>
+        {text}
+      </UnstyledButton>
+    </Tooltip>
   );
 }
 

@@ -1,15 +1,17 @@
 import { TextInput } from '@mantine/core';
 import { formatDuration, parseDuration } from '@sundial/core';
 import { useEffect, useRef, useState } from 'react';
+import { useDurationFormat } from '../../../api/session';
 import { t } from '../texts';
 
 /**
- * A duration typed as text ("2:30", "1.5h", "90m"); commits on Enter or leaving the field.
- * Empty commits 0 when `allowEmpty`.
+ * A duration typed as text ("2:30", "1.5h", "90m"); commits on Enter or leaving the field, and
+ * shows it in the user's duration format. Empty commits 0 when `allowEmpty`. When the commit's
+ * promise rejects (the change was not saved) the field goes back to the saved value.
  */
 export function DurationInput(props: {
   seconds: number;
-  onCommit: (seconds: number) => void;
+  onCommit: (seconds: number) => Promise<unknown>;
   label: string;
   allowEmpty?: boolean;
   showZeroAsEmpty?: boolean;
@@ -17,7 +19,8 @@ export function DurationInput(props: {
   w?: number | string;
   size?: 'xs' | 'sm';
 }) {
-  const shown = props.showZeroAsEmpty && props.seconds === 0 ? '' : formatDuration(props.seconds);
+  const format = useDurationFormat();
+  const shown = props.showZeroAsEmpty && props.seconds === 0 ? '' : formatDuration(props.seconds, format);
   const [text, setText] = useState(shown);
   const [error, setError] = useState<string | undefined>();
   // Enter commits and then leaves the field; the blur must not send the same change again.
@@ -27,12 +30,18 @@ export function DurationInput(props: {
     sent.current = null;
   }, [shown]);
 
+  const send = (seconds: number) =>
+    Promise.resolve(props.onCommit(seconds)).catch(() => {
+      setText(shown);
+      sent.current = null;
+    });
+
   const commit = () => {
     if (text.trim() === shown || text.trim() === sent.current) return;
     sent.current = text.trim();
     if (text.trim() === '' && props.allowEmpty) {
       setError(undefined);
-      if (props.seconds !== 0) props.onCommit(0);
+      if (props.seconds !== 0) send(0);
       return;
     }
     const seconds = parseDuration(text);
@@ -41,8 +50,8 @@ export function DurationInput(props: {
       return;
     }
     setError(undefined);
-    setText(formatDuration(seconds));
-    if (seconds !== props.seconds) props.onCommit(seconds);
+    setText(formatDuration(seconds, format));
+    if (seconds !== props.seconds) send(seconds);
   };
 
   return (
@@ -54,7 +63,7 @@ export function DurationInput(props: {
       disabled={props.disabled}
       error={error}
       title={error ?? t.cellHint}
-      styles={{ input: { textAlign: 'right', fontVariantNumeric: 'tabular-nums', paddingInline: 6 } }}
+      styles={{ input: { textAlign: 'right', fontVariantNumeric: 'tabular-nums', paddingInline: 4 } }}
       onChange={(e) => setText(e.currentTarget.value)}
       onBlur={commit}
       onKeyDown={(e) => {

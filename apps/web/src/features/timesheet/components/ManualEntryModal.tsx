@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { dayKey, parseDuration, shiftDay, type TimeEntryView, zonedInstant } from '@sundial/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -10,8 +10,23 @@ import { notifyDeleted } from './DayList';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
 import { SuggestionHint } from './SuggestionHint';
 
+/** What a quick entry (a grid cell, a calendar drag) had when a workspace rule refused it. */
+export interface EntryDraft {
+  date: string;
+  from: string;
+  to?: string;
+  duration?: string;
+  projectId?: string | null;
+  taskId?: string | null;
+  tagIds?: string[];
+  billable?: boolean;
+  /** The refusal, field by field, shown until the person completes the entry. */
+  errors?: Record<string, string>;
+}
+
 /**
  * A manual entry: date, start and end (an end before the start means the next day) or a duration.
+ * It opens empty (today, 09:00), or with a `draft` of a refused quick entry to complete.
  * With `entry` (a stopped one) the same form edits it, and offers Delete with Undo.
  */
 export function ManualEntryModal(props: {
@@ -22,30 +37,31 @@ export function ManualEntryModal(props: {
   timeZone: string;
   pickers: Pickers | undefined;
   entry?: TimeEntryView;
+  draft?: EntryDraft;
 }) {
-  const { timeZone, entry } = props;
+  const { timeZone, entry, draft } = props;
   const create = useCreateEntry(props.workspaceId);
   const update = useUpdateEntry(props.workspaceId);
   const remove = useDeleteEntries(props.workspaceId);
   const restore = useRestoreEntries(props.workspaceId);
   const save = entry ? update : create;
   const [initial] = useState(() => ({
-    date: dayKey(entry?.start ?? Date.now(), timeZone),
-    from: entry ? formatTime(entry.start, timeZone, '24h') : '09:00',
-    to: entry?.end ? formatTime(entry.end, timeZone, '24h') : '',
+    date: draft?.date ?? dayKey(entry?.start ?? Date.now(), timeZone),
+    from: draft?.from ?? (entry ? formatTime(entry.start, timeZone, '24h') : '09:00'),
+    to: draft?.to ?? (entry?.end ? formatTime(entry.end, timeZone, '24h') : ''),
   }));
   const [date, setDate] = useState(initial.date);
   const [from, setFrom] = useState(initial.from);
   const [to, setTo] = useState(initial.to);
-  const [duration, setDuration] = useState('');
+  const [duration, setDuration] = useState(draft?.duration ?? '');
   const [note, setNote] = useState(entry?.note ?? '');
   const [ref, setRef] = useState<{ projectId: string | null; taskId: string | null }>({
-    projectId: entry?.projectId ?? null,
-    taskId: entry?.taskId ?? null,
+    projectId: entry?.projectId ?? draft?.projectId ?? null,
+    taskId: entry?.taskId ?? draft?.taskId ?? null,
   });
-  const [tagIds, setTagIds] = useState<string[]>(entry?.tagIds ?? []);
-  const [billable, setBillable] = useState(entry?.billable ?? false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [tagIds, setTagIds] = useState<string[]>(entry?.tagIds ?? draft?.tagIds ?? []);
+  const [billable, setBillable] = useState(entry?.billable ?? draft?.billable ?? false);
+  const [errors, setErrors] = useState<Record<string, string>>(draft?.errors ?? {});
 
   const chooseRef = (next: { projectId: string | null; taskId: string | null }) => {
     setRef(next);
@@ -105,6 +121,11 @@ export function ManualEntryModal(props: {
         }}
       >
         <Stack gap="sm">
+          {draft && (
+            <Text size="sm" c="dimmed">
+              {t.manual.complete}
+            </Text>
+          )}
           <TextInput
             label={t.manual.date}
             type="date"

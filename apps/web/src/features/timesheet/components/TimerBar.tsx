@@ -1,9 +1,10 @@
 import { ActionIcon, Button, Group, Paper, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { formatDuration, type TimeEntryView, workSeconds } from '@sundial/core';
+import { type DurationFormat, formatDuration, type TimeEntryView, workSeconds } from '@sundial/core';
 import { IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useDurationFormat } from '../../../api/session';
 import { useTimerAction, useUpdateEntry } from '../api';
 import { t } from '../texts';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
@@ -23,12 +24,12 @@ function useElapsed(entry: TimeEntryView | null): number {
 }
 
 /** The tab title shows the running timer, so it is visible from other tabs. */
-function useTabTitle(entry: TimeEntryView | null, elapsed: number) {
+function useTabTitle(entry: TimeEntryView | null, elapsed: number, format: DurationFormat) {
   useEffect(() => {
     if (!entry) return;
     const icon = entry.isPaused ? '⏸' : '▶';
-    document.title = `${icon} ${formatDuration(elapsed, { seconds: true })} ${entry.note || 'TimeSheet'} · Sundial`;
-  }, [entry, elapsed]);
+    document.title = `${icon} ${formatDuration(elapsed, format)} ${entry.note || 'TimeSheet'} · Sundial`;
+  }, [entry, elapsed, format]);
   useEffect(() => {
     if (!entry) document.title = 'TimeSheet · Sundial';
     return () => {
@@ -54,7 +55,8 @@ export function TimerBar(props: {
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [billable, setBillable] = useState(false);
   const elapsed = useElapsed(running);
-  useTabTitle(running, elapsed);
+  const format = useDurationFormat();
+  useTabTitle(running, elapsed, format);
 
   // While a timer runs, the bar shows (and edits) the running entry; when it ends (here or in
   // another tab) the bar clears. Keyed on id and updatedAt, so a refetch does not undo typing.
@@ -140,7 +142,7 @@ export function TimerBar(props: {
           aria-label="Elapsed"
           c={running?.isPaused ? 'dimmed' : undefined}
         >
-          {formatDuration(elapsed, { seconds: true })}
+          {formatDuration(elapsed, format)}
         </Text>
         {running ? (
           <>

@@ -12,12 +12,14 @@ import {
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useDurationFormat } from '../../../api/session';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
 import { formatShortDay } from '../dates';
 import { t } from '../texts';
 import { roundingOf } from './DayList';
 import { DurationInput } from './DurationInput';
 import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
+import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
 
 const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
@@ -32,7 +34,9 @@ const CELL_START = '09:00';
 
 /**
  * Week timesheet: rows of project/task (+ tags), a duration cell per day, row, column and week
- * totals. Typing in a cell creates an entry, or stretches or shrinks the day's last one.
+ * totals. Typing in a cell creates an entry, or stretches or shrinks the day's last one. A cell
+ * shows only what was saved: when a workspace rule refuses the new entry, the entry dialog opens
+ * with what was typed, to complete.
  */
 export function WeekGrid(props: {
   workspaceId: string;
@@ -51,6 +55,8 @@ export function WeekGrid(props: {
   const update = useUpdateEntry(workspaceId);
   const remove = useDeleteEntries(workspaceId);
   const [adding, setAdding] = useState(false);
+  const [draft, setDraft] = useState<EntryDraft | null>(null);
+  const format = useDurationFormat();
   const grid = useMemo(
     () => gridView(entries, days, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, days, timeZone, props.settings],
@@ -68,39 +74,52 @@ export function WeekGrid(props: {
       })),
   ];
 
-  const handleCell = (row: RowRef, day: string, cellEntries: TimeEntryView[], seconds: number) => {
+  /** Saves a typed cell; the promise rejects when nothing was saved, so the cell shows the saved value again. */
+  const handleCell = (row: RowRef, day: string, cellEntries: TimeEntryView[], seconds: number): Promise<unknown> => {
     const stopped = cellEntries.filter((e) => !e.isRunning);
     const current = stopped.reduce((sum, e) => sum + workSeconds(e), 0);
+    const refused = (error: unknown) => {
+      failed(error);
+      throw error;
+    };
     if (seconds === 0) {
-      if (stopped.length)
-        remove.mutate(
-          stopped.map((e) => e.id),
-          { onError: failed },
-        );
-      return;
+      return stopped.length ? remove.mutateAsync(stopped.map((e) => e.id)).catch(refused) : Promise.resolve();
     }
     const last = [...stopped].sort((a, b) => a.start.localeCompare(b.start)).at(-1);
     if (!last) {
-      create.mutate(
-        {
+      const entry = {
+        projectId: row.projectId,
+        taskId: row.taskId,
+        tagIds: row.tagIds,
+        billable: pickers?.projects.find((p) => p.id === row.projectId)?.billableDefault ?? false,
+      };
+      return create
+        .mutateAsync({
           start: new Date(zonedInstant(day, CELL_START, timeZone)).toISOString(),
           duration: seconds,
-          projectId: row.projectId,
-          taskId: row.taskId,
-          tagIds: row.tagIds,
-          billable: pickers?.projects.find((p) => p.id === row.projectId)?.billableDefault,
+          ...entry,
           userId,
-        },
-        { onError: failed },
-      );
-      return;
+        })
+        .catch((error: unknown) => {
+          const { fields } = parseApiError(error);
+          // A rule (a required tag, note, task...) refused it: complete it in the entry dialog.
+          if (Object.keys(fields).length === 0) return refused(error);
+          setDraft({
+            date: day,
+            from: CELL_START,
+            duration: formatDuration(seconds, format),
+            ...entry,
+            errors: fields,
+          });
+          throw error;
+        });
     }
     const next = last.durationSeconds + (seconds - current);
     if (next <= 0) {
       notifications.show({ color: 'orange', message: t.manyEntriesShrink });
-      return;
+      return Promise.reject(new Error(t.manyEntriesShrink));
     }
-    update.mutate({ id: last.id, body: { duration: next } }, { onError: failed });
+    return update.mutateAsync({ id: last.id, body: { duration: next } }).catch(refused);
   };
 
   const rowTitle = (row: (typeof rows)[number]) =>
@@ -118,7 +137,7 @@ export function WeekGrid(props: {
             <Table.Tr>
               <Table.Th w="28%">Project / task</Table.Th>
               {days.map((day) => (
-                <Table.Th key={day} ta="right">
+                <Table.Th key={day} ta="right" px={4}>
                   {formatShortDay(day)}
                 </Table.Th>
               ))}
@@ -143,7 +162,8 @@ export function WeekGrid(props: {
                   </Group>
                 </Table.Td>
                 {days.map((day) => (
-                  <Table.Td key={day} ta="right">
+                  // Narrow side padding: a cell holds "10:30:00" at 1024 px.
+                  <Table.Td key={day} ta="right" px={4}>
                     <DurationInput
                       label={`${rowLabel(pickers, row.projectId, row.taskId)} on ${day}`}
                       seconds={row.cells[day] ?? 0}
@@ -156,7 +176,7 @@ export function WeekGrid(props: {
                 ))}
                 <Table.Td ta="right">
                   <Text size="sm" fw={600} ff="monospace">
-                    {formatDuration(row.total)}
+                    {formatDuration(row.total, format)}
                   </Text>
                 </Table.Td>
               </Table.Tr>
@@ -166,12 +186,12 @@ export function WeekGrid(props: {
             <Table.Tr>
               <Table.Th>{t.total}</Table.Th>
               {days.map((day) => (
-                <Table.Th key={day} ta="right" ff="monospace" aria-label={`Column total ${day}`}>
-                  {formatDuration(grid.columnTotals[day] ?? 0)}
+                <Table.Th key={day} ta="right" px={4} ff="monospace" aria-label={`Column total ${day}`}>
+                  {formatDuration(grid.columnTotals[day] ?? 0, format)}
                 </Table.Th>
               ))}
               <Table.Th ta="right" ff="monospace" aria-label={t.weekTotal}>
-                {formatDuration(grid.total)}
+                {formatDuration(grid.total, format)}
               </Table.Th>
             </Table.Tr>
           </Table.Tfoot>
@@ -199,6 +219,17 @@ export function WeekGrid(props: {
           {t.copyLastWeek}
         </Button>
       </Group>
+      {draft && (
+        <ManualEntryModal
+          opened
+          onClose={() => setDraft(null)}
+          workspaceId={workspaceId}
+          userId={userId}
+          timeZone={timeZone}
+          pickers={pickers}
+          draft={draft}
+        />
+      )}
     </Paper>
   );
 }

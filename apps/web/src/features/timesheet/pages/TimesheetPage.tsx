@@ -61,7 +61,10 @@ function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; rol
     // Each tab keeps its own view; a new tab opens on the last one chosen.
     sync: false,
   });
-  const [calendarSpan, setCalendarSpan] = useState<'day' | 'week'>('week');
+  // A phone opens the calendar on one day; a week there scrolls sideways.
+  const [calendarSpan, setCalendarSpan] = useState<'day' | 'week'>(() =>
+    window.matchMedia('(max-width: 47.99em)').matches ? 'day' : 'week',
+  );
   const [anchor, setAnchor] = useState(() => dayKey(Date.now(), timeZone));
   const [userId, setUserId] = useState(me.user.id);
   const [extraRows, setExtraRows] = useState<RowRef[]>([]);
@@ -241,14 +244,17 @@ function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; rol
         <CalendarView {...shared} days={calendarDays} />
       )}
 
-      <ManualEntryModal
-        opened={manualOpen}
-        onClose={() => setManualOpen(false)}
-        workspaceId={workspaceId}
-        userId={userId}
-        timeZone={timeZone}
-        pickers={pickers.data}
-      />
+      {/* Mounted per opening, so a new entry starts empty instead of reusing the last one's fields. */}
+      {manualOpen && (
+        <ManualEntryModal
+          opened
+          onClose={() => setManualOpen(false)}
+          workspaceId={workspaceId}
+          userId={userId}
+          timeZone={timeZone}
+          pickers={pickers.data}
+        />
+      )}
       <HelpDialog opened={helpOpen} onClose={() => setHelpOpen(false)} />
       <TimeSettingsModal
         opened={settingsOpen}

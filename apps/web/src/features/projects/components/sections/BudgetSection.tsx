@@ -1,6 +1,6 @@
 import { Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
-import { BUDGET_TYPE_LABELS, type BudgetType } from '@sundial/core';
-import { formatTracked } from '../../api';
+import { BUDGET_TYPE_LABELS, type BudgetType, formatDuration } from '@sundial/core';
+import { useDurationFormat } from '../../../../api/session';
 import { Section } from './Section';
 import type { SectionProps } from './sections';
 
@@ -16,6 +16,7 @@ export function BudgetSection({
   readOnly,
   trackedSeconds,
 }: SectionProps & { trackedSeconds?: number }) {
+  const durationFormat = useDurationFormat();
   return (
     <Section title="Budget">
       {/* Side by side when there is room; in a narrow pane the amount goes below the type. */}
@@ -42,7 +43,7 @@ export function BudgetSection({
       </Group>
       {trackedSeconds !== undefined && value.budgetType === 'hours' && Number(value.budgetAmount) > 0 && (
         <Text size="xs" c="dimmed" mt={4} data-testid="budget-usage">
-          {`Tracked ${formatTracked(trackedSeconds)} of ${value.budgetAmount} h (${Math.round(
+          {`Tracked ${formatDuration(trackedSeconds, durationFormat)} of ${value.budgetAmount} h (${Math.round(
             trackedSeconds / 36 / Number(value.budgetAmount),
           )}%)`}
         </Text>

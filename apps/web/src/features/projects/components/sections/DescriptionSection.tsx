@@ -4,7 +4,11 @@ import { Markdown } from '../Markdown';
 import { Section } from './Section';
 import type { SectionProps } from './sections';
 
-/** The description, shown as Markdown; its own editor saves it at once (Save description / Cancel). */
+/**
+ * The description, shown as Markdown. What is typed goes straight into the panel's state, so the
+ * panel's Save keeps it too; "Save description" saves it alone at once, Cancel puts back the text
+ * from before the editor opened.
+ */
 export function DescriptionSection({
   value,
   onChange,
@@ -12,22 +16,25 @@ export function DescriptionSection({
   onSave,
 }: SectionProps & { onSave: (description: string) => Promise<void> }) {
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(value.description);
+  const [before, setBefore] = useState(value.description);
   const [saving, setSaving] = useState(false);
 
   const save = async () => {
     setSaving(true);
     try {
-      await onSave(draft);
-      onChange({ description: draft });
+      await onSave(value.description);
       setEditing(false);
     } finally {
       setSaving(false);
     }
   };
-  const edit = (open: boolean) => {
-    setDraft(value.description);
-    setEditing(open);
+  const open = () => {
+    setBefore(value.description);
+    setEditing(true);
+  };
+  const cancel = () => {
+    onChange({ description: before });
+    setEditing(false);
   };
 
   return (
@@ -40,14 +47,14 @@ export function DescriptionSection({
             autosize
             minRows={3}
             maxRows={12}
-            value={draft}
-            onChange={(e) => setDraft(e.currentTarget.value)}
+            value={value.description}
+            onChange={(e) => onChange({ description: e.currentTarget.value })}
           />
           <Group gap="xs">
             <Button size="xs" loading={saving} onClick={save}>
               Save description
             </Button>
-            <Button size="xs" variant="default" onClick={() => edit(false)}>
+            <Button size="xs" variant="default" onClick={cancel}>
               Cancel
             </Button>
           </Group>
@@ -64,7 +71,7 @@ export function DescriptionSection({
             )}
           </Box>
           {!readOnly && (
-            <Button size="xs" variant="subtle" onClick={() => edit(true)}>
+            <Button size="xs" variant="subtle" onClick={open}>
               Edit description
             </Button>
           )}

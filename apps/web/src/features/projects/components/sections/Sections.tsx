@@ -10,7 +10,7 @@ import type { SectionProps } from './sections';
 export function Sections({
   workspaceId,
   people,
-  ownerEmail,
+  owner,
   trackedSeconds,
   onSaveDescription,
   peopleReadOnly,
@@ -19,7 +19,8 @@ export function Sections({
 }: SectionProps & {
   workspaceId: string;
   people?: People;
-  ownerEmail?: string | null;
+  /** The project's owner (projects only). */
+  owner?: { name: string | null; email: string | null };
   /** Time tracked to the project, to show against an hours budget. */
   trackedSeconds?: number;
   onSaveDescription: (description: string) => Promise<void>;
@@ -34,7 +35,7 @@ export function Sections({
       <PeopleSection
         workspaceId={workspaceId}
         people={people}
-        ownerEmail={ownerEmail}
+        owner={owner}
         grants={grants}
         {...section}
         readOnly={peopleReadOnly ?? readOnly}
