@@ -40,7 +40,7 @@ test.describe('invitation link', () => {
     await page.screenshot({ path: '/tmp/invite-link-dialog.png' });
     const shown = await field.inputValue();
     expect(shown).not.toBe(link);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(dialog).toBeHidden();
 
     // The colleague, in their own browser: the e-mailed and first copied links no longer work; the newest does.

@@ -272,7 +272,7 @@ test.describe('projects, tasks, clients and tags', () => {
     await shot(page, 'projects-import');
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(dialog.getByRole('status')).toContainText('Imported: 1 client, 1 project, 2 tasks');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     const row = page.getByTestId('project-row').filter({ hasText: 'Website' });
     await expect(row).toContainText('Acme');
     await row.click();
@@ -296,7 +296,7 @@ test.describe('projects, tasks, clients and tags', () => {
     );
     await addons.getByRole('button', { name: 'Import' }).click();
     await expect(addons.getByRole('status')).toContainText('Imported');
-    await addons.getByRole('button', { name: 'Close' }).click();
+    await addons.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(page.getByTestId('project-row').filter({ hasText: 'Mobile app' })).toContainText('2:00:00');
     await page.getByTestId('project-row').filter({ hasText: 'Mobile app' }).click();
     const pane = page.getByRole('complementary', { name: 'Edit pane' });

@@ -83,7 +83,7 @@ test.describe('timesheet, first day', () => {
 
     // Calendar: the block and the day head.
     await page.keyboard.press('3');
-    await expect(page.getByTestId('calendar-block')).toHaveAttribute('aria-label', `Quick call, ${hms}`);
+    await expect(page.getByTestId('calendar-block')).toHaveAccessibleName(new RegExp(`^Quick call\\s*${hms}$`));
     await expect(page.getByLabel(/^Calendar total /).filter({ hasText: hms })).toHaveCount(1);
     await page.keyboard.press('1');
 
@@ -127,8 +127,12 @@ test.describe('timesheet, first day', () => {
     expect(rules.status()).toBe(200);
     await page.goto('/homepage/timesheet');
 
-    // Week grid: a row for Website, 1:15 typed on the first day.
-    await page.keyboard.press('2');
+    // Week grid: a row for Website, 1:15 typed on the first day. The shortcut is pressed again
+    // until the page has loaded far enough to hear it.
+    await expect(async () => {
+      await page.keyboard.press('2');
+      await expect(page.getByRole('button', { name: 'Add row' })).toBeVisible({ timeout: 1000 });
+    }).toPass();
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByRole('combobox', { name: 'Add row' }).click();
     await page.getByRole('option', { name: 'Website' }).click();

@@ -1,4 +1,5 @@
 export * from './api-error.js';
+export * from './contrast.js';
 export * from './messages.js';
 export * from './money.js';
 export * from './password.js';

@@ -14,7 +14,7 @@ interface AuthLayoutProps {
 export function AuthLayout({ children, aside, headerLink }: AuthLayoutProps) {
   return (
     <Box className={classes.page}>
-      <Group justify="space-between" className={classes.header}>
+      <Group component="header" justify="space-between" className={classes.header}>
         <Logo />
         {headerLink && (
           <Anchor component={Link} to={headerLink.to} fw={600}>
@@ -22,7 +22,7 @@ export function AuthLayout({ children, aside, headerLink }: AuthLayoutProps) {
           </Anchor>
         )}
       </Group>
-      <Container size={aside ? 1000 : 460} className={classes.body}>
+      <Container component="main" size={aside ? 1000 : 460} className={classes.body}>
         <div className={aside ? classes.split : undefined}>
           <Paper withBorder shadow="sm" radius="md" p="xl" className={classes.form}>
             {children}

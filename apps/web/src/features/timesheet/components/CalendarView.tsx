@@ -5,6 +5,7 @@ import {
   dayBounds,
   formatDuration,
   layoutLanes,
+  readableTextColor,
   type TimeEntryView,
   type TimeSettings,
 } from '@sundial/core';
@@ -216,14 +217,15 @@ export function CalendarView(props: {
                     left: `calc(${(lane.lane / lane.lanes) * 100}% + 2px)`,
                     width: `calc(${100 / lane.lanes}% - 4px)`,
                     background: projectColor(pickers, block.entry.projectId),
+                    color: readableTextColor(projectColor(pickers, block.entry.projectId)),
                     transform: moving && drag.dDays ? `translateX(${drag.dDays * 100}%)` : undefined,
                   }}
                   onPointerDown={(e) => {
                     if (block.entry.isRunning) return e.stopPropagation();
                     begin(e, { kind: 'move', entry: block.entry, dayIndex, top: block.top, bottom: block.bottom });
                   }}
-                  // Reachable by keyboard too: Enter opens the entry.
-                  aria-label={`${label}, ${formatDuration(block.seconds, format)}`}
+                  // Reachable by keyboard too: Enter opens the entry. Its name is its visible text
+                  // (label and duration), so speech input can say what it sees (WCAG 2.5.3).
                   tabIndex={block.entry.isRunning ? -1 : 0}
                   onKeyDown={(e) => {
                     if (!block.entry.isRunning && (e.key === 'Enter' || e.key === ' ')) {
