@@ -23,6 +23,8 @@ export function ProjectTaskSelect(props: {
   labelHidden?: boolean;
   size?: 'xs' | 'sm';
   w?: number | string;
+  /** Takes focus when it appears in place of the button that showed it. */
+  autoFocus?: boolean;
 }) {
   const { pickers, onChange } = props;
   const data = useMemo(
@@ -49,6 +51,7 @@ export function ProjectTaskSelect(props: {
       clearable
       size={props.size}
       w={props.w}
+      autoFocus={props.autoFocus}
       nothingFoundMessage={t.noProject}
       onChange={(v) => {
         if (!v) return onChange({ projectId: null, taskId: null });

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { dayKey, parseDuration, shiftDay, type TimeEntryView, zonedInstant } from '@sundial/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useCreateEntry, useDeleteEntries, useRestoreEntries, useUpdateEntry } from '../api';
 import { formatTime } from '../dates';
@@ -45,6 +45,16 @@ export function ManualEntryModal(props: {
   const remove = useDeleteEntries(props.workspaceId);
   const restore = useRestoreEntries(props.workspaceId);
   const save = entry ? update : create;
+  // Its openers mount it per opening and unmount it on close, so Mantine's returnFocus never runs:
+  // the control that opened it (read on the first render, before the dialog takes focus) gets
+  // focus back here, as a keyboard user expects after Escape or Save.
+  const [opener] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    },
+    [opener],
+  );
   const [initial] = useState(() => ({
     date: draft?.date ?? dayKey(entry?.start ?? Date.now(), timeZone),
     from: draft?.from ?? (entry ? formatTime(entry.start, timeZone, '24h') : '09:00'),

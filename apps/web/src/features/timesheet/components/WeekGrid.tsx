@@ -10,7 +10,7 @@ import {
   zonedInstant,
 } from '@sundial/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
@@ -55,6 +55,15 @@ export function WeekGrid(props: {
   const update = useUpdateEntry(workspaceId);
   const remove = useDeleteEntries(workspaceId);
   const [adding, setAdding] = useState(false);
+  // The row picker replaces the Add row button and back: focus follows, so the keyboard is not lost.
+  const addRowButton = useRef<HTMLButtonElement>(null);
+  const pickedRow = useRef(false);
+  useEffect(() => {
+    if (!adding && pickedRow.current) {
+      pickedRow.current = false;
+      addRowButton.current?.focus();
+    }
+  }, [adding]);
   const [draft, setDraft] = useState<EntryDraft | null>(null);
   const format = useDurationFormat();
   const grid = useMemo(
@@ -205,13 +214,21 @@ export function WeekGrid(props: {
             taskId={null}
             w={280}
             label={t.addRow}
+            autoFocus
             onChange={(next) => {
               props.onAddRows([{ ...next, tagIds: [] }]);
+              pickedRow.current = true;
               setAdding(false);
             }}
           />
         ) : (
-          <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => setAdding(true)}>
+          <Button
+            ref={addRowButton}
+            variant="light"
+            size="xs"
+            leftSection={<IconPlus size={14} />}
+            onClick={() => setAdding(true)}
+          >
             {t.addRow}
           </Button>
         )}
