@@ -1,11 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
+import { shot } from './support/shots';
 import { signUpOverHttp } from './support/users';
-
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/a11y-${name}.png`, fullPage: true });
-};
 
 test.describe('accessibility (axe-core, WCAG 2.2 AA, light scheme)', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
@@ -18,7 +14,7 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light scheme)', () => {
     await page.goto('/signuppage');
     await expect(page.getByRole('heading', { name: 'Start tracking time' })).toBeVisible();
     await expectNoSeriousViolations(page, 'sign up');
-    await shot(page, 'signup');
+    await shot(page, 'a11y-signup');
 
     await page.goto('/forgotten_password');
     await expect(page.getByRole('heading', { name: 'Forgotten password' })).toBeVisible();
@@ -47,21 +43,21 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light scheme)', () => {
     await expect(page.getByRole('textbox', { name: 'Note', exact: true })).toBeVisible();
     await expect(page.getByTestId('trial-banner')).toBeVisible();
     await expectNoSeriousViolations(page, 'timesheet list');
-    await shot(page, 'timesheet-list');
+    await shot(page, 'a11y-timesheet-list');
     await page.getByLabel('View').getByText('Week', { exact: true }).click();
     await expect(page.getByRole('columnheader', { name: 'Week total' })).toBeVisible();
     await expectNoSeriousViolations(page, 'timesheet week');
     await page.getByLabel('View').getByText('Calendar', { exact: true }).click();
     await expect(page.getByTestId('calendar-block').first()).toBeVisible();
     await expectNoSeriousViolations(page, 'timesheet calendar');
-    await shot(page, 'timesheet-calendar');
+    await shot(page, 'a11y-timesheet-calendar');
 
     // Projects with the edit panel open.
     await page.goto('/homepage/projects');
     await page.getByTestId('project-row').filter({ hasText: 'Website' }).click();
     await expect(page.getByRole('heading', { name: 'Edit Project' })).toBeVisible();
     await expectNoSeriousViolations(page, 'projects with the edit panel');
-    await shot(page, 'projects');
+    await shot(page, 'a11y-projects');
 
     await page.goto('/homepage/tags');
     await expect(page.getByRole('heading', { level: 1, name: /tags/i })).toBeVisible();
@@ -70,7 +66,7 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA, light scheme)', () => {
     // Users with the invite dialog open.
     await page.goto('/homepage/user');
     await expect(page.getByRole('table')).toBeVisible();
-    await shot(page, 'users');
+    await shot(page, 'a11y-users');
     await page.getByRole('button', { name: 'Invite people' }).click();
     await expect(page.getByRole('dialog', { name: 'Invite people' })).toBeVisible();
     await expectNoSeriousViolations(page, 'users with the invite dialog');

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { shot } from './support/shots';
 import { newEmail, signUpOverHttp } from './support/users';
 
 /**
@@ -6,11 +7,6 @@ import { newEmail, signUpOverHttp } from './support/users';
  * page.keyboard alone — Tab, Shift+Tab, Enter, Space, Escape, arrows and typing. Locators only
  * assert where focus is and what the screen shows.
  */
-
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 
 /** Presses Tab (or Shift+Tab) until the target holds focus; fails if it never does. */
 async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {}): Promise<void> {

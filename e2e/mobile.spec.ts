@@ -1,14 +1,10 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { SIGNED_IN_PATHS } from '../apps/web/src/shell/nav';
 import { waitForMail } from './support/mail';
+import { shot } from './support/shots';
 import { newEmail, PASSWORD, signUpOverHttp } from './support/users';
 
 const PHONE = { width: 375, height: 812 };
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
-
 /** How far the page reaches past the right edge of the window (0 when nothing scrolls sideways). */
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,27 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { waitForMail } from './support/mail';
-import { newEmail, PASSWORD, signUpOverHttp } from './support/users';
-
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
-
-/** The API base of the signed-in user's current workspace. */
-async function workspaceOf(request: APIRequestContext): Promise<string> {
-  const me = await (await request.get('/api/v1/me')).json();
-  return `/api/v1/workspaces/${me.currentWorkspaceId}`;
-}
-
-/** The owner invites a member by e-mail, who accepts with a name; returns their e-mail and id. */
-async function invite(owner: APIRequestContext, ws: string, request: APIRequestContext, name: string) {
-  const email = newEmail('member');
-  expect((await owner.post(`${ws}/invites`, { data: { emails: [email], role: 'member' } })).status()).toBe(201);
-  const token = /\/invite\?token=([\w-]+)/.exec((await waitForMail(email)).text)?.[1];
-  const accepted = await request.post(`/api/v1/invites/${token}/accept`, { data: { password: PASSWORD, name } });
-  expect(accepted.status()).toBe(200);
-  return { email, id: (await accepted.json()).user.id as string };
-}
+import { expect, test } from '@playwright/test';
+import { shot } from './support/shots';
+import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 test.describe('project data that is kept and shown right', () => {
   test('the panel Save keeps a description still being typed; people are shown by name', async ({
@@ -31,9 +10,9 @@ test.describe('project data that is kept and shown right', () => {
   }) => {
     const ownerEmail = await signUpOverHttp(page.request);
     expect((await page.request.patch('/api/v1/me', { data: { name: 'Olive Owner' } })).status()).toBe(200);
-    const ws = await workspaceOf(page.request);
+    const ws = await workspaceApi(page.request);
     const other = await browser.newContext({ baseURL });
-    const mia = await invite(page.request, ws, other.request, 'Mia Member');
+    const mia = await joinAsMember(page.request, ws, other.request, 'Mia Member');
     await other.close();
     const project = await (await page.request.post(`${ws}/projects`, { data: { name: 'Website' } })).json();
     await page.request.put(`${ws}/projects/${project.id}/people`, { data: { userIds: [mia.id], groupIds: [] } });
@@ -72,7 +51,7 @@ test.describe('project data that is kept and shown right', () => {
 
   test('deleting a tag asks first, telling how many time entries lose it', async ({ page }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await workspaceApi(page.request);
     const list = await (await page.request.post(`${ws}/tag-lists`, { data: { name: 'Kind' } })).json();
     const meeting = await (
       await page.request.post(`${ws}/tag-lists/${list.id}/tags`, { data: { name: 'Meeting' } })
@@ -107,7 +86,7 @@ test.describe('project data that is kept and shown right', () => {
     page,
   }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await workspaceApi(page.request);
     const longName = 'Customer portal for the northern region sales and support teams';
     const portal = await (await page.request.post(`${ws}/projects`, { data: { name: longName } })).json();
     await page.request.post(`${ws}/projects/${portal.id}/tasks`, { data: { name: 'Quarterly invoice run' } });

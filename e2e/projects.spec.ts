@@ -1,11 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { waitForMail } from './support/mail';
-import { newEmail, PASSWORD, signUpOverHttp } from './support/users';
-
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
+import { expect, test } from '@playwright/test';
+import { shot } from './support/shots';
+import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 test.describe('projects, tasks, clients and tags', () => {
   test('a manager creates a client and a project with nested tasks, edits every section, archives and deletes', async ({
@@ -315,7 +310,7 @@ test.describe('projects, tasks, clients and tags', () => {
   }) => {
     const owner = await browser.newContext({ baseURL });
     await signUpOverHttp(owner.request);
-    const ws = await workspaceOf(owner.request);
+    const ws = await workspaceApi(owner.request);
     const { id: memberId } = await joinAsMember(owner.request, ws, page.request, 'Mia Member');
     const shared = await (
       await owner.request.post(`${ws}/projects`, { data: { name: 'Shared work', description: 'Visible to Mia' } })
@@ -350,7 +345,7 @@ test.describe('projects, tasks, clients and tags', () => {
     baseURL,
   }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await workspaceApi(page.request);
     const granted = await browser.newContext({ baseURL });
     const other = await browser.newContext({ baseURL });
     const gina = await joinAsMember(page.request, ws, granted.request, 'Gina Granted');
@@ -421,7 +416,7 @@ test.describe('projects, tasks, clients and tags', () => {
 
   test('a long project list loads a page at a time with Load more', async ({ page }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await workspaceApi(page.request);
     for (let i = 1; i <= 101; i++) {
       const name = `Bulk ${String(i).padStart(3, '0')}`;
       expect((await page.request.post(`${ws}/projects`, { data: { name } })).status()).toBe(201);
@@ -439,19 +434,3 @@ test.describe('projects, tasks, clients and tags', () => {
     await expect(rows).toHaveCount(2);
   });
 });
-
-/** The API base of the signed-in user's current workspace. */
-async function workspaceOf(request: APIRequestContext): Promise<string> {
-  const me = await (await request.get('/api/v1/me')).json();
-  return `/api/v1/workspaces/${me.currentWorkspaceId}`;
-}
-
-/** The owner invites a member by e-mail; the invite is accepted over `request` (which is then signed in). */
-async function joinAsMember(owner: APIRequestContext, ws: string, request: APIRequestContext, name: string) {
-  const email = newEmail('member');
-  expect((await owner.post(`${ws}/invites`, { data: { emails: [email], role: 'member' } })).status()).toBe(201);
-  const token = /\/invite\?token=([\w-]+)/.exec((await waitForMail(email)).text)?.[1];
-  const accepted = await request.post(`/api/v1/invites/${token}/accept`, { data: { password: PASSWORD, name } });
-  expect(accepted.status()).toBe(200);
-  return { email, id: (await accepted.json()).user.id as string };
-}

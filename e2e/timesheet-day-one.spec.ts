@@ -1,10 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { signUpOverHttp } from './support/users';
-
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { shot } from './support/shots';
+import { currentWorkspaceId, signUpOverHttp } from './support/users';
 
 interface Entry {
   id: string;
@@ -17,10 +13,6 @@ interface Entry {
   tagIds: string[];
 }
 
-async function workspaceOf(request: APIRequestContext): Promise<string> {
-  return (await (await request.get('/api/v1/me')).json()).currentWorkspaceId;
-}
-
 async function entriesOf(request: APIRequestContext, ws: string): Promise<Entry[]> {
   return (await (await request.get(`/api/v1/workspaces/${ws}/time-entries?limit=1000`)).json()).items;
 }
@@ -28,7 +20,7 @@ async function entriesOf(request: APIRequestContext, ws: string): Promise<Entry[
 /** A workspace with a project "Website" and tags "Acme" and "Beta"; returns their ids. */
 async function setUp(request: APIRequestContext) {
   await signUpOverHttp(request);
-  const ws = await workspaceOf(request);
+  const ws = await currentWorkspaceId(request);
   const post = async (path: string, data: object) => {
     const response = await request.post(`/api/v1/workspaces/${ws}${path}`, { data });
     expect(response.status(), path).toBe(201);

@@ -1,15 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { signUpOverHttp } from './support/users';
-
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
-
-async function workspaceOf(request: APIRequestContext): Promise<string> {
-  const me = await (await request.get('/api/v1/me')).json();
-  return me.currentWorkspaceId;
-}
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { shot } from './support/shots';
+import { currentWorkspaceId, signUpOverHttp } from './support/users';
 
 interface Entry {
   id: string;
@@ -31,7 +22,7 @@ test.describe('timesheet', () => {
     context,
   }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await currentWorkspaceId(page.request);
     const project = await page.request.post(`/api/v1/workspaces/${ws}/projects`, {
       data: { name: 'Website', keywordsEnabled: true, keywords: ['release'] },
     });
@@ -162,7 +153,7 @@ test.describe('timesheet', () => {
     page,
   }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await currentWorkspaceId(page.request);
     const newProject = async (data: object) =>
       (await (await page.request.post(`/api/v1/workspaces/${ws}/projects`, { data })).json()).id as string;
     await newProject({ name: 'Meetings', keywordsEnabled: true, keywords: ['standup'] });
@@ -254,7 +245,7 @@ test.describe('timesheet', () => {
     page,
   }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceOf(page.request);
+    const ws = await currentWorkspaceId(page.request);
     const post = async (path: string, data: object) =>
       (await (await page.request.post(`/api/v1/workspaces/${ws}${path}`, { data })).json()).id as string;
     const list = await post('/tag-lists', { name: 'Clients' });

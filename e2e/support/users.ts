@@ -1,4 +1,5 @@
-import type { APIRequestContext } from '@playwright/test';
+import { type APIRequestContext, expect } from '@playwright/test';
+import { waitForMail } from './mail';
 
 export const PASSWORD = 'Sunny-days-2026!';
 let n = 0;
@@ -9,4 +10,25 @@ export async function signUpOverHttp(request: APIRequestContext, email = newEmai
   const response = await request.post('/api/v1/auth/signup', { data: { email, password: PASSWORD } });
   if (response.status() !== 201) throw new Error(`sign-up failed: ${response.status()} ${await response.text()}`);
   return email;
+}
+
+/** The id of the signed-in user's current workspace. */
+export async function currentWorkspaceId(request: APIRequestContext): Promise<string> {
+  const me = await (await request.get('/api/v1/me')).json();
+  return me.currentWorkspaceId;
+}
+
+/** The API base of the signed-in user's current workspace. */
+export async function workspaceApi(request: APIRequestContext): Promise<string> {
+  return `/api/v1/workspaces/${await currentWorkspaceId(request)}`;
+}
+
+/** The owner invites a member by e-mail; the invite is accepted over `request` (which is then signed in). */
+export async function joinAsMember(owner: APIRequestContext, ws: string, request: APIRequestContext, name: string) {
+  const email = newEmail('member');
+  expect((await owner.post(`${ws}/invites`, { data: { emails: [email], role: 'member' } })).status()).toBe(201);
+  const token = /\/invite\?token=([\w-]+)/.exec((await waitForMail(email)).text)?.[1];
+  const accepted = await request.post(`/api/v1/invites/${token}/accept`, { data: { password: PASSWORD, name } });
+  expect(accepted.status()).toBe(200);
+  return { email, id: (await accepted.json()).user.id as string };
 }
