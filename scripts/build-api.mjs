@@ -1,0 +1,30 @@
+// Compiles the API to one ES module (apps/api/dist/main.mjs) so production starts plain Node,
+// without a run-time TypeScript loader. npm packages stay external (loaded from node_modules);
+// our own code and @sundial/core (TypeScript source) are bundled in.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+await build({
+  entryPoints: [path.join(root, 'apps/api/src/main.ts')],
+  outfile: path.join(root, 'apps/api/dist/main.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'external-npm-packages',
+      setup(b) {
+        // A bare specifier that is not one of ours is an npm package: leave it to Node.
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@sundial/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});
