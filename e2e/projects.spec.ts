@@ -6,6 +6,8 @@ test.describe('projects, tasks, clients and tags', () => {
   test('a manager creates a client and a project with nested tasks, edits every section, archives and deletes', async ({
     page,
   }) => {
+    // The longest journey (every section of the panel): on a busy 2-core machine it nears a minute.
+    test.slow();
     await signUpOverHttp(page.request);
     await page.goto('/homepage/projects');
     await expect(page.getByText('Choose project or task to edit')).toBeVisible();

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -29,6 +26,7 @@ import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
 import { installSecurityHeaders } from './platform/security-headers.js';
+import { installCompression, serveWebApp } from './platform/web-app.js';
 import { createServices, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -78,6 +76,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
     reply.header('x-request-id', request.id);
   });
   installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
+  await installCompression(app);
   app.addHook('onClose', async () => {
     await services.background.drain();
     await services.mailer.flush();
@@ -151,56 +150,4 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
 function isLocalUrl(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
-}
-
-/**
- * The prerendered public site (apps/web/dist/site/, written by the web build): URL path -> body,
- * with the site's real address in place of the origin token the build leaves in canonical links,
- * Open Graph tags, the sitemap, robots.txt and the RSS feed.
- */
-function loadPublicSite(siteDir: string, publicUrl: string): Map<string, { type: string; body: string }> {
-  const pages = new Map<string, { type: string; body: string }>();
-  if (!fs.existsSync(siteDir)) return pages;
-  const types: Record<string, string> = { '.html': 'text/html', '.xml': 'application/xml', '.txt': 'text/plain' };
-  for (const name of fs.readdirSync(siteDir, { recursive: true, encoding: 'utf8' })) {
-    const type = types[path.extname(name)];
-    if (!type) continue;
-    const urlPath = `/${name.split(path.sep).join('/')}`.replace(/\.html$/, '').replace(/^\/index$/, '/');
-    const body = fs.readFileSync(path.join(siteDir, name), 'utf8').replaceAll('__SUNDIAL_ORIGIN__', publicUrl);
-    pages.set(urlPath, { type: `${type}; charset=utf-8`, body });
-  }
-  return pages;
-}
-
-/**
- * In production one process serves the built web app beside the API: the public site's
- * prerendered pages at their paths, files that exist, and the single-page app for the rest.
- */
-async function serveWebApp(app: FastifyInstance, webDist: string, publicUrl: string): Promise<void> {
-  const index = path.join(webDist, 'index.html');
-  if (!fs.existsSync(index)) return;
-  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  const html = fs.readFileSync(index, 'utf8');
-  const site = loadPublicSite(path.join(webDist, 'site'), publicUrl);
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    const urlPath = request.url.split('?')[0] ?? '/';
-    if (urlPath.startsWith('/api/')) throw notFound(`No route for ${request.method} ${urlPath}.`);
-    const page = site.get(urlPath.length > 1 ? urlPath.replace(/\/$/, '') : urlPath);
-    if (page) return reply.type(page.type).header('cache-control', 'no-cache').send(page.body);
-    const missingPublicPage = site.get('/404');
-    if (missingPublicPage && /^\/(blog|calculators|site)\//.test(urlPath)) {
-      return reply
-        .status(404)
-        .type(missingPublicPage.type)
-        .header('cache-control', 'no-cache')
-        .send(missingPublicPage.body);
-    }
-    const file = path.join(webDist, urlPath);
-    if (file.startsWith(webDist) && urlPath !== '/' && fs.existsSync(file) && fs.statSync(file).isFile()) {
-      const cacheable = urlPath.startsWith('/assets/');
-      reply.header('cache-control', cacheable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      return reply.sendFile(urlPath.slice(1));
-    }
-    return reply.type('text/html').header('cache-control', 'no-cache').send(html);
-  });
 }

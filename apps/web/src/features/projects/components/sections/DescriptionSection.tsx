@@ -1,8 +1,10 @@
 import { Box, Button, Group, Stack, Text, Textarea } from '@mantine/core';
-import { useState } from 'react';
-import { Markdown } from '../Markdown';
+import { lazy, Suspense, useState } from 'react';
 import { Section } from './Section';
 import type { SectionProps } from './sections';
+
+/** react-markdown is ~200 KB: it loads only when a description is shown, not with the Projects page. */
+const Markdown = lazy(() => import('../Markdown').then((module) => ({ default: module.Markdown })));
 
 /**
  * The description, shown as Markdown. What is typed goes straight into the panel's state, so the
@@ -63,7 +65,15 @@ export function DescriptionSection({
         <Group align="flex-start" wrap="nowrap" justify="space-between">
           <Box data-testid="description" style={{ flex: 1, minWidth: 0 }}>
             {value.description ? (
-              <Markdown source={value.description} />
+              <Suspense
+                fallback={
+                  <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                    {value.description}
+                  </Text>
+                }
+              >
+                <Markdown source={value.description} />
+              </Suspense>
             ) : (
               <Text size="sm" c="dimmed">
                 No description yet.
