@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection.js';
 import type { User } from '../../db/tables.js';
 import { audit } from '../../platform/audit.js';
 import type { BackgroundQueue } from '../../platform/background.js';
-import { AppError, validationError } from '../../platform/errors.js';
+import { AppError, type ConstraintTable, constraintViolation, validationError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword, verifyDecoy, verifyPassword } from '../../platform/passwords.js';
@@ -16,6 +16,11 @@ import { passwordResetMail } from './auth.mails.js';
 import { authRepository } from './auth.repository.js';
 
 const HOUR_MS = 60 * 60_000;
+
+/** Two sign-ups racing for one address: the unique index decides. */
+const USER_CONSTRAINTS: ConstraintTable = {
+  users_email_key: { code: 'email_taken', message: messages.emailTaken, field: 'email' },
+};
 const RESET_LINK_MS = HOUR_MS;
 /** The per-IP limit of log-in failures counts in windows of this length. */
 const LOGIN_IP_WINDOW_MS = 15 * 60_000;
@@ -172,8 +177,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
         });
       } catch (error) {
         // Two sign-ups racing for one address: the unique index decides.
-        if ((error as { code?: string }).code === '23505') throw emailTaken();
-        throw error;
+        throw constraintViolation(error, USER_CONSTRAINTS) ?? error;
       }
     },
 
@@ -281,7 +285,8 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       user: User;
       currentPassword: string;
       newPassword: string;
-      keepSessionSecret: string;
+      /** The session that asked (kept signed in); none when a token asked. */
+      keepSessionSecret?: string;
       client: ClientInfo;
     }): Promise<void> {
       const hit = await rateLimiter.hit(db, {

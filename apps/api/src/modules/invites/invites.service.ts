@@ -12,8 +12,16 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Invite } from '../../db/tables/team.js';
 import type { User } from '../../db/tables.js';
+import { assertCan, assertSeatsAfterChange } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, notFound, validationError } from '../../platform/errors.js';
+import {
+  AppError,
+  type ConstraintTable,
+  constraintViolation,
+  notFound,
+  validationError,
+} from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword } from '../../platform/passwords.js';
@@ -23,16 +31,18 @@ import type { AuthService, ClientInfo } from '../auth/auth.service.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { groupNotFound } from '../groups/groups.service.js';
 import { membersRepository } from '../members/members.repository.js';
-import { type Actor, assertSeatsAfterChange } from '../members/members.service.js';
 import { usersRepository } from '../users/users.repository.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { inviteMail } from './invites.mails.js';
 import { type InviteWithWorkspace, invitesRepository } from './invites.repository.js';
 
 const VALID_MS = INVITE_VALID_DAYS * 86_400_000;
 /** Invitation e-mails one workspace may send per hour, so the feature cannot be used to spam. */
 export const MAX_INVITE_MAILS_PER_HOUR = 200;
+
+/** Someone signed up with the invited address at the same moment. */
+const ACCOUNT_CONSTRAINTS: ConstraintTable = {
+  users_email_key: { code: 'email_taken', message: messages.emailTaken },
+};
 
 async function assertMailBudget(db: Db, workspaceId: string, count: number): Promise<void> {
   const sent = await invitesRepository.countMailsSince(db, workspaceId, new Date(Date.now() - 3_600_000));
@@ -151,7 +161,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     inviteId: string,
     kind: 'resend' | 'link',
   ): Promise<{ invite: Invite; token: string }> {
-    assertCan(actor.membership, 'members:invite');
+    assertCan(actor, 'members:invite');
     const workspaceId = actor.membership.workspace.id;
     const token = newSecret();
     const invite = await db.transaction().execute(async (tx) => {
@@ -179,9 +189,9 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
   }
 
   return {
-    async listPending(membership: MembershipWithWorkspace): Promise<InviteView[]> {
-      assertCan(membership, 'members:invite');
-      const invites = await invitesRepository.listPending(db, membership.workspace.id);
+    async listPending(actor: Actor): Promise<InviteView[]> {
+      assertCan(actor, 'members:invite');
+      const invites = await invitesRepository.listPending(db, actor.membership.workspace.id);
       return invites.map((i) => presentInvite(i));
     },
 
@@ -192,7 +202,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
      * licenses (402 seat_limit_reached) and past the mail limits (429); nothing is sent unless all can be.
      */
     async create(actor: Actor & { user: User }, input: InviteBody): Promise<InviteView[]> {
-      assertCan(actor.membership, 'members:invite');
+      assertCan(actor, 'members:invite');
       const body = inviteBody.parse(input);
       const workspaceId = actor.membership.workspace.id;
       const emails = [...new Set(body.emails)];
@@ -274,7 +284,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
 
     /** Withdraws a pending invite; its link stops working and its seat is free again. */
     async revoke(actor: Actor, inviteId: string): Promise<void> {
-      assertCan(actor.membership, 'members:invite');
+      assertCan(actor, 'members:invite');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const found = await invitesRepository.find(tx, workspaceId, inviteId);
@@ -367,10 +377,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           return { user, workspaceId: locked.workspace_id, session };
         });
       } catch (error) {
-        if ((error as { code?: string }).code === '23505') {
-          throw new AppError('email_taken', messages.emailTaken, { status: 409 });
-        }
-        throw error;
+        throw constraintViolation(error, ACCOUNT_CONSTRAINTS) ?? error;
       }
     },
   };

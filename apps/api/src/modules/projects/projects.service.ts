@@ -1,21 +1,19 @@
-import {
-  can,
-  type MembersBody,
-  type ProjectCreateBody,
-  type ProjectPeopleBody,
-  type ProjectUpdateBody,
-  type Role,
-  type TaskCreateBody,
-  type TaskUpdateBody,
+import type {
+  MembersBody,
+  ProjectCreateBody,
+  ProjectPeopleBody,
+  ProjectUpdateBody,
+  TaskCreateBody,
+  TaskUpdateBody,
 } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { assertCan, mayEditProject, projectViewerOf } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
+import { type ConstraintTable, forbidden, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { announceEntries } from './projects.entry-events.js';
 import {
   presentProject,
@@ -29,48 +27,9 @@ import {
   type ProjectRow,
   projectsRepository as repo,
   type SectionValues,
-  type Viewer,
 } from './projects.repository.js';
 
-export interface Actor {
-  membership: MembershipWithWorkspace;
-  userId: string;
-}
-
-/**
- * Which projects a person reaches: Managers and above every one; members the public ones and those
- * they are assigned to; guests only those assigned to them (directly, through a group, or on a task).
- */
-export function projectViewer(o: { workspaceId: string; userId: string; role: Role }): Viewer {
-  return {
-    workspaceId: o.workspaceId,
-    userId: o.userId,
-    seesAll: can(o.role, 'projects:view_all'),
-    seesPublic: can(o.role, 'projects:view_public'),
-  };
-}
-
-const viewerOf = ({ membership, userId }: Actor): Viewer =>
-  projectViewer({ workspaceId: membership.workspace.id, userId, role: membership.role });
-
-/**
- * The one rule for changing a project one can see (its edit-panel sections, its tasks, archiving):
- * projects:manage, or a Member's "Can manage" grant on an assignment to the whole project, held
- * directly or through a group. Deleting it and its people/grants stay with projects:manage.
- */
-export function mayEditProject(role: Role, project: { granted: boolean }): boolean {
-  return can(role, 'projects:manage') || (project.granted && can(role, 'projects:edit_granted'));
-}
-
-/** Runs a write; a unique violation becomes 409 with the given message. */
-export async function uniqueAs<T>(message: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new AppError('conflict', message, { status: 409 });
-    throw error;
-  }
-}
+const viewerOf = projectViewerOf;
 
 type Sections = Pick<ProjectUpdateBody, 'description' | 'budget' | 'billableDefault' | 'keywordsEnabled' | 'keywords'>;
 
@@ -91,6 +50,8 @@ function sectionValues(body: Sections): SectionValues {
 
 const PROJECT_TAKEN = 'A project with this name already exists for this client.';
 const TASK_TAKEN = 'A task with this title already exists here.';
+const PROJECT_CONSTRAINTS: ConstraintTable = { projects_sibling_name_key: { message: PROJECT_TAKEN, field: 'name' } };
+const TASK_CONSTRAINTS: ConstraintTable = { tasks_sibling_name_key: { message: TASK_TAKEN, field: 'name' } };
 
 export function createProjectsService(db: Db, hub: TimeEntryHub) {
   async function loadProject(dbOrTx: Db, actor: Actor, id: string) {
@@ -170,7 +131,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
   return {
     /** Visible projects; with a search, each says which of its tasks matched (so the list can open them). */
     async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectListItem[]; total: number }> {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const { rows, total } = await repo.list(db, viewerOf(actor), filter);
       const matches = filter.search
         ? await repo.matchingTasks(
@@ -190,17 +151,17 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     get(actor: Actor, id: string) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return detail(db, actor, id);
     },
 
     async create(actor: Actor, body: ProjectCreateBody) {
-      assertCan(actor.membership, 'projects:manage');
+      assertCan(actor, 'projects:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
         await assertClient(tx, workspaceId, body.clientId);
-        await uniqueAs(PROJECT_TAKEN, () =>
+        await mapConstraints(PROJECT_CONSTRAINTS, () =>
           repo.insert(tx, {
             id,
             workspace_id: workspaceId,
@@ -218,16 +179,16 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         const row = await loadEditable(tx, actor, id);
         // Public or private decides who sees the project: a people change, not an edit.
         if (body.isPublic !== undefined && body.isPublic !== row.is_public) {
-          assertCan(actor.membership, 'projects:manage');
+          assertCan(actor, 'projects:manage');
         }
         const workspaceId = actor.membership.workspace.id;
         await assertClient(tx, workspaceId, body.clientId);
-        await uniqueAs(PROJECT_TAKEN, () =>
+        await mapConstraints(PROJECT_CONSTRAINTS, () =>
           repo.update(tx, workspaceId, id, {
             ...(body.name !== undefined ? { name: body.name.trim() } : {}),
             ...(body.clientId !== undefined ? { client_id: body.clientId } : {}),
@@ -242,7 +203,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadEditable(tx, actor, id);
         const workspaceId = actor.membership.workspace.id;
@@ -259,10 +220,10 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
 
     /** Deletes the project with its tasks, assignments and time entries; open timesheets hear of the entries. */
     async remove(actor: Actor, id: string): Promise<void> {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       await db.transaction().execute(async (tx) => {
         const row = await loadProject(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        assertCan(actor, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
         const entries = await repo.delete(tx, workspaceId, id);
         await announceEntries(hub, tx, 'deleted', workspaceId, entries);
@@ -277,17 +238,17 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setPeople(actor: Actor, id: string, body: ProjectPeopleBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadProject(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        assertCan(actor, 'projects:manage');
         await replacePeople(tx, actor, id, null, body);
         return detail(tx, actor, id);
       });
     },
 
     async assignable(actor: Actor) {
-      assertCan(actor.membership, 'projects:manage');
+      assertCan(actor, 'projects:manage');
       return repo.assignable(db, actor.membership.workspace.id);
     },
 
@@ -296,7 +257,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
      * whole words, case-insensitively; tasks first, then projects.
      */
     async suggest(actor: Actor, note: string) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const words = ` ${note.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
       const hit = (keywords: unknown) =>
         (Array.isArray(keywords) ? (keywords as string[]) : []).find((k) => {
@@ -337,7 +298,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     // ---- tasks
 
     async listTasks(actor: Actor, projectId: string, f: { archived: 'true' | 'false' | 'all'; mine?: boolean }) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       await loadProject(db, actor, projectId);
       const rows = await repo.listTasks(db, actor.membership.workspace.id, projectId, {
         archived: f.archived,
@@ -347,12 +308,12 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     getTask(actor: Actor, id: string) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return taskDetail(db, actor, id);
     },
 
     async createTask(actor: Actor, projectId: string, body: TaskCreateBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
@@ -363,7 +324,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
             throw validationError({ parentTaskId: 'The parent task is not in this project.' });
           }
         }
-        await uniqueAs(TASK_TAKEN, () =>
+        await mapConstraints(TASK_CONSTRAINTS, () =>
           repo.insertTask(tx, {
             id,
             workspace_id: workspaceId,
@@ -379,7 +340,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async updateTask(actor: Actor, id: string, body: TaskUpdateBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -405,7 +366,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
             }
           }
         }
-        await uniqueAs(TASK_TAKEN, () =>
+        await mapConstraints(TASK_CONSTRAINTS, () =>
           repo.updateTask(tx, workspaceId, id, {
             ...(body.name !== undefined ? { name: body.name.trim() } : {}),
             ...(moving ? { project_id: projectId, parent_task_id: parentTaskId } : {}),
@@ -418,7 +379,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setTaskArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -430,7 +391,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
 
     /** Deletes the task with its sub-tasks. */
     async removeTask(actor: Actor, id: string): Promise<void> {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -448,10 +409,10 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setTaskPeople(actor: Actor, id: string, body: MembersBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        assertCan(actor, 'projects:manage');
         await replacePeople(tx, actor, task.project_id, id, body);
         return taskDetail(tx, actor, id);
       });

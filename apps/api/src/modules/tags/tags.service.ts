@@ -1,18 +1,20 @@
 import { can } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { notFound, validationError } from '../../platform/errors.js';
+import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { announceEntries } from '../projects/projects.entry-events.js';
-import { type Actor, uniqueAs } from '../projects/projects.service.js';
 import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { presentTag, presentTagList } from './tags.presenter.js';
 import { tagsRepository as repo } from './tags.repository.js';
 
 type Archived = 'true' | 'false' | 'all';
 const LIST_TAKEN = 'A tag list with this name already exists.';
 const TAG_TAKEN = 'A tag with this name already exists in this list.';
+const LIST_CONSTRAINTS: ConstraintTable = { tag_lists_name_key: { message: LIST_TAKEN, field: 'name' } };
+const TAG_CONSTRAINTS: ConstraintTable = { tags_name_key: { message: TAG_TAKEN, field: 'name' } };
 
 export function createTagsService(db: Db, hub: TimeEntryHub) {
   async function loadList(tx: Db, actor: Actor, id: string) {
@@ -30,14 +32,14 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
 
   /** Reads run on db, writes in one transaction that checks the caller may manage tags. */
   function write<T>(actor: Actor, run: (tx: Db, workspaceId: string) => Promise<T>): Promise<T> {
-    assertCan(actor.membership, 'tags:view');
+    assertCan(actor, 'tags:view');
     return db.transaction().execute((tx) => run(tx, actor.membership.workspace.id));
   }
-  const manage = (actor: Actor) => assertCan(actor.membership, 'tags:manage');
+  const manage = (actor: Actor) => assertCan(actor, 'tags:manage');
 
   return {
     async lists(actor: Actor, f: { archived: Archived; limit: number; offset: number }) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       const workspaceId = actor.membership.workspace.id;
       const all = await repo.lists(db, workspaceId, f.archived);
       const page = all.slice(f.offset, f.offset + f.limit);
@@ -46,7 +48,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
     },
 
     getList(actor: Actor, id: string) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       return loadList(db, actor, id);
     },
 
@@ -54,7 +56,9 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       manage(actor);
       const id = newId();
       return write(actor, async (tx, workspaceId) => {
-        await uniqueAs(LIST_TAKEN, () => repo.insertList(tx, { id, workspace_id: workspaceId, name: name.trim() }));
+        await mapConstraints(LIST_CONSTRAINTS, () =>
+          repo.insertList(tx, { id, workspace_id: workspaceId, name: name.trim() }),
+        );
         await audit(tx, { action: 'tag_list.created', actorUserId: actor.userId, workspaceId, subjectId: id });
         return loadList(tx, actor, id);
       });
@@ -64,7 +68,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       return write(actor, async (tx, workspaceId) => {
         await loadList(tx, actor, id);
         manage(actor);
-        await uniqueAs(LIST_TAKEN, () =>
+        await mapConstraints(LIST_CONSTRAINTS, () =>
           repo.updateList(tx, workspaceId, id, {
             ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
             ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
@@ -92,13 +96,13 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
     },
 
     async tags(actor: Actor, f: { archived: Archived; search?: string; limit: number; offset: number }) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       const { rows, total } = await repo.tags(db, actor.membership.workspace.id, f);
       return { items: rows.map(presentTag), total };
     },
 
     async getTag(actor: Actor, id: string) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       const tag = await loadTag(db, actor, id);
       const entryCount = can(actor.membership.role, 'tags:manage')
         ? await repo.countEntries(db, actor.membership.workspace.id, id)
@@ -111,7 +115,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       return write(actor, async (tx, workspaceId) => {
         await loadList(tx, actor, listId);
         manage(actor);
-        await uniqueAs(TAG_TAKEN, () =>
+        await mapConstraints(TAG_CONSTRAINTS, () =>
           repo.insertTag(tx, { id, workspace_id: workspaceId, tag_list_id: listId, name: name.trim() }),
         );
         return presentTag(await loadTag(tx, actor, id));
@@ -125,7 +129,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
         if (patch.tagListId && !(await repo.findList(tx, workspaceId, patch.tagListId))) {
           throw validationError({ tagListId: 'Tag list not found.' });
         }
-        await uniqueAs(TAG_TAKEN, () =>
+        await mapConstraints(TAG_CONSTRAINTS, () =>
           repo.updateTag(tx, workspaceId, id, {
             ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
             ...(patch.tagListId !== undefined ? { tag_list_id: patch.tagListId } : {}),
@@ -169,13 +173,13 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
     },
 
     async settings(actor: Actor) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       return { tagsRequired: await repo.requireTag(db, actor.membership.workspace.id) };
     },
 
     /** "Tags required" is a workspace time setting: the same right and audit as the time settings. */
     saveSettings(actor: Actor, tagsRequired: boolean) {
-      assertCan(actor.membership, 'time:settings');
+      assertCan(actor, 'time:settings');
       return write(actor, async (tx, workspaceId) => {
         await repo.setRequireTag(tx, workspaceId, tagsRequired);
         await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId });
