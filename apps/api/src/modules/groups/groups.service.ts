@@ -6,12 +6,19 @@ import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { membersRepository } from '../members/members.repository.js';
-import { memberNotFound } from '../members/members.service.js';
+import { memberNotFound, memberRecords } from '../members/members.service.js';
 import { type GroupView, presentGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 
 export const groupNotFound = () => notFound('Group not found.');
+
+/** Groups for other modules (invites put the new member in a group), inside their own transaction. */
+export const groupRecords = {
+  find: (db: Db, workspaceId: string, id: string): Promise<Group | undefined> =>
+    groupsRepository.find(db, workspaceId, id),
+  addMember: (db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> =>
+    groupsRepository.addMember(db, input),
+};
 
 /** Roles whose group membership a manager (without groups:manage) may change. */
 const MANAGER_MOVES = new Set<Role>(['member', 'guest']);
@@ -41,7 +48,7 @@ export function createGroupsService({ db }: { db: Db }) {
     const group = await db.transaction().execute(async (tx) => {
       const found = await getGroup(tx, workspaceId, groupId);
       await assertManagesGroup(tx, actor, groupId);
-      const target = await membersRepository.find(tx, workspaceId, userId);
+      const target = await memberRecords.find(tx, workspaceId, userId);
       // A manager's groups are their reach over others' time: they move regular users and guests
       // only, never the owner, an admin or another manager into (or out of) them.
       if (

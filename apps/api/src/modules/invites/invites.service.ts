@@ -28,10 +28,9 @@ import { checkNewPassword, hashPassword } from '../../platform/passwords.js';
 import { rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
 import type { AuthService, ClientInfo } from '../auth/auth.service.js';
-import { groupsRepository } from '../groups/groups.repository.js';
-import { groupNotFound } from '../groups/groups.service.js';
-import { membersRepository } from '../members/members.repository.js';
-import { usersRepository } from '../users/users.repository.js';
+import { groupNotFound, groupRecords } from '../groups/groups.service.js';
+import { memberRecords } from '../members/members.service.js';
+import { usersService } from '../users/users.service.js';
 import { inviteMail } from './invites.mails.js';
 import { type InviteWithWorkspace, invitesRepository } from './invites.repository.js';
 
@@ -131,18 +130,18 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
 
   /** Joins a user to the invite's workspace (and group) and uses the invite up, inside a transaction. */
   async function join(tx: Db, invite: InviteWithWorkspace, userId: string): Promise<void> {
-    const existing = await membersRepository.find(tx, invite.workspace_id, userId);
+    const existing = await memberRecords.find(tx, invite.workspace_id, userId);
     if (existing) {
       throw new AppError('already_member', teamMessages.alreadyMember(invite.email), { status: 409 });
     }
     await assertSeatsAfterChange(tx, invite.workspace_id, async () => {
-      await membersRepository.add(tx, { workspaceId: invite.workspace_id, userId, role: invite.role });
+      await memberRecords.add(tx, { workspaceId: invite.workspace_id, userId, role: invite.role });
       await invitesRepository.markAccepted(tx, invite.id, userId);
     });
     if (invite.group_id) {
-      await groupsRepository.addMember(tx, { workspaceId: invite.workspace_id, groupId: invite.group_id, userId });
+      await groupRecords.addMember(tx, { workspaceId: invite.workspace_id, groupId: invite.group_id, userId });
     }
-    await usersRepository.update(tx, userId, { current_workspace_id: invite.workspace_id });
+    await usersService.update(tx, userId, { current_workspace_id: invite.workspace_id });
     await audit(tx, {
       action: 'invite.accepted',
       actorUserId: userId,
@@ -208,10 +207,10 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       const emails = [...new Set(body.emails)];
       const sent = await db.transaction().execute(async (tx) => {
         await assertMailBudget(tx, workspaceId, emails.length);
-        if (body.groupId && !(await groupsRepository.find(tx, workspaceId, body.groupId))) throw groupNotFound();
+        if (body.groupId && !(await groupRecords.find(tx, workspaceId, body.groupId))) throw groupNotFound();
         const taken: Record<string, string> = {};
         for (const [index, email] of emails.entries()) {
-          if (await membersRepository.findByEmail(tx, workspaceId, email)) {
+          if (await memberRecords.findByEmail(tx, workspaceId, email)) {
             taken[`emails.${index}`] = teamMessages.alreadyMember(email);
           }
         }
@@ -298,7 +297,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     async preview(token: string) {
       const invite = await invitesRepository.findByTokenHash(db, hashSecret(token));
       assertUsable(invite);
-      const account = await usersRepository.findByEmail(db, invite.email);
+      const account = await usersService.findByEmail(db, invite.email);
       return {
         email: invite.email,
         workspaceName: invite.workspace_name,
@@ -328,7 +327,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       if (currentUser && currentUser.email.toLowerCase() !== invite.email.toLowerCase()) {
         throw new AppError('invite_other_account', teamMessages.inviteOtherAccount(invite.email), { status: 403 });
       }
-      const existing = currentUser ?? (await usersRepository.findByEmail(db, invite.email));
+      const existing = currentUser ?? (await usersService.findByEmail(db, invite.email));
 
       if (existing) {
         let session: StartedSession | undefined;
@@ -347,7 +346,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           if (session) await sessions.end(session.secret);
           throw error;
         }
-        const user = (await usersRepository.findById(db, existing.id)) ?? existing;
+        const user = (await usersService.findById(db, existing.id)) ?? existing;
         return { user, workspaceId: invite.workspace_id, session };
       }
 
@@ -361,7 +360,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           const locked = await invitesRepository.findByTokenHash(tx, tokenHash, { lock: true });
           assertUsable(locked);
           const userId = newId();
-          await usersRepository.insert(tx, {
+          await usersService.insert(tx, {
             id: userId,
             email: locked.email,
             password_hash: passwordHash,
@@ -372,7 +371,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           await join(tx, locked, userId);
           await audit(tx, { action: 'user.signed_up', actorUserId: userId, workspaceId: locked.workspace_id });
           const session = await sessions.start({ userId, remember: false, ...input.client, db: tx });
-          const user = await usersRepository.findById(tx, userId);
+          const user = await usersService.findById(tx, userId);
           if (!user) throw notFound();
           return { user, workspaceId: locked.workspace_id, session };
         });

@@ -1,4 +1,4 @@
-import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, teamMessages } from '@sundial/core';
+import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, type Role, teamMessages } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan, assertSeatsAfterChange, seatUsage } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -9,6 +9,17 @@ import { type MemberView, presentMember } from './members.presenter.js';
 import { type MemberRow, membersRepository } from './members.repository.js';
 
 export const memberNotFound = () => notFound('Member not found.');
+
+/** Memberships for other modules (groups, invites), inside their own transaction. */
+export const memberRecords = {
+  find: (db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> =>
+    membersRepository.find(db, workspaceId, userId),
+  findByEmail: (db: Db, workspaceId: string, email: string): Promise<MemberRow | undefined> =>
+    membersRepository.findByEmail(db, workspaceId, email),
+  /** Makes the user a member with the role (joining by invite). */
+  add: (db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> =>
+    membersRepository.add(db, input),
+};
 
 const MEMBER_CONSTRAINTS: ConstraintTable = {
   memberships_external_id_key: {
