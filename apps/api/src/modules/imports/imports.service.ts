@@ -146,7 +146,7 @@ const PREVIEW_ROWS = 200;
 
 export function createImportsService(db: Db, hub: TimeEntryHub) {
   function read(actor: Actor, text: string, timeZone: string) {
-    assertCan(actor, 'projects:manage');
+    assertCan(actor.membership, 'projects:manage');
     return parseImport(text, timeZone);
   }
 

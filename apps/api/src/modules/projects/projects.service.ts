@@ -131,7 +131,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
   return {
     /** Visible projects; with a search, each says which of its tasks matched (so the list can open them). */
     async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectListItem[]; total: number }> {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       const { rows, total } = await repo.list(db, viewerOf(actor), filter);
       const matches = filter.search
         ? await repo.matchingTasks(
@@ -151,12 +151,12 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     get(actor: Actor, id: string) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       return detail(db, actor, id);
     },
 
     async create(actor: Actor, body: ProjectCreateBody) {
-      assertCan(actor, 'projects:manage');
+      assertCan(actor.membership, 'projects:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
@@ -179,12 +179,12 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
         const row = await loadEditable(tx, actor, id);
         // Public or private decides who sees the project: a people change, not an edit.
         if (body.isPublic !== undefined && body.isPublic !== row.is_public) {
-          assertCan(actor, 'projects:manage');
+          assertCan(actor.membership, 'projects:manage');
         }
         const workspaceId = actor.membership.workspace.id;
         await assertClient(tx, workspaceId, body.clientId);
@@ -203,7 +203,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadEditable(tx, actor, id);
         const workspaceId = actor.membership.workspace.id;
@@ -220,10 +220,10 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
 
     /** Deletes the project with its tasks, assignments and time entries; open timesheets hear of the entries. */
     async remove(actor: Actor, id: string): Promise<void> {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       await db.transaction().execute(async (tx) => {
         const row = await loadProject(tx, actor, id);
-        assertCan(actor, 'projects:manage');
+        assertCan(actor.membership, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
         const entries = await repo.delete(tx, workspaceId, id);
         await announceEntries(hub, tx, 'deleted', workspaceId, entries);
@@ -238,17 +238,17 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setPeople(actor: Actor, id: string, body: ProjectPeopleBody) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadProject(tx, actor, id);
-        assertCan(actor, 'projects:manage');
+        assertCan(actor.membership, 'projects:manage');
         await replacePeople(tx, actor, id, null, body);
         return detail(tx, actor, id);
       });
     },
 
     async assignable(actor: Actor) {
-      assertCan(actor, 'projects:manage');
+      assertCan(actor.membership, 'projects:manage');
       return repo.assignable(db, actor.membership.workspace.id);
     },
 
@@ -257,7 +257,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
      * whole words, case-insensitively; tasks first, then projects.
      */
     async suggest(actor: Actor, note: string) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       const words = ` ${note.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
       const hit = (keywords: unknown) =>
         (Array.isArray(keywords) ? (keywords as string[]) : []).find((k) => {
@@ -298,7 +298,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     // ---- tasks
 
     async listTasks(actor: Actor, projectId: string, f: { archived: 'true' | 'false' | 'all'; mine?: boolean }) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       await loadProject(db, actor, projectId);
       const rows = await repo.listTasks(db, actor.membership.workspace.id, projectId, {
         archived: f.archived,
@@ -308,12 +308,12 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     getTask(actor: Actor, id: string) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       return taskDetail(db, actor, id);
     },
 
     async createTask(actor: Actor, projectId: string, body: TaskCreateBody) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
@@ -340,7 +340,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async updateTask(actor: Actor, id: string, body: TaskUpdateBody) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -379,7 +379,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setTaskArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -391,7 +391,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
 
     /** Deletes the task with its sub-tasks. */
     async removeTask(actor: Actor, id: string): Promise<void> {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -409,10 +409,10 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
     },
 
     async setTaskPeople(actor: Actor, id: string, body: MembersBody) {
-      assertCan(actor, 'projects:view');
+      assertCan(actor.membership, 'projects:view');
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
-        assertCan(actor, 'projects:manage');
+        assertCan(actor.membership, 'projects:manage');
         await replacePeople(tx, actor, task.project_id, id, body);
         return taskDetail(tx, actor, id);
       });

@@ -32,14 +32,14 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
 
   /** Reads run on db, writes in one transaction that checks the caller may manage tags. */
   function write<T>(actor: Actor, run: (tx: Db, workspaceId: string) => Promise<T>): Promise<T> {
-    assertCan(actor, 'tags:view');
+    assertCan(actor.membership, 'tags:view');
     return db.transaction().execute((tx) => run(tx, actor.membership.workspace.id));
   }
-  const manage = (actor: Actor) => assertCan(actor, 'tags:manage');
+  const manage = (actor: Actor) => assertCan(actor.membership, 'tags:manage');
 
   return {
     async lists(actor: Actor, f: { archived: Archived; limit: number; offset: number }) {
-      assertCan(actor, 'tags:view');
+      assertCan(actor.membership, 'tags:view');
       const workspaceId = actor.membership.workspace.id;
       const all = await repo.lists(db, workspaceId, f.archived);
       const page = all.slice(f.offset, f.offset + f.limit);
@@ -48,7 +48,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
     },
 
     getList(actor: Actor, id: string) {
-      assertCan(actor, 'tags:view');
+      assertCan(actor.membership, 'tags:view');
       return loadList(db, actor, id);
     },
 
@@ -96,13 +96,13 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
     },
 
     async tags(actor: Actor, f: { archived: Archived; search?: string; limit: number; offset: number }) {
-      assertCan(actor, 'tags:view');
+      assertCan(actor.membership, 'tags:view');
       const { rows, total } = await repo.tags(db, actor.membership.workspace.id, f);
       return { items: rows.map(presentTag), total };
     },
 
     async getTag(actor: Actor, id: string) {
-      assertCan(actor, 'tags:view');
+      assertCan(actor.membership, 'tags:view');
       const tag = await loadTag(db, actor, id);
       const entryCount = can(actor.membership.role, 'tags:manage')
         ? await repo.countEntries(db, actor.membership.workspace.id, id)
@@ -173,13 +173,13 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
     },
 
     async settings(actor: Actor) {
-      assertCan(actor, 'tags:view');
+      assertCan(actor.membership, 'tags:view');
       return { tagsRequired: await repo.requireTag(db, actor.membership.workspace.id) };
     },
 
     /** "Tags required" is a workspace time setting: the same right and audit as the time settings. */
     saveSettings(actor: Actor, tagsRequired: boolean) {
-      assertCan(actor, 'time:settings');
+      assertCan(actor.membership, 'time:settings');
       return write(actor, async (tx, workspaceId) => {
         await repo.setRequireTag(tx, workspaceId, tagsRequired);
         await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId });
