@@ -19,7 +19,8 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
-import { assertSameOrigin, loadAuth, requireAuth } from './platform/auth.js';
+import { requireAuth } from './platform/actor.js';
+import { assertSameOrigin, createRequestAuthenticator, type TokenAuthenticator } from './platform/auth.js';
 import { installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
 import { loggerOptions } from './platform/logging.js';
@@ -47,10 +48,19 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Where the default logger writes (stdout when unset); tests read the log through it. */
   logStream?: NodeJS.WritableStream;
+  /** Who may sign a request with `Authorization: Bearer` (API keys, device tokens); none by default. */
+  tokenAuthenticators?: readonly TokenAuthenticator[];
 }
 
 /** Builds the whole HTTP application around a migrated database; used by main and by tests. */
-export async function buildApp({ config, db, mailer, logger, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  mailer,
+  logger,
+  logStream,
+  tokenAuthenticators,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL, logStream),
     genReqId: () => newId(),
@@ -72,6 +82,10 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   });
   app.decorate('config', config);
   app.decorate('services', services);
+  const authenticator = createRequestAuthenticator({
+    session: services.sessionAuthenticator,
+    tokens: tokenAuthenticators,
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -115,7 +129,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
       // the user is not a member of is a 404, whatever else is wrong with the request.
       api.addHook('onRequest', async (request) => {
         assertSameOrigin(request);
-        await loadAuth(request, services, config);
+        request.auth = (await authenticator.authenticate(request)) ?? undefined;
         if (request.routeOptions.config.public) return;
         const { user } = requireAuth(request);
         const workspaceId = (request.params as { workspaceId?: string }).workspaceId;

@@ -12,7 +12,9 @@ import { createProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntryHub } from './modules/time-entries/time-entries.events.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
+import { usersRepository } from './modules/users/users.repository.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
+import { createSessionAuthenticator } from './platform/auth.js';
 import { createBackgroundQueue } from './platform/background.js';
 import type { Mailer } from './platform/mail.js';
 import { createSessionStore } from './platform/sessions.js';
@@ -40,6 +42,12 @@ export function createServices({ db, config, mailer, log }: ServiceDeps) {
     mailer,
     background,
     sessions,
+    /** The session cookie's authenticator; the platform asks the users table through this lookup. */
+    sessionAuthenticator: createSessionAuthenticator({
+      sessions,
+      config,
+      findUser: (id) => usersRepository.findById(db, id),
+    }),
     workspaces,
     auth,
     profile: createProfileService({ db, workspaces }),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { type AppDeps, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, openDb } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -68,7 +68,10 @@ export const GENEROUS_LIMITS: Record<string, string> = {
   RATE_LIMIT_DEMO_PER_EMAIL: '100000',
 };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'tokenAuthenticators'> = {},
+): Promise<TestApp> {
   const { db, close } = await openTestDb();
   await migrateToLatest(db);
   const config = loadConfig({
@@ -78,7 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...GENEROUS_LIMITS,
     ...env,
   });
-  const app = await buildApp({ config, db, logger: false });
+  const app = await buildApp({ config, db, logger: false, ...deps });
   await app.ready();
   return {
     app,

@@ -1,5 +1,6 @@
 export * from './api-error.js';
 export * from './contrast.js';
+export * from './entitlements.js';
 export * from './messages.js';
 export * from './money.js';
 export * from './password.js';

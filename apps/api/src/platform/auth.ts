@@ -1,22 +1,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { User } from '../db/tables.js';
-import { usersRepository } from '../modules/users/users.repository.js';
-import type { MembershipWithWorkspace } from '../modules/workspaces/workspaces.repository.js';
-import type { Services } from '../services.js';
-import { AppError, unauthenticated } from './errors.js';
-import type { StartedSession } from './sessions.js';
+import type { RequestAuth } from './actor.js';
+import { AppError } from './errors.js';
+import type { SessionStore, StartedSession } from './sessions.js';
 
-export interface RequestAuth {
-  user: User;
-  sessionSecret: string;
+export type { RequestAuth } from './actor.js';
+export { requireAuth, requireMembership } from './actor.js';
+
+/** Recognises who sent a request; null when the request carries nothing it knows. */
+export interface Authenticator {
+  authenticate(request: FastifyRequest): Promise<RequestAuth | null>;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth?: RequestAuth;
-    membership?: MembershipWithWorkspace;
-  }
+/**
+ * Recognises the token of an `Authorization: Bearer <token>` header (an API key, a device token);
+ * null when the token is not one of its own.
+ */
+export interface TokenAuthenticator {
+  authenticate(token: string, request: FastifyRequest): Promise<RequestAuth | null>;
 }
 
 /** `__Host-` needs Secure, which a plain-http localhost cannot have; there the name is plain. */
@@ -43,25 +45,60 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   });
 }
 
-/** Loads the signed-in user from the session cookie, when there is a live session. */
-export async function loadAuth(request: FastifyRequest, services: Services, config: Config): Promise<void> {
-  const secret = request.cookies[sessionCookieName(config)];
-  if (!secret) return;
-  const session = await services.sessions.resume(secret);
-  if (!session) return;
-  const user = await usersRepository.findById(services.db, session.user_id);
-  if (user) request.auth = { user, sessionSecret: secret };
+/**
+ * The browser's way in: the session cookie, when it names a live session of a known user.
+ * Who the user is comes from `findUser`, wired in by the app (the platform knows no feature tables).
+ */
+export function createSessionAuthenticator(deps: {
+  sessions: Pick<SessionStore, 'resume'>;
+  findUser: (id: string) => Promise<User | undefined>;
+  config: Pick<Config, 'secureCookies'>;
+}): Authenticator {
+  return {
+    async authenticate(request) {
+      const secret = request.cookies[sessionCookieName(deps.config)];
+      if (!secret) return null;
+      const session = await deps.sessions.resume(secret);
+      if (!session) return null;
+      const user = await deps.findUser(session.user_id);
+      return user ? { user, method: 'session', sessionSecret: secret } : null;
+    },
+  };
 }
 
-/** The signed-in user, or 401. */
-export function requireAuth(request: FastifyRequest): RequestAuth {
-  if (!request.auth) throw unauthenticated();
-  return request.auth;
-}
+const badToken = (message: string) =>
+  new AppError('unauthenticated', message, {
+    status: 401,
+    headers: { 'www-authenticate': 'Bearer' },
+  });
 
-export function requireMembership(request: FastifyRequest): MembershipWithWorkspace {
-  if (!request.membership) throw new AppError('internal_error', 'Workspace was not loaded.', { status: 500 });
-  return request.membership;
+/**
+ * Who sent the request. A request with `Authorization: Bearer` is judged by that token alone: it
+ * goes to the token authenticators, and a token none of them knows is a 401, never a quiet fall
+ * back to the session cookie sent beside it. Without a bearer token, the session decides.
+ */
+export function createRequestAuthenticator(deps: {
+  session: Authenticator;
+  tokens?: readonly TokenAuthenticator[];
+}): Authenticator {
+  const tokens = deps.tokens ?? [];
+  return {
+    async authenticate(request) {
+      const header = request.headers.authorization ?? '';
+      // Other schemes (a proxy's Basic login in front of the app) are not ours to judge.
+      if (!/^Bearer(\s|$)/i.test(header)) return deps.session.authenticate(request);
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match?.[1]) throw badToken('The Authorization header must be "Bearer <token>", with the token.');
+      if (tokens.length === 0) {
+        throw badToken('This server does not accept bearer tokens yet; sign in to use the API with a session.');
+      }
+      for (const authenticator of tokens) {
+        const auth = await authenticator.authenticate(match[1], request);
+        if (auth) return { ...auth, method: 'token' };
+      }
+      throw badToken('The bearer token is not valid: it is unknown, expired or revoked.');
+    },
+  };
 }
 
 /**

@@ -41,6 +41,48 @@ interface PgError {
   constraint?: string;
 }
 
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** What a violated unique or foreign-key constraint means to the person who sent the request. */
+export interface ConstraintMeaning {
+  message: string;
+  /** The request field at fault: the answer then carries `fields: { [field]: message }`. */
+  field?: string;
+  /** Default `conflict` for a unique, `invalid_reference` for a foreign-key violation. */
+  code?: string;
+  /** Default 409 for a unique, 422 for a foreign-key violation. */
+  status?: number;
+}
+
+/** Constraint (or unique index) name -> its meaning; each module gives the table of its own. */
+export type ConstraintTable = Readonly<Record<string, ConstraintMeaning>>;
+
+/**
+ * The AppError for a unique (23505) or foreign-key (23503) violation of a constraint named in
+ * the table; undefined for any other error, which then reaches the generic answer below.
+ */
+export function constraintViolation(error: unknown, table: ConstraintTable): AppError | undefined {
+  const { code, constraint } = (error ?? {}) as PgError;
+  if (code !== UNIQUE_VIOLATION && code !== FOREIGN_KEY_VIOLATION) return undefined;
+  const meaning = constraint === undefined ? undefined : table[constraint];
+  if (!meaning) return undefined;
+  const unique = code === UNIQUE_VIOLATION;
+  return new AppError(meaning.code ?? (unique ? 'conflict' : 'invalid_reference'), meaning.message, {
+    status: meaning.status ?? (unique ? 409 : 422),
+    ...(meaning.field ? { fields: { [meaning.field]: meaning.message } } : {}),
+  });
+}
+
+/** Runs a write; a violation of a constraint in the table becomes its AppError. */
+export async function mapConstraints<T>(table: ConstraintTable, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw constraintViolation(error, table) ?? error;
+  }
+}
+
 /** Installs the one error shape for every failure, including unknown routes. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
@@ -61,10 +103,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       const first = Object.values(fields)[0] ?? 'The request is not valid.';
       return reply.status(422).send(body('validation_failed', first, fields));
     }
-    if (error.code === '23505') {
+    // A violation no module's table named: the generic meaning.
+    if (error.code === UNIQUE_VIOLATION) {
       return reply.status(409).send(body('conflict', 'This already exists.'));
     }
-    if (error.code === '23503') {
+    if (error.code === FOREIGN_KEY_VIOLATION) {
       return reply.status(422).send(body('invalid_reference', 'A referenced item does not exist.'));
     }
     const status = error.statusCode ?? 500;

@@ -21,3 +21,9 @@ export const errorResponses = {
   422: errorBody,
   429: errorBody,
 } as const;
+
+/** The workspace of a tenant URL; a malformed id answers like an unknown one. */
+export const workspaceId = z.uuid({ error: 'Workspace not found.' });
+
+/** `/workspaces/:workspaceId/...`: extend it for routes with more path parameters. */
+export const workspaceParams = z.object({ workspaceId });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inviteBody, seatLimit, splitEmails } from './team.js';
+import { seatLimit } from '../entitlements.js';
+import { inviteBody, splitEmails } from './team.js';
 
 describe('team rules', () => {
   it('has no seat limit on Free (and the trial), and the licenses on a paid plan', () => {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PlanId } from '../plans.js';
 import { emailSchema } from './auth.js';
 import { text } from './text.js';
 
@@ -97,14 +96,6 @@ export const updateGroupBody = z.object({ name: groupNameSchema, parentId: uuid.
 export type UpdateGroupBody = z.input<typeof updateGroupBody>;
 
 export const teamSettingsBody = z.object({ hideDisabledUsers: z.boolean() });
-
-/**
- * The most non-guest members a workspace may have, or null for no limit: Free (and so the
- * trial, which runs on Free) has none; a paid plan has its purchased licenses.
- */
-export function seatLimit(workspace: { plan: PlanId; licenses: number }): number | null {
-  return workspace.plan === 'free' ? null : workspace.licenses;
-}
 
 /** Splits what a person typed or pasted into e-mail addresses (commas, semicolons, spaces, lines). */
 export function splitEmails(text: string): string[] {

@@ -43,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user, session } = await auth.signup(request.body, client(request));
-      if (request.auth) await auth.logout(request.auth.sessionSecret);
+      if (request.auth?.sessionSecret) await auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
       return reply.status(201).send({ user: presentUser(user) });
     },
@@ -67,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         rememberDevice: true,
       });
       // The session this browser had before (perhaps someone else's) ends: one browser, one session.
-      if (request.auth) await auth.logout(request.auth.sessionSecret);
+      if (request.auth?.sessionSecret) await auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
       if (device) setDeviceCookie(reply, app.config, device);
       return { user: presentUser(user) };
@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/logout',
     { config: { public: true }, schema: { tags, summary: 'End the current session', response: { 204: z.null() } } },
     async (request, reply) => {
-      if (request.auth) await auth.logout(request.auth.sessionSecret);
+      if (request.auth?.sessionSecret) await auth.logout(request.auth.sessionSecret);
       clearSessionCookie(reply, app.config);
       return reply.status(204).send(null);
     },

@@ -4,18 +4,23 @@ import type { Db } from '../../db/connection.js';
 import type { User } from '../../db/tables.js';
 import { audit } from '../../platform/audit.js';
 import type { BackgroundQueue } from '../../platform/background.js';
-import { AppError, validationError } from '../../platform/errors.js';
+import { AppError, type ConstraintTable, constraintViolation, validationError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword, verifyDecoy, verifyPassword } from '../../platform/passwords.js';
 import { hashedKey, rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
-import { usersRepository } from '../users/users.repository.js';
+import { usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { passwordResetMail } from './auth.mails.js';
 import { authRepository } from './auth.repository.js';
 
 const HOUR_MS = 60 * 60_000;
+
+/** Two sign-ups racing for one address: the unique index decides. */
+const USER_CONSTRAINTS: ConstraintTable = {
+  users_email_key: { code: 'email_taken', message: messages.emailTaken, field: 'email' },
+};
 const RESET_LINK_MS = HOUR_MS;
 /** The per-IP limit of log-in failures counts in windows of this length. */
 const LOGIN_IP_WINDOW_MS = 15 * 60_000;
@@ -117,7 +122,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
 
   /** Finds the account and, when there is one, stores a reset link and e-mails it. Runs after the answer. */
   async function sendResetLink(email: string): Promise<void> {
-    const user = await usersRepository.findByEmail(db, email);
+    const user = await usersService.findByEmail(db, email);
     if (!user) return;
     const token = newSecret();
     await authRepository.insertReset(db, {
@@ -151,9 +156,9 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
         new AppError('email_taken', messages.emailTaken, { status: 409, fields: { email: messages.emailTaken } });
       try {
         return await db.transaction().execute(async (tx) => {
-          if (await usersRepository.findByEmail(tx, input.email)) throw emailTaken();
+          if (await usersService.findByEmail(tx, input.email)) throw emailTaken();
           const userId = newId();
-          await usersRepository.insert(tx, {
+          await usersService.insert(tx, {
             id: userId,
             email: input.email,
             password_hash: passwordHash,
@@ -165,15 +170,14 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
             name: `${input.email.split('@')[0]}'s workspace`,
             tx,
           });
-          const user = await usersRepository.update(tx, userId, { current_workspace_id: workspace.id });
+          const user = await usersService.update(tx, userId, { current_workspace_id: workspace.id });
           await audit(tx, { action: 'user.signed_up', actorUserId: userId, workspaceId: workspace.id });
           const session = await sessions.start({ userId, remember: false, ...client, db: tx });
           return { user, session };
         });
       } catch (error) {
         // Two sign-ups racing for one address: the unique index decides.
-        if ((error as { code?: string }).code === '23505') throw emailTaken();
-        throw error;
+        throw constraintViolation(error, USER_CONSTRAINTS) ?? error;
       }
     },
 
@@ -197,7 +201,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
         message: limitMessages.loginPerIp,
         code: 'too_many_attempts',
       });
-      const user = await usersRepository.findByEmail(db, input.email);
+      const user = await usersService.findByEmail(db, input.email);
       const fromKnownDevice =
         user !== undefined &&
         options.deviceToken !== undefined &&
@@ -266,7 +270,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
         const tokenHash = hashSecret(input.token);
         const reset = await authRepository.findResetForUpdate(tx, tokenHash);
         assertResetUsable(reset);
-        await usersRepository.update(tx, reset.user_id, { password_hash: passwordHash });
+        await usersService.update(tx, reset.user_id, { password_hash: passwordHash });
         await authRepository.markResetUsed(tx, tokenHash, reset.user_id);
         await sessions.endAllForUser(reset.user_id, { db: tx });
         await audit(tx, { action: 'user.password_reset', actorUserId: reset.user_id, subjectId: reset.user_id });
@@ -281,7 +285,8 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       user: User;
       currentPassword: string;
       newPassword: string;
-      keepSessionSecret: string;
+      /** The session that asked (kept signed in); none when a token asked. */
+      keepSessionSecret?: string;
       client: ClientInfo;
     }): Promise<void> {
       const hit = await rateLimiter.hit(db, {
@@ -298,7 +303,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       assertAcceptablePassword(input.newPassword, 'newPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await db.transaction().execute(async (tx) => {
-        await usersRepository.update(tx, input.user.id, { password_hash: passwordHash });
+        await usersService.update(tx, input.user.id, { password_hash: passwordHash });
         await sessions.endAllForUser(input.user.id, { keepSecret: input.keepSessionSecret, db: tx });
         await audit(tx, { action: 'user.password_changed', actorUserId: input.user.id, subjectId: input.user.id });
       });

@@ -1,13 +1,11 @@
 import { clientCreateBody, clientUpdateBody, listQuery } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../platform/schemas.js';
-import { actorOf } from '../projects/projects.routes.js';
+import { actorOf } from '../../platform/actor.js';
+import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 import { clientView } from './clients.presenter.js';
 
 const tags = ['clients'];
-const workspaceId = z.uuid({ error: 'Workspace not found.' });
-const wsParams = z.object({ workspaceId });
 const clientParams = z.object({ workspaceId, clientId: z.uuid({ error: 'Client not found.' }) });
 const base = '/workspaces/:workspaceId/clients';
 const one = { 200: clientView, ...errorResponses };

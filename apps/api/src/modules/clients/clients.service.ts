@@ -1,14 +1,15 @@
 import type { ClientCreateBody, ClientUpdateBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { notFound } from '../../platform/errors.js';
+import { type ConstraintTable, mapConstraints, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { type Actor, uniqueAs } from '../projects/projects.service.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { type ClientView, presentClient } from './clients.presenter.js';
 import { type ClientListFilter, clientsRepository as repo } from './clients.repository.js';
 
 const CLIENT_TAKEN = 'A client with this name already exists.';
+const CLIENT_CONSTRAINTS: ConstraintTable = { clients_name_key: { message: CLIENT_TAKEN, field: 'name' } };
 
 const emptyToNull = (s: string | null | undefined) => (s === undefined ? undefined : s?.trim() ? s.trim() : null);
 
@@ -21,22 +22,22 @@ export function createClientsService(db: Db) {
 
   return {
     async list(actor: Actor, filter: ClientListFilter) {
-      assertCan(actor.membership, 'clients:view');
+      assertCan(actor, 'clients:view');
       const { rows, total } = await repo.list(db, actor.membership.workspace.id, filter);
       return { items: rows.map(presentClient), total };
     },
 
     get(actor: Actor, id: string) {
-      assertCan(actor.membership, 'clients:view');
+      assertCan(actor, 'clients:view');
       return load(db, actor, id);
     },
 
     async create(actor: Actor, body: ClientCreateBody) {
-      assertCan(actor.membership, 'clients:manage');
+      assertCan(actor, 'clients:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
-        await uniqueAs(CLIENT_TAKEN, () =>
+        await mapConstraints(CLIENT_CONSTRAINTS, () =>
           repo.insert(tx, {
             id,
             workspace_id: workspaceId,
@@ -52,12 +53,12 @@ export function createClientsService(db: Db) {
     },
 
     async update(actor: Actor, id: string, body: ClientUpdateBody) {
-      assertCan(actor.membership, 'clients:view');
+      assertCan(actor, 'clients:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         await load(tx, actor, id);
-        assertCan(actor.membership, 'clients:manage');
-        await uniqueAs(CLIENT_TAKEN, () =>
+        assertCan(actor, 'clients:manage');
+        await mapConstraints(CLIENT_CONSTRAINTS, () =>
           repo.update(tx, workspaceId, id, {
             ...(body.name !== undefined ? { name: body.name.trim() } : {}),
             ...(body.address !== undefined ? { address: emptyToNull(body.address) } : {}),
@@ -71,11 +72,11 @@ export function createClientsService(db: Db) {
     },
 
     async setArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor.membership, 'clients:view');
+      assertCan(actor, 'clients:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         await load(tx, actor, id);
-        assertCan(actor.membership, 'clients:manage');
+        assertCan(actor, 'clients:manage');
         await repo.update(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
         return load(tx, actor, id);
       });
@@ -83,16 +84,14 @@ export function createClientsService(db: Db) {
 
     /** Deletes the client; its projects stay, without a client. */
     async remove(actor: Actor, id: string): Promise<void> {
-      assertCan(actor.membership, 'clients:view');
+      assertCan(actor, 'clients:view');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const client = await load(tx, actor, id);
-        assertCan(actor.membership, 'clients:manage');
+        assertCan(actor, 'clients:manage');
         // Its projects lose their client; two of them may then clash with a same-named project.
-        await uniqueAs(
-          `A project of “${client.name}” has the same name as a project without a client; rename one of them first.`,
-          () => repo.delete(tx, workspaceId, id),
-        );
+        const clash = `A project of “${client.name}” has the same name as a project without a client; rename one of them first.`;
+        await mapConstraints({ projects_sibling_name_key: { message: clash } }, () => repo.delete(tx, workspaceId, id));
         await audit(tx, {
           action: 'client.deleted',
           actorUserId: actor.userId,

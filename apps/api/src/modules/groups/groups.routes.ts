@@ -1,10 +1,8 @@
 import { createGroupBody, updateGroupBody } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireMembership } from '../../platform/auth.js';
-import { errorResponses } from '../../platform/schemas.js';
-import { actorOf } from '../members/members.routes.js';
-import { workspaceParams } from '../workspaces/workspaces.routes.js';
+import { actorOf } from '../../platform/actor.js';
+import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { groupView } from './groups.presenter.js';
 
 const tags = ['groups'];
@@ -24,7 +22,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ items: z.array(groupView) }), ...errorResponses },
       },
     },
-    async (request) => ({ items: await groups.list(requireMembership(request)) }),
+    async (request) => ({ items: await groups.list(actorOf(request)) }),
   );
 
   app.post(

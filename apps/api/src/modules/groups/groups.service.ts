@@ -1,55 +1,38 @@
 import { type CreateGroupBody, can, type Role, teamMessages, type UpdateGroupBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Group } from '../../db/tables/team.js';
+import { assertCan, assertManagesGroup } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { membersRepository } from '../members/members.repository.js';
-import type { Actor } from '../members/members.service.js';
-import { memberNotFound } from '../members/members.service.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
+import { memberNotFound, memberRecords } from '../members/members.service.js';
 import { type GroupView, presentGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 
 export const groupNotFound = () => notFound('Group not found.');
 
+/** Groups for other modules (invites put the new member in a group), inside their own transaction. */
+export const groupRecords = {
+  find: (db: Db, workspaceId: string, id: string): Promise<Group | undefined> =>
+    groupsRepository.find(db, workspaceId, id),
+  addMember: (db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> =>
+    groupsRepository.addMember(db, input),
+};
+
 /** Roles whose group membership a manager (without groups:manage) may change. */
 const MANAGER_MOVES = new Set<Role>(['member', 'guest']);
 
-const nameTaken = () =>
-  new AppError('group_name_taken', teamMessages.groupNameTaken, {
-    status: 409,
-    fields: { name: teamMessages.groupNameTaken },
-  });
-
-/** Runs a write; a unique violation means a sibling group already has the name. */
-async function mapNameConflict<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw nameTaken();
-    throw error;
-  }
-}
+/** A sibling group already has the name. */
+const GROUP_CONSTRAINTS: ConstraintTable = {
+  groups_sibling_name_key: { code: 'group_name_taken', message: teamMessages.groupNameTaken, field: 'name' },
+};
+const mapNameConflict = <T>(run: () => Promise<T>) => mapConstraints(GROUP_CONSTRAINTS, run);
 
 async function getGroup(db: Db, workspaceId: string, id: string): Promise<Group> {
   const group = await groupsRepository.find(db, workspaceId, id);
   if (!group) throw groupNotFound();
   return group;
-}
-
-/**
- * Owners and admins manage every group; a manager manages the membership of the groups they
- * belong to and of the groups below those. Everyone else gets 403.
- */
-async function assertCanManageMembersOf(db: Db, actor: Actor, groupId: string): Promise<void> {
-  if (can(actor.membership.role, 'groups:manage')) return;
-  if (can(actor.membership.role, 'groups:manage_own')) {
-    const managed = await groupsRepository.managedGroupIds(db, actor.membership.workspace.id, actor.userId);
-    if (managed.has(groupId)) return;
-  }
-  throw forbidden();
 }
 
 export function createGroupsService({ db }: { db: Db }) {
@@ -60,12 +43,12 @@ export function createGroupsService({ db }: { db: Db }) {
 
   /** Puts the user in the group (add) or takes them out, with its audit entry; answers the group. */
   async function changeMembership(actor: Actor, groupId: string, userId: string, add: boolean): Promise<GroupView> {
-    assertCan(actor.membership, 'groups:view');
+    assertCan(actor, 'groups:view');
     const workspaceId = actor.membership.workspace.id;
     const group = await db.transaction().execute(async (tx) => {
       const found = await getGroup(tx, workspaceId, groupId);
-      await assertCanManageMembersOf(tx, actor, groupId);
-      const target = await membersRepository.find(tx, workspaceId, userId);
+      await assertManagesGroup(tx, actor, groupId);
+      const target = await memberRecords.find(tx, workspaceId, userId);
       // A manager's groups are their reach over others' time: they move regular users and guests
       // only, never the owner, an admin or another manager into (or out of) them.
       if (
@@ -100,9 +83,9 @@ export function createGroupsService({ db }: { db: Db }) {
 
   return {
     /** Every group of the workspace, flat with parent ids (the client builds the tree). */
-    async list(membership: MembershipWithWorkspace): Promise<GroupView[]> {
-      assertCan(membership, 'groups:view');
-      const workspaceId = membership.workspace.id;
+    async list(actor: Actor): Promise<GroupView[]> {
+      assertCan(actor, 'groups:view');
+      const workspaceId = actor.membership.workspace.id;
       const groups = await groupsRepository.list(db, workspaceId);
       const members = await groupsRepository.memberIdsByGroup(db, workspaceId);
       return groups.map((g) => presentGroup(g, members.get(g.id)));
@@ -110,7 +93,7 @@ export function createGroupsService({ db }: { db: Db }) {
 
     /** Creates a group, at the top or inside a parent group. 409 when a sibling has the name. */
     async create(actor: Actor, body: CreateGroupBody): Promise<GroupView> {
-      assertCan(actor.membership, 'groups:manage');
+      assertCan(actor, 'groups:manage');
       const workspaceId = actor.membership.workspace.id;
       const group = await mapNameConflict(() =>
         db.transaction().execute(async (tx) => {
@@ -130,7 +113,7 @@ export function createGroupsService({ db }: { db: Db }) {
 
     /** Renames or moves a group; 422 when it would move inside itself or its subgroups. */
     async update(actor: Actor, groupId: string, body: UpdateGroupBody): Promise<GroupView> {
-      assertCan(actor.membership, 'groups:manage');
+      assertCan(actor, 'groups:manage');
       const workspaceId = actor.membership.workspace.id;
       const group = await mapNameConflict(() =>
         db.transaction().execute(async (tx) => {
@@ -161,7 +144,7 @@ export function createGroupsService({ db }: { db: Db }) {
 
     /** Deletes a group; its subgroups move up one level, its members stay in the workspace. */
     async remove(actor: Actor, groupId: string): Promise<void> {
-      assertCan(actor.membership, 'groups:manage');
+      assertCan(actor, 'groups:manage');
       const workspaceId = actor.membership.workspace.id;
       await mapNameConflict(() =>
         db.transaction().execute(async (tx) => {

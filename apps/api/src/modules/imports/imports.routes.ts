@@ -1,13 +1,12 @@
 import { text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth.js';
-import { errorResponses } from '../../platform/schemas.js';
-import { actorOf } from '../projects/projects.routes.js';
+import { actorOf, requireAuth } from '../../platform/actor.js';
+import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { IMPORT_SOURCES } from './imports.parse.js';
 
 const tags = ['imports'];
-const params = z.object({ workspaceId: z.uuid({ error: 'Workspace not found.' }) });
+const params = workspaceParams;
 const body = z.object({
   source: z.enum(IMPORT_SOURCES),
   /** The CSV file's text. */

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { announceEntries } from '../projects/projects.entry-events.js';
-import type { Actor } from '../projects/projects.service.js';
 import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { type ImportRow, type ImportSource, parseImport, SOURCE_LABELS } from './imports.parse.js';
 
 const NONE = '-';

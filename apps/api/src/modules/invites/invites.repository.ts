@@ -17,16 +17,6 @@ function pendingInvites(db: Db, workspaceId: string) {
 }
 
 export const invitesRepository = {
-  /** Pending non-guest invites that have not expired: each holds a license until it is used. */
-  async countSeatHolding(db: Db, workspaceId: string, now = new Date()): Promise<number> {
-    const row = await pendingInvites(db, workspaceId)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('role', '!=', 'guest')
-      .where('expires_at', '>', now)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-
   /** Invites not yet accepted nor revoked (expired ones included), newest first. */
   listPending(db: Db, workspaceId: string): Promise<Invite[]> {
     return pendingInvites(db, workspaceId).selectAll().orderBy('created_at', 'desc').orderBy('id').execute();

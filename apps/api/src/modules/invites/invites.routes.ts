@@ -1,11 +1,10 @@
 import { ASSIGNABLE_ROLES, acceptInviteBody, inviteBody, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireMembership, setSessionCookie } from '../../platform/auth.js';
-import { errorBody, errorResponses } from '../../platform/schemas.js';
-import { actorOf } from '../members/members.routes.js';
+import { actorOf, requireAuth } from '../../platform/actor.js';
+import { setSessionCookie } from '../../platform/auth.js';
+import { errorBody, errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
-import { workspaceParams } from '../workspaces/workspaces.routes.js';
 
 const tags = ['invites'];
 const responses = { ...errorResponses, 402: errorBody };
@@ -42,7 +41,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ items: z.array(inviteView) }), ...responses },
       },
     },
-    async (request) => ({ items: await invites.listPending(requireMembership(request)) }),
+    async (request) => ({ items: await invites.listPending(actorOf(request)) }),
   );
 
   app.post(

@@ -12,27 +12,36 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Invite } from '../../db/tables/team.js';
 import type { User } from '../../db/tables.js';
+import { assertCan, assertSeatsAfterChange } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, notFound, validationError } from '../../platform/errors.js';
+import {
+  AppError,
+  type ConstraintTable,
+  constraintViolation,
+  notFound,
+  validationError,
+} from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword } from '../../platform/passwords.js';
 import { rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
 import type { AuthService, ClientInfo } from '../auth/auth.service.js';
-import { groupsRepository } from '../groups/groups.repository.js';
-import { groupNotFound } from '../groups/groups.service.js';
-import { membersRepository } from '../members/members.repository.js';
-import { type Actor, assertSeatsAfterChange } from '../members/members.service.js';
-import { usersRepository } from '../users/users.repository.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
+import { groupNotFound, groupRecords } from '../groups/groups.service.js';
+import { memberRecords } from '../members/members.service.js';
+import { usersService } from '../users/users.service.js';
 import { inviteMail } from './invites.mails.js';
 import { type InviteWithWorkspace, invitesRepository } from './invites.repository.js';
 
 const VALID_MS = INVITE_VALID_DAYS * 86_400_000;
 /** Invitation e-mails one workspace may send per hour, so the feature cannot be used to spam. */
 export const MAX_INVITE_MAILS_PER_HOUR = 200;
+
+/** Someone signed up with the invited address at the same moment. */
+const ACCOUNT_CONSTRAINTS: ConstraintTable = {
+  users_email_key: { code: 'email_taken', message: messages.emailTaken },
+};
 
 async function assertMailBudget(db: Db, workspaceId: string, count: number): Promise<void> {
   const sent = await invitesRepository.countMailsSince(db, workspaceId, new Date(Date.now() - 3_600_000));
@@ -121,18 +130,18 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
 
   /** Joins a user to the invite's workspace (and group) and uses the invite up, inside a transaction. */
   async function join(tx: Db, invite: InviteWithWorkspace, userId: string): Promise<void> {
-    const existing = await membersRepository.find(tx, invite.workspace_id, userId);
+    const existing = await memberRecords.find(tx, invite.workspace_id, userId);
     if (existing) {
       throw new AppError('already_member', teamMessages.alreadyMember(invite.email), { status: 409 });
     }
     await assertSeatsAfterChange(tx, invite.workspace_id, async () => {
-      await membersRepository.add(tx, { workspaceId: invite.workspace_id, userId, role: invite.role });
+      await memberRecords.add(tx, { workspaceId: invite.workspace_id, userId, role: invite.role });
       await invitesRepository.markAccepted(tx, invite.id, userId);
     });
     if (invite.group_id) {
-      await groupsRepository.addMember(tx, { workspaceId: invite.workspace_id, groupId: invite.group_id, userId });
+      await groupRecords.addMember(tx, { workspaceId: invite.workspace_id, groupId: invite.group_id, userId });
     }
-    await usersRepository.update(tx, userId, { current_workspace_id: invite.workspace_id });
+    await usersService.update(tx, userId, { current_workspace_id: invite.workspace_id });
     await audit(tx, {
       action: 'invite.accepted',
       actorUserId: userId,
@@ -151,7 +160,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     inviteId: string,
     kind: 'resend' | 'link',
   ): Promise<{ invite: Invite; token: string }> {
-    assertCan(actor.membership, 'members:invite');
+    assertCan(actor, 'members:invite');
     const workspaceId = actor.membership.workspace.id;
     const token = newSecret();
     const invite = await db.transaction().execute(async (tx) => {
@@ -179,9 +188,9 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
   }
 
   return {
-    async listPending(membership: MembershipWithWorkspace): Promise<InviteView[]> {
-      assertCan(membership, 'members:invite');
-      const invites = await invitesRepository.listPending(db, membership.workspace.id);
+    async listPending(actor: Actor): Promise<InviteView[]> {
+      assertCan(actor, 'members:invite');
+      const invites = await invitesRepository.listPending(db, actor.membership.workspace.id);
       return invites.map((i) => presentInvite(i));
     },
 
@@ -192,16 +201,16 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
      * licenses (402 seat_limit_reached) and past the mail limits (429); nothing is sent unless all can be.
      */
     async create(actor: Actor & { user: User }, input: InviteBody): Promise<InviteView[]> {
-      assertCan(actor.membership, 'members:invite');
+      assertCan(actor, 'members:invite');
       const body = inviteBody.parse(input);
       const workspaceId = actor.membership.workspace.id;
       const emails = [...new Set(body.emails)];
       const sent = await db.transaction().execute(async (tx) => {
         await assertMailBudget(tx, workspaceId, emails.length);
-        if (body.groupId && !(await groupsRepository.find(tx, workspaceId, body.groupId))) throw groupNotFound();
+        if (body.groupId && !(await groupRecords.find(tx, workspaceId, body.groupId))) throw groupNotFound();
         const taken: Record<string, string> = {};
         for (const [index, email] of emails.entries()) {
-          if (await membersRepository.findByEmail(tx, workspaceId, email)) {
+          if (await memberRecords.findByEmail(tx, workspaceId, email)) {
             taken[`emails.${index}`] = teamMessages.alreadyMember(email);
           }
         }
@@ -274,7 +283,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
 
     /** Withdraws a pending invite; its link stops working and its seat is free again. */
     async revoke(actor: Actor, inviteId: string): Promise<void> {
-      assertCan(actor.membership, 'members:invite');
+      assertCan(actor, 'members:invite');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const found = await invitesRepository.find(tx, workspaceId, inviteId);
@@ -288,7 +297,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     async preview(token: string) {
       const invite = await invitesRepository.findByTokenHash(db, hashSecret(token));
       assertUsable(invite);
-      const account = await usersRepository.findByEmail(db, invite.email);
+      const account = await usersService.findByEmail(db, invite.email);
       return {
         email: invite.email,
         workspaceName: invite.workspace_name,
@@ -318,7 +327,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       if (currentUser && currentUser.email.toLowerCase() !== invite.email.toLowerCase()) {
         throw new AppError('invite_other_account', teamMessages.inviteOtherAccount(invite.email), { status: 403 });
       }
-      const existing = currentUser ?? (await usersRepository.findByEmail(db, invite.email));
+      const existing = currentUser ?? (await usersService.findByEmail(db, invite.email));
 
       if (existing) {
         let session: StartedSession | undefined;
@@ -337,7 +346,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           if (session) await sessions.end(session.secret);
           throw error;
         }
-        const user = (await usersRepository.findById(db, existing.id)) ?? existing;
+        const user = (await usersService.findById(db, existing.id)) ?? existing;
         return { user, workspaceId: invite.workspace_id, session };
       }
 
@@ -351,7 +360,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           const locked = await invitesRepository.findByTokenHash(tx, tokenHash, { lock: true });
           assertUsable(locked);
           const userId = newId();
-          await usersRepository.insert(tx, {
+          await usersService.insert(tx, {
             id: userId,
             email: locked.email,
             password_hash: passwordHash,
@@ -362,15 +371,12 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           await join(tx, locked, userId);
           await audit(tx, { action: 'user.signed_up', actorUserId: userId, workspaceId: locked.workspace_id });
           const session = await sessions.start({ userId, remember: false, ...input.client, db: tx });
-          const user = await usersRepository.findById(tx, userId);
+          const user = await usersService.findById(tx, userId);
           if (!user) throw notFound();
           return { user, workspaceId: locked.workspace_id, session };
         });
       } catch (error) {
-        if ((error as { code?: string }).code === '23505') {
-          throw new AppError('email_taken', messages.emailTaken, { status: 409 });
-        }
-        throw error;
+        throw constraintViolation(error, ACCOUNT_CONSTRAINTS) ?? error;
       }
     },
   };

@@ -1,7 +1,7 @@
 import { changePasswordBody, profileUpdateBody } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth.js';
+import { requireAuth } from '../../platform/actor.js';
 import { errorResponses } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
 import { presentWorkspace, workspaceView } from '../workspaces/workspaces.presenter.js';

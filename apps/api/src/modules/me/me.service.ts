@@ -1,7 +1,7 @@
 import type { ProfileUpdateBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { User, UserUpdate } from '../../db/tables.js';
-import { usersRepository } from '../users/users.repository.js';
+import { usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 
 export function createProfileService({ db, workspaces }: { db: Db; workspaces: WorkspacesService }) {
@@ -20,7 +20,7 @@ export function createProfileService({ db, workspaces }: { db: Db; workspaces: W
       };
       const defined = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as UserUpdate;
       if (Object.keys(defined).length === 0) return user;
-      return usersRepository.update(db, user.id, defined);
+      return usersService.update(db, user.id, defined);
     },
   };
 }

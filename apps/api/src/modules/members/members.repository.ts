@@ -1,7 +1,6 @@
 import type { Role } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Membership } from '../../db/tables.js';
-import { invitesRepository } from '../invites/invites.repository.js';
 
 export interface MemberRow {
   user_id: string;
@@ -186,37 +185,6 @@ export const membersRepository = {
       .where('p.archived_at', 'is', null);
     const rows = await direct.union(viaGroups).union(owned).orderBy('name').execute();
     return rows.flatMap((r) => (r.userId ? [{ userId: r.userId, projectId: r.projectId, name: r.name }] : []));
-  },
-
-  /**
-   * Licenses in use: active non-guest members plus pending, unexpired non-guest invites
-   * (an invite holds its seat until it is accepted, revoked or expires).
-   */
-  async countSeatsUsed(db: Db, workspaceId: string, now = new Date()): Promise<number> {
-    const members = await membersRepository.countActiveMembers(db, workspaceId);
-    return members + (await invitesRepository.countSeatHolding(db, workspaceId, now));
-  },
-
-  /** Active non-guest members only: the "N" of "N/M users". */
-  async countActiveMembers(db: Db, workspaceId: string): Promise<number> {
-    const row = await db
-      .selectFrom('memberships')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'active')
-      .where('role', '!=', 'guest')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-
-  /** Locks the workspace row so concurrent invites and role changes count seats one at a time. */
-  async lockWorkspace(db: Db, workspaceId: string) {
-    return db
-      .selectFrom('workspaces')
-      .select(['id', 'plan', 'licenses', 'hide_disabled_users'])
-      .where('id', '=', workspaceId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
   },
 
   async updateSettings(db: Db, workspaceId: string, changes: { hide_disabled_users: boolean }): Promise<void> {

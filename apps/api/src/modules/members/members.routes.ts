@@ -1,22 +1,13 @@
 import { bulkMembersBody, memberUpdateBody, teamSettingsBody, text, transferOwnershipBody } from '@sundial/core';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireMembership } from '../../platform/auth.js';
-import { errorBody, errorResponses } from '../../platform/schemas.js';
-import { workspaceParams } from '../workspaces/workspaces.routes.js';
+import { actorOf } from '../../platform/actor.js';
+import { errorBody, errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { memberView, teamSettingsView } from './members.presenter.js';
-import type { Actor } from './members.service.js';
 
 const tags = ['members'];
 const memberParams = workspaceParams.extend({ userId: z.uuid({ error: 'Member not found.' }) });
 const responses = { ...errorResponses, 402: errorBody };
-
-/** The signed-in user acting in the workspace of the URL. */
-export const actorOf = (request: FastifyRequest): Actor => ({
-  membership: requireMembership(request),
-  userId: requireAuth(request).user.id,
-});
 
 export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { members } = app.services;
@@ -48,7 +39,7 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { limit, offset } = request.query;
-      const result = await members.list(requireMembership(request), {
+      const result = await members.list(actorOf(request), {
         search: request.query.search,
         status: request.query.status,
         forReports: request.query.for === 'reports',
@@ -64,7 +55,7 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { tags, summary: 'One member', params: memberParams, response: { 200: memberView, ...responses } },
     },
-    async (request) => members.get(requireMembership(request), request.params.userId),
+    async (request) => members.get(actorOf(request), request.params.userId),
   );
 
   app.patch(
@@ -135,7 +126,7 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: teamSettingsView, ...responses },
       },
     },
-    async (request) => members.settings(requireMembership(request)),
+    async (request) => members.settings(actorOf(request)),
   );
 
   app.patch(

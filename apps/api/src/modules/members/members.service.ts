@@ -1,36 +1,33 @@
-import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, seatLimit, teamMessages } from '@sundial/core';
+import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, type Role, teamMessages } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { assertCan, assertSeatsAfterChange, seatUsage } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, type ConstraintTable, constraintViolation, forbidden, notFound } from '../../platform/errors.js';
 import type { SessionStore } from '../../platform/sessions.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { type MemberView, presentMember } from './members.presenter.js';
 import { type MemberRow, membersRepository } from './members.repository.js';
 
 export const memberNotFound = () => notFound('Member not found.');
 
-/**
- * Inside a transaction: throws 402 seat_limit_reached when the workspace's non-guest members
- * and pending invites exceed its licenses after the changes just made, and grew by them.
- * Locks the workspace row first so two requests cannot both take the last seat.
- */
-export async function assertSeatsAfterChange(tx: Db, workspaceId: string, change: () => Promise<void>): Promise<void> {
-  const workspace = await membersRepository.lockWorkspace(tx, workspaceId);
-  const limit = seatLimit(workspace);
-  if (limit === null) return change();
-  const before = await membersRepository.countSeatsUsed(tx, workspaceId);
-  await change();
-  const after = await membersRepository.countSeatsUsed(tx, workspaceId);
-  if (after > limit && after > before) {
-    throw new AppError('seat_limit_reached', teamMessages.seatLimit(limit), { status: 402 });
-  }
-}
+/** Memberships for other modules (groups, invites), inside their own transaction. */
+export const memberRecords = {
+  find: (db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> =>
+    membersRepository.find(db, workspaceId, userId),
+  findByEmail: (db: Db, workspaceId: string, email: string): Promise<MemberRow | undefined> =>
+    membersRepository.findByEmail(db, workspaceId, email),
+  /** Makes the user a member with the role (joining by invite). */
+  add: (db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> =>
+    membersRepository.add(db, input),
+};
 
-export interface Actor {
-  membership: MembershipWithWorkspace;
-  userId: string;
-}
+const MEMBER_CONSTRAINTS: ConstraintTable = {
+  memberships_external_id_key: {
+    code: 'external_id_taken',
+    message: teamMessages.externalIdTaken,
+    field: 'externalId',
+  },
+};
 
 export function createMembersService({ db, sessions }: { db: Db; sessions: SessionStore }) {
   const workspaceOf = (actor: Actor) => actor.membership.workspace.id;
@@ -79,13 +76,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
   }
 
   const mapUniqueViolation = (error: unknown): never => {
-    if ((error as { code?: string }).code === '23505') {
-      throw new AppError('external_id_taken', teamMessages.externalIdTaken, {
-        status: 409,
-        fields: { externalId: teamMessages.externalIdTaken },
-      });
-    }
-    throw error;
+    throw constraintViolation(error, MEMBER_CONSTRAINTS) ?? error;
   };
 
   return {
@@ -94,7 +85,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
      * disabled members when the workspace hides them from lists in reports.
      */
     async list(
-      membership: MembershipWithWorkspace,
+      actor: Actor,
       options: {
         search?: string;
         status?: 'active' | 'disabled';
@@ -103,7 +94,8 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
         offset?: number;
       } = {},
     ): Promise<{ items: MemberView[]; total: number }> {
-      assertCan(membership, 'members:view');
+      assertCan(actor, 'members:view');
+      const { membership } = actor;
       const workspaceId = membership.workspace.id;
       const status = options.forReports && membership.workspace.hide_disabled_users ? 'active' : options.status;
       const { rows, total } = await membersRepository.list(db, workspaceId, {
@@ -115,8 +107,9 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
       return { items: await present(workspaceId, rows), total };
     },
 
-    async get(membership: MembershipWithWorkspace, userId: string): Promise<MemberView> {
-      assertCan(membership, 'members:view');
+    async get(actor: Actor, userId: string): Promise<MemberView> {
+      assertCan(actor, 'members:view');
+      const { membership } = actor;
       const row = await membersRepository.find(db, membership.workspace.id, userId);
       if (!row) throw memberNotFound();
       const [view] = await present(membership.workspace.id, [row]);
@@ -130,21 +123,21 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
      * seat (role or re-enable) is refused beyond the licenses with 402 seat_limit_reached.
      */
     async update(actor: Actor, userId: string, changes: MemberUpdateBody): Promise<MemberView> {
-      assertCan(actor.membership, 'members:manage');
+      assertCan(actor, 'members:manage');
       const workspaceId = workspaceOf(actor);
       await db
         .transaction()
         .execute((tx) => assertSeatsAfterChange(tx, workspaceId, () => applyChange(tx, actor, userId, changes)))
         .catch(mapUniqueViolation);
-      return this.get(actor.membership, userId);
+      return this.get(actor, userId);
     },
 
     /** Bulk edit: the same role, status or group change for many members, all or nothing. */
     async bulkUpdate(actor: Actor, body: BulkMembersBody): Promise<MemberView[]> {
-      assertCan(actor.membership, 'members:manage');
+      assertCan(actor, 'members:manage');
       const workspaceId = workspaceOf(actor);
       const groupChange = body.addToGroupId ?? body.removeFromGroupId;
-      if (groupChange) assertCan(actor.membership, 'groups:manage');
+      if (groupChange) assertCan(actor, 'groups:manage');
       await db.transaction().execute(async (tx) => {
         for (const groupId of [body.addToGroupId, body.removeFromGroupId]) {
           if (
@@ -198,7 +191,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
      * entries stay, still attributed to them; their group memberships go.
      */
     async remove(actor: Actor, userId: string): Promise<void> {
-      assertCan(actor.membership, 'members:manage');
+      assertCan(actor, 'members:manage');
       const workspaceId = workspaceOf(actor);
       await db.transaction().execute(async (tx) => {
         const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
@@ -217,7 +210,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
 
     /** Hands the workspace to another active, non-guest member; the old owner becomes an admin. */
     async transferOwnership(actor: Actor, userId: string): Promise<MemberView> {
-      assertCan(actor.membership, 'members:transfer_ownership');
+      assertCan(actor, 'members:transfer_ownership');
       const workspaceId = workspaceOf(actor);
       await db.transaction().execute(async (tx) => {
         // The actor's row first, locked: of two transfers sent at once, the second finds that
@@ -240,24 +233,22 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
           detail: { from: actor.userId, to: userId, previousRole: target.role },
         });
       });
-      return this.get({ ...actor.membership, role: 'admin' }, userId);
+      return this.get({ ...actor, membership: { ...actor.membership, role: 'admin' } }, userId);
     },
 
     /** Seats in use against the licenses, and the team settings of the workspace. */
-    async settings(membership: MembershipWithWorkspace) {
-      assertCan(membership, 'members:view');
-      const { workspace } = membership;
-      const used = await membersRepository.countActiveMembers(db, workspace.id);
-      const withInvites = await membersRepository.countSeatsUsed(db, workspace.id);
+    async settings(actor: Actor) {
+      assertCan(actor, 'members:view');
+      const { workspace } = actor.membership;
       return {
         hideDisabledUsers: workspace.hide_disabled_users,
-        seats: { used, limit: seatLimit(workspace), pendingInvites: withInvites - used },
+        seats: await seatUsage(db, workspace),
         assignableRoles: [...ASSIGNABLE_ROLES],
       };
     },
 
     async updateSettings(actor: Actor, changes: { hideDisabledUsers: boolean }) {
-      assertCan(actor.membership, 'workspace:update');
+      assertCan(actor, 'workspace:update');
       const workspaceId = workspaceOf(actor);
       await db.transaction().execute(async (tx) => {
         await membersRepository.updateSettings(tx, workspaceId, { hide_disabled_users: changes.hideDisabledUsers });
@@ -269,8 +260,11 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
         });
       });
       return this.settings({
-        ...actor.membership,
-        workspace: { ...actor.membership.workspace, hide_disabled_users: changes.hideDisabledUsers },
+        ...actor,
+        membership: {
+          ...actor.membership,
+          workspace: { ...actor.membership.workspace, hide_disabled_users: changes.hideDisabledUsers },
+        },
       });
     },
   };

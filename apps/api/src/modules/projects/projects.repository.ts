@@ -1,7 +1,7 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { BudgetType, Project, Task } from '../../db/tables/projects.js';
-import type { Database } from '../../db/tables.js';
+import { assignedTo, type ProjectEb, type ProjectViewer, reachableProjects } from '../../platform/access.repository.js';
 import { newId } from '../../platform/ids.js';
 import type { TouchedEntry } from './projects.entry-events.js';
 
@@ -15,14 +15,8 @@ export interface ProjectRow extends Project {
   granted: boolean;
 }
 
-export interface Viewer {
-  workspaceId: string;
-  userId: string;
-  /** true: every project of the workspace (the rest below is then moot). */
-  seesAll: boolean;
-  /** Public projects too, beside those the viewer is assigned to (false for guests). */
-  seesPublic: boolean;
-}
+/** Which projects a query shows: platform/access.ts decides, from the role. */
+export type Viewer = ProjectViewer;
 
 export interface SectionValues {
   description?: string | null;
@@ -34,49 +28,12 @@ export interface SectionValues {
   keywords?: string;
 }
 
-type ProjectEb = ExpressionBuilder<Database & { p: Database['projects'] }, 'p'>;
-
-/**
- * Assigned to the project or any of its tasks, directly or through a group; with `grantOnly`,
- * assigned to the whole project with the "Can manage" grant.
- */
-function assignedTo(eb: ProjectEb, userId: string, grantOnly = false) {
-  return eb.exists(
-    eb
-      .selectFrom('project_members as pm')
-      .select(sql`1`.as('one'))
-      .whereRef('pm.project_id', '=', 'p.id')
-      .$if(grantOnly, (q) => q.where('pm.task_id', 'is', null).where('pm.can_manage', '=', true))
-      .where((w) =>
-        w.or([
-          w('pm.user_id', '=', userId),
-          w(
-            'pm.group_id',
-            'in',
-            w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
-          ),
-        ]),
-      ),
-  );
-}
-
 /** "Mine": projects the person owns (created) or is assigned to. */
 function ownedOrAssigned(eb: ProjectEb, userId: string) {
   return eb.or([eb('p.owner_user_id', '=', userId), assignedTo(eb, userId)]);
 }
 
-function baseProjects(db: Db, viewer: Viewer) {
-  return db
-    .selectFrom('projects as p')
-    .where('p.workspace_id', '=', viewer.workspaceId)
-    .$if(!viewer.seesAll, (q) =>
-      q.where((eb) =>
-        viewer.seesPublic
-          ? eb.or([eb('p.is_public', '=', true), assignedTo(eb, viewer.userId)])
-          : assignedTo(eb, viewer.userId),
-      ),
-    );
-}
+const baseProjects = reachableProjects;
 
 function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
   return q

@@ -9,11 +9,10 @@ import {
   taskUpdateBody,
   text,
 } from '@sundial/core';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireMembership } from '../../platform/auth.js';
-import { errorResponses } from '../../platform/schemas.js';
+import { actorOf } from '../../platform/actor.js';
+import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 import {
   assignableView,
   projectDetailView,
@@ -21,18 +20,10 @@ import {
   taskDetailView,
   taskView,
 } from './projects.presenter.js';
-import type { Actor } from './projects.service.js';
 
 const tags = ['projects'];
-const workspaceId = z.uuid({ error: 'Workspace not found.' });
-const wsParams = z.object({ workspaceId });
 const projectParams = z.object({ workspaceId, projectId: z.uuid({ error: 'Project not found.' }) });
 const taskParams = z.object({ workspaceId, taskId: z.uuid({ error: 'Task not found.' }) });
-
-export const actorOf = (request: FastifyRequest): Actor => ({
-  membership: requireMembership(request),
-  userId: requireAuth(request).user.id,
-});
 
 const base = '/workspaces/:workspaceId';
 

@@ -1,21 +1,19 @@
-import {
-  can,
-  type MembersBody,
-  type ProjectCreateBody,
-  type ProjectPeopleBody,
-  type ProjectUpdateBody,
-  type Role,
-  type TaskCreateBody,
-  type TaskUpdateBody,
+import type {
+  MembersBody,
+  ProjectCreateBody,
+  ProjectPeopleBody,
+  ProjectUpdateBody,
+  TaskCreateBody,
+  TaskUpdateBody,
 } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { assertCan, mayEditProject, projectViewerOf } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
+import { type ConstraintTable, forbidden, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { announceEntries } from './projects.entry-events.js';
 import {
   presentProject,
@@ -29,48 +27,9 @@ import {
   type ProjectRow,
   projectsRepository as repo,
   type SectionValues,
-  type Viewer,
 } from './projects.repository.js';
 
-export interface Actor {
-  membership: MembershipWithWorkspace;
-  userId: string;
-}
-
-/**
- * Which projects a person reaches: Managers and above every one; members the public ones and those
- * they are assigned to; guests only those assigned to them (directly, through a group, or on a task).
- */
-export function projectViewer(o: { workspaceId: string; userId: string; role: Role }): Viewer {
-  return {
-    workspaceId: o.workspaceId,
-    userId: o.userId,
-    seesAll: can(o.role, 'projects:view_all'),
-    seesPublic: can(o.role, 'projects:view_public'),
-  };
-}
-
-const viewerOf = ({ membership, userId }: Actor): Viewer =>
-  projectViewer({ workspaceId: membership.workspace.id, userId, role: membership.role });
-
-/**
- * The one rule for changing a project one can see (its edit-panel sections, its tasks, archiving):
- * projects:manage, or a Member's "Can manage" grant on an assignment to the whole project, held
- * directly or through a group. Deleting it and its people/grants stay with projects:manage.
- */
-export function mayEditProject(role: Role, project: { granted: boolean }): boolean {
-  return can(role, 'projects:manage') || (project.granted && can(role, 'projects:edit_granted'));
-}
-
-/** Runs a write; a unique violation becomes 409 with the given message. */
-export async function uniqueAs<T>(message: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new AppError('conflict', message, { status: 409 });
-    throw error;
-  }
-}
+const viewerOf = projectViewerOf;
 
 type Sections = Pick<ProjectUpdateBody, 'description' | 'budget' | 'billableDefault' | 'keywordsEnabled' | 'keywords'>;
 
@@ -91,6 +50,8 @@ function sectionValues(body: Sections): SectionValues {
 
 const PROJECT_TAKEN = 'A project with this name already exists for this client.';
 const TASK_TAKEN = 'A task with this title already exists here.';
+const PROJECT_CONSTRAINTS: ConstraintTable = { projects_sibling_name_key: { message: PROJECT_TAKEN, field: 'name' } };
+const TASK_CONSTRAINTS: ConstraintTable = { tasks_sibling_name_key: { message: TASK_TAKEN, field: 'name' } };
 
 export function createProjectsService(db: Db, hub: TimeEntryHub) {
   async function loadProject(dbOrTx: Db, actor: Actor, id: string) {
@@ -200,7 +161,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       const id = newId();
       return db.transaction().execute(async (tx) => {
         await assertClient(tx, workspaceId, body.clientId);
-        await uniqueAs(PROJECT_TAKEN, () =>
+        await mapConstraints(PROJECT_CONSTRAINTS, () =>
           repo.insert(tx, {
             id,
             workspace_id: workspaceId,
@@ -227,7 +188,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
         }
         const workspaceId = actor.membership.workspace.id;
         await assertClient(tx, workspaceId, body.clientId);
-        await uniqueAs(PROJECT_TAKEN, () =>
+        await mapConstraints(PROJECT_CONSTRAINTS, () =>
           repo.update(tx, workspaceId, id, {
             ...(body.name !== undefined ? { name: body.name.trim() } : {}),
             ...(body.clientId !== undefined ? { client_id: body.clientId } : {}),
@@ -363,7 +324,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
             throw validationError({ parentTaskId: 'The parent task is not in this project.' });
           }
         }
-        await uniqueAs(TASK_TAKEN, () =>
+        await mapConstraints(TASK_CONSTRAINTS, () =>
           repo.insertTask(tx, {
             id,
             workspace_id: workspaceId,
@@ -405,7 +366,7 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
             }
           }
         }
-        await uniqueAs(TASK_TAKEN, () =>
+        await mapConstraints(TASK_CONSTRAINTS, () =>
           repo.updateTask(tx, workspaceId, id, {
             ...(body.name !== undefined ? { name: body.name.trim() } : {}),
             ...(moving ? { project_id: projectId, parent_task_id: parentTaskId } : {}),

@@ -9,13 +9,11 @@ import {
 } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../platform/schemas.js';
-import { actorOf } from '../projects/projects.routes.js';
+import { actorOf } from '../../platform/actor.js';
+import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 import { tagDetailView, tagListView, tagSettingsView, tagView } from './tags.presenter.js';
 
 const tags = ['tags'];
-const workspaceId = z.uuid({ error: 'Workspace not found.' });
-const wsParams = z.object({ workspaceId });
 const listParams = z.object({ workspaceId, tagListId: z.uuid({ error: 'Tag list not found.' }) });
 const tagParams = z.object({ workspaceId, tagId: z.uuid({ error: 'Tag not found.' }) });
 const base = '/workspaces/:workspaceId';

@@ -1,18 +1,20 @@
 import { can } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { notFound, validationError } from '../../platform/errors.js';
+import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { announceEntries } from '../projects/projects.entry-events.js';
-import { type Actor, uniqueAs } from '../projects/projects.service.js';
 import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import { presentTag, presentTagList } from './tags.presenter.js';
 import { tagsRepository as repo } from './tags.repository.js';
 
 type Archived = 'true' | 'false' | 'all';
 const LIST_TAKEN = 'A tag list with this name already exists.';
 const TAG_TAKEN = 'A tag with this name already exists in this list.';
+const LIST_CONSTRAINTS: ConstraintTable = { tag_lists_name_key: { message: LIST_TAKEN, field: 'name' } };
+const TAG_CONSTRAINTS: ConstraintTable = { tags_name_key: { message: TAG_TAKEN, field: 'name' } };
 
 export function createTagsService(db: Db, hub: TimeEntryHub) {
   async function loadList(tx: Db, actor: Actor, id: string) {
@@ -54,7 +56,9 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       manage(actor);
       const id = newId();
       return write(actor, async (tx, workspaceId) => {
-        await uniqueAs(LIST_TAKEN, () => repo.insertList(tx, { id, workspace_id: workspaceId, name: name.trim() }));
+        await mapConstraints(LIST_CONSTRAINTS, () =>
+          repo.insertList(tx, { id, workspace_id: workspaceId, name: name.trim() }),
+        );
         await audit(tx, { action: 'tag_list.created', actorUserId: actor.userId, workspaceId, subjectId: id });
         return loadList(tx, actor, id);
       });
@@ -64,7 +68,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       return write(actor, async (tx, workspaceId) => {
         await loadList(tx, actor, id);
         manage(actor);
-        await uniqueAs(LIST_TAKEN, () =>
+        await mapConstraints(LIST_CONSTRAINTS, () =>
           repo.updateList(tx, workspaceId, id, {
             ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
             ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
@@ -111,7 +115,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       return write(actor, async (tx, workspaceId) => {
         await loadList(tx, actor, listId);
         manage(actor);
-        await uniqueAs(TAG_TAKEN, () =>
+        await mapConstraints(TAG_CONSTRAINTS, () =>
           repo.insertTag(tx, { id, workspace_id: workspaceId, tag_list_id: listId, name: name.trim() }),
         );
         return presentTag(await loadTag(tx, actor, id));
@@ -125,7 +129,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
         if (patch.tagListId && !(await repo.findList(tx, workspaceId, patch.tagListId))) {
           throw validationError({ tagListId: 'Tag list not found.' });
         }
-        await uniqueAs(TAG_TAKEN, () =>
+        await mapConstraints(TAG_CONSTRAINTS, () =>
           repo.updateTag(tx, workspaceId, id, {
             ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
             ...(patch.tagListId !== undefined ? { tag_list_id: patch.tagListId } : {}),

@@ -13,13 +13,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireMembership } from '../../platform/auth.js';
-import { errorResponses } from '../../platform/schemas.js';
-import type { Actor } from './time-entries.service.js';
+import { actorOf, requireAuth } from '../../platform/actor.js';
+import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 
 const tags = ['time entries'];
-const workspaceId = z.uuid({ error: 'Workspace not found.' });
-const wsParams = z.object({ workspaceId });
 const entryParams = z.object({ workspaceId, entryId: z.uuid({ error: 'Time entry not found.' }) });
 const userQuery = z.object({ userId: z.uuid().optional() });
 const base = '/workspaces/:workspaceId';
@@ -27,11 +24,6 @@ const HEARTBEAT_MS = 25_000;
 /** How often an open stream checks that its session is still alive (log-out, expiry, disable). */
 export const SESSION_CHECK_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
-
-const actorOf = (request: FastifyRequest): Actor => ({
-  membership: requireMembership(request),
-  userId: requireAuth(request).user.id,
-});
 
 const keyOf = (request: FastifyRequest): string | undefined => {
   const value = request.headers['idempotency-key'];
@@ -346,10 +338,12 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
       // The stream lives no longer than the session that opened it: signed out elsewhere, expired
       // or disabled, it ends (the browser's reconnect then gets a 401).
-      const check = { sessionSecret, workspaceId: actor.membership.workspace.id, userId: actor.userId };
+      const check = { workspaceId: actor.membership.workspace.id, userId: actor.userId };
       const sessionWatch = setInterval(() => {
+        // A token-signed stream has no session to outlive; its token is checked when it reconnects.
+        if (sessionSecret === undefined) return;
         timeEntries
-          .streamAllowed(check)
+          .streamAllowed({ ...check, sessionSecret })
           .then((ok) => {
             if (!ok) raw.end();
           })

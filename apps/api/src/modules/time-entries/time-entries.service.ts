@@ -11,22 +11,27 @@ import {
 } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import {
+  assertCan,
+  memberReachesProject,
+  othersTimeScope,
+  outOfTimeScope,
+  reachesTimeOf,
+} from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
+import {
+  AppError,
+  type ConstraintTable,
+  constraintViolation,
+  forbidden,
+  notFound,
+  validationError,
+} from '../../platform/errors.js';
 import { hashSecret, isUuid } from '../../platform/ids.js';
-import { groupsRepository } from '../groups/groups.repository.js';
-import { projectsRepository } from '../projects/projects.repository.js';
-import { projectViewer } from '../projects/projects.service.js';
-import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
-import { assertCan } from '../workspaces/workspaces.service.js';
 import type { TimeEntryHub } from './time-entries.events.js';
 import { presentEntry, presentSettings } from './time-entries.presenter.js';
 import { type EntryValues, type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
-
-export interface Actor {
-  membership: MembershipWithWorkspace;
-  userId: string;
-}
 
 /** Fields of an entry after the body's text (durations, ids) has been read. */
 export interface EntryInput {
@@ -56,8 +61,13 @@ const SKEW_MS = 60_000;
 const wholeSecond = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
 
 const conflict = (code: string, message: string) => new AppError(code, message, { status: 409 });
-const outOfScope = () =>
-  new AppError('forbidden', 'Managers see the time of the people in the groups they manage only.', { status: 403 });
+const outOfScope = outOfTimeScope;
+const RUNNING_CONSTRAINTS: ConstraintTable = {
+  time_entries_one_running_key: {
+    code: 'timer_already_running',
+    message: 'A timer was started at the same moment; it is running now.',
+  },
+};
 /** How long a deleted entry can be brought back with Undo. */
 export const UNDO_WINDOW_MS = 10 * 60_000;
 
@@ -87,22 +97,8 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     return row ? presentSettings(row) : DEFAULT_TIME_SETTINGS;
   }
 
-  /**
-   * Whose time, besides their own, the actor may see and edit: everyone's (null) for owners and
-   * admins; a manager's people only, the members of the groups they belong to and those below.
-   */
-  async function othersScope(dbOrTx: Db, actor: Actor): Promise<Set<string> | null> {
-    if (actor.membership.role !== 'manager') return null;
-    return groupsRepository.managedUserIds(dbOrTx, actor.membership.workspace.id, actor.userId);
-  }
-
-  /** Whether the actor may see (or, with `edit`, change) time of `userId`. */
-  async function reaches(dbOrTx: Db, actor: Actor, userId: string, permission: 'view' | 'edit'): Promise<boolean> {
-    if (userId === actor.userId) return true;
-    if (!can(actor.membership.role, permission === 'view' ? 'time:view_others' : 'time:edit_others')) return false;
-    const scope = await othersScope(dbOrTx, actor);
-    return scope === null || scope.has(userId);
-  }
+  /** Whose time the actor reaches: the rule lives in platform/access.ts. */
+  const reaches = reachesTimeOf;
 
   /** The user whose timesheet is touched: the actor, or another member with time:edit_others. */
   async function targetUser(tx: Db, actor: Actor, userId: string | undefined, permission: 'view' | 'edit') {
@@ -197,11 +193,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
    * via a group; guests: assigned only): checked for the person the time belongs to, whoever books it.
    */
   async function seesProject(tx: Db, workspaceId: string, userId: string, projectId: string): Promise<boolean> {
-    const member = await repo.findMember(tx, workspaceId, userId);
-    if (!member) return false;
-    return Boolean(
-      await projectsRepository.find(tx, projectViewer({ workspaceId, userId, role: member.role }), projectId),
-    );
+    return memberReachesProject(tx, { workspaceId, userId, projectId });
   }
 
   function assertRequired(
@@ -330,7 +322,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       let userIds: string[] | undefined;
       if (q.userId === 'all') {
         assertCan(actor.membership, 'time:view_others');
-        const scope = await othersScope(db, actor);
+        const scope = await othersTimeScope(db, actor);
         if (scope) userIds = [...new Set([actor.userId, ...scope])];
       } else {
         userIds = [await targetUser(db, actor, q.userId, 'view')];
@@ -645,10 +637,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           }),
         );
       } catch (error) {
-        if ((error as { code?: string }).code === '23505') {
-          throw conflict('timer_already_running', 'A timer was started at the same moment; it is running now.');
-        }
-        throw error;
+        throw constraintViolation(error, RUNNING_CONSTRAINTS) ?? error;
       }
     },
 
@@ -740,7 +729,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     ): Promise<{ userId: string | null; only: Set<string> | null }> {
       if (userId === 'all') {
         assertCan(actor.membership, 'time:view_others');
-        const scope = await othersScope(db, actor);
+        const scope = await othersTimeScope(db, actor);
         return { userId: null, only: scope ? new Set([actor.userId, ...scope]) : null };
       }
       return { userId: await targetUser(db, actor, userId, 'view'), only: null };
@@ -753,7 +742,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
       if (!can(actor.membership.role, 'time:view_others')) {
         return repo.activeMembers(db, workspaceId, [actor.userId]);
       }
-      const scope = await othersScope(db, actor);
+      const scope = await othersTimeScope(db, actor);
       const people = await repo.activeMembers(db, workspaceId, scope ? [actor.userId, ...scope] : undefined);
       return [...people.filter((p) => p.userId === actor.userId), ...people.filter((p) => p.userId !== actor.userId)];
     },

@@ -1,12 +1,9 @@
 import type { PlanId, Role } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Membership, Workspace } from '../../db/tables.js';
+import type { MembershipWithWorkspace } from '../../platform/actor.js';
 
-export interface MembershipWithWorkspace {
-  workspace: Workspace;
-  role: Role;
-  status: Membership['status'];
-}
+export type { MembershipWithWorkspace } from '../../platform/actor.js';
 
 export const workspacesRepository = {
   async insert(

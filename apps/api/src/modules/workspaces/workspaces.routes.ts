@@ -1,12 +1,11 @@
 import { createWorkspaceBody, updateWorkspaceBody } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireMembership } from '../../platform/auth.js';
-import { errorResponses } from '../../platform/schemas.js';
+import { actorOf, requireAuth, requireMembership } from '../../platform/actor.js';
+import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { presentWorkspace, workspaceView } from './workspaces.presenter.js';
 
 const tags = ['workspaces'];
-export const workspaceParams = z.object({ workspaceId: z.uuid({ error: 'Workspace not found.' }) });
 
 export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { workspaces } = app.services;
@@ -70,8 +69,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const membership = requireMembership(request);
-      return presentWorkspace(await workspaces.rename(membership, requireAuth(request).user.id, request.body.name));
+      return presentWorkspace(await workspaces.rename(actorOf(request), request.body.name));
     },
   );
 };

@@ -1,14 +1,11 @@
-import { can, type Permission, TRIAL_DAYS } from '@sundial/core';
+import { TRIAL_DAYS } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor, MembershipWithWorkspace } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { forbidden, notFound } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { type MembershipWithWorkspace, workspacesRepository } from './workspaces.repository.js';
-
-/** Throws 403 unless the member's role grants the permission. */
-export function assertCan(membership: MembershipWithWorkspace, permission: Permission): void {
-  if (!can(membership.role, permission)) throw forbidden();
-}
+import { workspacesRepository } from './workspaces.repository.js';
 
 export function createWorkspacesService(db: Db) {
   return {
@@ -48,8 +45,9 @@ export function createWorkspacesService(db: Db) {
       return workspacesRepository.listInactiveForUser(db, userId);
     },
 
-    async rename(membership: MembershipWithWorkspace, userId: string, name: string): Promise<MembershipWithWorkspace> {
-      assertCan(membership, 'workspace:update');
+    async rename(actor: Actor, name: string): Promise<MembershipWithWorkspace> {
+      assertCan(actor, 'workspace:update');
+      const { membership, userId } = actor;
       return db.transaction().execute(async (tx) => {
         const workspace = await workspacesRepository.rename(tx, membership.workspace.id, name);
         await audit(tx, {

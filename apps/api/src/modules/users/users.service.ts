@@ -1,0 +1,15 @@
+import type { Db } from '../../db/connection.js';
+import type { NewUser, User, UserUpdate } from '../../db/tables.js';
+import { usersRepository } from './users.repository.js';
+
+/**
+ * The users table's one door for other modules (auth, me, invites): they read and write accounts
+ * through these, inside their own transaction when they pass one.
+ */
+export const usersService = {
+  /** By address, whatever its case. */
+  findByEmail: (db: Db, email: string): Promise<User | undefined> => usersRepository.findByEmail(db, email),
+  findById: (db: Db, id: string): Promise<User | undefined> => usersRepository.findById(db, id),
+  insert: (db: Db, user: NewUser): Promise<User> => usersRepository.insert(db, user),
+  update: (db: Db, id: string, changes: UserUpdate): Promise<User> => usersRepository.update(db, id, changes),
+};

@@ -1,0 +1,161 @@
+import {
+  can,
+  type Feature,
+  featureLockedMessage,
+  type Permission,
+  type Role,
+  seatLimit,
+  teamMessages,
+  workspaceHasFeature,
+} from '@sundial/core';
+import type { Db } from '../db/connection.js';
+import type { Workspace } from '../db/tables.js';
+import { accessRepository, type ProjectViewer } from './access.repository.js';
+import type { Actor, MembershipWithWorkspace } from './actor.js';
+import { AppError, forbidden } from './errors.js';
+
+/**
+ * The access rules in one place: what a role may do (the permission matrix in packages/core),
+ * whose time an actor reaches, which projects, whose group a manager manages, and what the
+ * workspace's plan includes. Services call these; nothing else decides access.
+ */
+
+export type { ProjectViewer } from './access.repository.js';
+
+/**
+ * Throws 403 unless the actor's role grants the permission. Takes the actor; a membership is
+ * accepted too while time-entries.service still passes `actor.membership` (its writes are being
+ * reworked in parallel, so its call sites move in a later step).
+ */
+export function assertCan(
+  who: Pick<Actor, 'membership'> | Pick<MembershipWithWorkspace, 'role'>,
+  permission: Permission,
+): void {
+  const role = 'membership' in who ? who.membership.role : who.role;
+  if (!can(role, permission)) throw forbidden();
+}
+
+// ---- whose time
+
+export type TimeAccess = 'view' | 'edit';
+
+export const outOfTimeScope = () =>
+  new AppError('forbidden', 'Managers see the time of the people in the groups they manage only.', { status: 403 });
+
+/**
+ * Whose time, besides their own, the actor may see and edit: everyone's (null) for owners and
+ * admins; a manager's people only, the members of the groups they belong to and those below.
+ */
+export async function othersTimeScope(db: Db, actor: Actor): Promise<Set<string> | null> {
+  if (actor.membership.role !== 'manager') return null;
+  return accessRepository.managedUserIds(db, actor.membership.workspace.id, actor.userId);
+}
+
+/** Whether the actor may see (or, with `edit`, change) time of `userId`. */
+export async function reachesTimeOf(db: Db, actor: Actor, userId: string, access: TimeAccess): Promise<boolean> {
+  if (userId === actor.userId) return true;
+  if (!can(actor.membership.role, access === 'view' ? 'time:view_others' : 'time:edit_others')) return false;
+  const scope = await othersTimeScope(db, actor);
+  return scope === null || scope.has(userId);
+}
+
+// ---- which projects
+
+/**
+ * Which projects a person reaches: Managers and above every one; members the public ones and those
+ * they are assigned to; guests only those assigned to them (directly, through a group, or on a task).
+ */
+export function projectViewer(o: { workspaceId: string; userId: string; role: Role }): ProjectViewer {
+  return {
+    workspaceId: o.workspaceId,
+    userId: o.userId,
+    seesAll: can(o.role, 'projects:view_all'),
+    seesPublic: can(o.role, 'projects:view_public'),
+  };
+}
+
+/** The projects the actor reaches, for queries that list or find projects. */
+export const projectViewerOf = ({ membership, userId }: Actor): ProjectViewer =>
+  projectViewer({ workspaceId: membership.workspace.id, userId, role: membership.role });
+
+/**
+ * The one rule for changing a project one can see (its edit-panel sections, its tasks, archiving):
+ * projects:manage, or a Member's "Can manage" grant on an assignment to the whole project, held
+ * directly or through a group. Deleting it and its people/grants stay with projects:manage.
+ */
+export function mayEditProject(role: Role, project: { granted: boolean }): boolean {
+  return can(role, 'projects:manage') || (project.granted && can(role, 'projects:edit_granted'));
+}
+
+/** Whether a member of the workspace (any role, by id) reaches the project: may have time on it. */
+export async function memberReachesProject(
+  db: Db,
+  o: { workspaceId: string; userId: string; projectId: string },
+): Promise<boolean> {
+  const role = await accessRepository.findMemberRole(db, o.workspaceId, o.userId);
+  if (!role) return false;
+  return accessRepository.reachesProject(db, projectViewer({ ...o, role }), o.projectId);
+}
+
+// ---- whose group
+
+/** The groups whose membership the actor may change: null for all (groups:manage). */
+export async function managedGroupIds(db: Db, actor: Actor): Promise<Set<string> | null> {
+  if (can(actor.membership.role, 'groups:manage')) return null;
+  if (!can(actor.membership.role, 'groups:manage_own')) return new Set();
+  return accessRepository.managedGroupIds(db, actor.membership.workspace.id, actor.userId);
+}
+
+/**
+ * Owners and admins manage every group; a manager manages the membership of the groups they
+ * belong to and of the groups below those. Everyone else gets 403.
+ */
+export async function assertManagesGroup(db: Db, actor: Actor, groupId: string): Promise<void> {
+  const managed = await managedGroupIds(db, actor);
+  if (managed === null || managed.has(groupId)) return;
+  throw forbidden();
+}
+
+// ---- what the plan includes
+
+/**
+ * Throws 403 plan_limit_reached unless the workspace's plan includes the feature. A workspace
+ * on trial has every feature.
+ */
+export function assertFeature(
+  on: Pick<Actor, 'membership'> | Pick<Workspace, 'plan' | 'trial_ends_at'>,
+  feature: Feature,
+  now: Date = new Date(),
+): void {
+  const workspace = 'membership' in on ? on.membership.workspace : on;
+  if (!workspaceHasFeature(workspace, feature, now)) {
+    throw new AppError('plan_limit_reached', featureLockedMessage(feature), { status: 403 });
+  }
+}
+
+/** Seats of the workspace: non-guest members, plus non-guest invites that hold a seat, and the limit. */
+export async function seatUsage(
+  db: Db,
+  workspace: Pick<Workspace, 'id' | 'plan' | 'licenses'>,
+): Promise<{ used: number; limit: number | null; pendingInvites: number }> {
+  const used = await accessRepository.countActiveMembers(db, workspace.id);
+  const withInvites = await accessRepository.countSeatsUsed(db, workspace.id);
+  return { used, limit: seatLimit(workspace), pendingInvites: withInvites - used };
+}
+
+/**
+ * Inside a transaction: throws 402 seat_limit_reached when the workspace's non-guest members
+ * and pending invites exceed its licenses after the changes just made, and grew by them.
+ * Locks the workspace row first so two requests cannot both take the last seat.
+ */
+export async function assertSeatsAfterChange(tx: Db, workspaceId: string, change: () => Promise<void>): Promise<void> {
+  const workspace = await accessRepository.lockWorkspace(tx, workspaceId);
+  const limit = seatLimit(workspace);
+  if (limit === null) return change();
+  const before = await accessRepository.countSeatsUsed(tx, workspaceId);
+  await change();
+  const after = await accessRepository.countSeatsUsed(tx, workspaceId);
+  if (after > limit && after > before) {
+    throw new AppError('seat_limit_reached', teamMessages.seatLimit(limit), { status: 402 });
+  }
+}

@@ -1,0 +1,58 @@
+import type { Role } from '@sundial/core';
+import type { FastifyRequest } from 'fastify';
+import type { Membership, User, Workspace } from '../db/tables.js';
+import { AppError, unauthenticated } from './errors.js';
+
+/** How the request proved who sent it: the browser's session cookie, or a bearer token (API key, device). */
+export type AuthMethod = 'session' | 'token';
+
+/** Who sent the request, as the authenticator that recognised it found them. */
+export interface RequestAuth {
+  user: User;
+  method: AuthMethod;
+  /** The session's secret when a session cookie signed the request; a token has none to keep or end. */
+  sessionSecret?: string;
+}
+
+/** A person's active membership of a workspace, with the workspace. */
+export interface MembershipWithWorkspace {
+  workspace: Workspace;
+  role: Role;
+  status: Membership['status'];
+}
+
+/**
+ * The one request context every workspace service takes: who acts (user), in which workspace and
+ * with which role (membership), and how the request was authenticated.
+ */
+export interface Actor {
+  user: User;
+  userId: string;
+  membership: MembershipWithWorkspace;
+  via: AuthMethod;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: RequestAuth;
+    membership?: MembershipWithWorkspace;
+  }
+}
+
+/** The signed-in user, or 401. */
+export function requireAuth(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw unauthenticated();
+  return request.auth;
+}
+
+/** The membership the workspace hook loaded for `/workspaces/:workspaceId/...` routes. */
+export function requireMembership(request: FastifyRequest): MembershipWithWorkspace {
+  if (!request.membership) throw new AppError('internal_error', 'Workspace was not loaded.', { status: 500 });
+  return request.membership;
+}
+
+/** The signed-in user acting in the workspace of the URL. */
+export function actorOf(request: FastifyRequest): Actor {
+  const auth = requireAuth(request);
+  return { user: auth.user, userId: auth.user.id, membership: requireMembership(request), via: auth.method };
+}

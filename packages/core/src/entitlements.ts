@@ -1,0 +1,96 @@
+import { type PlanId, trialDaysLeft } from './plans.js';
+
+/**
+ * Which plan has which feature, from the plan lists of the pricing page (Basic: "Everything in
+ * Free" plus its own; Pro: "Everything in Basic" plus its own; Enterprise: everything, in a
+ * private cloud or self-hosted, with a contract). Free has what no feature below names: users,
+ * projects, timesheets and timer, reports, dashboard, tags.
+ */
+export const FEATURES = [
+  // Basic
+  'export',
+  'integrations',
+  'management_roles',
+  'budgets',
+  // Pro
+  'billing_rates',
+  'invoicing',
+  'approvals',
+  'screenshots',
+  'custom_roles',
+  'sso',
+  'two_factor',
+  'advanced_tags',
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/** The cheapest plan that includes each feature. */
+export const FEATURE_PLAN: Record<Feature, PlanId> = {
+  export: 'basic',
+  integrations: 'basic',
+  management_roles: 'basic',
+  budgets: 'basic',
+  billing_rates: 'pro',
+  invoicing: 'pro',
+  approvals: 'pro',
+  screenshots: 'pro',
+  custom_roles: 'pro',
+  sso: 'pro',
+  two_factor: 'pro',
+  advanced_tags: 'pro',
+};
+
+/** What people call each feature, for "… needs the Pro plan." */
+export const FEATURE_NAMES: Record<Feature, string> = {
+  export: 'Export to Excel, Google Spreadsheet and CSV',
+  integrations: 'Unlimited integrations',
+  management_roles: 'Management roles',
+  budgets: 'Budgeting and alerts',
+  billing_rates: 'Billing rates and labour costs',
+  invoicing: 'Invoicing',
+  approvals: 'Timesheet approvals',
+  screenshots: 'Screenshots',
+  custom_roles: 'Custom user roles',
+  sso: 'SSO',
+  two_factor: 'Two-factor authentication',
+  advanced_tags: 'Advanced tags',
+};
+
+const PLAN_RANK: Record<PlanId, number> = { free: 0, basic: 1, pro: 2, enterprise: 3 };
+const PLAN_NAMES: Record<PlanId, string> = { free: 'Free', basic: 'Basic', pro: 'Pro', enterprise: 'Enterprise' };
+
+/** Whether a plan includes the feature (each plan has everything of the plans below it). */
+export function planHasFeature(plan: PlanId, feature: Feature): boolean {
+  return PLAN_RANK[plan] >= PLAN_RANK[FEATURE_PLAN[feature]];
+}
+
+/** Every feature of a plan. */
+export function featuresOf(plan: PlanId): Feature[] {
+  return FEATURES.filter((feature) => planHasFeature(plan, feature));
+}
+
+/**
+ * Whether a workspace may use the feature now. Nothing is locked while the trial runs: a
+ * workspace on trial has every feature, whatever plan it is on.
+ */
+export function workspaceHasFeature(
+  workspace: { plan: PlanId; trial_ends_at: Date | string | null },
+  feature: Feature,
+  now: Date = new Date(),
+): boolean {
+  if (trialDaysLeft(workspace.trial_ends_at, now) > 0) return true;
+  return planHasFeature(workspace.plan, feature);
+}
+
+/** "Invoicing needs the Pro plan." */
+export function featureLockedMessage(feature: Feature): string {
+  return `${FEATURE_NAMES[feature]} needs the ${PLAN_NAMES[FEATURE_PLAN[feature]]} plan. Upgrade to use it.`;
+}
+
+/**
+ * The most non-guest members a workspace may have, or null for no limit: Free (and so the
+ * trial, which runs on Free) has none; a paid plan has its purchased licenses.
+ */
+export function seatLimit(workspace: { plan: PlanId; licenses: number }): number | null {
+  return workspace.plan === 'free' ? null : workspace.licenses;
+}
