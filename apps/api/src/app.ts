@@ -80,6 +80,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
   app.addHook('onClose', async () => {
     await services.background.drain();
+    await services.events.close();
     await services.mailer.flush();
   });
 

@@ -13,10 +13,9 @@ import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
+import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
 import { assertCan } from '../workspaces/workspaces.service.js';
-import { announceEntries } from './projects.entry-events.js';
 import {
   presentProject,
   presentTask,
@@ -92,7 +91,7 @@ function sectionValues(body: Sections): SectionValues {
 const PROJECT_TAKEN = 'A project with this name already exists for this client.';
 const TASK_TAKEN = 'A task with this title already exists here.';
 
-export function createProjectsService(db: Db, hub: TimeEntryHub) {
+export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
   async function loadProject(dbOrTx: Db, actor: Actor, id: string) {
     const row = await repo.find(dbOrTx, viewerOf(actor), id);
     if (!row) throw notFound('Project not found.');
@@ -264,8 +263,8 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
         const row = await loadProject(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
-        const entries = await repo.delete(tx, workspaceId, id);
-        await announceEntries(hub, tx, 'deleted', workspaceId, entries);
+        await timeEntries.deleteOnProject(tx, { workspaceId, actorUserId: actor.userId }, id);
+        await repo.delete(tx, workspaceId, id);
         await audit(tx, {
           action: 'project.deleted',
           actorUserId: actor.userId,
@@ -435,8 +434,9 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
         await loadEditable(tx, actor, task.project_id);
-        const entries = await repo.deleteTask(tx, workspaceId, task);
-        await announceEntries(hub, tx, 'updated', workspaceId, entries);
+        const subtree = await repo.taskSubtree(tx, workspaceId, task);
+        await timeEntries.detachTasks(tx, { workspaceId, actorUserId: actor.userId }, subtree);
+        await repo.deleteTask(tx, workspaceId, task.id);
         await audit(tx, {
           action: 'task.deleted',
           actorUserId: actor.userId,

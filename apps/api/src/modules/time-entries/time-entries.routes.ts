@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireMembership } from '../../platform/auth.js';
+import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses } from '../../platform/schemas.js';
 import type { Actor } from './time-entries.service.js';
 
@@ -33,15 +34,10 @@ const actorOf = (request: FastifyRequest): Actor => ({
   userId: requireAuth(request).user.id,
 });
 
-const keyOf = (request: FastifyRequest): string | undefined => {
-  const value = request.headers['idempotency-key'];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-};
-
 const timerView = z.object({ entry: timeEntryView, stopped: timeEntryView.nullable() });
 
 export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { timeEntries, timeEntryHub } = app.services;
+  const { timeEntries, liveUpdates } = app.services;
   const streams = new Set<FastifyReply>();
 
   app.addHook('preClose', async () => {
@@ -55,7 +51,6 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
   }, PRUNE_EVERY_MS).unref();
   app.addHook('onClose', async () => {
     clearInterval(pruning);
-    await timeEntryHub.close();
   });
 
   app.get(
@@ -87,7 +82,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await timeEntries.create(actorOf(request), request.body, keyOf(request));
+      const result = await timeEntries.create(actorOf(request), request.body, idempotencyKeyOf(request));
       return reply.status(201).send(result.body);
     },
   );
@@ -221,7 +216,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await timeEntries.start(actorOf(request), request.body, keyOf(request));
+      const result = await timeEntries.start(actorOf(request), request.body, idempotencyKeyOf(request));
       return reply.status(201).send(result.body);
     },
   );
@@ -237,7 +232,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: timeEntryView, ...errorResponses },
       },
     },
-    async (request) => (await timeEntries.stop(actorOf(request), request.query.userId, keyOf(request))).body,
+    async (request) => (await timeEntries.stop(actorOf(request), request.query.userId, idempotencyKeyOf(request))).body,
   );
 
   app.post(
@@ -340,7 +335,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
         if (only && !only.has(event.userId)) return;
         raw.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
       };
-      const unsubscribe = await timeEntryHub.subscribe({ workspaceId: actor.membership.workspace.id, userId, send });
+      const unsubscribe = await liveUpdates.subscribe({ workspaceId: actor.membership.workspace.id, userId, send });
       streams.add(reply);
       raw.write('event: ready\ndata: {}\n\n');
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
