@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireMembership } from '../../platform/auth.js';
+import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses } from '../../platform/schemas.js';
 import {
   assignableView,
@@ -70,13 +71,14 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Create a project (Admins and Managers)',
+        summary: 'Create a project (Admins and Managers); honours Idempotency-Key',
         params: wsParams,
         body: projectCreateBody,
         response: { 201: projectDetailView, ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(201).send(await projects.create(actorOf(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await projects.create(actorOf(request), request.body, idempotencyKeyOf(request))),
   );
 
   app.get(

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
+import { idempotent } from '../../platform/idempotency.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import type { MembershipWithWorkspace } from '../workspaces/workspaces.repository.js';
@@ -193,27 +194,32 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
       return detail(db, actor, id);
     },
 
-    async create(actor: Actor, body: ProjectCreateBody) {
+    /** Creates a project; a retry with the same Idempotency-Key gets the first answer again. */
+    async create(actor: Actor, body: ProjectCreateBody, key?: string): Promise<ProjectDetail> {
       assertCan(actor.membership, 'projects:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
-      return db.transaction().execute(async (tx) => {
-        await assertClient(tx, workspaceId, body.clientId);
-        await uniqueAs(PROJECT_TAKEN, () =>
-          repo.insert(tx, {
-            id,
-            workspace_id: workspaceId,
-            name: body.name.trim(),
-            client_id: body.clientId ?? null,
-            owner_user_id: actor.userId,
-            color: body.color,
-            is_public: body.isPublic,
-            ...sectionValues(body),
-          }),
-        );
-        await audit(tx, { action: 'project.created', actorUserId: actor.userId, workspaceId, subjectId: id });
-        return detail(tx, actor, id);
-      });
+      const request = { key, workspaceId, userId: actor.userId, operation: 'projects.create', body };
+      const result = await db.transaction().execute((tx) =>
+        idempotent(tx, request, async () => {
+          await assertClient(tx, workspaceId, body.clientId);
+          await uniqueAs(PROJECT_TAKEN, () =>
+            repo.insert(tx, {
+              id,
+              workspace_id: workspaceId,
+              name: body.name.trim(),
+              client_id: body.clientId ?? null,
+              owner_user_id: actor.userId,
+              color: body.color,
+              is_public: body.isPublic,
+              ...sectionValues(body),
+            }),
+          );
+          await audit(tx, { action: 'project.created', actorUserId: actor.userId, workspaceId, subjectId: id });
+          return { status: 201, body: await detail(tx, actor, id) };
+        }),
+      );
+      return result.body;
     },
 
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
@@ -281,6 +287,8 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
         await loadProject(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         await replacePeople(tx, actor, id, null, body);
+        const workspaceId = actor.membership.workspace.id;
+        await audit(tx, { action: 'project.people_updated', actorUserId: actor.userId, workspaceId, subjectId: id });
         return detail(tx, actor, id);
       });
     },
@@ -423,6 +431,8 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
         const task = await loadTask(tx, actor, id);
         await loadEditable(tx, actor, task.project_id);
         await repo.updateTask(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
+        const action = archived ? 'task.archived' : 'task.restored';
+        await audit(tx, { action, actorUserId: actor.userId, workspaceId, subjectId: id });
         return taskDetail(tx, actor, id);
       });
     },
@@ -453,6 +463,8 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
         const task = await loadTask(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         await replacePeople(tx, actor, task.project_id, id, body);
+        const workspaceId = actor.membership.workspace.id;
+        await audit(tx, { action: 'task.people_updated', actorUserId: actor.userId, workspaceId, subjectId: id });
         return taskDetail(tx, actor, id);
       });
     },
