@@ -273,7 +273,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
   async function publish(
     tx: Db,
     type: 'created' | 'updated' | 'deleted',
-    by: WriteBy,
+    writer: WriteBy,
     entries: { id: string; userId: string }[],
   ) {
     const byUser = new Map<string, string[]>();
@@ -281,8 +281,8 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
     for (const [userId, entryIds] of byUser) {
       await events.publish(tx, {
         name: `time_entry.${type}`,
-        workspaceId: by.workspaceId,
-        actorUserId: by.actorUserId,
+        workspaceId: writer.workspaceId,
+        actorUserId: writer.actorUserId,
         payload: { userId, entryIds },
       });
     }
