@@ -93,6 +93,7 @@ export async function buildApp({
   await installCompression(app);
   app.addHook('onClose', async () => {
     await services.background.drain();
+    await services.events.close();
     await services.mailer.flush();
   });
 

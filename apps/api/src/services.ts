@@ -10,12 +10,14 @@ import { createProfileService } from './modules/me/me.service.js';
 import { createMembersService } from './modules/members/members.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
-import { createTimeEntryHub } from './modules/time-entries/time-entries.events.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { usersRepository } from './modules/users/users.repository.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
+import { auditEvents } from './platform/audit.js';
 import { createSessionAuthenticator } from './platform/auth.js';
 import { createBackgroundQueue } from './platform/background.js';
+import { createEventBus } from './platform/events.js';
+import { createLiveUpdates } from './platform/live-updates.js';
 import type { Mailer } from './platform/mail.js';
 import { createSessionStore } from './platform/sessions.js';
 
@@ -34,7 +36,10 @@ export function createServices({ db, config, mailer, log }: ServiceDeps) {
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
   const workspaces = createWorkspacesService(db);
-  const timeEntryHub = createTimeEntryHub(db);
+  const events = createEventBus(db);
+  auditEvents(events);
+  const liveUpdates = createLiveUpdates(events);
+  const timeEntries = createTimeEntriesService(db, events);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
   return {
@@ -53,12 +58,13 @@ export function createServices({ db, config, mailer, log }: ServiceDeps) {
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions }),
     groups: createGroupsService({ db }),
-    projects: createProjectsService(db, timeEntryHub),
+    projects: createProjectsService(db, timeEntries),
     clients: createClientsService(db),
-    tags: createTagsService(db, timeEntryHub),
-    imports: createImportsService(db, timeEntryHub),
-    timeEntryHub,
-    timeEntries: createTimeEntriesService(db, timeEntryHub),
+    tags: createTagsService(db, timeEntries),
+    imports: createImportsService(db, timeEntries),
+    events,
+    liveUpdates,
+    timeEntries,
     invites: createInvitesService({
       db,
       config,

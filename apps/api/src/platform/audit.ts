@@ -1,8 +1,73 @@
 import type { Db } from '../db/connection.js';
+import type { DomainEvent, EventBus } from './events.js';
 import { newId } from './ids.js';
 
+/**
+ * Every audit action: `<object>.<verb>`. Every create, update and delete of a workspace object
+ * writes one (audit.int.test.ts deletes each kind of object and finds its row).
+ */
+export const AUDIT_ACTIONS = [
+  // accounts
+  'user.signed_up',
+  'user.password_reset',
+  'user.password_changed',
+  // workspace and its settings
+  'workspace.created',
+  'workspace.renamed',
+  'workspace.ownership_transferred',
+  'workspace.team_settings_updated',
+  'time_settings.updated',
+  // members, groups, invites
+  'member.updated',
+  'member.removed',
+  'group.created',
+  'group.updated',
+  'group.deleted',
+  'group.member_added',
+  'group.member_removed',
+  'invite.sent',
+  'invite.resent',
+  'invite.link_issued',
+  'invite.accepted',
+  'invite.revoked',
+  // projects and tasks
+  'project.created',
+  'project.updated',
+  'project.archived',
+  'project.restored',
+  'project.people_updated',
+  'project.deleted',
+  'task.created',
+  'task.updated',
+  'task.archived',
+  'task.restored',
+  'task.people_updated',
+  'task.deleted',
+  // clients
+  'client.created',
+  'client.updated',
+  'client.archived',
+  'client.restored',
+  'client.deleted',
+  // tags
+  'tag_list.created',
+  'tag_list.updated',
+  'tag_list.deleted',
+  'tag.created',
+  'tag.updated',
+  'tag.merged',
+  'tag.deleted',
+  // time
+  'time_entry.created',
+  'time_entry.updated',
+  'time_entry.deleted',
+  'import.completed',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export interface AuditEntry {
-  action: string;
+  action: AuditAction;
   actorUserId?: string | null;
   workspaceId?: string | null;
   subjectId?: string | null;
@@ -22,4 +87,21 @@ export async function audit(db: Db, entry: AuditEntry): Promise<void> {
       detail: JSON.stringify(entry.detail ?? {}),
     })
     .execute();
+}
+
+/** The audit row of a domain event: one per event, naming its entries (the subject when only one). */
+function auditOfEvent(event: DomainEvent): AuditEntry {
+  const { userId, entryIds } = event.payload;
+  return {
+    action: event.name,
+    actorUserId: event.actorUserId,
+    workspaceId: event.workspaceId,
+    subjectId: entryIds.length === 1 ? entryIds[0] : null,
+    detail: { userId, entryIds, count: entryIds.length },
+  };
+}
+
+/** Makes the audit log a subscriber of the bus: each event is audited in its own transaction. */
+export function auditEvents(bus: EventBus): void {
+  bus.onPublish((tx, event) => audit(tx, auditOfEvent(event)));
 }

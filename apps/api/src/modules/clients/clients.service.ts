@@ -78,6 +78,8 @@ export function createClientsService(db: Db) {
         await load(tx, actor, id);
         assertCan(actor, 'clients:manage');
         await repo.update(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
+        const action = archived ? 'client.archived' : 'client.restored';
+        await audit(tx, { action, actorUserId: actor.userId, workspaceId, subjectId: id });
         return load(tx, actor, id);
       });
     },

@@ -4,8 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { announceEntries } from '../projects/projects.entry-events.js';
-import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
+import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import { type ImportRow, type ImportSource, parseImport, SOURCE_LABELS } from './imports.parse.js';
 
 const NONE = '-';
@@ -144,7 +143,7 @@ async function chunked<T>(items: T[], size: number, run: (chunk: T[]) => Promise
 
 const PREVIEW_ROWS = 200;
 
-export function createImportsService(db: Db, hub: TimeEntryHub) {
+export function createImportsService(db: Db, timeEntries: TimeEntriesService) {
   function read(actor: Actor, text: string, timeZone: string) {
     assertCan(actor.membership, 'projects:manage');
     return parseImport(text, timeZone);
@@ -244,28 +243,11 @@ export function createImportsService(db: Db, hub: TimeEntryHub) {
               .execute(),
           );
         }
-        await chunked(p.entries, 500, async (c) => {
-          await tx
-            .insertInto('time_entries')
-            .values(
-              c.map(({ tagIds: _tags, ...x }) => ({
-                ...x,
-                workspace_id: workspaceId,
-                created_by_user_id: actor.userId,
-              })),
-            )
-            .execute();
-          const links = c.flatMap((e) =>
-            e.tagIds.map((tagId) => ({ workspace_id: workspaceId, entry_id: e.id, tag_id: tagId })),
-          );
-          if (links.length > 0)
-            await tx
-              .insertInto('time_entry_tags')
-              .values(links)
-              .onConflict((oc) => oc.doNothing())
-              .execute();
-        });
-        await announceEntries(hub, tx, 'created', workspaceId, p.entries);
+        await timeEntries.importEntries(
+          tx,
+          { workspaceId, actorUserId: actor.userId },
+          p.entries.map((e) => ({ ...e, created_by_user_id: actor.userId })),
+        );
         const summary = summarize(p);
         await audit(tx, {
           action: 'import.completed',

@@ -2,11 +2,11 @@ import type { TimeEntryEvent } from '@sundial/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
-import { announceEntries } from './projects.entry-events.js';
 
 /**
- * Deleting projects, tasks and tags and importing files change time entries; open timesheets
- * (subscribers of the time-entry hub) hear of it once the transaction has committed.
+ * Deleting projects, tasks and tags and importing files change time entries (through the
+ * time-entries service); open timesheets (live-update subscribers) hear of it once the
+ * transaction has committed.
  */
 const ctx = useTestApp();
 
@@ -31,7 +31,7 @@ beforeEach(async () => {
   });
   ws = `/api/v1/workspaces/${owner.workspaceId}`;
   heard = [];
-  unsubscribe = await ctx.t.app.services.timeEntryHub.subscribe({
+  unsubscribe = await ctx.t.app.services.liveUpdates.subscribe({
     workspaceId: owner.workspaceId,
     userId: null,
     send: (event) => {
@@ -165,11 +165,18 @@ describe('time-entry changes made by projects, tasks, tags and imports', () => {
   });
 
   it('is heard only when the transaction commits, and never when it rolls back', async () => {
+    const announce = (tx: typeof ctx.t.db, entry: { id: string; user_id: string }) =>
+      ctx.t.app.services.events.publish(tx, {
+        name: 'time_entry.updated',
+        workspaceId: owner.workspaceId,
+        actorUserId: owner.userId,
+        payload: { userId: entry.user_id, entryIds: [entry.id] },
+      });
     const entry = { id: crypto.randomUUID(), user_id: owner.userId };
     const rollback = new Error('rolled back');
     await expect(
       ctx.t.db.transaction().execute(async (tx) => {
-        await announceEntries(ctx.t.app.services.timeEntryHub, tx, 'updated', owner.workspaceId, [entry]);
+        await announce(tx, entry);
         throw rollback;
       }),
     ).rejects.toBe(rollback);
@@ -177,7 +184,7 @@ describe('time-entry changes made by projects, tasks, tags and imports', () => {
     expect(heard).toEqual([]);
 
     await ctx.t.db.transaction().execute(async (tx) => {
-      await announceEntries(ctx.t.app.services.timeEntryHub, tx, 'updated', owner.workspaceId, [entry]);
+      await announce(tx, entry);
       await settle();
       expect(heard).toEqual([]);
     });

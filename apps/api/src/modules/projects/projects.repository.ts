@@ -3,7 +3,6 @@ import type { Db } from '../../db/connection.js';
 import type { BudgetType, Project, Task } from '../../db/tables/projects.js';
 import { assignedTo, type ProjectEb, type ProjectViewer, reachableProjects } from '../../platform/access.repository.js';
 import { newId } from '../../platform/ids.js';
-import type { TouchedEntry } from './projects.entry-events.js';
 
 export interface ProjectRow extends Project {
   client_name: string | null;
@@ -173,15 +172,9 @@ export const projectsRepository = {
    * Deletes the project and, first, the time tracked to it (entries would otherwise only lose their
    * project); returns those entries.
    */
-  async delete(db: Db, workspaceId: string, id: string): Promise<TouchedEntry[]> {
-    const entries = await db
-      .deleteFrom('time_entries')
-      .where('workspace_id', '=', workspaceId)
-      .where('project_id', '=', id)
-      .returning(['id', 'user_id'])
-      .execute();
+  /** Deletes the project with its tasks and assignments (its time entries are the time-entries service's). */
+  async delete(db: Db, workspaceId: string, id: string): Promise<void> {
     await db.deleteFrom('projects').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-    return entries;
   },
 
   async clientExists(db: Db, workspaceId: string, clientId: string): Promise<boolean> {
@@ -312,19 +305,18 @@ export const projectsRepository = {
   },
 
   /** Deletes the task with its sub-tasks; returns the time entries that lose their task (they stay on the project). */
-  async deleteTask(db: Db, workspaceId: string, task: { id: string; project_id: string }): Promise<TouchedEntry[]> {
+  /** The task and its sub-tasks, at any depth. */
+  async taskSubtree(db: Db, workspaceId: string, task: { id: string; project_id: string }): Promise<string[]> {
     const parents = await this.taskParents(db, workspaceId, task.project_id);
     const inSubtree = (id: string | null | undefined): boolean =>
       id === task.id || (id != null && inSubtree(parents.get(id)));
     const subtree = [...parents.keys()].filter(inSubtree);
-    const entries = await db
-      .selectFrom('time_entries')
-      .select(['id', 'user_id'])
-      .where('workspace_id', '=', workspaceId)
-      .where('task_id', 'in', subtree.length > 0 ? subtree : [task.id])
-      .execute();
-    await db.deleteFrom('tasks').where('workspace_id', '=', workspaceId).where('id', '=', task.id).execute();
-    return entries;
+    return subtree.length > 0 ? subtree : [task.id];
+  },
+
+  /** Deletes the task with its sub-tasks (their time entries keep the project, lose the task). */
+  async deleteTask(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('tasks').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
   },
 
   /** Parent links of every task of a project, to walk ancestors. */

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
+import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 import {
   assignableView,
@@ -61,13 +62,14 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Create a project (Admins and Managers)',
+        summary: 'Create a project (Admins and Managers); honours Idempotency-Key',
         params: wsParams,
         body: projectCreateBody,
         response: { 201: projectDetailView, ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(201).send(await projects.create(actorOf(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await projects.create(actorOf(request), request.body, idempotencyKeyOf(request))),
   );
 
   app.get(

@@ -12,9 +12,9 @@ import { assertCan, mayEditProject, projectViewerOf } from '../../platform/acces
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { type ConstraintTable, forbidden, mapConstraints, notFound, validationError } from '../../platform/errors.js';
+import { idempotent } from '../../platform/idempotency.js';
 import { newId } from '../../platform/ids.js';
-import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
-import { announceEntries } from './projects.entry-events.js';
+import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import {
   presentProject,
   presentTask,
@@ -53,7 +53,7 @@ const TASK_TAKEN = 'A task with this title already exists here.';
 const PROJECT_CONSTRAINTS: ConstraintTable = { projects_sibling_name_key: { message: PROJECT_TAKEN, field: 'name' } };
 const TASK_CONSTRAINTS: ConstraintTable = { tasks_sibling_name_key: { message: TASK_TAKEN, field: 'name' } };
 
-export function createProjectsService(db: Db, hub: TimeEntryHub) {
+export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
   async function loadProject(dbOrTx: Db, actor: Actor, id: string) {
     const row = await repo.find(dbOrTx, viewerOf(actor), id);
     if (!row) throw notFound('Project not found.');
@@ -155,27 +155,32 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       return detail(db, actor, id);
     },
 
-    async create(actor: Actor, body: ProjectCreateBody) {
+    /** Creates a project; a retry with the same Idempotency-Key gets the first answer again. */
+    async create(actor: Actor, body: ProjectCreateBody, key?: string): Promise<ProjectDetail> {
       assertCan(actor.membership, 'projects:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
-      return db.transaction().execute(async (tx) => {
-        await assertClient(tx, workspaceId, body.clientId);
-        await mapConstraints(PROJECT_CONSTRAINTS, () =>
-          repo.insert(tx, {
-            id,
-            workspace_id: workspaceId,
-            name: body.name.trim(),
-            client_id: body.clientId ?? null,
-            owner_user_id: actor.userId,
-            color: body.color,
-            is_public: body.isPublic,
-            ...sectionValues(body),
-          }),
-        );
-        await audit(tx, { action: 'project.created', actorUserId: actor.userId, workspaceId, subjectId: id });
-        return detail(tx, actor, id);
-      });
+      const request = { key, workspaceId, userId: actor.userId, operation: 'projects.create', body };
+      const result = await db.transaction().execute((tx) =>
+        idempotent(tx, request, async () => {
+          await assertClient(tx, workspaceId, body.clientId);
+          await mapConstraints(PROJECT_CONSTRAINTS, () =>
+            repo.insert(tx, {
+              id,
+              workspace_id: workspaceId,
+              name: body.name.trim(),
+              client_id: body.clientId ?? null,
+              owner_user_id: actor.userId,
+              color: body.color,
+              is_public: body.isPublic,
+              ...sectionValues(body),
+            }),
+          );
+          await audit(tx, { action: 'project.created', actorUserId: actor.userId, workspaceId, subjectId: id });
+          return { status: 201, body: await detail(tx, actor, id) };
+        }),
+      );
+      return result.body;
     },
 
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
@@ -225,8 +230,8 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
         const row = await loadProject(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
-        const entries = await repo.delete(tx, workspaceId, id);
-        await announceEntries(hub, tx, 'deleted', workspaceId, entries);
+        await timeEntries.deleteOnProject(tx, { workspaceId, actorUserId: actor.userId }, id);
+        await repo.delete(tx, workspaceId, id);
         await audit(tx, {
           action: 'project.deleted',
           actorUserId: actor.userId,
@@ -243,6 +248,8 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
         await loadProject(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         await replacePeople(tx, actor, id, null, body);
+        const workspaceId = actor.membership.workspace.id;
+        await audit(tx, { action: 'project.people_updated', actorUserId: actor.userId, workspaceId, subjectId: id });
         return detail(tx, actor, id);
       });
     },
@@ -385,6 +392,8 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
         const task = await loadTask(tx, actor, id);
         await loadEditable(tx, actor, task.project_id);
         await repo.updateTask(tx, workspaceId, id, { archived_at: archived ? new Date() : null });
+        const action = archived ? 'task.archived' : 'task.restored';
+        await audit(tx, { action, actorUserId: actor.userId, workspaceId, subjectId: id });
         return taskDetail(tx, actor, id);
       });
     },
@@ -396,8 +405,9 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
         await loadEditable(tx, actor, task.project_id);
-        const entries = await repo.deleteTask(tx, workspaceId, task);
-        await announceEntries(hub, tx, 'updated', workspaceId, entries);
+        const subtree = await repo.taskSubtree(tx, workspaceId, task);
+        await timeEntries.detachTasks(tx, { workspaceId, actorUserId: actor.userId }, subtree);
+        await repo.deleteTask(tx, workspaceId, task.id);
         await audit(tx, {
           action: 'task.deleted',
           actorUserId: actor.userId,
@@ -414,6 +424,8 @@ export function createProjectsService(db: Db, hub: TimeEntryHub) {
         const task = await loadTask(tx, actor, id);
         assertCan(actor.membership, 'projects:manage');
         await replacePeople(tx, actor, task.project_id, id, body);
+        const workspaceId = actor.membership.workspace.id;
+        await audit(tx, { action: 'task.people_updated', actorUserId: actor.userId, workspaceId, subjectId: id });
         return taskDetail(tx, actor, id);
       });
     },

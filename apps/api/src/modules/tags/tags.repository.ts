@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Tag, TagList } from '../../db/tables/projects.js';
-import type { TouchedEntry } from '../projects/projects.entry-events.js';
 
 type Archived = 'true' | 'false' | 'all';
 
@@ -64,23 +63,15 @@ export const tagsRepository = {
       .execute();
   },
 
-  /** Time entries carrying a tag, or any tag of a list. */
-  async entriesTagged(
-    db: Db,
-    workspaceId: string,
-    by: { tagId: string } | { tagListId: string },
-  ): Promise<TouchedEntry[]> {
-    return db
-      .selectFrom('time_entry_tags as et')
-      .innerJoin('time_entries as e', (j) =>
-        j.onRef('e.workspace_id', '=', 'et.workspace_id').onRef('e.id', '=', 'et.entry_id'),
-      )
-      .innerJoin('tags as t', (j) => j.onRef('t.workspace_id', '=', 'et.workspace_id').onRef('t.id', '=', 'et.tag_id'))
-      .select(['e.id', 'e.user_id'])
-      .distinct()
-      .where('et.workspace_id', '=', workspaceId)
-      .where('tagId' in by ? 't.id' : 't.tag_list_id', '=', 'tagId' in by ? by.tagId : by.tagListId)
+  /** The ids of the tags of a list. */
+  async tagIdsOfList(db: Db, workspaceId: string, tagListId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('tags')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('tag_list_id', '=', tagListId)
       .execute();
+    return rows.map((r) => r.id);
   },
 
   /** How many time entries carry the tag. */
@@ -121,24 +112,6 @@ export const tagsRepository = {
 
   async deleteTag(db: Db, workspaceId: string, id: string): Promise<void> {
     await db.deleteFrom('tags').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-  },
-
-  /** Moves every time entry of `fromId` to `intoId` (once per entry), then deletes `fromId`. */
-  async merge(db: Db, workspaceId: string, fromId: string, intoId: string): Promise<number> {
-    const moved = await db
-      .insertInto('time_entry_tags')
-      .columns(['workspace_id', 'entry_id', 'tag_id'])
-      .expression((eb) =>
-        eb
-          .selectFrom('time_entry_tags')
-          .select(['workspace_id', 'entry_id', sql<string>`${intoId}::uuid`.as('tag_id')])
-          .where('workspace_id', '=', workspaceId)
-          .where('tag_id', '=', fromId),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    await this.deleteTag(db, workspaceId, fromId);
-    return Number(moved.numInsertedOrUpdatedRows ?? 0);
   },
 
   async requireTag(db: Db, workspaceId: string): Promise<boolean> {

@@ -5,8 +5,7 @@ import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { announceEntries } from '../projects/projects.entry-events.js';
-import type { TimeEntryHub } from '../time-entries/time-entries.events.js';
+import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import { presentTag, presentTagList } from './tags.presenter.js';
 import { tagsRepository as repo } from './tags.repository.js';
 
@@ -16,7 +15,7 @@ const TAG_TAKEN = 'A tag with this name already exists in this list.';
 const LIST_CONSTRAINTS: ConstraintTable = { tag_lists_name_key: { message: LIST_TAKEN, field: 'name' } };
 const TAG_CONSTRAINTS: ConstraintTable = { tags_name_key: { message: TAG_TAKEN, field: 'name' } };
 
-export function createTagsService(db: Db, hub: TimeEntryHub) {
+export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
   async function loadList(tx: Db, actor: Actor, id: string) {
     const list = await repo.findList(tx, actor.membership.workspace.id, id);
     if (!list) throw notFound('Tag list not found.');
@@ -74,6 +73,13 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
             ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
           }),
         );
+        await audit(tx, {
+          action: 'tag_list.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: patch,
+        });
         return loadList(tx, actor, id);
       });
     },
@@ -82,9 +88,9 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
       return write(actor, async (tx, workspaceId) => {
         const list = await loadList(tx, actor, id);
         manage(actor);
-        const entries = await repo.entriesTagged(tx, workspaceId, { tagListId: id });
+        const tagIds = await repo.tagIdsOfList(tx, workspaceId, id);
+        await timeEntries.removeTags(tx, { workspaceId, actorUserId: actor.userId }, tagIds);
         await repo.deleteList(tx, workspaceId, id);
-        await announceEntries(hub, tx, 'updated', workspaceId, entries);
         await audit(tx, {
           action: 'tag_list.deleted',
           actorUserId: actor.userId,
@@ -118,6 +124,7 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
         await mapConstraints(TAG_CONSTRAINTS, () =>
           repo.insertTag(tx, { id, workspace_id: workspaceId, tag_list_id: listId, name: name.trim() }),
         );
+        await audit(tx, { action: 'tag.created', actorUserId: actor.userId, workspaceId, subjectId: id });
         return presentTag(await loadTag(tx, actor, id));
       });
     },
@@ -136,17 +143,30 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
             ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
           }),
         );
+        await audit(tx, {
+          action: 'tag.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: patch,
+        });
         return presentTag(await loadTag(tx, actor, id));
       });
     },
 
     removeTag(actor: Actor, id: string) {
       return write(actor, async (tx, workspaceId) => {
-        await loadTag(tx, actor, id);
+        const tag = await loadTag(tx, actor, id);
         manage(actor);
-        const entries = await repo.entriesTagged(tx, workspaceId, { tagId: id });
+        await timeEntries.removeTags(tx, { workspaceId, actorUserId: actor.userId }, [id]);
         await repo.deleteTag(tx, workspaceId, id);
-        await announceEntries(hub, tx, 'updated', workspaceId, entries);
+        await audit(tx, {
+          action: 'tag.deleted',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: tag.name },
+        });
       });
     },
 
@@ -158,9 +178,8 @@ export function createTagsService(db: Db, hub: TimeEntryHub) {
         if (id === intoId) throw validationError({ intoTagId: 'Choose another tag to merge into.' });
         const into = await repo.findTag(tx, workspaceId, intoId);
         if (!into) throw validationError({ intoTagId: 'Tag not found.' });
-        const entries = await repo.entriesTagged(tx, workspaceId, { tagId: id });
-        const moved = await repo.merge(tx, workspaceId, id, intoId);
-        await announceEntries(hub, tx, 'updated', workspaceId, entries);
+        const moved = await timeEntries.retag(tx, { workspaceId, actorUserId: actor.userId }, id, intoId);
+        await repo.deleteTag(tx, workspaceId, id);
         await audit(tx, {
           action: 'tag.merged',
           actorUserId: actor.userId,

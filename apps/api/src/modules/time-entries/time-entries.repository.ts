@@ -8,6 +8,27 @@ export interface EntryWithRelations extends TimeEntryRow {
   breaks: Pick<TimeEntryBreakRow, 'start_at' | 'end_at'>[];
 }
 
+/** An entry a write of another module touched, and whose it is. */
+export interface TouchedEntry {
+  id: string;
+  user_id: string;
+}
+
+/** A finished entry as an import stores it. */
+export interface StoppedEntryValues {
+  id: string;
+  user_id: string;
+  project_id: string | null;
+  task_id: string | null;
+  note: string;
+  billable: boolean;
+  start_at: Date;
+  end_at: Date;
+  duration_seconds: number;
+  created_by_user_id: string;
+  tagIds: string[];
+}
+
 export interface EntryFilter {
   userIds?: string[];
   from?: Date;
@@ -301,45 +322,91 @@ export const timeEntriesRepository = {
       .execute();
   },
 
-  /** Claims an idempotency key; returns the stored answer when the key was used before. */
-  async claimKey(
-    tx: Db,
-    k: { workspaceId: string; userId: string; key: string; operation: string },
-  ): Promise<{ fresh: true } | { fresh: false; operation: string; status: number | null; body: unknown }> {
-    const inserted = await tx
-      .insertInto('idempotency_keys')
-      .values({ workspace_id: k.workspaceId, user_id: k.userId, key: k.key, operation: k.operation })
-      .onConflict((oc) => oc.columns(['workspace_id', 'user_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (inserted) return { fresh: true };
-    const row = await tx
-      .selectFrom('idempotency_keys')
-      .select(['operation', 'status', 'body'])
-      .where('workspace_id', '=', k.workspaceId)
-      .where('user_id', '=', k.userId)
-      .where('key', '=', k.key)
-      .executeTakeFirstOrThrow();
-    return { fresh: false, ...row };
-  },
+  // ---- writes other modules ask for through the time-entries service
 
-  async completeKey(
-    tx: Db,
-    k: { workspaceId: string; userId: string; key: string },
-    status: number,
-    body: unknown,
-  ): Promise<void> {
-    await tx
-      .updateTable('idempotency_keys')
-      .set({ status, body: JSON.stringify(body) })
-      .where('workspace_id', '=', k.workspaceId)
-      .where('user_id', '=', k.userId)
-      .where('key', '=', k.key)
+  /** Deletes every entry on the project; returns whose they were. */
+  async deleteOnProject(tx: Db, workspaceId: string, projectId: string): Promise<TouchedEntry[]> {
+    return tx
+      .deleteFrom('time_entries')
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', '=', projectId)
+      .returning(['id', 'user_id'])
       .execute();
   },
 
-  async pruneKeys(db: Db, olderThan: Date): Promise<void> {
-    await db.deleteFrom('idempotency_keys').where('created_at', '<', olderThan).execute();
+  /** Takes the tasks off their entries (the entries keep their project). */
+  async detachTasks(tx: Db, workspaceId: string, taskIds: string[]): Promise<TouchedEntry[]> {
+    if (taskIds.length === 0) return [];
+    return tx
+      .updateTable('time_entries')
+      .set({ task_id: null, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('task_id', 'in', taskIds)
+      .returning(['id', 'user_id'])
+      .execute();
+  },
+
+  /** The entries carrying any of the tags. */
+  async taggedWith(tx: Db, workspaceId: string, tagIds: string[]): Promise<TouchedEntry[]> {
+    if (tagIds.length === 0) return [];
+    return tx
+      .selectFrom('time_entry_tags as et')
+      .innerJoin('time_entries as e', (j) =>
+        j.onRef('e.workspace_id', '=', 'et.workspace_id').onRef('e.id', '=', 'et.entry_id'),
+      )
+      .select(['e.id', 'e.user_id'])
+      .distinct()
+      .where('et.workspace_id', '=', workspaceId)
+      .where('et.tag_id', 'in', tagIds)
+      .execute();
+  },
+
+  /** Takes the tags off every entry. */
+  async untag(tx: Db, workspaceId: string, tagIds: string[]): Promise<void> {
+    if (tagIds.length === 0) return;
+    await tx
+      .deleteFrom('time_entry_tags')
+      .where('workspace_id', '=', workspaceId)
+      .where('tag_id', 'in', tagIds)
+      .execute();
+  },
+
+  /** Gives every entry of `fromId` the tag `intoId` instead (once per entry); returns how many gained it. */
+  async retag(tx: Db, workspaceId: string, fromId: string, intoId: string): Promise<number> {
+    const moved = await tx
+      .insertInto('time_entry_tags')
+      .columns(['workspace_id', 'entry_id', 'tag_id'])
+      .expression((eb) =>
+        eb
+          .selectFrom('time_entry_tags')
+          .select(['workspace_id', 'entry_id', sql<string>`${intoId}::uuid`.as('tag_id')])
+          .where('workspace_id', '=', workspaceId)
+          .where('tag_id', '=', fromId),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    await this.untag(tx, workspaceId, [fromId]);
+    return Number(moved.numInsertedOrUpdatedRows ?? 0);
+  },
+
+  /** Inserts stopped entries with their tags, 500 rows a statement. */
+  async insertStopped(tx: Db, workspaceId: string, entries: StoppedEntryValues[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += 500) {
+      const chunk = entries.slice(i, i + 500);
+      await tx
+        .insertInto('time_entries')
+        .values(chunk.map(({ tagIds: _tags, ...e }) => ({ ...e, workspace_id: workspaceId })))
+        .execute();
+      const links = chunk.flatMap((e) =>
+        [...new Set(e.tagIds)].map((tagId) => ({ workspace_id: workspaceId, entry_id: e.id, tag_id: tagId })),
+      );
+      if (links.length > 0)
+        await tx
+          .insertInto('time_entry_tags')
+          .values(links)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+    }
   },
 
   /** Active members (all, or those of `userIds`), by name. */

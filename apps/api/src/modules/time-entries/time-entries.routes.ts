@@ -10,10 +10,11 @@ import {
   updateTimeEntryBody,
   updateTimeSettingsBody,
 } from '@sundial/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
+import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 
 const tags = ['time entries'];
@@ -25,15 +26,10 @@ const HEARTBEAT_MS = 25_000;
 export const SESSION_CHECK_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
-const keyOf = (request: FastifyRequest): string | undefined => {
-  const value = request.headers['idempotency-key'];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-};
-
 const timerView = z.object({ entry: timeEntryView, stopped: timeEntryView.nullable() });
 
 export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { timeEntries, timeEntryHub } = app.services;
+  const { timeEntries, liveUpdates } = app.services;
   const streams = new Set<FastifyReply>();
 
   app.addHook('preClose', async () => {
@@ -47,7 +43,6 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
   }, PRUNE_EVERY_MS).unref();
   app.addHook('onClose', async () => {
     clearInterval(pruning);
-    await timeEntryHub.close();
   });
 
   app.get(
@@ -79,7 +74,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await timeEntries.create(actorOf(request), request.body, keyOf(request));
+      const result = await timeEntries.create(actorOf(request), request.body, idempotencyKeyOf(request));
       return reply.status(201).send(result.body);
     },
   );
@@ -213,7 +208,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await timeEntries.start(actorOf(request), request.body, keyOf(request));
+      const result = await timeEntries.start(actorOf(request), request.body, idempotencyKeyOf(request));
       return reply.status(201).send(result.body);
     },
   );
@@ -229,7 +224,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: timeEntryView, ...errorResponses },
       },
     },
-    async (request) => (await timeEntries.stop(actorOf(request), request.query.userId, keyOf(request))).body,
+    async (request) => (await timeEntries.stop(actorOf(request), request.query.userId, idempotencyKeyOf(request))).body,
   );
 
   app.post(
@@ -332,7 +327,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
         if (only && !only.has(event.userId)) return;
         raw.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
       };
-      const unsubscribe = await timeEntryHub.subscribe({ workspaceId: actor.membership.workspace.id, userId, send });
+      const unsubscribe = await liveUpdates.subscribe({ workspaceId: actor.membership.workspace.id, userId, send });
       streams.add(reply);
       raw.write('event: ready\ndata: {}\n\n');
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);

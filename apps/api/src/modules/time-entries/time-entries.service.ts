@@ -3,7 +3,6 @@ import {
   DEFAULT_TIME_SETTINGS,
   formatDuration,
   isInstantInRange,
-  type TimeEntryEvent,
   type TimeEntryView,
   type TimeSettings,
   type updateTimeSettingsBody,
@@ -28,10 +27,29 @@ import {
   notFound,
   validationError,
 } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { idempotent, purgeIdempotencyKeys, type WriteResult } from '../../platform/idempotency.js';
 import { hashSecret, isUuid } from '../../platform/ids.js';
-import type { TimeEntryHub } from './time-entries.events.js';
 import { presentEntry, presentSettings } from './time-entries.presenter.js';
-import { type EntryValues, type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
+import {
+  type EntryValues,
+  type EntryWithRelations,
+  timeEntriesRepository as repo,
+  type StoppedEntryValues,
+  type TouchedEntry,
+} from './time-entries.repository.js';
+
+/**
+ * Who changes time entries through another module's write (a project or tag deleted, a file
+ * imported), in which workspace: the caller has checked its own permission for that write.
+ */
+export interface WriteBy {
+  workspaceId: string;
+  actorUserId: string | null;
+}
+
+const by = (actor: Actor): WriteBy => ({ workspaceId: actor.membership.workspace.id, actorUserId: actor.userId });
+const touched = (entries: TouchedEntry[]) => entries.map((e) => ({ id: e.id, userId: e.user_id }));
 
 /** Fields of an entry after the body's text (durations, ids) has been read. */
 export interface EntryInput {
@@ -91,7 +109,7 @@ function entryWork(e: Pick<EntryWithRelations, 'id' | 'start_at' | 'end_at' | 'b
   );
 }
 
-export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
+export function createTimeEntriesService(db: Db, events: EventBus) {
   async function settingsOf(dbOrTx: Db, workspaceId: string): Promise<TimeSettings> {
     const row = await repo.findSettings(dbOrTx, workspaceId);
     return row ? presentSettings(row) : DEFAULT_TIME_SETTINGS;
@@ -240,46 +258,37 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
     await repo.update(tx, workspaceId, [id], { duration_seconds: entryWork(entry, new Date()) });
   }
 
+  /**
+   * Announces changed entries from inside the writing transaction, one event per person whose
+   * entries they are: the bus audits it there and delivers it to live streams once it commits.
+   */
   async function publish(
     tx: Db,
-    type: TimeEntryEvent['type'],
-    workspaceId: string,
+    type: 'created' | 'updated' | 'deleted',
+    writer: WriteBy,
     entries: { id: string; userId: string }[],
   ) {
     const byUser = new Map<string, string[]>();
     for (const e of entries) byUser.set(e.userId, [...(byUser.get(e.userId) ?? []), e.id]);
-    for (const [userId, entryIds] of byUser) await hub.publish(tx, { type, workspaceId, userId, entryIds });
+    for (const [userId, entryIds] of byUser) {
+      await events.publish(tx, {
+        name: `time_entry.${type}`,
+        workspaceId: writer.workspaceId,
+        actorUserId: writer.actorUserId,
+        payload: { userId, entryIds },
+      });
+    }
   }
 
-  /**
-   * Runs `work` once per Idempotency-Key: a retry with the same key gets the first answer again,
-   * without doing the work twice. Without a key the work simply runs.
-   */
-  async function once<T>(
+  /** Runs a retried write once per Idempotency-Key of the actor (platform/idempotency.ts). */
+  function once<T>(
     tx: Db,
     actor: Actor,
     key: string | undefined,
     request: { operation: string; body: unknown },
-    work: () => Promise<{ status: number; body: T }>,
-  ): Promise<{ status: number; body: T }> {
-    if (!key) return work();
-    if (key.length > 200) throw validationError({ 'idempotency-key': 'The Idempotency-Key is too long.' });
-    const k = { workspaceId: actor.membership.workspace.id, userId: actor.userId, key };
-    // The key stands for one request: the same operation with the same (parsed) body. A retry
-    // with other data is a client bug, not a retry, and must not get the first answer silently.
-    const operation = `${request.operation} ${hashSecret(JSON.stringify(request.body ?? null))}`;
-    const claim = await repo.claimKey(tx, { ...k, operation });
-    if (!claim.fresh) {
-      if (claim.operation !== operation) {
-        throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request.', {
-          status: 422,
-        });
-      }
-      return { status: claim.status ?? 200, body: claim.body as T };
-    }
-    const result = await work();
-    await repo.completeKey(tx, k, result.status, result.body);
-    return result;
+    work: () => Promise<WriteResult<T>>,
+  ): Promise<WriteResult<T>> {
+    return idempotent(tx, { key, workspaceId: actor.membership.workspace.id, userId: actor.userId, ...request }, work);
   }
 
   /** Ends the running entry at `at` (closing an open break); undefined when none runs. */
@@ -393,7 +402,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
             created_by_user_id: actor.userId,
           });
           await repo.setTags(tx, workspaceId, id, input.tagIds ?? []);
-          await publish(tx, 'created', workspaceId, [{ id, userId }]);
+          await publish(tx, 'created', by(actor), [{ id, userId }]);
           return { status: 201, body: await present(tx, workspaceId, id, now) };
         }),
       );
@@ -444,7 +453,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         await repo.update(tx, workspaceId, [id], values);
         if (input.tagIds) await repo.setTags(tx, workspaceId, id, input.tagIds);
         await refreshDuration(tx, workspaceId, id);
-        await publish(tx, 'updated', workspaceId, [{ id, userId: entry.user_id }]);
+        await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }]);
         return present(tx, workspaceId, id, now);
       });
     },
@@ -456,7 +465,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         await assertEditable(tx, actor, entry);
         if (entry.end_at !== null) await repo.trash(tx, [entry], actor.userId, new Date());
         await repo.delete(tx, workspaceId, [id]);
-        await publish(tx, 'deleted', workspaceId, [{ id, userId: entry.user_id }]);
+        await publish(tx, 'deleted', by(actor), [{ id, userId: entry.user_id }]);
       });
     },
 
@@ -509,7 +518,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         await publish(
           tx,
           'updated',
-          workspaceId,
+          by(actor),
           entries.map((e) => ({ id: e.id, userId: e.user_id })),
         );
         const now = new Date();
@@ -531,7 +540,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         await publish(
           tx,
           'deleted',
-          workspaceId,
+          by(actor),
           entries.map((e) => ({ id: e.id, userId: e.user_id })),
         );
         return entries.length;
@@ -584,7 +593,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         await publish(
           tx,
           'created',
-          workspaceId,
+          by(actor),
           allowed.map((r) => ({ id: r.entry_id, userId: r.user_id })),
         );
         const now = new Date();
@@ -625,8 +634,8 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
               created_by_user_id: actor.userId,
             });
             await repo.setTags(tx, workspaceId, id, input.tagIds ?? []);
-            if (stopped) await publish(tx, 'updated', workspaceId, [{ id: stopped.id, userId }]);
-            await publish(tx, 'created', workspaceId, [{ id, userId }]);
+            if (stopped) await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId }]);
+            await publish(tx, 'created', by(actor), [{ id, userId }]);
             return {
               status: 201,
               body: {
@@ -662,7 +671,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           const now = wholeSecond(Date.now());
           const stopped = await stopRunningIn(tx, workspaceId, target, now);
           if (!stopped) throw conflict('no_running_timer', 'No timer is running.');
-          await publish(tx, 'updated', workspaceId, [{ id: stopped.id, userId: target }]);
+          await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId: target }]);
           return { status: 200, body: await present(tx, workspaceId, stopped.id, now) };
         }),
       );
@@ -680,7 +689,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         const now = wholeSecond(Date.now());
         await repo.openBreak(tx, workspaceId, running.id, now);
         await repo.update(tx, workspaceId, [running.id], {});
-        await publish(tx, 'updated', workspaceId, [{ id: running.id, userId: target }]);
+        await publish(tx, 'updated', by(actor), [{ id: running.id, userId: target }]);
         return present(tx, workspaceId, running.id, now);
       });
     },
@@ -696,7 +705,7 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
           throw conflict('timer_not_paused', 'The timer is not paused.');
         }
         await repo.update(tx, workspaceId, [running.id], {});
-        await publish(tx, 'updated', workspaceId, [{ id: running.id, userId: target }]);
+        await publish(tx, 'updated', by(actor), [{ id: running.id, userId: target }]);
         return present(tx, workspaceId, running.id, now);
       });
     },
@@ -709,13 +718,59 @@ export function createTimeEntriesService(db: Db, hub: TimeEntryHub) {
         const running = await repo.findRunningForUpdate(tx, workspaceId, target);
         if (!running) throw conflict('no_running_timer', 'No timer is running.');
         await repo.delete(tx, workspaceId, [running.id]);
-        await publish(tx, 'deleted', workspaceId, [{ id: running.id, userId: target }]);
+        await publish(tx, 'deleted', by(actor), [{ id: running.id, userId: target }]);
       });
+    },
+
+    // ---- Writes of other modules to time entries, inside their transaction `tx`. The caller has
+    // checked its own permission (projects:manage, tags:manage); these keep the entries' rules
+    // and announce the changes (live updates, audit) in one place.
+
+    /** A project is being deleted: its entries go with it. */
+    async deleteOnProject(tx: Db, writer: WriteBy, projectId: string): Promise<number> {
+      const entries = await repo.deleteOnProject(tx, writer.workspaceId, projectId);
+      await publish(tx, 'deleted', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** Tasks are being deleted: their entries keep the project and lose the task. */
+    async detachTasks(tx: Db, writer: WriteBy, taskIds: string[]): Promise<number> {
+      const entries = await repo.detachTasks(tx, writer.workspaceId, taskIds);
+      await publish(tx, 'updated', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** Tags are being deleted: every entry loses them. */
+    async removeTags(tx: Db, writer: WriteBy, tagIds: string[]): Promise<number> {
+      const entries = await repo.taggedWith(tx, writer.workspaceId, tagIds);
+      await repo.untag(tx, writer.workspaceId, tagIds);
+      await publish(tx, 'updated', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** A tag is merged into another: its entries carry `intoId` instead; returns how many gained it. */
+    async retag(tx: Db, writer: WriteBy, fromId: string, intoId: string): Promise<number> {
+      const entries = await repo.taggedWith(tx, writer.workspaceId, [fromId]);
+      const moved = await repo.retag(tx, writer.workspaceId, fromId, intoId);
+      await publish(tx, 'updated', writer, touched(entries));
+      return moved;
+    },
+
+    /** Stores finished entries read from a file (their projects, tasks and tags exist in `tx`). */
+    async importEntries(tx: Db, writer: WriteBy, entries: StoppedEntryValues[]): Promise<number> {
+      for (const e of entries) {
+        if (e.end_at.getTime() < e.start_at.getTime()) {
+          throw validationError({ end: 'The end must be after the start.' });
+        }
+      }
+      await repo.insertStopped(tx, writer.workspaceId, entries);
+      await publish(tx, 'created', writer, touched(entries));
+      return entries.length;
     },
 
     /** Forgets idempotency keys older than a day; retries come within seconds, not days. */
     async pruneIdempotencyKeys(): Promise<void> {
-      await repo.pruneKeys(db, new Date(Date.now() - 86_400_000));
+      await purgeIdempotencyKeys(db);
       await repo.pruneTrash(db, new Date(Date.now() - UNDO_WINDOW_MS));
     },
 
