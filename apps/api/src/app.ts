@@ -25,6 +25,7 @@ import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { assertSameOrigin, loadAuth, requireAuth } from './platform/auth.js';
 import { installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
+import { createJobRunner } from './platform/jobs.js';
 import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
@@ -66,11 +67,13 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   installErrorHandler(app);
   installInputGuard(app);
 
+  const jobs = createJobRunner({ db, log: app.log, pollMs: config.JOBS_POLL_MS });
   const services = createServices({
     db,
     config,
     log: app.log,
-    mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    jobs,
+    mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, jobs }),
   });
   app.decorate('config', config);
   app.decorate('services', services);
@@ -78,9 +81,12 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
     reply.header('x-request-id', request.id);
   });
   installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
+  // Every process runs due jobs unless JOBS_ENABLED=false; on close the job under way finishes
+  // and what is still queued waits in the database for the next process.
+  if (config.JOBS_ENABLED) app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await services.background.drain();
-    await services.mailer.flush();
+    await jobs.stop();
   });
 
   await app.register(fastifyCookie);
