@@ -50,10 +50,12 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Where the default logger writes (stdout when unset); tests read the log through it. */
   logStream?: NodeJS.WritableStream;
+  /** The job runner's clock; tests move it to make retries and schedules due without waiting. */
+  now?: () => Date;
 }
 
 /** Builds the whole HTTP application around a migrated database; used by main and by tests. */
-export async function buildApp({ config, db, mailer, logger, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, mailer, logger, logStream, now }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL, logStream),
     genReqId: () => newId(),
@@ -67,7 +69,7 @@ export async function buildApp({ config, db, mailer, logger, logStream }: AppDep
   installErrorHandler(app);
   installInputGuard(app);
 
-  const jobs = createJobRunner({ db, log: app.log, pollMs: config.JOBS_POLL_MS });
+  const jobs = createJobRunner({ db, log: app.log, pollMs: config.JOBS_POLL_MS, now });
   const services = createServices({
     db,
     config,
