@@ -41,5 +41,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runSql(db, 'drop table job_schedules; drop table jobs;');
+  await runSql(
+    db,
+    `
+    drop table job_schedules;
+    drop table jobs;
+  `,
+  );
 }
