@@ -23,6 +23,7 @@ import { requireAuth } from './platform/actor.js';
 import { assertSameOrigin, createRequestAuthenticator, type TokenAuthenticator } from './platform/auth.js';
 import { installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
+import { createJobRunner } from './platform/jobs.js';
 import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** Who may sign a request with `Authorization: Bearer` (API keys, device tokens); none by default. */
   tokenAuthenticators?: readonly TokenAuthenticator[];
+  /** The job runner's clock; tests move it to make retries and schedules due without waiting. */
+  now?: () => Date;
 }
 
 /** Builds the whole HTTP application around a migrated database; used by main and by tests. */
@@ -60,6 +63,7 @@ export async function buildApp({
   logger,
   logStream,
   tokenAuthenticators,
+  now,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL, logStream),
@@ -74,11 +78,13 @@ export async function buildApp({
   installErrorHandler(app);
   installInputGuard(app);
 
+  const jobs = createJobRunner({ db, log: app.log, pollMs: config.JOBS_POLL_MS, now });
   const services = createServices({
     db,
     config,
     log: app.log,
-    mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    jobs,
+    mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, jobs }),
   });
   app.decorate('config', config);
   app.decorate('services', services);
@@ -91,10 +97,13 @@ export async function buildApp({
   });
   installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
   await installCompression(app);
+  // Every process runs due jobs unless JOBS_ENABLED=false; on close the job under way finishes
+  // and what is still queued waits in the database for the next process.
+  if (config.JOBS_ENABLED) app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await services.background.drain();
+    await jobs.stop();
     await services.events.close();
-    await services.mailer.flush();
   });
 
   await app.register(fastifyCookie);

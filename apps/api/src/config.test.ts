@@ -27,4 +27,15 @@ describe('config', () => {
     expect(attempt).toThrow(/DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
     expect(attempt).toThrow(/SMTP_URL: must be a URL/);
   });
+
+  it('runs jobs in every process by default, polling each second, and names a wrong job setting', () => {
+    expect(loadConfig({})).toMatchObject({ JOBS_ENABLED: true, JOBS_POLL_MS: 1000 });
+    expect(loadConfig({ JOBS_ENABLED: 'false', JOBS_POLL_MS: '250' })).toMatchObject({
+      JOBS_ENABLED: false,
+      JOBS_POLL_MS: 250,
+    });
+    const attempt = () => loadConfig({ JOBS_ENABLED: 'yes', JOBS_POLL_MS: '5' });
+    expect(attempt).toThrow(/JOBS_ENABLED: must be true or false/);
+    expect(attempt).toThrow(/JOBS_POLL_MS: must be at least 10/);
+  });
 });

@@ -44,6 +44,18 @@ const envSchema = z.object({
   RATE_LIMIT_INVITE_RESEND: limit.default(5),
   RATE_LIMIT_DEMO_PER_IP: limit.default(5),
   RATE_LIMIT_DEMO_PER_EMAIL: limit.default(3),
+  /** Whether this process runs queued jobs (mail, purges); with false it only enqueues them for others. */
+  JOBS_ENABLED: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true'),
+  /** How often an idle worker looks for due jobs, in milliseconds. */
+  JOBS_POLL_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(10, 'must be at least 10')
+    .max(600_000, 'must be at most 600000')
+    .default(1000),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -17,20 +18,27 @@ import { auditEvents } from './platform/audit.js';
 import { createSessionAuthenticator } from './platform/auth.js';
 import { createBackgroundQueue } from './platform/background.js';
 import { createEventBus } from './platform/events.js';
+import { defineJob, type JobRunner } from './platform/jobs.js';
 import { createLiveUpdates } from './platform/live-updates.js';
 import type { Mailer } from './platform/mail.js';
+import { schedulePlatformPurges } from './platform/purges.js';
 import { createSessionStore } from './platform/sessions.js';
 
 export interface ServiceDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
+  /** The durable job runner; services queue work on it and declare their scheduled jobs. */
+  jobs: JobRunner;
   /** Where failures of background work are logged. */
   log?: FastifyBaseLogger;
 }
 
+/** Forgets old time-entry idempotency keys and empties the trash past its undo window. */
+const pruneTimeEntriesJob = defineJob('time-entries.prune', z.object({}));
+
 /** Wires every service once; routes reach them through `app.services`. */
-export function createServices({ db, config, mailer, log }: ServiceDeps) {
+export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
   const sessions = createSessionStore(db, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
@@ -42,9 +50,13 @@ export function createServices({ db, config, mailer, log }: ServiceDeps) {
   const timeEntries = createTimeEntriesService(db, events);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
+  schedulePlatformPurges(jobs, { db, sessions });
+  jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
+  jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
   return {
     db,
     mailer,
+    jobs,
     background,
     sessions,
     /** The session cookie's authenticator; the platform asks the users table through this lookup. */

@@ -17,7 +17,7 @@ export interface TestApp {
  * A fresh database for one test file: in-memory PGlite, or a new PostgreSQL database created
  * beside DATABASE_URL's (and dropped afterwards) when that is set.
  */
-export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> {
+export async function openTestDb(): Promise<{ db: Db; url?: string; close(): Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const handle = openDb({ dataDir: 'memory://' });
@@ -33,6 +33,8 @@ export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> 
   const handle = openDb({ databaseUrl: url.toString() });
   return {
     db: handle.db,
+    /** For a second connection pool, as another process would open. */
+    url: url.toString(),
     async close() {
       await handle.close();
       const cleanup = new pg.Client({ connectionString: adminUrl });
@@ -70,7 +72,7 @@ export const GENEROUS_LIMITS: Record<string, string> = {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'tokenAuthenticators'> = {},
+  deps: Pick<AppDeps, 'tokenAuthenticators' | 'now'> = {},
 ): Promise<TestApp> {
   const { db, close } = await openTestDb();
   await migrateToLatest(db);

@@ -18,14 +18,29 @@ export const recipients = (mail: ParsedMail): string[] =>
     .flatMap((v) => (v.address ? [v.address.toLowerCase()] : []));
 
 /** A real SMTP server on a free local port that keeps what it receives. */
-export async function startInbox(options: { onMessage?: (mail: ParsedMail) => void } = {}): Promise<Inbox> {
+export async function startInbox(
+  options: {
+    onMessage?: (mail: ParsedMail) => void;
+    /** Answers this many messages with a temporary failure (451) before accepting any. */
+    refuseFirst?: number;
+  } = {},
+): Promise<Inbox> {
   const messages: ParsedMail[] = [];
+  let refusals = options.refuseFirst ?? 0;
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, _session, callback) {
+      if (refusals > 0) {
+        refusals--;
+        stream.on('end', () =>
+          callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 })),
+        );
+        stream.resume();
+        return;
+      }
       simpleParser(stream)
         .then((mail) => {
           messages.push(mail);

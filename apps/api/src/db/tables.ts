@@ -1,6 +1,7 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
+import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
@@ -106,7 +107,8 @@ export interface Database
     ProjectsTables,
     TimeEntriesTables,
     RateLimitsTables,
-    KnownDevicesTables {
+    KnownDevicesTables,
+    JobsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

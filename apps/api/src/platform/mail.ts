@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { z } from 'zod';
 import type { Db } from '../db/connection.js';
 import { newId } from './ids.js';
+import { defineJob, type JobRunner } from './jobs.js';
 
 export interface MailMessage {
   to: string;
@@ -12,11 +14,12 @@ export interface MailMessage {
 
 export interface Mailer {
   /**
-   * Records the message in the outbox and returns; delivery over SMTP (when a server is set)
-   * happens in the background so a request's timing never tells whether mail was sent.
+   * Records the message in the outbox and, when an SMTP server is set, queues its delivery as a
+   * job (retried with backoff while the server refuses), so a request's timing never tells
+   * whether mail was sent. Pass the caller's transaction as `db` to send only if it commits.
    */
-  send(message: MailMessage): Promise<void>;
-  /** Waits for deliveries under way, for a clean shutdown and for tests. */
+  send(message: MailMessage, options?: { db?: Db }): Promise<void>;
+  /** Runs due jobs (deliveries among them) now: for tests and scripts that want the mail out. */
   flush(): Promise<void>;
 }
 
@@ -25,7 +28,15 @@ export interface MailerOptions {
   log: FastifyBaseLogger;
   smtpUrl?: string;
   from: string;
+  /** Delivers the outbox; the mailer registers its job here. */
+  jobs: JobRunner;
 }
+
+/** Delivers one outbox row over SMTP. */
+export const deliverMailJob = defineJob('mail.deliver', z.object({ mailId: z.uuid() }));
+
+/** Outbox rows older than this are deleted (the outbox is a delivery log, not an archive). */
+export const OUTBOX_KEEP_DAYS = 30;
 
 /** The addresses in a message's text, so a reader of the log can find a link at a glance. */
 const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g) ?? [];
@@ -36,23 +47,35 @@ const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g) ?? [];
  * then holds working links (reset and invitation tokens), which is said at start and in the
  * README. With SMTP_URL set, a message's text is never logged.
  */
-export function createMailer({ db, log, smtpUrl, from }: MailerOptions): Mailer {
+export function createMailer({ db, log, smtpUrl, from, jobs }: MailerOptions): Mailer {
   const transport: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
-  const pending = new Set<Promise<void>>();
   if (!transport) log.info('SMTP_URL is not set: e-mails are written to this log');
+  if (transport) {
+    // About two hours of retries (30 s doubling to 32 min), then a dead letter and the error in the outbox.
+    jobs.register(deliverMailJob, ({ mailId }) => deliver(transport, mailId), {
+      maxAttempts: 8,
+      backoffMs: 30_000,
+      maxBackoffMs: 32 * 60_000,
+    });
+  }
   return {
-    async send(message) {
+    async send(message, options = {}) {
       const id = newId();
-      await db
-        .insertInto('outbox')
-        .values({
-          id,
-          to_address: message.to,
-          subject: message.subject,
-          text_body: message.text,
-          html_body: message.html ?? null,
-        })
-        .execute();
+      const record = async (target: Db) => {
+        await target
+          .insertInto('outbox')
+          .values({
+            id,
+            to_address: message.to,
+            subject: message.subject,
+            text_body: message.text,
+            html_body: message.html ?? null,
+          })
+          .execute();
+        if (transport) await jobs.enqueue(target, deliverMailJob, { mailId: id });
+      };
+      if (options.db) await record(options.db);
+      else await db.transaction().execute(record);
       if (!transport) {
         log.info(
           { mailId: id, to: message.to, subject: message.subject, links: linksIn(message.text), text: message.text },
@@ -60,23 +83,36 @@ export function createMailer({ db, log, smtpUrl, from }: MailerOptions): Mailer 
         );
         return;
       }
-      const delivery = deliver(transport, id, message).finally(() => pending.delete(delivery));
-      pending.add(delivery);
+      jobs.wake();
     },
     async flush() {
-      await Promise.all([...pending]);
+      await jobs.drain();
     },
   };
 
-  async function deliver(transport: Transporter, id: string, message: MailMessage): Promise<void> {
+  async function deliver(transport: Transporter, id: string): Promise<void> {
+    const mail = await db
+      .selectFrom('outbox')
+      .select(['to_address', 'subject', 'text_body', 'html_body', 'sent_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    // Purged, or sent by an earlier attempt whose worker stopped before it could say so.
+    if (!mail || mail.sent_at) return;
+    const message = {
+      from,
+      to: mail.to_address,
+      subject: mail.subject,
+      text: mail.text_body,
+      ...(mail.html_body ? { html: mail.html_body } : {}),
+    };
     try {
-      await transport.sendMail({ from, ...message });
-      await db.updateTable('outbox').set({ sent_at: new Date() }).where('id', '=', id).execute();
-      log.info({ mailId: id, to: message.to, subject: message.subject }, 'mail sent');
+      await transport.sendMail(message);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       await db.updateTable('outbox').set({ error: reason }).where('id', '=', id).execute();
-      log.error({ mailId: id, err: error }, 'mail delivery failed');
+      throw error;
     }
+    await db.updateTable('outbox').set({ sent_at: new Date(), error: null }).where('id', '=', id).execute();
+    log.info({ mailId: id, to: mail.to_address, subject: mail.subject }, 'mail sent');
   }
 }

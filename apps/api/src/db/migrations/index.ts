@@ -10,6 +10,7 @@ import * as m202611231300 from './202611231300_project_manager_grants.js';
 import * as m202611240100 from './202611240100_create_rate_limits.js';
 import * as m202611240110 from './202611240110_create_known_devices.js';
 import * as m202611241200 from './202611241200_add_duration_format.js';
+import * as m202611250100 from './202611250100_create_jobs.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '202611240100_create_rate_limits': m202611240100,
   '202611240110_create_known_devices': m202611240110,
   '202611241200_add_duration_format': m202611241200,
+  '202611250100_create_jobs': m202611250100,
 };

@@ -24,7 +24,6 @@ const base = '/workspaces/:workspaceId';
 const HEARTBEAT_MS = 25_000;
 /** How often an open stream checks that its session is still alive (log-out, expiry, disable). */
 export const SESSION_CHECK_MS = 5_000;
-const PRUNE_EVERY_MS = 3_600_000;
 
 const timerView = z.object({ entry: timeEntryView, stopped: timeEntryView.nullable() });
 
@@ -36,14 +35,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
     for (const reply of streams) reply.raw.end();
     streams.clear();
   });
-  const pruning = setInterval(() => {
-    timeEntries
-      .pruneIdempotencyKeys()
-      .catch((error) => app.log.warn({ err: error }, 'pruning idempotency keys failed'));
-  }, PRUNE_EVERY_MS).unref();
-  app.addHook('onClose', async () => {
-    clearInterval(pruning);
-  });
+  app.addHook('onClose', async () => {});
 
   app.get(
     `${base}/time-entries`,
