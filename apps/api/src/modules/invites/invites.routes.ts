@@ -1,4 +1,4 @@
-import { ASSIGNABLE_ROLES, acceptInviteBody, inviteBody, text } from '@sundial/core';
+import { acceptInviteBody, inviteBody, invitePreviewView, inviteView, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireMembership, setSessionCookie } from '../../platform/auth.js';
@@ -11,19 +11,6 @@ const tags = ['invites'];
 const responses = { ...errorResponses, 402: errorBody };
 const inviteParams = workspaceParams.extend({ inviteId: z.uuid({ error: 'Invitation not found.' }) });
 const tokenParams = z.object({ token: text({ trim: false, min: 1, max: 200 }) });
-
-const inviteView = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  role: z.enum(ASSIGNABLE_ROLES),
-  roleLabel: z.string(),
-  groupId: z.uuid().nullable(),
-  status: z.enum(['pending', 'expired']),
-  sentAt: z.string(),
-  sendCount: z.number().int(),
-  expiresAt: z.string(),
-  createdAt: z.string(),
-});
 
 export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { invites } = app.services;
@@ -116,15 +103,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'What an invitation link is for (workspace, inviter, role, whether the account exists)',
         params: tokenParams,
         response: {
-          200: z.object({
-            email: z.string(),
-            workspaceName: z.string(),
-            inviter: z.string(),
-            role: z.enum(ASSIGNABLE_ROLES),
-            roleLabel: z.string(),
-            hasAccount: z.boolean(),
-            expiresAt: z.string(),
-          }),
+          200: invitePreviewView,
           ...responses,
         },
       },

@@ -3,6 +3,8 @@ import {
   projectCreateBody,
   projectListQuery,
   projectPeopleBody,
+  projectPickerView,
+  projectSuggestionView,
   projectUpdateBody,
   taskCreateBody,
   taskListQuery,
@@ -184,22 +186,25 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: wsParams,
         querystring: z.object({ note: text({ max: 5000 }) }),
         response: {
-          200: z.object({
-            items: z.array(
-              z.object({
-                projectId: z.uuid(),
-                projectName: z.string(),
-                taskId: z.uuid().nullable(),
-                taskName: z.string().nullable(),
-                keyword: z.string(),
-              }),
-            ),
-          }),
+          200: z.object({ items: z.array(projectSuggestionView) }),
           ...errorResponses,
         },
       },
     },
     async (request) => ({ items: await projects.suggest(actorOf(request), request.query.note) }),
+  );
+
+  app.get(
+    `${base}/project-picker`,
+    {
+      schema: {
+        tags,
+        summary: 'Active projects the caller sees, each with its active tasks (the time-entry pickers, in one request)',
+        params: wsParams,
+        response: { 200: projectPickerView, ...errorResponses },
+      },
+    },
+    async (request) => ({ items: await projects.picker(actorOf(request)) }),
   );
 
   // ---- tasks
