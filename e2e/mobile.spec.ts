@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { SIGNED_IN_PATHS } from '../apps/web/src/shell/nav';
+import { SIGNED_IN_PATHS } from '../apps/web/src/routes';
 import { waitForMail } from './support/mail';
 import { shot } from './support/shots';
 import { newEmail, PASSWORD, signUpOverHttp } from './support/users';
