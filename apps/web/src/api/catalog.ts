@@ -42,6 +42,8 @@ export const useProjectPicker = (w: string) =>
   useQuery({
     queryKey: projectKeys.picker(w),
     queryFn: () => api<ProjectPickerView>('GET', `${ws(w)}/project-picker`),
+    // Not reloaded on every visit to the timesheet: changes made on Projects invalidate it instead.
+    staleTime: 60_000,
   });
 
 /** The tag lists with their tags (archived ones too when asked): the Tags page and the tag pickers. */
