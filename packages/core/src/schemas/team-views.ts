@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../permissions.js';
+import { userView } from './session.js';
 import { ASSIGNABLE_ROLES, MEMBER_STATUSES } from './team.js';
 
 /**
@@ -70,6 +71,10 @@ export const invitePreviewView = z.object({
   expiresAt: z.string(),
 });
 export type InvitePreviewView = z.infer<typeof invitePreviewView>;
+
+/** An accepted invitation: who is now signed in, and the workspace they joined. */
+export const acceptedInviteView = z.object({ user: userView, workspaceId: z.uuid() });
+export type AcceptedInviteView = z.infer<typeof acceptedInviteView>;
 
 /** Someone whose timesheet the caller may open. */
 export const timesheetPersonView = z.object({ userId: z.uuid(), name: z.string(), email: z.string() });

@@ -1,10 +1,10 @@
-import { acceptInviteBody, inviteBody, invitePreviewView, inviteView, text } from '@sundial/core';
+import { acceptedInviteView, acceptInviteBody, inviteBody, invitePreviewView, inviteView, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireMembership, setSessionCookie } from '../../platform/auth.js';
 import { errorBody, errorResponses } from '../../platform/schemas.js';
 import { actorOf } from '../members/members.routes.js';
-import { presentUser, userView } from '../users/users.presenter.js';
+import { presentUser } from '../users/users.presenter.js';
 import { workspaceParams } from '../workspaces/workspaces.routes.js';
 
 const tags = ['invites'];
@@ -120,7 +120,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Accept an invitation: joins the workspace, creating the account when there is none',
         params: tokenParams,
         body: acceptInviteBody,
-        response: { 200: z.object({ user: userView, workspaceId: z.uuid() }), ...responses },
+        response: { 200: acceptedInviteView, ...responses },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import {
   membersBody,
+  pageView,
   projectCreateBody,
   projectListQuery,
   projectPeopleBody,
@@ -50,12 +51,7 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: wsParams,
         querystring: projectListQuery,
         response: {
-          200: z.object({
-            items: z.array(projectListItemView),
-            total: z.number().int(),
-            limit: z.number(),
-            offset: z.number(),
-          }),
+          200: pageView(projectListItemView),
           ...errorResponses,
         },
       },

@@ -1,4 +1,5 @@
 import type {
+  AcceptedInviteView,
   BulkMembersBody,
   GroupView,
   InviteBody,
@@ -154,4 +155,4 @@ export const useGroupMembership = (ws: string) =>
 
 export const fetchInvitePreview = (token: string) => api<InvitePreview>('GET', `/invites/${encodeURIComponent(token)}`);
 export const acceptInvite = (token: string, body: { password?: string; name?: string }) =>
-  api<{ workspaceId: string }>('POST', `/invites/${encodeURIComponent(token)}/accept`, body);
+  api<AcceptedInviteView>('POST', `/invites/${encodeURIComponent(token)}/accept`, body);
