@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { SIGNED_IN_PATHS } from '../apps/web/src/shell/nav';
+import { SIGNED_IN_PATHS } from '../apps/web/src/routes';
 import { waitForMail } from './support/mail';
 import { shot } from './support/shots';
 import { newEmail, PASSWORD, signUpOverHttp } from './support/users';
@@ -43,6 +43,8 @@ test.describe('on a phone (375 px)', () => {
   test.use({ viewport: PHONE });
 
   test('every signed-in page fits the width, the drawer navigates and the timer starts and stops', async ({ page }) => {
+    // It opens every page of the route table (36 and growing), each until the network is quiet.
+    test.setTimeout(120_000);
     const ws = await seedOwner(page.request);
     await page.request.post(`/api/v1/workspaces/${ws}/invites`, {
       data: { emails: ['someone.with.a.rather.long.address@example.org'], role: 'member' },

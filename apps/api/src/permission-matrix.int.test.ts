@@ -312,6 +312,7 @@ const manageRoutes: Route[] = [
   ...projectScoped('granted'),
   top('GET', '/project-assignees', MANAGERS),
   top('GET', '/project-suggestions', ALL_ROLES, undefined, '?note=design%20review'),
+  top('GET', '/project-picker', ALL_ROLES),
   top('GET', '/clients', NOT_GUEST),
   top('POST', '/clients', MANAGERS, () => ({ name: named('Client'), currency: 'eur' })),
   client('GET', '', NOT_GUEST),
@@ -344,7 +345,7 @@ routes.push(...manageRoutes);
 describe('permission matrix: projects, tasks, clients, tags and imports', () => {
   it('has a row for every route of those families', () => {
     const families =
-      /^\/api\/v1\/workspaces\/\{workspaceId\}\/(projects|project-assignees|project-suggestions|tasks|clients|tag-lists|tags|tag-settings|imports)(\/.*)?$/;
+      /^\/api\/v1\/workspaces\/\{workspaceId\}\/(projects|project-assignees|project-suggestions|project-picker|tasks|clients|tag-lists|tags|tag-settings|imports)(\/.*)?$/;
     expect(missingRows(families, 40)).toEqual([]);
   });
 

@@ -14,13 +14,27 @@ export class ApiError extends Error {
 
 const GENERIC = 'Something went wrong. Please try again.';
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+export interface ApiOptions {
+  /**
+   * Sent as Idempotency-Key, so a retried write (timer start or stop, a new entry) happens once.
+   * Pass `true` for a fresh key, or a key of your own to repeat the very same request.
+   */
+  idempotencyKey?: string | true;
+}
+
+/** The one client of the API: JSON in and out, the session cookie, errors as ApiError. */
+export async function api<T>(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.idempotencyKey !== undefined) {
+    headers['idempotency-key'] = options.idempotencyKey === true ? crypto.randomUUID() : options.idempotencyKey;
+  }
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

@@ -1,44 +1,19 @@
-import { DEFAULT_DURATION_FORMAT, type DurationFormat } from '@sundial/core';
+import {
+  can,
+  DEFAULT_DURATION_FORMAT,
+  type DurationFormat,
+  type MeView,
+  type Permission,
+  type Role,
+  type UserView,
+  type WorkspaceView,
+} from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from './client';
 
-export interface UserView {
-  id: string;
-  email: string;
-  name: string;
-  phone: string | null;
-  timeZone: string;
-  weekStart: string;
-  dateFormat: string;
-  timeFormat: string;
-  durationFormat: DurationFormat;
-}
-
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  role: 'owner' | 'admin' | 'manager' | 'member' | 'guest';
-  plan: 'free' | 'basic' | 'pro' | 'enterprise';
-  purchasedPlan: 'free' | 'basic' | 'pro' | 'enterprise';
-  trialEndsAt: string | null;
-  trialDaysLeft: number;
-  createdAt: string;
-}
-
-/** A workspace that disabled or removed the user. */
-export interface InactiveWorkspace {
-  id: string;
-  name: string;
-  status: 'disabled' | 'removed';
-}
-
-export interface Me {
-  user: UserView;
-  workspaces: WorkspaceView[];
-  /** Workspaces the user may no longer use; shown when none is left. */
-  inactiveWorkspaces: InactiveWorkspace[];
-  currentWorkspaceId: string | null;
-}
+export type { UserView, WorkspaceView };
+/** Who is signed in, their workspaces and the current one: the API's GET /me answer. */
+export type Me = MeView;
 
 export const sessionKeys = { me: ['me'] as const };
 
@@ -63,8 +38,29 @@ export function useDurationFormat(): DurationFormat {
   return useMe().data?.user.durationFormat ?? DEFAULT_DURATION_FORMAT;
 }
 
-export function useCurrentWorkspace(me: Me | null | undefined): WorkspaceView | undefined {
+/** The workspace the user works in: the one chosen last, else the first. */
+export function currentWorkspace(me: Me | null | undefined): WorkspaceView | undefined {
   return me?.workspaces.find((w) => w.id === me.currentWorkspaceId) ?? me?.workspaces[0];
+}
+
+export interface CurrentWorkspace {
+  me: Me;
+  workspace: WorkspaceView;
+  workspaceId: string;
+  role: Role;
+  /** What the user's role allows here (the web only hides what the API already forbids). */
+  can: (permission: Permission) => boolean;
+}
+
+/**
+ * The signed-in user's current workspace, its id and their role in it. For pages and components
+ * of the signed-in app: the shell renders them only once /me has answered with a workspace.
+ */
+export function useWorkspace(): CurrentWorkspace {
+  const me = useMe().data;
+  const workspace = currentWorkspace(me);
+  if (!me || !workspace) throw new Error('useWorkspace() is used outside the signed-in app.');
+  return { me, workspace, workspaceId: workspace.id, role: workspace.role, can: (p) => can(workspace.role, p) };
 }
 
 /** Runs an auth call, then reloads who is signed in. */

@@ -1,7 +1,7 @@
 import { Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconHourglassHigh } from '@tabler/icons-react';
 import { useLocation } from 'react-router';
-import { titleForPath } from '../shell/nav';
+import { titleForPath } from '../routes';
 
 /** An honest placeholder for a page a later release fills: no fake data. */
 export function ComingSoon({ what }: { what?: string }) {

@@ -1,15 +1,16 @@
 import { Button, Center, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { InactiveWorkspaceView } from '@sundial/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
-import { type InactiveWorkspace, type Me, sessionKeys, useLogout, type WorkspaceView } from '../api/session';
+import { type Me, sessionKeys, useLogout, type WorkspaceView } from '../api/session';
 import { ErrorBox } from '../features/auth/components/ErrorBox';
 
 const listNames = (names: string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
-function reason(workspaces: InactiveWorkspace[]): string {
+function reason(workspaces: InactiveWorkspaceView[]): string {
   const [w] = workspaces;
   if (w && workspaces.length === 1) {
     return w.status === 'disabled'

@@ -3,10 +3,10 @@ import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { can } from '@sundial/core';
 import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { type Me, useCurrentWorkspace, useMe } from '../api/session';
+import { currentWorkspace, type Me, useMe } from '../api/session';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { titleForPath } from '../routes';
 import { NoWorkspace } from './NoWorkspace';
-import { titleForPath } from './nav';
 import classes from './Shell.module.css';
 import { Sidebar } from './Sidebar';
 import { TrialBanner } from './TrialBanner';
@@ -42,7 +42,7 @@ function Shell({ me }: { me: Me }) {
   const [collapsed, setCollapsed] = useLocalStorage({ key: 'sundial.sidebar.collapsed', defaultValue: false });
   const isPhone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const [menuOpen, menu] = useDisclosure(false);
-  const workspace = useCurrentWorkspace(me);
+  const workspace = currentWorkspace(me);
   const title = titleForPath(pathname);
 
   useEffect(() => {

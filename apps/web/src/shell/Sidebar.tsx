@@ -5,13 +5,11 @@ import {
   IconLayoutSidebarLeftExpand,
   IconX,
 } from '@tabler/icons-react';
-import { type ComponentType, useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../components/Logo';
-import { COMPUTER_TIME_ITEMS, NAV, type NavItem, REPORT_SECTIONS } from './nav';
+import { type Icon, MENUS, type NavItem, REPORT_SECTIONS, SIDEBAR, type SidebarEntry } from '../routes';
 import classes from './Shell.module.css';
-
-type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
 
 interface SidebarProps {
   collapsed: boolean;
@@ -63,13 +61,13 @@ function Entry({
 
 function ReportsEntry({ collapsed }: { collapsed: boolean }) {
   const { pathname } = useLocation();
-  const Icon = NAV.reports.icon;
+  const Icon = MENUS.reports.icon;
   return (
     <HoverCard position="right-start" width={300} shadow="md" openDelay={200} closeDelay={200} withinPortal>
       <HoverCard.Target>
         <UnstyledButton
           className={classes.menuButton}
-          data-active={pathname.startsWith('/homepage/reports') || undefined}
+          data-active={pathname.startsWith(MENUS.reports.prefix) || undefined}
           aria-label="Reports"
           aria-haspopup="menu"
         >
@@ -104,15 +102,15 @@ function ReportsEntry({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-function ComputerTimeEntry({ collapsed }: { collapsed: boolean }) {
+function ComputerTimeEntry({ collapsed, items }: { collapsed: boolean; items: NavItem[] }) {
   const { pathname } = useLocation();
-  const Icon = NAV.computerTime.icon;
+  const Icon = MENUS.computerTime.icon;
   return (
     <Menu position="right-start" width={220} shadow="md" withinPortal>
       <Menu.Target>
         <UnstyledButton
           className={classes.menuButton}
-          data-active={pathname.startsWith('/homepage/computer-time') || undefined}
+          data-active={pathname.startsWith(MENUS.computerTime.prefix) || undefined}
           aria-label="Computer time"
         >
           <Icon size={20} stroke={1.6} aria-hidden />
@@ -121,7 +119,7 @@ function ComputerTimeEntry({ collapsed }: { collapsed: boolean }) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        {COMPUTER_TIME_ITEMS.map((item) => (
+        {items.map((item) => (
           <Menu.Item key={item.path} component={Link} to={item.path}>
             {item.label}
           </Menu.Item>
@@ -155,6 +153,15 @@ function FoldingEntry({ label, icon: Icon, items }: { label: string; icon: Icon;
   );
 }
 
+/** A sidebar line from the route table: a link, or a menu (folding in the drawer, a popover on a desktop). */
+function SidebarLine({ entry, collapsed, inDrawer }: { entry: SidebarEntry; collapsed: boolean; inDrawer: boolean }) {
+  if (entry.kind === 'link')
+    return <Entry label={entry.label} path={entry.path} icon={entry.icon} collapsed={collapsed} />;
+  if (inDrawer) return <FoldingEntry label={entry.label} icon={entry.icon} items={entry.items} />;
+  if (entry.id === 'reports') return <ReportsEntry collapsed={collapsed} />;
+  return <ComputerTimeEntry collapsed={collapsed} items={entry.items} />;
+}
+
 export function Sidebar({ collapsed: collapsedProp, onToggle, inDrawer = false }: SidebarProps) {
   const collapsed = collapsedProp && !inDrawer;
   return (
@@ -184,31 +191,14 @@ export function Sidebar({ collapsed: collapsedProp, onToggle, inDrawer = false }
           )}
         </div>
         <ScrollArea className={classes.sidebarScroll}>
-          <Group label="TRACK" collapsed={collapsed} />
-          <Entry {...NAV.timesheet} collapsed={collapsed} />
-          <Group label="ANALYZE" collapsed={collapsed} />
-          <Entry {...NAV.dashboard} collapsed={collapsed} />
-          {inDrawer ? (
-            <>
-              <FoldingEntry
-                label="Reports"
-                icon={NAV.reports.icon}
-                items={REPORT_SECTIONS.flatMap((section) => section.items)}
-              />
-              <FoldingEntry label="Computer time" icon={NAV.computerTime.icon} items={COMPUTER_TIME_ITEMS} />
-            </>
-          ) : (
-            <>
-              <ReportsEntry collapsed={collapsed} />
-              <ComputerTimeEntry collapsed={collapsed} />
-            </>
-          )}
-          <Group label="MANAGE" collapsed={collapsed} />
-          <Entry {...NAV.projects} collapsed={collapsed} />
-          <Entry {...NAV.tags} collapsed={collapsed} />
-          <Group label="TEAM" collapsed={collapsed} />
-          <Entry {...NAV.users} collapsed={collapsed} />
-          <Entry {...NAV.attendance} collapsed={collapsed} />
+          {SIDEBAR.map(({ section, entries }) => (
+            <Fragment key={section}>
+              <Group label={section} collapsed={collapsed} />
+              {entries.map((entry) => (
+                <SidebarLine key={entry.label} entry={entry} collapsed={collapsed} inDrawer={inDrawer} />
+              ))}
+            </Fragment>
+          ))}
         </ScrollArea>
       </div>
     </nav>

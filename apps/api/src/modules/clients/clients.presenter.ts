@@ -1,17 +1,7 @@
-import { z } from 'zod';
+import type { ClientView } from '@sundial/core';
 import type { ClientRow } from './clients.repository.js';
 
-export const clientView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  address: z.string().nullable(),
-  currency: z.string().nullable(),
-  note: z.string().nullable(),
-  archived: z.boolean(),
-  projectCount: z.number().int(),
-  createdAt: z.string(),
-});
-export type ClientView = z.infer<typeof clientView>;
+export { type ClientView, clientView } from '@sundial/core';
 
 export function presentClient(row: ClientRow): ClientView {
   return {

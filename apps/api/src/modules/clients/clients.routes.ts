@@ -1,4 +1,4 @@
-import { clientCreateBody, clientUpdateBody, listQuery } from '@sundial/core';
+import { clientCreateBody, clientUpdateBody, listQuery, pageView } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
@@ -22,7 +22,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: wsParams,
         querystring: listQuery,
         response: {
-          200: z.object({ items: z.array(clientView), total: z.number().int(), limit: z.number(), offset: z.number() }),
+          200: pageView(clientView),
           ...errorResponses,
         },
       },

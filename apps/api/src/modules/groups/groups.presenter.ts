@@ -1,14 +1,7 @@
-import { z } from 'zod';
+import type { GroupView } from '@sundial/core';
 import type { Group } from '../../db/tables/team.js';
 
-export const groupView = z.object({
-  id: z.uuid(),
-  parentId: z.uuid().nullable(),
-  name: z.string(),
-  memberIds: z.array(z.uuid()),
-  createdAt: z.string(),
-});
-export type GroupView = z.infer<typeof groupView>;
+export { type GroupView, groupView } from '@sundial/core';
 
 export function presentGroup(group: Group, memberIds: string[] = []): GroupView {
   return {

@@ -1,4 +1,4 @@
-import { text } from '@sundial/core';
+import { importPreviewView, importSummaryView, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
@@ -17,30 +17,6 @@ const body = z.object({
     required: 'Choose a file.',
     tooLong: 'The file is larger than 10 MB.',
   }),
-});
-const summary = z.object({
-  clients: z.number().int(),
-  projects: z.number().int(),
-  tasks: z.number().int(),
-  tags: z.number().int(),
-  timeEntries: z.number().int(),
-});
-const row = z.object({
-  line: z.number().int(),
-  client: z.string().nullable(),
-  project: z.string().nullable(),
-  taskPath: z.array(z.string()),
-  tags: z.array(z.string()),
-  entry: z
-    .object({
-      email: z.string().nullable(),
-      note: z.string(),
-      billable: z.boolean(),
-      start: z.string(),
-      seconds: z.number(),
-    })
-    .nullable(),
-  error: z.string().nullable(),
 });
 const bodyLimit = 12 * 1024 * 1024;
 
@@ -63,7 +39,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
         params,
         body,
         response: {
-          200: z.object({ total: z.number().int(), errorCount: z.number().int(), rows: z.array(row), summary }),
+          200: importPreviewView,
           ...errorResponses,
         },
       },
@@ -80,7 +56,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Import a file in one transaction; nothing is imported when any row has an error',
         params,
         body,
-        response: { 200: summary, ...errorResponses },
+        response: { 200: importSummaryView, ...errorResponses },
       },
     },
     async (request) => imports.run(actorOf(request), input(request)),

@@ -1,28 +1,15 @@
-import { ASSIGNABLE_ROLES, acceptInviteBody, inviteBody, text } from '@sundial/core';
+import { acceptedInviteView, acceptInviteBody, inviteBody, invitePreviewView, inviteView, text } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
 import { setSessionCookie } from '../../platform/auth.js';
 import { errorBody, errorResponses, workspaceParams } from '../../platform/schemas.js';
-import { presentUser, userView } from '../users/users.presenter.js';
+import { presentUser } from '../users/users.presenter.js';
 
 const tags = ['invites'];
 const responses = { ...errorResponses, 402: errorBody };
 const inviteParams = workspaceParams.extend({ inviteId: z.uuid({ error: 'Invitation not found.' }) });
 const tokenParams = z.object({ token: text({ trim: false, min: 1, max: 200 }) });
-
-const inviteView = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  role: z.enum(ASSIGNABLE_ROLES),
-  roleLabel: z.string(),
-  groupId: z.uuid().nullable(),
-  status: z.enum(['pending', 'expired']),
-  sentAt: z.string(),
-  sendCount: z.number().int(),
-  expiresAt: z.string(),
-  createdAt: z.string(),
-});
 
 export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { invites } = app.services;
@@ -115,15 +102,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'What an invitation link is for (workspace, inviter, role, whether the account exists)',
         params: tokenParams,
         response: {
-          200: z.object({
-            email: z.string(),
-            workspaceName: z.string(),
-            inviter: z.string(),
-            role: z.enum(ASSIGNABLE_ROLES),
-            roleLabel: z.string(),
-            hasAccount: z.boolean(),
-            expiresAt: z.string(),
-          }),
+          200: invitePreviewView,
           ...responses,
         },
       },
@@ -140,7 +119,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Accept an invitation: joins the workspace, creating the account when there is none',
         params: tokenParams,
         body: acceptInviteBody,
-        response: { 200: z.object({ user: userView, workspaceId: z.uuid() }), ...responses },
+        response: { 200: acceptedInviteView, ...responses },
       },
     },
     async (request, reply) => {

@@ -1,19 +1,12 @@
-import { changePasswordBody, profileUpdateBody } from '@sundial/core';
+import { changePasswordBody, meView, profileUpdateBody } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/actor.js';
 import { errorResponses } from '../../platform/schemas.js';
-import { presentUser, userView } from '../users/users.presenter.js';
-import { presentWorkspace, workspaceView } from '../workspaces/workspaces.presenter.js';
+import { presentUser } from '../users/users.presenter.js';
+import { presentWorkspace } from '../workspaces/workspaces.presenter.js';
 
 const tags = ['me'];
-const meView = z.object({
-  user: userView,
-  workspaces: z.array(workspaceView),
-  currentWorkspaceId: z.uuid().nullable(),
-  /** Workspaces that disabled or removed the user: named so the app can say why there is no access. */
-  inactiveWorkspaces: z.array(z.object({ id: z.uuid(), name: z.string(), status: z.enum(['disabled', 'removed']) })),
-});
 
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const { profile, workspaces, auth } = app.services;

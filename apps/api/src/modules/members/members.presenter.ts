@@ -1,35 +1,7 @@
-import { ASSIGNABLE_ROLES, MEMBER_STATUSES, ROLE_LABELS, ROLES } from '@sundial/core';
-import { z } from 'zod';
+import { type MemberView, ROLE_LABELS } from '@sundial/core';
 import type { MemberProject, MemberRow } from './members.repository.js';
 
-export const memberView = z.object({
-  userId: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(ROLES),
-  roleLabel: z.string(),
-  status: z.enum(MEMBER_STATUSES),
-  externalId: z.string().nullable(),
-  groupIds: z.array(z.uuid()),
-  projects: z.array(z.object({ id: z.uuid(), name: z.string() })),
-  joinedAt: z.string(),
-});
-export type MemberView = z.infer<typeof memberView>;
-
-export const seatsView = z.object({
-  /** Active non-guest members. */
-  used: z.number().int(),
-  /** Licenses of a paid plan; null when the plan has no seat limit (Free, trial). */
-  limit: z.number().int().nullable(),
-  /** Seats held by pending invites, on top of `used`. */
-  pendingInvites: z.number().int(),
-});
-
-export const teamSettingsView = z.object({
-  hideDisabledUsers: z.boolean(),
-  seats: seatsView,
-  assignableRoles: z.array(z.enum(ASSIGNABLE_ROLES)),
-});
+export { type MemberView, memberView, teamSettingsView } from '@sundial/core';
 
 export function presentMember(
   row: MemberRow,

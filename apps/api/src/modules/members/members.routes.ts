@@ -1,4 +1,11 @@
-import { bulkMembersBody, memberUpdateBody, teamSettingsBody, text, transferOwnershipBody } from '@sundial/core';
+import {
+  bulkMembersBody,
+  memberUpdateBody,
+  pageView,
+  teamSettingsBody,
+  text,
+  transferOwnershipBody,
+} from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
@@ -27,12 +34,7 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
           offset: z.coerce.number().int().min(0).default(0),
         }),
         response: {
-          200: z.object({
-            items: z.array(memberView),
-            total: z.number().int(),
-            limit: z.number(),
-            offset: z.number(),
-          }),
+          200: pageView(memberView),
           ...responses,
         },
       },

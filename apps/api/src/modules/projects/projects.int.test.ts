@@ -357,6 +357,34 @@ describe('who may do what', () => {
     });
   });
 
+  it('lists the projects each person sees with their active tasks in one answer (the time-entry pickers)', async () => {
+    const archived = (
+      await call('POST', `${t.ws}/projects/${assignedId}/tasks`, t.owner.cookie, { name: 'Old task' })
+    ).json();
+    await call('POST', `${t.ws}/tasks/${archived.id}/archive`, t.owner.cookie);
+    const picker = async (who: { cookie: string }) => {
+      const response = await call('GET', `${t.ws}/project-picker`, who.cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().items as { name: string; tasks: { name: string }[] }[]).map((p) => [
+        p.name,
+        p.tasks.map((task) => task.name),
+      ]);
+    };
+    expect(await picker(t.owner)).toEqual([
+      ['Assigned', ['Shared task']],
+      ['Private', ['T']],
+      ['Public', []],
+    ]);
+    expect(await picker(t.byRole.member)).toEqual([
+      ['Assigned', ['Shared task']],
+      ['Public', []],
+    ]);
+    expect(await picker(t.byRole.guest)).toEqual([['Assigned', ['Shared task']]]);
+    await call('POST', `${t.ws}/tasks/${archived.id}/restore`, t.owner.cookie);
+    expect((await picker(t.owner))[0]).toEqual(['Assigned', ['Old task', 'Shared task']]);
+    await call('DELETE', `${t.ws}/tasks/${archived.id}`, t.owner.cookie);
+  });
+
   for (const role of ['admin', 'manager'] as const) {
     it(`lets ${role}s manage projects, tasks, clients and tags`, async () => {
       const me = t.byRole[role];

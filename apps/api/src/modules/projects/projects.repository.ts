@@ -208,6 +208,19 @@ export const projectsRepository = {
     return { projects, tasks };
   },
 
+  /** The active tasks of the given projects, in one query (the time-entry pickers). */
+  async activeTasksOf(db: Db, workspaceId: string, projectIds: string[]): Promise<Task[]> {
+    if (projectIds.length === 0) return [];
+    return db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', 'in', projectIds)
+      .where('archived_at', 'is', null)
+      .orderBy('name')
+      .execute();
+  },
+
   // ---- tasks
 
   async listTasks(

@@ -1,8 +1,11 @@
 import {
   membersBody,
+  pageView,
   projectCreateBody,
   projectListQuery,
   projectPeopleBody,
+  projectPickerView,
+  projectSuggestionView,
   projectUpdateBody,
   taskCreateBody,
   taskListQuery,
@@ -40,12 +43,7 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: wsParams,
         querystring: projectListQuery,
         response: {
-          200: z.object({
-            items: z.array(projectListItemView),
-            total: z.number().int(),
-            limit: z.number(),
-            offset: z.number(),
-          }),
+          200: pageView(projectListItemView),
           ...errorResponses,
         },
       },
@@ -177,22 +175,25 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: wsParams,
         querystring: z.object({ note: text({ max: 5000 }) }),
         response: {
-          200: z.object({
-            items: z.array(
-              z.object({
-                projectId: z.uuid(),
-                projectName: z.string(),
-                taskId: z.uuid().nullable(),
-                taskName: z.string().nullable(),
-                keyword: z.string(),
-              }),
-            ),
-          }),
+          200: z.object({ items: z.array(projectSuggestionView) }),
           ...errorResponses,
         },
       },
     },
     async (request) => ({ items: await projects.suggest(actorOf(request), request.query.note) }),
+  );
+
+  app.get(
+    `${base}/project-picker`,
+    {
+      schema: {
+        tags,
+        summary: 'Active projects the caller sees, each with its active tasks (the time-entry pickers, in one request)',
+        params: wsParams,
+        response: { 200: projectPickerView, ...errorResponses },
+      },
+    },
+    async (request) => ({ items: await projects.picker(actorOf(request)) }),
   );
 
   // ---- tasks

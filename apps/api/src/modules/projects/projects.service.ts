@@ -31,6 +31,9 @@ import {
 
 const viewerOf = projectViewerOf;
 
+/** The most projects the time-entry pickers list (a workspace past it searches on Projects). */
+const PICKER_LIMIT = 2000;
+
 type Sections = Pick<ProjectUpdateBody, 'description' | 'budget' | 'billableDefault' | 'keywordsEnabled' | 'keywords'>;
 
 /** The edit-panel sections of a body, as columns; only what the body carries. */
@@ -300,6 +303,31 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
         if (keyword) items.push({ projectId: p.id, projectName: p.name, taskId: null, taskName: null, keyword });
       }
       return items;
+    },
+
+    /**
+     * The time-entry pickers: every active project the actor sees, each with its active tasks,
+     * in one answer (not one request per project).
+     */
+    async picker(actor: Actor) {
+      assertCan(actor.membership, 'projects:view');
+      const viewer = viewerOf(actor);
+      const { rows } = await repo.list(db, viewer, {
+        archived: 'false',
+        sort: 'name',
+        order: 'asc',
+        limit: PICKER_LIMIT,
+        offset: 0,
+      });
+      const tasks = await repo.activeTasksOf(
+        db,
+        viewer.workspaceId,
+        rows.map((r) => r.id),
+      );
+      return rows.map((row) => ({
+        ...present(actor, row),
+        tasks: tasks.filter((t) => t.project_id === row.id).map(presentTask),
+      }));
     },
 
     // ---- tasks

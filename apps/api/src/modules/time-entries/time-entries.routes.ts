@@ -7,6 +7,7 @@ import {
   type TimeEntryEvent,
   timeEntryView,
   timeSettingsView,
+  timesheetPersonView,
   updateTimeEntryBody,
   updateTimeSettingsBody,
 } from '@sundial/core';
@@ -166,7 +167,7 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The members whose timesheet the caller may open: self, a manager's people, or everyone",
         params: wsParams,
         response: {
-          200: z.object({ items: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string() })) }),
+          200: z.object({ items: z.array(timesheetPersonView) }),
           ...errorResponses,
         },
       },

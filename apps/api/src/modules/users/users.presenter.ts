@@ -1,19 +1,7 @@
-import { DURATION_FORMATS } from '@sundial/core';
-import { z } from 'zod';
+import type { UserView } from '@sundial/core';
 import type { User } from '../../db/tables.js';
 
-export const userView = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  phone: z.string().nullable(),
-  timeZone: z.string(),
-  weekStart: z.string(),
-  dateFormat: z.string(),
-  timeFormat: z.string(),
-  durationFormat: z.enum(DURATION_FORMATS),
-});
-export type UserView = z.infer<typeof userView>;
+export { userView } from '@sundial/core';
 
 /** Whitelists what a client may see of a user: never the password hash. */
 export function presentUser(user: User): UserView {

@@ -1,18 +1,7 @@
-import { effectivePlan, trialDaysLeft } from '@sundial/core';
-import { z } from 'zod';
+import { effectivePlan, trialDaysLeft, type WorkspaceView } from '@sundial/core';
 import type { MembershipWithWorkspace } from './workspaces.repository.js';
 
-export const workspaceView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  role: z.enum(['owner', 'admin', 'manager', 'member', 'guest']),
-  plan: z.enum(['free', 'basic', 'pro', 'enterprise']),
-  purchasedPlan: z.enum(['free', 'basic', 'pro', 'enterprise']),
-  trialEndsAt: z.string().nullable(),
-  trialDaysLeft: z.number().int(),
-  createdAt: z.string(),
-});
-export type WorkspaceView = z.infer<typeof workspaceView>;
+export { workspaceView } from '@sundial/core';
 
 export function presentWorkspace({ workspace, role }: MembershipWithWorkspace, now = new Date()): WorkspaceView {
   return {

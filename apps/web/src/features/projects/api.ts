@@ -1,103 +1,42 @@
 import type {
+  AssignableView,
+  BudgetView,
   ClientCreateBody,
   ClientUpdateBody,
+  ClientView,
   MembersBody,
+  PageView,
+  PeopleView,
   ProjectCreateBody,
+  ProjectDetailView,
+  ProjectListItemView,
   ProjectPeopleBody,
   ProjectUpdateBody,
+  ProjectView,
   TaskCreateBody,
+  TaskDetailView,
   TaskUpdateBody,
+  TaskView,
 } from '@sundial/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { type ProjectFilter, projectKeys } from '../../api/catalog';
 import { api } from '../../api/client';
 
-export interface Budget {
-  type: 'hours' | 'fee';
-  amount: number;
-  resetsMonthly: boolean;
-}
+export type Budget = NonNullable<BudgetView>;
 /** canManage: the project-level "Can manage" grant (never set on tasks). */
-export interface People {
-  users: { id: string; email: string; name: string; canManage: boolean }[];
-  groups: { id: string; name: string; canManage: boolean }[];
-}
-interface Sections {
-  description: string | null;
-  budget: Budget | null;
-  billableDefault: boolean;
-  keywordsEnabled: boolean;
-  keywords: string[];
-  archived: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface Project extends Sections {
-  id: string;
-  name: string;
-  color: string;
-  clientId: string | null;
-  clientName: string | null;
-  ownerUserId: string | null;
-  ownerEmail: string | null;
-  /** '' when the owner has given no name. */
-  ownerName: string | null;
-  isPublic: boolean;
-  taskCount: number;
-  trackedSeconds: number;
-  /** The caller may edit it and its tasks (Manager and above, or a member holding "Can manage"). */
-  canEdit: boolean;
-  /** In a search: the tasks whose names matched (the list opens their project to show them). */
-  matchingTaskIds?: string[];
-}
-export interface ProjectDetail extends Project {
-  people: People;
-}
-export interface Task extends Sections {
-  id: string;
-  projectId: string;
-  parentTaskId: string | null;
-  name: string;
-}
-export interface TaskDetail extends Task {
-  people: People;
-}
-export interface Client {
-  id: string;
-  name: string;
-  address: string | null;
-  currency: string | null;
-  note: string | null;
-  archived: boolean;
-  projectCount: number;
-}
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
-export interface Assignable {
-  users: { id: string; email: string; name: string; role: string }[];
-  groups: { id: string; name: string }[];
-}
-
-export interface ProjectFilter {
-  search: string;
-  mine: boolean;
-  archived: boolean;
-}
+export type People = PeopleView;
+/** A project in the list or in detail; in a search, matchingTaskIds names the tasks that matched. */
+export type Project = ProjectView & Partial<Pick<ProjectListItemView, 'matchingTaskIds'>>;
+export type ProjectDetail = ProjectDetailView;
+export type Task = TaskView;
+export type TaskDetail = TaskDetailView;
+export type Client = ClientView;
+export type Assignable = AssignableView;
+export type { ProjectFilter };
+export { projectKeys };
 
 const ws = (workspaceId: string) => `/workspaces/${workspaceId}`;
-
-export const projectKeys = {
-  all: (w: string) => ['projects', w] as const,
-  list: (w: string, f: ProjectFilter) => ['projects', w, 'list', f] as const,
-  one: (w: string, id: string) => ['projects', w, 'one', id] as const,
-  tasks: (w: string, projectId: string, mine: boolean, archived: boolean) =>
-    ['projects', w, 'tasks', projectId, mine, archived] as const,
-  task: (w: string, id: string) => ['projects', w, 'task', id] as const,
-  clients: (w: string) => ['clients', w] as const,
-  assignable: (w: string) => ['projects', w, 'assignable'] as const,
-};
 
 /** Projects per page of the left pane; "Load more" fetches the next page. */
 export const PROJECTS_PAGE = 100;
@@ -116,7 +55,7 @@ export function useProjects(w: string, f: ProjectFilter) {
       });
       if (f.search.trim()) q.set('search', f.search.trim());
       if (f.mine) q.set('mine', 'true');
-      return api<Page<Project>>('GET', `${ws(w)}/projects?${q}`);
+      return api<PageView<ProjectListItemView>>('GET', `${ws(w)}/projects?${q}`);
     },
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.items.length, 0);
@@ -157,7 +96,7 @@ export const useTask = (w: string, id: string) =>
 export const useClients = (w: string, enabled = true) =>
   useQuery({
     queryKey: projectKeys.clients(w),
-    queryFn: () => api<Page<Client>>('GET', `${ws(w)}/clients?limit=500&archived=all`),
+    queryFn: () => api<PageView<Client>>('GET', `${ws(w)}/clients?limit=500&archived=all`),
     enabled,
   });
 

@@ -1,41 +1,19 @@
+import type { TagDetailView, TagListView, TagSettingsView, TagView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { tagKeys, useTagLists } from '../../api/catalog';
 import { api } from '../../api/client';
 
-export interface Tag {
-  id: string;
-  tagListId: string;
-  name: string;
-  archived: boolean;
-}
-export interface TagList {
-  id: string;
-  name: string;
-  archived: boolean;
-  tags: Tag[];
-}
+export type Tag = TagView;
+export type TagList = TagListView;
+export { tagKeys, useTagLists };
 
 const ws = (w: string) => `/workspaces/${w}`;
-export const tagKeys = {
-  all: (w: string) => ['tags', w] as const,
-  lists: (w: string, archived: boolean) => ['tags', w, 'lists', archived] as const,
-  settings: (w: string) => ['tags', w, 'settings'] as const,
-};
-
-export const useTagLists = (w: string, archived: boolean) =>
-  useQuery({
-    queryKey: tagKeys.lists(w, archived),
-    queryFn: () =>
-      api<{ items: TagList[]; total: number }>(
-        'GET',
-        `${ws(w)}/tag-lists?limit=500&archived=${archived ? 'all' : 'false'}`,
-      ),
-  });
 
 /** One tag with how many time entries carry it (null for those who may not manage tags). */
 export const useTagDetail = (w: string, id: string, enabled: boolean) =>
   useQuery({
-    queryKey: [...tagKeys.all(w), 'one', id],
-    queryFn: () => api<Tag & { entryCount: number | null }>('GET', `${ws(w)}/tags/${id}`),
+    queryKey: tagKeys.one(w, id),
+    queryFn: () => api<TagDetailView>('GET', `${ws(w)}/tags/${id}`),
     enabled,
     // The count must be the current one when the confirmation opens.
     staleTime: 0,
@@ -45,7 +23,7 @@ export const useTagDetail = (w: string, id: string, enabled: boolean) =>
 export const useTagSettings = (w: string) =>
   useQuery({
     queryKey: tagKeys.settings(w),
-    queryFn: () => api<{ tagsRequired: boolean }>('GET', `${ws(w)}/tag-settings`),
+    queryFn: () => api<TagSettingsView>('GET', `${ws(w)}/tag-settings`),
   });
 
 function useTagsMutation<TVars, TResult>(w: string, fn: (vars: TVars) => Promise<TResult>) {
@@ -84,6 +62,4 @@ export const useMergeTag = (w: string) =>
     api<Tag>('POST', `${ws(w)}/tags/${id}/merge`, { intoTagId }),
   );
 export const useSaveTagSettings = (w: string) =>
-  useTagsMutation(w, (tagsRequired: boolean) =>
-    api<{ tagsRequired: boolean }>('PUT', `${ws(w)}/tag-settings`, { tagsRequired }),
-  );
+  useTagsMutation(w, (tagsRequired: boolean) => api<TagSettingsView>('PUT', `${ws(w)}/tag-settings`, { tagsRequired }));

@@ -1,56 +1,23 @@
-import type { AssignableRole, BulkMembersBody, InviteBody, MemberUpdateBody, Role } from '@sundial/core';
+import type {
+  AcceptedInviteView,
+  BulkMembersBody,
+  GroupView,
+  InviteBody,
+  InvitePreviewView,
+  InviteView,
+  MemberUpdateBody,
+  MemberView,
+  PageView,
+  TeamSettingsView,
+} from '@sundial/core';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../api/client';
 import { sessionKeys } from '../../api/session';
 
-export interface MemberView {
-  userId: string;
-  email: string;
-  name: string;
-  role: Role;
-  roleLabel: string;
-  status: 'active' | 'disabled';
-  externalId: string | null;
-  groupIds: string[];
-  projects: { id: string; name: string }[];
-  joinedAt: string;
-}
-
-export interface GroupView {
-  id: string;
-  parentId: string | null;
-  name: string;
-  memberIds: string[];
-  createdAt: string;
-}
-
-export interface InviteView {
-  id: string;
-  email: string;
-  role: AssignableRole;
-  roleLabel: string;
-  groupId: string | null;
-  status: 'pending' | 'expired';
-  sentAt: string;
-  sendCount: number;
-  expiresAt: string;
-}
-
-export interface TeamSettings {
-  hideDisabledUsers: boolean;
-  seats: { used: number; limit: number | null; pendingInvites: number };
-}
-
-export interface InvitePreview {
-  email: string;
-  workspaceName: string;
-  inviter: string;
-  role: AssignableRole;
-  roleLabel: string;
-  hasAccount: boolean;
-  expiresAt: string;
-}
+export type { GroupView, InviteView, MemberView };
+export type TeamSettings = TeamSettingsView;
+export type InvitePreview = InvitePreviewView;
 
 /** Select options naming each group with its path, e.g. "Sales / EMEA", sorted by that path. */
 export function groupOptions(groups: GroupView[], exclude: Set<string> = new Set()) {
@@ -84,13 +51,6 @@ const base = (ws: string) => `/workspaces/${ws}`;
 /** People per request on the Users screen; more come with "Show more people". */
 export const MEMBERS_PAGE_SIZE = 100;
 
-export interface MembersPage {
-  items: MemberView[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
 /**
  * The workspace's people, a page at a time, found on the server by `search` (name, e-mail,
  * external id). The next page starts after the people already loaded.
@@ -101,7 +61,7 @@ export function useMembers(ws: string, search: string) {
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams({ limit: String(MEMBERS_PAGE_SIZE), offset: String(pageParam) });
       if (search.trim()) params.set('search', search.trim());
-      return api<MembersPage>('GET', `${base(ws)}/members?${params}`);
+      return api<PageView<MemberView>>('GET', `${base(ws)}/members?${params}`);
     },
     initialPageParam: 0,
     getNextPageParam: (last) =>
@@ -195,4 +155,4 @@ export const useGroupMembership = (ws: string) =>
 
 export const fetchInvitePreview = (token: string) => api<InvitePreview>('GET', `/invites/${encodeURIComponent(token)}`);
 export const acceptInvite = (token: string, body: { password?: string; name?: string }) =>
-  api<{ workspaceId: string }>('POST', `/invites/${encodeURIComponent(token)}/accept`, body);
+  api<AcceptedInviteView>('POST', `/invites/${encodeURIComponent(token)}/accept`, body);

@@ -3,15 +3,23 @@ import {
   type BulkUpdateTimeEntriesBody,
   type CreateTimeEntryBody,
   dayBounds,
-  isApiErrorBody,
+  type ProjectSuggestionView,
+  type ProjectView,
   type StartTimerBody,
+  type TagView,
+  type TaskView,
   type TimeEntryView,
   type TimeSettings,
+  type TimesheetPersonView,
   type UpdateTimeEntryBody,
 } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { ApiError, api } from '../../api/client';
+import { useEffect, useMemo } from 'react';
+import { useProjectPicker, useTagLists } from '../../api/catalog';
+import { api } from '../../api/client';
+
+/** A retried start, stop or create happens once. */
+const once = { idempotencyKey: true } as const;
 
 export type { TimeEntryView };
 
@@ -22,30 +30,7 @@ export const timeKeys = {
   entries: (w: string, userId: string, from: string, to: string) => ['time', w, 'entries', userId, from, to] as const,
   timer: (w: string, userId: string) => ['time', w, 'timer', userId] as const,
   settings: (w: string) => ['time', w, 'settings'] as const,
-  pickers: (w: string) => ['time-pickers', w] as const,
 };
-
-/** Like api(), with an Idempotency-Key so a retried start, stop or create happens once. */
-async function apiOnce<T>(method: string, path: string, body: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/v1${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-      body: JSON.stringify(body ?? {}),
-    });
-  } catch {
-    throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
-  }
-  const data: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    if (isApiErrorBody(data))
-      throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
-    throw new ApiError(response.status, 'unknown_error', 'Something went wrong. Please try again.');
-  }
-  return data as T;
-}
 
 /** Every entry of the user touching the local days first..last (inclusive). */
 export function useEntries(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
@@ -71,59 +56,29 @@ export const useTimer = (w: string, userId: string) =>
 export const useTimeSettings = (w: string) =>
   useQuery({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
 
-export interface PickerProject {
-  id: string;
-  name: string;
-  color: string;
-  clientName: string | null;
-  billableDefault: boolean;
-  keywordsEnabled: boolean;
-  keywords: string[];
-  taskCount: number;
-}
-export interface PickerTask {
-  id: string;
-  projectId: string;
-  name: string;
-}
-export interface PickerTag {
-  id: string;
-  name: string;
-}
-export interface Member {
-  userId: string;
-  name: string;
-  email: string;
-}
+export type PickerProject = ProjectView;
+export type PickerTask = TaskView;
+export type PickerTag = TagView;
+export type Member = TimesheetPersonView;
 
-/** Projects, their tasks and tags for pickers and row names; empty when those APIs refuse. */
+/**
+ * Projects, their tasks and tags for pickers and row names: two requests whatever the number of
+ * projects, read through the same keys as the Projects and Tags pages, so what those change shows
+ * here at once. Empty while loading or when those APIs refuse.
+ */
 export function usePickers(w: string) {
-  return useQuery({
-    queryKey: timeKeys.pickers(w),
-    queryFn: async () => {
-      const projects = await api<{ items: PickerProject[] }>('GET', `${ws(w)}/projects?limit=500`).catch(() => ({
-        items: [] as PickerProject[],
-      }));
-      const tasks = (
-        await Promise.all(
-          projects.items
-            .filter((p) => p.taskCount > 0)
-            .map((p) =>
-              api<{ items: PickerTask[] }>('GET', `${ws(w)}/projects/${p.id}/tasks?archived=false`).catch(() => ({
-                items: [] as PickerTask[],
-              })),
-            ),
-        )
-      ).flatMap((r) => r.items);
-      const lists = await api<{ items: { tags: (PickerTag & { archived: boolean })[] }[] }>(
-        'GET',
-        `${ws(w)}/tag-lists?limit=100`,
-      ).catch(() => ({ items: [] }));
-      const tags = lists.items.flatMap((l) => l.tags).filter((t) => !t.archived);
-      return { projects: projects.items, tasks, tags };
-    },
-    staleTime: 60_000,
-  });
+  const picker = useProjectPicker(w);
+  const tagLists = useTagLists(w, false);
+  const projectItems = picker.data?.items;
+  const listItems = tagLists.data?.items;
+  const data = useMemo(() => {
+    if (!projectItems && !listItems) return undefined;
+    const projects = (projectItems ?? []).map(({ tasks: _tasks, ...project }) => project);
+    const tasks = (projectItems ?? []).flatMap((p) => p.tasks);
+    const tags = (listItems ?? []).flatMap((l) => l.tags).filter((t) => !t.archived);
+    return { projects, tasks, tags };
+  }, [projectItems, listItems]);
+  return { data };
 }
 
 /** The people whose timesheet the user may open: everyone for owners and admins, a manager's people. */
@@ -134,13 +89,7 @@ export const useMembers = (w: string, enabled: boolean) =>
     enabled,
   });
 
-export interface Suggestion {
-  projectId: string;
-  projectName: string;
-  taskId: string | null;
-  taskName: string | null;
-  keyword: string;
-}
+export type Suggestion = ProjectSuggestionView;
 
 /** Projects (or tasks) whose keywords occur in the note, asked of the server once typing pauses. */
 export function useSuggestion(w: string, note: string, enabled: boolean): Suggestion | undefined {
@@ -179,8 +128,8 @@ export function useTimerAction(w: string, userId: string) {
       body?: StartTimerBody;
     }) => {
       const q = `?userId=${userId}`;
-      if (action === 'start') return apiOnce<unknown>('POST', `${ws(w)}/timer/start`, { ...body, userId });
-      if (action === 'stop') return apiOnce<unknown>('POST', `${ws(w)}/timer/stop${q}`, {});
+      if (action === 'start') return api<unknown>('POST', `${ws(w)}/timer/start`, { ...body, userId }, once);
+      if (action === 'stop') return api<unknown>('POST', `${ws(w)}/timer/stop${q}`, {}, once);
       if (action === 'discard') return api<unknown>('DELETE', `${ws(w)}/timer${q}`);
       return api<unknown>('POST', `${ws(w)}/timer/${action}${q}`, {});
     },
@@ -191,7 +140,7 @@ export function useTimerAction(w: string, userId: string) {
 export function useCreateEntry(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
-    mutationFn: (body: CreateTimeEntryBody) => apiOnce<TimeEntryView>('POST', `${ws(w)}/time-entries`, body),
+    mutationFn: (body: CreateTimeEntryBody) => api<TimeEntryView>('POST', `${ws(w)}/time-entries`, body, once),
     onSettled: invalidate,
   });
 }

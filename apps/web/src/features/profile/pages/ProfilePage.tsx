@@ -4,8 +4,9 @@ import { DATE_FORMATS, DURATION_FORMATS, type DurationFormat, TIME_FORMATS, WEEK
 import { type FormEvent, useMemo, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
-import { type Me, useCurrentWorkspace } from '../../../api/session';
+import { type Me, useWorkspace } from '../../../api/session';
 import { NewPasswordField } from '../../../components/fields';
+import { failed } from '../../../components/notify';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
 
 const WEEK_START_LABELS: Record<string, string> = { monday: 'Monday', sunday: 'Sunday', saturday: 'Saturday' };
@@ -16,7 +17,6 @@ const DURATION_FORMAT_LABELS: Record<DurationFormat, string> = {
   decimal: 'Decimal hours (1.50)',
 };
 const saved = (message: string) => notifications.show({ color: 'green', message });
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
 function ProfileForm({ me }: { me: Me }) {
   const update = useUpdateProfile();
@@ -165,14 +165,13 @@ function PasswordForm() {
   );
 }
 
-function WorkspaceForm({ me }: { me: Me }) {
-  const workspace = useCurrentWorkspace(me);
+function WorkspaceForm() {
+  const { workspace } = useWorkspace();
   const rename = useRenameWorkspace();
   const create = useCreateWorkspace();
-  const [name, setName] = useState(workspace?.name ?? '');
+  const [name, setName] = useState(workspace.name);
   const [newName, setNewName] = useState('');
-  const canRename = workspace?.role === 'owner' || workspace?.role === 'admin';
-  if (!workspace) return null;
+  const canRename = workspace.role === 'owner' || workspace.role === 'admin';
 
   return (
     <Paper withBorder p="lg" radius="md">
@@ -239,7 +238,7 @@ export function ProfilePage() {
     <Stack maw={900}>
       <ProfileForm me={me} />
       <PasswordForm />
-      <WorkspaceForm key={me.currentWorkspaceId} me={me} />
+      <WorkspaceForm key={me.currentWorkspaceId} />
     </Stack>
   );
 }

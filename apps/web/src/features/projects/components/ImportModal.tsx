@@ -1,5 +1,5 @@
 import { Alert, Button, FileInput, Group, Modal, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
-import { formatDuration } from '@sundial/core';
+import { formatDuration, type ImportPreviewView, type ImportSummaryView } from '@sundial/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, parseApiError } from '../../../api/client';
@@ -7,28 +7,8 @@ import { useDurationFormat } from '../../../api/session';
 
 type Source = 'csv' | 'toggl' | 'clockify' | 'harvest';
 
-interface Summary {
-  clients: number;
-  projects: number;
-  tasks: number;
-  tags: number;
-  timeEntries: number;
-}
-interface PreviewRow {
-  line: number;
-  client: string | null;
-  project: string | null;
-  taskPath: string[];
-  tags: string[];
-  entry: { email: string | null; note: string; billable: boolean; start: string; seconds: number } | null;
-  error: string | null;
-}
-interface Preview {
-  total: number;
-  errorCount: number;
-  rows: PreviewRow[];
-  summary: Summary;
-}
+type Summary = ImportSummaryView;
+type Preview = ImportPreviewView;
 
 const HELP: Record<Source, string> = {
   csv: 'A CSV file with the columns Client, Project, Task and, optionally, Parent Task. Sub-tasks can also be written as “Design > Logo” in the Task column. Existing clients, projects and tasks with the same names are reused.',

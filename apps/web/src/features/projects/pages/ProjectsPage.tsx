@@ -1,10 +1,8 @@
 import { Box, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { can } from '@sundial/core';
 import { useEffect, useRef, useState } from 'react';
-import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
-import { type Me, useCurrentWorkspace } from '../../../api/session';
+import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { type Project, useProjects } from '../api';
 import { ClientsModal } from '../components/ClientsModal';
@@ -18,10 +16,8 @@ import { TaskTree } from '../components/TaskTree';
 import classes from './ProjectsPage.module.css';
 
 export function ProjectsPage() {
-  const me = useOutletContext<Me>();
-  const workspace = useCurrentWorkspace(me);
-  const workspaceId = workspace?.id ?? '';
-  const canManage = workspace ? can(workspace.role, 'projects:manage') : false;
+  const { workspaceId, can } = useWorkspace();
+  const canManage = can('projects:manage');
 
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 150);
@@ -77,8 +73,6 @@ export function ProjectsPage() {
     setMode({ kind: 'task', projectId, taskId, parentTaskId });
   };
 
-  if (!workspace) return null;
-
   return (
     <Stack gap="md">
       <div className={classes.panes}>
@@ -91,7 +85,7 @@ export function ProjectsPage() {
             archived={archived}
             onToggleArchived={() => setArchived((a) => !a)}
             canManage={canManage}
-            canSeeClients={can(workspace.role, 'clients:view')}
+            canSeeClients={can('clients:view')}
             onAddProject={() => setAdding((a) => !a)}
             onClients={() => setClientsOpen(true)}
             onImport={setImportKind}
@@ -211,7 +205,7 @@ export function ProjectsPage() {
         opened={clientsOpen}
         onClose={() => setClientsOpen(false)}
         workspaceId={workspaceId}
-        canManage={can(workspace.role, 'clients:manage')}
+        canManage={can('clients:manage')}
       />
       <ImportModal kind={importKind} workspaceId={workspaceId} onClose={() => setImportKind(null)} />
     </Stack>

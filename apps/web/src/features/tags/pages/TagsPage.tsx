@@ -15,12 +15,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { can } from '@sundial/core';
 import { IconDotsVertical, IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
-import { type Me, useCurrentWorkspace } from '../../../api/session';
+import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { done, failed } from '../../../components/notify';
 import {
@@ -410,17 +408,14 @@ function SettingsForm({
 }
 
 export function TagsPage() {
-  const me = useOutletContext<Me>();
-  const workspace = useCurrentWorkspace(me);
-  const workspaceId = workspace?.id ?? '';
-  const canManage = workspace ? can(workspace.role, 'tags:manage') : false;
+  const { workspaceId, can } = useWorkspace();
+  const canManage = can('tags:manage');
   const [showArchived, setShowArchived] = useState(false);
   const [adding, setAdding] = useState(false);
   const lists = useTagLists(workspaceId, showArchived);
   const settings = useTagSettings(workspaceId);
   const createList = useCreateTagList(workspaceId);
 
-  if (!workspace) return null;
   const allTags = (lists.data?.items ?? []).flatMap((l) => l.tags);
 
   return (
@@ -474,7 +469,7 @@ export function TagsPage() {
           <SettingsForm
             workspaceId={workspaceId}
             tagsRequired={settings.data.tagsRequired}
-            canManage={workspace ? can(workspace.role, 'time:settings') : false}
+            canManage={can('time:settings')}
           />
         )}
       </Paper>

@@ -1,7 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import type { MemberStatus } from '@sundial/core';
 import { IconDots } from '@tabler/icons-react';
-import { useCurrentWorkspace } from '../../../api/session';
+import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import {
   type GroupView,
@@ -22,11 +22,11 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
   const transfer = useTransferOwnership(workspaceId);
   const membership = useGroupMembership(workspaceId);
   const { confirm, dialog } = useConfirm();
-  const workspace = useCurrentWorkspace(me);
+  const { role } = useWorkspace();
   const isMe = member.userId === me.user.id;
   const isOwner = member.role === 'owner';
   const editable = canManage && !isOwner && !isMe;
-  const canTransfer = workspace?.role === 'owner' && !isMe && member.role !== 'guest' && member.status === 'active';
+  const canTransfer = role === 'owner' && !isMe && member.role !== 'guest' && member.status === 'active';
   const addable = groups.filter((g) => managedGroups.has(g.id) && !g.memberIds.includes(member.userId));
   const canGroups = inGroup ? managedGroups.has(inGroup.id) : addable.length > 0;
   if (!editable && !canGroups && !canTransfer) return null;

@@ -1,9 +1,8 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type AssignableRole, can } from '@sundial/core';
+import { type AssignableRole, can, type Role } from '@sundial/core';
 import { useState } from 'react';
-import { useOutletContext } from 'react-router';
-import { type Me, useCurrentWorkspace } from '../../../api/session';
+import { type Me, useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { type GroupView, useGroups, useInvites, useMembers, useTeamSettings } from '../api';
 import { GroupModal } from '../components/GroupModal';
@@ -18,20 +17,18 @@ import { texts } from '../texts';
 import classes from './UsersPage.module.css';
 
 export default function UsersPage() {
-  const me = useOutletContext<Me>();
-  const workspace = useCurrentWorkspace(me);
-  if (!workspace) return <ErrorPanel />;
-  if (!can(workspace.role, 'members:view')) {
+  const { me, workspaceId, role } = useWorkspace();
+  if (!can(role, 'members:view')) {
     return (
       <Alert color="blue" maw={640}>
         {texts.guestsCannotSee}
       </Alert>
     );
   }
-  return <Users workspaceId={workspace.id} me={me} role={workspace.role} />;
+  return <Users workspaceId={workspaceId} me={me} role={role} />;
 }
 
-function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: Me['workspaces'][number]['role'] }) {
+function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: Role }) {
   const canManage = can(role, 'members:manage');
   const canInvite = can(role, 'members:invite');
   const canGroups = can(role, 'groups:manage');

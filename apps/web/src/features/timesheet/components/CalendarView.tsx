@@ -1,5 +1,4 @@
 import { Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   calendarView,
   dayBounds,
@@ -12,14 +11,13 @@ import {
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
+import { failed } from '../../../components/notify';
 import { useCreateEntry, useUpdateEntry } from '../api';
 import { formatShortDay, formatTime } from '../dates';
 import classes from './Calendar.module.css';
 import { roundingOf } from './DayList';
 import { type Pickers, projectColor, rowLabel } from './EntryFields';
 import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
-
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
 const HOUR_PX = 40;
 const SNAP_MIN = 15;

@@ -27,8 +27,8 @@ import {
 } from '@sundial/core';
 import { IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
+import { failed } from '../../../components/notify';
 import {
   useBulkUpdate,
   useCreateEntry,
@@ -43,8 +43,6 @@ import layout from './DayList.module.css';
 import { DurationInput } from './DurationInput';
 import { type Pickers, ProjectTaskSelect, projectColor } from './EntryFields';
 import { ManualEntryModal } from './ManualEntryModal';
-
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
 /** The entry lies within this one local day (it does not cross midnight). */
 const isWhole = (entry: TimeEntryView, piece: DayPiece, timeZone: string) =>

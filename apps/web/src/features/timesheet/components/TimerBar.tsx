@@ -1,16 +1,13 @@
 import { ActionIcon, Button, Group, Paper, Switch, Text, TextInput, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type DurationFormat, formatDuration, type TimeEntryView, workSeconds } from '@sundial/core';
 import { IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
+import { failed } from '../../../components/notify';
 import { useTimerAction, useUpdateEntry } from '../api';
 import { t } from '../texts';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
 import { SuggestionHint } from './SuggestionHint';
-
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
 /** Seconds of work of the running entry, ticking every second. */
 function useElapsed(entry: TimeEntryView | null): number {

@@ -13,6 +13,7 @@ import { IconCopy, IconPlus } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
+import { failed } from '../../../components/notify';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
 import { formatShortDay } from '../dates';
 import { t } from '../texts';
@@ -20,8 +21,6 @@ import { roundingOf } from './DayList';
 import { DurationInput } from './DurationInput';
 import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
 import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
-
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 
 export interface RowRef {
   projectId: string | null;

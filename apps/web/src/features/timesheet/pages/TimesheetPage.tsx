@@ -13,13 +13,13 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useLocalStorage } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { can, dayBounds, dayKey, gridRowKey, shiftDay, type WeekStart, weekDays } from '@sundial/core';
+import { can, dayBounds, dayKey, gridRowKey, type Role, shiftDay, type WeekStart, weekDays } from '@sundial/core';
 import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useOutletContext } from 'react-router';
 import { api, parseApiError } from '../../../api/client';
-import { type Me, useCurrentWorkspace } from '../../../api/session';
+import { type Me, useWorkspace } from '../../../api/session';
+import { failed } from '../../../components/notify';
 import {
   type TimeEntryView,
   useEntries,
@@ -41,17 +41,14 @@ import { formatDay, formatRange } from '../dates';
 import { t } from '../texts';
 
 type ViewMode = 'list' | 'week' | 'calendar';
-const failed = (error: unknown) => notifications.show({ color: 'red', message: parseApiError(error).message });
 const asWeekStart = (value: string): WeekStart => (value === 'sunday' || value === 'saturday' ? value : 'monday');
 
 export function TimesheetPage() {
-  const me = useOutletContext<Me>();
-  const workspace = useCurrentWorkspace(me);
-  if (!workspace) return <Alert color="yellow">You are not a member of any workspace.</Alert>;
-  return <Timesheet me={me} workspaceId={workspace.id} role={workspace.role} />;
+  const { me, workspaceId, role } = useWorkspace();
+  return <Timesheet me={me} workspaceId={workspaceId} role={role} />;
 }
 
-function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; role: Me['workspaces'][number]['role'] }) {
+function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; role: Role }) {
   const timeZone = me.user.timeZone;
   const weekStart = asWeekStart(me.user.weekStart);
   const queryClient = useQueryClient();

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APP_ROUTES,
+  COMPUTER_TIME_ITEMS,
+  MENUS,
+  PUBLIC_ROUTES,
+  REPORT_SECTIONS,
+  SIDEBAR,
+  SIGNED_IN_PATHS,
+  titleForPath,
+} from './routes';
+
+const allPaths = [...PUBLIC_ROUTES, ...APP_ROUTES].map((route) => route.path);
+
+describe('the route table', () => {
+  it('lists each path once, the signed-in pages under /homepage', () => {
+    expect(new Set(allPaths).size).toBe(allPaths.length);
+    for (const route of APP_ROUTES) expect(route.path).toMatch(/^\/homepage\/[a-z-]+(\/[a-z-]+)?$/);
+    expect(SIGNED_IN_PATHS).toEqual(APP_ROUTES.map((route) => route.path));
+  });
+
+  it('gives every signed-in page a title of its own, which the title of its path is', () => {
+    for (const route of APP_ROUTES) {
+      expect(route.title).not.toBe('Sundial');
+      expect(titleForPath(route.path)).toBe(route.title);
+      expect(titleForPath(`${route.path}/`)).toBe(route.title);
+    }
+    expect(titleForPath('/homepage/timesheet')).toBe('TimeSheet');
+    expect(titleForPath('/homepage/reports/billable')).toBe('Billable, unbillable, invoiced');
+    expect(titleForPath('/homepage/no-such-page')).toBe('Sundial');
+  });
+
+  it('redirects only to paths it serves', () => {
+    for (const route of [...PUBLIC_ROUTES, ...APP_ROUTES]) {
+      if ('redirect' in route.page) expect(allPaths).toContain(route.page.redirect);
+    }
+  });
+});
+
+describe('the sidebar', () => {
+  it('has the spec sections and entries, in order', () => {
+    expect(SIDEBAR.map(({ section, entries }) => [section, entries.map((e) => e.label)])).toEqual([
+      ['TRACK', ['Timesheet']],
+      ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
+      ['MANAGE', ['Projects', 'Tags']],
+      ['TEAM', ['Users', 'Attendance']],
+    ]);
+  });
+
+  it('links and menu items go to pages of the route table, menu items under their menu', () => {
+    for (const entry of SIDEBAR.flatMap((s) => s.entries)) {
+      if (entry.kind === 'link') expect(SIGNED_IN_PATHS).toContain(entry.path);
+      else {
+        expect(entry.items.length).toBeGreaterThan(0);
+        for (const item of entry.items) {
+          expect(SIGNED_IN_PATHS).toContain(item.path);
+          expect(item.path.startsWith(`${MENUS[entry.id].prefix}/`)).toBe(true);
+          expect(titleForPath(item.path)).toBe(item.label);
+        }
+      }
+    }
+  });
+
+  it('groups the Reports menu as the spec does, with every report once', () => {
+    expect(REPORT_SECTIONS.map((s) => [s.heading, s.items.length])).toEqual([
+      ['TIME REPORTS', 4],
+      ['PEOPLE REPORTS', 4],
+      ['BUDGETING REPORTS', 5],
+      ['BUDGETING REPORTS', 1],
+    ]);
+    const reports = APP_ROUTES.filter((route) => route.path.startsWith(MENUS.reports.prefix));
+    expect(REPORT_SECTIONS.flatMap((s) => s.items.map((i) => i.path))).toEqual(reports.map((r) => r.path));
+    expect(COMPUTER_TIME_ITEMS.map((i) => i.label)).toEqual([
+      'Away time',
+      'Activities',
+      'Categories',
+      'Timeline',
+      'Goals',
+      'Efficiency',
+      'User statistics',
+    ]);
+  });
+});

@@ -1,0 +1,235 @@
+import {
+  IconChartBar,
+  IconClock,
+  IconDeviceDesktopAnalytics,
+  IconFolder,
+  IconLayoutDashboard,
+  IconTags,
+  IconUserCheck,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+
+/**
+ * The one route table of the app. The router, the sidebar (its sections, links and the Reports and
+ * Computer time menus), the phone drawer and the page titles all read it, so a new page is one
+ * entry here. Paths and titles are the spec's.
+ */
+
+export type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
+type PageModule = { default: ComponentType };
+
+/** What a path shows: a code-split page, an honest "coming soon", or another path. */
+export type RoutePage = { load: () => Promise<PageModule> } | { soon: string } | { redirect: string };
+
+export const NAV_SECTIONS = ['TRACK', 'ANALYZE', 'MANAGE', 'TEAM'] as const;
+export type NavSection = (typeof NAV_SECTIONS)[number];
+
+/** The sidebar's two entries that open a menu of pages instead of going to one. */
+export const MENUS = {
+  reports: { label: 'Reports', icon: IconChartBar, section: 'ANALYZE', prefix: '/homepage/reports' },
+  computerTime: {
+    label: 'Computer time',
+    icon: IconDeviceDesktopAnalytics,
+    section: 'ANALYZE',
+    prefix: '/homepage/computer-time',
+  },
+} as const satisfies Record<string, { label: string; icon: Icon; section: NavSection; prefix: string }>;
+export type MenuId = keyof typeof MENUS;
+
+/** The Reports menu's groups, as in the spec (two BUDGETING REPORTS groups). */
+export const REPORT_GROUPS = ['TIME REPORTS', 'PEOPLE REPORTS', 'BUDGETING REPORTS', 'BUDGETING REPORTS'] as const;
+
+export interface AppRoute {
+  /** The full path, e.g. /homepage/timesheet. */
+  path: string;
+  /** The page title (top bar and document title). */
+  title: string;
+  page: RoutePage;
+  /** A link of its own in the sidebar. */
+  nav?: { section: NavSection; label: string; icon: Icon };
+  /** An item of a sidebar menu; `group` indexes REPORT_GROUPS for reports. */
+  menu?: { id: MenuId; group?: number };
+}
+
+const named =
+  <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  async (): Promise<PageModule> => ({ default: (await load())[name] });
+
+const report = (title: string, slug: string, group: number): AppRoute => ({
+  path: `${MENUS.reports.prefix}/${slug}`,
+  title,
+  page: { soon: `The ${title} report is being built.` },
+  menu: { id: 'reports', group },
+});
+const computer = (title: string, slug: string): AppRoute => ({
+  path: `${MENUS.computerTime.prefix}/${slug}`,
+  title,
+  page: { soon: `${title}, fed by the desktop activity agent, is being built.` },
+  menu: { id: 'computerTime' },
+});
+
+/** Pages outside the signed-in app (the landing page is prerendered; these are the app's own). */
+export const PUBLIC_ROUTES: AppRoute[] = [
+  { path: '/', title: 'Sundial', page: { load: named(() => import('./landing/LandingPage'), 'LandingPage') } },
+  {
+    path: '/signuppage',
+    title: 'Sign up',
+    page: { load: named(() => import('./features/auth/pages/SignupPage'), 'SignupPage') },
+  },
+  {
+    path: '/loginpage',
+    title: 'Log in',
+    page: { load: named(() => import('./features/auth/pages/LoginPage'), 'LoginPage') },
+  },
+  {
+    path: '/forgotten_password',
+    title: 'Forgotten password',
+    page: { load: named(() => import('./features/auth/pages/ForgotPasswordPage'), 'ForgotPasswordPage') },
+  },
+  {
+    path: '/password',
+    title: 'New password',
+    page: { load: named(() => import('./features/auth/pages/NewPasswordPage'), 'NewPasswordPage') },
+  },
+  { path: '/invite', title: 'Invitation', page: { load: () => import('./features/team/pages/AcceptInvitePage') } },
+  { path: '/billing', title: 'Your subscription', page: { redirect: '/homepage/billing' } },
+];
+
+/** The signed-in app's pages, under /homepage, in sidebar order. */
+export const APP_ROUTES: AppRoute[] = [
+  {
+    path: '/homepage/timesheet',
+    title: 'TimeSheet',
+    page: { load: named(() => import('./features/timesheet/pages/TimesheetPage'), 'TimesheetPage') },
+    nav: { section: 'TRACK', label: 'Timesheet', icon: IconClock },
+  },
+  {
+    path: '/homepage/dashboard',
+    title: 'Dashboard',
+    page: { soon: "Your workspace's real numbers and charts, and the desktop agent, are being built." },
+    nav: { section: 'ANALYZE', label: 'Dashboard', icon: IconLayoutDashboard },
+  },
+  report('Summary', 'summary', 0),
+  report('Detailed', 'detailed', 0),
+  report('By days', 'by-days', 0),
+  report('Custom', 'custom', 0),
+  report('People by task', 'people-by-task', 1),
+  report('People by days and task', 'people-by-days-and-task', 1),
+  report('People by days', 'people-by-days', 1),
+  report('People by projects', 'people-by-projects', 1),
+  report('Billable, unbillable, invoiced', 'billable', 2),
+  report('Estimates', 'estimates', 2),
+  report('Revenues', 'revenues', 2),
+  report('Costs', 'costs', 2),
+  report('Margin', 'margin', 2),
+  report('Real-time dashboard', 'real-time-dashboard', 3),
+  computer('Away time', 'away-time'),
+  computer('Activities', 'activities'),
+  computer('Categories', 'categories'),
+  computer('Timeline', 'timeline'),
+  computer('Goals', 'goals'),
+  computer('Efficiency', 'efficiency'),
+  computer('User statistics', 'user-statistics'),
+  {
+    path: '/homepage/projects',
+    title: 'Projects',
+    page: { load: () => import('./features/projects/pages/ProjectsPage') },
+    nav: { section: 'MANAGE', label: 'Projects', icon: IconFolder },
+  },
+  {
+    path: '/homepage/tags',
+    title: 'Tags',
+    page: { load: () => import('./features/tags/pages/TagsPage') },
+    nav: { section: 'MANAGE', label: 'Tags', icon: IconTags },
+  },
+  {
+    path: '/homepage/user',
+    title: 'Users',
+    page: { load: () => import('./features/team/pages/UsersPage') },
+    nav: { section: 'TEAM', label: 'Users', icon: IconUsers },
+  },
+  {
+    path: '/homepage/attendance',
+    title: 'Attendance',
+    page: { soon: 'Attendance is being built.' },
+    nav: { section: 'TEAM', label: 'Attendance', icon: IconUserCheck },
+  },
+  {
+    path: '/homepage/billing',
+    title: 'Your subscription',
+    page: { soon: 'Plans, licenses and checkout are being built.' },
+  },
+  { path: '/homepage/invoice', title: 'Invoice', page: { soon: 'Invoices are being built.' } },
+  {
+    path: '/homepage/billingaddress',
+    title: 'Billing address',
+    page: { soon: 'The billing address form is being built.' },
+  },
+  {
+    path: '/homepage/subscription',
+    title: 'Subscription',
+    page: { soon: 'The invoice information step of checkout is being built.' },
+  },
+  { path: '/homepage/payment', title: 'Payment', page: { soon: 'Card payment is being built.' } },
+  { path: '/homepage/addtask', title: 'Add task', page: { redirect: '/homepage/projects' } },
+  { path: '/homepage/addproject', title: 'Add project', page: { redirect: '/homepage/projects' } },
+  { path: '/homepage/tab', title: 'Settings', page: { redirect: '/homepage/profile' } },
+  {
+    path: '/homepage/profile',
+    title: 'Profile settings',
+    page: { load: named(() => import('./features/profile/pages/ProfilePage'), 'ProfilePage') },
+  },
+];
+
+/** The page title follows the path, as in the spec; 'Sundial' for a path of no page. */
+export function titleForPath(pathname: string): string {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  return [...APP_ROUTES, ...PUBLIC_ROUTES].find((route) => route.path === path)?.title ?? 'Sundial';
+}
+
+/** Every page of the signed-in app, by path, so checks that go through all of them (the phone journey) cover a new page too. */
+export const SIGNED_IN_PATHS: string[] = APP_ROUTES.map((route) => route.path);
+
+/** One link of a menu or of the sidebar. */
+export interface NavItem {
+  label: string;
+  path: string;
+}
+
+export const menuItems = (id: MenuId): NavItem[] =>
+  APP_ROUTES.filter((route) => route.menu?.id === id).map((route) => ({ label: route.title, path: route.path }));
+
+/** The Reports menu: its groups with their reports, in table order. */
+export const REPORT_SECTIONS: { heading: string; items: NavItem[] }[] = REPORT_GROUPS.map((heading, group) => ({
+  heading,
+  items: APP_ROUTES.filter((route) => route.menu?.id === 'reports' && route.menu.group === group).map((route) => ({
+    label: route.title,
+    path: route.path,
+  })),
+}));
+
+export const COMPUTER_TIME_ITEMS: NavItem[] = menuItems('computerTime');
+
+/** One line of the sidebar: a link to a page, or a menu of pages. */
+export type SidebarEntry =
+  | { kind: 'link'; label: string; path: string; icon: Icon }
+  | { kind: 'menu'; id: MenuId; label: string; icon: Icon; prefix: string; items: NavItem[] };
+
+/** The sidebar, section by section, in table order; a menu sits where its first page is listed. */
+export const SIDEBAR: { section: NavSection; entries: SidebarEntry[] }[] = NAV_SECTIONS.map((section) => {
+  const entries: SidebarEntry[] = [];
+  const seen = new Set<MenuId>();
+  for (const route of APP_ROUTES) {
+    if (route.nav?.section === section) {
+      entries.push({ kind: 'link', label: route.nav.label, path: route.path, icon: route.nav.icon });
+    }
+    const id = route.menu?.id;
+    if (id && MENUS[id].section === section && !seen.has(id)) {
+      seen.add(id);
+      const { label, icon, prefix } = MENUS[id];
+      entries.push({ kind: 'menu', id, label, icon, prefix, items: menuItems(id) });
+    }
+  }
+  return { section, entries };
+});
