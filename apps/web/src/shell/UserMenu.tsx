@@ -1,13 +1,21 @@
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, type MantineColorScheme, Menu, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconLogout, IconSettings } from '@tabler/icons-react';
+import { IconCheck, IconDeviceDesktop, IconLogout, IconMoon, IconSettings, IconSun } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
 import { type Me, sessionKeys, useLogout } from '../api/session';
 import { initialsOf } from './initials';
 
+/** The Theme choices: the system's scheme (the default), or always light, or always dark. */
+const SCHEMES: { value: MantineColorScheme; label: string; icon: typeof IconSun }[] = [
+  { value: 'auto', label: 'System', icon: IconDeviceDesktop },
+  { value: 'light', label: 'Light', icon: IconSun },
+  { value: 'dark', label: 'Dark', icon: IconMoon },
+];
+
 export function UserMenu({ me }: { me: Me }) {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const logout = useLogout();
@@ -45,6 +53,23 @@ export function UserMenu({ me }: { me: Me }) {
         <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => navigate('/homepage/profile')}>
           Profile settings
         </Menu.Item>
+        <Menu.Divider />
+        <Menu.Label>Theme</Menu.Label>
+        {SCHEMES.map(({ value, label, icon: Icon }) => (
+          // A radio item, so a screen reader hears which theme is on (the check mark shows it);
+          // its name starts with what it shows (WCAG 2.5.3) and says what it picks.
+          <Menu.Item
+            key={value}
+            role="menuitemradio"
+            aria-label={`${label} theme`}
+            aria-checked={colorScheme === value}
+            leftSection={<Icon size={16} aria-hidden="true" />}
+            rightSection={colorScheme === value ? <IconCheck size={16} aria-hidden="true" /> : null}
+            onClick={() => setColorScheme(value)}
+          >
+            {label}
+          </Menu.Item>
+        ))}
         <Menu.Divider />
         <Menu.Label>Workspaces</Menu.Label>
         {me.workspaces.map((workspace) => (
