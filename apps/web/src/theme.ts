@@ -5,6 +5,7 @@ import {
   DEFAULT_THEME,
   Drawer,
   defaultVariantColorsResolver,
+  Menu,
   Modal,
   type VariantColorsResolver,
 } from '@mantine/core';
@@ -190,6 +191,9 @@ export const theme = createTheme({
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     // Mantine's close buttons are an icon only: give them a name (WCAG 4.1.2).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    // Mantine's initial-focus placeholder is a presentational element with a tabindex inside the
+    // menu, which a menu may not hold (axe: aria-required-children); focus goes to the first item.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
   },
 });

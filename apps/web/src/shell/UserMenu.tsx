@@ -55,21 +55,14 @@ export function UserMenu({ me }: { me: Me }) {
         </Menu.Item>
         <Menu.Divider />
         <Menu.Label>Theme</Menu.Label>
-        {SCHEMES.map(({ value, label, icon: Icon }) => (
-          // A radio item, so a screen reader hears which theme is on (the check mark shows it);
-          // its name starts with what it shows (WCAG 2.5.3) and says what it picks.
-          <Menu.Item
-            key={value}
-            role="menuitemradio"
-            aria-label={`${label} theme`}
-            aria-checked={colorScheme === value}
-            leftSection={<Icon size={16} aria-hidden="true" />}
-            rightSection={colorScheme === value ? <IconCheck size={16} aria-hidden="true" /> : null}
-            onClick={() => setColorScheme(value)}
-          >
-            {label}
-          </Menu.Item>
-        ))}
+        {/* Radio items: a screen reader hears which theme is on, the check mark shows it. */}
+        <Menu.RadioGroup value={colorScheme} onChange={(value) => setColorScheme(value as MantineColorScheme)}>
+          {SCHEMES.map(({ value, label, icon: Icon }) => (
+            <Menu.RadioItem key={value} value={value} rightSection={<Icon size={16} aria-hidden="true" />}>
+              {label}
+            </Menu.RadioItem>
+          ))}
+        </Menu.RadioGroup>
         <Menu.Divider />
         <Menu.Label>Workspaces</Menu.Label>
         {me.workspaces.map((workspace) => (
@@ -82,7 +75,12 @@ export function UserMenu({ me }: { me: Me }) {
           </Menu.Item>
         ))}
         <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => logout.mutate()}>
+        <Menu.Item
+          color="red"
+          c="var(--mantine-color-red-text)"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => logout.mutate()}
+        >
           Log out
         </Menu.Item>
       </Menu.Dropdown>
