@@ -215,6 +215,10 @@ export function WeekGrid(props: {
             w={280}
             label={t.addRow}
             autoFocus
+            onCancel={() => {
+              pickedRow.current = true;
+              setAdding(false);
+            }}
             onChange={(next) => {
               props.onAddRows([{ ...next, tagIds: [] }]);
               pickedRow.current = true;
