@@ -6,8 +6,11 @@ import { signUpOverHttp } from './support/users';
 const SCHEMES = ['light', 'dark'] as const;
 const scheme = (page: Page) => page.locator('html').getAttribute('data-mantine-color-scheme');
 
-/** A workspace with a project in yellow (the hardest colour to read on) and one entry this morning. */
-async function seed(request: APIRequestContext): Promise<void> {
+/**
+ * A workspace with a project in yellow (the hardest colour to read on) and one entry this morning;
+ * with `running`, a timer runs on it too, so its calendar block is checked as well.
+ */
+async function seed(request: APIRequestContext, { running = false } = {}): Promise<void> {
   await signUpOverHttp(request);
   const me = await (await request.get('/api/v1/me')).json();
   const ws = me.currentWorkspaceId as string;
@@ -23,6 +26,12 @@ async function seed(request: APIRequestContext): Promise<void> {
     data: { start: start.toISOString(), end: end.toISOString(), note: 'Design review', projectId },
   });
   expect(entry.status()).toBe(201);
+  if (running) {
+    const timer = await request.post(`/api/v1/workspaces/${ws}/timer/start`, {
+      data: { note: 'Writing copy', projectId },
+    });
+    expect(timer.ok()).toBe(true);
+  }
 }
 
 /** The auth pages, each checked by axe; `tag` names the screenshots. */
@@ -58,6 +67,13 @@ async function visitSignedInScreens(page: Page, tag: string): Promise<void> {
   await shot(page, `a11y-${tag}-timesheet-week`);
   await page.getByLabel('View').getByText('Calendar', { exact: true }).click();
   await expect(page.getByTestId('calendar-block').first()).toBeVisible();
+  // A running entry's block is not faded (opacity would cost its text contrast); a dashed edge marks it.
+  const runningBlock = page.locator('[data-testid="calendar-block"][data-running]');
+  if ((await runningBlock.count()) > 0) {
+    await runningBlock.first().scrollIntoViewIfNeeded();
+    expect(await runningBlock.first().evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    expect(await runningBlock.first().evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('dashed');
+  }
   await expectNoSeriousViolations(page, `${tag} timesheet calendar`);
   await shot(page, `a11y-${tag}-timesheet-calendar`);
   await page.getByLabel('View').getByText('Day list', { exact: true }).click();
@@ -106,7 +122,7 @@ for (const colorScheme of SCHEMES) {
     });
 
     test('every signed-in screen has no serious or critical violations', async ({ page }) => {
-      await seed(page.request);
+      await seed(page.request, { running: true });
       await page.goto('/homepage/timesheet');
       expect(await scheme(page)).toBe(colorScheme);
       await visitSignedInScreens(page, `${colorScheme}-1440`);
@@ -254,6 +270,13 @@ test.describe('text zoom to 200% at 1024 px', () => {
       await page.getByLabel('View').getByText(view, { exact: true }).click();
       await page.waitForLoadState('networkidle');
       expect(await overflow(page), `the ${view} view scrolls sideways`).toBeLessThanOrEqual(0);
+      // No text runs out of its cell (the week grid's totals once ran together at this width).
+      const spilled = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('th, td'))
+          .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+          .map((cell) => cell.textContent),
+      );
+      expect(spilled, `the ${view} view: text runs out of its cell`).toEqual([]);
       await shot(page, `zoom-timesheet-${view.replace(' ', '-').toLowerCase()}`);
     }
     await page.getByLabel('View').getByText('Day list', { exact: true }).click();
