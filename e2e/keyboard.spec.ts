@@ -160,6 +160,12 @@ test.describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     const rowPicker = page.getByRole('combobox', { name: 'Add row' });
     await expect(rowPicker).toBeFocused();
+    // Escape gives up on the picker and puts focus back on the button.
+    await page.keyboard.press('Escape');
+    await expect(rowPicker).toHaveCount(0);
+    await expect(addRow).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(rowPicker).toBeFocused();
     await shot(page, 'keyboard-week-add-row');
     await page.keyboard.type('Web');
     await page.keyboard.press('ArrowDown');

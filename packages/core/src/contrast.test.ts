@@ -5,8 +5,10 @@ import {
   DARK_TEXT,
   darkenToContrast,
   LIGHT_TEXT,
+  lightenToContrast,
   parseHex,
   readableTextColor,
+  shadeHex,
 } from './contrast.js';
 
 describe('WCAG contrast', () => {
@@ -43,5 +45,21 @@ describe('WCAG contrast', () => {
     expect(contrastRatio(link, '#fff3bf')).toBeGreaterThanOrEqual(AA_TEXT);
     expect(contrastRatio(link, '#ffffff')).toBeGreaterThanOrEqual(AA_TEXT);
     expect(contrastRatio(link, '#ffffff')).toBeLessThan(6);
+  });
+
+  it('lightens a colour only as far as needed on dark backgrounds', () => {
+    expect(lightenToContrast('#ffffff', ['#242424'])).toBe('#ffffff');
+    // Mantine's dark-scheme dimmed grey reads 4.1:1 on its own body colour.
+    expect(contrastRatio('#828282', '#242424')).toBeLessThan(AA_TEXT);
+    const dimmed = lightenToContrast('#828282', ['#242424', '#2e2e2e', '#3b3b3b']);
+    for (const bg of ['#242424', '#2e2e2e', '#3b3b3b'])
+      expect(contrastRatio(dimmed, bg)).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio(dimmed, '#242424')).toBeLessThan(7);
+  });
+
+  it('shades a colour toward black the way Mantine darkens its dark-scheme fills', () => {
+    expect(shadeHex('#1864ab', 0.5)).toBe('#0c3256');
+    expect(shadeHex('#ffffff', 0)).toBe('#ffffff');
+    expect(shadeHex('#ffffff', 1)).toBe('#000000');
   });
 });

@@ -59,3 +59,21 @@ export function darkenToContrast(color: string, backgrounds: string[], ratio = A
   }
   return '#000000';
 }
+
+/**
+ * `color` lightened in small steps toward white until it reaches `ratio` against every one of
+ * `backgrounds` (the dark scheme's counterpart of darkenToContrast); unchanged when it already does.
+ */
+export function lightenToContrast(color: string, backgrounds: string[], ratio = AA_TEXT): string {
+  let current = color;
+  for (let step = 0; step < 100; step++) {
+    if (backgrounds.every((bg) => contrastRatio(current, bg) >= ratio)) return current;
+    current = toHex(parseHex(current).map((v) => v + (255 - v) * 0.05) as [number, number, number]);
+  }
+  return '#ffffff';
+}
+
+/** `color` mixed with black by `amount` (0 to 1), as Mantine's darken() does, as a hex colour. */
+export function shadeHex(color: string, amount: number): string {
+  return toHex(parseHex(color).map((v) => v * (1 - amount)) as [number, number, number]);
+}

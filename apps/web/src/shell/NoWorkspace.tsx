@@ -63,7 +63,7 @@ export function NoWorkspace({ me }: { me: Me }) {
   };
 
   return (
-    <Center mih="100vh" bg="gray.0" p="md">
+    <Center mih="100vh" bg="var(--sundial-color-page)" p="md">
       <Paper
         component="main"
         withBorder

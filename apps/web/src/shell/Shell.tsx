@@ -83,7 +83,7 @@ function Shell({ me }: { me: Me }) {
           </div>
           <Group gap={isPhone ? 'xs' : 'sm'} wrap="nowrap">
             {workspace?.purchasedPlan === 'free' && can(workspace.role, 'billing:manage') && (
-              <Button component={Link} to="/homepage/billing" color="yellow" c="dark" size={isPhone ? 'xs' : 'sm'}>
+              <Button component={Link} to="/homepage/billing" color="yellow" size={isPhone ? 'xs' : 'sm'}>
                 Subscribe to Pro
               </Button>
             )}

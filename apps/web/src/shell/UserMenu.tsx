@@ -1,13 +1,21 @@
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, type MantineColorScheme, Menu, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconLogout, IconSettings } from '@tabler/icons-react';
+import { IconCheck, IconDeviceDesktop, IconLogout, IconMoon, IconSettings, IconSun } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
 import { type Me, sessionKeys, useLogout } from '../api/session';
 import { initialsOf } from './initials';
 
+/** The Theme choices: the system's scheme (the default), or always light, or always dark. */
+const SCHEMES: { value: MantineColorScheme; label: string; icon: typeof IconSun }[] = [
+  { value: 'auto', label: 'System', icon: IconDeviceDesktop },
+  { value: 'light', label: 'Light', icon: IconSun },
+  { value: 'dark', label: 'Dark', icon: IconMoon },
+];
+
 export function UserMenu({ me }: { me: Me }) {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const logout = useLogout();
@@ -46,6 +54,16 @@ export function UserMenu({ me }: { me: Me }) {
           Profile settings
         </Menu.Item>
         <Menu.Divider />
+        <Menu.Label>Theme</Menu.Label>
+        {/* Radio items: a screen reader hears which theme is on, the check mark shows it. */}
+        <Menu.RadioGroup value={colorScheme} onChange={(value) => setColorScheme(value as MantineColorScheme)}>
+          {SCHEMES.map(({ value, label, icon: Icon }) => (
+            <Menu.RadioItem key={value} value={value} rightSection={<Icon size={16} aria-hidden="true" />}>
+              {label}
+            </Menu.RadioItem>
+          ))}
+        </Menu.RadioGroup>
+        <Menu.Divider />
         <Menu.Label>Workspaces</Menu.Label>
         {me.workspaces.map((workspace) => (
           <Menu.Item
@@ -57,7 +75,12 @@ export function UserMenu({ me }: { me: Me }) {
           </Menu.Item>
         ))}
         <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => logout.mutate()}>
+        <Menu.Item
+          color="red"
+          c="var(--mantine-color-red-text)"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => logout.mutate()}
+        >
           Log out
         </Menu.Item>
       </Menu.Dropdown>

@@ -86,7 +86,10 @@ export function ColourPalette({
           aria-label={`Colour ${c}`}
           aria-pressed={c === value}
           onClick={() => !disabled && onPick(c)}
-          style={{ cursor: disabled ? 'default' : 'pointer', outline: c === value ? '2px solid #333' : 'none' }}
+          style={{
+            cursor: disabled ? 'default' : 'pointer',
+            outline: c === value ? '2px solid var(--mantine-color-text)' : 'none',
+          }}
         />
       ))}
     </Group>

@@ -152,7 +152,7 @@ export function ImportModal({
                 </Table.Thead>
                 <Table.Tbody>
                   {preview.rows.map((r) => (
-                    <Table.Tr key={r.line} bg={r.error ? 'red.0' : undefined}>
+                    <Table.Tr key={r.line} bg={r.error ? 'var(--mantine-color-red-light)' : undefined}>
                       <Table.Td>{r.line}</Table.Td>
                       <Table.Td>{r.client ?? ''}</Table.Td>
                       <Table.Td>{r.project ?? ''}</Table.Td>

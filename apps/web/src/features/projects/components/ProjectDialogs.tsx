@@ -31,7 +31,7 @@ export function DeleteProjectDialog({
         <Text size="sm">
           This action is permanent and cannot be undone. All time tracked to this project will be gone.
         </Text>
-        <Paper withBorder p="sm" bg="gray.0">
+        <Paper withBorder p="sm" bg="var(--sundial-color-subtle)">
           <Text size="sm">
             <b>Title:</b> {project?.name}
           </Text>

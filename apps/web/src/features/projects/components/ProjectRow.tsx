@@ -62,7 +62,7 @@ function RowActions({
           {canDelete && (
             <>
               <Menu.Divider />
-              <Menu.Item color="red" onClick={() => onDelete(project)}>
+              <Menu.Item color="red" c="var(--mantine-color-red-text)" onClick={() => onDelete(project)}>
                 Delete
               </Menu.Item>
             </>

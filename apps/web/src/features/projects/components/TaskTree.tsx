@@ -71,7 +71,8 @@ function TaskRow({
         {matched ? <Mark>{task.name}</Mark> : task.name}
         {task.archived ? ' (archived)' : ''}
       </Text>
-      <Button size="compact-xs" variant="subtle" onClick={() => onEdit(task)}>
+      {/* Each row's buttons name their task (after the words they show, WCAG 2.5.3), so a list of them reads apart. */}
+      <Button size="compact-xs" variant="subtle" aria-label={`Edit Task ${task.name}`} onClick={() => onEdit(task)}>
         Edit Task
       </Button>
       {canManage && (
@@ -86,7 +87,13 @@ function TaskRow({
             >
               <IconPlus size={14} aria-hidden="true" />
             </ActionIcon>
-            <Button size="compact-xs" variant="subtle" color="gray" onClick={() => onMove(task)}>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              color="gray"
+              aria-label={`Move ${task.name}`}
+              onClick={() => onMove(task)}
+            >
               Move
             </Button>
             <ActionIcon

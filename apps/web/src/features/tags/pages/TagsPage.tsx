@@ -198,7 +198,7 @@ function TagChip({
             <Menu.Item onClick={() => archive.mutate({ id: tag.id, archived: !tag.archived }, { onError: failed })}>
               {tag.archived ? 'Restore' : 'Archive'}
             </Menu.Item>
-            <Menu.Item color="red" onClick={() => setDeleting(true)}>
+            <Menu.Item color="red" c="var(--mantine-color-red-text)" onClick={() => setDeleting(true)}>
               Delete
             </Menu.Item>
           </Menu.Dropdown>
@@ -315,7 +315,7 @@ function TagListCard({
                 >
                   {list.archived ? 'Restore' : 'Archive'}
                 </Menu.Item>
-                <Menu.Item color="red" onClick={() => setConfirm(true)}>
+                <Menu.Item color="red" c="var(--mantine-color-red-text)" onClick={() => setConfirm(true)}>
                   Delete
                 </Menu.Item>
               </Menu.Dropdown>

@@ -55,7 +55,7 @@ export function BulkEditBar({
   };
 
   return (
-    <Group p="md" gap="sm" align="flex-end" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+    <Group p="md" gap="sm" align="flex-end" style={{ borderTop: '1px solid var(--sundial-color-border)' }}>
       <Text size="sm" fw={500}>
         {selected.length} selected
       </Text>

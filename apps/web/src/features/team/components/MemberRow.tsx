@@ -27,7 +27,8 @@ export function MemberRow(
   const editable = canManage && !isOwner && !isMe;
 
   return (
-    <Table.Tr opacity={member.status === 'disabled' ? 0.55 : 1} data-testid={`member-${member.email}`}>
+    // A disabled member reads dimmed (still AA), not faded by opacity, which would drop below AA.
+    <Table.Tr c={member.status === 'disabled' ? 'dimmed' : undefined} data-testid={`member-${member.email}`}>
       {bulk && (
         <Table.Td>
           <Checkbox aria-label={`Select ${member.email}`} checked={props.checked} onChange={props.onCheck} />

@@ -58,7 +58,7 @@ export function PeopleTable(props: PeopleTableProps) {
     const subgroups = children.get(group.id) ?? [];
     return (
       <Fragment key={group.id}>
-        <Table.Tr bg="var(--mantine-color-gray-0)">
+        <Table.Tr bg="var(--sundial-color-subtle)">
           {bulk && <Table.Td />}
           <Table.Td style={{ paddingLeft: 12 + depth * 20 }}>
             <Group gap={6} wrap="nowrap">

@@ -327,7 +327,7 @@ export function DayList(props: {
         const pickedOfDay = dayIds.filter((id) => picked.has(id)).length;
         return (
           <Paper key={day.day} withBorder radius="md" aria-label={`Day ${day.day}`}>
-            <Group justify="space-between" px="md" py="xs" bg="var(--mantine-color-gray-0)">
+            <Group justify="space-between" px="md" py="xs" bg="var(--sundial-color-subtle)">
               <Group gap="sm">
                 <Checkbox
                   aria-label={`${t.bulk.selectDay} ${formatDay(day.day)}`}
@@ -349,7 +349,7 @@ export function DayList(props: {
                 py={6}
                 gap="sm"
                 wrap="nowrap"
-                style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+                style={{ borderTop: '1px solid var(--sundial-color-rule)' }}
                 className={layout.entryRow}
                 data-testid="entry-row"
               >

@@ -25,6 +25,8 @@ export function ProjectTaskSelect(props: {
   w?: number | string;
   /** Takes focus when it appears in place of the button that showed it. */
   autoFocus?: boolean;
+  /** Escape gives up on the choice (a picker shown in place of a button goes back to the button). */
+  onCancel?: () => void;
 }) {
   const { pickers, onChange } = props;
   const data = useMemo(
@@ -52,6 +54,12 @@ export function ProjectTaskSelect(props: {
       size={props.size}
       w={props.w}
       autoFocus={props.autoFocus}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && props.onCancel) {
+          e.preventDefault();
+          props.onCancel();
+        }
+      }}
       nothingFoundMessage={t.noProject}
       onChange={(v) => {
         if (!v) return onChange({ projectId: null, taskId: null });

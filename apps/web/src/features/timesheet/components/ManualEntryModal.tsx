@@ -192,12 +192,12 @@ export function ManualEntryModal(props: {
           <TagSelect pickers={props.pickers} label={t.tags} value={tagIds} onChange={setTagIds} />
           <Switch label={t.billable} checked={billable} onChange={(e) => setBillable(e.currentTarget.checked)} />
           {errors.form && !errors.end && !errors.start && !errors.duration && !errors.note && (
-            <div role="alert" style={{ color: 'var(--mantine-color-red-7)', fontSize: 14 }}>
+            <div role="alert" style={{ color: 'var(--mantine-color-red-text)', fontSize: 14 }}>
               {errors.form}
             </div>
           )}
           {(errors.projectId || errors.taskId || errors.tagIds) && (
-            <div role="alert" style={{ color: 'var(--mantine-color-red-7)', fontSize: 14 }}>
+            <div role="alert" style={{ color: 'var(--mantine-color-red-text)', fontSize: 14 }}>
               {errors.projectId ?? errors.taskId ?? errors.tagIds}
             </div>
           )}

@@ -1,4 +1,5 @@
 import { Box, Button, Group, Paper, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   formatDuration,
@@ -65,6 +66,9 @@ export function WeekGrid(props: {
   }, [adding]);
   const [draft, setDraft] = useState<EntryDraft | null>(null);
   const format = useDurationFormat();
+  // On a phone, or a 1024 px window zoomed to 200%, the grid keeps columns wide enough for
+  // "10:30:00" and scrolls sideways in its own frame rather than letting totals run together.
+  const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const grid = useMemo(
     () => gridView(entries, days, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, days, timeZone, props.settings],
@@ -139,7 +143,7 @@ export function WeekGrid(props: {
   return (
     <Paper withBorder radius="md" p="xs">
       {/* Fixed layout: the row label takes what the day columns leave and truncates, so the grid fits at 1024 px. */}
-      <Table.ScrollContainer minWidth={640} type="native">
+      <Table.ScrollContainer minWidth={narrow ? 820 : 640} type="native">
         <Table striped={false} withRowBorders verticalSpacing={4} layout="fixed" aria-label="Week timesheet">
           <Table.Thead>
             <Table.Tr>
@@ -214,6 +218,10 @@ export function WeekGrid(props: {
             w={280}
             label={t.addRow}
             autoFocus
+            onCancel={() => {
+              pickedRow.current = true;
+              setAdding(false);
+            }}
             onChange={(next) => {
               props.onAddRows([{ ...next, tagIds: [] }]);
               pickedRow.current = true;
