@@ -11,10 +11,13 @@ import type { Db } from '../../src/db/connection.js';
  *   (locked) may change them; any other refusal may not.
  * - rate_limit_hits (any table named like the per-address limiter's): it counts every request,
  *   refused or not, so it is not watched at all.
+ * - jobs and job_schedules: the job runner's own bookkeeping, written by the polling worker when a
+ *   cron slot comes round on the wall clock, whatever request happens to be under way; what a job
+ *   does to other tables is still watched.
  */
 const RENEWED_COLUMNS: Record<string, string[]> = { sessions: ['last_seen_at', 'idle_expires_at'] };
 export const LIMITER_TABLES = new Set(['login_attempts', 'known_devices']);
-const UNWATCHED = /rate_limit|ratelimit|throttle/;
+const UNWATCHED = /rate_limit|ratelimit|throttle|^jobs$|^job_schedules$/;
 
 /** Statuses whose limiter writes are allowed: a counted failed log-in and a refusal for too many. */
 export const LIMITER_STATUSES = new Set([401, 429]);
