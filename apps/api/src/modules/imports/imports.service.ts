@@ -6,16 +6,12 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import { type ImportRow, type ImportSource, parseImport, SOURCE_LABELS } from './imports.parse.js';
+import { type ImportCatalog, importsRepository as repo } from './imports.repository.js';
 
 const NONE = '-';
 const key = (...parts: (string | null)[]) => parts.map((p) => (p ?? NONE).toLowerCase()).join('\u0000');
 
-interface Plan {
-  clients: { id: string; name: string }[];
-  projects: { id: string; name: string; client_id: string | null }[];
-  tasks: { id: string; name: string; project_id: string; parent_task_id: string | null }[];
-  tagList: { id: string; name: string } | null;
-  tags: { id: string; name: string }[];
+interface Plan extends ImportCatalog {
   entries: {
     id: string;
     user_id: string;
@@ -41,24 +37,7 @@ export interface ImportSummary {
 /** Works out what importing the rows creates, reusing what exists by name (case-insensitively). */
 async function plan(db: Db, actor: Actor, source: ImportSource, rows: ImportRow[]): Promise<Plan> {
   const workspaceId = actor.membership.workspace.id;
-  const [clients, projects, tasks, tags, members, lists] = await Promise.all([
-    db.selectFrom('clients').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
-    db.selectFrom('projects').select(['id', 'name', 'client_id']).where('workspace_id', '=', workspaceId).execute(),
-    db
-      .selectFrom('tasks')
-      .select(['id', 'name', 'project_id', 'parent_task_id'])
-      .where('workspace_id', '=', workspaceId)
-      .execute(),
-    db.selectFrom('tags').select(['id', 'name']).where('workspace_id', '=', workspaceId).orderBy('id').execute(),
-    db
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['u.id', 'u.email'])
-      .where('m.workspace_id', '=', workspaceId)
-      .where('m.status', '=', 'active')
-      .execute(),
-    db.selectFrom('tag_lists').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
-  ]);
+  const { clients, projects, tasks, tags, members, lists } = await repo.existing(db, workspaceId);
   const clientIds = new Map(clients.map((c) => [key(c.name), c.id]));
   const projectIds = new Map(projects.map((p) => [key(p.client_id, p.name), p.id]));
   const taskIds = new Map(tasks.map((t) => [key(t.project_id, t.parent_task_id, t.name), t.id]));
@@ -137,10 +116,6 @@ const summarize = (p: Plan): ImportSummary => ({
   timeEntries: p.entries.length,
 });
 
-async function chunked<T>(items: T[], size: number, run: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await run(items.slice(i, i + size));
-}
-
 const PREVIEW_ROWS = 200;
 
 export function createImportsService(db: Db, timeEntries: TimeEntriesService) {
@@ -187,62 +162,7 @@ export function createImportsService(db: Db, timeEntries: TimeEntriesService) {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const p = await plan(tx, actor, input.source, rows);
-        const now = new Date();
-        const stamps = { created_at: now, updated_at: now, archived_at: null };
-        await chunked(p.clients, 500, (c) =>
-          tx
-            .insertInto('clients')
-            .values(
-              c.map((x) => ({ ...x, workspace_id: workspaceId, address: null, currency: null, note: null, ...stamps })),
-            )
-            .execute(),
-        );
-        await chunked(p.projects, 500, (c) =>
-          tx
-            .insertInto('projects')
-            .values(
-              c.map((x) => ({
-                ...x,
-                workspace_id: workspaceId,
-                owner_user_id: actor.userId,
-                description: null,
-                budget_type: null,
-                budget_amount: null,
-                ...stamps,
-              })),
-            )
-            .execute(),
-        );
-        // Parents come before their sub-tasks in the plan, so each chunk's parents exist.
-        await chunked(p.tasks, 500, (c) =>
-          tx
-            .insertInto('tasks')
-            .values(
-              c.map((x) => ({
-                ...x,
-                workspace_id: workspaceId,
-                description: null,
-                budget_type: null,
-                budget_amount: null,
-                ...stamps,
-              })),
-            )
-            .execute(),
-        );
-        if (p.tagList) {
-          const list = p.tagList;
-          await tx
-            .insertInto('tag_lists')
-            .values({ id: list.id, workspace_id: workspaceId, name: list.name, ...stamps })
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-          await chunked(p.tags, 500, (c) =>
-            tx
-              .insertInto('tags')
-              .values(c.map((x) => ({ ...x, workspace_id: workspaceId, tag_list_id: list.id, ...stamps })))
-              .execute(),
-          );
-        }
+        await repo.insertCatalog(tx, { workspaceId, ownerUserId: actor.userId }, p);
         await timeEntries.importEntries(
           tx,
           { workspaceId, actorUserId: actor.userId },

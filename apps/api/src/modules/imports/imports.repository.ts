@@ -1,0 +1,82 @@
+import type { Db } from '../../db/connection.js';
+
+/** The catalogue objects an import creates, with their ids chosen by the plan. */
+export interface ImportCatalog {
+  clients: { id: string; name: string }[];
+  projects: { id: string; name: string; client_id: string | null }[];
+  /** Parents come before their sub-tasks. */
+  tasks: { id: string; name: string; project_id: string; parent_task_id: string | null }[];
+  tagList: { id: string; name: string } | null;
+  tags: { id: string; name: string }[];
+}
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters for the widest row. */
+const CHUNK = 500;
+
+async function chunked<T>(items: T[], run: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += CHUNK) await run(items.slice(i, i + CHUNK));
+}
+
+/** SQL of imports: what exists (matched by name), and the catalogue an import adds, in its transaction. */
+export const importsRepository = {
+  async existing(db: Db, workspaceId: string) {
+    const [clients, projects, tasks, tags, members, lists] = await Promise.all([
+      db.selectFrom('clients').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
+      db.selectFrom('projects').select(['id', 'name', 'client_id']).where('workspace_id', '=', workspaceId).execute(),
+      db
+        .selectFrom('tasks')
+        .select(['id', 'name', 'project_id', 'parent_task_id'])
+        .where('workspace_id', '=', workspaceId)
+        .execute(),
+      db.selectFrom('tags').select(['id', 'name']).where('workspace_id', '=', workspaceId).orderBy('id').execute(),
+      db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(['u.id', 'u.email'])
+        .where('m.workspace_id', '=', workspaceId)
+        .where('m.status', '=', 'active')
+        .execute(),
+      db.selectFrom('tag_lists').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
+    ]);
+    return { clients, projects, tasks, tags, members, lists };
+  },
+
+  async insertCatalog(tx: Db, by: { workspaceId: string; ownerUserId: string }, p: ImportCatalog): Promise<void> {
+    const workspace_id = by.workspaceId;
+    const now = new Date();
+    const stamps = { created_at: now, updated_at: now, archived_at: null };
+    const noDetails = { description: null, budget_type: null, budget_amount: null };
+    await chunked(p.clients, (c) =>
+      tx
+        .insertInto('clients')
+        .values(c.map((x) => ({ ...x, workspace_id, address: null, currency: null, note: null, ...stamps })))
+        .execute(),
+    );
+    await chunked(p.projects, (c) =>
+      tx
+        .insertInto('projects')
+        .values(c.map((x) => ({ ...x, workspace_id, owner_user_id: by.ownerUserId, ...noDetails, ...stamps })))
+        .execute(),
+    );
+    // In plan order, so each chunk's parent tasks exist.
+    await chunked(p.tasks, (c) =>
+      tx
+        .insertInto('tasks')
+        .values(c.map((x) => ({ ...x, workspace_id, ...noDetails, ...stamps })))
+        .execute(),
+    );
+    const list = p.tagList;
+    if (!list) return;
+    await tx
+      .insertInto('tag_lists')
+      .values({ id: list.id, workspace_id, name: list.name, ...stamps })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await chunked(p.tags, (c) =>
+      tx
+        .insertInto('tags')
+        .values(c.map((x) => ({ ...x, workspace_id, tag_list_id: list.id, ...stamps })))
+        .execute(),
+    );
+  },
+};
