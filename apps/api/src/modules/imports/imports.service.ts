@@ -11,19 +11,11 @@ import { type ImportCatalog, importsRepository as repo } from './imports.reposit
 const NONE = '-';
 const key = (...parts: (string | null)[]) => parts.map((p) => (p ?? NONE).toLowerCase()).join('\u0000');
 
+/** A finished entry as the time-entries service imports it, before we say who created it. */
+type ImportedEntry = Omit<Parameters<TimeEntriesService['importEntries']>[2][number], 'created_by_user_id'>;
+
 interface Plan extends ImportCatalog {
-  entries: {
-    id: string;
-    user_id: string;
-    project_id: string | null;
-    task_id: string | null;
-    note: string;
-    billable: boolean;
-    start_at: Date;
-    end_at: Date;
-    duration_seconds: number;
-    tagIds: string[];
-  }[];
+  entries: ImportedEntry[];
 }
 
 export interface ImportSummary {
