@@ -120,7 +120,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
 
   /** The user whose timesheet is touched: the actor, or another member with time:edit_others. */
   async function targetUser(tx: Db, actor: Actor, userId: string | undefined, permission: 'view' | 'edit') {
-    assertCan(actor.membership, 'time:track');
+    assertCan(actor, 'time:track');
     if (!userId || userId === actor.userId) return actor.userId;
     const needed = permission === 'view' ? 'time:view_others' : 'time:edit_others';
     if (!can(actor.membership.role, needed)) throw forbidden();
@@ -133,7 +133,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
 
   /** The entry, when the actor may see it (own, or others' with time:view_others); 404 otherwise. */
   async function getVisible(dbOrTx: Db, actor: Actor, id: string): Promise<EntryWithRelations> {
-    assertCan(actor.membership, 'time:track');
+    assertCan(actor, 'time:track');
     const entry = await repo.find(dbOrTx, actor.membership.workspace.id, id);
     if (!entry) throw notFound('Time entry not found.');
     if (!(await reaches(dbOrTx, actor, entry.user_id, 'view'))) throw notFound('Time entry not found.');
@@ -302,12 +302,12 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
 
   return {
     async getSettings(actor: Actor): Promise<TimeSettings> {
-      assertCan(actor.membership, 'workspace:view');
+      assertCan(actor, 'workspace:view');
       return settingsOf(db, actor.membership.workspace.id);
     },
 
     async updateSettings(actor: Actor, input: z.infer<typeof updateTimeSettingsBody>): Promise<TimeSettings> {
-      assertCan(actor.membership, 'time:settings');
+      assertCan(actor, 'time:settings');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         await repo.upsertSettings(tx, workspaceId, {
@@ -330,7 +330,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
       const workspaceId = actor.membership.workspace.id;
       let userIds: string[] | undefined;
       if (q.userId === 'all') {
-        assertCan(actor.membership, 'time:view_others');
+        assertCan(actor, 'time:view_others');
         const scope = await othersTimeScope(db, actor);
         if (scope) userIds = [...new Set([actor.userId, ...scope])];
       } else {
@@ -552,7 +552,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
      * they were deleted less than UNDO_WINDOW_MS ago. A project, task or tag deleted meanwhile is left off.
      */
     async restore(actor: Actor, ids: string[]): Promise<TimeEntryView[]> {
-      assertCan(actor.membership, 'time:track');
+      assertCan(actor, 'time:track');
       const workspaceId = actor.membership.workspace.id;
       const unique = [...new Set(ids)];
       return db.transaction().execute(async (tx) => {
@@ -783,7 +783,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
       userId: string | undefined,
     ): Promise<{ userId: string | null; only: Set<string> | null }> {
       if (userId === 'all') {
-        assertCan(actor.membership, 'time:view_others');
+        assertCan(actor, 'time:view_others');
         const scope = await othersTimeScope(db, actor);
         return { userId: null, only: scope ? new Set([actor.userId, ...scope]) : null };
       }
@@ -792,7 +792,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
 
     /** The people whose timesheet the actor may open (the "Timesheet of" picker): self first. */
     async people(actor: Actor): Promise<{ userId: string; name: string; email: string }[]> {
-      assertCan(actor.membership, 'time:track');
+      assertCan(actor, 'time:track');
       const workspaceId = actor.membership.workspace.id;
       if (!can(actor.membership.role, 'time:view_others')) {
         return repo.activeMembers(db, workspaceId, [actor.userId]);
@@ -809,7 +809,7 @@ export function createTimeEntriesService(db: Db, events: EventBus) {
   };
 
   async function loadForBulk(tx: Db, actor: Actor, ids: string[]): Promise<EntryWithRelations[]> {
-    assertCan(actor.membership, 'time:track');
+    assertCan(actor, 'time:track');
     const unique = [...new Set(ids)];
     const entries = await repo.findMany(tx, actor.membership.workspace.id, unique);
     const visible: EntryWithRelations[] = [];
