@@ -11,7 +11,7 @@ import {
 import type { Db } from '../db/connection.js';
 import type { Workspace } from '../db/tables.js';
 import { accessRepository, type ProjectViewer } from './access.repository.js';
-import type { Actor, MembershipWithWorkspace } from './actor.js';
+import type { Actor } from './actor.js';
 import { AppError, forbidden } from './errors.js';
 
 /**
@@ -22,17 +22,9 @@ import { AppError, forbidden } from './errors.js';
 
 export type { ProjectViewer } from './access.repository.js';
 
-/**
- * Throws 403 unless the actor's role grants the permission. Takes the actor; a membership is
- * accepted too while time-entries.service still passes `actor.membership` (its writes are being
- * reworked in parallel, so its call sites move in a later step).
- */
-export function assertCan(
-  who: Pick<Actor, 'membership'> | Pick<MembershipWithWorkspace, 'role'>,
-  permission: Permission,
-): void {
-  const role = 'membership' in who ? who.membership.role : who.role;
-  if (!can(role, permission)) throw forbidden();
+/** Throws 403 unless the actor's role grants the permission. */
+export function assertCan(actor: Pick<Actor, 'membership'>, permission: Permission): void {
+  if (!can(actor.membership.role, permission)) throw forbidden();
 }
 
 // ---- whose time

@@ -112,7 +112,7 @@ const PREVIEW_ROWS = 200;
 
 export function createImportsService(db: Db, timeEntries: TimeEntriesService) {
   function read(actor: Actor, text: string, timeZone: string) {
-    assertCan(actor.membership, 'projects:manage');
+    assertCan(actor, 'projects:manage');
     return parseImport(text, timeZone);
   }
 

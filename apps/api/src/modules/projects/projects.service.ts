@@ -134,7 +134,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
   return {
     /** Visible projects; with a search, each says which of its tasks matched (so the list can open them). */
     async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectListItem[]; total: number }> {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const { rows, total } = await repo.list(db, viewerOf(actor), filter);
       const matches = filter.search
         ? await repo.matchingTasks(
@@ -154,13 +154,13 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     get(actor: Actor, id: string) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return detail(db, actor, id);
     },
 
     /** Creates a project; a retry with the same Idempotency-Key gets the first answer again. */
     async create(actor: Actor, body: ProjectCreateBody, key?: string): Promise<ProjectDetail> {
-      assertCan(actor.membership, 'projects:manage');
+      assertCan(actor, 'projects:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       const request = { key, workspaceId, userId: actor.userId, operation: 'projects.create', body };
@@ -187,12 +187,12 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         const row = await loadEditable(tx, actor, id);
         // Public or private decides who sees the project: a people change, not an edit.
         if (body.isPublic !== undefined && body.isPublic !== row.is_public) {
-          assertCan(actor.membership, 'projects:manage');
+          assertCan(actor, 'projects:manage');
         }
         const workspaceId = actor.membership.workspace.id;
         await assertClient(tx, workspaceId, body.clientId);
@@ -211,7 +211,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async setArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadEditable(tx, actor, id);
         const workspaceId = actor.membership.workspace.id;
@@ -228,10 +228,10 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
 
     /** Deletes the project with its tasks, assignments and time entries; open timesheets hear of the entries. */
     async remove(actor: Actor, id: string): Promise<void> {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       await db.transaction().execute(async (tx) => {
         const row = await loadProject(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        assertCan(actor, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
         await timeEntries.deleteOnProject(tx, { workspaceId, actorUserId: actor.userId }, id);
         await repo.delete(tx, workspaceId, id);
@@ -246,10 +246,10 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async setPeople(actor: Actor, id: string, body: ProjectPeopleBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         await loadProject(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        assertCan(actor, 'projects:manage');
         await replacePeople(tx, actor, id, null, body);
         const workspaceId = actor.membership.workspace.id;
         await audit(tx, { action: 'project.people_updated', actorUserId: actor.userId, workspaceId, subjectId: id });
@@ -258,7 +258,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async assignable(actor: Actor) {
-      assertCan(actor.membership, 'projects:manage');
+      assertCan(actor, 'projects:manage');
       return repo.assignable(db, actor.membership.workspace.id);
     },
 
@@ -267,7 +267,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
      * whole words, case-insensitively; tasks first, then projects.
      */
     async suggest(actor: Actor, note: string) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const words = ` ${note.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
       const hit = (keywords: unknown) =>
         (Array.isArray(keywords) ? (keywords as string[]) : []).find((k) => {
@@ -310,7 +310,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
      * in one answer (not one request per project).
      */
     async picker(actor: Actor) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const viewer = viewerOf(actor);
       const { rows } = await repo.list(db, viewer, {
         archived: 'false',
@@ -333,7 +333,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     // ---- tasks
 
     async listTasks(actor: Actor, projectId: string, f: { archived: 'true' | 'false' | 'all'; mine?: boolean }) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       await loadProject(db, actor, projectId);
       const rows = await repo.listTasks(db, actor.membership.workspace.id, projectId, {
         archived: f.archived,
@@ -343,12 +343,12 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     getTask(actor: Actor, id: string) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return taskDetail(db, actor, id);
     },
 
     async createTask(actor: Actor, projectId: string, body: TaskCreateBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
@@ -375,7 +375,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async updateTask(actor: Actor, id: string, body: TaskUpdateBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -414,7 +414,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async setTaskArchived(actor: Actor, id: string, archived: boolean) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -428,7 +428,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
 
     /** Deletes the task with its sub-tasks. */
     async removeTask(actor: Actor, id: string): Promise<void> {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
@@ -447,10 +447,10 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async setTaskPeople(actor: Actor, id: string, body: MembersBody) {
-      assertCan(actor.membership, 'projects:view');
+      assertCan(actor, 'projects:view');
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);
-        assertCan(actor.membership, 'projects:manage');
+        assertCan(actor, 'projects:manage');
         await replacePeople(tx, actor, task.project_id, id, body);
         const workspaceId = actor.membership.workspace.id;
         await audit(tx, { action: 'task.people_updated', actorUserId: actor.userId, workspaceId, subjectId: id });

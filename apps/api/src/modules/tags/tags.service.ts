@@ -31,14 +31,14 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
 
   /** Reads run on db, writes in one transaction that checks the caller may manage tags. */
   function write<T>(actor: Actor, run: (tx: Db, workspaceId: string) => Promise<T>): Promise<T> {
-    assertCan(actor.membership, 'tags:view');
+    assertCan(actor, 'tags:view');
     return db.transaction().execute((tx) => run(tx, actor.membership.workspace.id));
   }
-  const manage = (actor: Actor) => assertCan(actor.membership, 'tags:manage');
+  const manage = (actor: Actor) => assertCan(actor, 'tags:manage');
 
   return {
     async lists(actor: Actor, f: { archived: Archived; limit: number; offset: number }) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       const workspaceId = actor.membership.workspace.id;
       const all = await repo.lists(db, workspaceId, f.archived);
       const page = all.slice(f.offset, f.offset + f.limit);
@@ -47,7 +47,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     getList(actor: Actor, id: string) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       return loadList(db, actor, id);
     },
 
@@ -102,13 +102,13 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async tags(actor: Actor, f: { archived: Archived; search?: string; limit: number; offset: number }) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       const { rows, total } = await repo.tags(db, actor.membership.workspace.id, f);
       return { items: rows.map(presentTag), total };
     },
 
     async getTag(actor: Actor, id: string) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       const tag = await loadTag(db, actor, id);
       const entryCount = can(actor.membership.role, 'tags:manage')
         ? await repo.countEntries(db, actor.membership.workspace.id, id)
@@ -192,13 +192,13 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     async settings(actor: Actor) {
-      assertCan(actor.membership, 'tags:view');
+      assertCan(actor, 'tags:view');
       return { tagsRequired: await repo.requireTag(db, actor.membership.workspace.id) };
     },
 
     /** "Tags required" is a workspace time setting: the same right and audit as the time settings. */
     saveSettings(actor: Actor, tagsRequired: boolean) {
-      assertCan(actor.membership, 'time:settings');
+      assertCan(actor, 'time:settings');
       return write(actor, async (tx, workspaceId) => {
         await repo.setRequireTag(tx, workspaceId, tagsRequired);
         await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId });

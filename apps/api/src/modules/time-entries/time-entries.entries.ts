@@ -1,0 +1,199 @@
+import { isInstantInRange, type TimeEntryView } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import { assertCan, othersTimeScope } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { validationError } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { isUuid } from '../../platform/ids.js';
+import { presentEntry } from './time-entries.presenter.js';
+import { type EntryValues, timeEntriesRepository as repo } from './time-entries.repository.js';
+import {
+  assertEditable,
+  by,
+  entryWork,
+  getVisible,
+  once,
+  present,
+  publisher,
+  refreshDuration,
+  SKEW_MS,
+  settingsOf,
+  targetUser,
+  wholeSecond,
+} from './time-entries.shared.js';
+import { assertRequired, assertTimes, type EntryInput, resolveRefs } from './time-entries.validation.js';
+
+export interface ListInput {
+  from?: string;
+  to?: string;
+  userId?: string;
+  projectId?: string;
+  taskId?: string;
+  tagId?: string;
+  billable?: boolean;
+  limit: number;
+  cursor?: string;
+}
+
+function encodeCursor(e: { start_at: Date; id: string }): string {
+  return Buffer.from(`${e.start_at.toISOString()}|${e.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { start: Date; id: string } {
+  const [start, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const date = new Date(start ?? '');
+  if (!id || !isUuid(id) || !isInstantInRange(date.getTime())) {
+    throw validationError({ cursor: 'This page link is not valid.' });
+  }
+  return { start: date, id };
+}
+
+/** One's entries, one at a time: list a page, get, create by hand, change, delete. */
+export function createEntries(db: Db, events: EventBus) {
+  const publish = publisher(events);
+  return {
+    /** Entries overlapping [from, to), newest first, a page at a time. Others' need time:view_others. */
+    async list(actor: Actor, q: ListInput): Promise<{ items: TimeEntryView[]; nextCursor: string | null }> {
+      const workspaceId = actor.membership.workspace.id;
+      let userIds: string[] | undefined;
+      if (q.userId === 'all') {
+        assertCan(actor, 'time:view_others');
+        const scope = await othersTimeScope(db, actor);
+        if (scope) userIds = [...new Set([actor.userId, ...scope])];
+      } else {
+        userIds = [await targetUser(db, actor, q.userId, 'view')];
+      }
+      const from = q.from ? new Date(q.from) : undefined;
+      const to = q.to ? new Date(q.to) : undefined;
+      if (from && to && to < from) throw validationError({ to: 'The end of the range must be after its start.' });
+      const rows = await repo.list(db, workspaceId, {
+        userIds,
+        from,
+        to,
+        projectId: q.projectId,
+        taskId: q.taskId,
+        tagId: q.tagId,
+        billable: q.billable,
+        after: q.cursor ? decodeCursor(q.cursor) : undefined,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const now = new Date();
+      return {
+        items: page.map((e) => presentEntry(e, now)),
+        nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    async get(actor: Actor, id: string): Promise<TimeEntryView> {
+      return presentEntry(await getVisible(db, actor, id));
+    },
+
+    /** A manual entry from start and end, or start and duration. Throws 422 with the field at fault. */
+    async create(
+      actor: Actor,
+      input: EntryInput & { userId?: string; start: string },
+      key?: string,
+    ): Promise<{ status: number; body: TimeEntryView }> {
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) =>
+        once(tx, actor, key, { operation: 'time_entries.create', body: input }, async () => {
+          const userId = await targetUser(tx, actor, input.userId, 'edit');
+          const settings = await settingsOf(tx, workspaceId);
+          const now = new Date();
+          const start = wholeSecond(new Date(input.start).getTime());
+          let end: Date;
+          if (input.end !== undefined) end = wholeSecond(new Date(input.end).getTime());
+          else if (input.duration !== undefined) end = new Date(start.getTime() + input.duration * 1000);
+          else throw validationError({ end: 'Enter an end time or a duration.' });
+          assertTimes(settings, start, end, now);
+          const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
+          const note = input.note ?? '';
+          assertRequired(settings, {
+            project_id: refs.project_id ?? null,
+            task_id: refs.task_id ?? null,
+            note,
+            tagCount: input.tagIds?.length ?? 0,
+          });
+          const id = await repo.insert(tx, {
+            workspace_id: workspaceId,
+            user_id: userId,
+            project_id: refs.project_id,
+            task_id: refs.task_id,
+            note,
+            billable: input.billable ?? refs.billableDefault ?? false,
+            start_at: start,
+            end_at: end,
+            duration_seconds: Math.round((end.getTime() - start.getTime()) / 1000),
+            created_by_user_id: actor.userId,
+          });
+          await repo.setTags(tx, workspaceId, id, input.tagIds ?? []);
+          await publish(tx, 'created', by(actor), [{ id, userId }]);
+          return { status: 201, body: await present(tx, workspaceId, id, now) };
+        }),
+      );
+    },
+
+    /** Changes an entry; a duration moves its end. A running entry keeps running (stop it to end it). */
+    async update(actor: Actor, id: string, input: EntryInput): Promise<TimeEntryView> {
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        const entry = await getVisible(tx, actor, id);
+        await assertEditable(tx, actor, entry);
+        const settings = await settingsOf(tx, workspaceId);
+        const now = new Date();
+        const running = entry.end_at === null;
+        if (running && (input.end !== undefined || input.duration !== undefined)) {
+          throw validationError({ end: 'Stop the timer to set its end.' });
+        }
+        const start = input.start ? wholeSecond(new Date(input.start).getTime()) : entry.start_at;
+        let end = entry.end_at;
+        if (input.end !== undefined) end = wholeSecond(new Date(input.end).getTime());
+        else if (input.duration !== undefined) {
+          const breakSeconds = entry.end_at
+            ? Math.round((entry.end_at.getTime() - entry.start_at.getTime()) / 1000) - entryWork(entry, now)
+            : 0;
+          end = new Date(start.getTime() + (input.duration + breakSeconds) * 1000);
+        } else if (input.start && end) {
+          // Moving the start keeps the length.
+          end = new Date(end.getTime() + (start.getTime() - entry.start_at.getTime()));
+        }
+        if (running && start.getTime() > now.getTime() + SKEW_MS) {
+          throw validationError({ start: 'A running timer cannot start in the future.' });
+        }
+        assertTimes(settings, start, end, now);
+        const refs = await resolveRefs(tx, actor, input, entry, [entry.user_id]);
+        const values: EntryValues = { start_at: start, end_at: end };
+        if (refs.project_id !== undefined) values.project_id = refs.project_id;
+        if (refs.task_id !== undefined) values.task_id = refs.task_id;
+        if (input.note !== undefined) values.note = input.note;
+        if (input.billable !== undefined) values.billable = input.billable;
+        if (!running) {
+          assertRequired(settings, {
+            project_id: values.project_id === undefined ? entry.project_id : values.project_id,
+            task_id: values.task_id === undefined ? entry.task_id : values.task_id,
+            note: values.note ?? entry.note,
+            tagCount: (input.tagIds ?? entry.tag_ids).length,
+          });
+        }
+        await repo.update(tx, workspaceId, [id], values);
+        if (input.tagIds) await repo.setTags(tx, workspaceId, id, input.tagIds);
+        await refreshDuration(tx, workspaceId, id);
+        await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }]);
+        return present(tx, workspaceId, id, now);
+      });
+    },
+
+    async remove(actor: Actor, id: string): Promise<void> {
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const entry = await getVisible(tx, actor, id);
+        await assertEditable(tx, actor, entry);
+        if (entry.end_at !== null) await repo.trash(tx, [entry], actor.userId, new Date());
+        await repo.delete(tx, workspaceId, [id]);
+        await publish(tx, 'deleted', by(actor), [{ id, userId: entry.user_id }]);
+      });
+    },
+  };
+}

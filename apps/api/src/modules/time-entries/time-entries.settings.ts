@@ -1,0 +1,37 @@
+import type { TimeSettings, updateTimeSettingsBody } from '@sundial/core';
+import type { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { audit } from '../../platform/audit.js';
+import { timeEntriesRepository as repo } from './time-entries.repository.js';
+import { settingsOf } from './time-entries.shared.js';
+
+/** The workspace's time settings: required fields, rounding, the longest entry, how far ahead. */
+export function createTimeSettings(db: Db) {
+  return {
+    async getSettings(actor: Actor): Promise<TimeSettings> {
+      assertCan(actor, 'workspace:view');
+      return settingsOf(db, actor.membership.workspace.id);
+    },
+
+    async updateSettings(actor: Actor, input: z.infer<typeof updateTimeSettingsBody>): Promise<TimeSettings> {
+      assertCan(actor, 'time:settings');
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        await repo.upsertSettings(tx, workspaceId, {
+          require_project: input.requireProject,
+          require_task: input.requireTask,
+          require_tag: input.requireTag,
+          require_note: input.requireNote,
+          rounding_mode: input.roundingMode,
+          rounding_minutes: input.roundingMinutes,
+          max_entry_minutes: input.maxEntryMinutes,
+          future_limit_minutes: input.futureLimitMinutes,
+        });
+        await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId, detail: input });
+        return settingsOf(tx, workspaceId);
+      });
+    },
+  };
+}

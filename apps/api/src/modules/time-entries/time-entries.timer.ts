@@ -1,0 +1,162 @@
+import type { TimeEntryView } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import type { Actor } from '../../platform/actor.js';
+import { type ConstraintTable, constraintViolation } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { presentEntry } from './time-entries.presenter.js';
+import { timeEntriesRepository as repo } from './time-entries.repository.js';
+import {
+  by,
+  conflict,
+  once,
+  present,
+  publisher,
+  refreshDuration,
+  settingsOf,
+  targetUser,
+  wholeSecond,
+} from './time-entries.shared.js';
+import { assertRequired, type EntryInput, resolveRefs } from './time-entries.validation.js';
+
+const RUNNING_CONSTRAINTS: ConstraintTable = {
+  time_entries_one_running_key: {
+    code: 'timer_already_running',
+    message: 'A timer was started at the same moment; it is running now.',
+  },
+};
+
+/** Ends the running entry at `at` (closing an open break); undefined when none runs. */
+async function stopRunningIn(tx: Db, workspaceId: string, userId: string, at: Date) {
+  const stopped = await repo.stopRunning(tx, workspaceId, userId, at);
+  if (!stopped) return undefined;
+  await repo.closeBreak(tx, workspaceId, stopped.id, at);
+  await refreshDuration(tx, workspaceId, stopped.id);
+  return stopped;
+}
+
+/** The running timer of a person: start, stop, pause, resume, discard. */
+export function createTimer(db: Db, events: EventBus) {
+  const publish = publisher(events);
+  return {
+    /** The user's running timer, or null. */
+    async running(actor: Actor, userId?: string): Promise<TimeEntryView | null> {
+      const target = await targetUser(db, actor, userId, 'view');
+      const entry = await repo.findRunning(db, actor.membership.workspace.id, target);
+      return entry ? presentEntry(entry) : null;
+    },
+
+    /** Starts a timer now; a running one is stopped first (its end is this start). */
+    async start(
+      actor: Actor,
+      input: Omit<EntryInput, 'start' | 'end' | 'duration'> & { userId?: string },
+      key?: string,
+    ): Promise<{ status: number; body: { entry: TimeEntryView; stopped: TimeEntryView | null } }> {
+      const workspaceId = actor.membership.workspace.id;
+      try {
+        return await db.transaction().execute(async (tx) =>
+          once(tx, actor, key, { operation: 'timer.start', body: input }, async () => {
+            const userId = await targetUser(tx, actor, input.userId, 'edit');
+            const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
+            const now = wholeSecond(Date.now());
+            await repo.findRunningForUpdate(tx, workspaceId, userId);
+            const stopped = await stopRunningIn(tx, workspaceId, userId, now);
+            const id = await repo.insert(tx, {
+              workspace_id: workspaceId,
+              user_id: userId,
+              project_id: refs.project_id,
+              task_id: refs.task_id,
+              note: input.note ?? '',
+              billable: input.billable ?? refs.billableDefault ?? false,
+              start_at: now,
+              created_by_user_id: actor.userId,
+            });
+            await repo.setTags(tx, workspaceId, id, input.tagIds ?? []);
+            if (stopped) await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId }]);
+            await publish(tx, 'created', by(actor), [{ id, userId }]);
+            return {
+              status: 201,
+              body: {
+                entry: await present(tx, workspaceId, id, now),
+                stopped: stopped ? await present(tx, workspaceId, stopped.id, now) : null,
+              },
+            };
+          }),
+        );
+      } catch (error) {
+        throw constraintViolation(error, RUNNING_CONSTRAINTS) ?? error;
+      }
+    },
+
+    /**
+     * Stops the running timer. Two stops at once end it once: the second finds nothing running
+     * and answers 409 no_running_timer (or, with the same Idempotency-Key, the first answer).
+     */
+    async stop(
+      actor: Actor,
+      userId: string | undefined,
+      key?: string,
+    ): Promise<{ status: number; body: TimeEntryView }> {
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) =>
+        once(tx, actor, key, { operation: 'timer.stop', body: { userId } }, async () => {
+          const target = await targetUser(tx, actor, userId, 'edit');
+          const running = await repo.findRunning(tx, workspaceId, target);
+          if (running) {
+            const settings = await settingsOf(tx, workspaceId);
+            assertRequired(settings, { ...running, tagCount: running.tag_ids.length }, ' before stopping the timer');
+          }
+          const now = wholeSecond(Date.now());
+          const stopped = await stopRunningIn(tx, workspaceId, target, now);
+          if (!stopped) throw conflict('no_running_timer', 'No timer is running.');
+          await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId: target }]);
+          return { status: 200, body: await present(tx, workspaceId, stopped.id, now) };
+        }),
+      );
+    },
+
+    async pause(actor: Actor, userId?: string): Promise<TimeEntryView> {
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        const target = await targetUser(tx, actor, userId, 'edit');
+        const running = await repo.findRunningForUpdate(tx, workspaceId, target);
+        if (!running) throw conflict('no_running_timer', 'No timer is running.');
+        const entry = await repo.find(tx, workspaceId, running.id);
+        if (entry?.breaks.some((b) => b.end_at === null))
+          throw conflict('timer_paused', 'The timer is already paused.');
+        const now = wholeSecond(Date.now());
+        await repo.openBreak(tx, workspaceId, running.id, now);
+        await repo.update(tx, workspaceId, [running.id], {});
+        await publish(tx, 'updated', by(actor), [{ id: running.id, userId: target }]);
+        return present(tx, workspaceId, running.id, now);
+      });
+    },
+
+    async resume(actor: Actor, userId?: string): Promise<TimeEntryView> {
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        const target = await targetUser(tx, actor, userId, 'edit');
+        const running = await repo.findRunningForUpdate(tx, workspaceId, target);
+        if (!running) throw conflict('no_running_timer', 'No timer is running.');
+        const now = wholeSecond(Date.now());
+        if (!(await repo.closeBreak(tx, workspaceId, running.id, now))) {
+          throw conflict('timer_not_paused', 'The timer is not paused.');
+        }
+        await repo.update(tx, workspaceId, [running.id], {});
+        await publish(tx, 'updated', by(actor), [{ id: running.id, userId: target }]);
+        return present(tx, workspaceId, running.id, now);
+      });
+    },
+
+    /** Throws the running timer away without keeping an entry. */
+    async discard(actor: Actor, userId?: string): Promise<void> {
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const target = await targetUser(tx, actor, userId, 'edit');
+        const running = await repo.findRunningForUpdate(tx, workspaceId, target);
+        if (!running) throw conflict('no_running_timer', 'No timer is running.');
+        await repo.delete(tx, workspaceId, [running.id]);
+        await publish(tx, 'deleted', by(actor), [{ id: running.id, userId: target }]);
+      });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { Db } from '../../db/connection.js';
+import { validationError } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { timeEntriesRepository as repo, type StoppedEntryValues } from './time-entries.repository.js';
+import { publisher, touched, type WriteBy } from './time-entries.shared.js';
+
+/**
+ * Writes of other modules to time entries, inside their transaction `tx`: the one write path for
+ * time. The caller has checked its own permission (projects:manage, tags:manage, imports); these
+ * keep the entries' rules and announce the changes (live updates, audit) in one place.
+ */
+export function createWrites(events: EventBus) {
+  const publish = publisher(events);
+  return {
+    /** A project is being deleted: its entries go with it. */
+    async deleteOnProject(tx: Db, writer: WriteBy, projectId: string): Promise<number> {
+      const entries = await repo.deleteOnProject(tx, writer.workspaceId, projectId);
+      await publish(tx, 'deleted', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** Tasks are being deleted: their entries keep the project and lose the task. */
+    async detachTasks(tx: Db, writer: WriteBy, taskIds: string[]): Promise<number> {
+      const entries = await repo.detachTasks(tx, writer.workspaceId, taskIds);
+      await publish(tx, 'updated', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** Tags are being deleted: every entry loses them. */
+    async removeTags(tx: Db, writer: WriteBy, tagIds: string[]): Promise<number> {
+      const entries = await repo.taggedWith(tx, writer.workspaceId, tagIds);
+      await repo.untag(tx, writer.workspaceId, tagIds);
+      await publish(tx, 'updated', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** A tag is merged into another: its entries carry `intoId` instead; returns how many gained it. */
+    async retag(tx: Db, writer: WriteBy, fromId: string, intoId: string): Promise<number> {
+      const entries = await repo.taggedWith(tx, writer.workspaceId, [fromId]);
+      const moved = await repo.retag(tx, writer.workspaceId, fromId, intoId);
+      await publish(tx, 'updated', writer, touched(entries));
+      return moved;
+    },
+
+    /** Stores finished entries read from a file (their projects, tasks and tags exist in `tx`). */
+    async importEntries(tx: Db, writer: WriteBy, entries: StoppedEntryValues[]): Promise<number> {
+      for (const e of entries) {
+        if (e.end_at.getTime() < e.start_at.getTime()) {
+          throw validationError({ end: 'The end must be after the start.' });
+        }
+      }
+      await repo.insertStopped(tx, writer.workspaceId, entries);
+      await publish(tx, 'created', writer, touched(entries));
+      return entries.length;
+    },
+  };
+}
