@@ -30,17 +30,18 @@ export function assignedTo(eb: ProjectEb, userId: string, grantOnly = false) {
       .select(sql`1`.as('one'))
       .whereRef('pm.project_id', '=', 'p.id')
       .$if(grantOnly, (q) => q.where('pm.task_id', 'is', null).where('pm.can_manage', '=', true))
-      .where((w) =>
-        w.or([
-          w('pm.user_id', '=', userId),
-          w(
-            'pm.group_id',
-            'in',
-            w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
-          ),
-        ]),
-      ),
+      .where((w) => heldBy(w, userId)),
   );
+}
+
+type MemberEb = ExpressionBuilder<Database & { pm: Database['project_members'] }, 'pm'>;
+
+/** The assignment row `pm` names the person, or a group the person belongs to. */
+export function heldBy(w: MemberEb, userId: string) {
+  return w.or([
+    w('pm.user_id', '=', userId),
+    w('pm.group_id', 'in', w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId)),
+  ]);
 }
 
 /** The projects `p` of the viewer's workspace that the viewer reaches. */

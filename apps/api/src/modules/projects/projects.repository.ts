@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { BudgetType, Project, Task } from '../../db/tables/projects.js';
-import { assignedTo, type ProjectEb, type ProjectViewer, reachableProjects } from '../../platform/access.repository.js';
+import {
+  assignedTo,
+  heldBy,
+  type ProjectEb,
+  type ProjectViewer,
+  reachableProjects,
+} from '../../platform/access.repository.js';
 import { newId } from '../../platform/ids.js';
 
 export interface ProjectRow extends Project {
@@ -256,16 +262,7 @@ export const projectsRepository = {
               .whereRef('pm.project_id', '=', 't.project_id')
               // Assigned to the task itself, or to the whole project.
               .where((w) => w.or([w('pm.task_id', 'is', null), w('pm.task_id', '=', w.ref('t.id'))]))
-              .where((w) =>
-                w.or([
-                  w('pm.user_id', '=', userId),
-                  w(
-                    'pm.group_id',
-                    'in',
-                    w.selectFrom('group_members as gm').select('gm.group_id').where('gm.user_id', '=', userId),
-                  ),
-                ]),
-              ),
+              .where((w) => heldBy(w, userId)),
           ),
         ]),
       );
