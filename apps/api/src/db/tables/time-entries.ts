@@ -67,6 +67,12 @@ export interface TimeEntryTrashTable {
   data: ColumnType<unknown, string, string>;
 }
 
+/** The longest finished entry a workspace ever stored; triggers keep it, a range query bounds start_at with it. */
+export interface TimeEntryExtentsTable {
+  workspace_id: string;
+  longest_seconds: number;
+}
+
 /** Tables of time tracking. */
 export interface TimeEntriesTables {
   time_entries: TimeEntriesTable;
@@ -75,6 +81,7 @@ export interface TimeEntriesTables {
   idempotency_keys: IdempotencyKeysTable;
   time_settings: TimeSettingsTable;
   time_entry_trash: TimeEntryTrashTable;
+  time_entry_extents: TimeEntryExtentsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

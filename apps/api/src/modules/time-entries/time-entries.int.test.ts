@@ -273,6 +273,34 @@ describe('time entries', () => {
     expect(new Set(ids).size).toBe(5);
   });
 
+  it('lists an entry that began long before the range, even after the maximum was lowered, and the running timer', async () => {
+    const me = await signUp(ctx.t.app);
+    const ws = `/api/v1/workspaces/${me.workspaceId}`;
+    await call('PATCH', `${ws}/time-settings`, me.cookie, { maxEntryMinutes: 7 * 24 * 60 });
+    const longStart = Date.UTC(2026, 9, 1, 8);
+    const long = await call('POST', `${ws}/time-entries`, me.cookie, {
+      start: new Date(longStart).toISOString(),
+      duration: '120h',
+    });
+    expect(long.statusCode).toBe(201);
+    await call('PATCH', `${ws}/time-settings`, me.cookie, { maxEntryMinutes: 60 });
+    await call('POST', `${ws}/time-entries`, me.cookie, {
+      start: new Date(longStart - 86_400_000).toISOString(),
+      duration: '1h',
+    });
+    const lastDay = `from=${new Date(longStart + 119 * 3_600_000).toISOString()}&to=${new Date(longStart + 144 * 3_600_000).toISOString()}`;
+    const listed = (await call('GET', `${ws}/time-entries?${lastDay}`, me.cookie)).json().items;
+    expect(listed.map((e: { id: string }) => e.id)).toEqual([long.json().id]);
+
+    // A running timer belongs to every range that reaches its start, and to none that ends before it.
+    const timer = (await post(`${ws}/timer/start`, me.cookie, {})).json().entry;
+    const before = `from=${new Date(Date.now() - 7_200_000).toISOString()}&to=${new Date(Date.now() - 3_600_000).toISOString()}`;
+    expect((await call('GET', `${ws}/time-entries?${before}`, me.cookie)).json().items).toEqual([]);
+    const today = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 3_600_000).toISOString()}`;
+    const running = (await call('GET', `${ws}/time-entries?${today}`, me.cookie)).json().items;
+    expect(running.map((e: { id: string }) => e.id)).toEqual([timer.id]);
+  });
+
   it('gets, updates and deletes an entry', async () => {
     const created = (
       await call('POST', `${t.ws}/time-entries`, t.member.cookie, { start: hoursAgo(4), duration: '1h', note: 'a' })

@@ -94,6 +94,15 @@ async function withRelations(db: Db, workspaceId: string, rows: TimeEntryRow[]):
   }));
 }
 
+/**
+ * The earliest start a finished entry ending after `at` can have in the workspace: `at` less its
+ * longest stored entry, in exact seconds (a calendar day of interval would be 23 or 25 hours
+ * across a daylight-saving change).
+ */
+function earliestStartEndingAfter(workspaceId: string, at: Date) {
+  return sql<Date>`${at}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${workspaceId}), 0))`;
+}
+
 export const timeEntriesRepository = {
   async find(db: Db, workspaceId: string, id: string): Promise<EntryWithRelations | undefined> {
     const row = await db
@@ -116,42 +125,51 @@ export const timeEntriesRepository = {
     return withRelations(db, workspaceId, rows);
   },
 
+  /**
+   * Entries overlapping [from, to), newest first. A finished entry that ends after `from` started
+   * at most the workspace's longest entry earlier (time_entry_extents, kept by triggers), which
+   * gives the index a lower bound on start_at; running entries, at most one a person, come
+   * through their own index, however long ago they started.
+   */
   async list(db: Db, workspaceId: string, f: EntryFilter): Promise<EntryWithRelations[]> {
-    const rows = await db
-      .selectFrom('time_entries as e')
-      .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
-      .where('e.workspace_id', '=', workspaceId)
-      .$if(f.userIds !== undefined, (q) => q.where('e.user_id', 'in', f.userIds ?? []))
-      .$if(f.to !== undefined, (q) => q.where('e.start_at', '<', f.to ?? new Date()))
-      .$if(f.from !== undefined, (q) =>
-        q.where((eb) => eb.or([eb('e.end_at', 'is', null), eb('e.end_at', '>', f.from ?? new Date())])),
-      )
-      .$if(f.projectId !== undefined, (q) => q.where('e.project_id', '=', f.projectId ?? ''))
-      .$if(f.taskId !== undefined, (q) => q.where('e.task_id', '=', f.taskId ?? ''))
-      .$if(f.billable !== undefined, (q) => q.where('e.billable', '=', f.billable ?? false))
-      .$if(f.tagId !== undefined, (q) =>
-        q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('time_entry_tags as t')
-              .select(sql`1`.as('one'))
-              .whereRef('t.entry_id', '=', 'e.id')
-              .where('t.tag_id', '=', f.tagId ?? ''),
+    const matching = () =>
+      db
+        .selectFrom('time_entries as e')
+        .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
+        .where('e.workspace_id', '=', workspaceId)
+        .$if(f.userIds !== undefined, (q) => q.where('e.user_id', 'in', f.userIds ?? []))
+        .$if(f.to !== undefined, (q) => q.where('e.start_at', '<', f.to ?? new Date()))
+        .$if(f.projectId !== undefined, (q) => q.where('e.project_id', '=', f.projectId ?? ''))
+        .$if(f.taskId !== undefined, (q) => q.where('e.task_id', '=', f.taskId ?? ''))
+        .$if(f.billable !== undefined, (q) => q.where('e.billable', '=', f.billable ?? false))
+        .$if(f.tagId !== undefined, (q) =>
+          q.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('time_entry_tags as t')
+                .select(sql`1`.as('one'))
+                .whereRef('t.entry_id', '=', 'e.id')
+                .where('t.tag_id', '=', f.tagId ?? ''),
+            ),
           ),
-        ),
-      )
-      .$if(f.after !== undefined, (q) =>
-        q.where((eb) =>
-          eb.or([
-            eb('e.start_at', '<', f.after?.start ?? new Date()),
-            eb.and([eb('e.start_at', '=', f.after?.start ?? new Date()), eb('e.id', '<', f.after?.id ?? '')]),
-          ]),
-        ),
-      )
-      .orderBy('e.start_at', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(f.limit)
-      .execute();
+        )
+        .$if(f.after !== undefined, (q) =>
+          q.where((eb) =>
+            eb.or([
+              eb('e.start_at', '<', f.after?.start ?? new Date()),
+              eb.and([eb('e.start_at', '=', f.after?.start ?? new Date()), eb('e.id', '<', f.after?.id ?? '')]),
+            ]),
+          ),
+        );
+    const from = f.from;
+    const query =
+      from === undefined
+        ? matching()
+        : matching()
+            .where('e.end_at', '>', from)
+            .where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, from))
+            .unionAll(matching().where('e.end_at', 'is', null));
+    const rows = await query.orderBy('start_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
     return withRelations(db, workspaceId, rows);
   },
 
