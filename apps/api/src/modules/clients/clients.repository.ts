@@ -26,6 +26,7 @@ function withCount(db: Db, workspaceId: string) {
       eb
         .selectFrom('projects as p')
         .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('p.workspace_id', '=', 'c.workspace_id')
         .whereRef('p.client_id', '=', 'c.id')
         .where('p.archived_at', 'is', null)
         .as('project_count'),
