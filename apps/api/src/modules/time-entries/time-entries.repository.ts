@@ -161,15 +161,20 @@ export const timeEntriesRepository = {
             ]),
           ),
         );
-    const from = f.from;
-    const query =
-      from === undefined
-        ? matching()
-        : matching()
-            .where('e.end_at', '>', from)
-            .where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, from))
-            .unionAll(matching().where('e.end_at', 'is', null));
-    const rows = await query.orderBy('start_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+    const newestFirst = (q: ReturnType<typeof matching>) =>
+      q.orderBy('e.start_at', 'desc').orderBy('e.id', 'desc').limit(f.limit);
+    if (f.from === undefined) return withRelations(db, workspaceId, await newestFirst(matching()).execute());
+    // Each part ordered and limited on its own, so a long range stops reading at the page's end.
+    const finished = newestFirst(
+      matching()
+        .where('e.end_at', '>', f.from)
+        .where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, f.from)),
+    );
+    const running = matching().where('e.end_at', 'is', null);
+    const { rows } =
+      await sql<TimeEntryRow>`${finished} union all ${running} order by start_at desc, id desc limit ${f.limit}`.execute(
+        db,
+      );
     return withRelations(db, workspaceId, rows);
   },
 
