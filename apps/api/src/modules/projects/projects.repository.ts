@@ -15,7 +15,8 @@ export interface ProjectRow extends Project {
   owner_email: string | null;
   owner_name: string | null;
   task_count: number;
-  tracked_seconds: number;
+  /** null when the query did not read totals (the pickers). */
+  tracked_seconds: number | null;
   /** The viewer holds a "Can manage" grant on the project (directly or through a group). */
   granted: boolean;
 }
@@ -40,7 +41,11 @@ function ownedOrAssigned(eb: ProjectEb, userId: string) {
 
 const baseProjects = reachableProjects;
 
-function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
+/**
+ * The list's columns. Totals come from project_time_totals (kept by triggers), and only when the
+ * caller shows them: the pickers do not.
+ */
+function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: { totals: boolean } = { totals: true }) {
   return q
     .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'p.client_id').onRef('c.workspace_id', '=', 'p.workspace_id'))
     .leftJoin('users as u', 'u.id', 'p.owner_user_id')
@@ -55,12 +60,13 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
         .whereRef('t.project_id', '=', 'p.id')
         .where('t.archived_at', 'is', null)
         .as('task_count'),
-      eb
-        .selectFrom('time_entries as te')
-        .select(sql<number>`coalesce(sum(te.duration_seconds), 0)::int`.as('s'))
-        .whereRef('te.project_id', '=', 'p.id')
-        .whereRef('te.workspace_id', '=', 'p.workspace_id')
-        .as('tracked_seconds'),
+      opts.totals
+        ? eb
+            .selectFrom('project_time_totals as tt')
+            .select(sql<number>`tt.tracked_seconds::float8`.as('s'))
+            .whereRef('tt.project_id', '=', 'p.id')
+            .as('tracked_seconds')
+        : sql<number | null>`null`.as('tracked_seconds'),
       assignedTo(eb, viewer.userId, true).as('granted'),
     ]);
 }
@@ -78,6 +84,22 @@ export interface ProjectListFilter {
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
+/** The project's name, or the name of one of its tasks (active ones only when asked), holds `search`. */
+function nameOrTaskHolds(eb: ProjectEb, search: string, activeTasksOnly: boolean) {
+  const pattern = likePattern(search);
+  return eb.or([
+    eb('p.name', 'ilike', pattern),
+    eb.exists(
+      eb
+        .selectFrom('tasks as st')
+        .select(sql`1`.as('one'))
+        .whereRef('st.project_id', '=', 'p.id')
+        .where('st.name', 'ilike', pattern)
+        .$if(activeTasksOnly, (t) => t.where('st.archived_at', 'is', null)),
+    ),
+  ]);
+}
+
 export const projectsRepository = {
   async list(db: Db, viewer: Viewer, f: ProjectListFilter): Promise<{ rows: ProjectRow[]; total: number }> {
     let q = baseProjects(db, viewer);
@@ -85,22 +107,7 @@ export const projectsRepository = {
     if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
     if (f.clientId) q = q.where('p.client_id', '=', f.clientId);
     if (f.mine) q = q.where((eb) => ownedOrAssigned(eb, viewer.userId));
-    if (f.search) {
-      const pattern = likePattern(f.search);
-      q = q.where((eb) =>
-        eb.or([
-          eb('p.name', 'ilike', pattern),
-          eb.exists(
-            eb
-              .selectFrom('tasks as st')
-              .select(sql`1`.as('one'))
-              .whereRef('st.project_id', '=', 'p.id')
-              .where('st.name', 'ilike', pattern)
-              .$if(f.archived === 'false', (s) => s.where('st.archived_at', 'is', null)),
-          ),
-        ]),
-      );
-    }
+    if (f.search) q = q.where((eb) => nameOrTaskHolds(eb, f.search ?? '', f.archived === 'false'));
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     const sortColumn = f.sort === 'created' ? sql`p.created_at` : sql`lower(p.name)`;
     const rows = await withDetails(q, viewer)
@@ -110,6 +117,26 @@ export const projectsRepository = {
       .offset(f.offset)
       .execute();
     return { rows: rows as ProjectRow[], total: total.n };
+  },
+
+  /**
+   * The pickers' projects: active, visible to the viewer, by name; those of `ids` only, or those
+   * matching `search`. No totals. Reads up to `limit` rows (ask one more to learn there are more).
+   */
+  async pickerList(
+    db: Db,
+    viewer: Viewer,
+    f: { search?: string; ids?: string[]; limit: number },
+  ): Promise<ProjectRow[]> {
+    let q = baseProjects(db, viewer).where('p.archived_at', 'is', null);
+    if (f.ids && f.ids.length > 0) q = q.where('p.id', 'in', f.ids);
+    if (f.search) q = q.where((eb) => nameOrTaskHolds(eb, f.search ?? '', true));
+    const rows = await withDetails(q, viewer, { totals: false })
+      .orderBy(sql`lower(p.name)`)
+      .orderBy('p.id')
+      .limit(f.limit)
+      .execute();
+    return rows as ProjectRow[];
   },
 
   /** The tasks of `projectIds` whose names hold `search`: what a search found in each project. */
