@@ -1,5 +1,6 @@
 import { MultiSelect, Select } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { useProjectPickerSearch } from '../../../api/catalog';
 import type { PickerProject, PickerTag, PickerTask } from '../api';
 import { t } from '../texts';
 
@@ -7,6 +8,9 @@ export interface Pickers {
   projects: PickerProject[];
   tasks: PickerTask[];
   tags: PickerTag[];
+  /** False when the workspace has more projects than the pickers loaded: they search on the server. */
+  complete?: boolean;
+  workspaceId?: string;
 }
 
 const value = (projectId: string | null, taskId: string | null) =>
@@ -29,6 +33,14 @@ export function ProjectTaskSelect(props: {
   onCancel?: () => void;
 }) {
   const { pickers, onChange } = props;
+  const [search, setSearch] = useState('');
+  const [opened, setOpened] = useState(false);
+  // Past the loaded projects, what is typed is also looked up on the server; found projects join `pickers`.
+  const { isSearching } = useProjectPickerSearch(
+    pickers?.workspaceId ?? '',
+    search,
+    opened && pickers?.complete === false && Boolean(pickers.workspaceId),
+  );
   const data = useMemo(
     () =>
       (pickers?.projects ?? []).map((p) => ({
@@ -60,7 +72,10 @@ export function ProjectTaskSelect(props: {
           props.onCancel();
         }
       }}
-      nothingFoundMessage={t.noProject}
+      nothingFoundMessage={isSearching ? t.searchingProjects : t.noProject}
+      onSearchChange={setSearch}
+      onDropdownOpen={() => setOpened(true)}
+      onDropdownClose={() => setOpened(false)}
       onChange={(v) => {
         if (!v) return onChange({ projectId: null, taskId: null });
         const id = v.slice(2);
