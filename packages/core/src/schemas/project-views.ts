@@ -66,10 +66,12 @@ export type TaskDetailView = z.infer<typeof taskDetailView>;
 
 /**
  * The time-entry pickers' answer: active projects the caller sees, with their active tasks (no
- * totals: the pickers do not show them). `complete`: these are all the projects that match; when
+ * counts or totals: the pickers do not show them). `complete`: these are all the projects that match; when
  * false, the pickers search on the server for the rest.
  */
-export const pickerProjectView = projectView.omit({ trackedSeconds: true }).extend({ tasks: z.array(taskView) });
+export const pickerProjectView = projectView
+  .omit({ trackedSeconds: true, taskCount: true })
+  .extend({ tasks: z.array(taskView) });
 export type PickerProjectView = z.infer<typeof pickerProjectView>;
 export const projectPickerView = z.object({ items: z.array(pickerProjectView), complete: z.boolean() });
 export type ProjectPickerView = z.infer<typeof projectPickerView>;

@@ -14,8 +14,9 @@ export interface ProjectRow extends Project {
   client_name: string | null;
   owner_email: string | null;
   owner_name: string | null;
-  task_count: number;
-  /** null when the query did not read totals (the pickers). */
+  /** null when the query did not count (the pickers). */
+  task_count: number | null;
+  /** null when the query did not count (the pickers). */
   tracked_seconds: number | null;
   /** The viewer holds a "Can manage" grant on the project (directly or through a group). */
   granted: boolean;
@@ -42,10 +43,10 @@ function ownedOrAssigned(eb: ProjectEb, userId: string) {
 const baseProjects = reachableProjects;
 
 /**
- * The list's columns. Totals come from project_time_totals (kept by triggers), and only when the
- * caller shows them: the pickers do not.
+ * The list's columns. Counts (active tasks, tracked seconds from project_time_totals, kept by
+ * triggers) only when the caller shows them: the pickers do not.
  */
-function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: { totals: boolean } = { totals: true }) {
+function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: { counts: boolean } = { counts: true }) {
   return q
     .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'p.client_id').onRef('c.workspace_id', '=', 'p.workspace_id'))
     .leftJoin('users as u', 'u.id', 'p.owner_user_id')
@@ -54,13 +55,15 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: {
       'c.name as client_name',
       'u.email as owner_email',
       'u.name as owner_name',
-      eb
-        .selectFrom('tasks as t')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .whereRef('t.project_id', '=', 'p.id')
-        .where('t.archived_at', 'is', null)
-        .as('task_count'),
-      opts.totals
+      opts.counts
+        ? eb
+            .selectFrom('tasks as t')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .whereRef('t.project_id', '=', 'p.id')
+            .where('t.archived_at', 'is', null)
+            .as('task_count')
+        : sql<number | null>`null`.as('task_count'),
+      opts.counts
         ? eb
             .selectFrom('project_time_totals as tt')
             .select(sql<number>`tt.tracked_seconds::float8`.as('s'))
@@ -85,7 +88,8 @@ export interface ProjectListFilter {
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
 /** The project's name, or the name of one of its tasks (active ones only when asked), holds `search`. */
-function nameOrTaskHolds(eb: ProjectEb, search: string, activeTasksOnly: boolean) {
+function nameOrTaskHolds(eb: ProjectEb, f: { workspaceId: string; search: string; activeTasksOnly: boolean }) {
+  const { search, activeTasksOnly } = f;
   const pattern = likePattern(search);
   return eb.or([
     eb('p.name', 'ilike', pattern),
@@ -93,6 +97,9 @@ function nameOrTaskHolds(eb: ProjectEb, search: string, activeTasksOnly: boolean
       eb
         .selectFrom('tasks as st')
         .select(sql`1`.as('one'))
+        // The workspace as a value: the planner may run this once for all projects (a hashed
+        // subplan), and then it walks this workspace's tasks (tasks_project_idx), not every tenant's.
+        .where('st.workspace_id', '=', f.workspaceId)
         .whereRef('st.project_id', '=', 'p.id')
         .where('st.name', 'ilike', pattern)
         .$if(activeTasksOnly, (t) => t.where('st.archived_at', 'is', null)),
@@ -107,7 +114,12 @@ export const projectsRepository = {
     if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
     if (f.clientId) q = q.where('p.client_id', '=', f.clientId);
     if (f.mine) q = q.where((eb) => ownedOrAssigned(eb, viewer.userId));
-    if (f.search) q = q.where((eb) => nameOrTaskHolds(eb, f.search ?? '', f.archived === 'false'));
+    const search = f.search;
+    if (search) {
+      q = q.where((eb) =>
+        nameOrTaskHolds(eb, { workspaceId: viewer.workspaceId, search, activeTasksOnly: f.archived === 'false' }),
+      );
+    }
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     const sortColumn = f.sort === 'created' ? sql`p.created_at` : sql`lower(p.name)`;
     const rows = await withDetails(q, viewer)
@@ -130,8 +142,10 @@ export const projectsRepository = {
   ): Promise<ProjectRow[]> {
     let q = baseProjects(db, viewer).where('p.archived_at', 'is', null);
     if (f.ids && f.ids.length > 0) q = q.where('p.id', 'in', f.ids);
-    if (f.search) q = q.where((eb) => nameOrTaskHolds(eb, f.search ?? '', true));
-    const rows = await withDetails(q, viewer, { totals: false })
+    const search = f.search;
+    if (search)
+      q = q.where((eb) => nameOrTaskHolds(eb, { workspaceId: viewer.workspaceId, search, activeTasksOnly: true }));
+    const rows = await withDetails(q, viewer, { counts: false })
       .orderBy(sql`lower(p.name)`)
       .orderBy('p.id')
       .limit(f.limit)

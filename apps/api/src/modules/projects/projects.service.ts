@@ -322,7 +322,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
       for (const task of tasks) tasksOf.set(task.project_id, [...(tasksOf.get(task.project_id) ?? []), task]);
       return {
         items: shown.map((row) => {
-          const { trackedSeconds: _notRead, ...project } = present(actor, row);
+          const { trackedSeconds: _notRead, taskCount: _notCounted, ...project } = present(actor, row);
           return { ...project, tasks: (tasksOf.get(row.id) ?? []).map(presentTask) };
         }),
         complete: rows.length <= PICKER_PAGE,
