@@ -139,7 +139,7 @@ await db.query(
 );
 
 // Entry n belongs to user n % USERS; that user's k-th entry (k = n / USERS) falls on day
-// floor(k * DAYS / perUser) of the three years ending yesterday, in slot j of that day (07:00 + 50 min
+// floor(k * DAYS / perUser) of the three years ending yesterday (so this week has entries), in slot j of that day (07:00 + 50 min
 // a slot), and lasts 15-45 minutes: never two at once for a user, never over the maximum length.
 const perUser = Math.ceil(ENTRIES / USERS);
 for (let from = 0; from < ENTRIES; from += BATCH) {
@@ -154,7 +154,7 @@ for (let from = 0; from < ENTRIES; from += BATCH) {
      cross join lateral (select s.n % ${USERS} as user_rn, s.n / ${USERS} as k) uk
      cross join lateral (select (uk.k::bigint * ${DAYS} / ${perUser})::int as day) d
      cross join lateral (
-       select (current_date - ${DAYS + 1} + d.day)::timestamp at time zone 'UTC' + interval '7 hours'
+       select (current_date - ${DAYS} + d.day)::timestamp at time zone 'UTC' + interval '7 hours'
                 + (uk.k - (d.day::bigint * ${perUser} + ${DAYS - 1}) / ${DAYS}) * interval '50 minutes' as start_at,
               (900 + (s.n::bigint * 7919) % 1800)::int as seconds
      ) x
