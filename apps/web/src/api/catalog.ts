@@ -1,5 +1,6 @@
-import type { ProjectPickerView, TagListView } from '@sundial/core';
-import { useQuery } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { PickerProjectView, ProjectPickerView, TagListView } from '@sundial/core';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 /**
@@ -21,8 +22,12 @@ export const projectKeys = {
   tasks: (w: string, projectId: string, mine: boolean, archived: boolean) =>
     ['projects', w, 'tasks', projectId, mine, archived] as const,
   task: (w: string, id: string) => ['projects', w, 'task', id] as const,
-  /** Active projects with their active tasks, for the time-entry pickers. */
+  /** Active projects with their active tasks, for the time-entry pickers (every key below starts with it). */
   picker: (w: string) => ['projects', w, 'picker'] as const,
+  pickerIds: (w: string, ids: string[]) => ['projects', w, 'picker', 'ids', ids] as const,
+  pickerSearch: (w: string, search: string) => ['projects', w, 'picker', 'search', search] as const,
+  /** Projects a picker's search found beyond the first answer, kept so every picker can name them. */
+  pickerFound: (w: string) => ['projects', w, 'picker', 'found'] as const,
   clients: (w: string) => ['clients', w] as const,
   assignable: (w: string) => ['projects', w, 'assignable'] as const,
 };
@@ -37,7 +42,10 @@ export const tagKeys = {
 
 const ws = (w: string) => `/workspaces/${w}`;
 
-/** Every active project the user sees, each with its active tasks: one request, whatever the number of projects. */
+/**
+ * The pickers' first answer: up to 300 active projects the user sees, each with its active tasks, in
+ * one request. `complete` is false when there are more: the pickers then search on the server.
+ */
 export const useProjectPicker = (w: string) =>
   useQuery({
     queryKey: projectKeys.picker(w),
@@ -45,6 +53,63 @@ export const useProjectPicker = (w: string) =>
     // Not reloaded on every visit to the timesheet: changes made on Projects invalidate it instead.
     staleTime: 60_000,
   });
+
+/** Projects asked for by id (those the shown entries name that the first answer left out). */
+export const useProjectPickerByIds = (w: string, ids: string[], enabled: boolean) =>
+  useQuery({
+    queryKey: projectKeys.pickerIds(w, ids),
+    queryFn: () =>
+      api<ProjectPickerView>('GET', `${ws(w)}/project-picker?${new URLSearchParams({ ids: ids.join(',') })}`),
+    enabled: enabled && ids.length > 0,
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+
+const byId = (lists: PickerProjectView[][]): PickerProjectView[] => [
+  ...new Map(lists.flat().map((p) => [p.id, p])).values(),
+];
+
+/** What the pickers' searches have found so far (filled by useProjectPickerSearch, never fetched). */
+export function useProjectPickerFound(w: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: projectKeys.pickerFound(w),
+    queryFn: () => queryClient.getQueryData<PickerProjectView[]>(projectKeys.pickerFound(w)) ?? [],
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * Searches the user's projects on the server once typing pauses; what it finds joins
+ * useProjectPickerFound, so the entry that picks it can read its name, colour and billable default.
+ */
+export function useProjectPickerSearch(w: string, search: string, enabled: boolean) {
+  const queryClient = useQueryClient();
+  const [settled] = useDebouncedValue(search.trim(), 250);
+  const query = useQuery({
+    queryKey: projectKeys.pickerSearch(w, settled),
+    queryFn: async () => {
+      const answer = await api<ProjectPickerView>(
+        'GET',
+        `${ws(w)}/project-picker?${new URLSearchParams({ search: settled })}`,
+      );
+      queryClient.setQueryData<PickerProjectView[]>(projectKeys.pickerFound(w), (found = []) =>
+        byId([found, answer.items]),
+      );
+      return answer;
+    },
+    enabled: enabled && settled !== '',
+    staleTime: 60_000,
+  });
+  return { isSearching: enabled && (settled !== search.trim() || query.isFetching) };
+}
+
+/** Projects from several picker answers, once each, by name (the order the server gives). */
+export function mergePickerProjects(lists: PickerProjectView[][]): PickerProjectView[] {
+  const merged = byId(lists);
+  if (lists.filter((l) => l.length > 0).length <= 1) return merged;
+  return merged.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+}
 
 /** The tag lists with their tags (archived ones too when asked): the Tags page and the tag pickers. */
 export const useTagLists = (w: string, archived: boolean) =>

@@ -64,10 +64,16 @@ export type TaskView = z.infer<typeof taskView>;
 export const taskDetailView = taskView.extend({ people: peopleView });
 export type TaskDetailView = z.infer<typeof taskDetailView>;
 
-/** The time-entry pickers' one answer: every active project the caller sees, with its active tasks. */
-export const projectPickerView = z.object({
-  items: z.array(projectView.extend({ tasks: z.array(taskView) })),
-});
+/**
+ * The time-entry pickers' answer: active projects the caller sees, with their active tasks (no
+ * counts or totals: the pickers do not show them). `complete`: these are all the projects that match; when
+ * false, the pickers search on the server for the rest.
+ */
+export const pickerProjectView = projectView
+  .omit({ trackedSeconds: true, taskCount: true })
+  .extend({ tasks: z.array(taskView) });
+export type PickerProjectView = z.infer<typeof pickerProjectView>;
+export const projectPickerView = z.object({ items: z.array(pickerProjectView), complete: z.boolean() });
 export type ProjectPickerView = z.infer<typeof projectPickerView>;
 
 export const assignableView = z.object({

@@ -147,6 +147,30 @@ export const projectListQuery = listQuery.extend({
   /** "My Task": only projects the caller is assigned to (directly, through a group, or on a task). */
   mine: booleanQuery.optional(),
 });
+/** The most projects one picker answer lists; past it the pickers search on the server. */
+export const PICKER_PAGE = 300;
+/** The most projects the pickers ask for by id at once (those the shown entries name). */
+export const PICKER_MAX_IDS = 100;
+
+/**
+ * The time-entry pickers: the first PICKER_PAGE active projects by name, those whose name (or a
+ * task's) holds `search`, or the projects of `ids` (comma-separated) that the caller may see.
+ */
+export const projectPickerQuery = z.object({
+  search: text({ max: 255 }).optional(),
+  ids: z
+    .string()
+    .optional()
+    .transform((v) => (v ? [...new Set(v.split(',').map((id) => id.trim()))] : undefined))
+    .pipe(
+      z
+        .array(z.uuid({ error: 'ids must be project ids separated by commas.' }))
+        .max(PICKER_MAX_IDS, { error: `At most ${PICKER_MAX_IDS} ids at once.` })
+        .optional(),
+    ),
+});
+export type ProjectPickerQuery = z.input<typeof projectPickerQuery>;
+
 export const taskListQuery = z.object({
   archived: z.enum(['false', 'true', 'all']).default('false'),
   mine: booleanQuery.optional(),

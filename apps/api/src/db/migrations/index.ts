@@ -13,6 +13,7 @@ import * as m202611241200 from './202611241200_add_duration_format.js';
 import * as m202611250100 from './202611250100_create_jobs.js';
 import * as m202611250200 from './202611250200_time_entries_task_index.js';
 import * as m202611250201 from './202611250201_track_longest_entry.js';
+import * as m202611250202 from './202611250202_create_project_time_totals.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '202611250100_create_jobs': m202611250100,
   '202611250200_time_entries_task_index': m202611250200,
   '202611250201_track_longest_entry': m202611250201,
+  '202611250202_create_project_time_totals': m202611250202,
 };

@@ -88,9 +88,18 @@ export interface TagsTable {
 }
 
 /** Tables of the projects feature: clients, projects, tasks, assignments, tags. */
+/** Seconds tracked to each project, kept by triggers on time_entries (never written by the app). */
+export interface ProjectTimeTotalsTable {
+  project_id: string;
+  workspace_id: string;
+  /** bigint: read it cast to a number. */
+  tracked_seconds: ColumnType<string, never, never>;
+}
+
 export interface ProjectsTables {
   clients: ClientsTable;
   projects: ProjectsTable;
+  project_time_totals: ProjectTimeTotalsTable;
   tasks: TasksTable;
   project_members: ProjectMembersTable;
   tag_lists: TagListsTable;

@@ -14,8 +14,10 @@ export interface ProjectRow extends Project {
   client_name: string | null;
   owner_email: string | null;
   owner_name: string | null;
-  task_count: number;
-  tracked_seconds: number;
+  /** null when the query did not count (the pickers). */
+  task_count: number | null;
+  /** null when the query did not count (the pickers). */
+  tracked_seconds: number | null;
   /** The viewer holds a "Can manage" grant on the project (directly or through a group). */
   granted: boolean;
 }
@@ -40,7 +42,11 @@ function ownedOrAssigned(eb: ProjectEb, userId: string) {
 
 const baseProjects = reachableProjects;
 
-function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
+/**
+ * The list's columns. Counts (active tasks, tracked seconds from project_time_totals, kept by
+ * triggers) only when the caller shows them: the pickers do not.
+ */
+function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: { counts: boolean } = { counts: true }) {
   return q
     .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'p.client_id').onRef('c.workspace_id', '=', 'p.workspace_id'))
     .leftJoin('users as u', 'u.id', 'p.owner_user_id')
@@ -49,18 +55,21 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer) {
       'c.name as client_name',
       'u.email as owner_email',
       'u.name as owner_name',
-      eb
-        .selectFrom('tasks as t')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .whereRef('t.project_id', '=', 'p.id')
-        .where('t.archived_at', 'is', null)
-        .as('task_count'),
-      eb
-        .selectFrom('time_entries as te')
-        .select(sql<number>`coalesce(sum(te.duration_seconds), 0)::int`.as('s'))
-        .whereRef('te.project_id', '=', 'p.id')
-        .whereRef('te.workspace_id', '=', 'p.workspace_id')
-        .as('tracked_seconds'),
+      opts.counts
+        ? eb
+            .selectFrom('tasks as t')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .whereRef('t.project_id', '=', 'p.id')
+            .where('t.archived_at', 'is', null)
+            .as('task_count')
+        : sql<number | null>`null`.as('task_count'),
+      opts.counts
+        ? eb
+            .selectFrom('project_time_totals as tt')
+            .select(sql<number>`tt.tracked_seconds::float8`.as('s'))
+            .whereRef('tt.project_id', '=', 'p.id')
+            .as('tracked_seconds')
+        : sql<number | null>`null`.as('tracked_seconds'),
       assignedTo(eb, viewer.userId, true).as('granted'),
     ]);
 }
@@ -78,6 +87,26 @@ export interface ProjectListFilter {
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
+/** The project's name, or the name of one of its tasks (active ones only when asked), holds `search`. */
+function nameOrTaskHolds(eb: ProjectEb, f: { workspaceId: string; search: string; activeTasksOnly: boolean }) {
+  const { search, activeTasksOnly } = f;
+  const pattern = likePattern(search);
+  return eb.or([
+    eb('p.name', 'ilike', pattern),
+    eb.exists(
+      eb
+        .selectFrom('tasks as st')
+        .select(sql`1`.as('one'))
+        // The workspace as a value: the planner may run this once for all projects (a hashed
+        // subplan), and then it walks this workspace's tasks (tasks_project_idx), not every tenant's.
+        .where('st.workspace_id', '=', f.workspaceId)
+        .whereRef('st.project_id', '=', 'p.id')
+        .where('st.name', 'ilike', pattern)
+        .$if(activeTasksOnly, (t) => t.where('st.archived_at', 'is', null)),
+    ),
+  ]);
+}
+
 export const projectsRepository = {
   async list(db: Db, viewer: Viewer, f: ProjectListFilter): Promise<{ rows: ProjectRow[]; total: number }> {
     let q = baseProjects(db, viewer);
@@ -85,20 +114,10 @@ export const projectsRepository = {
     if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
     if (f.clientId) q = q.where('p.client_id', '=', f.clientId);
     if (f.mine) q = q.where((eb) => ownedOrAssigned(eb, viewer.userId));
-    if (f.search) {
-      const pattern = likePattern(f.search);
+    const search = f.search;
+    if (search) {
       q = q.where((eb) =>
-        eb.or([
-          eb('p.name', 'ilike', pattern),
-          eb.exists(
-            eb
-              .selectFrom('tasks as st')
-              .select(sql`1`.as('one'))
-              .whereRef('st.project_id', '=', 'p.id')
-              .where('st.name', 'ilike', pattern)
-              .$if(f.archived === 'false', (s) => s.where('st.archived_at', 'is', null)),
-          ),
-        ]),
+        nameOrTaskHolds(eb, { workspaceId: viewer.workspaceId, search, activeTasksOnly: f.archived === 'false' }),
       );
     }
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
@@ -110,6 +129,28 @@ export const projectsRepository = {
       .offset(f.offset)
       .execute();
     return { rows: rows as ProjectRow[], total: total.n };
+  },
+
+  /**
+   * The pickers' projects: active, visible to the viewer, by name; those of `ids` only, or those
+   * matching `search`. No totals. Reads up to `limit` rows (ask one more to learn there are more).
+   */
+  async pickerList(
+    db: Db,
+    viewer: Viewer,
+    f: { search?: string; ids?: string[]; limit: number },
+  ): Promise<ProjectRow[]> {
+    let q = baseProjects(db, viewer).where('p.archived_at', 'is', null);
+    if (f.ids && f.ids.length > 0) q = q.where('p.id', 'in', f.ids);
+    const search = f.search;
+    if (search)
+      q = q.where((eb) => nameOrTaskHolds(eb, { workspaceId: viewer.workspaceId, search, activeTasksOnly: true }));
+    const rows = await withDetails(q, viewer, { counts: false })
+      .orderBy(sql`lower(p.name)`)
+      .orderBy('p.id')
+      .limit(f.limit)
+      .execute();
+    return rows as ProjectRow[];
   },
 
   /** The tasks of `projectIds` whose names hold `search`: what a search found in each project. */

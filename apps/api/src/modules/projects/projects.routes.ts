@@ -4,6 +4,7 @@ import {
   projectCreateBody,
   projectListQuery,
   projectPeopleBody,
+  projectPickerQuery,
   projectPickerView,
   projectSuggestionView,
   projectUpdateBody,
@@ -188,12 +189,14 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Active projects the caller sees, each with its active tasks (the time-entry pickers, in one request)',
+        summary:
+          'Active projects the caller sees, each with its active tasks (the time-entry pickers): the first 300 by name, those matching search, or those of ids',
         params: wsParams,
+        querystring: projectPickerQuery,
         response: { 200: projectPickerView, ...errorResponses },
       },
     },
-    async (request) => ({ items: await projects.picker(actorOf(request)) }),
+    async (request) => projects.picker(actorOf(request), request.query),
   );
 
   // ---- tasks

@@ -6,6 +6,7 @@ import type {
   TaskCreateBody,
   TaskUpdateBody,
 } from '@sundial/core';
+import { PICKER_PAGE } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { assertCan, mayEditProject, projectViewerOf } from '../../platform/access.js';
@@ -30,9 +31,6 @@ import {
 } from './projects.repository.js';
 
 const viewerOf = projectViewerOf;
-
-/** The most projects the time-entry pickers list (a workspace past it searches on Projects). */
-const PICKER_LIMIT = 2000;
 
 type Sections = Pick<ProjectUpdateBody, 'description' | 'budget' | 'billableDefault' | 'keywordsEnabled' | 'keywords'>;
 
@@ -306,28 +304,29 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     },
 
     /**
-     * The time-entry pickers: every active project the actor sees, each with its active tasks,
-     * in one answer (not one request per project).
+     * The time-entry pickers: active projects the actor sees, each with its active tasks, in one
+     * answer: the first PICKER_PAGE by name, those matching `search`, or those of `ids`.
+     * `complete` says nothing matching was left out.
      */
-    async picker(actor: Actor) {
+    async picker(actor: Actor, f: { search?: string; ids?: string[] }) {
       assertCan(actor, 'projects:view');
       const viewer = viewerOf(actor);
-      const { rows } = await repo.list(db, viewer, {
-        archived: 'false',
-        sort: 'name',
-        order: 'asc',
-        limit: PICKER_LIMIT,
-        offset: 0,
-      });
+      const rows = await repo.pickerList(db, viewer, { ...f, limit: PICKER_PAGE + 1 });
+      const shown = rows.slice(0, PICKER_PAGE);
       const tasks = await repo.activeTasksOf(
         db,
         viewer.workspaceId,
-        rows.map((r) => r.id),
+        shown.map((r) => r.id),
       );
-      return rows.map((row) => ({
-        ...present(actor, row),
-        tasks: tasks.filter((t) => t.project_id === row.id).map(presentTask),
-      }));
+      const tasksOf = new Map<string, typeof tasks>();
+      for (const task of tasks) tasksOf.set(task.project_id, [...(tasksOf.get(task.project_id) ?? []), task]);
+      return {
+        items: shown.map((row) => {
+          const { trackedSeconds: _notRead, taskCount: _notCounted, ...project } = present(actor, row);
+          return { ...project, tasks: (tasksOf.get(row.id) ?? []).map(presentTask) };
+        }),
+        complete: rows.length <= PICKER_PAGE,
+      };
     },
 
     // ---- tasks

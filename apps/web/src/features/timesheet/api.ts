@@ -3,8 +3,9 @@ import {
   type BulkUpdateTimeEntriesBody,
   type CreateTimeEntryBody,
   dayBounds,
+  PICKER_MAX_IDS,
+  type PickerProjectView,
   type ProjectSuggestionView,
-  type ProjectView,
   type StartTimerBody,
   type TagView,
   type TaskView,
@@ -15,7 +16,13 @@ import {
 } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { useProjectPicker, useTagLists } from '../../api/catalog';
+import {
+  mergePickerProjects,
+  useProjectPicker,
+  useProjectPickerByIds,
+  useProjectPickerFound,
+  useTagLists,
+} from '../../api/catalog';
 import { api } from '../../api/client';
 
 /** A retried start, stop or create happens once. */
@@ -56,28 +63,45 @@ export const useTimer = (w: string, userId: string) =>
 export const useTimeSettings = (w: string) =>
   useQuery({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
 
-export type PickerProject = ProjectView;
+export type PickerProject = Omit<PickerProjectView, 'tasks'>;
 export type PickerTask = TaskView;
 export type PickerTag = TagView;
 export type Member = TimesheetPersonView;
 
 /**
- * Projects, their tasks and tags for pickers and row names: two requests whatever the number of
- * projects, read through the same keys as the Projects and Tags pages, so what those change shows
- * here at once. Empty while loading or when those APIs refuse.
+ * Projects, their tasks and tags for pickers and row names, read through the same keys as the
+ * Projects and Tags pages, so what those change shows here at once. At most three requests
+ * whatever the number of projects: the first picker answer (up to 300 projects), the tags, and,
+ * only when the first answer is not complete, the projects `namedProjectIds` (the shown entries
+ * and the timer) need that it left out. Projects a picker's search found join them. Empty while
+ * loading or when those APIs refuse.
  */
-export function usePickers(w: string) {
+export function usePickers(w: string, namedProjectIds: (string | null)[] = []) {
   const picker = useProjectPicker(w);
   const tagLists = useTagLists(w, false);
-  const projectItems = picker.data?.items;
+  const found = useProjectPickerFound(w);
+  const firstItems = picker.data?.items;
+  const complete = picker.data?.complete ?? true;
+  const wantedKey = [...new Set(namedProjectIds.filter((id): id is string => id !== null))].sort().join(',');
+  const missing = useMemo(() => {
+    const loaded = new Set((firstItems ?? []).map((p) => p.id));
+    return wantedKey
+      .split(',')
+      .filter((id) => id !== '' && !loaded.has(id))
+      .slice(0, PICKER_MAX_IDS);
+  }, [firstItems, wantedKey]);
+  const named = useProjectPickerByIds(w, missing, !complete);
+  const namedItems = complete ? undefined : named.data?.items;
+  const foundItems = complete ? undefined : found.data;
   const listItems = tagLists.data?.items;
   const data = useMemo(() => {
-    if (!projectItems && !listItems) return undefined;
-    const projects = (projectItems ?? []).map(({ tasks: _tasks, ...project }) => project);
-    const tasks = (projectItems ?? []).flatMap((p) => p.tasks);
+    if (!firstItems && !listItems) return undefined;
+    const items = mergePickerProjects([firstItems ?? [], namedItems ?? [], foundItems ?? []]);
+    const projects = items.map(({ tasks: _tasks, ...project }) => project);
+    const tasks = items.flatMap((p) => p.tasks);
     const tags = (listItems ?? []).flatMap((l) => l.tags).filter((t) => !t.archived);
-    return { projects, tasks, tags };
-  }, [projectItems, listItems]);
+    return { projects, tasks, tags, complete, workspaceId: w };
+  }, [firstItems, namedItems, foundItems, listItems, complete, w]);
   return { data };
 }
 

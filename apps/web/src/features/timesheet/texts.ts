@@ -3,6 +3,7 @@ export const t = {
   notePlaceholder: 'What are you working on?',
   projectPlaceholder: 'Project / task',
   noProject: 'No project',
+  searchingProjects: 'Searching projects…',
   start: 'Start',
   stop: 'Stop',
   pause: 'Pause',

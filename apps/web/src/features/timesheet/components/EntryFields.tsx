@@ -1,5 +1,6 @@
-import { MultiSelect, Select } from '@mantine/core';
-import { useMemo } from 'react';
+import { type ComboboxParsedItem, MultiSelect, type OptionsFilter, Select } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useProjectPickerSearch } from '../../../api/catalog';
 import type { PickerProject, PickerTag, PickerTask } from '../api';
 import { t } from '../texts';
 
@@ -7,10 +8,55 @@ export interface Pickers {
   projects: PickerProject[];
   tasks: PickerTask[];
   tags: PickerTag[];
+  /** False when the workspace has more projects than the pickers loaded: they search on the server. */
+  complete?: boolean;
+  workspaceId?: string;
 }
 
 const value = (projectId: string | null, taskId: string | null) =>
   taskId ? `t:${taskId}` : projectId ? `p:${projectId}` : null;
+
+type Options = { group: string; items: { value: string; label: string }[] }[];
+const optionsCache = new WeakMap<Pickers, Options>();
+
+/** The picker's options, built once per pickers answer and shared by every picker on the page. */
+function optionsOf(pickers: Pickers | undefined): Options {
+  if (!pickers) return [];
+  const cached = optionsCache.get(pickers);
+  if (cached) return cached;
+  const tasksOf = new Map<string, PickerTask[]>();
+  for (const task of pickers.tasks) tasksOf.set(task.projectId, [...(tasksOf.get(task.projectId) ?? []), task]);
+  const options = pickers.projects.map((p) => ({
+    group: p.clientName ? `${p.name} · ${p.clientName}` : p.name,
+    items: [
+      { value: `p:${p.id}`, label: p.name },
+      ...(tasksOf.get(p.id) ?? []).map((task) => ({ value: `t:${task.id}`, label: `${p.name} › ${task.name}` })),
+    ],
+  }));
+  optionsCache.set(pickers, options);
+  return options;
+}
+
+/**
+ * The most options a picker renders at once: a long list is narrowed by typing (Mantine renders
+ * every option it shows, and hundreds of them take seconds to open).
+ */
+const SHOWN_OPTIONS = 100;
+
+/** Options whose label holds the search, at most SHOWN_OPTIONS in all (Mantine's own limit counts groups). */
+const filterOptions: OptionsFilter = ({ options, search }) => {
+  const needle = search.trim().toLowerCase();
+  let room = SHOWN_OPTIONS;
+  const shown: ComboboxParsedItem[] = [];
+  for (const option of options) {
+    if (room <= 0) break;
+    if (!('group' in option)) continue;
+    const items = option.items.filter((item) => item.label.toLowerCase().includes(needle)).slice(0, room);
+    room -= items.length;
+    if (items.length > 0) shown.push({ group: option.group, items });
+  }
+  return shown;
+};
 
 /** One picker for project or project › task. */
 export function ProjectTaskSelect(props: {
@@ -29,19 +75,15 @@ export function ProjectTaskSelect(props: {
   onCancel?: () => void;
 }) {
   const { pickers, onChange } = props;
-  const data = useMemo(
-    () =>
-      (pickers?.projects ?? []).map((p) => ({
-        group: p.clientName ? `${p.name} · ${p.clientName}` : p.name,
-        items: [
-          { value: `p:${p.id}`, label: p.name },
-          ...(pickers?.tasks ?? [])
-            .filter((task) => task.projectId === p.id)
-            .map((task) => ({ value: `t:${task.id}`, label: `${p.name} › ${task.name}` })),
-        ],
-      })),
-    [pickers],
+  const [search, setSearch] = useState('');
+  const [opened, setOpened] = useState(false);
+  // Past the loaded projects, what is typed is also looked up on the server; found projects join `pickers`.
+  const { isSearching } = useProjectPickerSearch(
+    pickers?.workspaceId ?? '',
+    search,
+    opened && pickers?.complete === false && Boolean(pickers.workspaceId),
   );
+  const data = useMemo(() => optionsOf(pickers), [pickers]);
   return (
     <Select
       aria-label={props.label ?? t.projectPlaceholder}
@@ -51,6 +93,7 @@ export function ProjectTaskSelect(props: {
       value={value(props.projectId, props.taskId)}
       searchable
       clearable
+      filter={filterOptions}
       size={props.size}
       w={props.w}
       autoFocus={props.autoFocus}
@@ -60,7 +103,10 @@ export function ProjectTaskSelect(props: {
           props.onCancel();
         }
       }}
-      nothingFoundMessage={t.noProject}
+      nothingFoundMessage={isSearching ? t.searchingProjects : t.noProject}
+      onSearchChange={setSearch}
+      onDropdownOpen={() => setOpened(true)}
+      onDropdownClose={() => setOpened(false)}
       onChange={(v) => {
         if (!v) return onChange({ projectId: null, taskId: null });
         const id = v.slice(2);

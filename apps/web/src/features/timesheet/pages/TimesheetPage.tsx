@@ -76,13 +76,18 @@ function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; rol
   const entries = useEntries(workspaceId, userId, firstDay, lastDay, timeZone);
   const timer = useTimer(workspaceId, userId);
   const settings = useTimeSettings(workspaceId);
-  const pickers = usePickers(workspaceId);
+  const running = timer.data?.entry ?? null;
+  const items: TimeEntryView[] = entries.data?.items ?? [];
+  // The projects the shown entries and the timer name: the pickers must be able to name them.
+  const namedProjectIds = useMemo(
+    () => [running?.projectId ?? null, ...items.map((e) => e.projectId)],
+    [running?.projectId, items],
+  );
+  const pickers = usePickers(workspaceId, namedProjectIds);
   const members = useMembers(workspaceId, seesOthers);
   const timerAction = useTimerAction(workspaceId, userId);
   useLiveEntries(workspaceId, userId);
 
-  const running = timer.data?.entry ?? null;
-  const items: TimeEntryView[] = entries.data?.items ?? [];
   const dayMode = mode === 'calendar' && calendarSpan === 'day';
   // Arrows and the chevrons move a week, or a day in the calendar's day view.
   const moveWeek = (steps: number) => setAnchor((a) => shiftDay(a, steps * (dayMode ? 1 : 7)));
