@@ -54,6 +54,8 @@ describe('reading import files', async () => {
     expect(rows[0]?.entry?.start.toISOString()).toBe('2026-11-05T09:00:00.000Z');
     expect(rows[1]?.error).toBe('The duration “soon” is not understood.');
     expect(rows[2]?.error).toBe('The duration “25:00 pm” is not understood.');
+    const [nul] = await parseImport('Project,Description\nP,a\u0000b\n', 'UTC');
+    expect(nul?.error).toBe('The row holds a character that cannot be stored (a NUL or a broken emoji).');
   });
 
   it('refuses a file that is not CSV or has no Project column', async () => {
@@ -89,7 +91,7 @@ describe('reading import files', async () => {
     );
     // Streams read ahead a few tens of KB (here about 250 chunks of 200 bytes), then nothing more.
     expect(seen.length).toBeLessThan(1000);
-    const big = 'Project\n' + 'P\n'.repeat(5000);
+    const big = `Project\n${'P\n'.repeat(5000)}`;
     await expect(parseImport(big, 'UTC', { maxBytes: 1000, maxRows: 1e6 })).rejects.toMatchObject({
       status: 413,
       message: 'The file is larger than 0.001 MB; split it.',

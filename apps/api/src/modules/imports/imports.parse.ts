@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { TZDate } from '@date-fns/tz';
-import { isInstantInRange, NAME_MAX } from '@sundial/core';
+import { isInstantInRange, isStorableText, NAME_MAX } from '@sundial/core';
 import { parse } from 'csv-parse';
 import { AppError } from '../../platform/errors.js';
 
@@ -30,8 +30,10 @@ export interface ImportRow {
 /** Limits of one file, checked while it streams in. */
 export const MAX_ROWS = 1_000_000;
 export const MAX_BYTES = 100_000_000;
-/** Rows handed on at a time (staged in one insert, then the event loop gets a turn). */
+/** Rows handed on at a time (staged in one insert). */
 export const BATCH_ROWS = 1000;
+/** Rows read between turns of the event loop, so other requests wait a few milliseconds at most. */
+const ROWS_PER_TURN = 100;
 
 const clean = (v: string | undefined) => (v ?? '').trim();
 const yes = (v: string) => /^(yes|true|1|y)$/i.test(v.trim());
@@ -149,6 +151,9 @@ export function readRecord(r: Record_, line: number, timeZone: string): ImportRo
   ];
   const { entry, error: entryError } = toEntry(r, timeZone);
   let error =
+    (Object.values(r).every((v) => v === undefined || isStorableText(v))
+      ? null
+      : 'The row holds a character that cannot be stored (a NUL or a broken emoji).') ??
     checkName('Client name', client) ??
     checkName('Project name', project) ??
     taskPath.map((t) => checkName('Task title', t)).find(Boolean) ??
@@ -222,6 +227,7 @@ export async function readImport(
       if (rows > limits.maxRows) throw tooManyRows(limits);
       batch.push(readRecord(record, info.lines, timeZone));
       if (batch.length >= BATCH_ROWS) await flush();
+      else if (rows % ROWS_PER_TURN === 0) await yieldToEvents();
     }
   } catch (error) {
     // csv-parse's own errors (CSV_…) are the file's fault; the rest (limits, storage) pass through.

@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { ImportStatus, ImportsTable } from '../../db/tables/imports.js';
 
@@ -90,10 +90,18 @@ export const importsRepository = {
       .execute();
   },
 
-  async find(db: Db, workspaceId: string, id: string, lock = false) {
-    let query = db.selectFrom('imports').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id);
-    if (lock) query = query.forUpdate();
-    return query.executeTakeFirst();
+  async find(db: Db, workspaceId: string, id: string) {
+    return db
+      .selectFrom('imports')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** Until `tx` ends, one writer per import (a transaction-scoped advisory lock on its id). */
+  async lockForWriting(tx: Db, id: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${id}, 0))`.execute(tx);
   },
 
   /** Changes an import, when it is still in one of `from` (answers whether it was). */

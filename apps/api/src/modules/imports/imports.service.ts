@@ -196,8 +196,10 @@ export function createImportsService(
     const writer = { workspaceId, actorUserId: found.created_by_user_id };
     try {
       await db.transaction().execute(async (tx) => {
-        // A second worker (a lapsed lease) waits here and then finds the import done.
-        const locked = await repo.find(tx, workspaceId, importId, true);
+        // A second worker (a lapsed lease) waits here and then finds the import done. Not a lock on
+        // the import's row: progress is written to it from outside this transaction.
+        await repo.lockForWriting(tx, importId);
+        const locked = await repo.find(tx, workspaceId, importId);
         if (!locked || locked.status === 'done') return;
         const plan = planner(await repo.existing(tx, workspaceId), writer.actorUserId, found.source as ImportSource);
         let imported = 0;
