@@ -83,6 +83,13 @@ describe('imports as streams', () => {
       .execute();
     await ctx.t.app.services.jobs.drain();
     expect(await count('time_entries', 'workspace_id', owner.workspaceId)).toBe(2500);
+
+    // A day later the record of the import goes; the entries stay.
+    const unread = (await upload(ws, owner.cookie, toggl(10))).json().id;
+    await ctx.t.app.services.imports.purge(new Date(Date.now() + 2 * 86_400_000));
+    expect(await count('imports', 'workspace_id', owner.workspaceId)).toBe(0);
+    expect(await count('import_rows', 'import_id', unread)).toBe(0);
+    expect(await count('time_entries', 'workspace_id', owner.workspaceId)).toBe(2500);
   });
 
   it('reports the first errors with their lines, and keeps none of the rows', async () => {

@@ -149,4 +149,13 @@ export const importsRepository = {
   async unstage(db: Db, importId: string): Promise<void> {
     await db.deleteFrom('import_rows').where('import_id', '=', importId).execute();
   },
+
+  /** Imports started before `before` and not under way (their staged rows go with them). */
+  async purge(db: Db, before: Date): Promise<void> {
+    await db
+      .deleteFrom('imports')
+      .where('updated_at', '<', before)
+      .where('status', 'not in', ['queued', 'importing'])
+      .execute();
+  },
 };

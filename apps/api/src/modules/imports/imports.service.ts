@@ -148,6 +148,9 @@ interface Detail {
 const NO_SUMMARY: ImportSummary = { clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 };
 
 export const runImportJob = defineJob('imports.run', z.object({ importId: z.string() }));
+/** Read files nobody imported, and the records of finished imports, are kept for a day. */
+const purgeImportsJob = defineJob('imports.purge', z.object({}));
+const KEEP_MS = 86_400_000;
 
 const rowView = (r: ImportRow): ImportRowView => ({
   ...r,
@@ -241,10 +244,15 @@ export function createImportsService(
     }
   }
 
+  const purge = (now: Date) => repo.purge(db, new Date(now.getTime() - KEEP_MS));
   jobs.register(runImportJob, ({ importId }) => write(importId), { maxAttempts: 3 });
+  jobs.register(purgeImportsJob, (_payload, { now }) => purge(now));
+  jobs.schedule(purgeImportsJob, '29 * * * *', {});
 
   return {
     limits,
+    /** Forgets imports untouched for a day, unless under way. */
+    purge,
     /**
      * Reads an uploaded file as it streams in: valid rows wait in the database for the import,
      * errors and a preview are kept. Limits stop it early; then nothing of the file is kept.
