@@ -26,7 +26,7 @@ const HELP: Record<Source, string> = {
     'In Harvest open Reports → Detailed time, choose the period and Export → CSV. Harvest keeps hours per day without a start time, so those entries start at 09:00 in your time zone.',
 };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 const describe = (s: Summary) =>
   [
     plural(s.clients, 'client'),
@@ -237,7 +237,7 @@ export function ImportModal({
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
-            {result ? 'Close' : 'Cancel'}
+            {result || polling ? 'Close' : 'Cancel'}
           </Button>
           {!result && (
             <Button
