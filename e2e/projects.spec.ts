@@ -1,6 +1,17 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { shot } from './support/shots';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
+
+/** Screenshots at 1440 and 1024 pixels wide (when E2E_SHOTS_DIR is set), then back to the first width. */
+async function shotsAtWidths(page: Page, name: string): Promise<void> {
+  if (!process.env.E2E_SHOTS_DIR) return;
+  const before = page.viewportSize();
+  for (const width of [1440, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await shot(page, `${name}-${width}`);
+  }
+  if (before) await page.setViewportSize(before);
+}
 
 test.describe('projects, tasks, clients and tags', () => {
   test('a manager creates a client and a project with nested tasks, edits every section, archives and deletes', async ({
@@ -243,7 +254,9 @@ test.describe('projects, tasks, clients and tags', () => {
     await expect(page.getByText('No tag lists yet.')).toBeVisible();
   });
 
-  test('the owner imports a CSV with a preview, then a Toggl Track export', async ({ page }) => {
+  test('the owner imports a CSV with a preview, then a Toggl Track export, then a large one with progress', async ({
+    page,
+  }) => {
     await signUpOverHttp(page.request);
     await page.goto('/homepage/projects');
     await page.getByRole('button', { name: 'More project actions' }).click();
@@ -258,6 +271,7 @@ test.describe('projects, tasks, clients and tags', () => {
     await expect(dialog.getByTestId('import-summary')).toContainText('1 row has an error');
     await expect(dialog.getByRole('cell', { name: 'A task needs a project.' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Import' })).toBeDisabled();
+    await shotsAtWidths(page, 'projects-import-errors');
     await dialog.locator('input[type=file]').setInputFiles({
       name: 'projects.csv',
       mimeType: 'text/csv',
@@ -293,6 +307,38 @@ test.describe('projects, tasks, clients and tags', () => {
     );
     await addons.getByRole('button', { name: 'Import' }).click();
     await expect(addons.getByRole('status')).toContainText('Imported');
+    await addons.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // A large export: read as it uploads, then imported in the background with its progress shown.
+    await page.getByRole('button', { name: 'More project actions' }).click();
+    await page.getByRole('menuitem', { name: 'Import From add-ons' }).click();
+    await addons.getByText('Toggl Track', { exact: true }).click();
+    const large = [toggl.split('\n')[0]];
+    for (let i = 0; i < 10_000; i++) {
+      large.push(
+        `Ann,ann@example.org,Initech,Bulk ${i % 5},,Item ${i},No,2026-10-0${1 + (i % 9)},08:00:00,,,00:30:00,`,
+      );
+    }
+    await addons.locator('input[type=file]').setInputFiles({
+      name: 'toggl-large.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(large.join('\n')),
+    });
+    await expect(addons.getByTestId('import-summary')).toContainText(
+      '10,000 rows. Importing creates 0 clients, 5 projects',
+      { timeout: 30_000 },
+    );
+    await addons.getByRole('button', { name: 'Import' }).click();
+    const progress = addons.getByTestId('import-progress');
+    await expect(progress).toContainText(/Waiting to start|Imported [\d,]+ of 10,000 rows/);
+    await shotsAtWidths(page, 'projects-import-progress');
+    await expect(addons.getByRole('status')).toContainText(
+      'Imported: 0 clients, 5 projects, 0 tasks, 0 tags, 10,000 time entries',
+      {
+        timeout: 60_000,
+      },
+    );
+    await shotsAtWidths(page, 'projects-import-done');
     await addons.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(page.getByTestId('project-row').filter({ hasText: 'Mobile app' })).toContainText('2:00:00');
     await page.getByTestId('project-row').filter({ hasText: 'Mobile app' }).click();

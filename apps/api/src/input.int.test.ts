@@ -139,11 +139,13 @@ describe('dates and durations', () => {
       'Email,Project,Start date,Start time,Duration',
       ...['0000-01-01', '2026-02-30'].map((d) => `${owner.email},Site,${d},09:00,01:00:00`),
     ].join('\n');
-    const response = await call('POST', `/api/v1/workspaces/${owner.workspaceId}/imports/preview`, owner.cookie, {
-      source: 'toggl',
-      csv,
+    const response = await ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${owner.workspaceId}/imports?source=toggl`,
+      payload: csv,
+      headers: { cookie: owner.cookie, 'content-type': 'text/csv' },
     });
-    expect(response.statusCode, response.body).toBe(200);
+    expect(response.statusCode, response.body).toBe(201);
     const errors = response.json().rows.map((r: { error: string | null }) => r.error);
     expect(errors).toEqual([
       'The date “0000-01-01” is not between the years 1970 and 9999.',

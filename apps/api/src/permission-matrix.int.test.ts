@@ -51,7 +51,7 @@ interface Route {
   path: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Builds the URL (and body) for one call, creating what the call needs. */
-  prepare: (who: Who) => Promise<{ url: string; body?: object }>;
+  prepare: (who: Who) => Promise<{ url: string; body?: object; csv?: string }>;
   /** Roles that may; other members get `refused` (403 unless said). */
   allowed: Role[];
   refused?: 403 | 404;
@@ -271,7 +271,13 @@ const on =
     allowed,
   });
 
-const IMPORT = () => ({ source: 'csv', csv: 'Client,Project,Task,Parent Task\nAcme,Website,Design,\n' });
+const IMPORT_CSV = 'Client,Project,Task,Parent Task\nAcme,Website,Design,\n';
+/** Sends a file the way the web does: the raw body, text/csv. */
+const sendCsv = (url: string, cookie: string, csv: string) =>
+  ctx.t.app.inject({ method: 'POST', url, payload: csv, headers: { cookie, 'content-type': 'text/csv' } });
+/** A file the owner uploaded, read and ready to import. */
+const anImport = async () =>
+  (await sendCsv(w('/imports?source=csv'), people.owner.cookie, IMPORT_CSV)).json().id as string;
 
 /**
  * Routes on one project or task of a `kind` of project. On a granted one the member may also edit
@@ -337,8 +343,14 @@ const manageRoutes: Route[] = [
   tag('POST', '/merge', MANAGERS, async () => ({ intoTagId: await manageFixtures.tag() })),
   top('GET', '/tag-settings', ALL_ROLES),
   top('PUT', '/tag-settings', ADMINS, () => ({ tagsRequired: false })),
-  top('POST', '/imports/preview', MANAGERS, IMPORT),
-  top('POST', '/imports', MANAGERS, IMPORT),
+  {
+    path: '/workspaces/:id/imports',
+    method: 'POST',
+    prepare: async () => ({ url: w('/imports?source=csv'), csv: IMPORT_CSV }),
+    allowed: MANAGERS,
+  },
+  on('imports', 'importId', anImport)('GET', '', MANAGERS),
+  on('imports', 'importId', anImport)('POST', '/run', MANAGERS),
 ];
 routes.push(...manageRoutes);
 
@@ -408,8 +420,11 @@ describe('permission matrix', () => {
                 ? 404
                 : (route.refused ?? 403);
         it(`${who}: ${expected}`, async () => {
-          const { url, body } = await route.prepare(who);
-          const response = await ctx.call(route.method, url, people[who].cookie, body);
+          const { url, body, csv } = await route.prepare(who);
+          const response =
+            csv === undefined
+              ? await ctx.call(route.method, url, people[who].cookie, body)
+              : await sendCsv(url, people[who].cookie, csv);
           if (expected === 'allowed') {
             expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
             expect(response.statusCode, response.body).toBeLessThan(300);

@@ -73,7 +73,10 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     projects: createProjectsService(db, timeEntries),
     clients: createClientsService(db),
     tags: createTagsService(db, timeEntries),
-    imports: createImportsService(db, timeEntries),
+    imports: createImportsService(db, timeEntries, jobs, {
+      maxBytes: config.IMPORT_MAX_BYTES,
+      maxRows: config.IMPORT_MAX_ROWS,
+    }),
     events,
     liveUpdates,
     timeEntries,

@@ -1,6 +1,7 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
+import type { ImportsTables } from './tables/imports.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
 import type { ProjectsTables } from './tables/projects.js';
@@ -108,7 +109,8 @@ export interface Database
     TimeEntriesTables,
     RateLimitsTables,
     KnownDevicesTables,
-    JobsTables {
+    JobsTables,
+    ImportsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

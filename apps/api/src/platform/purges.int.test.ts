@@ -126,6 +126,7 @@ describe('scheduled purges', () => {
 
     const done = await app.services.jobs.list({ state: 'done' });
     expect(done.map((j) => j.name).sort()).toEqual([
+      'imports.purge',
       'jobs.purge',
       'outbox.purge',
       'sessions.purge',

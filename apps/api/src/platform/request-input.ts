@@ -1,8 +1,9 @@
+import { Readable } from 'node:stream';
 import { isStorableText, textMessages } from '@sundial/core';
 import type { FastifyInstance } from 'fastify';
 import { AppError, validationError } from './errors.js';
 
-/** The largest JSON body a route takes unless it sets its own (imports do). */
+/** The largest JSON body a route takes (imports read their file as a stream, with limits of their own). */
 export const BODY_LIMIT_BYTES = 1_048_576;
 /** No request of ours nests deeper than a few levels; anything far deeper is refused before validation. */
 export const MAX_INPUT_DEPTH = 16;
@@ -40,7 +41,9 @@ export function findInputProblem(input: unknown): Problem | undefined {
  */
 export function installInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    for (const input of [request.params, request.query, request.body]) {
+    // A body left as a stream (an import file) is checked by its reader as it streams.
+    const body = request.body instanceof Readable ? undefined : request.body;
+    for (const input of [request.params, request.query, body]) {
       const problem = findInputProblem(input);
       if (!problem) continue;
       if (problem.kind === 'depth') {

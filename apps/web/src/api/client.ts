@@ -29,14 +29,18 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
   if (options.idempotencyKey !== undefined) {
     headers['idempotency-key'] = options.idempotencyKey === true ? crypto.randomUUID() : options.idempotencyKey;
   }
+  return send<T>(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** Sends a file as the raw body (the browser streams it), for routes that read it as it comes. */
+export function upload<T>(path: string, file: Blob, type = 'text/csv'): Promise<T> {
+  return send<T>(path, { method: 'POST', headers: { 'content-type': type }, body: file });
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`/api/v1${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await fetch(`/api/v1${path}`, { ...init, credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
   }

@@ -27,11 +27,27 @@ export const importRowView = z.object({
     .nullable(),
   error: z.string().nullable(),
 });
+export type ImportRowView = z.infer<typeof importRowView>;
 
-export const importPreviewView = z.object({
-  total: z.number().int(),
+export const IMPORT_STATUSES = ['reading', 'ready', 'invalid', 'queued', 'importing', 'done', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/**
+ * An uploaded import file and how far it got: read (`ready` to import, or `invalid` with the
+ * rows' errors), then `queued`, `importing` (rowsImported grows) and `done`, or `failed` with a
+ * message. `rows` are the first rows and errors for a preview; `errors` the first errors.
+ */
+export const importView = z.object({
+  id: z.string(),
+  source: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  bytesRead: z.number().int(),
+  rowsRead: z.number().int(),
+  rowsImported: z.number().int(),
   errorCount: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), error: z.string() })),
   rows: z.array(importRowView),
   summary: importSummaryView,
+  message: z.string().nullable(),
 });
-export type ImportPreviewView = z.infer<typeof importPreviewView>;
+export type ImportView = z.infer<typeof importView>;

@@ -5,6 +5,27 @@ import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
 
+/** Uploads `csv` as the raw body, the way the web sends a chosen file. */
+const upload = (ws: string, cookie: string, source: string, csv: string | Buffer) =>
+  ctx.t.app.inject({
+    method: 'POST',
+    url: `${ws}/imports?source=${source}`,
+    payload: csv,
+    headers: { cookie, 'content-type': 'text/csv' },
+  });
+
+/** Uploads, starts the import, runs the job and answers the finished import. */
+async function importFile(ws: string, cookie: string, source: string, csv: string) {
+  const read = await upload(ws, cookie, source, csv);
+  expect(read.statusCode, read.body).toBe(201);
+  const started = await call('POST', `${ws}/imports/${read.json().id}/run`, cookie);
+  expect(started.statusCode, started.body).toBe(202);
+  await ctx.t.app.services.jobs.drain();
+  const done = (await call('GET', `${ws}/imports/${read.json().id}`, cookie)).json();
+  expect(done.status, done.message).toBe('done');
+  return done;
+}
+
 const OURS = `Client,Project,Task,Parent Task
 Acme,Website,Design,
 Acme,Website,Logo,Design
@@ -19,12 +40,17 @@ describe('imports', () => {
     const ws = `/api/v1/workspaces/${owner.workspaceId}`;
     const bad = `${OURS},,Orphan task,\nAcme,${'x'.repeat(256)},,\n`;
 
-    const preview = await call('POST', `${ws}/imports/preview`, owner.cookie, { source: 'csv', csv: bad });
-    expect(preview.statusCode).toBe(200);
+    const preview = await upload(ws, owner.cookie, 'csv', bad);
+    expect(preview.statusCode, preview.body).toBe(201);
     expect(preview.json()).toMatchObject({
-      total: 7,
+      status: 'invalid',
+      rowsRead: 7,
       errorCount: 2,
       summary: { clients: 2, projects: 3, tasks: 4, tags: 0, timeEntries: 0 },
+      errors: [
+        { line: 7, error: 'A task needs a project.' },
+        { line: 8, error: 'Project name must be at most 255 characters.' },
+      ],
     });
     const errors = preview.json().rows.filter((r: { error: string | null }) => r.error);
     expect(errors).toEqual([
@@ -32,13 +58,14 @@ describe('imports', () => {
       expect.objectContaining({ line: 8, error: 'Project name must be at most 255 characters.' }),
     ]);
 
-    const refused = await call('POST', `${ws}/imports`, owner.cookie, { source: 'csv', csv: bad });
+    const refused = await call('POST', `${ws}/imports/${preview.json().id}/run`, owner.cookie);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error.message).toMatch(/^2 rows have errors \(first: line 7: A task needs a project\.\)/);
     expect((await call('GET', `${ws}/projects`, owner.cookie)).json().total).toBe(0);
 
-    const done = await call('POST', `${ws}/imports`, owner.cookie, { source: 'csv', csv: OURS });
-    expect(done.json()).toEqual({ clients: 2, projects: 3, tasks: 4, tags: 0, timeEntries: 0 });
+    const done = await importFile(ws, owner.cookie, 'csv', OURS);
+    expect(done).toMatchObject({ rowsRead: 5, rowsImported: 5, errorCount: 0 });
+    expect(done.summary).toEqual({ clients: 2, projects: 3, tasks: 4, tags: 0, timeEntries: 0 });
     const projects = (await call('GET', `${ws}/projects?search=website`, owner.cookie)).json().items;
     expect(projects.map((p: { clientName: string }) => p.clientName).sort()).toEqual(['Acme', 'Globex']);
     const acme = projects.find((p: { clientName: string }) => p.clientName === 'Acme');
@@ -48,8 +75,8 @@ describe('imports', () => {
     expect(byName.Sketch.parentTaskId).toBe(byName.Logo.id);
 
     // Importing again reuses what exists.
-    const again = await call('POST', `${ws}/imports`, owner.cookie, { source: 'csv', csv: OURS });
-    expect(again.json()).toEqual({ clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 });
+    const again = await importFile(ws, owner.cookie, 'csv', OURS);
+    expect(again.summary).toEqual({ clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 });
   });
 
   it('imports a Toggl Track detailed export with tags and time entries in the importer’s time zone', async () => {
@@ -68,12 +95,13 @@ describe('imports', () => {
       `Bob,${teammate.email},Acme,Website,,Review,No,2026-11-03,14:00:00,2026-11-03,14:45:00,00:45:00,meeting,`,
       'Cy,cy@elsewhere.test,,,,Email,No,2026-11-04,08:00:00,2026-11-04,08:15:00,00:15:00,,',
     ].join('\n');
-    const preview = (await call('POST', `${ws}/imports/preview`, owner.cookie, { source: 'toggl', csv: toggl })).json();
+    const preview = (await upload(ws, owner.cookie, 'toggl', toggl)).json();
     expect(preview).toMatchObject({
+      status: 'ready',
       errorCount: 0,
       summary: { clients: 1, projects: 1, tasks: 1, tags: 2, timeEntries: 3 },
     });
-    const summary = (await call('POST', `${ws}/imports`, owner.cookie, { source: 'toggl', csv: toggl })).json();
+    const { summary } = await importFile(ws, owner.cookie, 'toggl', toggl);
     expect(summary).toEqual({ clients: 1, projects: 1, tasks: 1, tags: 2, timeEntries: 3 });
 
     const entries = await ctx.t.db
@@ -114,7 +142,7 @@ describe('imports', () => {
       'Project,Client,Description,Task,User,Group,Email,Tags,Billable,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal)',
       `App,Initech,Standup,Meetings,Ann,,${owner.email},Internal,No,11/02/2026,09:00:00 AM,11/02/2026,09:15:00 AM,00:15:00,0.25`,
     ].join('\n');
-    expect((await call('POST', `${ws}/imports`, owner.cookie, { source: 'clockify', csv: clockify })).json()).toEqual({
+    expect((await importFile(ws, owner.cookie, 'clockify', clockify)).summary).toEqual({
       clients: 1,
       projects: 1,
       tasks: 1,
@@ -126,20 +154,18 @@ describe('imports', () => {
       '2026-11-05,Initech,App,,Development,Feature X,2.5,2.5,Yes,No,Ann,Lee',
       'not a date,Initech,App,,Development,,1,1,Yes,No,Ann,Lee',
     ].join('\n');
-    const preview = (
-      await call('POST', `${ws}/imports/preview`, owner.cookie, { source: 'harvest', csv: harvest })
-    ).json();
+    const preview = (await upload(ws, owner.cookie, 'harvest', harvest)).json();
     expect(preview.errorCount).toBe(1);
     expect(preview.rows[1].error).toBe('The date “not a date” is not understood.');
     const fixed = harvest.split('\n').slice(0, 2).join('\n');
-    expect((await call('POST', `${ws}/imports`, owner.cookie, { source: 'harvest', csv: fixed })).json()).toEqual({
+    expect((await importFile(ws, owner.cookie, 'harvest', fixed)).summary).toEqual({
       clients: 0,
       projects: 0,
       tasks: 1,
       tags: 0,
       timeEntries: 1,
     });
-    const missing = await call('POST', `${ws}/imports/preview`, owner.cookie, { source: 'csv', csv: 'Foo,Bar\n1,2\n' });
+    const missing = await upload(ws, owner.cookie, 'csv', 'Foo,Bar\n1,2\n');
     expect(missing.statusCode).toBe(422);
     expect(missing.json().error.message).toBe('The file needs a “Project” column. Its columns are: foo, bar.');
   });
@@ -153,10 +179,15 @@ describe('imports', () => {
       role: 'member',
     });
     const ws = `/api/v1/workspaces/${owner.workspaceId}`;
-    expect((await call('POST', `${ws}/imports`, member.cookie, { source: 'csv', csv: OURS })).statusCode).toBe(403);
+    expect((await upload(ws, member.cookie, 'csv', OURS)).statusCode).toBe(403);
     const stranger = await signUp(ctx.t.app);
-    expect(
-      (await call('POST', `${ws}/imports/preview`, stranger.cookie, { source: 'csv', csv: OURS })).statusCode,
-    ).toBe(404);
+    expect((await upload(ws, stranger.cookie, 'csv', OURS)).statusCode).toBe(404);
+    const mine = (await upload(ws, owner.cookie, 'csv', OURS)).json();
+    expect((await call('GET', `${ws}/imports/${mine.id}`, member.cookie)).statusCode).toBe(403);
+    expect((await call('POST', `${ws}/imports/${mine.id}/run`, member.cookie)).statusCode).toBe(403);
+    // Another workspace's import does not exist here.
+    const other = `/api/v1/workspaces/${stranger.workspaceId}`;
+    expect((await call('GET', `${other}/imports/${mine.id}`, stranger.cookie)).statusCode).toBe(404);
+    expect((await call('POST', `${other}/imports/${mine.id}/run`, stranger.cookie)).statusCode).toBe(404);
   });
 });

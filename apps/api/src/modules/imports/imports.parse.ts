@@ -1,6 +1,9 @@
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { TZDate } from '@date-fns/tz';
-import { isInstantInRange, NAME_MAX } from '@sundial/core';
-import { parse } from 'csv-parse/sync';
+import { isInstantInRange, isStorableText, NAME_MAX } from '@sundial/core';
+import { parse } from 'csv-parse';
 import { AppError } from '../../platform/errors.js';
 
 export const IMPORT_SOURCES = ['csv', 'toggl', 'clockify', 'harvest'] as const;
@@ -24,7 +27,13 @@ export interface ImportRow {
   error: string | null;
 }
 
-export const MAX_ROWS = 20_000;
+/** Limits of one file, checked while it streams in. */
+export const MAX_ROWS = 1_000_000;
+export const MAX_BYTES = 100_000_000;
+/** Rows handed on at a time (staged in one insert). */
+export const BATCH_ROWS = 1000;
+/** Rows read between turns of the event loop, so other requests wait a few milliseconds at most. */
+const ROWS_PER_TURN = 100;
 
 const clean = (v: string | undefined) => (v ?? '').trim();
 const yes = (v: string) => /^(yes|true|1|y)$/i.test(v.trim());
@@ -122,31 +131,120 @@ function checkName(what: string, value: string | null): string | null {
   return null;
 }
 
+/** One record of the file (headers lower-cased) as a row, with the first problem found in it. */
+export function readRecord(r: Record_, line: number, timeZone: string): ImportRow {
+  const client = pick(r, 'client') || null;
+  const project = pick(r, 'project', 'name') || null;
+  const task = pick(r, 'task', 'task title');
+  const parent = pick(r, 'parent task', 'parent');
+  const taskPath = [
+    ...(parent ? parent.split('>').map((s) => s.trim()) : []),
+    ...(task ? task.split('>').map((s) => s.trim()) : []),
+  ].filter(Boolean);
+  const tags = [
+    ...new Set(
+      pick(r, 'tags', 'tag')
+        .split(/[,;]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const { entry, error: entryError } = toEntry(r, timeZone);
+  let error =
+    (Object.values(r).every((v) => v === undefined || isStorableText(v))
+      ? null
+      : 'The row holds a character that cannot be stored (a NUL or a broken emoji).') ??
+    checkName('Client name', client) ??
+    checkName('Project name', project) ??
+    taskPath.map((t) => checkName('Task title', t)).find(Boolean) ??
+    tags.map((t) => checkName('Tag name', t)).find(Boolean) ??
+    entryError;
+  if (!error && taskPath.length > 0 && !project) error = 'A task needs a project.';
+  if (!error && !project && !entry) error = 'The row has no project.';
+  return { line, client, project, taskPath, tags, entry, error: error ?? null };
+}
+
+export interface ReadLimits {
+  maxBytes: number;
+  maxRows: number;
+}
+
+export const tooLarge = (limits: ReadLimits) =>
+  new AppError('import_too_large', `The file is larger than ${limits.maxBytes / 1_000_000} MB; split it.`, {
+    status: 413,
+  });
+const tooManyRows = (limits: ReadLimits) =>
+  new AppError(
+    'import_too_large',
+    `The file has more than ${limits.maxRows.toLocaleString('en-US')} rows; split it. Nothing was imported.`,
+    { status: 413 },
+  );
+
 /**
- * Reads a CSV export of our own format or of Toggl Track, Clockify or Harvest into rows.
- * Our format: columns Client, Project, Task and optionally Parent Task (or a Task written as
- * "Design > Logo"). The add-ons' detailed time exports also bring tags and time entries.
+ * Reads a CSV export of our own format or of Toggl Track, Clockify or Harvest as it streams in,
+ * handing on rows `BATCH_ROWS` at a time (the file is never held whole). Our format: columns
+ * Client, Project, Task and optionally Parent Task (or a Task written as "Design > Logo"). The
+ * add-ons' detailed time exports also bring tags and time entries. The byte and row limits stop
+ * the reading as soon as they are passed; the caller stops the upload. Lines are the file's
+ * (a quoted value over several lines counts them; a row's line is where it ends).
  */
-export function parseImport(text: string, timeZone: string): ImportRow[] {
-  let records: Record_[];
+export async function readImport(
+  input: Readable,
+  timeZone: string,
+  onRows: (rows: ImportRow[], progress: { bytes: number; rows: number }) => Promise<void>,
+  limits: ReadLimits = { maxBytes: MAX_BYTES, maxRows: MAX_ROWS },
+): Promise<{ bytes: number; rows: number }> {
+  let bytes = 0;
+  let rows = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(bytes > limits.maxBytes ? tooLarge(limits) : null, chunk);
+    },
+  });
+  const parser = parse({
+    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: true,
+    bom: true,
+    info: true,
+  });
+  input.on('error', (error) => counter.destroy(error));
+  counter.on('error', (error) => parser.destroy(error));
+  input.pipe(counter).pipe(parser);
+  let batch: ImportRow[] = [];
+  const flush = async () => {
+    const full = batch;
+    batch = [];
+    await onRows(full, { bytes, rows });
+    await yieldToEvents();
+  };
   try {
-    records = parse(text.replace(/^\uFEFF/, ''), {
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-      bom: true,
-    }) as Record_[];
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record_; info: { lines: number } }>) {
+      if (rows === 0) checkColumns(Object.keys(record));
+      rows += 1;
+      if (rows > limits.maxRows) throw tooManyRows(limits);
+      batch.push(readRecord(record, info.lines, timeZone));
+      if (batch.length >= BATCH_ROWS) await flush();
+      else if (rows % ROWS_PER_TURN === 0) await yieldToEvents();
+    }
   } catch (error) {
+    // csv-parse's own errors (CSV_…) are the file's fault; the rest (limits, storage) pass through.
+    if (!String((error as { code?: unknown }).code).startsWith('CSV_')) throw error;
     throw new AppError('invalid_csv', `The file is not a readable CSV file: ${(error as Error).message}`, {
       status: 422,
     });
+  } finally {
+    input.unpipe(counter);
+    counter.unpipe(parser);
   }
-  if (records.length === 0) throw new AppError('invalid_csv', 'The file has no rows.', { status: 422 });
-  if (records.length > MAX_ROWS) {
-    throw new AppError('invalid_csv', `The file has more than ${MAX_ROWS} rows; split it.`, { status: 422 });
-  }
-  const columns = Object.keys(records[0] ?? {});
+  if (rows === 0) throw new AppError('invalid_csv', 'The file has no rows.', { status: 422 });
+  if (batch.length > 0) await flush();
+  return { bytes, rows };
+}
+
+function checkColumns(columns: string[]): void {
   if (!columns.includes('project') && !columns.includes('name')) {
     throw new AppError(
       'invalid_csv',
@@ -154,34 +252,4 @@ export function parseImport(text: string, timeZone: string): ImportRow[] {
       { status: 422 },
     );
   }
-
-  return records.map((r, i) => {
-    const line = i + 2;
-    const client = pick(r, 'client') || null;
-    const project = pick(r, 'project', 'name') || null;
-    const task = pick(r, 'task', 'task title');
-    const parent = pick(r, 'parent task', 'parent');
-    const taskPath = [
-      ...(parent ? parent.split('>').map((s) => s.trim()) : []),
-      ...(task ? task.split('>').map((s) => s.trim()) : []),
-    ].filter(Boolean);
-    const tags = [
-      ...new Set(
-        pick(r, 'tags', 'tag')
-          .split(/[,;]/)
-          .map((s) => s.trim())
-          .filter(Boolean),
-      ),
-    ];
-    const { entry, error: entryError } = toEntry(r, timeZone);
-    let error =
-      checkName('Client name', client) ??
-      checkName('Project name', project) ??
-      taskPath.map((t) => checkName('Task title', t)).find(Boolean) ??
-      tags.map((t) => checkName('Tag name', t)).find(Boolean) ??
-      entryError;
-    if (!error && taskPath.length > 0 && !project) error = 'A task needs a project.';
-    if (!error && !project && !entry) error = 'The row has no project.';
-    return { line, client, project, taskPath, tags, entry, error: error ?? null };
-  });
 }

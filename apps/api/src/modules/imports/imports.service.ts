@@ -1,11 +1,25 @@
+import type { Readable } from 'node:stream';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import type { ImportRowView, ImportView } from '@sundial/core';
+import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
-import { type ImportRow, type ImportSource, parseImport, SOURCE_LABELS } from './imports.parse.js';
+import {
+  BATCH_ROWS,
+  type ImportRow,
+  type ImportSource,
+  MAX_BYTES,
+  MAX_ROWS,
+  type ReadLimits,
+  readImport,
+  SOURCE_LABELS,
+} from './imports.parse.js';
 import { type ImportCatalog, importsRepository as repo } from './imports.repository.js';
 
 const NONE = '-';
@@ -26,10 +40,9 @@ export interface ImportSummary {
   timeEntries: number;
 }
 
-/** Works out what importing the rows creates, reusing what exists by name (case-insensitively). */
-async function plan(db: Db, actor: Actor, source: ImportSource, rows: ImportRow[]): Promise<Plan> {
-  const workspaceId = actor.membership.workspace.id;
-  const { clients, projects, tasks, tags, members, lists } = await repo.existing(db, workspaceId);
+/** Works out what importing rows creates, reusing what exists by name (case-insensitively), a batch at a time. */
+function planner(existing: Awaited<ReturnType<typeof repo.existing>>, importerId: string, source: ImportSource) {
+  const { clients, projects, tasks, tags, members, lists } = existing;
   const clientIds = new Map(clients.map((c) => [key(c.name), c.id]));
   const projectIds = new Map(projects.map((p) => [key(p.client_id, p.name), p.id]));
   const taskIds = new Map(tasks.map((t) => [key(t.project_id, t.parent_task_id, t.name), t.id]));
@@ -37,10 +50,12 @@ async function plan(db: Db, actor: Actor, source: ImportSource, rows: ImportRow[
   for (const t of tags) if (!tagIds.has(key(t.name))) tagIds.set(key(t.name), t.id);
   const userIds = new Map(members.map((m) => [m.email.toLowerCase(), m.id]));
   const listName = `Imported from ${SOURCE_LABELS[source]}`;
-  const existingList = lists.find((l) => key(l.name) === key(listName));
+  const tagList = lists.find((l) => key(l.name) === key(listName)) ?? { id: newId(), name: listName };
+  const totals: ImportSummary = { clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 };
+  const empty = (): Plan => ({ clients: [], projects: [], tasks: [], tagList: null, tags: [], entries: [] });
+  let out = empty();
 
-  const out: Plan = { clients: [], projects: [], tasks: [], tagList: null, tags: [], entries: [] };
-  for (const row of rows) {
+  function add(row: PlannedRow): void {
     let clientId: string | null = null;
     if (row.client) {
       clientId = clientIds.get(key(row.client)) ?? null;
@@ -82,93 +97,241 @@ async function plan(db: Db, actor: Actor, source: ImportSource, rows: ImportRow[
       return id;
     });
     if (row.entry) {
+      const start = new Date(row.entry.start);
       out.entries.push({
         id: newId(),
-        user_id: (row.entry.email && userIds.get(row.entry.email.toLowerCase())) || actor.userId,
+        user_id: (row.entry.email && userIds.get(row.entry.email.toLowerCase())) || importerId,
         project_id: projectId,
         task_id: taskId,
         note: row.entry.note,
         billable: row.entry.billable,
-        start_at: row.entry.start,
-        end_at: new Date(row.entry.start.getTime() + row.entry.seconds * 1000),
+        start_at: start,
+        end_at: new Date(start.getTime() + row.entry.seconds * 1000),
         duration_seconds: row.entry.seconds,
         tagIds: rowTagIds,
       });
     }
   }
-  if (out.tags.length > 0) out.tagList = existingList ?? { id: newId(), name: listName };
-  return out;
-}
-
-const summarize = (p: Plan): ImportSummary => ({
-  clients: p.clients.length,
-  projects: p.projects.length,
-  tasks: p.tasks.length,
-  tags: p.tags.length,
-  timeEntries: p.entries.length,
-});
-
-const PREVIEW_ROWS = 200;
-
-export function createImportsService(db: Db, timeEntries: TimeEntriesService) {
-  function read(actor: Actor, text: string, timeZone: string) {
-    assertCan(actor, 'projects:manage');
-    return parseImport(text, timeZone);
-  }
 
   return {
-    /** What the file holds, row by row with errors, and what importing it would create. */
-    async preview(actor: Actor, input: { source: ImportSource; text: string; timeZone: string }) {
-      const rows = read(actor, input.text, input.timeZone);
-      const errors = rows.filter((r) => r.error);
-      const summary = summarize(
-        await plan(
-          db,
-          actor,
-          input.source,
-          rows.filter((r) => !r.error),
-        ),
-      );
-      const shown = [...errors.slice(0, PREVIEW_ROWS), ...rows.filter((r) => !r.error)]
-        .slice(0, PREVIEW_ROWS)
-        .sort((a, b) => a.line - b.line);
-      return {
-        total: rows.length,
-        errorCount: errors.length,
-        rows: shown.map((r) => ({ ...r, entry: r.entry && { ...r.entry, start: r.entry.start.toISOString() } })),
-        summary,
-      };
+    /** Plans `rows`; answers what they add to what exists or was planned before. */
+    batch(rows: PlannedRow[]): Plan {
+      for (const row of rows) add(row);
+      const done = out;
+      out = empty();
+      if (done.tags.length > 0) done.tagList = tagList;
+      totals.clients += done.clients.length;
+      totals.projects += done.projects.length;
+      totals.tasks += done.tasks.length;
+      totals.tags += done.tags.length;
+      totals.timeEntries += done.entries.length;
+      return done;
     },
+    totals,
+  };
+}
 
-    /** Imports everything in one transaction, or nothing when any row has an error. */
-    async run(actor: Actor, input: { source: ImportSource; text: string; timeZone: string }): Promise<ImportSummary> {
-      const rows = read(actor, input.text, input.timeZone);
-      const bad = rows.filter((r) => r.error);
-      if (bad.length > 0) {
-        throw new AppError(
-          'import_has_errors',
-          `${bad.length} row${bad.length === 1 ? ' has' : 's have'} errors (first: line ${bad[0]?.line}: ${bad[0]?.error}). Nothing was imported.`,
-          { status: 422 },
-        );
-      }
-      const workspaceId = actor.membership.workspace.id;
-      return db.transaction().execute(async (tx) => {
-        const p = await plan(tx, actor, input.source, rows);
-        await repo.insertCatalog(tx, { workspaceId, ownerUserId: actor.userId }, p);
-        await timeEntries.importEntries(
-          tx,
-          { workspaceId, actorUserId: actor.userId },
-          p.entries.map((e) => ({ ...e, created_by_user_id: actor.userId })),
-        );
-        const summary = summarize(p);
+/** A valid row as it waits in import_rows (JSON: the entry's start is a string). */
+type PlannedRow = Omit<ImportRow, 'entry' | 'error'> & {
+  entry: (Omit<NonNullable<ImportRow['entry']>, 'start'> & { start: string | Date }) | null;
+};
+
+/** Rows shown in a preview, and errors kept for the report. */
+const PREVIEW_ROWS = 200;
+const ERRORS_KEPT = 100;
+
+interface Detail {
+  rows: ImportRowView[];
+  errors: { line: number; error: string }[];
+  summary: ImportSummary;
+}
+const NO_SUMMARY: ImportSummary = { clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 };
+
+export const runImportJob = defineJob('imports.run', z.object({ importId: z.string() }));
+/** Read files nobody imported, and the records of finished imports, are kept for a day. */
+const purgeImportsJob = defineJob('imports.purge', z.object({}));
+const KEEP_MS = 86_400_000;
+
+const rowView = (r: ImportRow): ImportRowView => ({
+  ...r,
+  entry: r.entry && { ...r.entry, start: r.entry.start.toISOString() },
+});
+
+function view(row: NonNullable<Awaited<ReturnType<typeof repo.find>>>): ImportView {
+  const detail = (row.detail ?? {}) as Partial<Detail>;
+  return {
+    id: row.id,
+    source: row.source,
+    status: row.status,
+    bytesRead: Number(row.bytes_read),
+    rowsRead: row.rows_read,
+    rowsImported: row.rows_imported,
+    errorCount: row.error_count,
+    errors: detail.errors ?? [],
+    rows: detail.rows ?? [],
+    summary: detail.summary ?? NO_SUMMARY,
+    message: row.message,
+  };
+}
+
+const hasErrors = (count: number, first: { line: number; error: string } | undefined) =>
+  `${count} row${count === 1 ? ' has' : 's have'} errors (first: line ${first?.line}: ${first?.error}). Nothing was imported.`;
+
+export function createImportsService(
+  db: Db,
+  timeEntries: TimeEntriesService,
+  jobs: JobRunner,
+  limits: ReadLimits = { maxBytes: MAX_BYTES, maxRows: MAX_ROWS },
+) {
+  async function find(actor: Actor, id: string): Promise<ImportView> {
+    assertCan(actor, 'projects:manage');
+    const row = await repo.find(db, actor.membership.workspace.id, id);
+    if (!row) throw notFound('Import not found.');
+    return view(row);
+  }
+
+  /** The job: writes the staged rows in one transaction, a batch at a time, with progress beside it. */
+  async function write(importId: string): Promise<void> {
+    const found = await db.selectFrom('imports').selectAll().where('id', '=', importId).executeTakeFirst();
+    if (!found || !['queued', 'importing'].includes(found.status)) return;
+    await repo.update(db, importId, ['queued'], { status: 'importing' });
+    const workspaceId = found.workspace_id;
+    const writer = { workspaceId, actorUserId: found.created_by_user_id };
+    try {
+      await db.transaction().execute(async (tx) => {
+        // A second worker (a lapsed lease) waits here and then finds the import done. Not a lock on
+        // the import's row: progress is written to it from outside this transaction.
+        await repo.lockForWriting(tx, importId);
+        const locked = await repo.find(tx, workspaceId, importId);
+        if (!locked || locked.status === 'done') return;
+        const plan = planner(await repo.existing(tx, workspaceId), writer.actorUserId, found.source as ImportSource);
+        let imported = 0;
+        for (let after = 0; ; ) {
+          const staged = await repo.staged(tx, importId, after, BATCH_ROWS);
+          if (staged.length === 0) break;
+          after = staged[staged.length - 1]?.line ?? after;
+          const p = plan.batch(staged.map((s) => s.row as PlannedRow));
+          await repo.insertCatalog(tx, { workspaceId, ownerUserId: writer.actorUserId }, p);
+          await timeEntries.importEntries(
+            tx,
+            writer,
+            p.entries.map((e) => ({ ...e, created_by_user_id: writer.actorUserId })),
+          );
+          imported += staged.length;
+          // Outside the transaction so the browser sees it (on PGlite it lands after the commit).
+          void repo.update(db, importId, ['importing'], { rows_imported: imported }).catch(() => undefined);
+          await yieldToEvents();
+        }
+        await repo.unstage(tx, importId);
+        const detail = (locked.detail ?? {}) as Partial<Detail>;
+        await repo.update(tx, importId, ['queued', 'importing'], {
+          status: 'done',
+          rows_imported: imported,
+          detail: { ...detail, summary: plan.totals },
+        });
         await audit(tx, {
           action: 'import.completed',
-          actorUserId: actor.userId,
+          actorUserId: writer.actorUserId,
           workspaceId,
-          detail: { source: input.source, rows: rows.length, ...summary },
+          detail: { source: found.source, rows: imported, ...plan.totals },
         });
-        return summary;
       });
+    } catch (error) {
+      await repo.update(db, importId, ['queued', 'importing'], {
+        status: 'failed',
+        message: `The import stopped: ${(error as Error).message} Nothing was imported.`,
+      });
+    }
+  }
+
+  const purge = (now: Date) => repo.purge(db, new Date(now.getTime() - KEEP_MS));
+  jobs.register(runImportJob, ({ importId }) => write(importId), { maxAttempts: 3 });
+  jobs.register(purgeImportsJob, (_payload, { now }) => purge(now));
+  jobs.schedule(purgeImportsJob, '29 * * * *', {});
+
+  return {
+    limits,
+    /** Forgets imports untouched for a day, unless under way. */
+    purge,
+    /**
+     * Reads an uploaded file as it streams in: valid rows wait in the database for the import,
+     * errors and a preview are kept. Limits stop it early; then nothing of the file is kept.
+     */
+    async upload(actor: Actor, input: { source: ImportSource; timeZone: string; file: Readable }): Promise<ImportView> {
+      assertCan(actor, 'projects:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const id = newId();
+      await repo.create(db, { id, workspace_id: workspaceId, created_by_user_id: actor.userId, source: input.source });
+      const plan = planner(await repo.existing(db, workspaceId), actor.userId, input.source);
+      const detail: Detail = { rows: [], errors: [], summary: NO_SUMMARY };
+      let errorCount = 0;
+      try {
+        const read = await readImport(
+          input.file,
+          input.timeZone,
+          async (rows, progress) => {
+            const good = rows.filter((r) => !r.error);
+            for (const r of rows) {
+              if (r.error) {
+                errorCount += 1;
+                if (detail.errors.length < ERRORS_KEPT) detail.errors.push({ line: r.line, error: r.error });
+              }
+              // The preview: the first rows, and the first erroneous rows after them.
+              if (detail.rows.length < PREVIEW_ROWS && (r.error || detail.rows.length < PREVIEW_ROWS / 2)) {
+                detail.rows.push(rowView(r));
+              }
+            }
+            plan.batch(good);
+            // Nothing will be imported from a file with errors: stop staging, keep counting.
+            if (errorCount === 0)
+              await repo.stage(
+                db,
+                id,
+                good.map(({ error: _e, ...r }) => r),
+              );
+            await repo.update(db, id, ['reading'], {
+              bytes_read: progress.bytes,
+              rows_read: progress.rows,
+              error_count: errorCount,
+            });
+          },
+          limits,
+        );
+        detail.summary = { ...plan.totals };
+        if (errorCount > 0) await repo.unstage(db, id);
+        await repo.update(db, id, ['reading'], {
+          status: errorCount > 0 ? 'invalid' : 'ready',
+          bytes_read: read.bytes,
+          rows_read: read.rows,
+          error_count: errorCount,
+          detail,
+        });
+      } catch (error) {
+        await repo.remove(db, id);
+        throw error;
+      }
+      return find(actor, id);
+    },
+
+    find,
+
+    /** Queues the import of a read file; asking again answers the same import (nothing is imported twice). */
+    async run(actor: Actor, id: string): Promise<ImportView> {
+      const current = await find(actor, id);
+      if (current.status === 'invalid') {
+        throw new AppError('import_has_errors', hasErrors(current.errorCount, current.errors[0]), { status: 422 });
+      }
+      if (current.status === 'reading') {
+        throw new AppError('import_not_ready', 'The file is still being read.', { status: 409 });
+      }
+      if (current.status !== 'ready') return current;
+      const queued = await db.transaction().execute(async (tx) => {
+        if (!(await repo.update(tx, id, ['ready'], { status: 'queued' }))) return false;
+        await jobs.enqueue(tx, runImportJob, { importId: id }, { singletonKey: id });
+        return true;
+      });
+      if (queued) jobs.wake();
+      return find(actor, id);
     },
   };
 }

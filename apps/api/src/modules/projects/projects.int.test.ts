@@ -300,7 +300,8 @@ describe('OpenAPI', () => {
         `${w}/tag-lists`,
         `${w}/tags/{tagId}/merge`,
         `${w}/tag-settings`,
-        `${w}/imports/preview`,
+        `${w}/imports`,
+        `${w}/imports/{importId}`,
       ]),
     );
     expect(spec.paths[`${w}/projects`].get.parameters.map((p: { name: string }) => p.name)).toEqual(

@@ -1,14 +1,20 @@
 import { Alert, Button, FileInput, Group, Modal, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
-import { formatDuration, type ImportPreviewView, type ImportSummaryView } from '@sundial/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { api, parseApiError } from '../../../api/client';
+import { formatDuration, type ImportSummaryView, type ImportView } from '@sundial/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api, parseApiError, upload } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
 
 type Source = 'csv' | 'toggl' | 'clockify' | 'harvest';
 
 type Summary = ImportSummaryView;
-type Preview = ImportPreviewView;
+
+/** The largest file the server reads (IMPORT_MAX_BYTES). */
+const MAX_BYTES = 100_000_000;
+/** How often the progress of an import under way is asked for. */
+const POLL_MS = 500;
+const UNDER_WAY: ImportView['status'][] = ['queued', 'importing'];
+const count = (n: number) => n.toLocaleString('en-US');
 
 const HELP: Record<Source, string> = {
   csv: 'A CSV file with the columns Client, Project, Task and, optionally, Parent Task. Sub-tasks can also be written as “Design > Logo” in the Task column. Existing clients, projects and tasks with the same names are reused.',
@@ -20,7 +26,7 @@ const HELP: Record<Source, string> = {
     'In Harvest open Reports → Detailed time, choose the period and Export → CSV. Harvest keeps hours per day without a start time, so those entries start at 09:00 in your time zone.',
 };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 const describe = (s: Summary) =>
   [
     plural(s.clients, 'client'),
@@ -30,7 +36,11 @@ const describe = (s: Summary) =>
     plural(s.timeEntries, 'time entry').replace('entrys', 'entries'),
   ].join(', ');
 
-/** Import From CSV and Import From add-ons: choose a file, preview it row by row, import it all at once. */
+/**
+ * Import From CSV and Import From add-ons: choose a file (up to 100 MB), which the server reads as
+ * it uploads into a preview with the first errors; Import runs in the background, all or nothing,
+ * with its progress polled.
+ */
 export function ImportModal({
   kind,
   workspaceId,
@@ -44,52 +54,65 @@ export function ImportModal({
   const durationFormat = useDurationFormat();
   const [addon, setAddon] = useState<Source>('toggl');
   const [file, setFile] = useState<File | null>(null);
-  const [text, setText] = useState('');
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [read, setRead] = useState<ImportView | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<Summary | null>(null);
   const source: Source = kind === 'csv' ? 'csv' : addon;
   const path = `/workspaces/${workspaceId}/imports`;
 
-  const read = useMutation({
-    mutationFn: (csv: string) => api<Preview>('POST', `${path}/preview`, { source, csv }),
-    onSuccess: setPreview,
+  const send = useMutation({
+    mutationFn: (chosen: File) => upload<ImportView>(`${path}?source=${source}`, chosen),
+    onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
   const run = useMutation({
-    mutationFn: () => api<Summary>('POST', path, { source, csv: text }),
-    onSuccess: async (summary) => {
-      setResult(summary);
-      await Promise.all(
-        [['projects'], ['clients'], ['tags']].map((key) => queryClient.invalidateQueries({ queryKey: key })),
-      );
-    },
+    mutationFn: (id: string) => api<ImportView>('POST', `${path}/${id}/run`),
+    onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
+  const polling = read !== null && UNDER_WAY.includes(read.status);
+  const progress = useQuery({
+    queryKey: ['imports', read?.id],
+    queryFn: () => api<ImportView>('GET', `${path}/${read?.id}`),
+    enabled: polling,
+    refetchInterval: POLL_MS,
+  });
+  const current = (polling && progress.data) || read;
+  const result = current?.status === 'done' ? current.summary : null;
+  const failed = current?.status === 'failed' ? current.message : null;
+
+  useEffect(() => {
+    if (progress.data && !UNDER_WAY.includes(progress.data.status)) setRead(progress.data);
+  }, [progress.data]);
+  useEffect(() => {
+    if (result) {
+      for (const key of [['projects'], ['clients'], ['tags'], ['time']]) {
+        void queryClient.invalidateQueries({ queryKey: key });
+      }
+    }
+  }, [result, queryClient]);
 
   const reset = () => {
     setFile(null);
-    setText('');
-    setPreview(null);
+    setRead(null);
     setError(null);
-    setResult(null);
+    send.reset();
+    run.reset();
   };
   const close = () => {
     reset();
     onClose();
   };
-  const choose = async (chosen: File | null) => {
+  const choose = (chosen: File | null) => {
     reset();
     setFile(chosen);
     if (!chosen) return;
-    if (chosen.size > 10_000_000) {
-      setError('The file is larger than 10 MB.');
+    if (chosen.size > MAX_BYTES) {
+      setError('The file is larger than 100 MB; split it.');
       return;
     }
-    const content = await chosen.text();
-    setText(content);
-    read.mutate(content);
+    send.mutate(chosen);
   };
+  const preview = current && (current.status === 'ready' || current.status === 'invalid') ? current : null;
 
   return (
     <Modal
@@ -130,11 +153,18 @@ export function ImportModal({
             {error}
           </Alert>
         )}
-        {read.isPending && <Progress value={100} animated aria-label="Reading the file" />}
-        {preview && !result && (
+        {send.isPending && (
+          <Stack gap={4}>
+            <Progress value={100} animated aria-label="Reading the file" />
+            <Text size="xs" c="dimmed">
+              Uploading and reading {file?.name} ({((file?.size ?? 0) / 1_000_000).toFixed(1)} MB)…
+            </Text>
+          </Stack>
+        )}
+        {preview && (
           <>
             <Text size="sm" data-testid="import-summary">
-              {preview.total} rows. Importing creates {describe(preview.summary)}.
+              {count(preview.rowsRead)} rows. Importing creates {describe(preview.summary)}.
               {preview.errorCount > 0 &&
                 ` ${plural(preview.errorCount, 'row')} ${preview.errorCount === 1 ? 'has an error' : 'have errors'}: fix the file and choose it again.`}
             </Text>
@@ -170,14 +200,36 @@ export function ImportModal({
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            {preview.rows.length < preview.total && (
+            {preview.rows.length < preview.rowsRead && (
               <Text size="xs" c="dimmed">
-                The first {preview.rows.length} rows are shown.
+                {preview.errorCount > 0
+                  ? `The first rows and the first ${preview.rows.filter((r) => r.error).length} rows with errors are shown.`
+                  : `The first ${preview.rows.length} rows are shown.`}
               </Text>
             )}
           </>
         )}
-        {run.isPending && <Progress value={100} animated striped aria-label="Importing" />}
+        {current && UNDER_WAY.includes(current.status) && (
+          <Stack gap={4} data-testid="import-progress">
+            <Progress
+              value={current.rowsRead > 0 ? (100 * current.rowsImported) / current.rowsRead : 0}
+              animated
+              striped
+              aria-label="Importing"
+            />
+            <Text size="xs" c="dimmed">
+              {current.status === 'queued'
+                ? 'Waiting to start…'
+                : `Imported ${count(current.rowsImported)} of ${count(current.rowsRead)} rows…`}{' '}
+              You can close this window; the import goes on.
+            </Text>
+          </Stack>
+        )}
+        {failed && (
+          <Alert color="red" role="alert">
+            {failed}
+          </Alert>
+        )}
         {result && (
           <Alert color="green" role="status">
             Imported: {describe(result)}.
@@ -185,15 +237,15 @@ export function ImportModal({
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
-            {result ? 'Close' : 'Cancel'}
+            {result || polling ? 'Close' : 'Cancel'}
           </Button>
           {!result && (
             <Button
-              disabled={!preview || preview.errorCount > 0}
-              loading={run.isPending}
+              disabled={preview?.status !== 'ready'}
+              loading={run.isPending || polling}
               onClick={() => {
                 setError(null);
-                run.mutate();
+                if (preview) run.mutate(preview.id);
               }}
             >
               Import
