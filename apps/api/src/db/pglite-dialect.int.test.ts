@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { constraintViolation } from '../platform/errors.js';
@@ -113,4 +115,19 @@ describe('the embedded database driver', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('lets a process that forgot to close it exit once nothing waits on it', async () => {
+    const thread = JSON.stringify(path.resolve(import.meta.dirname, 'pglite-thread.ts'));
+    const script = `import { PGliteThread } from ${thread};
+      const db = new PGliteThread();
+      const { rows } = await db.query('select 41 + 1 as n');
+      console.log(rows[0].n);`;
+    // A thread that kept the process alive would run into the timeout and fail this.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 100_000 },
+    );
+    expect(stdout.trim()).toBe('42');
+  }, 120_000);
 });

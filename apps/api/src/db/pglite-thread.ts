@@ -44,7 +44,11 @@ export class PGliteThread implements PGliteLike {
   #exited: Promise<void>;
 
   constructor(dataDir?: string) {
-    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+    // Plain JavaScript: it needs none of the parent's flags (a TypeScript loader, --input-type).
+    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: { dataDir },
+      execArgv: [],
+    });
     this.#worker.unref();
     this.#worker.on('message', (message: Reply | Notification) => {
       if ('notify' in message) {
@@ -57,17 +61,23 @@ export class PGliteThread implements PGliteLike {
       if (message.error) call?.reject(rebuilt(message.error));
       else call?.resolve(message.value);
     });
+    let crash: Error | undefined;
+    // A worker that fails (cannot start, bad data folder) rejects the calls waiting on it.
+    this.#worker.on('error', (error) => {
+      crash = error;
+    });
     this.#exited = new Promise((resolve) => {
       this.#worker.once('exit', (code) => {
         this.#closed = true;
-        const failure = new Error(`The embedded database stopped (worker exit code ${code}).`);
+        const failure = new Error(
+          `The embedded database stopped (worker exit code ${code}${crash ? `: ${crash.message}` : ''}).`,
+          { cause: crash },
+        );
         for (const call of this.#pending.values()) call.reject(failure);
         this.#pending.clear();
         resolve();
       });
     });
-    // A worker that fails to start (bad data folder) rejects the calls waiting on it via 'exit'.
-    this.#worker.on('error', () => undefined);
     this.waitReady = this.#call<void>({ op: 'ready' });
   }
 
