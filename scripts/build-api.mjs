@@ -1,6 +1,7 @@
 // Compiles the API to one ES module (apps/api/dist/main.mjs) so production starts plain Node,
 // without a run-time TypeScript loader. npm packages stay external (loaded from node_modules);
 // our own code and @sundial/core (TypeScript source) are bundled in.
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -28,3 +29,7 @@ await build({
     },
   ],
 });
+
+// The embedded database's worker thread is a file of its own, found beside the bundle
+// (new URL('./pglite-worker.mjs', import.meta.url) in db/pglite-thread.ts).
+copyFileSync(path.join(root, 'apps/api/src/db/pglite-worker.mjs'), path.join(root, 'apps/api/dist/pglite-worker.mjs'));

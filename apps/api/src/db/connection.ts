@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { type PGliteLike, PGliteThread } from './pglite-thread.js';
 import type { Database } from './tables.js';
 
 // bigint (int8) and numeric come back as strings from pg; we keep money and counts
@@ -17,6 +18,8 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data folder; 'memory://' keeps it in memory. */
   dataDir?: string;
+  /** PGlite on this thread, as before it moved to a worker (bench/pglite-worker.mjs compares). */
+  pgliteOnMainThread?: boolean;
 }
 
 export interface DbHandle {
@@ -76,11 +79,11 @@ export function openDb(options: DbOptions): DbHandle {
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
-  const pglite = new PGlite(dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite'));
+  // In a worker thread: a long statement (an import, a report) would otherwise hold the event
+  // loop, and every other request with it, for as long as it runs (bench/README.md, PGlite).
+  const folder = dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite');
+  const pglite: PGliteLike = options.pgliteOnMainThread ? new PGlite(folder) : new PGliteThread(folder);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-  listeners.set(db, async (channel, onPayload) => {
-    const unlisten = await pglite.listen(channel, onPayload);
-    return () => unlisten();
-  });
+  listeners.set(db, (channel, onPayload) => pglite.listen(channel, onPayload));
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

@@ -1,6 +1,12 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DbHandle, openDb } from './connection.js';
+import { constraintViolation } from '../platform/errors.js';
+import { type DbHandle, listenerFor, openDb } from './connection.js';
 
 let handle: DbHandle | undefined;
 afterEach(() => handle?.close());
@@ -40,4 +46,88 @@ describe('the embedded database driver', () => {
     const { rows } = await sql<{ n: number }>`select n from t order by n`.execute(db);
     expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
+
+  it('keeps the event loop turning while a long statement runs', async () => {
+    handle = openDb({ dataDir: 'memory://' });
+    const { db } = handle;
+    await sql`select 1`.execute(db);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    // Hundreds of ms: on the main thread (as before) no timer fired before it ended.
+    await sql`select count(*) from generate_series(1, 1000000) g where md5(g::text) like 'a%'`.execute(db);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(2);
+  });
+
+  it("keeps a database error's code and constraint, so the app can name the conflict", async () => {
+    handle = openDb({ dataDir: 'memory://' });
+    const { db } = handle;
+    await sql`create table t (n int constraint t_n_key unique)`.execute(db);
+    await sql`insert into t values (1)`.execute(db);
+    const error = await sql`insert into t values (1)`.execute(db).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: '23505', constraint: 't_n_key', table: 't' });
+    expect(error).toBeInstanceOf(Error);
+    const mapped = constraintViolation(error, { t_n_key: { message: 'That number is taken.' } });
+    expect(mapped).toMatchObject({ code: 'conflict', message: 'That number is taken.' });
+  });
+
+  it('returns dates, bytes and big integers as the same types as before', async () => {
+    handle = openDb({ dataDir: 'memory://' });
+    const { rows } = await sql<{ at: Date; bytes: Uint8Array; big: unknown; json: unknown }>`
+      select ${new Date('2026-01-02T03:04:05Z')}::timestamptz as at, decode('0102', 'hex') as bytes,
+        (2^40)::int8 as big, ${JSON.stringify({ a: [1] })}::jsonb as json`.execute(handle.db);
+    expect(rows[0]?.at).toEqual(new Date('2026-01-02T03:04:05Z'));
+    expect(rows[0]?.bytes).toEqual(new Uint8Array([1, 2]));
+    expect(rows[0]?.json).toEqual({ a: [1] });
+    expect(Number(rows[0]?.big)).toBe(2 ** 40);
+  });
+
+  it('delivers NOTIFY to a listener, and stops when it unlistens', async () => {
+    handle = openDb({ dataDir: 'memory://' });
+    const { db } = handle;
+    const listen = listenerFor(db);
+    if (!listen) throw new Error('no listener for the embedded database');
+    const payloads: string[] = [];
+    const unlisten = await listen('things', (payload) => payloads.push(payload));
+    await sql`select pg_notify('things', 'one')`.execute(db);
+    await db.transaction().execute(async (tx) => {
+      await sql`select pg_notify('things', 'two')`.execute(tx);
+    });
+    await unlisten();
+    await sql`select pg_notify('things', 'three')`.execute(db);
+    await sql`select 1`.execute(db);
+    expect(payloads).toEqual(['one', 'two']);
+  });
+
+  it('keeps its data in the data folder across a restart', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sundial-pglite-'));
+    try {
+      handle = openDb({ dataDir });
+      await sql`create table t (n int)`.execute(handle.db);
+      await sql`insert into t values (7)`.execute(handle.db);
+      await handle.close();
+      handle = openDb({ dataDir });
+      const { rows } = await sql<{ n: number }>`select n from t`.execute(handle.db);
+      expect(rows).toEqual([{ n: 7 }]);
+      await handle.close();
+    } finally {
+      handle = undefined;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets a process that forgot to close it exit once nothing waits on it', async () => {
+    const thread = JSON.stringify(path.resolve(import.meta.dirname, 'pglite-thread.ts'));
+    const script = `import { PGliteThread } from ${thread};
+      const db = new PGliteThread();
+      const { rows } = await db.query('select 41 + 1 as n');
+      console.log(rows[0].n);`;
+    // A thread that kept the process alive would run into the timeout and fail this.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 100_000 },
+    );
+    expect(stdout.trim()).toBe('42');
+  }, 120_000);
 });

@@ -1,4 +1,3 @@
-import type { PGlite, Transaction } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -13,6 +12,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { PGliteLike, PGliteQueryable } from './pglite-thread.js';
 
 /*
  * Kysely for the embedded database. Kysely ships a PGlite dialect only from 0.29, which declares
@@ -30,12 +30,12 @@ class PGliteAdapter extends PostgresAdapter {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  #transaction: Transaction | undefined;
+  #transaction: PGliteQueryable | undefined;
   #commit: (() => void) | undefined;
   #rollback: ((reason: unknown) => void) | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PGliteLike) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { affectedRows, rows } = await (this.#transaction ?? this.pglite).query<R>(
@@ -123,7 +123,7 @@ class PGliteDriver implements Driver {
   readonly #connection: PGliteConnection;
   readonly #mutex = new Mutex();
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(private readonly pglite: PGliteLike) {
     this.#connection = new PGliteConnection(pglite);
   }
 
@@ -151,9 +151,9 @@ class PGliteDriver implements Driver {
   }
 }
 
-/** Kysely on PGlite (Postgres compiled to WebAssembly, in this process). */
+/** Kysely on PGlite (Postgres compiled to WebAssembly), in this thread or in a worker thread. */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly config: { pglite: PGlite }) {}
+  constructor(private readonly config: { pglite: PGliteLike }) {}
 
   createAdapter(): DialectAdapter {
     return new PGliteAdapter();
