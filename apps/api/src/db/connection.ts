@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './tables.js';
@@ -17,6 +17,8 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data folder; 'memory://' keeps it in memory. */
   dataDir?: string;
+  /** Hears every statement sent (on PostgreSQL also begin and commit): for tests that count round trips. */
+  onQuery?: (sql: string) => void;
 }
 
 export interface DbHandle {
@@ -34,13 +36,19 @@ const listeners = new WeakMap<Db, Listen>();
 export const listenerFor = (db: Db): Listen | undefined => listeners.get(db);
 
 export function openDb(options: DbOptions): DbHandle {
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: LogEvent) => {
+        onQuery(event.query.sql);
+      }
+    : undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle pooled connection the server drops (restart, failover, pg_terminate_backend) is an
     // 'error' event on the pool; unhandled, it would crash the process. The pool discards that
     // connection and opens a new one on the next query, so there is nothing else to do.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const connectionString = options.databaseUrl;
     listeners.set(db, async (channel, onPayload) => {
       let client: pg.Client | undefined;
@@ -77,7 +85,7 @@ export function openDb(options: DbOptions): DbHandle {
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const pglite = new PGlite(dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite'));
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log });
   listeners.set(db, async (channel, onPayload) => {
     const unlisten = await pglite.listen(channel, onPayload);
     return () => unlisten();
