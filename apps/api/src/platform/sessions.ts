@@ -11,14 +11,17 @@ const REMEMBER_DAYS = 30;
 const minutes = (n: number) => n * 60_000;
 const RENEW_EVERY_MS = 60_000;
 
+/** How the sessions table knows a secret: by its hash only. */
+export const sessionIdHash = (secret: string) => hashSecret(secret);
+
 /**
- * The live session of a secret (not past its absolute or idle deadline), as a select the app joins
+ * The live session of a secret's hash (`sessionIdHash`; not past its absolute or idle deadline), as a select the app joins
  * the session's user (and membership) onto: a request is authenticated in one query.
  */
-export function liveSessions(db: Db, secret: string, now: Date) {
+export function liveSessions(db: Db, idHash: string, now: Date) {
   return db
     .selectFrom('sessions as s')
-    .where('s.id_hash', '=', hashSecret(secret))
+    .where('s.id_hash', '=', idHash)
     .where('s.expires_at', '>', now)
     .where('s.idle_expires_at', '>', now);
 }
