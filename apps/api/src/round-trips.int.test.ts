@@ -2,7 +2,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingStatements, createTestApp, type SignedUp, signUp, type TestApp } from '../test/harness.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
-import { newId } from './platform/ids.js';
 
 /*
  * Round trips to the database per request, counted on the real driver (begin and commit left out):
@@ -25,45 +24,20 @@ beforeAll(async () => {
   member = await signUp(t.app);
   await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
   ws = `/api/v1/workspaces/${owner.workspaceId}`;
-  projectId = newId();
-  taskId = newId();
-  tagId = newId();
-  const listId = newId();
-  const workspace_id = owner.workspaceId;
-  await t.db
-    .insertInto('projects')
-    .values({
-      id: projectId,
-      workspace_id,
-      name: 'Harbour',
-      client_id: null,
-      owner_user_id: null,
-      description: null,
-      budget_type: null,
-      keywords: '[]',
-      is_public: true,
-      archived_at: null,
-    })
-    .execute();
-  await t.db
-    .insertInto('tasks')
-    .values({
-      id: taskId,
-      workspace_id,
-      project_id: projectId,
-      parent_task_id: null,
-      name: 'Design',
-      description: null,
-      budget_type: null,
-      keywords: '[]',
-      archived_at: null,
-    })
-    .execute();
-  await t.db.insertInto('tag_lists').values({ id: listId, workspace_id, name: 'Kind', archived_at: null }).execute();
-  await t.db
-    .insertInto('tags')
-    .values({ id: tagId, workspace_id, tag_list_id: listId, name: 'urgent', archived_at: null })
-    .execute();
+  const post = async (url: string, payload: object) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `${ws}${url}`,
+      payload,
+      headers: { cookie: owner.cookie },
+    });
+    if (response.statusCode !== 201) throw new Error(`${url}: ${response.body}`);
+    return response.json().id as string;
+  };
+  projectId = await post('/projects', { name: 'Harbour', isPublic: true });
+  taskId = await post(`/projects/${projectId}/tasks`, { name: 'Design' });
+  const listId = await post('/tag-lists', { name: 'Kind' });
+  tagId = await post(`/tag-lists/${listId}/tags`, { name: 'urgent' });
   await t.app.services.background.drain();
 });
 
