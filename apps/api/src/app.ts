@@ -139,13 +139,16 @@ export async function buildApp({
       // the user is not a member of is a 404, whatever else is wrong with the request.
       api.addHook('onRequest', async (request) => {
         assertSameOrigin(request);
-        request.auth = (await authenticator.authenticate(request)) ?? undefined;
-        if (request.routeOptions.config.public) return;
-        const { user } = requireAuth(request);
         const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
+        const wellFormed = workspaceId !== undefined && isUuid(workspaceId) ? workspaceId : undefined;
+        // The session authenticator finds the membership with the session and user, in one query.
+        request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
+        if (request.routeOptions.config.public) return;
+        const { user, membership } = requireAuth(request);
         if (workspaceId !== undefined) {
-          if (!isUuid(workspaceId)) throw notFound('Workspace not found.');
-          request.membership = await services.workspaces.getMembership(workspaceId, user.id);
+          if (!wellFormed) throw notFound('Workspace not found.');
+          if (membership === null) throw notFound('Workspace not found.');
+          request.membership = membership ?? (await services.workspaces.getMembership(wellFormed, user.id));
         }
       });
       await api.register(authRoutes);

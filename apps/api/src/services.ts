@@ -12,7 +12,7 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
-import { usersRepository } from './modules/users/users.repository.js';
+import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
 import { auditEvents } from './platform/audit.js';
 import { createSessionAuthenticator } from './platform/auth.js';
@@ -59,11 +59,11 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     jobs,
     background,
     sessions,
-    /** The session cookie's authenticator; the platform asks the users table through this lookup. */
+    /** The session cookie's authenticator; the platform asks the users and memberships tables through this lookup. */
     sessionAuthenticator: createSessionAuthenticator({
       sessions,
       config,
-      findUser: (id) => usersRepository.findById(db, id),
+      findSignedIn: (secret, options) => workspacesRepository.findSignedIn(db, secret, options),
     }),
     workspaces,
     auth,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { type Db, openDb } from '../src/db/connection.js';
+import { type Db, type DbOptions, openDb } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { newId } from '../src/platform/ids.js';
 
@@ -17,10 +17,12 @@ export interface TestApp {
  * A fresh database for one test file: in-memory PGlite, or a new PostgreSQL database created
  * beside DATABASE_URL's (and dropped afterwards) when that is set.
  */
-export async function openTestDb(): Promise<{ db: Db; url?: string; close(): Promise<void> }> {
+export async function openTestDb(
+  options: Pick<DbOptions, 'onQuery'> = {},
+): Promise<{ db: Db; url?: string; close(): Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const handle = openDb({ dataDir: 'memory://' });
+    const handle = openDb({ dataDir: 'memory://', ...options });
     return { db: handle.db, close: () => handle.close() };
   }
   const name = `sundial_test_${newId().replaceAll('-', '')}`;
@@ -30,7 +32,7 @@ export async function openTestDb(): Promise<{ db: Db; url?: string; close(): Pro
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = openDb({ databaseUrl: url.toString() });
+  const handle = openDb({ databaseUrl: url.toString(), ...options });
   return {
     db: handle.db,
     /** For a second connection pool, as another process would open. */
@@ -73,8 +75,9 @@ export const GENEROUS_LIMITS: Record<string, string> = {
 export async function createTestApp(
   env: Record<string, string> = {},
   deps: Pick<AppDeps, 'tokenAuthenticators' | 'now'> = {},
+  dbOptions: Pick<DbOptions, 'onQuery'> = {},
 ): Promise<TestApp> {
-  const { db, close } = await openTestDb();
+  const { db, close } = await openTestDb(dbOptions);
   await migrateToLatest(db);
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -149,4 +152,35 @@ export function useTestApp(env: Record<string, string> = {}): { t: TestApp; call
   });
   afterAll(() => ctx.t?.close());
   return ctx;
+}
+
+/** Statements sent to the database, as counted by `countingStatements`; begin and commit left out. */
+export interface StatementLog {
+  /** Every statement of the calls made inside `during`, in order. */
+  during<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+  /** Feed for `createTestApp(…, { onQuery })`. */
+  onQuery(sql: string): void;
+}
+
+/**
+ * Records the statements the app sends while `during` runs, the same on PGlite and PostgreSQL
+ * (begin, commit and rollback are left out: PGlite opens transactions without a statement).
+ */
+export function countingStatements(): StatementLog {
+  let recording: string[] | undefined;
+  return {
+    onQuery(sql) {
+      if (/^(begin|commit|rollback)\b/i.test(sql.trim())) return;
+      recording?.push(sql);
+    },
+    async during(work) {
+      recording = [];
+      try {
+        const result = await work();
+        return { result, statements: recording };
+      } finally {
+        recording = undefined;
+      }
+    },
+  };
 }

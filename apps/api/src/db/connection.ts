@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { type PGliteLike, PGliteThread } from './pglite-thread.js';
@@ -20,6 +20,8 @@ export interface DbOptions {
   dataDir?: string;
   /** PGlite on this thread, as before it moved to a worker (bench/pglite-worker.mjs compares). */
   pgliteOnMainThread?: boolean;
+  /** Hears every statement sent (on PostgreSQL also begin and commit): for tests that count round trips. */
+  onQuery?: (sql: string) => void;
 }
 
 export interface DbHandle {
@@ -37,13 +39,19 @@ const listeners = new WeakMap<Db, Listen>();
 export const listenerFor = (db: Db): Listen | undefined => listeners.get(db);
 
 export function openDb(options: DbOptions): DbHandle {
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: LogEvent) => {
+        onQuery(event.query.sql);
+      }
+    : undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle pooled connection the server drops (restart, failover, pg_terminate_backend) is an
     // 'error' event on the pool; unhandled, it would crash the process. The pool discards that
     // connection and opens a new one on the next query, so there is nothing else to do.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const connectionString = options.databaseUrl;
     listeners.set(db, async (channel, onPayload) => {
       let client: pg.Client | undefined;
@@ -83,7 +91,7 @@ export function openDb(options: DbOptions): DbHandle {
   // loop, and every other request with it, for as long as it runs (bench/README.md, PGlite).
   const folder = dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite');
   const pglite: PGliteLike = options.pgliteOnMainThread ? new PGlite(folder) : new PGliteThread(folder);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log });
   listeners.set(db, (channel, onPayload) => pglite.listen(channel, onPayload));
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

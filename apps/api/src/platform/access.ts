@@ -79,12 +79,16 @@ export function mayEditProject(role: Role, project: { granted: boolean }): boole
   return can(role, 'projects:manage') || (project.granted && can(role, 'projects:edit_granted'));
 }
 
-/** Whether a member of the workspace (any role, by id) reaches the project: may have time on it. */
+/**
+ * Whether a member of the workspace (any role, by id; `role` when the caller knows it) reaches the
+ * project: may have time on it. Members and guests have time only on projects they can see
+ * (members: public or assigned directly or via a group; guests: assigned only).
+ */
 export async function memberReachesProject(
   db: Db,
-  o: { workspaceId: string; userId: string; projectId: string },
+  o: { workspaceId: string; userId: string; projectId: string; role?: Role },
 ): Promise<boolean> {
-  const role = await accessRepository.findMemberRole(db, o.workspaceId, o.userId);
+  const role = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
   if (!role) return false;
   return accessRepository.reachesProject(db, projectViewer({ ...o, role }), o.projectId);
 }

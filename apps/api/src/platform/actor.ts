@@ -12,6 +12,11 @@ export interface RequestAuth {
   method: AuthMethod;
   /** The session's secret when a session cookie signed the request; a token has none to keep or end. */
   sessionSecret?: string;
+  /**
+   * The active membership of the URL's workspace, when the authenticator found it with the user
+   * (null: not a member); absent when it did not look, and the workspace hook looks it up.
+   */
+  membership?: MembershipWithWorkspace | null;
 }
 
 /** A person's active membership of a workspace, with the workspace. */

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { User } from '../db/tables.js';
-import type { RequestAuth } from './actor.js';
+import type { Session, User } from '../db/tables.js';
+import type { MembershipWithWorkspace, RequestAuth } from './actor.js';
 import { AppError } from './errors.js';
 import type { SessionStore, StartedSession } from './sessions.js';
 
@@ -10,7 +10,11 @@ export { requireAuth, requireMembership } from './actor.js';
 
 /** Recognises who sent a request; null when the request carries nothing it knows. */
 export interface Authenticator {
-  authenticate(request: FastifyRequest): Promise<RequestAuth | null>;
+  /**
+   * `workspaceId`: the (well-formed) workspace of the URL, so an authenticator that can may load the
+   * membership in the same query (`RequestAuth.membership`).
+   */
+  authenticate(request: FastifyRequest, context?: { workspaceId?: string }): Promise<RequestAuth | null>;
 }
 
 /**
@@ -45,23 +49,46 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   });
 }
 
+/** A live session as the app's lookup found it: with its user, and their membership when asked. */
+export interface SignedIn {
+  session: Pick<Session, 'remember' | 'last_seen_at' | 'expires_at'>;
+  user: User;
+  /** The active membership of the workspace asked about; null when there is none. */
+  membership?: MembershipWithWorkspace | null;
+}
+
+/**
+ * Finds the live session of a secret (`liveSessions`), its user and, given a workspace id, the
+ * user's active membership of it: in one query, so a request costs one round trip to authenticate.
+ */
+export type SignedInLookup = (
+  secret: string,
+  options: { now: Date; workspaceId?: string },
+) => Promise<SignedIn | undefined>;
+
 /**
  * The browser's way in: the session cookie, when it names a live session of a known user.
- * Who the user is comes from `findUser`, wired in by the app (the platform knows no feature tables).
+ * The lookup is wired in by the app (the platform knows no feature tables).
  */
 export function createSessionAuthenticator(deps: {
-  sessions: Pick<SessionStore, 'resume'>;
-  findUser: (id: string) => Promise<User | undefined>;
+  sessions: Pick<SessionStore, 'renew'>;
+  findSignedIn: SignedInLookup;
   config: Pick<Config, 'secureCookies'>;
 }): Authenticator {
   return {
-    async authenticate(request) {
+    async authenticate(request, context = {}) {
       const secret = request.cookies[sessionCookieName(deps.config)];
       if (!secret) return null;
-      const session = await deps.sessions.resume(secret);
-      if (!session) return null;
-      const user = await deps.findUser(session.user_id);
-      return user ? { user, method: 'session', sessionSecret: secret } : null;
+      const now = new Date();
+      const found = await deps.findSignedIn(secret, { now, workspaceId: context.workspaceId });
+      if (!found) return null;
+      await deps.sessions.renew(secret, found.session, now);
+      return {
+        user: found.user,
+        method: 'session',
+        sessionSecret: secret,
+        ...(found.membership === undefined ? {} : { membership: found.membership }),
+      };
     },
   };
 }
@@ -83,10 +110,10 @@ export function createRequestAuthenticator(deps: {
 }): Authenticator {
   const tokens = deps.tokens ?? [];
   return {
-    async authenticate(request) {
+    async authenticate(request, context) {
       const header = request.headers.authorization ?? '';
       // Other schemes (a proxy's Basic login in front of the app) are not ours to judge.
-      if (!/^Bearer(\s|$)/i.test(header)) return deps.session.authenticate(request);
+      if (!/^Bearer(\s|$)/i.test(header)) return deps.session.authenticate(request, context);
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match?.[1]) throw badToken('The Authorization header must be "Bearer <token>", with the token.');
       if (tokens.length === 0) {

@@ -9,6 +9,22 @@ export interface SessionPolicy {
 
 const REMEMBER_DAYS = 30;
 const minutes = (n: number) => n * 60_000;
+const RENEW_EVERY_MS = 60_000;
+
+/** How the sessions table knows a secret: by its hash only. */
+export const sessionIdHash = (secret: string) => hashSecret(secret);
+
+/**
+ * The live session of a secret's hash (`sessionIdHash`; not past its absolute or idle deadline), as a select the app joins
+ * the session's user (and membership) onto: a request is authenticated in one query.
+ */
+export function liveSessions(db: Db, idHash: string, now: Date) {
+  return db
+    .selectFrom('sessions as s')
+    .where('s.id_hash', '=', idHash)
+    .where('s.expires_at', '>', now)
+    .where('s.idle_expires_at', '>', now);
+}
 
 export interface StartedSession {
   secret: string;
@@ -48,27 +64,23 @@ export function createSessionStore(db: Db, policy: SessionPolicy) {
       return { secret, expiresAt, remember: input.remember };
     },
 
-    /** The live session for a secret, renewing its idle deadline (at most once a minute). */
-    async resume(secret: string): Promise<Session | undefined> {
-      const idHash = hashSecret(secret);
-      const now = new Date();
-      const session = await db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('id_hash', '=', idHash)
-        .where('expires_at', '>', now)
-        .where('idle_expires_at', '>', now)
-        .executeTakeFirst();
-      if (!session) return undefined;
-      if (now.getTime() - new Date(session.last_seen_at).getTime() > 60_000) {
-        const idleUntil = new Date(Math.min(now.getTime() + idle(session.remember), session.expires_at.getTime()));
-        await db
-          .updateTable('sessions')
-          .set({ last_seen_at: now, idle_expires_at: idleUntil })
-          .where('id_hash', '=', idHash)
-          .execute();
-      }
-      return session;
+    /**
+     * Slides the idle deadline of a session the request just proved live (`liveSessions`). At most
+     * one write a minute per session: between those the stored deadline is less than a minute
+     * short of the sliding one, so an idle session ends at most a minute early, never late.
+     */
+    async renew(
+      secret: string,
+      session: Pick<Session, 'remember' | 'last_seen_at' | 'expires_at'>,
+      now = new Date(),
+    ): Promise<void> {
+      if (now.getTime() - new Date(session.last_seen_at).getTime() <= RENEW_EVERY_MS) return;
+      const idleUntil = new Date(Math.min(now.getTime() + idle(session.remember), session.expires_at.getTime()));
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, idle_expires_at: idleUntil })
+        .where('id_hash', '=', hashSecret(secret))
+        .execute();
     },
 
     async end(secret: string): Promise<void> {

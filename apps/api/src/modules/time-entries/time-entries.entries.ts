@@ -2,7 +2,7 @@ import { isInstantInRange, type TimeEntryView } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { validationError } from '../../platform/errors.js';
+import { notFound, validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { isUuid } from '../../platform/ids.js';
 import { presentEntry } from './time-entries.presenter.js';
@@ -13,12 +13,11 @@ import {
   entryWork,
   getVisible,
   once,
-  present,
   publisher,
-  refreshDuration,
   SKEW_MS,
   settingsOf,
   targetUser,
+  uniqueSorted,
   wholeSecond,
 } from './time-entries.shared.js';
 import { assertRequired, assertTimes, type EntryInput, resolveRefs } from './time-entries.validation.js';
@@ -116,7 +115,7 @@ export function createEntries(db: Db, events: EventBus) {
             note,
             tagCount: input.tagIds?.length ?? 0,
           });
-          const id = await repo.insert(tx, {
+          const entry = await repo.insert(tx, {
             workspace_id: workspaceId,
             user_id: userId,
             project_id: refs.project_id,
@@ -128,9 +127,10 @@ export function createEntries(db: Db, events: EventBus) {
             duration_seconds: Math.round((end.getTime() - start.getTime()) / 1000),
             created_by_user_id: actor.userId,
           });
-          await repo.setTags(tx, workspaceId, id, input.tagIds ?? []);
-          await publish(tx, 'created', by(actor), [{ id, userId }]);
-          return { status: 201, body: await present(tx, workspaceId, id, now) };
+          const tagIds = uniqueSorted(input.tagIds ?? []);
+          await repo.setTags(tx, workspaceId, entry.id, tagIds, { fresh: true });
+          await publish(tx, 'created', by(actor), [{ id: entry.id, userId }]);
+          return { status: 201, body: presentEntry({ ...entry, tag_ids: tagIds, breaks: [] }, now) };
         }),
       );
     },
@@ -177,11 +177,14 @@ export function createEntries(db: Db, events: EventBus) {
             tagCount: (input.tagIds ?? entry.tag_ids).length,
           });
         }
-        await repo.update(tx, workspaceId, [id], values);
-        if (input.tagIds) await repo.setTags(tx, workspaceId, id, input.tagIds);
-        await refreshDuration(tx, workspaceId, id);
+        // Work seconds of a stopped entry follow its times; its breaks stay as they were read.
+        if (end) values.duration_seconds = entryWork({ ...entry, start_at: start, end_at: end }, now);
+        const row = await repo.updateOne(tx, workspaceId, id, values);
+        if (!row) throw notFound('Time entry not found.');
+        const tagIds = input.tagIds ? uniqueSorted(input.tagIds) : entry.tag_ids;
+        if (input.tagIds) await repo.setTags(tx, workspaceId, id, tagIds);
         await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }]);
-        return present(tx, workspaceId, id, now);
+        return presentEntry({ ...row, tag_ids: tagIds, breaks: entry.breaks }, now);
       });
     },
 

@@ -103,15 +103,47 @@ function earliestStartEndingAfter(workspaceId: string, at: Date) {
   return sql<Date>`${at}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${workspaceId}), 0))`;
 }
 
+/** Entries with their tag ids and breaks as columns of the same row: one round trip for an entry. */
+function selectWithRelations(db: Db) {
+  return db
+    .selectFrom('time_entries as e')
+    .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
+    .select([
+      sql<string[]>`coalesce((select array_agg(t.tag_id::text order by t.tag_id) from time_entry_tags t
+        where t.workspace_id = e.workspace_id and t.entry_id = e.id), '{}')`.as('tag_ids'),
+      sql<{ start_at: string; end_at: string | null }[]>`coalesce((select json_agg(json_build_object(
+        'start_at', b.start_at, 'end_at', b.end_at) order by b.start_at) from time_entry_breaks b
+        where b.workspace_id = e.workspace_id and b.entry_id = e.id), '[]')`.as('breaks'),
+    ]);
+}
+
+function runningOf(db: Db, workspaceId: string, userId: string) {
+  return selectWithRelations(db)
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.user_id', '=', userId)
+    .where('e.end_at', 'is', null);
+}
+
+function toEntryWithRelations(
+  row: TimeEntryRow & { tag_ids: string[]; breaks: { start_at: string; end_at: string | null }[] },
+): EntryWithRelations {
+  return {
+    ...row,
+    breaks: row.breaks.map((b) => ({
+      start_at: new Date(b.start_at),
+      end_at: b.end_at === null ? null : new Date(b.end_at),
+    })),
+  };
+}
+
 export const timeEntriesRepository = {
+  /** One entry with its tags and breaks, in one query. */
   async find(db: Db, workspaceId: string, id: string): Promise<EntryWithRelations | undefined> {
-    const row = await db
-      .selectFrom('time_entries')
-      .select(ENTRY_COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
+    const row = await selectWithRelations(db)
+      .where('e.workspace_id', '=', workspaceId)
+      .where('e.id', '=', id)
       .executeTakeFirst();
-    return row ? (await withRelations(db, workspaceId, [row]))[0] : undefined;
+    return row && toEntryWithRelations(row);
   },
 
   async findMany(db: Db, workspaceId: string, ids: string[]): Promise<EntryWithRelations[]> {
@@ -178,27 +210,15 @@ export const timeEntriesRepository = {
     return withRelations(db, workspaceId, rows);
   },
 
-  /** The user's running entry, locked for the rest of the transaction. */
-  async findRunningForUpdate(tx: Db, workspaceId: string, userId: string): Promise<TimeEntryRow | undefined> {
-    return tx
-      .selectFrom('time_entries')
-      .select(ENTRY_COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .where('end_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+  /** The user's running entry with its tags and breaks, locked for the rest of the transaction. */
+  async findRunningForUpdate(tx: Db, workspaceId: string, userId: string): Promise<EntryWithRelations | undefined> {
+    const row = await runningOf(tx, workspaceId, userId).forUpdate('e').executeTakeFirst();
+    return row && toEntryWithRelations(row);
   },
 
   async findRunning(db: Db, workspaceId: string, userId: string): Promise<EntryWithRelations | undefined> {
-    const row = await db
-      .selectFrom('time_entries')
-      .select(ENTRY_COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .where('end_at', 'is', null)
-      .executeTakeFirst();
-    return row ? (await withRelations(db, workspaceId, [row]))[0] : undefined;
+    const row = await runningOf(db, workspaceId, userId).executeTakeFirst();
+    return row && toEntryWithRelations(row);
   },
 
   async insert(
@@ -211,9 +231,9 @@ export const timeEntriesRepository = {
       /** Only when an entry comes back from the trash with its old id. */
       id?: string;
     },
-  ): Promise<string> {
+  ): Promise<TimeEntryRow> {
     const id = input.id ?? newId();
-    await tx
+    return tx
       .insertInto('time_entries')
       .values({
         id,
@@ -228,8 +248,8 @@ export const timeEntriesRepository = {
         duration_seconds: input.duration_seconds ?? null,
         created_by_user_id: input.created_by_user_id,
       })
-      .execute();
-    return id;
+      .returning(ENTRY_COLUMNS)
+      .executeTakeFirstOrThrow();
   },
 
   async update(tx: Db, workspaceId: string, ids: string[], values: EntryValues): Promise<void> {
@@ -242,13 +262,33 @@ export const timeEntriesRepository = {
       .execute();
   },
 
-  /** Ends the user's running entry if there still is one; undefined when another request already did. */
-  async stopRunning(tx: Db, workspaceId: string, userId: string, at: Date): Promise<TimeEntryRow | undefined> {
+  /** Changes one entry and returns it as stored; undefined when it is gone. */
+  async updateOne(tx: Db, workspaceId: string, id: string, values: EntryValues): Promise<TimeEntryRow | undefined> {
     return tx
       .updateTable('time_entries')
-      .set({ end_at: at, duration_seconds: 0, updated_at: at })
+      .set({ ...values, updated_at: new Date() })
       .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .returning(ENTRY_COLUMNS)
+      .executeTakeFirst();
+  },
+
+  /**
+   * Ends a running entry at `at` with its work seconds; undefined when it no longer runs (another
+   * request stopped it first).
+   */
+  async stop(
+    tx: Db,
+    workspaceId: string,
+    id: string,
+    at: Date,
+    durationSeconds: number,
+  ): Promise<TimeEntryRow | undefined> {
+    return tx
+      .updateTable('time_entries')
+      .set({ end_at: at, duration_seconds: durationSeconds, updated_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
       .where('end_at', 'is', null)
       .returning(ENTRY_COLUMNS)
       .executeTakeFirst();
@@ -259,12 +299,21 @@ export const timeEntriesRepository = {
     await tx.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
   },
 
-  async setTags(tx: Db, workspaceId: string, entryId: string, tagIds: readonly string[]): Promise<void> {
-    await tx
-      .deleteFrom('time_entry_tags')
-      .where('workspace_id', '=', workspaceId)
-      .where('entry_id', '=', entryId)
-      .execute();
+  /** Replaces the entry's tags; `{ fresh: true }` for an entry just inserted, which has none to remove. */
+  async setTags(
+    tx: Db,
+    workspaceId: string,
+    entryId: string,
+    tagIds: readonly string[],
+    options: { fresh?: boolean } = {},
+  ): Promise<void> {
+    if (!options.fresh) {
+      await tx
+        .deleteFrom('time_entry_tags')
+        .where('workspace_id', '=', workspaceId)
+        .where('entry_id', '=', entryId)
+        .execute();
+    }
     if (tagIds.length === 0) return;
     await tx
       .insertInto('time_entry_tags')

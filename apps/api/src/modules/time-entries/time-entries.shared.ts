@@ -82,12 +82,8 @@ export async function present(dbOrTx: Db, workspaceId: string, id: string, now =
   return presentEntry(entry, now);
 }
 
-/** Stores work seconds of a stopped entry (after its times or breaks changed). */
-export async function refreshDuration(tx: Db, workspaceId: string, id: string): Promise<void> {
-  const entry = await repo.find(tx, workspaceId, id);
-  if (!entry || entry.end_at === null) return;
-  await repo.update(tx, workspaceId, [id], { duration_seconds: entryWork(entry, new Date()) });
-}
+/** Tag ids as an entry reads them back: each once, in order. */
+export const uniqueSorted = (ids: readonly string[]) => [...new Set(ids.map((id) => id.toLowerCase()))].sort();
 
 export type Publish = (
   tx: Db,

@@ -4,16 +4,17 @@ import type { Actor } from '../../platform/actor.js';
 import { type ConstraintTable, constraintViolation } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { presentEntry } from './time-entries.presenter.js';
-import { timeEntriesRepository as repo } from './time-entries.repository.js';
+import { type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
 import {
   by,
   conflict,
+  entryWork,
   once,
   present,
   publisher,
-  refreshDuration,
   settingsOf,
   targetUser,
+  uniqueSorted,
   wholeSecond,
 } from './time-entries.shared.js';
 import { assertRequired, type EntryInput, resolveRefs } from './time-entries.validation.js';
@@ -25,13 +26,17 @@ const RUNNING_CONSTRAINTS: ConstraintTable = {
   },
 };
 
-/** Ends the running entry at `at` (closing an open break); undefined when none runs. */
-async function stopRunningIn(tx: Db, workspaceId: string, userId: string, at: Date) {
-  const stopped = await repo.stopRunning(tx, workspaceId, userId, at);
-  if (!stopped) return undefined;
-  await repo.closeBreak(tx, workspaceId, stopped.id, at);
-  await refreshDuration(tx, workspaceId, stopped.id);
-  return stopped;
+/**
+ * Ends the running entry (read and locked by the caller) at `at`, closing an open break, and
+ * stores its work seconds; undefined when another request stopped it first. Returns it as stored.
+ */
+async function stopEntry(tx: Db, workspaceId: string, running: EntryWithRelations, at: Date) {
+  const breaks = running.breaks.map((b) => ({ start_at: b.start_at, end_at: b.end_at ?? at }));
+  const work = entryWork({ ...running, end_at: at, breaks }, at);
+  const row = await repo.stop(tx, workspaceId, running.id, at, work);
+  if (!row) return undefined;
+  if (running.breaks.some((b) => b.end_at === null)) await repo.closeBreak(tx, workspaceId, running.id, at);
+  return { ...row, tag_ids: running.tag_ids, breaks };
 }
 
 /** The running timer of a person: start, stop, pause, resume, discard. */
@@ -58,9 +63,9 @@ export function createTimer(db: Db, events: EventBus) {
             const userId = await targetUser(tx, actor, input.userId, 'edit');
             const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
             const now = wholeSecond(Date.now());
-            await repo.findRunningForUpdate(tx, workspaceId, userId);
-            const stopped = await stopRunningIn(tx, workspaceId, userId, now);
-            const id = await repo.insert(tx, {
+            const running = await repo.findRunningForUpdate(tx, workspaceId, userId);
+            const stopped = running && (await stopEntry(tx, workspaceId, running, now));
+            const entry = await repo.insert(tx, {
               workspace_id: workspaceId,
               user_id: userId,
               project_id: refs.project_id,
@@ -70,14 +75,15 @@ export function createTimer(db: Db, events: EventBus) {
               start_at: now,
               created_by_user_id: actor.userId,
             });
-            await repo.setTags(tx, workspaceId, id, input.tagIds ?? []);
+            const tagIds = uniqueSorted(input.tagIds ?? []);
+            await repo.setTags(tx, workspaceId, entry.id, tagIds, { fresh: true });
             if (stopped) await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId }]);
-            await publish(tx, 'created', by(actor), [{ id, userId }]);
+            await publish(tx, 'created', by(actor), [{ id: entry.id, userId }]);
             return {
               status: 201,
               body: {
-                entry: await present(tx, workspaceId, id, now),
-                stopped: stopped ? await present(tx, workspaceId, stopped.id, now) : null,
+                entry: presentEntry({ ...entry, tag_ids: tagIds, breaks: [] }, now),
+                stopped: stopped ? presentEntry(stopped, now) : null,
               },
             };
           }),
@@ -100,16 +106,16 @@ export function createTimer(db: Db, events: EventBus) {
       return db.transaction().execute(async (tx) =>
         once(tx, actor, key, { operation: 'timer.stop', body: { userId } }, async () => {
           const target = await targetUser(tx, actor, userId, 'edit');
-          const running = await repo.findRunning(tx, workspaceId, target);
-          if (running) {
-            const settings = await settingsOf(tx, workspaceId);
-            assertRequired(settings, { ...running, tagCount: running.tag_ids.length }, ' before stopping the timer');
-          }
+          // Locked: a second stop at the same moment waits here, then finds nothing running.
+          const running = await repo.findRunningForUpdate(tx, workspaceId, target);
+          if (!running) throw conflict('no_running_timer', 'No timer is running.');
+          const settings = await settingsOf(tx, workspaceId);
+          assertRequired(settings, { ...running, tagCount: running.tag_ids.length }, ' before stopping the timer');
           const now = wholeSecond(Date.now());
-          const stopped = await stopRunningIn(tx, workspaceId, target, now);
+          const stopped = await stopEntry(tx, workspaceId, running, now);
           if (!stopped) throw conflict('no_running_timer', 'No timer is running.');
           await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId: target }]);
-          return { status: 200, body: await present(tx, workspaceId, stopped.id, now) };
+          return { status: 200, body: presentEntry(stopped, now) };
         }),
       );
     },
@@ -120,8 +126,7 @@ export function createTimer(db: Db, events: EventBus) {
         const target = await targetUser(tx, actor, userId, 'edit');
         const running = await repo.findRunningForUpdate(tx, workspaceId, target);
         if (!running) throw conflict('no_running_timer', 'No timer is running.');
-        const entry = await repo.find(tx, workspaceId, running.id);
-        if (entry?.breaks.some((b) => b.end_at === null))
+        if (running.breaks.some((b) => b.end_at === null))
           throw conflict('timer_paused', 'The timer is already paused.');
         const now = wholeSecond(Date.now());
         await repo.openBreak(tx, workspaceId, running.id, now);

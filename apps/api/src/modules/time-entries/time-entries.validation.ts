@@ -33,6 +33,13 @@ export async function resolveRefs(
 ): Promise<{ project_id?: string | null; task_id?: string | null; billableDefault?: boolean }> {
   const workspaceId = actor.membership.workspace.id;
   const out: { project_id?: string | null; task_id?: string | null; billableDefault?: boolean } = {};
+  // An edit that keeps project and task has nothing of theirs to check again (the default billable
+  // is for new entries only).
+  const keepsRefs = current !== undefined && input.projectId === undefined && input.taskId === undefined;
+  if (keepsRefs) {
+    await assertTagsExist(tx, workspaceId, input.tagIds);
+    return out;
+  }
   let projectId = input.projectId === undefined ? (current?.project_id ?? null) : input.projectId;
   let taskId = input.taskId === undefined ? (current?.task_id ?? null) : input.taskId;
   // A new project without a new task drops the old task.
@@ -59,7 +66,9 @@ export async function resolveRefs(
     }
     if (projectId !== current?.project_id) {
       for (const ownerId of new Set(ownerIds)) {
-        if (await seesProject(tx, workspaceId, ownerId, projectId)) continue;
+        // The actor's own role is known: no need to read it again.
+        const role = ownerId === actor.userId ? actor.membership.role : undefined;
+        if (await memberReachesProject(tx, { workspaceId, userId: ownerId, projectId, role })) continue;
         throw validationError({
           projectId:
             ownerId === actor.userId
@@ -70,24 +79,16 @@ export async function resolveRefs(
     }
     out.billableDefault = project.billable_default;
   }
-  if (input.tagIds && input.tagIds.length > 0) {
-    const found = await repo.countTags(tx, workspaceId, input.tagIds);
-    if (found !== new Set(input.tagIds).size)
-      throw validationError({ tagIds: 'A tag does not exist in the workspace.' });
-  }
-  if (input.projectId !== undefined || input.taskId !== undefined || !current) {
-    out.project_id = projectId;
-    out.task_id = taskId;
-  }
+  await assertTagsExist(tx, workspaceId, input.tagIds);
+  out.project_id = projectId;
+  out.task_id = taskId;
   return out;
 }
 
-/**
- * Members and guests have time only on projects they can see (members: public or assigned directly or
- * via a group; guests: assigned only): checked for the person the time belongs to, whoever books it.
- */
-function seesProject(tx: Db, workspaceId: string, userId: string, projectId: string): Promise<boolean> {
-  return memberReachesProject(tx, { workspaceId, userId, projectId });
+async function assertTagsExist(tx: Db, workspaceId: string, tagIds: string[] | undefined): Promise<void> {
+  if (!tagIds || tagIds.length === 0) return;
+  const found = await repo.countTags(tx, workspaceId, tagIds);
+  if (found !== new Set(tagIds).size) throw validationError({ tagIds: 'A tag does not exist in the workspace.' });
 }
 
 export function assertRequired(

@@ -1,7 +1,10 @@
 import type { PlanId, Role } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { Membership, Workspace } from '../../db/tables.js';
 import type { MembershipWithWorkspace } from '../../platform/actor.js';
+import type { SignedIn } from '../../platform/auth.js';
+import { liveSessions, sessionIdHash } from '../../platform/sessions.js';
 
 export type { MembershipWithWorkspace } from '../../platform/actor.js';
 
@@ -33,6 +36,61 @@ export const workspacesRepository = {
     return row && toMembership(row);
   },
 
+  /**
+   * The live session of a secret with its user and, given a workspace, the user's active membership
+   * of it (null when none): the one query that authenticates a request.
+   */
+  async findSignedIn(
+    db: Db,
+    secret: string,
+    options: { now: Date; workspaceId?: string },
+  ): Promise<SignedIn | undefined> {
+    const { workspaceId } = options;
+    const [row] = await signedInQuery(db, {
+      idHash: sessionIdHash(secret),
+      now: options.now,
+      // Without a workspace the membership join matches nothing and its columns stay null.
+      workspaceId: workspaceId ?? NO_WORKSPACE,
+    });
+    if (!row) return undefined;
+    const {
+      session_remember,
+      session_last_seen_at,
+      session_expires_at,
+      member_role,
+      member_status,
+      workspace_id,
+      workspace_name,
+      workspace_plan,
+      workspace_trial_ends_at,
+      workspace_licenses,
+      workspace_hide_disabled_users,
+      workspace_created_at,
+      workspace_updated_at,
+      ...user
+    } = row;
+    const session = { remember: session_remember, last_seen_at: session_last_seen_at, expires_at: session_expires_at };
+    if (workspaceId === undefined) return { session, user };
+    const membership =
+      member_role && member_status && workspace_id && workspace_name && workspace_plan && workspace_created_at
+        ? {
+            role: member_role,
+            status: member_status,
+            workspace: {
+              id: workspace_id,
+              name: workspace_name,
+              plan: workspace_plan,
+              trial_ends_at: workspace_trial_ends_at,
+              licenses: workspace_licenses ?? 0,
+              hide_disabled_users: workspace_hide_disabled_users ?? false,
+              created_at: workspace_created_at,
+              updated_at: workspace_updated_at ?? workspace_created_at,
+            },
+          }
+        : null;
+    return { session, user, membership };
+  },
+
   async listForUser(db: Db, userId: string): Promise<MembershipWithWorkspace[]> {
     const rows = await membershipsOf(db, userId)
       .where('m.status', '=', 'active')
@@ -61,6 +119,40 @@ export const workspacesRepository = {
       .executeTakeFirstOrThrow();
   },
 };
+
+/** A uuid no workspace has: the membership join of a request without a workspace finds nothing. */
+const NO_WORKSPACE = '00000000-0000-0000-0000-000000000000';
+
+/** The one query that authenticates a request, built and compiled once (`prepared`). */
+const signedInQuery = prepared(
+  ['idHash', 'now', 'workspaceId'],
+  (db, v: { idHash: string; now: Date; workspaceId: string }) =>
+    liveSessions(db, v.idHash, v.now)
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('memberships as m', (join) =>
+        join
+          .onRef('m.user_id', '=', 's.user_id')
+          .on('m.workspace_id', '=', v.workspaceId)
+          .on('m.status', '=', 'active'),
+      )
+      .leftJoin('workspaces as w', 'w.id', 'm.workspace_id')
+      .selectAll('u')
+      .select([
+        's.remember as session_remember',
+        's.last_seen_at as session_last_seen_at',
+        's.expires_at as session_expires_at',
+        'm.role as member_role',
+        'm.status as member_status',
+        'w.id as workspace_id',
+        'w.name as workspace_name',
+        'w.plan as workspace_plan',
+        'w.trial_ends_at as workspace_trial_ends_at',
+        'w.licenses as workspace_licenses',
+        'w.hide_disabled_users as workspace_hide_disabled_users',
+        'w.created_at as workspace_created_at',
+        'w.updated_at as workspace_updated_at',
+      ]),
+);
 
 /** The user's memberships joined with their workspaces: the one select every lookup above shares. */
 function membershipsOf(db: Db, userId: string) {

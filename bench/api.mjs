@@ -1,0 +1,243 @@
+// Throughput of the API against a bare node:http + pg server doing the same work (bench/api-bare.mjs),
+// on PostgreSQL, for: the week's entries, creating an entry, and a timer start + stop. Both servers
+// run as their own processes on one database (`sundial_bench_api`, made afresh beside DATABASE_URL's)
+// and are loaded alternately in one run, so machine noise hits both alike.
+// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:api [-- rounds seconds concurrency]
+// (defaults 3 rounds of 5 s at 8 requests in flight). SUNDIAL_ARGS adds node flags to the Sundial
+// process (e.g. SUNDIAL_ARGS=--cpu-prof to profile it), BARE_ARGS to the bare one; BENCH_ONLY=list,create
+// runs only those operations.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [rounds = 3, seconds = 5, concurrency = 8] = process.argv.slice(2).map(Number);
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) {
+  console.error('Set DATABASE_URL to a PostgreSQL server; the bench makes its own database sundial_bench_api there.');
+  process.exit(1);
+}
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = '/sundial_bench_api';
+const ports = { sundial: 3391, bare: 3392 };
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+
+function request(port, method, url, { cookie, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function waitReady(port, deadline) {
+  while (Date.now() < deadline) {
+    try {
+      if ((await request(port, 'GET', '/readyz')).status === 200) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server on ${port} did not become ready`);
+}
+
+function start(name, args, env) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, DATABASE_URL: dbUrl.toString() },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  pids[name] = child.pid;
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`${name} exited (${code ?? signal})`);
+  });
+  return child;
+}
+let stopping = false;
+const pids = {};
+/** CPU seconds (user + system) a process has used so far. */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const children = [];
+const stopAll = async () => {
+  stopping = true;
+  agent.destroy();
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode === null ? c.once('exit', r) : r()))));
+};
+process.on('uncaughtException', async (error) => {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+});
+process.on('unhandledRejection', async (error) => {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+});
+
+// ---- a fresh database, the compiled API on it, the bare server beside it
+
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query('drop database if exists sundial_bench_api with (force)');
+await admin.query('create database sundial_bench_api');
+await admin.end();
+execFileSync(process.execPath, ['scripts/build-api.mjs'], { cwd: root, stdio: 'inherit' });
+start('sundial', [...(process.env.SUNDIAL_ARGS?.split(' ').filter(Boolean) ?? []), 'apps/api/dist/main.mjs'], {
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: String(ports.sundial),
+  LOG_LEVEL: 'warn',
+  JOBS_ENABLED: 'false',
+  RATE_LIMIT_SIGNUP_PER_IP: '100000',
+});
+await waitReady(ports.sundial, Date.now() + 60_000);
+start('bare', [...(process.env.BARE_ARGS?.split(' ').filter(Boolean) ?? []), 'bench/api-bare.mjs'], {
+  PORT: String(ports.bare),
+});
+
+// ---- one person per request in flight (a timer is one person's), each owning a workspace with a
+// project and a week of entries
+
+const db = new pg.Pool({ connectionString: dbUrl.toString(), max: 2 });
+const week = { from: new Date(Date.now() - 7 * 86_400_000), to: new Date(Date.now() + 86_400_000) };
+const people = [];
+for (let i = 0; i < concurrency; i++) {
+  const email = `bench.${i}.${Date.now()}@example.com`;
+  const signup = await request(ports.sundial, 'POST', '/api/v1/auth/signup', {
+    body: { email, password: 'Tidal-wave-42-bench' },
+  });
+  if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.text}`);
+  const cookie = String(signup.headers['set-cookie']).split(';')[0];
+  const me = JSON.parse((await request(ports.sundial, 'GET', '/api/v1/me', { cookie })).text);
+  const workspaceId = me.currentWorkspaceId;
+  const projectId = crypto.randomUUID();
+  await db.query(
+    `insert into projects (id, workspace_id, name, keywords, is_public) values ($1, $2, 'Harbour', '[]', true)`,
+    [projectId, workspaceId],
+  );
+  // 40 entries this week (what the week list returns) and 400 in the weeks before.
+  await db.query(
+    `insert into time_entries (id, workspace_id, user_id, project_id, note, billable, start_at, end_at, duration_seconds,
+       created_by_user_id)
+     select gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, 'Seeded', false, t, t + interval '1 hour', 3600, $2::uuid
+     from generate_series(now() - interval '6 days', now() - interval '2 hours', interval '3 hours 35 minutes') t
+     union all
+     select gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, 'Older', false, t, t + interval '1 hour', 3600, $2::uuid
+     from generate_series(now() - interval '120 days', now() - interval '8 days', interval '6 hours 40 minutes') t`,
+    [workspaceId, me.user.id, projectId],
+  );
+  people.push({ cookie, workspaceId, projectId, base: `/api/v1/workspaces/${workspaceId}` });
+}
+await db.end();
+await waitReady(ports.bare, Date.now() + 10_000).catch(() => undefined);
+
+// ---- the operations; each returns the statuses it expects
+
+let created = 0;
+const operations = {
+  list: async (port, p) => {
+    const q = `from=${week.from.toISOString()}&to=${week.to.toISOString()}`;
+    const r = await request(port, 'GET', `${p.base}/time-entries?${q}`, { cookie: p.cookie });
+    return [r, 200];
+  },
+  create: async (port, p) => {
+    // Entries go far into the past, so the week list stays the same.
+    const start = new Date(Date.now() - (200 + (++created % 5000)) * 86_400_000).toISOString();
+    const body = { start, duration: 1800, projectId: p.projectId, note: 'Bench entry' };
+    const r = await request(port, 'POST', `${p.base}/time-entries`, { cookie: p.cookie, body });
+    return [r, 201];
+  },
+  'start+stop': async (port, p) => {
+    const started = await request(port, 'POST', `${p.base}/timer/start`, { cookie: p.cookie, body: { note: 'Bench' } });
+    if (started.status !== 201) return [started, 201];
+    const stopped = await request(port, 'POST', `${p.base}/timer/stop`, { cookie: p.cookie, body: {} });
+    return [stopped, 200];
+  },
+};
+
+async function load(server, operation) {
+  const port = ports[server];
+  const until = performance.now() + seconds * 1000;
+  const cpuBefore = cpuSeconds(pids[server]);
+  let done = 0;
+  await Promise.all(
+    people.map(async (person) => {
+      while (performance.now() < until) {
+        const [response, expected] = await operation(port, person);
+        if (response.status !== expected) {
+          throw new Error(`${port}: expected ${expected}, got ${response.status}: ${response.text.slice(0, 300)}`);
+        }
+        done++;
+      }
+    }),
+  );
+  return { rate: done / seconds, cpuMs: ((cpuSeconds(pids[server]) - cpuBefore) * 1000) / done };
+}
+
+const results = {};
+try {
+  // A short warm-up of both, so the JIT has compiled the paths before anything is counted.
+  for (const operation of Object.values(operations)) {
+    for (const port of Object.values(ports)) for (const p of people) await operation(port, p);
+  }
+  const only = process.env.BENCH_ONLY?.split(',');
+  for (const [name, operation] of Object.entries(operations)) {
+    if (only && !only.includes(name)) continue;
+    results[name] = { sundial: [], bare: [] };
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ['sundial', 'bare'] : ['bare', 'sundial'];
+      for (const server of order) results[name][server].push(await load(server, operation));
+    }
+  }
+} finally {
+  await stopAll();
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const table = Object.fromEntries(
+  Object.entries(results).map(([name, r]) => {
+    const s = median(r.sundial.map((x) => x.rate));
+    const b = median(r.bare.map((x) => x.rate));
+    return [
+      name,
+      {
+        'sundial req/s': Math.round(s),
+        'bare req/s': Math.round(b),
+        'sundial/bare': (s / b).toFixed(2),
+        'sundial CPU ms/req': median(r.sundial.map((x) => x.cpuMs)).toFixed(2),
+        'bare CPU ms/req': median(r.bare.map((x) => x.cpuMs)).toFixed(2),
+      },
+    ];
+  }),
+);
+console.table(table);
+console.log(
+  `median of ${rounds} rounds of ${seconds} s at ${concurrency} in flight; start+stop counts a pair as one operation`,
+);
