@@ -35,7 +35,7 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /**
  * An uploaded import file and how far it got: read (`ready` to import, or `invalid` with the
  * rows' errors), then `queued`, `importing` (rowsImported grows) and `done`, or `failed` with a
- * message. `rows` are the first rows and errors for a preview; `errors` the first errors.
+ * message. `rows` are the first rows and errors for a preview (until the import starts); `errors` the first errors.
  */
 export const importView = z.object({
   id: z.string(),

@@ -37,5 +37,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runSql(db, 'drop table if exists import_rows; drop table if exists imports;');
+  await runSql(db, 'drop table if exists import_rows;\ndrop table if exists imports;');
 }

@@ -168,7 +168,8 @@ function view(row: NonNullable<Awaited<ReturnType<typeof repo.find>>>): ImportVi
     rowsImported: row.rows_imported,
     errorCount: row.error_count,
     errors: detail.errors ?? [],
-    rows: detail.rows ?? [],
+    // The preview matters until the import starts; progress polls need not carry it.
+    rows: row.status === 'ready' || row.status === 'invalid' ? (detail.rows ?? []) : [],
     summary: detail.summary ?? NO_SUMMARY,
     message: row.message,
   };

@@ -74,9 +74,22 @@ function togglExport(): string {
   ].join('\n');
 }
 
-/** Imports the export and returns its entries by note. */
+/** Uploads a Toggl export (the raw body, as the web sends it) and asks for it to be imported. */
+async function runImport(csv: string) {
+  const read = await ctx.t.app.inject({
+    method: 'POST',
+    url: `${ws}/imports?source=toggl`,
+    payload: csv,
+    headers: { cookie: owner.cookie, 'content-type': 'text/csv' },
+  });
+  expect(read.statusCode, read.body).toBe(201);
+  return call('POST', `/imports/${read.json().id}/run`, owner);
+}
+
+/** Imports the export (its job run now) and returns its entries by note. */
 async function imported(): Promise<Record<string, { id: string; user_id: string }>> {
-  expect((await call('POST', '/imports', owner, { source: 'toggl', csv: togglExport() })).statusCode).toBe(200);
+  expect((await runImport(togglExport())).statusCode).toBe(202);
+  await ctx.t.app.services.jobs.drain();
   const rows = await ctx.t.db
     .selectFrom('time_entries')
     .select(['id', 'user_id', 'note'])
@@ -87,7 +100,7 @@ async function imported(): Promise<Record<string, { id: string; user_id: string 
 
 describe('time-entry changes made by projects, tasks, tags and imports', () => {
   it('an import announces its entries as created, per user, once they are stored', async () => {
-    const refused = await call('POST', '/imports', owner, { source: 'toggl', csv: `${togglExport()}\nbroken,row` });
+    const refused = await runImport(`${togglExport()}\nbroken,row`);
     expect(refused.statusCode).toBe(422);
     await settle();
     expect(heard).toEqual([]);
