@@ -109,7 +109,15 @@ describe('project totals kept by the database', () => {
       `Ann,${owner.email},Acme,Website,Design,Wireframes,Yes,2026-11-05,09:00:00,2026-11-05,10:30:00,01:30:00,`,
       `Ann,${owner.email},,Alpha,,Review,No,2026-11-05,14:00:00,2026-11-05,14:45:00,00:45:00,`,
     ].join('\n');
-    await call('POST', '/imports', { source: 'toggl', csv });
+    const upload = await ctx.t.app.inject({
+      method: 'POST',
+      url: `${ws}/imports?source=toggl`,
+      payload: csv,
+      headers: { cookie: owner.cookie, 'content-type': 'text/csv' },
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    await call('POST', `/imports/${upload.json().id}/run`);
+    await ctx.t.app.services.jobs.drain();
     await expectTotalsTrue({ Website: 5400, Alpha: 2700 });
 
     // Deleting a task keeps its time on the project; deleting a project takes its total with it.
