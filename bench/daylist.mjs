@@ -36,7 +36,7 @@ async function waitReady(origin) {
 
 /** Starts the compiled server on a free port and a fresh data folder. */
 function startServer() {
-  const port = 3292;
+  const port = Number(process.env.BENCH_PORT ?? 3292);
   const origin = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sundial-daylist-'));
   const server = spawn(process.execPath, ['--enable-source-maps', 'apps/api/dist/main.mjs'], {

@@ -1,6 +1,6 @@
 import { Box, Button, Group, Text } from '@mantine/core';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect } from 'react';
+import { useWindowList } from '../../../components/window-list';
 import type { Project, Task } from '../api';
 import { ProjectRow, type ProjectRowActions } from './ProjectRow';
 import { TaskTree } from './TaskTree';
@@ -87,19 +87,11 @@ export function ProjectList(props: {
   actions: ItemActions;
 }) {
   const { items } = props;
-  const listRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
-  // The list's distance from the top of the page (the toolbar and the new-project bar sit above it).
-  useLayoutEffect(() => {
-    const top = (listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
-    if (Math.abs(top - scrollMargin) >= 1) setScrollMargin(top);
-  });
-  const virtualizer = useWindowVirtualizer({
+  const { listRef, scrollMargin, virtualizer } = useWindowList({
     count: items.length,
     estimateSize: () => 57,
     getItemKey: (i) => items[i]?.id ?? i,
     overscan: 8,
-    scrollMargin,
   });
   const virtual = virtualizer.getVirtualItems();
   const lastShown = virtual.at(-1)?.index ?? 0;

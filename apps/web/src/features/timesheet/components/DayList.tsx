@@ -10,9 +10,10 @@ import {
   type TimeSettings,
 } from '@sundial/core';
 import { IconTrash } from '@tabler/icons-react';
-import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { defaultRangeExtractor } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { failed } from '../../../components/notify';
+import { useWindowList } from '../../../components/window-list';
 import {
   useBulkUpdate,
   useCreateEntry,
@@ -403,15 +404,20 @@ function VirtualDays(props: {
   actions: RowActions;
 }) {
   const { items, heads } = props;
-  const listRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
-  // The list's distance from the top of the page (what sits above it may grow or shrink).
-  useLayoutEffect(() => {
-    const top = (listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
-    if (Math.abs(top - scrollMargin) >= 1) setScrollMargin(top);
-  });
   // The row holding the keyboard focus stays mounted while scrolled away, so an edit in progress survives.
   const focused = useRef<number | null>(null);
+  const { listRef, scrollMargin, virtualizer } = useWindowList({
+    count: items.length,
+    estimateSize: (i) => estimates[items[i]?.kind ?? 'row'],
+    getItemKey: (i) => items[i]?.key ?? i,
+    overscan: 5,
+    rangeExtractor: (range) => {
+      const shown = new Set(defaultRangeExtractor(range));
+      for (const i of [...shown]) shown.add(heads[i] ?? i);
+      if (focused.current !== null && focused.current < items.length) shown.add(focused.current);
+      return [...shown].sort((a, b) => a - b);
+    },
+  });
   useEffect(() => {
     const list = listRef.current;
     if (!list) return;
@@ -428,20 +434,7 @@ function VirtualDays(props: {
       list.removeEventListener('focusin', onFocusIn);
       list.removeEventListener('focusout', onFocusOut);
     };
-  }, []);
-  const virtualizer = useWindowVirtualizer({
-    count: items.length,
-    estimateSize: (i) => estimates[items[i]?.kind ?? 'row'],
-    getItemKey: (i) => items[i]?.key ?? i,
-    overscan: 10,
-    scrollMargin,
-    rangeExtractor: (range) => {
-      const shown = new Set(defaultRangeExtractor(range));
-      for (const i of [...shown]) shown.add(heads[i] ?? i);
-      if (focused.current !== null && focused.current < items.length) shown.add(focused.current);
-      return [...shown].sort((a, b) => a - b);
-    },
-  });
+  }, [listRef]);
   const virtual = virtualizer.getVirtualItems();
   const at = (i: number) => virtualizer.measurementsCache[i];
   // Group the mounted items by day: each day's card spans from its heading to its gap.
