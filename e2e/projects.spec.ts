@@ -462,7 +462,9 @@ test.describe('projects, tasks, clients and tags', () => {
     await other.close();
   });
 
-  test('a long project list loads a page at a time with Load more', async ({ page }) => {
+  test('a long project list shows a few rows at a time and loads the next page as its end comes near', async ({
+    page,
+  }) => {
     await signUpOverHttp(page.request);
     const ws = await workspaceApi(page.request);
     for (let i = 1; i <= 101; i++) {
@@ -471,12 +473,24 @@ test.describe('projects, tasks, clients and tags', () => {
     }
     await page.goto('/homepage/projects');
     const rows = page.getByTestId('project-row');
-    await expect(rows).toHaveCount(100);
+    await expect(rows.first()).toContainText('Bulk 001');
+    // Only the rows near the viewport are in the page; the rest are loaded and shown on scrolling.
+    expect(await rows.count()).toBeLessThan(60);
     await expect(page.getByText('Showing 100 of 101 projects')).toBeVisible();
-    await page.getByRole('button', { name: 'Load more' }).click();
-    await expect(rows).toHaveCount(101);
-    await expect(rows.last()).toContainText('Bulk 101');
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return rows.last().textContent();
+      })
+      .toContain('Bulk 101');
     await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+    // An expanded project deep in the list keeps its tasks open while scrolled away and back.
+    await rows.filter({ hasText: 'Bulk 099' }).getByRole('button', { expanded: false }).click();
+    await expect(rows.filter({ hasText: 'Bulk 099' }).getByRole('button', { expanded: true })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(rows.filter({ hasText: 'Bulk 099' })).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(rows.filter({ hasText: 'Bulk 099' }).getByRole('button', { expanded: true })).toBeVisible();
     // A search starts again from the first page.
     await page.getByRole('textbox', { name: 'Search projects and tasks' }).fill('Bulk 10');
     await expect(rows).toHaveCount(2);

@@ -85,6 +85,8 @@ export function ProjectRow({
   canManage,
   onToggle,
   children,
+  measureRef,
+  index,
   ...actions
 }: ProjectRowActions & {
   workspaceId: string;
@@ -94,9 +96,12 @@ export function ProjectRow({
   canManage: boolean;
   onToggle: (project: Project) => void;
   children?: ReactNode;
+  /** For a virtualised list: measures the row (with its open task tree) at its position `index`. */
+  measureRef?: (element: HTMLElement | null) => void;
+  index?: number;
 }) {
   return (
-    <Box role="listitem" aria-label={project.name}>
+    <Box role="listitem" aria-label={project.name} ref={measureRef} data-index={index}>
       {/*
        * The whole row is the mouse target; its keyboard and screen-reader path is the name button
        * inside, whose accessible name is the text it shows (WCAG 2.5.3). The row is no button itself,

@@ -1,6 +1,6 @@
-import { Box, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
@@ -10,9 +10,8 @@ import { EditPane, type PaneMode } from '../components/EditPanel';
 import { ImportModal } from '../components/ImportModal';
 import { NewProjectBar } from '../components/NewProjectBar';
 import { ColorDialog, DeleteProjectDialog, MoveDialog, type MoveTarget } from '../components/ProjectDialogs';
-import { ProjectRow } from '../components/ProjectRow';
+import { type ItemActions, ProjectList } from '../components/ProjectList';
 import { type ImportKind, ProjectsToolbar, type TaskFilter } from '../components/ProjectsToolbar';
-import { TaskTree } from '../components/TaskTree';
 import classes from './ProjectsPage.module.css';
 
 export function ProjectsPage() {
@@ -72,6 +71,22 @@ export function ProjectsPage() {
     setExpanded((current) => new Set(current).add(projectId));
     setMode({ kind: 'task', projectId, taskId, parentTaskId });
   };
+  // One stable set of handlers for every row, so a memoised row re-renders only when its own data does.
+  const latest = useRef({ toggle, openTask });
+  latest.current = { toggle, openTask };
+  const actions = useMemo<ItemActions>(
+    () => ({
+      onToggle: (project) => latest.current.toggle(project),
+      onAddTask: (project) => latest.current.openTask(project.id),
+      onChangeColor: setColoring,
+      onMove: (project) => setMoving({ kind: 'project', project }),
+      onDelete: setToDelete,
+      onEditTask: (task) => latest.current.openTask(task.projectId, task.id),
+      onAddSub: (task) => latest.current.openTask(task.projectId, undefined, task.id),
+      onMoveTask: (task) => setMoving({ kind: 'task', task }),
+    }),
+    [],
+  );
 
   return (
     <Stack gap="md">
@@ -117,52 +132,22 @@ export function ProjectsPage() {
                   : 'No projects are shared with you yet.'}
             </Text>
           ) : (
-            <Box role="list" aria-label="Projects">
-              {items.map((project) => (
-                <ProjectRow
-                  key={project.id}
-                  workspaceId={workspaceId}
-                  project={project}
-                  expanded={expanded.has(project.id)}
-                  selected={selectedProjectId === project.id}
-                  canManage={canManage}
-                  onToggle={toggle}
-                  onAddTask={(p) => openTask(p.id)}
-                  onChangeColor={setColoring}
-                  onMove={(p) => setMoving({ kind: 'project', project: p })}
-                  onDelete={setToDelete}
-                >
-                  <TaskTree
-                    workspaceId={workspaceId}
-                    project={project}
-                    mine={mine}
-                    archived={archived}
-                    matching={debounced.trim() ? project.matchingTaskIds : undefined}
-                    canManage={project.canEdit}
-                    selectedTaskId={selectedTaskId}
-                    onEdit={(task) => openTask(project.id, task.id)}
-                    onAddSub={(task) => openTask(project.id, undefined, task.id)}
-                    onMove={(task) => setMoving({ kind: 'task', task })}
-                  />
-                </ProjectRow>
-              ))}
-              {total > items.length && (
-                <Group justify="center" gap="sm" py="sm">
-                  <Text size="sm" c="dimmed">
-                    Showing {items.length} of {total} projects
-                  </Text>
-                  <Button
-                    size="compact-sm"
-                    variant="light"
-                    onClick={() => projects.fetchNextPage()}
-                    loading={projects.isFetchingNextPage}
-                    disabled={!projects.hasNextPage}
-                  >
-                    Load more
-                  </Button>
-                </Group>
-              )}
-            </Box>
+            <ProjectList
+              workspaceId={workspaceId}
+              items={items}
+              total={total}
+              expanded={expanded}
+              selectedProjectId={selectedProjectId}
+              selectedTaskId={selectedTaskId}
+              canManage={canManage}
+              mine={mine}
+              archived={archived}
+              search={debounced.trim()}
+              hasNextPage={projects.hasNextPage}
+              isFetchingNextPage={projects.isFetchingNextPage}
+              fetchNextPage={projects.fetchNextPage}
+              actions={actions}
+            />
           )}
         </Paper>
 

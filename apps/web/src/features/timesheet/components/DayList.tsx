@@ -1,34 +1,19 @@
-import {
-  ActionIcon,
-  Badge,
-  Box,
-  Button,
-  Checkbox,
-  Group,
-  MultiSelect,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { Button, Group, MultiSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   type BulkUpdateTimeEntriesBody,
   type DayPiece,
-  dayKey,
   findOverlaps,
-  formatDuration,
   listView,
   type Rounding,
   type TimeEntryView,
   type TimeSettings,
 } from '@sundial/core';
-import { IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { useDurationFormat } from '../../../api/session';
+import { IconTrash } from '@tabler/icons-react';
+import { defaultRangeExtractor } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { failed } from '../../../components/notify';
+import { useWindowList } from '../../../components/window-list';
 import {
   useBulkUpdate,
   useCreateEntry,
@@ -37,18 +22,21 @@ import {
   useTimerAction,
   useUpdateEntry,
 } from '../api';
-import { formatDay, formatTime } from '../dates';
 import { t } from '../texts';
 import layout from './DayList.module.css';
-import { DurationInput } from './DurationInput';
-import { type Pickers, ProjectTaskSelect, projectColor } from './EntryFields';
+import { DayHeader, EntryRow, type RowActions } from './DayListRow';
+import { type Pickers, ProjectTaskSelect } from './EntryFields';
 import { ManualEntryModal } from './ManualEntryModal';
 
-/** The entry lies within this one local day (it does not cross midnight). */
-const isWhole = (entry: TimeEntryView, piece: DayPiece, timeZone: string) =>
+/**
+ * The entry lies within this one local day (it does not cross midnight): its only piece spans it
+ * from start to end. Read from the piece, since time-zone arithmetic per row costs at a thousand rows.
+ */
+const isWhole = (entry: TimeEntryView, piece: DayPiece, pieces: number) =>
   entry.end !== null &&
-  dayKey(entry.start, timeZone) === piece.day &&
-  dayKey(Math.max(new Date(entry.end).getTime() - 1, new Date(entry.start).getTime()), timeZone) === piece.day;
+  pieces === 1 &&
+  piece.startMs === new Date(entry.start).getTime() &&
+  piece.endMs === new Date(entry.end).getTime();
 
 export function roundingOf(settings: TimeSettings | undefined): Rounding {
   return settings ? { mode: settings.roundingMode, minutes: settings.roundingMinutes } : { mode: 'none', minutes: 1 };
@@ -205,24 +193,18 @@ function BulkBar(props: {
   );
 }
 
-function NoteInput({ entry, onSave }: { entry: TimeEntryView; onSave: (note: string) => void }) {
-  const [note, setNote] = useState(entry.note);
-  useEffect(() => setNote(entry.note), [entry.note]);
-  return (
-    <TextInput
-      aria-label="Entry note"
-      placeholder="(no note)"
-      variant="unstyled"
-      value={note}
-      onChange={(e) => setNote(e.currentTarget.value)}
-      onBlur={() => note !== entry.note && onSave(note)}
-      onKeyDown={(e) => e.key === 'Enter' && (e.currentTarget as HTMLInputElement).blur()}
-      style={{ minWidth: 120 }}
-    />
-  );
-}
+type ListItem =
+  | { kind: 'head'; key: string; day: string; total: number; ids: string[]; gap: number }
+  | { kind: 'row'; key: string; day: string; entry: TimeEntryView; seconds: number; whole: boolean }
+  | { kind: 'gap'; key: string };
 
-/** Entries grouped by local day, newest first, with day totals; every field edits in place. */
+const estimates = { head: 45, row: 49, gap: 16 } as const;
+
+/**
+ * Entries grouped by local day, newest first, with day totals; every field edits in place.
+ * A week may hold a thousand entries, so only the rows near the viewport are mounted (the window
+ * scrolls; each day is a card sized for all its rows) and each row is memoised.
+ */
 export function DayList(props: {
   workspaceId: string;
   userId: string;
@@ -242,17 +224,48 @@ export function DayList(props: {
   const restore = useRestoreEntries(workspaceId);
   const [picked, setPicked] = useState<Set<string>>(() => new Set());
   const [editing, setEditing] = useState<TimeEntryView | null>(null);
-  const format = useDurationFormat();
   const view = useMemo(
     () => listView(entries, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, timeZone, props.settings],
   );
   const overlaps = useMemo(() => findOverlaps(entries), [entries]);
-  const inWeek = new Set(props.days);
-  const days = view.days.filter((d) => inWeek.has(d.day));
   // Selected entries still shown (an entry deleted or moved away drops out); a running one can't be picked.
-  const selectable = new Set(entries.filter((e) => !e.isRunning).map((e) => e.id));
+  const selectable = useMemo(() => new Set(entries.filter((e) => !e.isRunning).map((e) => e.id)), [entries]);
   const selected = [...picked].filter((id) => selectable.has(id));
+
+  const weekDays = props.days;
+  const { items, heads } = useMemo(() => {
+    const inWeek = new Set(weekDays);
+    const items: ListItem[] = [];
+    // Per item, the index of its day's heading (the heading stays mounted while any row of its day is).
+    const heads: number[] = [];
+    const pieces = new Map<string, number>();
+    for (const day of view.days)
+      for (const { entry } of day.items) pieces.set(entry.id, (pieces.get(entry.id) ?? 0) + 1);
+    for (const day of view.days.filter((d) => inWeek.has(d.day))) {
+      const head = items.length;
+      const ids = [...new Set(day.items.map((i) => i.entry.id))].filter((id) => selectable.has(id));
+      const heading: ListItem = { kind: 'head', key: `head-${day.day}`, day: day.day, total: day.total, ids, gap: 0 };
+      items.push(heading);
+      heads.push(head);
+      for (const { entry, piece } of day.items) {
+        const whole = isWhole(entry, piece, pieces.get(entry.id) ?? 0);
+        items.push({ kind: 'row', key: `${entry.id}-${day.day}`, day: day.day, entry, seconds: piece.seconds, whole });
+        heads.push(head);
+      }
+      heading.gap = items.length;
+      items.push({ kind: 'gap', key: `gap-${day.day}` });
+      heads.push(head);
+    }
+    return { items, heads };
+  }, [view, weekDays, selectable]);
+
+  const undoDelete = (ids: string[]) => restore.mutate(ids, { onError: failed });
+  const handleDelete = (entry: TimeEntryView) =>
+    remove.mutate([entry.id], {
+      onError: failed,
+      onSuccess: () => notifyDeleted([entry.id], t.deleted, () => undoDelete([entry.id])),
+    });
   const toggle = (ids: string[], on: boolean) =>
     setPicked((current) => {
       const next = new Set(current);
@@ -262,24 +275,57 @@ export function DayList(props: {
       }
       return next;
     });
-  const undoDelete = (ids: string[]) => restore.mutate(ids, { onError: failed });
 
-  const copyOf = (e: TimeEntryView) => ({
-    start: e.start,
-    end: e.end ?? new Date().toISOString(),
-    note: e.note,
-    projectId: e.projectId,
-    taskId: e.taskId,
-    tagIds: e.tagIds,
-    billable: e.billable,
-    userId: e.userId,
-  });
-
-  const handleDelete = (entry: TimeEntryView) =>
-    remove.mutate([entry.id], {
-      onError: failed,
-      onSuccess: () => notifyDeleted([entry.id], t.deleted, () => undoDelete([entry.id])),
-    });
+  // Rows get one stable object of handlers reading the newest render, so memoised rows stay put.
+  const latest = useRef({ items, toggle, handleDelete, update, create, timer });
+  latest.current = { items, toggle, handleDelete, update, create, timer };
+  const actions = useMemo<RowActions>(
+    () => ({
+      onToggle: (ids, on) => latest.current.toggle(ids, on),
+      onToggleDay: (day, on) => {
+        const head = latest.current.items.find((i) => i.kind === 'head' && i.day === day);
+        if (head?.kind === 'head') latest.current.toggle(head.ids, on);
+      },
+      onNote: (id, note) => latest.current.update.mutate({ id, body: { note } }, { onError: failed }),
+      onProject: (id, next) => latest.current.update.mutate({ id, body: next }, { onError: failed }),
+      onDuration: (id, seconds) =>
+        latest.current.update.mutateAsync({ id, body: { duration: seconds } }).catch((error) => {
+          failed(error);
+          throw error;
+        }),
+      onEditTimes: setEditing,
+      onContinue: (entry) =>
+        latest.current.timer.mutate(
+          {
+            action: 'start',
+            body: {
+              note: entry.note,
+              projectId: entry.projectId,
+              taskId: entry.taskId,
+              tagIds: entry.tagIds,
+              billable: entry.billable,
+            },
+          },
+          { onError: failed },
+        ),
+      onDuplicate: (e) =>
+        latest.current.create.mutate(
+          {
+            start: e.start,
+            end: e.end ?? new Date().toISOString(),
+            note: e.note,
+            projectId: e.projectId,
+            taskId: e.taskId,
+            tagIds: e.tagIds,
+            billable: e.billable,
+            userId: e.userId,
+          },
+          { onError: failed },
+        ),
+      onDelete: (entry) => latest.current.handleDelete(entry),
+    }),
+    [],
+  );
 
   const handleBulkDelete = () => {
     const ids = selected;
@@ -300,16 +346,6 @@ export function DayList(props: {
       },
     );
 
-  if (days.length === 0) {
-    return (
-      <Paper withBorder p="xl" radius="md">
-        <Text c="dimmed" ta="center">
-          {t.noEntries}
-        </Text>
-      </Paper>
-    );
-  }
-
   return (
     <Stack gap="md">
       {selected.length > 0 && (
@@ -322,143 +358,24 @@ export function DayList(props: {
           onClear={() => setPicked(new Set())}
         />
       )}
-      {days.map((day) => {
-        const dayIds = [...new Set(day.items.map((i) => i.entry.id))].filter((id) => selectable.has(id));
-        const pickedOfDay = dayIds.filter((id) => picked.has(id)).length;
-        return (
-          <Paper key={day.day} withBorder radius="md" aria-label={`Day ${day.day}`}>
-            <Group justify="space-between" px="md" py="xs" bg="var(--sundial-color-subtle)">
-              <Group gap="sm">
-                <Checkbox
-                  aria-label={`${t.bulk.selectDay} ${formatDay(day.day)}`}
-                  checked={dayIds.length > 0 && pickedOfDay === dayIds.length}
-                  indeterminate={pickedOfDay > 0 && pickedOfDay < dayIds.length}
-                  disabled={dayIds.length === 0}
-                  onChange={(e) => toggle(dayIds, e.currentTarget.checked)}
-                />
-                <Text fw={600}>{formatDay(day.day)}</Text>
-              </Group>
-              <Text fw={600} ff="monospace" aria-label={`Total of ${day.day}`}>
-                {formatDuration(day.total, format)}
-              </Text>
-            </Group>
-            {day.items.map(({ entry, piece }) => (
-              <Group
-                key={`${entry.id}-${day.day}`}
-                px="md"
-                py={6}
-                gap="sm"
-                wrap="nowrap"
-                style={{ borderTop: '1px solid var(--sundial-color-rule)' }}
-                className={layout.entryRow}
-                data-testid="entry-row"
-              >
-                <Checkbox
-                  aria-label={t.bulk.selectEntry}
-                  checked={picked.has(entry.id) && !entry.isRunning}
-                  disabled={entry.isRunning}
-                  onChange={(e) => toggle([entry.id], e.currentTarget.checked)}
-                />
-                <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
-                <Stack gap={0} className={layout.entryNote}>
-                  <NoteInput
-                    entry={entry}
-                    onSave={(note) => update.mutate({ id: entry.id, body: { note } }, { onError: failed })}
-                  />
-                  {/* Flags and tags on a line of their own, so the columns to the right line up. */}
-                  {(overlaps.has(entry.id) || entry.billable || entry.tagIds.length > 0) && (
-                    <Group gap={6} wrap="nowrap" miw={0}>
-                      {overlaps.has(entry.id) && (
-                        <Tooltip label={t.overlap}>
-                          <Badge color="orange" variant="light" size="xs" style={{ flexShrink: 0 }}>
-                            Overlap
-                          </Badge>
-                        </Tooltip>
-                      )}
-                      {entry.billable && (
-                        <Badge color="green" variant="light" size="xs" style={{ flexShrink: 0 }}>
-                          {t.billable}
-                        </Badge>
-                      )}
-                      {entry.tagIds.length > 0 && (
-                        <Text size="xs" c="dimmed" truncate aria-label="Entry tags">
-                          {entry.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}
-                        </Text>
-                      )}
-                    </Group>
-                  )}
-                </Stack>
-                <ProjectTaskSelect
-                  pickers={pickers}
-                  projectId={entry.projectId}
-                  taskId={entry.taskId}
-                  size="xs"
-                  w={180}
-                  onChange={(next) => update.mutate({ id: entry.id, body: next }, { onError: failed })}
-                />
-                <EntryTimes
-                  times={`${formatTime(entry.start, timeZone, props.timeFormat)} – ${
-                    entry.end ? formatTime(entry.end, timeZone, props.timeFormat) : '…'
-                  }`}
-                  onEdit={entry.isRunning ? undefined : () => setEditing(entry)}
-                />
-                {entry.isRunning ? (
-                  <Text w={80} ta="right" ff="monospace" c="blue">
-                    {formatDuration(piece.seconds, format)}
-                  </Text>
-                ) : (
-                  <DurationInput
-                    label="Entry duration"
-                    // The recorded duration; the day total above applies the workspace rounding.
-                    // An entry crossing midnight shows its part of this day, edited from its start day.
-                    seconds={isWhole(entry, piece, timeZone) ? entry.durationSeconds : piece.seconds}
-                    disabled={!isWhole(entry, piece, timeZone)}
-                    onCommit={(seconds) =>
-                      update.mutateAsync({ id: entry.id, body: { duration: seconds } }).catch((error) => {
-                        failed(error);
-                        throw error;
-                      })
-                    }
-                  />
-                )}
-                <RowAction
-                  label={t.continue}
-                  color="blue"
-                  disabled={entry.isRunning}
-                  onClick={() =>
-                    timer.mutate(
-                      {
-                        action: 'start',
-                        body: {
-                          note: entry.note,
-                          projectId: entry.projectId,
-                          taskId: entry.taskId,
-                          tagIds: entry.tagIds,
-                          billable: entry.billable,
-                        },
-                      },
-                      { onError: failed },
-                    )
-                  }
-                >
-                  <IconPlayerPlay size={16} />
-                </RowAction>
-                <RowAction
-                  label={t.duplicate}
-                  color="gray"
-                  disabled={entry.isRunning}
-                  onClick={() => create.mutate(copyOf(entry), { onError: failed })}
-                >
-                  <IconCopy size={16} />
-                </RowAction>
-                <RowAction label={t.delete} color="red" disabled={entry.isRunning} onClick={() => handleDelete(entry)}>
-                  <IconTrash size={16} />
-                </RowAction>
-              </Group>
-            ))}
-          </Paper>
-        );
-      })}
+      {items.length === 0 ? (
+        <Paper withBorder p="xl" radius="md">
+          <Text c="dimmed" ta="center">
+            {t.noEntries}
+          </Text>
+        </Paper>
+      ) : (
+        <VirtualDays
+          items={items}
+          heads={heads}
+          picked={picked}
+          overlaps={overlaps}
+          pickers={pickers}
+          timeZone={timeZone}
+          timeFormat={props.timeFormat}
+          actions={actions}
+        />
+      )}
       {editing && (
         <ManualEntryModal
           key={editing.id}
@@ -475,45 +392,109 @@ export function DayList(props: {
   );
 }
 
-/**
- * The entry's start and end; a click opens the whole entry (date, times, tags, billable) in the
- * entry dialog. A running entry's times only show.
- */
-function EntryTimes({ times, onEdit }: { times: string; onEdit?: () => void }) {
-  const text = (
-    <Text size="sm" c="dimmed" w={104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
-      {times}
-    </Text>
-  );
-  if (!onEdit) return text;
-  return (
-    <Tooltip label={t.editHint}>
-      <UnstyledButton aria-label={`${t.edit}, ${times}`} onClick={onEdit} style={{ flexShrink: 0 }}>
-        {text}
-      </UnstyledButton>
-    </Tooltip>
-  );
-}
-
-/** An icon button of an entry row, named by its tooltip for screen readers too. */
-function RowAction({
-  label,
-  color,
-  disabled,
-  onClick,
-  children,
-}: {
-  label: string;
-  color: string;
-  disabled: boolean;
-  onClick: () => void;
-  children: ReactNode;
+/** The days' cards, mounting only the headings and rows in (and near) the viewport. */
+function VirtualDays(props: {
+  items: ListItem[];
+  heads: number[];
+  picked: Set<string>;
+  overlaps: Set<string>;
+  pickers: Pickers | undefined;
+  timeZone: string;
+  timeFormat: string;
+  actions: RowActions;
 }) {
+  const { items, heads } = props;
+  // The row holding the keyboard focus stays mounted while scrolled away, so an edit in progress survives.
+  const focused = useRef<number | null>(null);
+  const { listRef, scrollMargin, virtualizer } = useWindowList({
+    count: items.length,
+    estimateSize: (i) => estimates[items[i]?.kind ?? 'row'],
+    getItemKey: (i) => items[i]?.key ?? i,
+    overscan: 5,
+    rangeExtractor: (range) => {
+      const shown = new Set(defaultRangeExtractor(range));
+      for (const i of [...shown]) shown.add(heads[i] ?? i);
+      if (focused.current !== null && focused.current < items.length) shown.add(focused.current);
+      return [...shown].sort((a, b) => a - b);
+    },
+  });
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const onFocusIn = (e: FocusEvent) => {
+      const index = (e.target as HTMLElement).closest<HTMLElement>('[data-index]')?.dataset.index;
+      focused.current = index === undefined ? null : Number(index);
+    };
+    const onFocusOut = (e: FocusEvent) => {
+      if (!list.contains(e.relatedTarget as Node | null)) focused.current = null;
+    };
+    list.addEventListener('focusin', onFocusIn);
+    list.addEventListener('focusout', onFocusOut);
+    return () => {
+      list.removeEventListener('focusin', onFocusIn);
+      list.removeEventListener('focusout', onFocusOut);
+    };
+  }, [listRef]);
+  const virtual = virtualizer.getVirtualItems();
+  const at = (i: number) => virtualizer.measurementsCache[i];
+  // Group the mounted items by day: each day's card spans from its heading to its gap.
+  const cards = new Map<number, typeof virtual>();
+  for (const item of virtual) {
+    const head = heads[item.index] ?? item.index;
+    cards.set(head, [...(cards.get(head) ?? []), item]);
+  }
   return (
-    <Tooltip label={label}>
-      <ActionIcon variant="subtle" color={color} aria-label={label} disabled={disabled} onClick={onClick}>
-        {children}
-      </ActionIcon>
-    </Tooltip>
+    <div ref={listRef} className={layout.list} style={{ height: virtualizer.getTotalSize() }}>
+      {[...cards].map(([head, shown]) => {
+        const headItem = items[head];
+        if (headItem?.kind !== 'head') return null;
+        const start = at(head)?.start ?? 0;
+        const end = at(headItem.gap)?.start ?? start;
+        return (
+          <section
+            key={headItem.key}
+            aria-label={`Day ${headItem.day}`}
+            className={layout.day}
+            style={{ top: start - scrollMargin, height: end - start }}
+          >
+            {shown.map((v) => {
+              const item = items[v.index];
+              if (!item || item.kind === 'gap') return null;
+              return (
+                <div
+                  key={v.key}
+                  data-index={v.index}
+                  ref={virtualizer.measureElement}
+                  className={layout.item}
+                  style={{ transform: `translateY(${v.start - start}px)` }}
+                >
+                  {item.kind === 'head' ? (
+                    <DayHeader
+                      day={item.day}
+                      total={item.total}
+                      selectable={item.ids.length}
+                      picked={item.ids.filter((id) => props.picked.has(id)).length}
+                      actions={props.actions}
+                    />
+                  ) : (
+                    <EntryRow
+                      entry={item.entry}
+                      seconds={item.seconds}
+                      whole={item.whole}
+                      picked={props.picked.has(item.entry.id)}
+                      overlap={props.overlaps.has(item.entry.id)}
+                      pickers={props.pickers}
+                      timeZone={props.timeZone}
+                      timeFormat={props.timeFormat}
+                      actions={props.actions}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </section>
+        );
+      })}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Paper, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { type DurationFormat, formatDuration, type TimeEntryView, workSeconds } from '@sundial/core';
 import { IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useTimerAction, useUpdateEntry } from '../api';
@@ -35,7 +35,8 @@ function useTabTitle(entry: TimeEntryView | null, elapsed: number, format: Durat
   }, [entry]);
 }
 
-export function TimerBar(props: {
+// Memoised: its project picker holds every project and task, and need not follow the week's entries.
+export const TimerBar = memo(function TimerBar(props: {
   workspaceId: string;
   userId: string;
   running: TimeEntryView | null;
@@ -199,4 +200,4 @@ export function TimerBar(props: {
       />
     </Paper>
   );
-}
+});

@@ -1,0 +1,285 @@
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Checkbox,
+  Group,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { formatDuration, type TimeEntryView } from '@sundial/core';
+import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { memo, type ReactNode, useEffect, useRef, useState } from 'react';
+import { useDurationFormat } from '../../../api/session';
+import { formatDay, formatTime } from '../dates';
+import { t } from '../texts';
+import layout from './DayList.module.css';
+import { DurationInput } from './DurationInput';
+import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
+
+/** What a row asks of the list; one stable object, so a row re-renders only when its own data changes. */
+export interface RowActions {
+  onToggle: (ids: string[], on: boolean) => void;
+  onToggleDay: (day: string, on: boolean) => void;
+  onNote: (id: string, note: string) => void;
+  onProject: (id: string, next: { projectId: string | null; taskId: string | null }) => void;
+  onDuration: (id: string, seconds: number) => Promise<unknown>;
+  onEditTimes: (entry: TimeEntryView) => void;
+  onContinue: (entry: TimeEntryView) => void;
+  onDuplicate: (entry: TimeEntryView) => void;
+  onDelete: (entry: TimeEntryView) => void;
+}
+
+/** A day's heading: select-all box, date and the day's (rounded) total. */
+export const DayHeader = memo(function DayHeader(props: {
+  day: string;
+  total: number;
+  selectable: number;
+  picked: number;
+  actions: RowActions;
+}) {
+  const format = useDurationFormat();
+  const { day, selectable, picked } = props;
+  return (
+    <Group justify="space-between" px="md" py="xs" bg="var(--sundial-color-subtle)">
+      <Group gap="sm">
+        <Checkbox
+          aria-label={`${t.bulk.selectDay} ${formatDay(day)}`}
+          checked={selectable > 0 && picked === selectable}
+          indeterminate={picked > 0 && picked < selectable}
+          disabled={selectable === 0}
+          onChange={(e) => props.actions.onToggleDay(day, e.currentTarget.checked)}
+        />
+        <Text fw={600}>{formatDay(day)}</Text>
+      </Group>
+      <Text fw={600} ff="monospace" aria-label={`Total of ${day}`}>
+        {formatDuration(props.total, format)}
+      </Text>
+    </Group>
+  );
+});
+
+/** One entry of a day; every field edits in place. */
+export const EntryRow = memo(function EntryRow(props: {
+  entry: TimeEntryView;
+  /** Seconds of the entry on this day (an entry crossing midnight shows its part of each day). */
+  seconds: number;
+  /** The entry lies within this day, so its duration is edited here. */
+  whole: boolean;
+  picked: boolean;
+  overlap: boolean;
+  pickers: Pickers | undefined;
+  timeZone: string;
+  timeFormat: string;
+  actions: RowActions;
+}) {
+  const { entry, pickers, actions } = props;
+  const format = useDurationFormat();
+  const times = `${formatTime(entry.start, props.timeZone, props.timeFormat)} – ${
+    entry.end ? formatTime(entry.end, props.timeZone, props.timeFormat) : '…'
+  }`;
+  return (
+    <Group
+      px="md"
+      py={6}
+      gap="sm"
+      wrap="nowrap"
+      style={{ borderTop: '1px solid var(--sundial-color-rule)' }}
+      className={layout.entryRow}
+      data-testid="entry-row"
+    >
+      <Checkbox
+        aria-label={t.bulk.selectEntry}
+        checked={props.picked && !entry.isRunning}
+        disabled={entry.isRunning}
+        onChange={(e) => actions.onToggle([entry.id], e.currentTarget.checked)}
+      />
+      <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
+      <Stack gap={0} className={layout.entryNote}>
+        <NoteInput note={entry.note} onSave={(note) => actions.onNote(entry.id, note)} />
+        {/* Flags and tags on a line of their own, so the columns to the right line up. */}
+        {(props.overlap || entry.billable || entry.tagIds.length > 0) && (
+          <Group gap={6} wrap="nowrap" miw={0}>
+            {props.overlap && (
+              <Tooltip label={t.overlap}>
+                <Badge color="orange" variant="light" size="xs" style={{ flexShrink: 0 }}>
+                  Overlap
+                </Badge>
+              </Tooltip>
+            )}
+            {entry.billable && (
+              <Badge color="green" variant="light" size="xs" style={{ flexShrink: 0 }}>
+                {t.billable}
+              </Badge>
+            )}
+            {entry.tagIds.length > 0 && (
+              <Text size="xs" c="dimmed" truncate aria-label="Entry tags">
+                {entry.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}
+              </Text>
+            )}
+          </Group>
+        )}
+      </Stack>
+      <ProjectCell
+        pickers={pickers}
+        projectId={entry.projectId}
+        taskId={entry.taskId}
+        onChange={(next) => actions.onProject(entry.id, next)}
+      />
+      <EntryTimes times={times} onEdit={entry.isRunning ? undefined : () => actions.onEditTimes(entry)} />
+      {entry.isRunning ? (
+        <Text w={80} ta="right" ff="monospace" c="blue">
+          {formatDuration(props.seconds, format)}
+        </Text>
+      ) : (
+        <DurationInput
+          label="Entry duration"
+          // The recorded duration; the day total above applies the workspace rounding.
+          // An entry crossing midnight shows its part of this day, edited from its start day.
+          seconds={props.whole ? entry.durationSeconds : props.seconds}
+          disabled={!props.whole}
+          onCommit={(seconds) => actions.onDuration(entry.id, seconds)}
+        />
+      )}
+      <RowAction label={t.continue} color="blue" disabled={entry.isRunning} onClick={() => actions.onContinue(entry)}>
+        <IconPlayerPlay size={16} />
+      </RowAction>
+      <RowAction label={t.duplicate} color="gray" disabled={entry.isRunning} onClick={() => actions.onDuplicate(entry)}>
+        <IconCopy size={16} />
+      </RowAction>
+      <RowAction label={t.delete} color="red" disabled={entry.isRunning} onClick={() => actions.onDelete(entry)}>
+        <IconTrash size={16} />
+      </RowAction>
+    </Group>
+  );
+});
+
+function NoteInput({ note: saved, onSave }: { note: string; onSave: (note: string) => void }) {
+  const [note, setNote] = useState(saved);
+  useEffect(() => setNote(saved), [saved]);
+  return (
+    <TextInput
+      aria-label="Entry note"
+      placeholder="(no note)"
+      variant="unstyled"
+      value={note}
+      onChange={(e) => setNote(e.currentTarget.value)}
+      onBlur={() => note !== saved && onSave(note)}
+      onKeyDown={(e) => e.key === 'Enter' && (e.currentTarget as HTMLInputElement).blur()}
+      style={{ minWidth: 120 }}
+    />
+  );
+}
+
+/**
+ * The entry's project / task as a light button; the real picker (a searchable select, costly to
+ * mount hundreds of times) takes its place on click or Enter and goes back when it loses focus or
+ * on Escape. Both carry the picker's name, so a screen reader and the journeys find the same field.
+ */
+function ProjectCell(props: {
+  pickers: Pickers | undefined;
+  projectId: string | null;
+  taskId: string | null;
+  onChange: (next: { projectId: string | null; taskId: string | null }) => void;
+}) {
+  const [active, setActive] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // After a choice or Escape the keyboard stays on the field; a click elsewhere keeps its own focus.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!active && refocus.current) {
+      refocus.current = false;
+      button.current?.focus();
+    }
+  }, [active]);
+  const close = (keepFocus: boolean) => {
+    refocus.current = keepFocus;
+    setActive(false);
+  };
+  if (active) {
+    return (
+      <Box
+        w={180}
+        style={{ flexShrink: 0 }}
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) close(false);
+        }}
+      >
+        <ProjectTaskSelect
+          pickers={props.pickers}
+          projectId={props.projectId}
+          taskId={props.taskId}
+          size="xs"
+          w={180}
+          autoFocus
+          onCancel={() => close(true)}
+          onChange={(next) => {
+            close(true);
+            props.onChange(next);
+          }}
+        />
+      </Box>
+    );
+  }
+  const label = props.projectId ? rowLabel(props.pickers, props.projectId, props.taskId) : null;
+  return (
+    <UnstyledButton
+      ref={button}
+      className={layout.projectCell}
+      aria-label={`${t.projectPlaceholder}: ${label ?? t.noProject}`}
+      aria-haspopup="listbox"
+      onClick={() => setActive(true)}
+    >
+      <Text size="xs" truncate c={label ? undefined : 'dimmed'}>
+        {label ?? t.projectPlaceholder}
+      </Text>
+      <IconChevronDown size={14} aria-hidden="true" style={{ flexShrink: 0, opacity: 0.6 }} />
+    </UnstyledButton>
+  );
+}
+
+/**
+ * The entry's start and end; a click opens the whole entry (date, times, tags, billable) in the
+ * entry dialog. A running entry's times only show.
+ */
+function EntryTimes({ times, onEdit }: { times: string; onEdit?: () => void }) {
+  const text = (
+    <Text size="sm" c="dimmed" w={104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+      {times}
+    </Text>
+  );
+  if (!onEdit) return text;
+  return (
+    <Tooltip label={t.editHint}>
+      <UnstyledButton aria-label={`${t.edit}, ${times}`} onClick={onEdit} style={{ flexShrink: 0 }}>
+        {text}
+      </UnstyledButton>
+    </Tooltip>
+  );
+}
+
+/** An icon button of an entry row, named by its tooltip for screen readers too. */
+function RowAction({
+  label,
+  color,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  color: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="subtle" color={color} aria-label={label} disabled={disabled} onClick={onClick}>
+        {children}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
