@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signUp, uniqueEmail, useTestApp } from '../test/harness.js';
+import { sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -139,12 +139,12 @@ describe('dates and durations', () => {
       'Email,Project,Start date,Start time,Duration',
       ...['0000-01-01', '2026-02-30'].map((d) => `${owner.email},Site,${d},09:00,01:00:00`),
     ].join('\n');
-    const response = await ctx.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/workspaces/${owner.workspaceId}/imports?source=toggl`,
-      payload: csv,
-      headers: { cookie: owner.cookie, 'content-type': 'text/csv' },
-    });
+    const response = await sendCsv(
+      ctx.t.app,
+      `/api/v1/workspaces/${owner.workspaceId}/imports?source=toggl`,
+      owner.cookie,
+      csv,
+    );
     expect(response.statusCode, response.body).toBe(201);
     const errors = response.json().rows.map((r: { error: string | null }) => r.error);
     expect(errors).toEqual([

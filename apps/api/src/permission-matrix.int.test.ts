@@ -1,6 +1,6 @@
 import type { Role } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, STRONG_PASSWORD, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
+import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 
 /**
@@ -272,12 +272,10 @@ const on =
   });
 
 const IMPORT_CSV = 'Client,Project,Task,Parent Task\nAcme,Website,Design,\n';
-/** Sends a file the way the web does: the raw body, text/csv. */
-const sendCsv = (url: string, cookie: string, csv: string) =>
-  ctx.t.app.inject({ method: 'POST', url, payload: csv, headers: { cookie, 'content-type': 'text/csv' } });
+const uploadCsv = (url: string, cookie: string, csv: string) => sendCsv(ctx.t.app, url, cookie, csv);
 /** A file the owner uploaded, read and ready to import. */
 const anImport = async () =>
-  (await sendCsv(w('/imports?source=csv'), people.owner.cookie, IMPORT_CSV)).json().id as string;
+  (await uploadCsv(w('/imports?source=csv'), people.owner.cookie, IMPORT_CSV)).json().id as string;
 
 /**
  * Routes on one project or task of a `kind` of project. On a granted one the member may also edit
@@ -424,7 +422,7 @@ describe('permission matrix', () => {
           const response =
             csv === undefined
               ? await ctx.call(route.method, url, people[who].cookie, body)
-              : await sendCsv(url, people[who].cookie, csv);
+              : await uploadCsv(url, people[who].cookie, csv);
           if (expected === 'allowed') {
             expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
             expect(response.statusCode, response.body).toBeLessThan(300);

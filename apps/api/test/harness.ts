@@ -140,6 +140,16 @@ export const caller =
   (method: Method, url: string, cookie?: string, payload?: object): Promise<LightMyRequestResponse> =>
     app.inject({ method, url, payload, headers: cookie ? { cookie } : {} });
 
+/** Sends a file to import the way the web does: the raw body as text/csv (a string, bytes or a stream). */
+export const sendCsv = (
+  app: FastifyInstance,
+  url: string,
+  cookie: string,
+  payload: string | Buffer | NodeJS.ReadableStream,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> =>
+  app.inject({ method: 'POST', url, payload, headers: { cookie, 'content-type': 'text/csv', ...headers } });
+
 /**
  * One app and database for the test file, opened before its tests and closed after them.
  * Read `ctx.t` inside tests (it is set once beforeAll has run).

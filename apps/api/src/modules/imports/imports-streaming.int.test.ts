@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { signUp, useTestApp } from '../../../test/harness.js';
+import { sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 
 // Small limits, so files past them stay small in a test.
 const ctx = useTestApp({ IMPORT_MAX_ROWS: '3000', IMPORT_MAX_BYTES: '400000' });
@@ -21,12 +21,7 @@ function toggl(rows: number, bad: number[] = []): string {
 }
 
 const upload = (ws: string, cookie: string, payload: string | Readable, headers: Record<string, string> = {}) =>
-  ctx.t.app.inject({
-    method: 'POST',
-    url: `${ws}/imports?source=toggl`,
-    payload,
-    headers: { cookie, 'content-type': 'text/csv', ...headers },
-  });
+  sendCsv(ctx.t.app, `${ws}/imports?source=toggl`, cookie, payload, headers);
 
 const count = async (table: 'imports' | 'import_rows' | 'time_entries', column: string, value: string) =>
   Number(

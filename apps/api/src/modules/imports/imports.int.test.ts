@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signUp, useTestApp } from '../../../test/harness.js';
+import { sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 const ctx = useTestApp();
@@ -7,12 +7,7 @@ const call: typeof ctx.call = (...args) => ctx.call(...args);
 
 /** Uploads `csv` as the raw body, the way the web sends a chosen file. */
 const upload = (ws: string, cookie: string, source: string, csv: string | Buffer) =>
-  ctx.t.app.inject({
-    method: 'POST',
-    url: `${ws}/imports?source=${source}`,
-    payload: csv,
-    headers: { cookie, 'content-type': 'text/csv' },
-  });
+  sendCsv(ctx.t.app, `${ws}/imports?source=${source}`, cookie, csv);
 
 /** Uploads, starts the import, runs the job and answers the finished import. */
 async function importFile(ws: string, cookie: string, source: string, csv: string) {

@@ -1,6 +1,6 @@
 import type { TimeEntryEvent } from '@sundial/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -76,12 +76,7 @@ function togglExport(): string {
 
 /** Uploads a Toggl export (the raw body, as the web sends it) and asks for it to be imported. */
 async function runImport(csv: string) {
-  const read = await ctx.t.app.inject({
-    method: 'POST',
-    url: `${ws}/imports?source=toggl`,
-    payload: csv,
-    headers: { cookie: owner.cookie, 'content-type': 'text/csv' },
-  });
+  const read = await sendCsv(ctx.t.app, `${ws}/imports?source=toggl`, owner.cookie, csv);
   expect(read.statusCode, read.body).toBe(201);
   return call('POST', `/imports/${read.json().id}/run`, owner);
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 
 /**
  * Project totals are kept by triggers on time_entries (project_time_totals), not summed on read.
@@ -109,12 +109,7 @@ describe('project totals kept by the database', () => {
       `Ann,${owner.email},Acme,Website,Design,Wireframes,Yes,2026-11-05,09:00:00,2026-11-05,10:30:00,01:30:00,`,
       `Ann,${owner.email},,Alpha,,Review,No,2026-11-05,14:00:00,2026-11-05,14:45:00,00:45:00,`,
     ].join('\n');
-    const upload = await ctx.t.app.inject({
-      method: 'POST',
-      url: `${ws}/imports?source=toggl`,
-      payload: csv,
-      headers: { cookie: owner.cookie, 'content-type': 'text/csv' },
-    });
+    const upload = await sendCsv(ctx.t.app, `${ws}/imports?source=toggl`, owner.cookie, csv);
     expect(upload.statusCode, upload.body).toBe(201);
     await call('POST', `/imports/${upload.json().id}/run`);
     await ctx.t.app.services.jobs.drain();
