@@ -10,5 +10,7 @@ want=$(cat package.json apps/*/package.json packages/*/package.json package-lock
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "Installing npm packages..."
   npm install --no-audit --no-fund
-  echo "$want" > "$stamp"
+  # Written aside and renamed: a new file, so a stamp shared by a hard-linked copy of node_modules
+  # (another checkout's) never claims this tree is installed.
+  echo "$want" > "$stamp.tmp" && mv -f "$stamp.tmp" "$stamp"
 fi

@@ -350,11 +350,6 @@ export const timeEntriesRepository = {
       .executeTakeFirst();
   },
 
-  async findUserTimeZone(db: Db, userId: string): Promise<string | undefined> {
-    const row = await db.selectFrom('users').select('time_zone').where('id', '=', userId).executeTakeFirst();
-    return row?.time_zone;
-  },
-
   async findProject(db: Db, workspaceId: string, id: string) {
     return db
       .selectFrom('projects')
