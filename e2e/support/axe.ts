@@ -19,6 +19,16 @@ function formatViolations(violations: Awaited<ReturnType<AxeBuilder['analyze']>>
  * moderate and minor violations are logged but do not fail.
  */
 export async function expectNoSeriousViolations(page: Page, name: string): Promise<void> {
+  // A dialog still fading in shows blended colours; judge what settles, not a frame of a transition.
+  // Endless animations (loaders) never finish and are left out.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const other = violations.filter((v) => !serious.includes(v));
