@@ -8,3 +8,14 @@ export function formatMoney(cents: number, currency = 'USD', locale = 'en-US'): 
     maximumFractionDigits: 2,
   }).format(cents / 100);
 }
+
+/**
+ * The one amount rule: an hourly rate (integer cents) times a duration, rounded to the cent
+ * (halves up). Reports apply it to each entry's rounded part of a day and then add, as the
+ * timesheet adds durations; SQL mirrors it as round(rate * seconds / 3600.0).
+ */
+export function amountCents(rateCents: number, seconds: number): number {
+  if (!Number.isInteger(rateCents) || !Number.isInteger(seconds))
+    throw new TypeError('Rates and seconds must be integers.');
+  return Math.round((rateCents * seconds) / 3600);
+}

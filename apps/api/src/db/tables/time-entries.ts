@@ -15,6 +15,9 @@ export interface TimeEntriesTable {
   end_at: Date | null;
   /** work seconds without breaks, set when the entry has an end */
   duration_seconds: number | null;
+  /** hourly rates in integer cents in force at the entry's start, copied on save; null = none */
+  billable_rate_cents: Generated<number | null>;
+  cost_rate_cents: Generated<number | null>;
   created_by_user_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -63,6 +63,8 @@ const ENTRY_COLUMNS = [
   'start_at',
   'end_at',
   'duration_seconds',
+  'billable_rate_cents',
+  'cost_rate_cents',
   'created_by_user_id',
   'created_at',
   'updated_at',
