@@ -51,6 +51,30 @@ export async function reachesTimeOf(db: Db, actor: Actor, userId: string, access
   return scope === null || scope.has(userId);
 }
 
+// ---- whose money
+
+/**
+ * Whose rates and amounts the actor may see: `null` = everyone's, else the user ids (maybe none).
+ * Costs and margins are confidential (owners and admins); billable rates and amounts reach
+ * managers for their people too. The rates slice of issue 14 widens this from the workspace's
+ * settings (managers' costs for their people, members' own billable amounts); every report,
+ * export and entry presenter asks here, so the API refuses what the web hides.
+ */
+export interface MoneyAccess {
+  billableOf: Set<string> | null;
+  costOf: Set<string> | null;
+}
+
+export async function moneyAccessOf(db: Db, actor: Actor): Promise<MoneyAccess> {
+  const role = actor.membership.role;
+  if (role === 'owner' || role === 'admin') return { billableOf: null, costOf: null };
+  if (role === 'manager') {
+    const people = (await othersTimeScope(db, actor)) ?? new Set<string>();
+    return { billableOf: new Set([...people, actor.userId]), costOf: new Set() };
+  }
+  return { billableOf: new Set(), costOf: new Set() };
+}
+
 // ---- which projects
 
 /**
