@@ -93,6 +93,14 @@ describe('round trips per request', () => {
     expect(statements).toHaveLength(1);
   });
 
+  it('lists a week with its entries’ tags and breaks in one statement after authentication', async () => {
+    const from = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    const to = new Date(Date.now() + 86_400_000).toISOString();
+    const { response, statements } = await send('GET', `${ws}/time-entries?from=${from}&to=${to}`, member.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(statements.filter((sql) => !/^update "sessions"/i.test(sql))).toHaveLength(2);
+  });
+
   it('keeps each time write within its budget, reading the entry at most once', async () => {
     const budgets: Record<string, number> = {};
     const check = (name: string, r: { response: LightMyRequestResponse; statements: string[] }, status: number) => {

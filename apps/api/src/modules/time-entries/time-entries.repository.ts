@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type OperationNodeSource, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
@@ -105,18 +105,19 @@ function earliestStartEndingAfter(workspaceId: string, at: Date) {
   return sql<Date>`${at}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${workspaceId}), 0))`;
 }
 
+/** An entry's tag ids and breaks (entry aliased `e`), as columns of its row. */
+const TAG_IDS = sql<string[]>`coalesce((select array_agg(t.tag_id::text order by t.tag_id) from time_entry_tags t
+  where t.workspace_id = e.workspace_id and t.entry_id = e.id), '{}')`;
+const BREAKS = sql<{ start_at: string; end_at: string | null }[]>`coalesce((select json_agg(json_build_object(
+  'start_at', b.start_at, 'end_at', b.end_at) order by b.start_at) from time_entry_breaks b
+  where b.workspace_id = e.workspace_id and b.entry_id = e.id), '[]')`;
+
 /** Entries with their tag ids and breaks as columns of the same row: one round trip for an entry. */
 function selectWithRelations(db: Db) {
   return db
     .selectFrom('time_entries as e')
     .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
-    .select([
-      sql<string[]>`coalesce((select array_agg(t.tag_id::text order by t.tag_id) from time_entry_tags t
-        where t.workspace_id = e.workspace_id and t.entry_id = e.id), '{}')`.as('tag_ids'),
-      sql<{ start_at: string; end_at: string | null }[]>`coalesce((select json_agg(json_build_object(
-        'start_at', b.start_at, 'end_at', b.end_at) order by b.start_at) from time_entry_breaks b
-        where b.workspace_id = e.workspace_id and b.entry_id = e.id), '[]')`.as('breaks'),
-    ]);
+    .select([TAG_IDS.as('tag_ids'), BREAKS.as('breaks')]);
 }
 
 function runningOf(db: Db, workspaceId: string, userId: string) {
@@ -126,16 +127,18 @@ function runningOf(db: Db, workspaceId: string, userId: string) {
     .where('e.end_at', 'is', null);
 }
 
-function toEntryWithRelations(
-  row: TimeEntryRow & { tag_ids: string[]; breaks: { start_at: string; end_at: string | null }[] },
-): EntryWithRelations {
-  return {
-    ...row,
-    breaks: row.breaks.map((b) => ({
+type RowWithRelations = TimeEntryRow & { tag_ids: string[]; breaks: { start_at: string; end_at: string | null }[] };
+
+/** The row as read, its breaks' times (JSON text) made dates. */
+function toEntryWithRelations(row: RowWithRelations): EntryWithRelations {
+  const entry = row as unknown as EntryWithRelations;
+  if (row.breaks.length > 0) {
+    entry.breaks = row.breaks.map((b) => ({
       start_at: new Date(b.start_at),
       end_at: b.end_at === null ? null : new Date(b.end_at),
-    })),
-  };
+    }));
+  }
+  return entry;
 }
 
 export const timeEntriesRepository = {
@@ -197,7 +200,14 @@ export const timeEntriesRepository = {
         );
     const newestFirst = (q: ReturnType<typeof matching>) =>
       q.orderBy('e.start_at', 'desc').orderBy('e.id', 'desc').limit(f.limit);
-    if (f.from === undefined) return withRelations(db, workspaceId, await newestFirst(matching()).execute());
+    // The page's tags and breaks come with its rows, read for the page only: one statement.
+    const withTagsAndBreaks = (page: OperationNodeSource) =>
+      sql<RowWithRelations>`select e.*, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks
+        from (${page}) e order by e.start_at desc, e.id desc`;
+    if (f.from === undefined) {
+      const { rows } = await withTagsAndBreaks(newestFirst(matching())).execute(db);
+      return rows.map(toEntryWithRelations);
+    }
     // Each part ordered and limited on its own, so a long range stops reading at the page's end.
     const finished = newestFirst(
       matching()
@@ -205,11 +215,9 @@ export const timeEntriesRepository = {
         .where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, f.from)),
     );
     const running = matching().where('e.end_at', 'is', null);
-    const { rows } =
-      await sql<TimeEntryRow>`${finished} union all ${running} order by start_at desc, id desc limit ${f.limit}`.execute(
-        db,
-      );
-    return withRelations(db, workspaceId, rows);
+    const page = sql<TimeEntryRow>`${finished} union all ${running} order by start_at desc, id desc limit ${f.limit}`;
+    const { rows } = await withTagsAndBreaks(page).execute(db);
+    return rows.map(toEntryWithRelations);
   },
 
   /** The user's running entry with its tags and breaks, locked for the rest of the transaction. */
