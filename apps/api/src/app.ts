@@ -92,8 +92,11 @@ export async function buildApp({
     session: services.sessionAuthenticator,
     tokens: tokenAuthenticators,
   });
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks every response passes through take a callback, not a promise: no promise and no
+  // microtask turn per request for what is synchronous work.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
   await installCompression(app);

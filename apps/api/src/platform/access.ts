@@ -110,11 +110,20 @@ export function mayEditProject(role: Role, project: { granted: boolean }): boole
  */
 export async function memberReachesProject(
   db: Db,
-  o: { workspaceId: string; userId: string; projectId: string; role?: Role },
+  o: {
+    workspaceId: string;
+    userId: string;
+    projectId: string;
+    role?: Role;
+    /** The caller has just read the project in this workspace: a role that sees all needs no query. */
+    projectExists?: boolean;
+  },
 ): Promise<boolean> {
   const role = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
   if (!role) return false;
-  return accessRepository.reachesProject(db, projectViewer({ ...o, role }), o.projectId);
+  const viewer = projectViewer({ workspaceId: o.workspaceId, userId: o.userId, role });
+  if (viewer.seesAll && o.projectExists) return true;
+  return accessRepository.reachesProject(db, viewer, o.projectId);
 }
 
 // ---- whose group

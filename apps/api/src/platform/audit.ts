@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { prepared } from '../db/prepared.js';
 import type { DomainEvent, EventBus } from './events.js';
 import { newId } from './ids.js';
 
@@ -74,19 +75,40 @@ export interface AuditEntry {
   detail?: Record<string, unknown>;
 }
 
+/** The audit insert, built and compiled once: every write sends it. */
+const insertAudit = prepared(
+  ['id', 'action', 'actorUserId', 'workspaceId', 'subjectId', 'detail'],
+  (
+    db,
+    v: {
+      id: string;
+      action: AuditAction;
+      actorUserId: string | null;
+      workspaceId: string | null;
+      subjectId: string | null;
+      detail: string;
+    },
+  ) =>
+    db.insertInto('audit_log').values({
+      id: v.id,
+      action: v.action,
+      actor_user_id: v.actorUserId,
+      workspace_id: v.workspaceId,
+      subject_id: v.subjectId,
+      detail: v.detail,
+    }),
+);
+
 /** Appends to the audit log, inside the caller's transaction when one is passed. */
 export async function audit(db: Db, entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: newId(),
-      action: entry.action,
-      actor_user_id: entry.actorUserId ?? null,
-      workspace_id: entry.workspaceId ?? null,
-      subject_id: entry.subjectId ?? null,
-      detail: JSON.stringify(entry.detail ?? {}),
-    })
-    .execute();
+  await insertAudit(db, {
+    id: newId(),
+    action: entry.action,
+    actorUserId: entry.actorUserId ?? null,
+    workspaceId: entry.workspaceId ?? null,
+    subjectId: entry.subjectId ?? null,
+    detail: JSON.stringify(entry.detail ?? {}),
+  });
 }
 
 /** The audit row of a domain event: one per event, naming its entries (the subject when only one). */

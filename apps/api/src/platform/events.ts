@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { z } from 'zod';
 import { type Db, listenerFor } from '../db/connection.js';
 
@@ -38,6 +38,8 @@ export type TransactionalSubscriber = (tx: Db, event: DomainEvent) => Promise<vo
 export type CommittedSubscriber = (event: DomainEvent) => void;
 
 export const EVENTS_CHANNEL = 'sundial_events';
+/** Sent with every write: written out, so no query is built for it each time. */
+const NOTIFY = 'select pg_notify($1, $2)';
 /** A NOTIFY payload is at most 8000 bytes: long id lists travel in parts. */
 const IDS_PER_NOTIFY = 100;
 
@@ -95,7 +97,7 @@ export function createEventBus(db: Db) {
       const { entryIds } = event.payload;
       for (let i = 0; i < entryIds.length; i += IDS_PER_NOTIFY) {
         const part = { ...event, payload: { ...event.payload, entryIds: entryIds.slice(i, i + IDS_PER_NOTIFY) } };
-        await sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(part)})`.execute(tx);
+        await tx.executeQuery(CompiledQuery.raw(NOTIFY, [EVENTS_CHANNEL, JSON.stringify(part)]));
       }
     },
 

@@ -40,16 +40,20 @@ export function findInputProblem(input: unknown): Problem | undefined {
  * bodyLimit (BODY_LIMIT_BYTES).
  */
 export function installInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook (no promise per request): every request passes through it.
+  app.addHook('preValidation', (request, _reply, done) => {
     // A body left as a stream (an import file) is checked by its reader as it streams.
     const body = request.body instanceof Readable ? undefined : request.body;
     for (const input of [request.params, request.query, body]) {
       const problem = findInputProblem(input);
       if (!problem) continue;
       if (problem.kind === 'depth') {
-        throw new AppError('too_deep', 'The request is nested too deeply.', { status: 400 });
+        done(new AppError('too_deep', 'The request is nested too deeply.', { status: 400 }));
+      } else {
+        done(validationError({ [problem.path || 'body']: textMessages.unstorable }));
       }
-      throw validationError({ [problem.path || 'body']: textMessages.unstorable });
+      return;
     }
+    done();
   });
 }

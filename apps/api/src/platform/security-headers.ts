@@ -98,7 +98,7 @@ function servedDocuments(webDist: string, publicUrl: string): string[] {
 export function installSecurityHeaders(app: FastifyInstance, { publicUrl, webDist }: SecurityHeadersOptions): void {
   const pagePolicy = htmlPolicy({ documents: servedDocuments(webDist, publicUrl), publicUrl });
   const isHttps = publicUrl.startsWith('https:');
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // No sniffing of types, no framing by other sites (clickjacking), and no Referer carrying
     // a reset or invite token from the page's URL to another site.
     reply.header('x-content-type-options', 'nosniff');
@@ -109,5 +109,6 @@ export function installSecurityHeaders(app: FastifyInstance, { publicUrl, webDis
       const isHtml = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
       reply.header('content-security-policy', isHtml ? pagePolicy : RESOURCE_POLICY);
     }
+    done(null, payload);
   });
 }

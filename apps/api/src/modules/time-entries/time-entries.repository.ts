@@ -1,5 +1,6 @@
 import { type OperationNodeSource, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
 
@@ -127,6 +128,17 @@ function runningOf(db: Db, workspaceId: string, userId: string) {
     .where('e.end_at', 'is', null);
 }
 
+// Every timer start and stop reads the running entry, and most writes the settings: built and
+// compiled once (`prepared`).
+type Running = { workspaceId: string; userId: string };
+const runningQuery = prepared(['workspaceId', 'userId'], (db, v: Running) => runningOf(db, v.workspaceId, v.userId));
+const runningForUpdateQuery = prepared(['workspaceId', 'userId'], (db, v: Running) =>
+  runningOf(db, v.workspaceId, v.userId).forUpdate('e'),
+);
+const settingsQuery = prepared(['workspaceId'], (db, v: { workspaceId: string }) =>
+  db.selectFrom('time_settings').selectAll().where('workspace_id', '=', v.workspaceId),
+);
+
 type RowWithRelations = TimeEntryRow & { tag_ids: string[]; breaks: { start_at: string; end_at: string | null }[] };
 
 /** The row as read, its breaks' times (JSON text) made dates. */
@@ -222,12 +234,12 @@ export const timeEntriesRepository = {
 
   /** The user's running entry with its tags and breaks, locked for the rest of the transaction. */
   async findRunningForUpdate(tx: Db, workspaceId: string, userId: string): Promise<EntryWithRelations | undefined> {
-    const row = await runningOf(tx, workspaceId, userId).forUpdate('e').executeTakeFirst();
+    const [row] = await runningForUpdateQuery(tx, { workspaceId, userId });
     return row && toEntryWithRelations(row);
   },
 
   async findRunning(db: Db, workspaceId: string, userId: string): Promise<EntryWithRelations | undefined> {
-    const row = await runningOf(db, workspaceId, userId).executeTakeFirst();
+    const [row] = await runningQuery(db, { workspaceId, userId });
     return row && toEntryWithRelations(row);
   },
 
@@ -383,7 +395,8 @@ export const timeEntriesRepository = {
   },
 
   async findSettings(db: Db, workspaceId: string): Promise<TimeSettingsRow | undefined> {
-    return db.selectFrom('time_settings').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+    const [row] = await settingsQuery(db, { workspaceId });
+    return row;
   },
 
   async upsertSettings(

@@ -68,7 +68,8 @@ export async function resolveRefs(
       for (const ownerId of new Set(ownerIds)) {
         // The actor's own role is known: no need to read it again.
         const role = ownerId === actor.userId ? actor.membership.role : undefined;
-        if (await memberReachesProject(tx, { workspaceId, userId: ownerId, projectId, role })) continue;
+        const reach = { workspaceId, userId: ownerId, projectId, role, projectExists: true };
+        if (await memberReachesProject(tx, reach)) continue;
         throw validationError({
           projectId:
             ownerId === actor.userId
