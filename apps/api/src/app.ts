@@ -27,6 +27,7 @@ import { createJobRunner } from './platform/jobs.js';
 import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
+import { projectingSerializerCompiler } from './platform/response-serializer.js';
 import { installSecurityHeaders } from './platform/security-headers.js';
 import { installCompression, serveWebApp } from './platform/web-app.js';
 import { createServices, type Services } from './services.js';
@@ -74,7 +75,7 @@ export async function buildApp({
     bodyLimit: BODY_LIMIT_BYTES,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(config.NODE_ENV === 'production' ? projectingSerializerCompiler : serializerCompiler);
   installErrorHandler(app);
   installInputGuard(app);
 

@@ -1,0 +1,55 @@
+import { timeEntryView } from '@sundial/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { projectingSerializerCompiler, projectionOf } from './response-serializer.js';
+
+const entry = {
+  id: '0192f0a4-6c2b-7c3e-9a1d-3f4e5d6c7b8a',
+  workspaceId: '0192f0a4-6c2b-7c3e-9a1d-3f4e5d6c7b8b',
+  userId: '0192f0a4-6c2b-7c3e-9a1d-3f4e5d6c7b8c',
+  projectId: null,
+  taskId: null,
+  tagIds: ['0192f0a4-6c2b-7c3e-9a1d-3f4e5d6c7b8d'],
+  note: 'Sketches',
+  billable: false,
+  start: '2026-11-24T09:00:00.000Z',
+  end: null,
+  isRunning: true,
+  isPaused: true,
+  breaks: [{ start: '2026-11-24T10:00:00.000Z', end: null }],
+  durationSeconds: 3600,
+  createdAt: '2026-11-24T09:00:00.000Z',
+  updatedAt: '2026-11-24T09:00:00.000Z',
+};
+const page = z.object({ items: z.array(timeEntryView), nextCursor: z.string().nullable() });
+const timer = z.object({ entry: timeEntryView, stopped: timeEntryView.nullable() });
+const serializerOf = (schema: z.ZodType) =>
+  projectingSerializerCompiler({ schema, method: 'GET', url: '/', httpStatus: '200' }) as (data: unknown) => string;
+
+describe('the production response serializer', () => {
+  it('sends what the full check sends for the time views', () => {
+    for (const [schema, data] of [
+      [timeEntryView, entry],
+      [page, { items: [entry, { ...entry, breaks: [], isPaused: false }], nextCursor: null }],
+      [timer, { entry, stopped: { ...entry, end: '2026-11-24T11:00:00.000Z', isRunning: false } }],
+      [timer, { entry, stopped: null }],
+    ] as const) {
+      expect(projectionOf(schema)).toBeDefined();
+      expect(JSON.parse(serializerOf(schema)(data))).toEqual(schema.parse(data));
+    }
+  });
+
+  it('drops what the schema does not declare, at every depth', () => {
+    const leaky = { ...entry, passwordHash: 'x', breaks: [{ ...entry.breaks[0], secret: 1 }] };
+    const sent = JSON.parse(serializerOf(page)({ items: [leaky], nextCursor: null, total: 3 }));
+    expect(sent).toEqual({ items: [entry], nextCursor: null });
+  });
+
+  it('keeps the full check for schemas it cannot follow', () => {
+    const union = z.object({ value: z.union([z.string(), z.number()]) });
+    expect(projectionOf(union)).toBeUndefined();
+    expect(projectionOf(z.looseObject({ a: z.string() }))).toBeUndefined();
+    expect(projectionOf(z.object({ a: z.string().default('x') }))).toBeUndefined();
+    expect(() => serializerOf(union)({ value: true })).toThrow();
+  });
+});
