@@ -18,6 +18,9 @@ if (!databaseUrl?.includes('bench')) {
 }
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+// --trace prints, for the last run of each workspace, every request from the click on "Log in" to the
+// listed entries: when it started and ended (ms after the click) and the server's time to first byte.
+const TRACE = process.argv.includes('--trace');
 const PASSWORD = 'Sunny-days-2026!';
 const LARGE_OWNER = 'owner@large.example.org';
 const port = 3298;
@@ -83,10 +86,30 @@ async function signIn(browser, email) {
     if (url.pathname.startsWith('/api/') && PICKER_CALLS.test(url.pathname))
       pickerRequests.push(url.pathname + url.search);
   });
+  const finished = [];
+  page.on('requestfinished', (request) => finished.push(request));
+  // The click's time on the page's clock, so requests' timings (epoch ms) can be placed after it.
+  await page.evaluate(() => {
+    const remember = () => {
+      window.__clickedAt = performance.timeOrigin + performance.now();
+    };
+    document.addEventListener('click', remember, { capture: true, once: true });
+  });
   const started = performance.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByTestId('entry-row').first().waitFor({ timeout: 60_000 });
   const listed = performance.now() - started;
+  const clickedAt = await page.evaluate(() => window.__clickedAt);
+  const waterfall = finished.map((request) => {
+    const timing = request.timing();
+    const url = new URL(request.url());
+    return {
+      request: `${request.method()} ${url.pathname}${url.search}`.slice(0, 90),
+      start: Math.round(timing.startTime - clickedAt),
+      ttfb: Math.round(timing.responseStart - timing.requestStart),
+      end: Math.round(timing.startTime + timing.responseEnd - clickedAt),
+    };
+  });
   const picker = page.getByRole('combobox', { name: 'Project / task' }).first();
   await picker.click();
   await page.getByRole('listbox').getByRole('option').first().waitFor({ timeout: 60_000 });
@@ -94,7 +117,7 @@ async function signIn(browser, email) {
   const options = await page.getByRole('listbox').getByRole('option').count();
   await page.waitForLoadState('networkidle');
   await context.close();
-  return { usable, listed, options, requests: pickerRequests };
+  return { usable, listed, options, requests: pickerRequests, waterfall };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -127,6 +150,15 @@ try {
     ]),
   );
   console.table(summary);
+  if (TRACE) {
+    for (const [name, list] of Object.entries(runs)) {
+      const last = list[list.length - 1];
+      console.log(
+        `${name}: entries listed at ${Math.round(last.listed)} ms after Playwright's click; requests (ms after the page saw the click):`,
+      );
+      console.table(last.waterfall.sort((a, b) => a.start - b.start));
+    }
+  }
   console.log('picker requests (large):', runs.large[0].requests.join(' '));
   const ratio = summary.large['usable (ms, median)'] / summary.small['usable (ms, median)'];
   console.log(
