@@ -4,7 +4,8 @@
 // its options. Counts the requests the pickers make (project-picker, projects, tasks, tag-lists).
 // The same run measures a small workspace (20 projects, a week of entries) made on the same
 // server, and prints the ratio. Usage (after npm run build):
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/sundial_bench_large npm run bench:signin [-- --runs 3]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/sundial_bench_large npm run bench:signin [-- --runs 3 --trace --small <email>]
+//   BENCH_PORT (default 3298) is the server's port; WEB_DIST measures another build of the web app.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
 const TRACE = process.argv.includes('--trace');
 const PASSWORD = 'Sunny-days-2026!';
 const LARGE_OWNER = 'owner@large.example.org';
-const port = 3298;
+const port = Number(process.env.BENCH_PORT ?? 3298);
 const origin = `http://localhost:${port}`;
 
 const server = spawn(process.execPath, ['--enable-source-maps', 'apps/api/dist/main.mjs'], {
@@ -128,7 +129,10 @@ try {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
-  const smallEmail = await smallWorkspace(browser);
+  // --small <email> measures a small workspace an earlier run made (sign-ups are rate limited).
+  const smallArg = process.argv.indexOf('--small');
+  const smallEmail = smallArg > 0 ? process.argv[smallArg + 1] : await smallWorkspace(browser);
+  console.log(`small workspace: ${smallEmail}`);
   // A first sign-in each warms the server (compiled statements, caches) and is not counted.
   await signIn(browser, LARGE_OWNER);
   await signIn(browser, smallEmail);

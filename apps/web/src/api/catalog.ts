@@ -121,5 +121,8 @@ export const tagListsQuery = (w: string, archived: boolean) =>
         'GET',
         `${ws(w)}/tag-lists?limit=500&archived=${archived ? 'all' : 'false'}`,
       ),
+    // An answer fetched ahead (sign-in warms the timesheet) is not asked again as the pickers mount;
+    // the Tags page's changes invalidate it.
+    staleTime: 10_000,
   });
 export const useTagLists = (w: string, archived: boolean) => useQuery(tagListsQuery(w, archived));
