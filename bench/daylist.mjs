@@ -153,6 +153,8 @@ async function measure(origin, account) {
   await settle(page, 3000); // the week is reloaded after the save
   result.inlineEditLongestTaskMs = await takeLongest(page);
 
+  console.error(`day list: ${JSON.stringify(result)}`); // kept if the Projects step fails on a busy machine
+
   // Projects: to the end of 1,000 projects.
   await page.goto('/homepage/projects');
   await page.getByTestId('project-row').first().waitFor();
