@@ -4,7 +4,8 @@
 // its options. Counts the requests the pickers make (project-picker, projects, tasks, tag-lists).
 // The same run measures a small workspace (20 projects, a week of entries) made on the same
 // server, and prints the ratio. Usage (after npm run build):
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/sundial_bench_large npm run bench:signin [-- --runs 3]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/sundial_bench_large npm run bench:signin [-- --runs 3 --trace --small <email>]
+//   BENCH_PORT (default 3298) is the server's port; WEB_DIST measures another build of the web app.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +19,12 @@ if (!databaseUrl?.includes('bench')) {
 }
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+// --trace prints, for the last run of each workspace, every request from the click on "Log in" to the
+// listed entries: when it started and ended (ms after the click) and the server's time to first byte.
+const TRACE = process.argv.includes('--trace');
 const PASSWORD = 'Sunny-days-2026!';
 const LARGE_OWNER = 'owner@large.example.org';
-const port = 3298;
+const port = Number(process.env.BENCH_PORT ?? 3298);
 const origin = `http://localhost:${port}`;
 
 const server = spawn(process.execPath, ['--enable-source-maps', 'apps/api/dist/main.mjs'], {
@@ -83,10 +87,30 @@ async function signIn(browser, email) {
     if (url.pathname.startsWith('/api/') && PICKER_CALLS.test(url.pathname))
       pickerRequests.push(url.pathname + url.search);
   });
+  const finished = [];
+  page.on('requestfinished', (request) => finished.push(request));
+  // The click's time on the page's clock, so requests' timings (epoch ms) can be placed after it.
+  await page.evaluate(() => {
+    const remember = () => {
+      window.__clickedAt = performance.timeOrigin + performance.now();
+    };
+    document.addEventListener('click', remember, { capture: true, once: true });
+  });
   const started = performance.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByTestId('entry-row').first().waitFor({ timeout: 60_000 });
   const listed = performance.now() - started;
+  const clickedAt = await page.evaluate(() => window.__clickedAt);
+  const waterfall = finished.map((request) => {
+    const timing = request.timing();
+    const url = new URL(request.url());
+    return {
+      request: `${request.method()} ${url.pathname}${url.search}`.slice(0, 90),
+      start: Math.round(timing.startTime - clickedAt),
+      ttfb: Math.round(timing.responseStart - timing.requestStart),
+      end: Math.round(timing.startTime + timing.responseEnd - clickedAt),
+    };
+  });
   const picker = page.getByRole('combobox', { name: 'Project / task' }).first();
   await picker.click();
   await page.getByRole('listbox').getByRole('option').first().waitFor({ timeout: 60_000 });
@@ -94,7 +118,7 @@ async function signIn(browser, email) {
   const options = await page.getByRole('listbox').getByRole('option').count();
   await page.waitForLoadState('networkidle');
   await context.close();
-  return { usable, listed, options, requests: pickerRequests };
+  return { usable, listed, options, requests: pickerRequests, waterfall };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -105,7 +129,10 @@ try {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
-  const smallEmail = await smallWorkspace(browser);
+  // --small <email> measures a small workspace an earlier run made (sign-ups are rate limited).
+  const smallArg = process.argv.indexOf('--small');
+  const smallEmail = smallArg > 0 ? process.argv[smallArg + 1] : await smallWorkspace(browser);
+  console.log(`small workspace: ${smallEmail}`);
   // A first sign-in each warms the server (compiled statements, caches) and is not counted.
   await signIn(browser, LARGE_OWNER);
   await signIn(browser, smallEmail);
@@ -127,6 +154,15 @@ try {
     ]),
   );
   console.table(summary);
+  if (TRACE) {
+    for (const [name, list] of Object.entries(runs)) {
+      const last = list[list.length - 1];
+      console.log(
+        `${name}: entries listed at ${Math.round(last.listed)} ms after Playwright's click; requests (ms after the page saw the click):`,
+      );
+      console.table(last.waterfall.sort((a, b) => a.start - b.start));
+    }
+  }
   console.log('picker requests (large):', runs.large[0].requests.join(' '));
   const ratio = summary.large['usable (ms, median)'] / summary.small['usable (ms, median)'];
   console.log(

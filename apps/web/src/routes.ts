@@ -1,3 +1,4 @@
+import type { MeView } from '@sundial/core';
 import {
   IconChartBar,
   IconClock,
@@ -8,6 +9,7 @@ import {
   IconUserCheck,
   IconUsers,
 } from '@tabler/icons-react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 
 /**
@@ -50,6 +52,8 @@ export interface AppRoute {
   nav?: { section: NavSection; label: string; icon: Icon };
   /** An item of a sidebar menu; `group` indexes REPORT_GROUPS for reports. */
   menu?: { id: MenuId; group?: number };
+  /** Asks for the data the page shows first, under its queries' keys (see warm-up.ts). */
+  warm?: () => Promise<{ default: (queryClient: QueryClient, me: MeView) => void }>;
 }
 
 const named =
@@ -102,6 +106,7 @@ export const APP_ROUTES: AppRoute[] = [
     path: '/homepage/timesheet',
     title: 'TimeSheet',
     page: { load: named(() => import('./features/timesheet/pages/TimesheetPage'), 'TimesheetPage') },
+    warm: () => import('./features/timesheet/warm'),
     nav: { section: 'TRACK', label: 'Timesheet', icon: IconClock },
   },
   {

@@ -1,6 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import type { PickerProjectView, ProjectPickerView, TagListView } from '@sundial/core';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 /**
@@ -46,13 +46,14 @@ const ws = (w: string) => `/workspaces/${w}`;
  * The pickers' first answer: up to 300 active projects the user sees, each with its active tasks, in
  * one request. `complete` is false when there are more: the pickers then search on the server.
  */
-export const useProjectPicker = (w: string) =>
-  useQuery({
+export const projectPickerQuery = (w: string) =>
+  queryOptions({
     queryKey: projectKeys.picker(w),
     queryFn: () => api<ProjectPickerView>('GET', `${ws(w)}/project-picker`),
     // Not reloaded on every visit to the timesheet: changes made on Projects invalidate it instead.
     staleTime: 60_000,
   });
+export const useProjectPicker = (w: string) => useQuery(projectPickerQuery(w));
 
 /** Projects asked for by id (those the shown entries name that the first answer left out). */
 export const useProjectPickerByIds = (w: string, ids: string[], enabled: boolean) =>
@@ -112,12 +113,16 @@ export function mergePickerProjects(lists: PickerProjectView[][]): PickerProject
 }
 
 /** The tag lists with their tags (archived ones too when asked): the Tags page and the tag pickers. */
-export const useTagLists = (w: string, archived: boolean) =>
-  useQuery({
+export const tagListsQuery = (w: string, archived: boolean) =>
+  queryOptions({
     queryKey: tagKeys.lists(w, archived),
     queryFn: () =>
       api<{ items: TagListView[]; total: number }>(
         'GET',
         `${ws(w)}/tag-lists?limit=500&archived=${archived ? 'all' : 'false'}`,
       ),
+    // An answer fetched ahead (sign-in warms the timesheet) is not asked again as the pickers mount;
+    // the Tags page's changes invalidate it.
+    staleTime: 10_000,
   });
+export const useTagLists = (w: string, archived: boolean) => useQuery(tagListsQuery(w, archived));

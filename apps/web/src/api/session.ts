@@ -8,7 +8,7 @@ import {
   type UserView,
   type WorkspaceView,
 } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from './client';
 
 export type { UserView, WorkspaceView };
@@ -18,20 +18,20 @@ export type Me = MeView;
 export const sessionKeys = { me: ['me'] as const };
 
 /** The signed-in user, or null when nobody is signed in. */
-export function useMe() {
-  return useQuery({
-    queryKey: sessionKeys.me,
-    queryFn: async () => {
-      try {
-        return await api<Me>('GET', '/me');
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
-    staleTime: 60_000,
-  });
-}
+export const meQuery = queryOptions({
+  queryKey: sessionKeys.me,
+  queryFn: async () => {
+    try {
+      return await api<Me>('GET', '/me');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    }
+  },
+  staleTime: 60_000,
+});
+
+export const useMe = () => useQuery(meQuery);
 
 /** How the signed-in user wants durations shown; pass it to core's formatDuration. */
 export function useDurationFormat(): DurationFormat {

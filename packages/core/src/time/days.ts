@@ -88,6 +88,31 @@ export function workSeconds(entry: TimedEntry, now: Instant = Date.now()): numbe
   return workIntervals(entry, toMs(now)).reduce((sum, [a, b]) => sum + Math.round((b - a) / 1000), 0);
 }
 
+interface LocalDay {
+  day: string;
+  startMs: number;
+  endMs: number;
+}
+/** Local days already worked out, per time zone: a week's thousand entries fall on seven of them. */
+const localDays = new Map<string, LocalDay[]>();
+const LOCAL_DAYS_KEPT = 400;
+
+/** The local day holding an instant, with its [start, end) (time-zone arithmetic is slow: cached). */
+function localDayOf(ms: number, timeZone: string): LocalDay {
+  let days = localDays.get(timeZone);
+  const known = days?.find((d) => d.startMs <= ms && ms < d.endMs);
+  if (known) return known;
+  const local = new TZDate(ms, timeZone);
+  const start = startOfDay(local);
+  const found = { day: format(local, 'yyyy-MM-dd'), startMs: start.getTime(), endMs: addDays(start, 1).getTime() };
+  if (!days || days.length >= LOCAL_DAYS_KEPT) {
+    days = [];
+    localDays.set(timeZone, days);
+  }
+  days.push(found);
+  return found;
+}
+
 /**
  * Splits an entry's work into local days of the time zone (an entry may cross midnight and DST
  * changes) and rounds each day's part with the workspace rounding. Every view adds these parts.
@@ -98,9 +123,9 @@ export function dayPieces(entry: TimedEntry, options: ViewOptions): DayPiece[] {
   for (const [a, b] of workIntervals(entry, nowMs)) {
     let cursor = a;
     while (cursor < b) {
-      const local = new TZDate(cursor, options.timeZone);
-      const next = Math.min(b, addDays(startOfDay(local), 1).getTime());
-      const day = format(local, 'yyyy-MM-dd');
+      const local = localDayOf(cursor, options.timeZone);
+      const next = Math.min(b, local.endMs);
+      const day = local.day;
       const piece = byDay.get(day) ?? { entryId: entry.id, day, seconds: 0, startMs: cursor, endMs: next };
       piece.seconds += Math.round((next - cursor) / 1000);
       piece.endMs = next;

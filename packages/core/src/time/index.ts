@@ -1,4 +1,5 @@
 export * from './days.js';
 export * from './duration.js';
+export * from './edit.js';
 export * from './rounding.js';
 export * from './views.js';

@@ -1,5 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  applyEntryEdit,
   type BulkUpdateTimeEntriesBody,
   type CreateTimeEntryBody,
   dayBounds,
@@ -14,7 +15,7 @@ import {
   type TimesheetPersonView,
   type UpdateTimeEntryBody,
 } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import {
   mergePickerProjects,
@@ -40,28 +41,35 @@ export const timeKeys = {
 };
 
 /** Every entry of the user touching the local days first..last (inclusive). */
-export function useEntries(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
+export function entriesQuery(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
   const from = new Date(dayBounds(firstDay, timeZone).startMs).toISOString();
   const to = new Date(dayBounds(lastDay, timeZone).endMs).toISOString();
-  return useQuery({
+  return queryOptions({
     queryKey: timeKeys.entries(w, userId, from, to),
     queryFn: () =>
       api<{ items: TimeEntryView[] }>(
         'GET',
         `${ws(w)}/time-entries?${new URLSearchParams({ from, to, userId, limit: '1000' })}`,
       ),
-    placeholderData: (previous) => previous,
   });
 }
 
-export const useTimer = (w: string, userId: string) =>
+export const useEntries = (w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) =>
   useQuery({
+    ...entriesQuery(w, userId, firstDay, lastDay, timeZone),
+    placeholderData: (previous: { items: TimeEntryView[] } | undefined) => previous,
+  });
+
+export const timerQuery = (w: string, userId: string) =>
+  queryOptions({
     queryKey: timeKeys.timer(w, userId),
     queryFn: () => api<{ entry: TimeEntryView | null }>('GET', `${ws(w)}/timer?userId=${userId}`),
   });
+export const useTimer = (w: string, userId: string) => useQuery(timerQuery(w, userId));
 
-export const useTimeSettings = (w: string) =>
-  useQuery({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
+export const timeSettingsQuery = (w: string) =>
+  queryOptions({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
+export const useTimeSettings = (w: string) => useQuery(timeSettingsQuery(w));
 
 export type PickerProject = Omit<PickerProjectView, 'tasks'>;
 export type PickerTask = TaskView;
@@ -106,12 +114,12 @@ export function usePickers(w: string, namedProjectIds: (string | null)[] = []) {
 }
 
 /** The people whose timesheet the user may open: everyone for owners and admins, a manager's people. */
-export const useMembers = (w: string, enabled: boolean) =>
-  useQuery({
+export const membersQuery = (w: string) =>
+  queryOptions({
     queryKey: ['time-members', w],
     queryFn: () => api<{ items: Member[] }>('GET', `${ws(w)}/time-entries/people`),
-    enabled,
   });
+export const useMembers = (w: string, enabled: boolean) => useQuery({ ...membersQuery(w), enabled });
 
 export type Suggestion = ProjectSuggestionView;
 
@@ -169,18 +177,50 @@ export function useCreateEntry(w: string) {
   });
 }
 
+type EntryList = { items: TimeEntryView[] };
+type Snapshot = [readonly unknown[], unknown][];
+
+/**
+ * Changes an entry and shows the change at once (optimistic): every loaded week and the timer show
+ * the entry as the server will store it before the PATCH answers; the answer then replaces it, and
+ * a refusal puts back what was shown before (the caller says why, see `notSaved`).
+ */
 export function useUpdateEntry(w: string) {
   const invalidate = useInvalidate(w);
   const queryClient = useQueryClient();
+  const entriesKey = [...timeKeys.all(w), 'entries'];
+  const timerKey = [...timeKeys.all(w), 'timer'];
+  const replace = (id: string, change: (entry: TimeEntryView) => TimeEntryView) => {
+    queryClient.setQueriesData<EntryList>({ queryKey: entriesKey }, (data) =>
+      data?.items.some((e) => e.id === id)
+        ? { ...data, items: data.items.map((e) => (e.id === id ? change(e) : e)) }
+        : data,
+    );
+    queryClient.setQueriesData<{ entry: TimeEntryView | null }>({ queryKey: timerKey }, (data) =>
+      data?.entry?.id === id ? { entry: change(data.entry) } : data,
+    );
+  };
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: UpdateTimeEntryBody }) =>
       api<TimeEntryView>('PATCH', `${ws(w)}/time-entries/${id}`, body),
-    // Show the saved entry at once, so a next drag or edit starts from it, then reload.
-    onSuccess: (saved) => {
-      queryClient.setQueriesData<{ items: TimeEntryView[] }>({ queryKey: [...timeKeys.all(w), 'entries'] }, (data) =>
-        data ? { ...data, items: data.items.map((e) => (e.id === saved.id ? saved : e)) } : data,
-      );
+    onMutate: async ({ id, body }): Promise<Snapshot> => {
+      // A reload already on its way would bring back the old entry over the change.
+      await Promise.all([
+        queryClient.cancelQueries({ queryKey: entriesKey }),
+        queryClient.cancelQueries({ queryKey: timerKey }),
+      ]);
+      const snapshot: Snapshot = [
+        ...queryClient.getQueriesData({ queryKey: entriesKey }),
+        ...queryClient.getQueriesData({ queryKey: timerKey }),
+      ];
+      replace(id, (entry) => applyEntryEdit(entry, body));
+      return snapshot;
     },
+    onError: (_error, _variables, snapshot) => {
+      for (const [key, data] of snapshot ?? []) queryClient.setQueryData(key, data);
+    },
+    // The stored entry (the server's rounding, defaults), so a next drag or edit starts from it.
+    onSuccess: (saved) => replace(saved.id, () => saved),
     onSettled: invalidate,
   });
 }

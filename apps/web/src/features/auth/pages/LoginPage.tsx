@@ -1,9 +1,11 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { messages } from '@sundial/core';
-import { type FormEvent, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { EmailField } from '../../../components/fields';
+import { preloadApp, warmUp } from '../../../warm-up';
 import { safeNext, useLogin } from '../api';
 import { AuthLayout } from '../components/AuthLayout';
 import { ErrorBox } from '../components/ErrorBox';
@@ -20,6 +22,14 @@ export function LoginPage() {
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const notice = (location.state as { notice?: string } | null)?.notice;
+  const queryClient = useQueryClient();
+  const next = safeNext(params.get('next'));
+
+  // While the person types, the app's code for where they are going loads (not run).
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    idle(() => preloadApp(next));
+  }, [next]);
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -31,7 +41,10 @@ export function LoginPage() {
     login.mutate(
       { email, password, remember },
       {
-        onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }),
+        onSuccess: () => {
+          warmUp(queryClient, next);
+          navigate(next, { replace: true });
+        },
         onError: (err) => {
           const { code, message } = parseApiError(err);
           setError(code === 'validation_failed' || code === 'wrong_credentials' ? messages.wrongCredentials : message);

@@ -12,7 +12,7 @@ import {
 import { IconTrash } from '@tabler/icons-react';
 import { defaultRangeExtractor } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { failed } from '../../../components/notify';
+import { failed, notSaved } from '../../../components/notify';
 import { useWindowList } from '../../../components/window-list';
 import {
   useBulkUpdate,
@@ -286,11 +286,11 @@ export function DayList(props: {
         const head = latest.current.items.find((i) => i.kind === 'head' && i.day === day);
         if (head?.kind === 'head') latest.current.toggle(head.ids, on);
       },
-      onNote: (id, note) => latest.current.update.mutate({ id, body: { note } }, { onError: failed }),
-      onProject: (id, next) => latest.current.update.mutate({ id, body: next }, { onError: failed }),
+      onNote: (id, note) => latest.current.update.mutate({ id, body: { note } }, { onError: notSaved }),
+      onProject: (id, next) => latest.current.update.mutate({ id, body: next }, { onError: notSaved }),
       onDuration: (id, seconds) =>
         latest.current.update.mutateAsync({ id, body: { duration: seconds } }).catch((error) => {
-          failed(error);
+          notSaved(error);
           throw error;
         }),
       onEditTimes: setEditing,

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useLocalStorage } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { can, dayBounds, dayKey, gridRowKey, type Role, shiftDay, type WeekStart, weekDays } from '@sundial/core';
+import { can, dayBounds, dayKey, gridRowKey, type Role, shiftDay, weekDays } from '@sundial/core';
 import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -39,9 +39,9 @@ import { TimeSettingsModal } from '../components/TimeSettingsModal';
 import { type RowRef, WeekGrid } from '../components/WeekGrid';
 import { formatDay, formatRange } from '../dates';
 import { t } from '../texts';
+import { asWeekStart } from '../warm';
 
 type ViewMode = 'list' | 'week' | 'calendar';
-const asWeekStart = (value: string): WeekStart => (value === 'sunday' || value === 'saturday' ? value : 'monday');
 
 export function TimesheetPage() {
   const { me, workspaceId, role } = useWorkspace();

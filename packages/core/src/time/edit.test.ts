@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { TimeEntryView } from '../schemas/time-entries.js';
+import { workSeconds } from './days.js';
+import { applyEntryEdit } from './edit.js';
+
+const entry = (extra: Partial<TimeEntryView> = {}): TimeEntryView => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  workspaceId: '00000000-0000-4000-8000-000000000002',
+  userId: '00000000-0000-4000-8000-000000000003',
+  projectId: null,
+  taskId: null,
+  tagIds: [],
+  note: 'Design review',
+  billable: false,
+  start: '2026-11-23T09:00:00.000Z',
+  end: '2026-11-23T10:00:00.000Z',
+  isRunning: false,
+  isPaused: false,
+  breaks: [],
+  durationSeconds: 3600,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+  ...extra,
+});
+const NOW = Date.parse('2026-11-24T12:00:00Z');
+
+describe('applyEntryEdit: the change shown before the server answers', () => {
+  it('moves the end for a new duration', () => {
+    const edited = applyEntryEdit(entry(), { duration: 20 * 60 }, NOW);
+    expect(edited).toMatchObject({ start: '2026-11-23T09:00:00.000Z', end: '2026-11-23T09:20:00.000Z' });
+    expect(edited.durationSeconds).toBe(1200);
+  });
+
+  it('keeps the breaks inside a new duration, as the server does', () => {
+    const withBreak = entry({
+      breaks: [{ start: '2026-11-23T09:10:00.000Z', end: '2026-11-23T09:25:00.000Z' }],
+      durationSeconds: 45 * 60,
+    });
+    const edited = applyEntryEdit(withBreak, { duration: 30 * 60 }, NOW);
+    expect(edited.end).toBe('2026-11-23T09:45:00.000Z');
+    expect(edited.durationSeconds).toBe(30 * 60);
+    expect(workSeconds(edited, NOW)).toBe(30 * 60);
+  });
+
+  it('reads a typed duration and ignores one it cannot read', () => {
+    expect(applyEntryEdit(entry(), { duration: '1:30' }, NOW).end).toBe('2026-11-23T10:30:00.000Z');
+    expect(applyEntryEdit(entry(), { duration: 'soon' }, NOW).end).toBe('2026-11-23T10:00:00.000Z');
+  });
+
+  it('keeps the length when only the start moves, and takes an explicit end', () => {
+    const moved = applyEntryEdit(entry(), { start: '2026-11-23T11:00:00.000Z' }, NOW);
+    expect(moved).toMatchObject({ start: '2026-11-23T11:00:00.000Z', end: '2026-11-23T12:00:00.000Z' });
+    const ended = applyEntryEdit(entry(), { end: '2026-11-23T09:45:00.000Z' }, NOW);
+    expect(ended).toMatchObject({ end: '2026-11-23T09:45:00.000Z', durationSeconds: 45 * 60 });
+  });
+
+  it('changes the fields asked for and leaves a running entry running', () => {
+    const running = entry({ end: null, isRunning: true });
+    const edited = applyEntryEdit(running, { note: 'Call', projectId: null, tagIds: ['b', 'a', 'b'] }, NOW);
+    expect(edited).toMatchObject({ note: 'Call', end: null, isRunning: true, tagIds: ['a', 'b'] });
+    expect(applyEntryEdit(running, { duration: 60 }, NOW).end).toBeNull();
+    expect(applyEntryEdit(entry(), { billable: true }, NOW)).toEqual({ ...entry(), billable: true });
+  });
+});
