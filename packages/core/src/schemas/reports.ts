@@ -73,7 +73,7 @@ const isTimeZone = (zone: string) => {
 };
 
 /** A comma-separated list in the query string ("a,b"), or the same parameter repeated. */
-function list<T extends z.ZodType<string>>(item: T, name: string, max = 200) {
+function list<T extends z.ZodType<string, string>>(item: T, name: string, max = 200) {
   return z
     .union([z.string(), z.array(z.string())])
     .transform((value) =>
@@ -381,5 +381,3 @@ export const matrixReportView = z.object({
 export type MatrixReportView = z.infer<typeof matrixReportView>;
 
 export const markInvoicedView = z.object({ updated: z.number().int() });
-
-export const WEEK_STARTS = Object.keys(WEEK_START_INDEX) as WeekStart[];

@@ -1,0 +1,433 @@
+import type { ReportDimension, Rounding, TagMode, WeekStart } from '@sundial/core';
+import { WEEK_START_INDEX } from '@sundial/core';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+
+/**
+ * The report engine's SQL: a report definition compiled into ONE statement. Every report reads
+ * the same `facts`: each entry's work (start to end, or to `now` while running, less its breaks)
+ * split at the local midnights of the named time zone (`AT TIME ZONE`, so DST days are 23 or 25
+ * hours), each local day's part rounded with the workspace rounding and priced with the entry's
+ * copied rates (round(rate * seconds / 3600.0)) — the same pieces as `dayPieces` and
+ * `amountCents` of @sundial/core, so reports agree with the timesheet to the second and cent.
+ */
+
+export interface EngineFilter {
+  workspaceId: string;
+  /** [from, to) instants of the first and after the last local day, and those days. */
+  fromAt: Date;
+  toAt: Date;
+  fromDay: string;
+  toDay: string;
+  timeZone: string;
+  weekStart: WeekStart;
+  rounding: Rounding;
+  /** Where running entries and open breaks end. */
+  now: Date;
+  /** Whose entries the actor may see: null = everyone's. */
+  scope: string[] | null;
+  hideDisabled: boolean;
+  users?: string[];
+  groups?: string[];
+  clients?: string[];
+  projects?: string[];
+  tasks?: string[];
+  tags?: string[];
+  tagMode: TagMode;
+  billable?: boolean;
+  invoiced?: boolean;
+  description?: string;
+  withoutProject?: boolean;
+  withoutTag?: boolean;
+}
+
+export interface MeasureSums {
+  tracked: string | number;
+  billable_seconds: string | number;
+  billable_cents: string | number;
+  cost_cents: string | number;
+  entries: string | number | null;
+}
+
+export interface LevelRow extends MeasureSums {
+  level: number;
+  k1: string | null;
+  k2: string | null;
+  k3: string | null;
+  n1: string | null;
+  n2: string | null;
+  n3: string | null;
+  c1: string | null;
+  c2: string | null;
+  c3: string | null;
+  p1: string | null;
+  p2: string | null;
+  p3: string | null;
+}
+
+const MULTI_VALUED: ReadonlySet<ReportDimension> = new Set(['group', 'tag']);
+
+const uuids = (ids: readonly string[]) => sql.join(ids.map((id) => sql`${id}::uuid`));
+
+/** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
+function matchingEntries(f: EngineFilter): RawBuilder<unknown> {
+  const ws = f.workspaceId;
+  const where: RawBuilder<unknown>[] = [
+    sql`e.workspace_id = ${ws}`,
+    sql`e.start_at < ${f.toAt}`,
+    // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
+    // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
+    sql`(e.end_at is null or (e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0))))`,
+  ];
+  if (f.scope) where.push(f.scope.length ? sql`e.user_id in (${uuids(f.scope)})` : sql`false`);
+  if (f.users?.length) where.push(sql`e.user_id in (${uuids(f.users)})`);
+  if (f.groups?.length)
+    where.push(
+      sql`e.user_id in (select gm.user_id from group_members gm where gm.workspace_id = ${ws} and gm.group_id in (${uuids(f.groups)}))`,
+    );
+  if (f.hideDisabled)
+    where.push(
+      sql`e.user_id not in (select m.user_id from memberships m where m.workspace_id = ${ws} and m.status = 'disabled')`,
+    );
+  if (f.clients?.length) where.push(sql`p.client_id in (${uuids(f.clients)})`);
+  if (f.projects?.length)
+    where.push(
+      f.withoutProject
+        ? sql`(e.project_id in (${uuids(f.projects)}) or e.project_id is null)`
+        : sql`e.project_id in (${uuids(f.projects)})`,
+    );
+  else if (f.withoutProject) where.push(sql`e.project_id is null`);
+  if (f.tasks?.length)
+    where.push(
+      sql`(e.task_id in (${uuids(f.tasks)}) or e.task_id in (select t.id from tasks t where t.workspace_id = ${ws} and t.parent_task_id in (${uuids(f.tasks)})))`,
+    );
+  const tagged = (ids: readonly string[]) =>
+    sql`exists (select 1 from time_entry_tags t where t.workspace_id = ${ws} and t.entry_id = e.id${
+      ids.length ? sql` and t.tag_id in (${uuids(ids)})` : sql``
+    })`;
+  if (f.tags?.length) {
+    const byTags =
+      f.tagMode === 'any'
+        ? tagged(f.tags)
+        : f.tagMode === 'none'
+          ? sql`not ${tagged(f.tags)}`
+          : sql`(select count(distinct t.tag_id) from time_entry_tags t where t.workspace_id = ${ws} and t.entry_id = e.id and t.tag_id in (${uuids(f.tags)})) = ${new Set(f.tags).size}`;
+    where.push(f.withoutTag ? sql`(${byTags} or not ${tagged([])})` : byTags);
+  } else if (f.withoutTag) where.push(sql`not ${tagged([])}`);
+  if (f.billable !== undefined) where.push(sql`e.billable = ${f.billable}`);
+  if (f.invoiced !== undefined) where.push(f.invoiced ? sql`e.invoiced_at is not null` : sql`e.invoiced_at is null`);
+  if (f.description) {
+    const pattern = `%${f.description.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(sql`e.note ilike ${pattern}`);
+  }
+  return sql.join(where, sql` and `);
+}
+
+function roundingOf(seconds: RawBuilder<unknown>, rounding: Rounding): RawBuilder<unknown> {
+  const step = sql.lit(rounding.minutes * 60);
+  switch (rounding.mode) {
+    case 'none':
+      return seconds;
+    case 'up':
+      return sql`ceil(${seconds} / ${step}::numeric) * ${step}`;
+    case 'down':
+      return sql`floor(${seconds} / ${step}::numeric) * ${step}`;
+    case 'nearest':
+      return sql`floor(${seconds} / ${step}::numeric + 0.5) * ${step}`;
+  }
+}
+
+/**
+ * The CTEs every report starts from, ending in `facts`: one row per entry and local day in range
+ * (entry_id, day, seconds, billable_cents, cost_cents and the entry's columns). `entries` may be
+ * narrowed further (a page of the Detailed report) by `extra`.
+ */
+export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown>; tail?: RawBuilder<unknown> }) {
+  const tz = f.timeZone;
+  const ws = f.workspaceId;
+  return sql`
+  entries as materialized (
+    select e.id, e.user_id, e.project_id, e.task_id, e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds,
+      e.billable_rate_cents, e.cost_rate_cents, p.client_id,
+      e.start_at as s, coalesce(e.end_at, greatest(e.start_at, ${f.now}::timestamptz)) as en
+    from time_entries e
+    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+    where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
+    ${extra?.tail ?? sql``}
+  ),
+  clipped as (
+    select b.entry_id, en.s, en.en, greatest(en.s, b.start_at) as a, least(en.en, coalesce(b.end_at, en.en)) as b
+    from time_entry_breaks b join entries en on en.id = b.entry_id
+    where b.workspace_id = ${ws} and least(en.en, coalesce(b.end_at, en.en)) > greatest(en.s, b.start_at)
+  ),
+  cursors as (
+    select c.*, greatest(c.s, coalesce(max(c.b) over (partition by c.entry_id order by c.a, c.b
+      rows between unbounded preceding and 1 preceding), c.s)) as cur
+    from clipped c
+  ),
+  intervals as (
+    select en.id as entry_id, en.s as a, en.en as b from entries en
+    where en.en > en.s and not exists (select 1 from clipped c where c.entry_id = en.id)
+    union all
+    select entry_id, cur, a from cursors where a > cur
+    union all
+    select entry_id, greatest(s, max(b)), en from clipped group by entry_id, s, en having en > greatest(s, max(b))
+  ),
+  pieces as (
+    select i.entry_id, d.day, sum(round(extract(epoch from least(i.b, d.next_mid) - greatest(i.a, d.mid)))) as seconds
+    from intervals i
+    cross join lateral (
+      select g::date as day, g at time zone ${tz} as mid, (g + interval '1 day') at time zone ${tz} as next_mid
+      from generate_series(date_trunc('day', i.a at time zone ${tz}), i.b at time zone ${tz}, interval '1 day') g
+    ) d
+    where least(i.b, d.next_mid) > greatest(i.a, d.mid)
+    group by i.entry_id, d.day
+  ),
+  entry_days as (
+    select entry_id, day, ${roundingOf(sql`seconds`, f.rounding)} as seconds from pieces
+    union all
+    -- An entry without work (zero length, or all of it a break) still shows, with 0 seconds, on its start day.
+    select en.id, (en.s at time zone ${tz})::date, 0 from entries en
+    where not exists (select 1 from intervals i where i.entry_id = en.id)
+  ),
+  facts as (
+    select ed.entry_id, ed.day, ed.seconds::bigint as seconds, en.user_id, en.project_id, en.task_id, en.client_id,
+      en.note, en.billable,
+      case when en.billable then coalesce(round(en.billable_rate_cents * ed.seconds / 3600.0), 0) else 0 end as billable_cents,
+      coalesce(round(en.cost_rate_cents * ed.seconds / 3600.0), 0) as cost_cents
+    from entry_days ed join entries en on en.id = ed.entry_id
+    where ed.day between ${f.fromDay}::date and ${f.toDay}::date
+  )`;
+}
+
+/** The key of a dimension on a `facts` row `f` (joined `gm` for group, `tg` for tag), as text. */
+function keyOf(dimension: ReportDimension, weekStart: WeekStart, alias: string): RawBuilder<unknown> {
+  switch (dimension) {
+    case 'user':
+      return sql`f.user_id::text`;
+    case 'group':
+      return sql.raw(`${alias}.group_id::text`);
+    case 'client':
+      return sql`f.client_id::text`;
+    case 'project':
+      return sql`f.project_id::text`;
+    case 'task':
+      return sql`f.task_id::text`;
+    case 'tag':
+      return sql.raw(`${alias}.tag_id::text`);
+    case 'billable':
+      return sql`f.billable::text`;
+    case 'day':
+      return sql`to_char(f.day, 'YYYY-MM-DD')`;
+    case 'week':
+      return sql`to_char(f.day - ((extract(dow from f.day)::int - ${sql.lit(WEEK_START_INDEX[weekStart])} + 7) % 7), 'YYYY-MM-DD')`;
+    case 'month':
+      return sql`to_char(f.day, 'YYYY-MM')`;
+    case 'year':
+      return sql`to_char(f.day, 'YYYY')`;
+    case 'description':
+      return sql`f.note`;
+  }
+}
+
+function joinFor(dimension: ReportDimension, ws: string, alias: string): RawBuilder<unknown> {
+  if (dimension === 'group')
+    return sql` left join group_members ${sql.raw(alias)} on ${sql.raw(alias)}.workspace_id = ${ws} and ${sql.raw(alias)}.user_id = f.user_id`;
+  if (dimension === 'tag')
+    return sql` left join time_entry_tags ${sql.raw(alias)} on ${sql.raw(alias)}.workspace_id = ${ws} and ${sql.raw(alias)}.entry_id = f.entry_id`;
+  return sql``;
+}
+
+/** Name (n), color (c) and parent (p) of a key, joined after grouping: small tables, one row per group. */
+function labelOf(
+  dimension: ReportDimension,
+  ws: string,
+  i: number,
+): { join: RawBuilder<unknown>; cols: RawBuilder<unknown> } {
+  const k = sql.raw(`l.k${i}`);
+  const t = sql.raw(`d${i}`);
+  const named = (table: string, extra = sql`null::text`, extraJoin = sql``) => ({
+    join: sql` left join ${sql.raw(table)} ${t} on ${t}.workspace_id = ${ws} and ${t}.id = ${k}::uuid${extraJoin}`,
+    cols: sql`${t}.name as ${sql.raw(`n${i}`)}, ${extra} as ${sql.raw(`c${i}`)}`,
+  });
+  const withParent = (o: { join: RawBuilder<unknown>; cols: RawBuilder<unknown> }, parent: RawBuilder<unknown>) => ({
+    join: o.join,
+    cols: sql`${o.cols}, ${parent} as ${sql.raw(`p${i}`)}`,
+  });
+  const none = sql`null::text as ${sql.raw(`p${i}`)}`;
+  switch (dimension) {
+    case 'user':
+      return {
+        join: sql` left join users ${t} on ${t}.id = ${k}::uuid`,
+        cols: sql`coalesce(nullif(${t}.name, ''), ${t}.email) as ${sql.raw(`n${i}`)}, null::text as ${sql.raw(`c${i}`)}, ${none}`,
+      };
+    case 'group':
+    case 'client':
+    case 'tag': {
+      const o = named(dimension === 'group' ? 'groups' : dimension === 'client' ? 'clients' : 'tags');
+      return { join: o.join, cols: sql`${o.cols}, ${none}` };
+    }
+    case 'project': {
+      const o = named('projects', sql`${t}.color`);
+      return { join: o.join, cols: sql`${o.cols}, ${none}` };
+    }
+    case 'task': {
+      const pt = sql.raw(`pt${i}`);
+      return withParent(
+        named(
+          'tasks',
+          sql`null::text`,
+          sql` left join tasks ${pt} on ${pt}.workspace_id = ${ws} and ${pt}.id = ${t}.parent_task_id`,
+        ),
+        sql`${pt}.name`,
+      );
+    }
+    default:
+      return { join: sql``, cols: sql`null::text as ${sql.raw(`n${i}`)}, null::text as ${sql.raw(`c${i}`)}, ${none}` };
+  }
+}
+
+/**
+ * The report as ONE statement: for each grouping set (a list of up to three dimensions; [] is
+ * the total), the measures summed over `facts`. Each set joins only its own multi-valued
+ * dimensions (group, tag), so an entry with two tags counts under each tag but once in the
+ * total and in every level above the tag. Returns rows with `level` = the set's index.
+ */
+export function compileReport(
+  f: EngineFilter,
+  o: { sets: ReportDimension[][]; dimensions: ReportDimension[]; countEntries: boolean },
+): RawBuilder<LevelRow> {
+  const ws = f.workspaceId;
+  const levels = o.sets.map((set, level) => {
+    const keys = o.dimensions.map((dimension, i) =>
+      set.includes(dimension)
+        ? sql`${keyOf(dimension, f.weekStart, `j${i}`)} as ${sql.raw(`k${i + 1}`)}`
+        : sql`null::text as ${sql.raw(`k${i + 1}`)}`,
+    );
+    const joins = o.dimensions.map((dimension, i) =>
+      set.includes(dimension) && MULTI_VALUED.has(dimension) ? joinFor(dimension, ws, `j${i}`) : sql``,
+    );
+    const groupKeys = o.dimensions.flatMap((dimension, i) => (set.includes(dimension) ? [sql.raw(`${i + 2}`)] : []));
+    return sql`select ${sql.lit(level)}::int as level, ${sql.join([...keys, ...pad(o.dimensions.length)])},
+      sum(f.seconds) as tracked,
+      sum(case when f.billable then f.seconds else 0 end) as billable_seconds,
+      sum(f.billable_cents) as billable_cents, sum(f.cost_cents) as cost_cents,
+      ${o.countEntries ? sql`count(distinct f.entry_id)` : sql`null::bigint`} as entries
+      from facts f${sql.join(joins, sql``)}
+      ${groupKeys.length ? sql`group by ${sql.join(groupKeys.map((k) => sql`${k}`))}` : sql``}`;
+  });
+  const labels = [0, 1, 2].map((i) =>
+    o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
+  );
+  return sql<LevelRow>`with ${factsCte(f)},
+  levels as (${sql.join(levels, sql` union all `)})
+  select l.*, ${sql.join(labels.map((x) => x.cols))}
+  from levels l${sql.join(
+    labels.map((x) => x.join),
+    sql``,
+  )}`;
+}
+
+const pad = (used: number) => [1, 2, 3].filter((i) => i > used).map((i) => sql`null::text as ${sql.raw(`k${i}`)}`);
+
+export interface DetailedRow {
+  id: string;
+  user_id: string;
+  user_name: string;
+  project_id: string | null;
+  project_name: string | null;
+  project_color: string | null;
+  client_name: string | null;
+  task_id: string | null;
+  task_name: string | null;
+  tag_ids: string[];
+  note: string;
+  billable: boolean;
+  invoiced_at: Date | null;
+  start_at: Date;
+  end_at: Date | null;
+  duration_seconds: number | null;
+  seconds: string | number;
+  billable_cents: string | number;
+  cost_cents: string | number;
+}
+
+export type DetailedSortKey = { sort: 'start' | 'duration' | 'description'; order: 'asc' | 'desc' };
+export type DetailedAfter = { value: string | number; start: string; id: string };
+
+const SORT_COLUMN = {
+  start: sql`e.start_at`,
+  duration: sql`coalesce(e.duration_seconds, -1)`,
+  description: sql`e.note`,
+} as const;
+
+/**
+ * One page of the Detailed report: the page's entries are chosen by keyset (sort column, then
+ * start, then id) straight from the index, and only they are split into days and rounded; so
+ * page 1,000 costs what page 1 does. An entry shows when it overlaps the range; its seconds are
+ * its rounded parts of the days in range.
+ */
+export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { after?: DetailedAfter; limit: number }) {
+  const col = SORT_COLUMN[o.sort];
+  const dir = sql.raw(o.order);
+  const cmp = sql.raw(o.order === 'desc' ? '<' : '>');
+  const after = o.after;
+  const keyset = after
+    ? o.sort === 'start'
+      ? sql`(e.start_at, e.id) ${cmp} (${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
+      : sql`(${col}, e.start_at, e.id) ${cmp} (${after.value}, ${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
+    : undefined;
+  const order =
+    o.sort === 'start'
+      ? sql`order by e.start_at ${dir}, e.id ${dir}`
+      : sql`order by ${col} ${dir}, e.start_at ${dir}, e.id ${dir}`;
+  const ws = f.workspaceId;
+  const outer =
+    o.sort === 'start'
+      ? sql`order by en.start_at ${dir}, en.id ${dir}`
+      : sql`order by ${o.sort === 'duration' ? sql`coalesce(en.duration_seconds, -1)` : sql`en.note`} ${dir}, en.start_at ${dir}, en.id ${dir}`;
+  return sql<DetailedRow>`with ${factsCte(f, { where: keyset, tail: sql`${order} limit ${o.limit}` })},
+  sums as (
+    select entry_id, sum(seconds) as seconds, sum(billable_cents) as billable_cents, sum(cost_cents) as cost_cents
+    from facts group by entry_id
+  )
+  select en.id, en.user_id, coalesce(nullif(u.name, ''), u.email) as user_name, en.project_id, p.name as project_name,
+    p.color as project_color, c.name as client_name, en.task_id, t.name as task_name,
+    coalesce((select array_agg(tt.tag_id::text order by tt.tag_id) from time_entry_tags tt
+      where tt.workspace_id = ${ws} and tt.entry_id = en.id), '{}') as tag_ids,
+    en.note, en.billable, en.invoiced_at, en.start_at, en.end_at, en.duration_seconds,
+    coalesce(s.seconds, 0) as seconds, coalesce(s.billable_cents, 0) as billable_cents, coalesce(s.cost_cents, 0) as cost_cents
+  from entries en
+  left join sums s on s.entry_id = en.id
+  join users u on u.id = en.user_id
+  left join projects p on p.workspace_id = ${ws} and p.id = en.project_id
+  left join clients c on c.workspace_id = ${ws} and c.id = en.client_id
+  left join tasks t on t.workspace_id = ${ws} and t.id = en.task_id
+  ${outer}`;
+}
+
+export const reportsRepository = {
+  async run(db: Db, query: RawBuilder<LevelRow>): Promise<LevelRow[]> {
+    return (await query.execute(db)).rows;
+  },
+
+  async detailed(db: Db, query: RawBuilder<DetailedRow>): Promise<DetailedRow[]> {
+    return (await query.execute(db)).rows;
+  },
+
+  /** Ids of the entries a report lists (with a piece in range), at most `limit` + 1. */
+  async entryIds(db: Db, f: EngineFilter, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ entry_id: string }>`with ${factsCte(f)}
+      select distinct entry_id from facts limit ${limit + 1}`.execute(db);
+    return rows.map((r) => r.entry_id);
+  },
+
+  async workspaceRounding(db: Db, workspaceId: string): Promise<Rounding | undefined> {
+    const row = await db
+      .selectFrom('time_settings')
+      .select(['rounding_mode', 'rounding_minutes'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row && { mode: row.rounding_mode, minutes: row.rounding_minutes };
+  },
+};
