@@ -163,8 +163,7 @@ export function createReportsService(db: Db, timeEntries: Pick<TimeEntriesServic
     if (!wantsBillable && !wantsCost) return;
     const access = await moneyAccessOf(db, actor);
     const people = f.users ? (f.scope ? f.users.filter((u) => f.scope?.includes(u)) : f.users) : f.scope;
-    const covers = (allowed: Set<string> | null) =>
-      allowed === null || people?.every((p) => allowed.has(p)) === true;
+    const covers = (allowed: Set<string> | null) => allowed === null || people?.every((p) => allowed.has(p)) === true;
     if (wantsBillable && !covers(access.billableOf)) throw moneyForbidden('billable amounts');
     if (wantsCost && !covers(access.costOf)) throw moneyForbidden('costs and margins');
   }

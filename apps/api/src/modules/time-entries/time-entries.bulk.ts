@@ -1,8 +1,8 @@
 import type { TimeEntryView } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
+import { assertCan, reachesTimeOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { forbidden, notFound, validationError } from '../../platform/errors.js';
+import { notFound, validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { purgeIdempotencyKeys } from '../../platform/idempotency.js';
 import { presentEntry } from './time-entries.presenter.js';
@@ -76,8 +76,8 @@ export function createBulk(db: Db, events: EventBus) {
 
     /**
      * Marks entries invoiced (now) or not invoiced, for those who may edit their time; entries
-     * already so are left as they are. 404 when an id is not in the workspace, 403 when someone
-     * else's entry is out of reach. Returns how many entries changed.
+     * already so are left as they are. 404 when an id is not in the workspace or its time is
+     * out of the actor's reach. Returns how many entries changed.
      */
     async setInvoiced(actor: Actor, ids: string[], invoiced: boolean): Promise<number> {
       assertCan(actor, 'time:track');
@@ -86,12 +86,11 @@ export function createBulk(db: Db, events: EventBus) {
       return db.transaction().execute(async (tx) => {
         const owners = await repo.ownersOf(tx, workspaceId, unique);
         if (owners.length !== unique.length) throw notFound('Some of these time entries were not found.');
-        const others = owners.filter((e) => e.user_id !== actor.userId);
-        if (others.length) {
-          if (!(await reachesTimeOf(tx, actor, others[0]?.user_id ?? '', 'edit'))) throw forbidden();
-          const scope = await othersTimeScope(tx, actor);
-          if (scope !== null && others.some((e) => !scope.has(e.user_id))) throw forbidden();
-        }
+        // Entries of time out of the actor's reach are not found, as a bulk change says (loadForBulk).
+        const others = [...new Set(owners.map((e) => e.user_id).filter((id) => id !== actor.userId))];
+        for (const userId of others)
+          if (!(await reachesTimeOf(tx, actor, userId, 'edit')))
+            throw notFound('Some of these time entries were not found.');
         const changed = await repo.setInvoiced(tx, workspaceId, unique, invoiced ? new Date() : null);
         await publish(
           tx,
