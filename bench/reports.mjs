@@ -155,9 +155,7 @@ const deepPage = Math.min(1000, Math.floor(entriesInYear / 100));
 const deep = (
   await sql`select start_at, id from time_entries where workspace_id = ${ws}
     and start_at < ${`${to}T00:00:00Z`}::timestamptz + interval '1 day'
-    order by start_at desc, id desc offset ${(deepPage - 1) * 100 - 1} limit 1`.execute(
-    db,
-  )
+    order by start_at desc, id desc offset ${(deepPage - 1) * 100 - 1} limit 1`.execute(db)
 ).rows[0];
 const cursor = Buffer.from(JSON.stringify(['', new Date(deep.start_at).toISOString(), deep.id])).toString('base64url');
 const first = await detailed()();
