@@ -560,6 +560,30 @@ const timeRoutes: Route[] = [
 
 routes.push(...timeRoutes);
 
+// ---- reports (issue 14) ----------------------------------------------------------------------
+
+/** Every role reads reports (of the time it reaches); marking invoiced needs to reach the subject's time. */
+const reportRoutes: Route[] = [
+  ...['summary', 'detailed', 'matrix'].map(
+    (report): Route => ({
+      path: `/workspaces/:id/reports/${report}`,
+      method: 'GET',
+      prepare: async () => ({
+        url: w(`/reports/${report}?preset=lastMonth&${report === 'summary' ? 'groupBy=user,day' : ''}`),
+      }),
+      allowed: ALL_ROLES,
+    }),
+  ),
+  {
+    path: '/workspaces/:id/reports/invoiced',
+    method: 'POST',
+    prepare: async () => ({ url: w('/reports/invoiced'), body: { invoiced: true, ids: [await subjectEntry()] } }),
+    allowed: TIME_REACH,
+    refused: 404,
+  },
+];
+routes.push(...reportRoutes);
+
 /** The subject is a member in a group of the manager's. */
 beforeAll(async () => {
   subject = await signUp(ctx.t.app);

@@ -18,6 +18,8 @@ export interface TimeEntriesTable {
   /** hourly rates in integer cents in force at the entry's start, copied on save; null = none */
   billable_rate_cents: Generated<number | null>;
   cost_rate_cents: Generated<number | null>;
+  /** when the entry was marked invoiced; null = not invoiced */
+  invoiced_at: Generated<Date | null>;
   created_by_user_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

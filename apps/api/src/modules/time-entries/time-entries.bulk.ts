@@ -74,6 +74,34 @@ export function createBulk(db: Db, events: EventBus) {
       });
     },
 
+    /**
+     * Marks entries invoiced (now) or not invoiced, for those who may edit their time; entries
+     * already so are left as they are. 404 when an id is not in the workspace or its time is
+     * out of the actor's reach. Returns how many entries changed.
+     */
+    async setInvoiced(actor: Actor, ids: string[], invoiced: boolean): Promise<number> {
+      assertCan(actor, 'time:track');
+      const workspaceId = actor.membership.workspace.id;
+      const unique = [...new Set(ids)];
+      return db.transaction().execute(async (tx) => {
+        const owners = await repo.ownersOf(tx, workspaceId, unique);
+        if (owners.length !== unique.length) throw notFound('Some of these time entries were not found.');
+        // Entries of time out of the actor's reach are not found, as a bulk change says (loadForBulk).
+        const others = [...new Set(owners.map((e) => e.user_id).filter((id) => id !== actor.userId))];
+        for (const userId of others)
+          if (!(await reachesTimeOf(tx, actor, userId, 'edit')))
+            throw notFound('Some of these time entries were not found.');
+        const changed = await repo.setInvoiced(tx, workspaceId, unique, invoiced ? new Date() : null);
+        await publish(
+          tx,
+          'updated',
+          by(actor),
+          changed.map((e) => ({ id: e.id, userId: e.user_id })),
+        );
+        return changed.length;
+      });
+    },
+
     async bulkDelete(actor: Actor, ids: string[]): Promise<number> {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {

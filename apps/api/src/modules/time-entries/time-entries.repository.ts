@@ -66,6 +66,7 @@ const ENTRY_COLUMNS = [
   'duration_seconds',
   'billable_rate_cents',
   'cost_rate_cents',
+  'invoiced_at',
   'created_by_user_id',
   'created_at',
   'updated_at',
@@ -272,6 +273,30 @@ export const timeEntriesRepository = {
       })
       .returning(ENTRY_COLUMNS)
       .executeTakeFirstOrThrow();
+  },
+
+  /** Whose entries these are (the ids found in the workspace). */
+  async ownersOf(db: Db, workspaceId: string, ids: string[]): Promise<TouchedEntry[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('time_entries')
+      .select(['id', 'user_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+  },
+
+  /** Sets invoiced_at (null = not invoiced) where it changes; returns the entries changed. */
+  async setInvoiced(tx: Db, workspaceId: string, ids: string[], at: Date | null): Promise<TouchedEntry[]> {
+    if (ids.length === 0) return [];
+    return tx
+      .updateTable('time_entries')
+      .set({ invoiced_at: at, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .where('invoiced_at', at === null ? 'is not' : 'is', null)
+      .returning(['id', 'user_id'])
+      .execute();
   },
 
   async update(tx: Db, workspaceId: string, ids: string[], values: EntryValues): Promise<void> {

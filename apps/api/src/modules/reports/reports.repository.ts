@@ -1,0 +1,525 @@
+import type { ReportDimension, Rounding, TagMode, WeekStart } from '@sundial/core';
+import { WEEK_START_INDEX } from '@sundial/core';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+
+/**
+ * The report engine's SQL: a report definition compiled into ONE statement. Every report reads
+ * the same `facts`: each entry's work (start to end, or to `now` while running, less its breaks)
+ * split at the local midnights of the named time zone (`AT TIME ZONE`, so DST days are 23 or 25
+ * hours), each local day's part rounded with the workspace rounding and priced with the entry's
+ * copied rates (round(rate * seconds / 3600.0)) — the same pieces as `dayPieces` and
+ * `amountCents` of @sundial/core, so reports agree with the timesheet to the second and cent.
+ */
+
+export interface EngineFilter {
+  workspaceId: string;
+  /** [from, to) instants of the first and after the last local day, and those days. */
+  fromAt: Date;
+  toAt: Date;
+  fromDay: string;
+  toDay: string;
+  timeZone: string;
+  weekStart: WeekStart;
+  rounding: Rounding;
+  /** Where running entries and open breaks end. */
+  now: Date;
+  /** Whose entries the actor may see: null = everyone's. */
+  scope: string[] | null;
+  hideDisabled: boolean;
+  users?: string[];
+  groups?: string[];
+  clients?: string[];
+  projects?: string[];
+  tasks?: string[];
+  tags?: string[];
+  tagMode: TagMode;
+  billable?: boolean;
+  invoiced?: boolean;
+  description?: string;
+  withoutProject?: boolean;
+  withoutTag?: boolean;
+}
+
+export interface MeasureSums {
+  tracked: string | number;
+  billable_seconds: string | number;
+  billable_cents: string | number;
+  cost_cents: string | number;
+  entries: string | number | null;
+}
+
+export interface LevelRow extends MeasureSums {
+  level: number;
+  k1: string | null;
+  k2: string | null;
+  k3: string | null;
+  n1: string | null;
+  n2: string | null;
+  n3: string | null;
+  c1: string | null;
+  c2: string | null;
+  c3: string | null;
+  p1: string | null;
+  p2: string | null;
+  p3: string | null;
+}
+
+const MULTI_VALUED: ReadonlySet<ReportDimension> = new Set(['group', 'tag']);
+
+const uuids = (ids: readonly string[]) => sql.join(ids.map((id) => sql`${id}::uuid`));
+
+/** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
+function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
+  const ws = f.workspaceId;
+  // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
+  // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
+  const finished = sql`(e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0)))`;
+  const where: RawBuilder<unknown>[] = [
+    sql`e.workspace_id = ${ws}`,
+    sql`e.start_at < ${f.toAt}`,
+    part === 'all' ? sql`(e.end_at is null or ${finished})` : part === 'finished' ? finished : sql`e.end_at is null`,
+  ];
+  if (f.scope) where.push(f.scope.length ? sql`e.user_id in (${uuids(f.scope)})` : sql`false`);
+  if (f.users?.length) where.push(sql`e.user_id in (${uuids(f.users)})`);
+  if (f.groups?.length)
+    where.push(
+      sql`e.user_id in (select gm.user_id from group_members gm where gm.workspace_id = ${ws} and gm.group_id in (${uuids(f.groups)}))`,
+    );
+  if (f.hideDisabled)
+    where.push(
+      sql`e.user_id not in (select m.user_id from memberships m where m.workspace_id = ${ws} and m.status = 'disabled')`,
+    );
+  if (f.clients?.length) where.push(sql`p.client_id in (${uuids(f.clients)})`);
+  if (f.projects?.length)
+    where.push(
+      f.withoutProject
+        ? sql`(e.project_id in (${uuids(f.projects)}) or e.project_id is null)`
+        : sql`e.project_id in (${uuids(f.projects)})`,
+    );
+  else if (f.withoutProject) where.push(sql`e.project_id is null`);
+  if (f.tasks?.length)
+    where.push(
+      sql`(e.task_id in (${uuids(f.tasks)}) or e.task_id in (select t.id from tasks t where t.workspace_id = ${ws} and t.parent_task_id in (${uuids(f.tasks)})))`,
+    );
+  const tagged = (ids: readonly string[]) =>
+    sql`exists (select 1 from time_entry_tags t where t.workspace_id = ${ws} and t.entry_id = e.id${
+      ids.length ? sql` and t.tag_id in (${uuids(ids)})` : sql``
+    })`;
+  if (f.tags?.length) {
+    const byTags =
+      f.tagMode === 'any'
+        ? tagged(f.tags)
+        : f.tagMode === 'none'
+          ? sql`not ${tagged(f.tags)}`
+          : sql`(select count(distinct t.tag_id) from time_entry_tags t where t.workspace_id = ${ws} and t.entry_id = e.id and t.tag_id in (${uuids(f.tags)})) = ${new Set(f.tags).size}`;
+    where.push(f.withoutTag ? sql`(${byTags} or not ${tagged([])})` : byTags);
+  } else if (f.withoutTag) where.push(sql`not ${tagged([])}`);
+  if (f.billable !== undefined) where.push(sql`e.billable = ${f.billable}`);
+  if (f.invoiced !== undefined) where.push(f.invoiced ? sql`e.invoiced_at is not null` : sql`e.invoiced_at is null`);
+  if (f.description) {
+    const pattern = `%${f.description.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(sql`e.note ilike ${pattern}`);
+  }
+  return sql.join(where, sql` and `);
+}
+
+/** The one rounding (roundDuration of @sundial/core) on whole seconds, in integer arithmetic; halves go up. */
+function roundingOf(seconds: RawBuilder<unknown>, rounding: Rounding): RawBuilder<unknown> {
+  const step = sql.lit(rounding.minutes * 60);
+  const whole = sql`(${seconds})::bigint`;
+  switch (rounding.mode) {
+    case 'none':
+      return whole;
+    case 'up':
+      return sql`((${whole} + ${step} - 1) / ${step}) * ${step}`;
+    case 'down':
+      return sql`(${whole} / ${step}) * ${step}`;
+    case 'nearest':
+      return sql`((${whole} + ${step} / 2) / ${step}) * ${step}`;
+  }
+}
+
+/**
+ * The work of entry `e` by local day, each day's part rounded: (day, seconds) rows. `en` is where
+ * it ends (its end, or now while running); breaks are clipped to it and left out; an entry
+ * without work shows 0 seconds on its start day. Only entries that need it come here (running,
+ * with breaks, crossing midnight): the others take the one-day path of `factsCte`.
+ */
+function slowPieces(f: EngineFilter): RawBuilder<unknown> {
+  const tz = f.timeZone;
+  const en = sql`coalesce(e.end_at, greatest(e.start_at, ${f.now}::timestamptz))`;
+  const clipped = sql`(select greatest(e.start_at, b.start_at) as a, least(${en}, coalesce(b.end_at, ${en})) as b
+    from time_entry_breaks b where b.workspace_id = e.workspace_id and b.entry_id = e.id
+      and least(${en}, coalesce(b.end_at, ${en})) > greatest(e.start_at, b.start_at))`;
+  const lastEnd = sql`greatest(e.start_at, coalesce(max(c.b), e.start_at))`;
+  const intervals = sql`(
+    select w.cur as a, w.a as b from (
+      select c.a, greatest(e.start_at, coalesce(max(c.b) over (order by c.a, c.b
+        rows between unbounded preceding and 1 preceding), e.start_at)) as cur
+      from ${clipped} c
+    ) w where w.a > w.cur
+    union all
+    select ${lastEnd}, ${en} from ${clipped} c having ${en} > ${lastEnd})`;
+  return sql`(
+    select pc.day, ${roundingOf(sql`sum(pc.secs)`, f.rounding)} as seconds from (
+      select g::date as day,
+        round(extract(epoch from least(i.b, (g + interval '1 day') at time zone ${tz}) - greatest(i.a, g at time zone ${tz}))) as secs
+      from ${intervals} i
+      cross join lateral generate_series(date_trunc('day', i.a at time zone ${tz}), i.b at time zone ${tz}, interval '1 day') g
+      where least(i.b, (g + interval '1 day') at time zone ${tz}) > greatest(i.a, g at time zone ${tz})
+    ) pc group by pc.day
+    union all
+    select (e.start_at at time zone ${tz})::date, 0 where not exists (select 1 from ${intervals} i))`;
+}
+
+/**
+ * The CTE every report starts from, `facts`: one row per entry and local day in range (entry_id,
+ * day, seconds, billable_cents, cost_cents and the entry's columns), in one pass over the
+ * entries. Most entries are finished, without breaks, inside one local day: their day is their
+ * start's and their seconds the stored duration_seconds (end - start, which the time-entries
+ * write path keeps); the others are split by `slowPieces`. `where` narrows the
+ * entries further (a page of the Detailed report).
+ */
+export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown> }) {
+  const tz = f.timeZone;
+  const ws = f.workspaceId;
+  const simple = sql`(e.end_at > e.start_at and e.local_start::date = e.local_end::date and not e.has_breaks)`;
+  const slow = slowPieces(f);
+  // amountCents of @sundial/core, round(rate * seconds / 3600) with halves up, in integer arithmetic.
+  const amount = (rate: RawBuilder<unknown>) => sql`(${rate}::bigint * x.seconds + 1800) / 3600`;
+  return sql`
+  facts as (
+    select x.entry_id, x.day, x.seconds::bigint as seconds, x.user_id, x.project_id, x.task_id, x.client_id,
+      x.note, x.billable,
+      case when x.billable then coalesce(${amount(sql`x.billable_rate_cents`)}, 0) else 0 end as billable_cents,
+      coalesce(${amount(sql`x.cost_rate_cents`)}, 0) as cost_cents
+    from (
+      select e.id as entry_id, e.user_id, e.project_id, e.task_id, e.client_id, e.note, e.billable,
+        e.billable_rate_cents, e.cost_rate_cents,
+        unnest(case when ${simple} then array[e.local_start::date]
+          else (select array_agg(d.day order by d.day) from ${slow} d) end) as day,
+        unnest(case when ${simple} then array[${roundingOf(sql`e.duration_seconds`, f.rounding)}]
+          else (select array_agg(d.seconds order by d.day) from ${slow} d) end) as seconds
+      from (
+        -- Each entry's local start and end computed once (offset 0 keeps them from being inlined twice).
+        select e.id, e.workspace_id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable,
+          e.billable_rate_cents, e.cost_rate_cents, e.start_at, e.end_at, e.duration_seconds,
+          e.start_at at time zone ${tz} as local_start, e.end_at at time zone ${tz} as local_end,
+          e.id in (select b.entry_id from time_entry_breaks b where b.workspace_id = ${ws}) as has_breaks
+        from time_entries e
+        left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+        where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
+        offset 0
+      ) e
+    ) x
+    where x.day between ${f.fromDay}::date and ${f.toDay}::date
+  )`;
+}
+
+/** The key of a dimension on a `facts` row `f` (joined `gm` for group, `tg` for tag), in its own type. */
+function keyOf(dimension: ReportDimension, weekStart: WeekStart, alias: string): RawBuilder<unknown> {
+  switch (dimension) {
+    case 'user':
+      return sql`f.user_id`;
+    case 'group':
+      return sql.raw(`${alias}.group_id`);
+    case 'client':
+      return sql`f.client_id`;
+    case 'project':
+      return sql`f.project_id`;
+    case 'task':
+      return sql`f.task_id`;
+    case 'tag':
+      return sql.raw(`${alias}.tag_id`);
+    case 'billable':
+      return sql`f.billable`;
+    case 'day':
+      return sql`f.day`;
+    case 'week':
+      return sql`(f.day - ((extract(dow from f.day)::int - ${sql.lit(WEEK_START_INDEX[weekStart])} + 7) % 7))`;
+    case 'month':
+      return sql`date_trunc('month', f.day)`;
+    case 'year':
+      return sql`date_trunc('year', f.day)`;
+    case 'description':
+      return sql`f.note`;
+  }
+}
+
+/** A key as the API gives it: text ("2026-03-29", "2026-03", "true", an id). */
+function keyText(dimension: ReportDimension, key: RawBuilder<unknown>): RawBuilder<unknown> {
+  switch (dimension) {
+    case 'day':
+    case 'week':
+      return sql`to_char(${key}, 'YYYY-MM-DD')`;
+    case 'month':
+      return sql`to_char(${key}, 'YYYY-MM')`;
+    case 'year':
+      return sql`to_char(${key}, 'YYYY')`;
+    default:
+      return sql`${key}::text`;
+  }
+}
+
+function joinFor(dimension: ReportDimension, ws: string, alias: string): RawBuilder<unknown> {
+  if (dimension === 'group')
+    return sql` left join group_members ${sql.raw(alias)} on ${sql.raw(alias)}.workspace_id = ${ws} and ${sql.raw(alias)}.user_id = f.user_id`;
+  if (dimension === 'tag')
+    return sql` left join time_entry_tags ${sql.raw(alias)} on ${sql.raw(alias)}.workspace_id = ${ws} and ${sql.raw(alias)}.entry_id = f.entry_id`;
+  return sql``;
+}
+
+/** Name (n), color (c) and parent (p) of a key, joined after grouping: small tables, one row per group. */
+function labelOf(
+  dimension: ReportDimension,
+  ws: string,
+  i: number,
+): { join: RawBuilder<unknown>; cols: RawBuilder<unknown> } {
+  const k = sql.raw(`l.k${i}`);
+  const t = sql.raw(`d${i}`);
+  const named = (table: string, extra = sql`null::text`, extraJoin = sql``) => ({
+    join: sql` left join ${sql.raw(table)} ${t} on ${t}.workspace_id = ${ws} and ${t}.id = ${k}::uuid${extraJoin}`,
+    cols: sql`${t}.name as ${sql.raw(`n${i}`)}, ${extra} as ${sql.raw(`c${i}`)}`,
+  });
+  const withParent = (o: { join: RawBuilder<unknown>; cols: RawBuilder<unknown> }, parent: RawBuilder<unknown>) => ({
+    join: o.join,
+    cols: sql`${o.cols}, ${parent} as ${sql.raw(`p${i}`)}`,
+  });
+  const none = sql`null::text as ${sql.raw(`p${i}`)}`;
+  switch (dimension) {
+    case 'user':
+      return {
+        join: sql` left join users ${t} on ${t}.id = ${k}::uuid`,
+        cols: sql`coalesce(nullif(${t}.name, ''), ${t}.email) as ${sql.raw(`n${i}`)}, null::text as ${sql.raw(`c${i}`)}, ${none}`,
+      };
+    case 'group':
+    case 'client':
+    case 'tag': {
+      const o = named(dimension === 'group' ? 'groups' : dimension === 'client' ? 'clients' : 'tags');
+      return { join: o.join, cols: sql`${o.cols}, ${none}` };
+    }
+    case 'project': {
+      const o = named('projects', sql`${t}.color`);
+      return { join: o.join, cols: sql`${o.cols}, ${none}` };
+    }
+    case 'task': {
+      const pt = sql.raw(`pt${i}`);
+      return withParent(
+        named(
+          'tasks',
+          sql`null::text`,
+          sql` left join tasks ${pt} on ${pt}.workspace_id = ${ws} and ${pt}.id = ${t}.parent_task_id`,
+        ),
+        sql`${pt}.name`,
+      );
+    }
+    default:
+      return { join: sql``, cols: sql`null::text as ${sql.raw(`n${i}`)}, null::text as ${sql.raw(`c${i}`)}, ${none}` };
+  }
+}
+
+/**
+ * The report as ONE statement: for each grouping set (a list of up to three dimensions; [] is
+ * the total), the measures summed over `facts`. Each set joins only its own multi-valued
+ * dimensions (group, tag), so an entry with two tags counts under each tag but once in the
+ * total and in every level above the tag. Returns rows with `level` = the set's index.
+ */
+export function compileReport(
+  f: EngineFilter,
+  o: { sets: ReportDimension[][]; dimensions: ReportDimension[]; countEntries: boolean },
+): RawBuilder<LevelRow> {
+  const ws = f.workspaceId;
+  const sums = sql`sum(f.seconds) as tracked,
+      sum(case when f.billable then f.seconds else 0 end) as billable_seconds,
+      sum(f.billable_cents) as billable_cents, sum(f.cost_cents) as cost_cents,
+      ${o.countEntries ? sql`count(distinct f.entry_id)` : sql`null::bigint`} as entries`;
+  let levels: RawBuilder<unknown>;
+  if (!o.sets.some((set) => set.some((d) => MULTI_VALUED.has(d)))) {
+    // One aggregation pass: the sets as GROUPING SETS, each told apart by its grouping() mask.
+    const keys = [0, 1, 2].map((i) => {
+      const dimension = o.dimensions[i];
+      return sql`${dimension ? keyOf(dimension, f.weekStart, '') : sql`null::text`} as ${sql.raw(`k${i + 1}`)}`;
+    });
+    const n = o.dimensions.length;
+    const maskOf = (set: ReportDimension[]) =>
+      o.dimensions.reduce((mask, dimension, i) => (set.includes(dimension) ? mask : mask | (1 << (n - 1 - i))), 0);
+    const sets = o.sets.map(
+      (set) =>
+        sql`(${sql.join(
+          set.map((d) => sql.raw(`f.k${o.dimensions.indexOf(d) + 1}`)),
+          sql`, `,
+        )})`,
+    );
+    const level = n
+      ? sql`case grouping(${sql.join(o.dimensions.map((_, i) => sql.raw(`f.k${i + 1}`)))}) ${sql.join(
+          o.sets.map((set, index) => sql`when ${sql.lit(maskOf(set))} then ${sql.lit(index)}`),
+          sql` `,
+        )} end`
+      : sql`0`;
+    const outKeys = [1, 2, 3].map((i) =>
+      i <= n
+        ? sql`${keyText(o.dimensions[i - 1] as ReportDimension, sql.raw(`f.k${i}`))} as ${sql.raw(`k${i}`)}`
+        : sql`null::text as ${sql.raw(`k${i}`)}`,
+    );
+    levels = sql`select ${level} as level, ${sql.join(outKeys)}, ${sums}
+      from (select ${sql.join(keys)}, f.* from facts f) f
+      group by grouping sets (${sql.join(sets)})`;
+  } else {
+    // A multi-valued dimension (group, tag) joins only in the sets that hold it.
+    levels = sql.join(
+      o.sets.map((set, level) => {
+        const keys = o.dimensions.map((dimension, i) =>
+          set.includes(dimension)
+            ? sql`${keyText(dimension, keyOf(dimension, f.weekStart, `j${i}`))} as ${sql.raw(`k${i + 1}`)}`
+            : sql`null::text as ${sql.raw(`k${i + 1}`)}`,
+        );
+        const joins = o.dimensions.map((dimension, i) =>
+          set.includes(dimension) && MULTI_VALUED.has(dimension) ? joinFor(dimension, ws, `j${i}`) : sql``,
+        );
+        // group by positions: 1 is `level`, so dimension i is at i + 2.
+        const groupKeys = o.dimensions.flatMap((dimension, i) =>
+          set.includes(dimension) ? [sql.raw(`${i + 2}`)] : [],
+        );
+        return sql`select ${sql.lit(level)}::int as level, ${sql.join([...keys, ...pad(o.dimensions.length)])}, ${sums}
+          from facts f${sql.join(joins, sql``)}
+          ${groupKeys.length ? sql`group by ${sql.join(groupKeys)}` : sql``}`;
+      }),
+      sql` union all `,
+    );
+  }
+  const labels = [0, 1, 2].map((i) =>
+    o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
+  );
+  return sql<LevelRow>`with ${factsCte(f)},
+  levels as (${levels})
+  select l.*, ${sql.join(labels.map((x) => x.cols))}
+  from levels l${sql.join(
+    labels.map((x) => x.join),
+    sql``,
+  )}`;
+}
+
+const pad = (used: number) => [1, 2, 3].filter((i) => i > used).map((i) => sql`null::text as ${sql.raw(`k${i}`)}`);
+
+export interface DetailedRow {
+  id: string;
+  user_id: string;
+  user_name: string;
+  project_id: string | null;
+  project_name: string | null;
+  project_color: string | null;
+  client_name: string | null;
+  task_id: string | null;
+  task_name: string | null;
+  tag_ids: string[];
+  note: string;
+  billable: boolean;
+  invoiced_at: Date | null;
+  start_at: Date;
+  end_at: Date | null;
+  duration_seconds: number | null;
+  seconds: string | number;
+  billable_cents: string | number;
+  cost_cents: string | number;
+}
+
+export type DetailedSortKey = { sort: 'start' | 'duration' | 'description'; order: 'asc' | 'desc' };
+export type DetailedAfter = { value: string | number; start: string; id: string };
+
+const SORT_COLUMN = {
+  start: sql`e.start_at`,
+  duration: sql`coalesce(e.duration_seconds, -1)`,
+  description: sql`e.note`,
+} as const;
+
+/**
+ * One page of the Detailed report: the page's entries are chosen by keyset (sort column, then
+ * start, then id) straight from the index, and only they are split into days and rounded; so
+ * page 1,000 costs what page 1 does. An entry shows when it overlaps the range; its seconds are
+ * its rounded parts of the days in range.
+ */
+export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { after?: DetailedAfter; limit: number }) {
+  const col = SORT_COLUMN[o.sort];
+  const dir = sql.raw(o.order);
+  const cmp = sql.raw(o.order === 'desc' ? '<' : '>');
+  const after = o.after;
+  const keyset = after
+    ? o.sort === 'start'
+      ? sql`(e.start_at, e.id) ${cmp} (${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
+      : sql`(${col}, e.start_at, e.id) ${cmp} (${after.value}, ${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
+    : undefined;
+  const order =
+    o.sort === 'start'
+      ? sql`order by e.start_at ${dir}, e.id ${dir}`
+      : sql`order by ${col} ${dir}, e.start_at ${dir}, e.id ${dir}`;
+  const ws = f.workspaceId;
+  const outer =
+    o.sort === 'start'
+      ? sql`order by en.start_at ${dir}, en.id ${dir}`
+      : sql`order by ${o.sort === 'duration' ? sql`coalesce(en.duration_seconds, -1)` : sql`en.note`} ${dir}, en.start_at ${dir}, en.id ${dir}`;
+  // Finished and running entries each ordered and limited on their own, so the finished part
+  // walks the start_at index from the cursor and stops at the page's end.
+  const part = (which: 'finished' | 'running') => sql`(select e.id, e.user_id, e.project_id, e.task_id, p.client_id,
+      e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds
+    from time_entries e
+    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+    where ${matchingEntries(f, which)}${keyset ? sql` and ${keyset}` : sql``}
+    ${order} limit ${o.limit})`;
+  return sql<DetailedRow>`with page as materialized (
+    select * from (${part('finished')} union all ${part('running')}) e ${order} limit ${o.limit}
+  ),
+  ${factsCte(f, { where: sql`e.id in (select id from page)` })},
+  sums as (
+    select entry_id, sum(seconds) as seconds, sum(billable_cents) as billable_cents, sum(cost_cents) as cost_cents
+    from facts group by entry_id
+  )
+  select en.id, en.user_id, coalesce(nullif(u.name, ''), u.email) as user_name, en.project_id, p.name as project_name,
+    p.color as project_color, c.name as client_name, en.task_id, t.name as task_name,
+    coalesce((select array_agg(tt.tag_id::text order by tt.tag_id) from time_entry_tags tt
+      where tt.workspace_id = ${ws} and tt.entry_id = en.id), '{}') as tag_ids,
+    en.note, en.billable, en.invoiced_at, en.start_at, en.end_at, en.duration_seconds,
+    coalesce(s.seconds, 0) as seconds, coalesce(s.billable_cents, 0) as billable_cents, coalesce(s.cost_cents, 0) as cost_cents
+  from page en
+  left join sums s on s.entry_id = en.id
+  join users u on u.id = en.user_id
+  left join projects p on p.workspace_id = ${ws} and p.id = en.project_id
+  left join clients c on c.workspace_id = ${ws} and c.id = en.client_id
+  left join tasks t on t.workspace_id = ${ws} and t.id = en.task_id
+  ${outer}`;
+}
+
+/**
+ * Runs a report statement with JIT compilation off: a year of a large workspace costs enough for
+ * PostgreSQL to JIT-compile it, which took longer (3.4 s on bench:reports) than running it.
+ */
+async function withoutJit<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
+  return db.transaction().execute(async (tx) => {
+    await sql`set local jit = off`.execute(tx);
+    return (await query.execute(tx)).rows;
+  });
+}
+
+export const reportsRepository = {
+  run: (db: Db, query: RawBuilder<LevelRow>): Promise<LevelRow[]> => withoutJit(db, query),
+
+  detailed: (db: Db, query: RawBuilder<DetailedRow>): Promise<DetailedRow[]> => withoutJit(db, query),
+
+  /** Ids of the entries a report lists (with a piece in range), at most `limit` + 1. */
+  async entryIds(db: Db, f: EngineFilter, limit: number): Promise<string[]> {
+    const rows = await withoutJit(
+      db,
+      sql<{ entry_id: string }>`with ${factsCte(f)} select distinct entry_id from facts limit ${limit + 1}`,
+    );
+    return rows.map((r) => r.entry_id);
+  },
+
+  async workspaceRounding(db: Db, workspaceId: string): Promise<Rounding | undefined> {
+    const row = await db
+      .selectFrom('time_settings')
+      .select(['rounding_mode', 'rounding_minutes'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row && { mode: row.rounding_mode, minutes: row.rounding_minutes };
+  },
+};

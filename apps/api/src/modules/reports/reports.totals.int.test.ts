@@ -1,0 +1,178 @@
+import {
+  dayPieces,
+  gridView,
+  listView,
+  ROUNDING_MINUTES,
+  ROUNDING_MODES,
+  type Rounding,
+  type ViewEntry,
+  weekDays,
+  workSeconds,
+  zonedInstant,
+} from '@sundial/core';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import type { Actor } from '../../platform/actor.js';
+import { newId } from '../../platform/ids.js';
+
+/**
+ * The report engine's totals equal the timesheet's, for random entries: around DST changes, in
+ * zones with :30 and :45 offsets, with every rounding, crossing midnight, with breaks, running.
+ * The timesheet side is `listView` (day list) and `gridView` (week grid) of @sundial/core.
+ */
+const ctx = useTestApp();
+let owner: SignedUp;
+let actor: Actor;
+const projects: (string | null)[] = [null];
+
+const ZONES: [string, string][] = [
+  ['Europe/Paris', '2026-03-29'],
+  ['Europe/Paris', '2026-10-25'],
+  ['America/New_York', '2026-03-08'],
+  ['America/New_York', '2026-11-01'],
+  ['Asia/Kathmandu', '2026-06-10'],
+  ['Asia/Kolkata', '2026-06-10'],
+  ['Australia/Lord_Howe', '2026-04-05'],
+  ['Australia/Lord_Howe', '2026-10-04'],
+];
+
+beforeAll(async () => {
+  owner = await signUp(ctx.t.app);
+  for (const name of ['Alpha', 'Beta']) {
+    const response = await ctx.call('POST', `/api/v1/workspaces/${owner.workspaceId}/projects`, owner.cookie, { name });
+    projects.push(response.json().id);
+  }
+  const user = await ctx.t.db.selectFrom('users').selectAll().where('id', '=', owner.userId).executeTakeFirstOrThrow();
+  const workspace = await ctx.t.db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('id', '=', owner.workspaceId)
+    .executeTakeFirstOrThrow();
+  actor = { user, userId: user.id, membership: { workspace, role: 'owner', status: 'active' }, via: 'session' };
+});
+
+interface Generated {
+  offsetSeconds: number;
+  lengthSeconds: number;
+  project: number;
+  running: boolean;
+  breaks: [number, number | null][];
+}
+
+async function store(entries: (ViewEntry & { end: number | null; start: number })[]) {
+  const db = ctx.t.db;
+  await db.deleteFrom('time_entries').where('workspace_id', '=', owner.workspaceId).execute();
+  for (const e of entries) {
+    await db
+      .insertInto('time_entries')
+      .values({
+        id: e.id,
+        workspace_id: owner.workspaceId,
+        user_id: owner.userId,
+        project_id: e.projectId,
+        start_at: new Date(e.start),
+        end_at: e.end === null ? null : new Date(e.end),
+        duration_seconds: e.end === null ? null : workSeconds(e),
+        created_by_user_id: owner.userId,
+      })
+      .execute();
+    for (const b of e.breaks ?? [])
+      await db
+        .insertInto('time_entry_breaks')
+        .values({
+          id: newId(),
+          workspace_id: owner.workspaceId,
+          entry_id: e.id,
+          start_at: new Date(b.start),
+          end_at: b.end === null ? null : new Date(b.end as number),
+        })
+        .execute();
+  }
+}
+
+describe('report totals', () => {
+  it('equal the day list and the week grid, per day and per project', async () => {
+    const reports = ctx.t.app.services.reports;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ZONES),
+        fc.constantFrom(...ROUNDING_MODES),
+        fc.constantFrom(...ROUNDING_MINUTES),
+        fc.array(
+          fc.record({
+            offsetSeconds: fc.integer({ min: 0, max: 8 * 24 * 3600 }),
+            lengthSeconds: fc.oneof(fc.integer({ min: 0, max: 30 * 3600 }), fc.integer({ min: 0, max: 600 })),
+            project: fc.integer({ min: 0, max: 2 }),
+            running: fc.boolean(),
+            breaks: fc.array(fc.tuple(fc.nat(30 * 3600), fc.option(fc.nat(4 * 3600))), { maxLength: 2 }),
+          }),
+          { maxLength: 6 },
+        ),
+        async ([timeZone, anchor], mode, minutes, generated: Generated[]) => {
+          const days = weekDays(anchor, 'monday');
+          const base = zonedInstant(days[0] as string, '00:00', timeZone) - 12 * 3600_000;
+          const rounding: Rounding = { mode, minutes };
+          let runningTaken = false;
+          const entries = generated.map((g) => {
+            const start = base + g.offsetSeconds * 1000;
+            const running = g.running && !runningTaken && g.lengthSeconds > 3600;
+            runningTaken ||= running;
+            const end = start + g.lengthSeconds * 1000;
+            return {
+              id: newId(),
+              start,
+              end: running ? null : end,
+              projectId: projects[g.project] ?? null,
+              taskId: null,
+              // One open break at most (a paused timer), as the database allows.
+              breaks: g.breaks.map(([at, length], i) => ({
+                start: start + at * 1000,
+                end: length === null ? (running && i === 0 ? null : start + at * 1000) : start + (at + length) * 1000,
+              })),
+            };
+          });
+          // now: the end a running entry would have had, so it is inside the week
+          const now = new Date(Math.max(base, ...entries.map((e) => e.start)) + 3 * 3600_000);
+          await store(entries);
+          const options = { timeZone, rounding, now };
+          const list = listView(entries, options);
+          const grid = gridView(entries, days, options);
+          const report = await reports.summary(
+            actor,
+            {
+              preset: 'custom',
+              from: days[0],
+              to: days[6],
+              tagMode: 'any',
+              groupBy: ['day', 'project'],
+              measures: ['trackedSeconds', 'entryCount'],
+              timeZone,
+              weekStart: 'monday',
+              roundingMode: mode,
+              roundingMinutes: minutes,
+            },
+            now,
+          );
+          const byDay = Object.fromEntries(report.groups.map((g) => [g.key.key, g.measures.trackedSeconds]));
+          const expectedDays = Object.fromEntries(
+            list.days.filter((d) => days.includes(d.day) && d.items.length).map((d) => [d.day, d.total]),
+          );
+          expect(byDay).toEqual(expectedDays);
+          expect(report.totals.trackedSeconds).toBe(grid.total);
+          const cells: Record<string, number> = {};
+          for (const g of report.groups)
+            for (const c of g.children ?? []) cells[`${g.key.key}|${c.key.key ?? ''}`] = c.measures.trackedSeconds ?? 0;
+          const expectedCells: Record<string, number> = {};
+          for (const row of grid.rows)
+            for (const day of days)
+              if (row.entries[day]?.length) expectedCells[`${day}|${row.projectId ?? ''}`] = row.cells[day] ?? 0;
+          expect(cells).toEqual(expectedCells);
+          const pieces = entries.flatMap((e) => dayPieces(e, options).filter((p) => days.includes(p.day)));
+          expect(report.totals.entryCount).toBe(new Set(pieces.map((p) => p.entryId)).size);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});

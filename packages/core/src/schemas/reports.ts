@@ -1,0 +1,383 @@
+import { z } from 'zod';
+import { shiftDay, WEEK_START_INDEX, type WeekStart, weekDays } from '../time/days.js';
+import { ROUNDING_MINUTES, ROUNDING_MODES, type Rounding } from '../time/rounding.js';
+import { text } from './text.js';
+
+/**
+ * A report definition: what every report (Summary, Detailed, matrices, the dashboard, the public
+ * API and exports) asks the one report engine. It lives in the URL, so a report is a link: the
+ * web writes it with `toReportParams` and the API reads the same query string with `reportQuery`.
+ */
+
+export const REPORT_DIMENSIONS = [
+  'user',
+  'group',
+  'client',
+  'project',
+  'task',
+  'tag',
+  'billable',
+  'day',
+  'week',
+  'month',
+  'year',
+  'description',
+] as const;
+export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
+
+export const REPORT_MEASURES = [
+  'trackedSeconds',
+  'billableSeconds',
+  'billableAmount',
+  'costAmount',
+  'margin',
+  'entryCount',
+] as const;
+export type ReportMeasure = (typeof REPORT_MEASURES)[number];
+/** Measures that show money: they need the actor's money access (billable: billableOf; cost, margin: costOf). */
+export const MONEY_MEASURES: readonly ReportMeasure[] = ['billableAmount', 'costAmount', 'margin'];
+export const DEFAULT_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'entryCount'];
+
+export const DATE_PRESETS = [
+  'today',
+  'yesterday',
+  'thisWeek',
+  'lastWeek',
+  'thisMonth',
+  'lastMonth',
+  'thisQuarter',
+  'lastQuarter',
+  'thisYear',
+  'lastYear',
+  'custom',
+] as const;
+export type DatePreset = (typeof DATE_PRESETS)[number];
+
+export const TAG_MODES = ['any', 'all', 'none'] as const;
+export type TagMode = (typeof TAG_MODES)[number];
+
+/** The longest range a report covers: ten years of days. */
+export const MAX_REPORT_DAYS = 3660;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (value: string) => DAY.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+const day = z.string().refine(isDay, { message: 'Enter a date as YYYY-MM-DD.' });
+
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A comma-separated list in the query string ("a,b"), or the same parameter repeated. */
+function list<T extends z.ZodType<string, string>>(item: T, name: string, max = 200) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item).max(max, `At most ${max} ${name}.`));
+}
+
+const ids = (name: string) => list(z.uuid({ error: `Each of the ${name} must be an id.` }), name).optional();
+const flag = z.enum(['true', 'false'], { error: 'Use true or false.' }).transform((v) => v === 'true');
+
+const dimension = z.enum(REPORT_DIMENSIONS, {
+  error: `Group by one of: ${REPORT_DIMENSIONS.join(', ')}.`,
+});
+const measure = z.enum(REPORT_MEASURES, { error: `Measures are among: ${REPORT_MEASURES.join(', ')}.` });
+
+/** The filters and settings every report shares, as query-string fields. */
+const filterFields = {
+  preset: z.enum(DATE_PRESETS, { error: `The date range is one of: ${DATE_PRESETS.join(', ')}.` }).default('thisWeek'),
+  /** First and last day of a custom range (inclusive), in the report's time zone. */
+  from: day.optional(),
+  to: day.optional(),
+  users: ids('users'),
+  groups: ids('groups'),
+  clients: ids('clients'),
+  projects: ids('projects'),
+  tasks: ids('tasks'),
+  tags: ids('tags'),
+  tagMode: z.enum(TAG_MODES, { error: 'The tag filter is any, all or none.' }).default('any'),
+  billable: flag.optional(),
+  invoiced: flag.optional(),
+  description: text({ max: 200, tooLong: 'The description filter is at most 200 characters.' }).optional(),
+  withoutProject: flag.optional(),
+  withoutTag: flag.optional(),
+  measures: list(measure, 'measures', REPORT_MEASURES.length).optional(),
+  /** The viewer's time zone and week start unless given. */
+  timeZone: z
+    .string()
+    .refine(isTimeZone, { message: 'Unknown time zone: use a name such as Europe/Paris.' })
+    .optional(),
+  weekStart: z
+    .enum(['monday', 'sunday', 'saturday'], { error: 'The week starts on monday, sunday or saturday.' })
+    .optional(),
+  /** The workspace's rounding unless given. */
+  roundingMode: z.enum(ROUNDING_MODES, { error: `Rounding is one of: ${ROUNDING_MODES.join(', ')}.` }).optional(),
+  roundingMinutes: z.coerce
+    .number()
+    .refine((m) => (ROUNDING_MINUTES as readonly number[]).includes(m), {
+      message: `Rounding minutes are one of: ${ROUNDING_MINUTES.join(', ')}.`,
+    })
+    .optional(),
+};
+
+function checkRange(value: { preset: DatePreset; from?: string; to?: string }, ctx: z.RefinementCtx) {
+  if (value.preset !== 'custom') return;
+  if (!value.from || !value.to) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'A custom range needs from and to dates.' });
+    return;
+  }
+  if (value.to < value.from)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'The range ends before it starts.' });
+  else if (daysBetween(value.from, value.to) >= MAX_REPORT_DAYS)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'A report covers at most ten years.' });
+}
+
+const daysBetween = (a: string, b: string) =>
+  (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
+
+/** Summary: up to three group-by dimensions, nested. */
+export const reportQuery = z
+  .object({ ...filterFields, groupBy: list(dimension, 'group-by dimensions', 3).optional() })
+  .superRefine(checkRange)
+  .superRefine((value, ctx) => {
+    if (new Set(value.groupBy ?? []).size !== (value.groupBy ?? []).length)
+      ctx.addIssue({ code: 'custom', path: ['groupBy'], message: 'Group by each dimension once.' });
+  });
+export type ReportQuery = z.output<typeof reportQuery>;
+
+export const DETAILED_SORTS = ['start', 'duration', 'description'] as const;
+export type DetailedSort = (typeof DETAILED_SORTS)[number];
+
+/** Detailed: every entry, sorted, one page at a time; `cursor` is the previous page's `nextCursor`. */
+export const detailedReportQuery = z
+  .object({
+    ...filterFields,
+    sort: z.enum(DETAILED_SORTS, { error: `Sort by ${DETAILED_SORTS.join(', ')}.` }).default('start'),
+    order: z.enum(['asc', 'desc'], { error: 'The order is asc or desc.' }).default('desc'),
+    cursor: z.string().max(500).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+  })
+  .superRefine(checkRange);
+export type DetailedReportQuery = z.output<typeof detailedReportQuery>;
+
+/** Matrix: rows by one dimension, columns by another (user x day serves By days and People). */
+export const matrixReportQuery = z
+  .object({ ...filterFields, rows: dimension.default('user'), columns: dimension.default('day') })
+  .superRefine(checkRange)
+  .superRefine((value, ctx) => {
+    if (value.rows === value.columns)
+      ctx.addIssue({ code: 'custom', path: ['columns'], message: 'Rows and columns need two different dimensions.' });
+  });
+export type MatrixReportQuery = z.output<typeof matrixReportQuery>;
+
+/** Mark entries invoiced (or not): the given ids, or every entry the filters match. */
+export const markInvoicedBody = z
+  .object({
+    invoiced: z.boolean({ error: 'Say whether the entries are invoiced (true or false).' }),
+    ids: z.array(z.uuid()).min(1, 'Choose at least one entry.').max(1000, 'At most 1000 entries at once.').optional(),
+    /** A report's query string ("preset=lastMonth&projects=..."): every entry it lists. */
+    filter: z.string().max(10_000).optional(),
+  })
+  .refine((body) => (body.ids === undefined) !== (body.filter === undefined), {
+    message: 'Give either ids or a filter.',
+    path: ['ids'],
+  });
+export type MarkInvoicedBody = z.input<typeof markInvoicedBody>;
+
+// ---- the URL
+
+/** Reads a report's definition from a URL's query string; the issues name each bad field. */
+export function parseReportParams(params: URLSearchParams) {
+  const record: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    record[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return reportQuery.safeParse(record);
+}
+
+type ParamValue = string | number | boolean | readonly string[] | undefined;
+
+/** Writes a report's definition as a query string (defaults left out), the inverse of `parseReportParams`. */
+export function toReportParams(query: Partial<Record<string, ParamValue>>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (key === 'preset' && value === 'thisWeek') continue;
+    if (key === 'tagMode' && value === 'any') continue;
+    if (Array.isArray(value)) {
+      if (value.length) params.set(key, value.join(','));
+    } else params.set(key, String(value));
+  }
+  return params;
+}
+
+// ---- date ranges
+
+/**
+ * The first and last local day (inclusive) of a preset, counted from `today` (the viewer's local
+ * day). Works on calendar days only, so daylight-saving changes cannot move a boundary; the
+ * engine turns the days into instants with the named time zone.
+ */
+export function resolvePreset(
+  preset: DatePreset,
+  today: string,
+  weekStart: WeekStart,
+  custom: { from?: string; to?: string } = {},
+): { from: string; to: string } {
+  const [y, m] = today.split('-').map(Number) as [number, number];
+  const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1)).toISOString().slice(0, 10);
+  const monthRange = (year: number, month: number, months: number) => ({
+    from: monthStart(year, month),
+    to: shiftDay(monthStart(year, month + months), -1),
+  });
+  const quarter = Math.floor((m - 1) / 3);
+  switch (preset) {
+    case 'today':
+      return { from: today, to: today };
+    case 'yesterday': {
+      const d = shiftDay(today, -1);
+      return { from: d, to: d };
+    }
+    case 'thisWeek': {
+      const week = weekDays(today, weekStart);
+      return { from: week[0] as string, to: week[6] as string };
+    }
+    case 'lastWeek': {
+      const week = weekDays(shiftDay(today, -7), weekStart);
+      return { from: week[0] as string, to: week[6] as string };
+    }
+    case 'thisMonth':
+      return monthRange(y, m, 1);
+    case 'lastMonth':
+      return monthRange(y, m - 1, 1);
+    case 'thisQuarter':
+      return monthRange(y, quarter * 3 + 1, 3);
+    case 'lastQuarter':
+      return monthRange(y, quarter * 3 - 2, 3);
+    case 'thisYear':
+      return monthRange(y, 1, 12);
+    case 'lastYear':
+      return monthRange(y - 1, 1, 12);
+    case 'custom':
+      if (!custom.from || !custom.to) throw new RangeError('A custom range needs from and to dates.');
+      return { from: custom.from, to: custom.to };
+  }
+}
+
+/** The first day of the week holding `day` (the week key of reports). */
+export const weekOf = (day: string, weekStart: WeekStart): string => weekDays(day, weekStart)[0] as string;
+
+export { WEEK_START_INDEX };
+
+/** The rounding of a report: the query's when it names one, else the workspace's. */
+export function reportRounding(
+  query: Pick<ReportQuery, 'roundingMode' | 'roundingMinutes'>,
+  workspace: Rounding,
+): Rounding {
+  if (!query.roundingMode) return workspace;
+  return {
+    mode: query.roundingMode,
+    minutes: (query.roundingMinutes ?? workspace.minutes) as Rounding['minutes'],
+  };
+}
+
+// ---- responses
+
+const measuresView = z.object({
+  trackedSeconds: z.number().int().optional(),
+  billableSeconds: z.number().int().optional(),
+  billableAmount: z.number().int().optional(),
+  costAmount: z.number().int().optional(),
+  margin: z.number().int().optional(),
+  entryCount: z.number().int().optional(),
+});
+export type ReportMeasures = z.infer<typeof measuresView>;
+
+/** A dimension value: its key (an id, a day, "true"...; null = none, e.g. without project) and what to show. */
+export const reportKeyView = z.object({
+  key: z.string().nullable(),
+  label: z.string(),
+  color: z.string().nullable().optional(),
+  /** For a task: its parent's name, so a subtask reads "Parent / Task". */
+  parent: z.string().nullable().optional(),
+});
+export type ReportKey = z.infer<typeof reportKeyView>;
+
+export interface ReportGroup {
+  dimension: ReportDimension;
+  key: ReportKey;
+  measures: ReportMeasures;
+  children?: ReportGroup[];
+}
+
+const reportGroup: z.ZodType<ReportGroup> = z.lazy(() =>
+  z.object({
+    dimension: dimension,
+    key: reportKeyView,
+    measures: measuresView,
+    children: z.array(reportGroup).optional(),
+  }),
+);
+
+const rangeView = z.object({ from: z.string(), to: z.string(), timeZone: z.string(), weekStart: z.string() });
+
+export const summaryReportView = z.object({
+  range: rangeView,
+  groupBy: z.array(dimension),
+  measures: z.array(measure),
+  groups: z.array(reportGroup),
+  totals: measuresView,
+});
+export type SummaryReportView = z.infer<typeof summaryReportView>;
+
+export const detailedEntryView = z.object({
+  id: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  projectId: z.string().nullable(),
+  projectName: z.string().nullable(),
+  projectColor: z.string().nullable(),
+  clientName: z.string().nullable(),
+  taskId: z.string().nullable(),
+  taskName: z.string().nullable(),
+  tagIds: z.array(z.string()),
+  note: z.string(),
+  billable: z.boolean(),
+  invoiced: z.boolean(),
+  start: z.string(),
+  end: z.string().nullable(),
+  /** Rounded seconds within the report's range (each local day's part rounded, then added). */
+  seconds: z.number().int(),
+  billableAmount: z.number().int().nullable().optional(),
+  costAmount: z.number().int().nullable().optional(),
+});
+export type DetailedEntryView = z.infer<typeof detailedEntryView>;
+
+export const detailedReportView = z.object({
+  range: rangeView,
+  items: z.array(detailedEntryView),
+  nextCursor: z.string().nullable(),
+});
+export type DetailedReportView = z.infer<typeof detailedReportView>;
+
+export const matrixReportView = z.object({
+  range: rangeView,
+  rows: z.array(z.object({ key: reportKeyView, cells: z.record(z.string(), measuresView), totals: measuresView })),
+  columns: z.array(z.object({ key: reportKeyView, totals: measuresView })),
+  totals: measuresView,
+  measures: z.array(measure),
+});
+export type MatrixReportView = z.infer<typeof matrixReportView>;
+
+export const markInvoicedView = z.object({ updated: z.number().int() });
