@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
@@ -26,6 +27,7 @@ test.describe('rates', () => {
     const workspaceHistory = settings.getByRole('table', { name: 'Workspace rate history' });
     await expect(workspaceHistory).toContainText('$100.00/h');
     await expect(workspaceHistory).toContainText('$40.00/h');
+    await expectNoSeriousViolations(page, 'rates and currency dialog');
     await shotsAtWidths(page, 'rates-workspace');
     await page.keyboard.press('Escape');
 
@@ -39,6 +41,7 @@ test.describe('rates', () => {
     await rates.getByRole('button', { name: 'Add rate' }).click();
     await expect(rates.getByRole('table', { name: 'Project rate history' })).toContainText('$150.00/h');
     await rates.scrollIntoViewIfNeeded();
+    await expectNoSeriousViolations(page, 'project rates section');
     await shotsAtWidths(page, 'rates-project');
 
     // An entry takes the rates in force at its start: the project's billable, the workspace's cost.
@@ -71,6 +74,7 @@ test.describe('rates', () => {
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await expect(dialog.getByRole('status')).toContainText('1 entry changes: billable $75.00 → $100.00');
     await expect(dialog.getByRole('table', { name: 'Entries that change' })).toContainText('$150.00 → $200.00');
+    await expectNoSeriousViolations(page, 're-apply preview');
     await shotsAtWidths(page, 'rates-reapply');
     await dialog.getByRole('button', { name: 'Apply to 1 entry' }).click();
     await expect(dialog).toBeHidden();

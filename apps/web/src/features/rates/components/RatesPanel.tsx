@@ -117,6 +117,7 @@ export function RatesPanel({ workspaceId, target, label }: { workspaceId: string
           onChange={setBillable}
           min={0}
           decimalScale={2}
+          hideControls
           error={errors.billableCents}
           w={150}
         />
@@ -126,6 +127,7 @@ export function RatesPanel({ workspaceId, target, label }: { workspaceId: string
           onChange={setCost}
           min={0}
           decimalScale={2}
+          hideControls
           error={errors.costCents}
           w={150}
         />
