@@ -43,6 +43,9 @@ test.describe('rates', () => {
     await rates.scrollIntoViewIfNeeded();
     await expectNoSeriousViolations(page, 'project rates section');
     await shotsAtWidths(page, 'rates-project');
+    // The pane scrolls on its own: its Rates section, as a person scrolled down sees it.
+    const shots = process.env.E2E_SHOTS_DIR;
+    if (shots) await rates.screenshot({ path: `${shots}/rates-project-section.png` });
 
     // An entry takes the rates in force at its start: the project's billable, the workspace's cost.
     const start = new Date(Date.now() - 40 * 60_000).toISOString();
