@@ -94,13 +94,13 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
               <Menu.Divider />
             </>
           )}
-          {canRates && <Menu.Item onClick={() => setRates(true)}>Rates</Menu.Item>}
           {editable &&
             (member.status === 'active' ? (
               <Menu.Item onClick={() => setStatus('disabled')}>Disable</Menu.Item>
             ) : (
               <Menu.Item onClick={() => setStatus('active')}>Enable</Menu.Item>
             ))}
+          {canRates && <Menu.Item onClick={() => setRates(true)}>Rates</Menu.Item>}
           {canTransfer && !inGroup && (
             <Menu.Item
               onClick={() =>
