@@ -1,17 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import { shot } from './support/shots';
+import { expect, test } from '@playwright/test';
+import { shot, shotsAtWidths } from './support/shots';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
-
-/** Screenshots at 1440 and 1024 pixels wide (when E2E_SHOTS_DIR is set), then back to the first width. */
-async function shotsAtWidths(page: Page, name: string): Promise<void> {
-  if (!process.env.E2E_SHOTS_DIR) return;
-  const before = page.viewportSize();
-  for (const width of [1440, 1024]) {
-    await page.setViewportSize({ width, height: 900 });
-    await shot(page, `${name}-${width}`);
-  }
-  if (before) await page.setViewportSize(before);
-}
 
 test.describe('projects, tasks, clients and tags', () => {
   test('a manager creates a client and a project with nested tasks, edits every section, archives and deletes', async ({

@@ -16,6 +16,7 @@ import { invitesRoutes } from './modules/invites/invites.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { membersRoutes } from './modules/members/members.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
@@ -167,6 +168,7 @@ export async function buildApp({
       await api.register(clientsRoutes);
       await api.register(tagsRoutes);
       await api.register(importsRoutes);
+      await api.register(ratesRoutes);
       await api.register(timeEntriesRoutes);
       await api.register(reportsRoutes);
     },

@@ -612,3 +612,38 @@ describe('permission matrix: time entries, timer and time settings', () => {
     expect((await ctx.call('POST', w('/timer/start'), m, { userId: people.admin.userId })).statusCode).toBe(403);
   });
 });
+
+// ---- rates (issue 14) -----------------------------------------------------------------------
+
+const rateRange = { level: 'workspace', from: '2026-01-01', to: '2026-01-31' };
+let rateDay = 0;
+const aRate = async () =>
+  (
+    await ownerCall('POST', w('/rates'), {
+      level: 'member',
+      userId: people.member.userId,
+      effectiveFrom: `2020-01-${String(1 + (rateDay++ % 28)).padStart(2, '0')}`,
+      billableCents: 100,
+    })
+  ).id as string;
+const rateRoutes: Route[] = [
+  top('GET', '/rates/settings', ALL_ROLES),
+  top('PATCH', '/rates/settings', ADMINS, () => ({ currency: 'USD' })),
+  top('GET', '/rates', ADMINS, undefined, '?level=workspace'),
+  top('POST', '/rates', ADMINS, () => ({
+    level: 'member',
+    userId: people.member.userId,
+    effectiveFrom: `2021-${String(1 + (rateDay % 12)).padStart(2, '0')}-${String(1 + (rateDay++ % 28)).padStart(2, '0')}`,
+    costCents: 100,
+  })),
+  on('rates', 'rateId', aRate)('DELETE', '', ADMINS),
+  top('POST', '/rates/reapply/preview', ADMINS, () => rateRange),
+  top('POST', '/rates/reapply', ADMINS, () => rateRange),
+];
+routes.push(...rateRoutes);
+
+describe('permission matrix: rates', () => {
+  it('has a row for every rates route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/rates(\/.*)?$/, 7)).toEqual([]);
+  });
+});

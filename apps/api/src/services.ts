@@ -10,6 +10,7 @@ import { createInvitesService } from './modules/invites/invites.service.js';
 import { createProfileService } from './modules/me/me.service.js';
 import { createMembersService } from './modules/members/members.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
+import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportsService } from './modules/reports/reports.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
@@ -75,6 +76,7 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     clients: createClientsService(db),
     reports: createReportsService(db, timeEntries),
     tags: createTagsService(db, timeEntries),
+    rates: createRatesService(db, timeEntries),
     imports: createImportsService(db, timeEntries, jobs, {
       maxBytes: config.IMPORT_MAX_BYTES,
       maxRows: config.IMPORT_MAX_ROWS,

@@ -13,6 +13,7 @@ export * from './schemas/page.js';
 export * from './schemas/profile.js';
 export * from './schemas/project-views.js';
 export * from './schemas/projects.js';
+export * from './schemas/rates.js';
 export * from './schemas/reports.js';
 export * from './schemas/session.js';
 export * from './schemas/team.js';

@@ -42,6 +42,8 @@ const MATRIX = {
   'time:view_others': ['owner', 'admin', 'manager'],
   'time:edit_others': ['owner', 'admin', 'manager'],
   'time:settings': ['owner', 'admin'],
+  /** Rates (billable and cost), the workspace's currency and money visibility, re-applying rates. */
+  'rates:manage': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

@@ -6,6 +6,7 @@ import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
+import type { RatesTables } from './tables/rates.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
 
@@ -110,7 +111,8 @@ export interface Database
     RateLimitsTables,
     KnownDevicesTables,
     JobsTables,
-    ImportsTables {
+    ImportsTables,
+    RatesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -59,6 +59,19 @@ export function reachableProjects(db: Db, viewer: ProjectViewer) {
 }
 
 export const accessRepository = {
+  /** Who beside owners and admins sees money (rate_settings; strict without a row). */
+  async moneySettings(db: Db, workspaceId: string) {
+    const row = await db
+      .selectFrom('rate_settings')
+      .select(['managers_see_costs', 'members_see_own_billable'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return {
+      managersSeeCosts: row?.managers_see_costs ?? false,
+      membersSeeOwnBillable: row?.members_see_own_billable ?? false,
+    };
+  },
+
   async findMemberRole(db: Db, workspaceId: string, userId: string) {
     const row = await db
       .selectFrom('memberships')

@@ -56,9 +56,9 @@ export async function reachesTimeOf(db: Db, actor: Actor, userId: string, access
 /**
  * Whose rates and amounts the actor may see: `null` = everyone's, else the user ids (maybe none).
  * Costs and margins are confidential (owners and admins); billable rates and amounts reach
- * managers for their people too. The rates slice of issue 14 widens this from the workspace's
- * settings (managers' costs for their people, members' own billable amounts); every report,
- * export and entry presenter asks here, so the API refuses what the web hides.
+ * managers for their people (and their own) too. The workspace's rate settings widen it: managers
+ * see their people's costs, members their own billable rates and amounts. Every report, export
+ * and entry presenter asks here, so the API refuses what the web hides.
  */
 export interface MoneyAccess {
   billableOf: Set<string> | null;
@@ -68,12 +68,17 @@ export interface MoneyAccess {
 export async function moneyAccessOf(db: Db, actor: Actor): Promise<MoneyAccess> {
   const role = actor.membership.role;
   if (role === 'owner' || role === 'admin') return { billableOf: null, costOf: null };
+  const settings = await accessRepository.moneySettings(db, actor.membership.workspace.id);
   if (role === 'manager') {
-    const people = (await othersTimeScope(db, actor)) ?? new Set<string>();
-    return { billableOf: new Set([...people, actor.userId]), costOf: new Set() };
+    const people = new Set([...((await othersTimeScope(db, actor)) ?? []), actor.userId]);
+    return { billableOf: people, costOf: settings.managersSeeCosts ? people : new Set() };
   }
-  return { billableOf: new Set(), costOf: new Set() };
+  return { billableOf: new Set(settings.membersSeeOwnBillable ? [actor.userId] : []), costOf: new Set() };
 }
+
+/** Whether `access` (billableOf or costOf of a MoneyAccess) reaches `userId`'s money. */
+export const seesMoneyOf = (access: Set<string> | null, userId: string): boolean =>
+  access === null || access.has(userId);
 
 // ---- which projects
 

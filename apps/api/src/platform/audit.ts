@@ -63,6 +63,11 @@ export const AUDIT_ACTIONS = [
   'time_entry.updated',
   'time_entry.deleted',
   'import.completed',
+  // rates
+  'rate.created',
+  'rate.deleted',
+  'rate_settings.updated',
+  'rates.reapplied',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -110,7 +110,7 @@ export const projectPeopleBody = membersBody.extend({
 });
 export type ProjectPeopleBody = z.input<typeof projectPeopleBody>;
 
-const currencySchema = text({ max: 3, tooLong: 'Currency must be a three-letter code such as USD.' })
+export const currencySchema = text({ max: 3, tooLong: 'Currency must be a three-letter code such as USD.' })
   .regex(/^[A-Za-z]{3}$/, 'Currency must be a three-letter code such as USD.')
   .transform((s) => s.toUpperCase());
 

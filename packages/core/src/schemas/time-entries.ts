@@ -99,6 +99,15 @@ export const timeEntryView = z.object({
   durationSeconds: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Hourly rates (integer cents, the workspace's currency) copied onto the entry at its start, and
+   * its amounts (`amountCents`; billable amount 0 when not billable). null when there is no rate or
+   * the viewer may not see it (cost: owners and admins; billable: managers of the person too).
+   */
+  billableRateCents: z.number().int().nullable(),
+  billableAmountCents: z.number().int().nullable(),
+  costRateCents: z.number().int().nullable(),
+  costAmountCents: z.number().int().nullable(),
 });
 export type TimeEntryView = z.infer<typeof timeEntryView>;
 

@@ -18,6 +18,10 @@ const entry = (extra: Partial<TimeEntryView> = {}): TimeEntryView => ({
   isPaused: false,
   breaks: [],
   durationSeconds: 3600,
+  billableRateCents: null,
+  billableAmountCents: null,
+  costRateCents: null,
+  costAmountCents: null,
   createdAt: '2026-11-23T10:00:00.000Z',
   updatedAt: '2026-11-23T10:00:00.000Z',
   ...extra,
@@ -60,5 +64,24 @@ describe('applyEntryEdit: the change shown before the server answers', () => {
     expect(edited).toMatchObject({ note: 'Call', end: null, isRunning: true, tagIds: ['a', 'b'] });
     expect(applyEntryEdit(running, { duration: 60 }, NOW).end).toBeNull();
     expect(applyEntryEdit(entry(), { billable: true }, NOW)).toEqual({ ...entry(), billable: true });
+  });
+
+  it('prices the new duration at the rates the entry carries', () => {
+    const priced = entry({
+      billable: true,
+      billableRateCents: 10_000,
+      billableAmountCents: 10_000,
+      costRateCents: 4_000,
+      costAmountCents: 4_000,
+    });
+    expect(applyEntryEdit(priced, { duration: 30 * 60 }, NOW)).toMatchObject({
+      billableAmountCents: 5_000,
+      costAmountCents: 2_000,
+    });
+    expect(applyEntryEdit(priced, { billable: false }, NOW)).toMatchObject({
+      billableAmountCents: 0,
+      costAmountCents: 4_000,
+    });
+    expect(applyEntryEdit(entry(), { duration: 60 }, NOW)).toMatchObject({ billableAmountCents: null });
   });
 });

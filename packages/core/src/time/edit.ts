@@ -1,3 +1,4 @@
+import { amountCents } from '../money.js';
 import type { TimeEntryView, UpdateTimeEntryBody } from '../schemas/time-entries.js';
 import { workSeconds } from './days.js';
 import { parseDuration } from './duration.js';
@@ -11,6 +12,23 @@ const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString()
  * it; a change it would refuse is shown until it refuses, then taken back by the caller.
  */
 export function applyEntryEdit(entry: TimeEntryView, edit: UpdateTimeEntryBody, now = Date.now()): TimeEntryView {
+  return priced(moved(entry, edit, now));
+}
+
+/** Amounts of the shown entry from the rates it carries (a new project's rates come with the answer). */
+function priced(entry: TimeEntryView): TimeEntryView {
+  const seconds = entry.durationSeconds;
+  if (seconds === null || seconds === undefined) return entry;
+  const billable = entry.billableRateCents ?? null;
+  const cost = entry.costRateCents ?? null;
+  return {
+    ...entry,
+    ...(billable === null ? {} : { billableAmountCents: entry.billable ? amountCents(billable, seconds) : 0 }),
+    ...(cost === null ? {} : { costAmountCents: amountCents(cost, seconds) }),
+  };
+}
+
+function moved(entry: TimeEntryView, edit: UpdateTimeEntryBody, now: number): TimeEntryView {
   const next: TimeEntryView = { ...entry };
   if (edit.note !== undefined) next.note = edit.note;
   if (edit.billable !== undefined) next.billable = edit.billable;

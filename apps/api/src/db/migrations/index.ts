@@ -17,6 +17,7 @@ import * as m202611250202 from './202611250202_track_longest_entry.js';
 import * as m202611250613 from './202611250613_create_imports.js';
 import * as m202611260100 from './202611260100_entry_rates.js';
 import * as m202611260200 from './202611260200_entry_invoiced.js';
+import * as m202611260300 from './202611260300_create_rates.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '202611250613_create_imports': m202611250613,
   '202611260100_entry_rates': m202611260100,
   '202611260200_entry_invoiced': m202611260200,
+  '202611260300_create_rates': m202611260300,
 };

@@ -7,7 +7,7 @@ import type { EventBus } from '../../platform/events.js';
 import { purgeIdempotencyKeys } from '../../platform/idempotency.js';
 import { presentEntry } from './time-entries.presenter.js';
 import { type EntryValues, type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
-import { assertEditable, by, publisher, settingsOf } from './time-entries.shared.js';
+import { assertEditable, by, moneyFor, publisher, settingsOf } from './time-entries.shared.js';
 import { assertRequired, type EntryInput, resolveRefs } from './time-entries.validation.js';
 
 /** How long a deleted entry can be brought back with Undo. */
@@ -60,7 +60,10 @@ export function createBulk(db: Db, events: EventBus) {
               tagCount: (newTags ?? entry.tag_ids).length,
             });
           }
-          await repo.update(tx, workspaceId, [entry.id], values);
+          const reprice =
+            (values.project_id !== undefined && values.project_id !== entry.project_id) ||
+            (values.task_id !== undefined && values.task_id !== entry.task_id);
+          await repo.update(tx, workspaceId, [entry.id], values, reprice);
           if (newTags) await repo.setTags(tx, workspaceId, entry.id, newTags);
         }
         await publish(
@@ -69,8 +72,7 @@ export function createBulk(db: Db, events: EventBus) {
           by(actor),
           entries.map((e) => ({ id: e.id, userId: e.user_id })),
         );
-        const now = new Date();
-        return (await repo.findMany(tx, workspaceId, ids)).map((e) => presentEntry(e, now));
+        return presentAll(tx, actor, await repo.findMany(tx, workspaceId, ids));
       });
     },
 
@@ -154,6 +156,8 @@ export function createBulk(db: Db, events: EventBus) {
             end_at: e.end_at === null ? null : new Date(e.end_at),
             duration_seconds: e.duration_seconds,
             created_by_user_id: e.created_by_user_id,
+            // Undo brings the entry back priced as it was, whatever the rates say now.
+            rates: { billable_rate_cents: e.billable_rate_cents ?? null, cost_rate_cents: e.cost_rate_cents ?? null },
           });
           await repo.setTags(tx, workspaceId, row.entry_id, await repo.existingTags(tx, workspaceId, e.tag_ids));
           await repo.insertBreaks(
@@ -172,8 +176,7 @@ export function createBulk(db: Db, events: EventBus) {
           by(actor),
           allowed.map((r) => ({ id: r.entry_id, userId: r.user_id })),
         );
-        const now = new Date();
-        return (await repo.findMany(tx, workspaceId, unique)).map((e) => presentEntry(e, now));
+        return presentAll(tx, actor, await repo.findMany(tx, workspaceId, unique));
       });
     },
 
@@ -195,4 +198,10 @@ async function loadForBulk(tx: Db, actor: Actor, ids: string[]): Promise<EntryWi
   if (visible.length !== unique.length) throw notFound('Some of these time entries were not found.');
   for (const e of visible) await assertEditable(tx, actor, e);
   return visible;
+}
+
+async function presentAll(tx: Db, actor: Actor, entries: EntryWithRelations[]): Promise<TimeEntryView[]> {
+  const now = new Date();
+  const money = await moneyFor(tx, actor, entries);
+  return entries.map((e) => presentEntry(e, now, money));
 }

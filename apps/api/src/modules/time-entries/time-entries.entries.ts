@@ -12,6 +12,7 @@ import {
   by,
   entryWork,
   getVisible,
+  moneyFor,
   once,
   publisher,
   SKEW_MS,
@@ -79,14 +80,16 @@ export function createEntries(db: Db, events: EventBus) {
       const page = rows.slice(0, q.limit);
       const last = page.at(-1);
       const now = new Date();
+      const money = await moneyFor(db, actor, page);
       return {
-        items: page.map((e) => presentEntry(e, now)),
+        items: page.map((e) => presentEntry(e, now, money)),
         nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null,
       };
     },
 
     async get(actor: Actor, id: string): Promise<TimeEntryView> {
-      return presentEntry(await getVisible(db, actor, id));
+      const entry = await getVisible(db, actor, id);
+      return presentEntry(entry, new Date(), await moneyFor(db, actor, [entry]));
     },
 
     /** A manual entry from start and end, or start and duration. Throws 422 with the field at fault. */
@@ -130,7 +133,8 @@ export function createEntries(db: Db, events: EventBus) {
           const tagIds = uniqueSorted(input.tagIds ?? []);
           await repo.setTags(tx, workspaceId, entry.id, tagIds, { fresh: true });
           await publish(tx, 'created', by(actor), [{ id: entry.id, userId }]);
-          return { status: 201, body: presentEntry({ ...entry, tag_ids: tagIds, breaks: [] }, now) };
+          const money = await moneyFor(tx, actor, [entry]);
+          return { status: 201, body: presentEntry({ ...entry, tag_ids: tagIds, breaks: [] }, now, money) };
         }),
       );
     },
@@ -179,12 +183,17 @@ export function createEntries(db: Db, events: EventBus) {
         }
         // Work seconds of a stopped entry follow its times; its breaks stay as they were read.
         if (end) values.duration_seconds = entryWork({ ...entry, start_at: start, end_at: end }, now);
-        const row = await repo.updateOne(tx, workspaceId, id, values);
+        // A new start, project or task copies the rates in force then; a note or tags keep them.
+        const reprice =
+          start.getTime() !== entry.start_at.getTime() ||
+          (values.project_id !== undefined && values.project_id !== entry.project_id) ||
+          (values.task_id !== undefined && values.task_id !== entry.task_id);
+        const row = await repo.updateOne(tx, workspaceId, id, values, reprice);
         if (!row) throw notFound('Time entry not found.');
         const tagIds = input.tagIds ? uniqueSorted(input.tagIds) : entry.tag_ids;
         if (input.tagIds) await repo.setTags(tx, workspaceId, id, tagIds);
         await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }]);
-        return presentEntry({ ...row, tag_ids: tagIds, breaks: entry.breaks }, now);
+        return presentEntry({ ...row, tag_ids: tagIds, breaks: entry.breaks }, now, await moneyFor(tx, actor, [row]));
       });
     },
 

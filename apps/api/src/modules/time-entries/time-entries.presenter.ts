@@ -1,12 +1,27 @@
-import { type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
+import { amountCents, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
 import type { TimeSettingsRow } from '../../db/tables/time-entries.js';
+import { type MoneyAccess, seesMoneyOf } from '../../platform/access.js';
 import type { EntryWithRelations } from './time-entries.repository.js';
 
 const iso = (d: Date) => d.toISOString();
 
-export function presentEntry(e: EntryWithRelations, now = new Date()): TimeEntryView {
+/** Sees no rate or amount (the default: a caller shows money only after asking moneyAccessOf). */
+export const NO_MONEY: MoneyAccess = { billableOf: new Set(), costOf: new Set() };
+
+export function presentEntry(e: EntryWithRelations, now = new Date(), money: MoneyAccess = NO_MONEY): TimeEntryView {
   const breaks = e.breaks.map((b) => ({ start: iso(b.start_at), end: b.end_at ? iso(b.end_at) : null }));
   const isRunning = e.end_at === null;
+  const durationSeconds =
+    e.duration_seconds ??
+    workSeconds(
+      {
+        id: e.id,
+        start: e.start_at,
+        end: e.end_at,
+        breaks: e.breaks.map((b) => ({ start: b.start_at, end: b.end_at })),
+      },
+      now,
+    );
   return {
     id: e.id,
     workspaceId: e.workspace_id,
@@ -21,19 +36,25 @@ export function presentEntry(e: EntryWithRelations, now = new Date()): TimeEntry
     isRunning,
     isPaused: isRunning && breaks.some((b) => b.end === null),
     breaks,
-    durationSeconds:
-      e.duration_seconds ??
-      workSeconds(
-        {
-          id: e.id,
-          start: e.start_at,
-          end: e.end_at,
-          breaks: e.breaks.map((b) => ({ start: b.start_at, end: b.end_at })),
-        },
-        now,
-      ),
+    durationSeconds,
     createdAt: iso(e.created_at),
     updatedAt: iso(e.updated_at),
+    ...moneyOf(e, durationSeconds, money),
+  };
+}
+
+function moneyOf(
+  e: Pick<EntryWithRelations, 'user_id' | 'billable' | 'billable_rate_cents' | 'cost_rate_cents'>,
+  seconds: number,
+  money: MoneyAccess,
+) {
+  const billableRate = seesMoneyOf(money.billableOf, e.user_id) ? e.billable_rate_cents : null;
+  const costRate = seesMoneyOf(money.costOf, e.user_id) ? e.cost_rate_cents : null;
+  return {
+    billableRateCents: billableRate,
+    billableAmountCents: billableRate === null ? null : e.billable ? amountCents(billableRate, seconds) : 0,
+    costRateCents: costRate,
+    costAmountCents: costRate === null ? null : amountCents(costRate, seconds),
   };
 }
 

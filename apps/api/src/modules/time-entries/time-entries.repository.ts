@@ -72,6 +72,90 @@ const ENTRY_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** The hourly rates to copy onto an entry: the ones in force at its start, or, on Undo, the ones it kept. */
+export type EntryRates = { billable_rate_cents: number | null; cost_rate_cents: number | null };
+
+/**
+ * The rates in force for an entry of `user` on `project`/`task` starting `start` (the database
+ * function `rate_in_force` of migration create_rates), as expressions of the writing statement,
+ * so copying them costs no round trip. Each argument is a value or a column of the row written.
+ */
+type RateArg = string | Date | null | ReturnType<typeof sql.ref>;
+function ratesInForce(workspaceId: RateArg, user: RateArg, project: RateArg, task: RateArg, start: RateArg) {
+  const at = (kind: 'billable' | 'cost') =>
+    sql<
+      number | null
+    >`rate_in_force(${kind}, ${workspaceId}::uuid, ${user}::uuid, ${project}::uuid, ${task}::uuid, ${start}::timestamptz)`;
+  return { billable_rate_cents: at('billable'), cost_rate_cents: at('cost') };
+}
+
+/** On an UPDATE: the rates in force with the values being set, the row's own columns for the rest. */
+function repricedBy(values: EntryValues) {
+  const or = <K extends 'project_id' | 'task_id' | 'start_at'>(k: K) =>
+    values[k] !== undefined ? (values[k] as string | Date | null) : sql.ref(k);
+  return ratesInForce(sql.ref('workspace_id'), sql.ref('user_id'), or('project_id'), or('task_id'), or('start_at'));
+}
+
+/** Entries whose copied rates a re-apply considers: one level's target, over days of their owners' zones. */
+export interface RepriceSelection {
+  /** Any of these narrows the entries (none: every entry of the workspace). */
+  userId?: string;
+  projectId?: string;
+  taskId?: string;
+  /** Days YYYY-MM-DD, inclusive, of the entry's start in its owner's time zone. */
+  from: string;
+  to: string;
+}
+
+/**
+ * The entries of the selection whose copied rates differ from those in force at their start, with
+ * both: one definition for the preview and the apply, so what is shown is what changes.
+ */
+function repricing(db: Db, workspaceId: string, s: RepriceSelection) {
+  const day = 86_400_000;
+  const inner = db
+    .selectFrom('time_entries as e')
+    .innerJoin('users as u', 'u.id', 'e.user_id')
+    .select(['e.id', 'e.user_id', 'e.start_at', 'e.duration_seconds', 'e.billable'])
+    .select(['e.billable_rate_cents', 'e.cost_rate_cents'])
+    .select([
+      sql<number | null>`rate_in_force('billable', e.workspace_id, e.user_id, e.project_id, e.task_id, e.start_at)`.as(
+        'new_billable_rate_cents',
+      ),
+      sql<number | null>`rate_in_force('cost', e.workspace_id, e.user_id, e.project_id, e.task_id, e.start_at)`.as(
+        'new_cost_rate_cents',
+      ),
+    ])
+    .where('e.workspace_id', '=', workspaceId)
+    .$if(s.userId !== undefined, (q) => q.where('e.user_id', '=', s.userId ?? ''))
+    .$if(s.projectId !== undefined, (q) => q.where('e.project_id', '=', s.projectId ?? ''))
+    .$if(s.taskId !== undefined, (q) => q.where('e.task_id', '=', s.taskId ?? ''))
+    // Every zone is within a day of UTC: these bounds let the index narrow, the day test decides.
+    .where('e.start_at', '>=', new Date(Date.parse(s.from) - day))
+    .where('e.start_at', '<', new Date(Date.parse(s.to) + 2 * day))
+    .where(sql<boolean>`(e.start_at at time zone u.time_zone)::date between ${s.from}::date and ${s.to}::date`);
+  return db
+    .selectFrom(inner.as('x'))
+    .where((eb) =>
+      eb.or([
+        eb(sql`x.new_billable_rate_cents`, 'is distinct from', sql`x.billable_rate_cents`),
+        eb(sql`x.new_cost_rate_cents`, 'is distinct from', sql`x.cost_rate_cents`),
+      ]),
+    );
+}
+
+export interface RepricedEntry {
+  id: string;
+  user_id: string;
+  start_at: Date;
+  duration_seconds: number | null;
+  billable: boolean;
+  billable_rate_cents: number | null;
+  cost_rate_cents: number | null;
+  new_billable_rate_cents: number | null;
+  new_cost_rate_cents: number | null;
+}
+
 async function withRelations(db: Db, workspaceId: string, rows: TimeEntryRow[]): Promise<EntryWithRelations[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -253,9 +337,14 @@ export const timeEntriesRepository = {
       created_by_user_id: string | null;
       /** Only when an entry comes back from the trash with its old id. */
       id?: string;
+      /** The rates it kept (Undo); otherwise those in force at its start are copied. */
+      rates?: EntryRates;
     },
   ): Promise<TimeEntryRow> {
     const id = input.id ?? newId();
+    const rates =
+      input.rates ??
+      ratesInForce(input.workspace_id, input.user_id, input.project_id ?? null, input.task_id ?? null, input.start_at);
     return tx
       .insertInto('time_entries')
       .values({
@@ -269,6 +358,7 @@ export const timeEntriesRepository = {
         start_at: input.start_at,
         end_at: input.end_at ?? null,
         duration_seconds: input.duration_seconds ?? null,
+        ...rates,
         created_by_user_id: input.created_by_user_id,
       })
       .returning(ENTRY_COLUMNS)
@@ -299,21 +389,28 @@ export const timeEntriesRepository = {
       .execute();
   },
 
-  async update(tx: Db, workspaceId: string, ids: string[], values: EntryValues): Promise<void> {
+  /** With `reprice` (its start, project or task changes), the rates in force then are copied anew. */
+  async update(tx: Db, workspaceId: string, ids: string[], values: EntryValues, reprice = false): Promise<void> {
     if (ids.length === 0) return;
     await tx
       .updateTable('time_entries')
-      .set({ ...values, updated_at: new Date() })
+      .set({ ...values, ...(reprice ? repricedBy(values) : {}), updated_at: new Date() })
       .where('workspace_id', '=', workspaceId)
       .where('id', 'in', ids)
       .execute();
   },
 
-  /** Changes one entry and returns it as stored; undefined when it is gone. */
-  async updateOne(tx: Db, workspaceId: string, id: string, values: EntryValues): Promise<TimeEntryRow | undefined> {
+  /** Changes one entry and returns it as stored; undefined when it is gone. `reprice` as for update. */
+  async updateOne(
+    tx: Db,
+    workspaceId: string,
+    id: string,
+    values: EntryValues,
+    reprice = false,
+  ): Promise<TimeEntryRow | undefined> {
     return tx
       .updateTable('time_entries')
-      .set({ ...values, updated_at: new Date() })
+      .set({ ...values, ...(reprice ? repricedBy(values) : {}), updated_at: new Date() })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .returning(ENTRY_COLUMNS)
@@ -504,13 +601,19 @@ export const timeEntriesRepository = {
     return Number(moved.numInsertedOrUpdatedRows ?? 0);
   },
 
-  /** Inserts stopped entries with their tags, 500 rows a statement. */
+  /** Inserts stopped entries with their tags, 500 rows a statement, each with the rates in force at its start. */
   async insertStopped(tx: Db, workspaceId: string, entries: StoppedEntryValues[]): Promise<void> {
     for (let i = 0; i < entries.length; i += 500) {
       const chunk = entries.slice(i, i + 500);
       await tx
         .insertInto('time_entries')
-        .values(chunk.map(({ tagIds: _tags, ...e }) => ({ ...e, workspace_id: workspaceId })))
+        .values(
+          chunk.map(({ tagIds: _tags, ...e }) => ({
+            ...e,
+            workspace_id: workspaceId,
+            ...ratesInForce(workspaceId, e.user_id, e.project_id, e.task_id, e.start_at),
+          })),
+        )
         .execute();
       const links = chunk.flatMap((e) =>
         [...new Set(e.tagIds)].map((tagId) => ({ workspace_id: workspaceId, entry_id: e.id, tag_id: tagId })),
@@ -522,6 +625,33 @@ export const timeEntriesRepository = {
           .onConflict((oc) => oc.doNothing())
           .execute();
     }
+  },
+
+  /** Re-apply, first look: the entries that would change, oldest first, with old and new rates. */
+  async repriceCandidates(db: Db, workspaceId: string, selection: RepriceSelection): Promise<RepricedEntry[]> {
+    return (await repricing(db, workspaceId, selection)
+      .selectAll('x')
+      .orderBy('x.start_at')
+      .orderBy('x.id')
+      .execute()) as RepricedEntry[];
+  },
+
+  /** Re-apply: copies the rates in force onto the selection's entries that differ; returns them. */
+  async reprice(tx: Db, workspaceId: string, selection: RepriceSelection): Promise<TouchedEntry[]> {
+    const changing = repricing(tx, workspaceId, selection).select([
+      'x.id',
+      'x.new_billable_rate_cents',
+      'x.new_cost_rate_cents',
+    ]);
+    const { rows } = await sql<TouchedEntry>`
+      update time_entries e set
+        billable_rate_cents = c.new_billable_rate_cents,
+        cost_rate_cents = c.new_cost_rate_cents,
+        updated_at = now()
+      from (${changing}) c
+      where e.workspace_id = ${workspaceId} and e.id = c.id
+      returning e.id, e.user_id`.execute(tx);
+    return rows;
   },
 
   /** Active members (all, or those of `userIds`), by name. */

@@ -1,11 +1,11 @@
 import { can, DEFAULT_TIME_SETTINGS, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, outOfTimeScope, reachesTimeOf } from '../../platform/access.js';
+import { assertCan, type MoneyAccess, moneyAccessOf, outOfTimeScope, reachesTimeOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { idempotent, type WriteResult } from '../../platform/idempotency.js';
-import { presentEntry, presentSettings } from './time-entries.presenter.js';
+import { NO_MONEY, presentEntry, presentSettings } from './time-entries.presenter.js';
 import {
   type EntryWithRelations,
   timeEntriesRepository as repo,
@@ -76,10 +76,23 @@ export async function assertEditable(dbOrTx: Db, actor: Actor, entry: { user_id:
   if (!(await reachesTimeOf(dbOrTx, actor, entry.user_id, 'edit'))) throw forbidden();
 }
 
-export async function present(dbOrTx: Db, workspaceId: string, id: string, now = new Date()): Promise<TimeEntryView> {
-  const entry = await repo.find(dbOrTx, workspaceId, id);
+export async function present(dbOrTx: Db, actor: Actor, id: string, now = new Date()): Promise<TimeEntryView> {
+  const entry = await repo.find(dbOrTx, actor.membership.workspace.id, id);
   if (!entry) throw notFound('Time entry not found.');
-  return presentEntry(entry, now);
+  return presentEntry(entry, now, await moneyFor(dbOrTx, actor, [entry]));
+}
+
+/**
+ * Whose rates and amounts the actor sees among these entries (moneyAccessOf). Entries without a
+ * rate show none whoever asks, so the common case of a workspace without rates asks nothing.
+ */
+export async function moneyFor(
+  dbOrTx: Db,
+  actor: Actor,
+  entries: readonly { billable_rate_cents: number | null; cost_rate_cents: number | null }[],
+): Promise<MoneyAccess> {
+  if (entries.every((e) => e.billable_rate_cents === null && e.cost_rate_cents === null)) return NO_MONEY;
+  return moneyAccessOf(dbOrTx, actor);
 }
 
 /** Tag ids as an entry reads them back: each once, in order. */

@@ -9,6 +9,7 @@ import {
   by,
   conflict,
   entryWork,
+  moneyFor,
   once,
   present,
   publisher,
@@ -47,7 +48,7 @@ export function createTimer(db: Db, events: EventBus) {
     async running(actor: Actor, userId?: string): Promise<TimeEntryView | null> {
       const target = await targetUser(db, actor, userId, 'view');
       const entry = await repo.findRunning(db, actor.membership.workspace.id, target);
-      return entry ? presentEntry(entry) : null;
+      return entry ? presentEntry(entry, new Date(), await moneyFor(db, actor, [entry])) : null;
     },
 
     /** Starts a timer now; a running one is stopped first (its end is this start). */
@@ -79,11 +80,12 @@ export function createTimer(db: Db, events: EventBus) {
             await repo.setTags(tx, workspaceId, entry.id, tagIds, { fresh: true });
             if (stopped) await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId }]);
             await publish(tx, 'created', by(actor), [{ id: entry.id, userId }]);
+            const money = await moneyFor(tx, actor, stopped ? [entry, stopped] : [entry]);
             return {
               status: 201,
               body: {
-                entry: presentEntry({ ...entry, tag_ids: tagIds, breaks: [] }, now),
-                stopped: stopped ? presentEntry(stopped, now) : null,
+                entry: presentEntry({ ...entry, tag_ids: tagIds, breaks: [] }, now, money),
+                stopped: stopped ? presentEntry(stopped, now, money) : null,
               },
             };
           }),
@@ -115,7 +117,7 @@ export function createTimer(db: Db, events: EventBus) {
           const stopped = await stopEntry(tx, workspaceId, running, now);
           if (!stopped) throw conflict('no_running_timer', 'No timer is running.');
           await publish(tx, 'updated', by(actor), [{ id: stopped.id, userId: target }]);
-          return { status: 200, body: presentEntry(stopped, now) };
+          return { status: 200, body: presentEntry(stopped, now, await moneyFor(tx, actor, [stopped])) };
         }),
       );
     },
@@ -132,7 +134,7 @@ export function createTimer(db: Db, events: EventBus) {
         await repo.openBreak(tx, workspaceId, running.id, now);
         await repo.update(tx, workspaceId, [running.id], {});
         await publish(tx, 'updated', by(actor), [{ id: running.id, userId: target }]);
-        return present(tx, workspaceId, running.id, now);
+        return present(tx, actor, running.id, now);
       });
     },
 
@@ -148,7 +150,7 @@ export function createTimer(db: Db, events: EventBus) {
         }
         await repo.update(tx, workspaceId, [running.id], {});
         await publish(tx, 'updated', by(actor), [{ id: running.id, userId: target }]);
-        return present(tx, workspaceId, running.id, now);
+        return present(tx, actor, running.id, now);
       });
     },
 

@@ -1,7 +1,11 @@
 import type { Db } from '../../db/connection.js';
 import { validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
-import { timeEntriesRepository as repo, type StoppedEntryValues } from './time-entries.repository.js';
+import {
+  type RepriceSelection,
+  timeEntriesRepository as repo,
+  type StoppedEntryValues,
+} from './time-entries.repository.js';
 import { publisher, touched, type WriteBy } from './time-entries.shared.js';
 
 /**
@@ -40,6 +44,21 @@ export function createWrites(events: EventBus) {
       const moved = await repo.retag(tx, writer.workspaceId, fromId, intoId);
       await publish(tx, 'updated', writer, touched(entries));
       return moved;
+    },
+
+    /**
+     * Rates re-applied (the caller checked rates:manage): the selection's entries whose copied rates
+     * differ from those in force at their start get those; returns how many changed.
+     */
+    async reprice(tx: Db, writer: WriteBy, selection: RepriceSelection): Promise<number> {
+      const entries = await repo.reprice(tx, writer.workspaceId, selection);
+      await publish(tx, 'updated', writer, touched(entries));
+      return entries.length;
+    },
+
+    /** What `reprice` would change, read in `db` (or the caller's transaction). */
+    repriceCandidates(dbOrTx: Db, workspaceId: string, selection: RepriceSelection) {
+      return repo.repriceCandidates(dbOrTx, workspaceId, selection);
     },
 
     /** Stores finished entries read from a file (their projects, tasks and tags exist in `tx`). */

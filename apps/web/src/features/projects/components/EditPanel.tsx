@@ -1,7 +1,9 @@
-import { Text } from '@mantine/core';
+import { Divider, Stack, Text } from '@mantine/core';
 import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { type TaskDetail, useProject, useTask } from '../api';
+import { ProjectRatesSection } from '../../rates/components/ProjectRatesSection';
+import { type TaskDetail, useAssignable, useProject, useTask } from '../api';
 import { Loading } from './FormParts';
 import { ProjectForm } from './ProjectForm';
 import { TaskForm } from './TaskForm';
@@ -23,18 +25,33 @@ function ProjectPane({
   onClose: () => void;
 }) {
   const project = useProject(workspaceId, id);
+  const rates = useWorkspace().can('rates:manage');
+  const assignable = useAssignable(workspaceId, rates);
   if (project.isPending) return <Loading />;
   if (project.isError)
     return <ErrorPanel message={parseApiError(project.error).message} onRetry={() => project.refetch()} />;
   return (
-    <ProjectForm
-      // Changed from the row menu (Change Color, Move): start over from the saved project.
-      key={`${project.data.id}-${project.data.color}-${project.data.clientId}`}
-      workspaceId={workspaceId}
-      project={project.data}
-      canManage={canManage}
-      onClose={onClose}
-    />
+    <Stack gap="md">
+      <ProjectForm
+        // Changed from the row menu (Change Color, Move): start over from the saved project.
+        key={`${project.data.id}-${project.data.color}-${project.data.clientId}`}
+        workspaceId={workspaceId}
+        project={project.data}
+        canManage={canManage}
+        onClose={onClose}
+      />
+      {rates && (
+        <>
+          <Divider />
+          <ProjectRatesSection
+            key={id}
+            workspaceId={workspaceId}
+            projectId={id}
+            people={(assignable.data?.users ?? []).map((u) => ({ value: u.id, label: u.name || u.email }))}
+          />
+        </>
+      )}
+    </Stack>
   );
 }
 
@@ -53,6 +70,7 @@ function TaskPane({
 }) {
   const project = useProject(workspaceId, mode.projectId);
   const task = useTask(workspaceId, mode.taskId ?? '');
+  const rates = useWorkspace().can('rates:manage');
   const loadingTask = mode.taskId !== undefined && task.isPending;
   if (project.isPending || loadingTask) return <Loading />;
   const error = project.error ?? (mode.taskId ? task.error : null);
@@ -68,18 +86,31 @@ function TaskPane({
     );
   }
   return (
-    <TaskForm
-      key={`${mode.taskId ?? 'new'}-${mode.parentTaskId ?? ''}-${task.data?.projectId}-${task.data?.parentTaskId}`}
-      workspaceId={workspaceId}
-      projectId={mode.projectId}
-      projectName={project.data.name}
-      task={mode.taskId ? task.data : undefined}
-      parentTaskId={mode.parentTaskId}
-      canEdit={project.data.canEdit}
-      canManage={canManage}
-      onClose={onClose}
-      onCreated={onCreated}
-    />
+    <Stack gap="md">
+      <TaskForm
+        key={`${mode.taskId ?? 'new'}-${mode.parentTaskId ?? ''}-${task.data?.projectId}-${task.data?.parentTaskId}`}
+        workspaceId={workspaceId}
+        projectId={mode.projectId}
+        projectName={project.data.name}
+        task={mode.taskId ? task.data : undefined}
+        parentTaskId={mode.parentTaskId}
+        canEdit={project.data.canEdit}
+        canManage={canManage}
+        onClose={onClose}
+        onCreated={onCreated}
+      />
+      {rates && mode.taskId && (
+        <>
+          <Divider />
+          <ProjectRatesSection
+            key={mode.taskId}
+            workspaceId={workspaceId}
+            projectId={mode.projectId}
+            taskId={mode.taskId}
+          />
+        </>
+      )}
+    </Stack>
   );
 }
 

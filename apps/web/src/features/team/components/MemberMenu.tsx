@@ -1,8 +1,10 @@
-import { ActionIcon, Menu } from '@mantine/core';
-import type { MemberStatus } from '@sundial/core';
+import { ActionIcon, Menu, Modal } from '@mantine/core';
+import { can, type MemberStatus } from '@sundial/core';
 import { IconDots } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { RatesPanel } from '../../rates/components/RatesPanel';
 import {
   type GroupView,
   type MemberView,
@@ -14,7 +16,7 @@ import {
 import type { PeopleTableProps } from './PeopleTable';
 import { useConfirm } from './useConfirm';
 
-/** A person's menu: groups, disable or enable, transfer ownership, remove from the workspace. */
+/** A person's menu: groups, their rates, disable or enable, transfer ownership, remove from the workspace. */
 export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGroup?: GroupView }) {
   const { member, workspaceId, canManage, managedGroups, me, groups, inGroup } = props;
   const update = useUpdateMember(workspaceId);
@@ -29,7 +31,9 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
   const canTransfer = role === 'owner' && !isMe && member.role !== 'guest' && member.status === 'active';
   const addable = groups.filter((g) => managedGroups.has(g.id) && !g.memberIds.includes(member.userId));
   const canGroups = inGroup ? managedGroups.has(inGroup.id) : addable.length > 0;
-  if (!editable && !canGroups && !canTransfer) return null;
+  const canRates = can(role, 'rates:manage') && !inGroup;
+  const [rates, setRates] = useState(false);
+  if (!editable && !canGroups && !canTransfer && !canRates) return null;
 
   const setStatus = (status: MemberStatus) =>
     update.mutate(
@@ -43,6 +47,15 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
   return (
     <>
       {dialog}
+      {rates && (
+        <Modal opened onClose={() => setRates(false)} title={`Rates of ${member.name || member.email}`} size="lg">
+          <RatesPanel
+            workspaceId={workspaceId}
+            target={{ level: 'member', userId: member.userId }}
+            label={member.name || member.email}
+          />
+        </Modal>
+      )}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${member.email}`}>
@@ -87,6 +100,7 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
             ) : (
               <Menu.Item onClick={() => setStatus('active')}>Enable</Menu.Item>
             ))}
+          {canRates && <Menu.Item onClick={() => setRates(true)}>Rates</Menu.Item>}
           {canTransfer && !inGroup && (
             <Menu.Item
               onClick={() =>

@@ -4,6 +4,7 @@ import { type AssignableRole, can, type Role } from '@sundial/core';
 import { useState } from 'react';
 import { type Me, useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { WorkspaceRatesModal } from '../../rates/components/WorkspaceRatesModal';
 import { type GroupView, useGroups, useInvites, useMembers, useTeamSettings } from '../api';
 import { GroupModal } from '../components/GroupModal';
 import { GuestBanner } from '../components/GuestBanner';
@@ -42,6 +43,7 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: R
   const [inviteRole, setInviteRole] = useState<AssignableRole | null>(null);
   const [groupModal, setGroupModal] = useState<{ group?: GroupView; parentId?: string | null } | null>(null);
   const [bulk, setBulk] = useState(false);
+  const [rates, setRates] = useState(false);
 
   if (members.isError || groups.isError || settings.isError) {
     return <ErrorPanel onRetry={() => Promise.all([members.refetch(), groups.refetch(), settings.refetch()])} />;
@@ -104,13 +106,18 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: R
       )}
 
       <Group justify="space-between">
-        {canManage ? (
-          <Button variant="default" onClick={() => setBulk((b) => !b)}>
-            {bulk ? texts.cancel : texts.bulkEdit}
-          </Button>
-        ) : (
-          <span />
-        )}
+        <Group gap="xs">
+          {canManage && (
+            <Button variant="default" onClick={() => setBulk((b) => !b)}>
+              {bulk ? texts.cancel : texts.bulkEdit}
+            </Button>
+          )}
+          {can(role, 'rates:manage') && (
+            <Button variant="default" onClick={() => setRates(true)}>
+              Rates and currency
+            </Button>
+          )}
+        </Group>
         <HideDisabledSetting
           workspaceId={workspaceId}
           saved={settings.data.hideDisabledUsers}
@@ -118,6 +125,7 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: R
         />
       </Group>
 
+      {rates && <WorkspaceRatesModal workspaceId={workspaceId} onClose={() => setRates(false)} />}
       <InviteModal
         workspaceId={workspaceId}
         opened={inviteRole !== null}

@@ -13,7 +13,9 @@ import {
 import { formatDuration, type TimeEntryView } from '@sundial/core';
 import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { memo, type ReactNode, useEffect, useRef, useState } from 'react';
-import { useDurationFormat } from '../../../api/session';
+import { useDurationFormat, useWorkspace } from '../../../api/session';
+import { useRateSettings } from '../../rates/api';
+import { money } from '../../rates/money';
 import { formatDay, formatTime } from '../dates';
 import { t } from '../texts';
 import layout from './DayList.module.css';
@@ -101,7 +103,7 @@ export const EntryRow = memo(function EntryRow(props: {
       <Stack gap={0} className={layout.entryNote}>
         <NoteInput note={entry.note} onSave={(note) => actions.onNote(entry.id, note)} />
         {/* Flags and tags on a line of their own, so the columns to the right line up. */}
-        {(props.overlap || entry.billable || entry.tagIds.length > 0) && (
+        {(props.overlap || entry.billable || entry.tagIds.length > 0 || entry.costAmountCents !== null) && (
           <Group gap={6} wrap="nowrap" miw={0}>
             {props.overlap && (
               <Tooltip label={t.overlap}>
@@ -115,6 +117,7 @@ export const EntryRow = memo(function EntryRow(props: {
                 {t.billable}
               </Badge>
             )}
+            <EntryMoney entry={entry} />
             {entry.tagIds.length > 0 && (
               <Text size="xs" c="dimmed" truncate aria-label="Entry tags">
                 {entry.tagIds.map((id) => pickers?.tags.find((x) => x.id === id)?.name ?? 'tag').join(', ')}
@@ -281,5 +284,23 @@ function RowAction({
         {children}
       </ActionIcon>
     </Tooltip>
+  );
+}
+
+/**
+ * The entry's amounts, where the API sent them (billable: those who may see it; cost: owners and
+ * admins, and managers when the workspace allows), at the rates copied when it was saved.
+ */
+function EntryMoney({ entry }: { entry: TimeEntryView }) {
+  const currency = useRateSettings(useWorkspace().workspaceId).data?.currency ?? 'USD';
+  const parts = [
+    entry.billable && entry.billableAmountCents !== null ? money(entry.billableAmountCents, currency) : null,
+    entry.costAmountCents !== null ? `cost ${money(entry.costAmountCents, currency)}` : null,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <Text size="xs" c="dimmed" style={{ flexShrink: 0 }} data-testid="entry-amount">
+      {parts.join(' · ')}
+    </Text>
   );
 }

@@ -1,0 +1,86 @@
+import type {
+  CreateRateBody,
+  RateSettings,
+  RateTarget,
+  RateView,
+  ReapplyPreview,
+  ReapplyRatesBody,
+  UpdateRateSettingsBody,
+} from '@sundial/core';
+import { DEFAULT_RATE_SETTINGS } from '@sundial/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+export type { RateSettings, RateTarget, RateView, ReapplyPreview };
+
+export const rateKeys = {
+  all: (ws: string) => ['rates', ws] as const,
+  settings: (ws: string) => ['rates', ws, 'settings'] as const,
+  history: (ws: string, t: RateTarget) => ['rates', ws, 'history', t] as const,
+};
+
+const base = (ws: string) => `/workspaces/${ws}/rates`;
+
+function targetQuery(t: RateTarget): string {
+  const q = new URLSearchParams({ level: t.level });
+  if (t.userId) q.set('userId', t.userId);
+  if (t.projectId) q.set('projectId', t.projectId);
+  if (t.taskId) q.set('taskId', t.taskId);
+  return q.toString();
+}
+
+/** The workspace's currency and money visibility (every member reads the currency). */
+export function useRateSettings(ws: string) {
+  return useQuery({
+    queryKey: rateKeys.settings(ws),
+    queryFn: () => api<RateSettings>('GET', `${base(ws)}/settings`),
+    placeholderData: DEFAULT_RATE_SETTINGS,
+  });
+}
+
+export function useUpdateRateSettings(ws: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateRateSettingsBody) => api<RateSettings>('PATCH', `${base(ws)}/settings`, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: rateKeys.all(ws) }),
+  });
+}
+
+/** One level's rate history, newest first. */
+export function useRateHistory(ws: string, target: RateTarget) {
+  return useQuery({
+    queryKey: rateKeys.history(ws, target),
+    queryFn: () => api<{ items: RateView[] }>('GET', `${base(ws)}?${targetQuery(target)}`),
+  });
+}
+
+export function useCreateRate(ws: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateRateBody) => api<RateView>('POST', base(ws), body),
+    onSuccess: () => client.invalidateQueries({ queryKey: rateKeys.all(ws) }),
+  });
+}
+
+export function useDeleteRate(ws: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<null>('DELETE', `${base(ws)}/${id}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: rateKeys.all(ws) }),
+  });
+}
+
+export function useReapplyPreview(ws: string) {
+  return useMutation({
+    mutationFn: (body: ReapplyRatesBody) => api<ReapplyPreview>('POST', `${base(ws)}/reapply/preview`, body),
+  });
+}
+
+export function useReapply(ws: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReapplyRatesBody) => api<{ updated: number }>('POST', `${base(ws)}/reapply`, body),
+    // Entries' copied rates changed: every screen showing entries reads them again.
+    onSuccess: () => client.invalidateQueries(),
+  });
+}
