@@ -372,10 +372,12 @@ function cohere(out: Record<string, unknown>, schema: Schema, ctx: GenContext): 
     ['start', 'end'],
     ['from', 'to'],
   ] as const) {
-    if (typeof out[startKey] === 'string' && endKey in out) {
-      const start = new Date(out[startKey] as string).getTime();
-      out[endKey] = new Date(start + rng.int(5, 180) * 60_000).toISOString();
-    }
+    const raw = out[startKey];
+    if (typeof raw !== 'string' || !(endKey in out)) continue;
+    const start = new Date(raw).getTime();
+    if (Number.isNaN(start)) continue; // a malformed start stays the case under test
+    const end = new Date(start + rng.int(5, 180) * 60_000).toISOString();
+    out[endKey] = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? end.slice(0, 10) : end; // days stay days (reports, re-apply)
   }
   if ('end' in props && 'duration' in props && 'start' in out) {
     if ('end' in out && 'duration' in out) delete out[rng.chance(0.5) ? 'end' : 'duration'];
