@@ -5,7 +5,8 @@
 // rest is bulk SQL; the app's migrations run when its server starts.
 //
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:seed-large
-//        (-- --entries 100000 for a smaller run; BENCH_DB names the database, default sundial_bench_large)
+//        (-- --entries 100000 for a smaller run, -- --users 1000 for the issue's 1,000 members;
+//        BENCH_DB names the database, default sundial_bench_large)
 // Prints the bench database's URL, the owner's email and password, and the time each step took.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -25,7 +26,7 @@ const arg = (name, fallback) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const ENTRIES = arg('entries', 1_000_000);
-const USERS = 100;
+const USERS = arg('users', 100);
 const PROJECTS = 200;
 const DAYS = 3 * 365;
 const BATCH = 100_000;
@@ -147,9 +148,11 @@ for (let from = 0; from < ENTRIES; from += BATCH) {
   // Numbers only (from this file), written in: the planner sees constants.
   await db.query(
     `insert into time_entries (id, workspace_id, user_id, project_id, task_id, note, billable, start_at, end_at,
-                               duration_seconds, created_by_user_id, created_at, updated_at)
+                               duration_seconds, created_by_user_id, created_at, updated_at,
+                               billable_rate_cents, cost_rate_cents)
      select gen_random_uuid(), $1, u.id, p.id, t.id, 'Seeded work ' || s.n, s.n % 3 = 0, x.start_at,
-            x.start_at + x.seconds * interval '1 second', x.seconds, u.id, x.start_at, x.start_at
+            x.start_at + x.seconds * interval '1 second', x.seconds, u.id, x.start_at, x.start_at,
+            5000 + (s.n % 5) * 1000, 3000 + (uk.user_rn % 4) * 500
      from generate_series(${from}, ${to}) s(n)
      cross join lateral (select s.n % ${USERS} as user_rn, s.n / ${USERS} as k) uk
      cross join lateral (select (uk.k::bigint * ${DAYS} / ${perUser})::int as day) d

@@ -310,3 +310,16 @@ describe('bad input and other workspaces', () => {
     expect((await ctx.call('GET', `${ws}/reports/summary`)).statusCode).toBe(401);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every report route with its query', async () => {
+    const spec = (await ctx.t.app.inject('/api/docs/json')).json();
+    for (const path of ['summary', 'detailed', 'matrix'])
+      expect(
+        spec.paths[`/api/v1/workspaces/{workspaceId}/reports/${path}`].get.parameters.map(
+          (p: { name: string }) => p.name,
+        ),
+      ).toContain('preset');
+    expect(spec.paths['/api/v1/workspaces/{workspaceId}/reports/invoiced'].post).toBeDefined();
+  });
+});

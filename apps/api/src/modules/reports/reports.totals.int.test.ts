@@ -125,9 +125,10 @@ describe('report totals', () => {
               end: running ? null : end,
               projectId: projects[g.project] ?? null,
               taskId: null,
-              breaks: g.breaks.map(([at, length]) => ({
+              // One open break at most (a paused timer), as the database allows.
+              breaks: g.breaks.map(([at, length], i) => ({
                 start: start + at * 1000,
-                end: length === null ? (running ? null : start + at * 1000) : start + (at + length) * 1000,
+                end: length === null ? (running && i === 0 ? null : start + at * 1000) : start + (at + length) * 1000,
               })),
             };
           });
