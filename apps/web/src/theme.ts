@@ -7,6 +7,7 @@ import {
   defaultVariantColorsResolver,
   Menu,
   Modal,
+  Notification,
   type VariantColorsResolver,
 } from '@mantine/core';
 import {
@@ -195,6 +196,7 @@ export const theme = createTheme({
     // menu, which a menu may not hold (axe: aria-required-children); focus goes to the first item.
     Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
   },
 });
 

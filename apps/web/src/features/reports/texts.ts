@@ -72,6 +72,7 @@ export const t = {
   chart: 'Chart',
   charts: { bar: 'Bars over time', donut: 'Donut', none: 'No chart' },
   measuresLabel: 'Measures',
+  show: 'Show',
   rowsLabel: 'Rows',
   columnsLabel: 'Columns',
   layout: 'Layout',

@@ -22,6 +22,9 @@ import { useMembers } from '../../timesheet/api';
 import { t } from '../texts';
 import { activeFilterCount, FILTER_KEYS, type ParamPatch, type ReportFilters } from '../url';
 
+/** The pickers share the row: each at least wide enough for a name, none wider than needed. */
+const grow = { flex: '1 1 150px', maxWidth: 260 } as const;
+
 const triState = (value: boolean | undefined) => (value === undefined ? 'any' : value ? 'yes' : 'no');
 const fromTriState = (value: string | null) => (value === 'yes' ? true : value === 'no' ? false : undefined);
 
@@ -119,7 +122,7 @@ export function FilterBar({
           value={filters.preset}
           onChange={handlePreset}
           allowDeselect={false}
-          w={150}
+          w={140}
         />
         {filters.preset === 'custom' && (
           <>
@@ -147,7 +150,7 @@ export function FilterBar({
             onChange={(users) => onChange({ users })}
             searchable
             clearable
-            w={200}
+            style={grow}
           />
         )}
         <MultiSelect
@@ -157,7 +160,7 @@ export function FilterBar({
           onChange={(projects) => onChange({ projects })}
           searchable
           clearable
-          w={200}
+          style={grow}
         />
         <MultiSelect
           label={t.tags}
@@ -166,7 +169,7 @@ export function FilterBar({
           onChange={(tags) => onChange({ tags })}
           searchable
           clearable
-          w={180}
+          style={grow}
         />
         {(filters.tags?.length ?? 0) > 0 && (
           <SegmentedControl

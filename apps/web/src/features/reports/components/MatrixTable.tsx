@@ -29,8 +29,8 @@ const sticky = {
   left: 0,
   background: 'var(--mantine-color-body)',
   zIndex: 1,
-  minWidth: 180,
-  maxWidth: 280,
+  minWidth: 150,
+  maxWidth: 260,
 } as const;
 
 /** The breakdown of one row (a person's tasks, say): the same matrix with that row's key as a filter. */
@@ -116,7 +116,7 @@ export function MatrixTable({
     });
   const columnTotals = new Map(view.columns.map((c) => [c.key.key ?? '', c.totals]));
   return (
-    <Table.ScrollContainer minWidth={Math.max(480, 240 + columns.length * 84)}>
+    <Table.ScrollContainer minWidth={Math.max(480, 170 + (columns.length + 1) * 76)}>
       <Table aria-label={label} highlightOnHover verticalSpacing="xs" withColumnBorders data-testid="matrix-table">
         <Table.Thead>
           <Table.Tr>
@@ -188,7 +188,7 @@ export function MatrixTable({
             </Table.Th>
             {columns.map((c) => (
               <Table.Td key={c.key} ta="right" fw={600} style={cell}>
-                {format(measure, columnTotals.get(c.key)?.[measure] ?? 0)}
+                {columnTotals.get(c.key)?.[measure] ? format(measure, columnTotals.get(c.key)?.[measure]) : ''}
               </Table.Td>
             ))}
             <Table.Td ta="right" fw={700} style={cell}>

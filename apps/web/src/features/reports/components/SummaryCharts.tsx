@@ -37,11 +37,15 @@ export default function SummaryCharts({
   const rest = sorted.slice(8).reduce((sum, s) => sum + s.seconds, 0);
   const slices = [...top, ...(rest > 0 ? [{ label: 'Other', seconds: rest, color: 'gray.5' }] : [])]
     .filter((s) => s.seconds > 0)
-    .map((s, i) => ({
+    .map((s, i, all) => ({
       name: s.label,
       value: hours(s.seconds),
       seconds: s.seconds,
-      color: s.color ?? PALETTE[i % PALETTE.length] ?? 'blue.6',
+      // Projects keep their colour unless an earlier slice has it already (many keep the default).
+      color:
+        s.color && !all.slice(0, i).some((o) => o.color === s.color)
+          ? s.color
+          : (PALETTE[i % PALETTE.length] ?? 'blue.6'),
     }));
   const fromHours = (value: number) => formatSeconds(Math.round(value * 3600));
   return (
@@ -59,8 +63,8 @@ export default function SummaryCharts({
             valueFormatter={fromHours}
             tickLine="y"
             gridAxis="y"
-            unit=" h"
-            yAxisProps={{ width: 48 }}
+            yAxisProps={{ width: 44, tickFormatter: (v: number) => `${v} h` }}
+            xAxisProps={bars.length <= 14 ? { interval: 0 } : undefined}
           />
         </Paper>
       )}
@@ -78,9 +82,9 @@ export default function SummaryCharts({
             thickness={28}
             mx="auto"
           />
-          <SimpleGrid cols={2} spacing={4} mt="sm">
+          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing={4} mt="sm">
             {slices.map((s) => (
-              <Text key={s.name} size="sm" truncate>
+              <Text key={s.name} size="sm">
                 <span
                   aria-hidden="true"
                   style={{

@@ -150,7 +150,7 @@ export function DetailedPage() {
         isEmpty={!!detailed.data && items.length === 0}
         isFetching={detailed.isFetching && !detailed.isFetchingNextPage}
       >
-        <Table.ScrollContainer minWidth={860}>
+        <Table.ScrollContainer minWidth={720}>
           <Table aria-label="Detailed" highlightOnHover verticalSpacing="xs" data-testid="detailed-table">
             <Table.Thead>
               <Table.Tr>
@@ -173,7 +173,6 @@ export function DetailedPage() {
                 />
                 <Table.Th scope="col">{t.detailed.projectTask}</Table.Th>
                 {showUser && <Table.Th scope="col">{t.detailed.user}</Table.Th>}
-                <Table.Th scope="col">{t.detailed.tagsCol}</Table.Th>
                 <SortHeader
                   label={t.detailed.duration}
                   field="duration"
@@ -211,12 +210,21 @@ export function DetailedPage() {
                         {when.span}
                       </Text>
                     </Table.Td>
-                    <Table.Td maw={260}>
+                    <Table.Td maw={280}>
                       <Text size="sm" lineClamp={2} c={e.note ? undefined : 'dimmed'}>
                         {what}
                       </Text>
+                      {e.tagIds.length > 0 && (
+                        <Group gap={4} mt={2} aria-label={t.detailed.tagsCol}>
+                          {e.tagIds.map((id) => (
+                            <Badge key={id} size="xs" variant="light" color="gray" tt="none" maw="100%">
+                              {tagNames.get(id) ?? 'tag'}
+                            </Badge>
+                          ))}
+                        </Group>
+                      )}
                     </Table.Td>
-                    <Table.Td maw={240}>
+                    <Table.Td maw={220}>
                       {e.projectName ? (
                         <Text size="sm" lineClamp={2}>
                           <span
@@ -249,15 +257,6 @@ export function DetailedPage() {
                         <Text size="sm">{e.userName}</Text>
                       </Table.Td>
                     )}
-                    <Table.Td maw={180}>
-                      <Group gap={4}>
-                        {e.tagIds.map((id) => (
-                          <Badge key={id} size="sm" variant="light" color="gray" tt="none">
-                            {tagNames.get(id) ?? 'tag'}
-                          </Badge>
-                        ))}
-                      </Group>
-                    </Table.Td>
                     <Table.Td ta="right" style={nowrap} fw={500}>
                       {format.duration(e.seconds)}
                     </Table.Td>

@@ -55,7 +55,7 @@ function MatrixReport({ spec }: { spec: MatrixSpec }) {
         />
       )}
       <Select
-        label={t.measuresLabel}
+        label={t.show}
         data={MATRIX_MEASURES.map((m) => ({ value: m, label: t.measures[m] }))}
         value={wanted}
         onChange={(m) => update({ measures: m === 'trackedSeconds' ? undefined : (m ?? undefined) })}
