@@ -49,7 +49,6 @@ const app = await buildApp({ config, db, logger: false });
 await app.listen({ port: PORT, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${PORT}/api/v1`;
 
-
 async function post(path, body, cookie) {
   return fetch(`${base}${path}`, {
     method: 'POST',
@@ -125,7 +124,10 @@ const entriesInYear = (
     db,
   )
 ).rows[0].n;
-console.log(`${onPglite ? 'PGlite' : 'PostgreSQL'}: ${entriesInYear} entries in ${from}..${to}; totals agree`, api.totals);
+console.log(
+  `${onPglite ? 'PGlite' : 'PostgreSQL'}: ${entriesInYear} entries in ${from}..${to}; totals agree`,
+  api.totals,
+);
 
 const apiMs = [];
 const sqlMs = [];
@@ -135,7 +137,9 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const a = median(apiMs);
 const s = median(sqlMs);
-console.log(`Summary by project, a year: API ${a.toFixed(0)} ms, raw SQL ${s.toFixed(0)} ms, ratio ${(a / s).toFixed(2)}x (median of ${ROUNDS})`);
+console.log(
+  `Summary by project, a year: API ${a.toFixed(0)} ms, raw SQL ${s.toFixed(0)} ms, ratio ${(a / s).toFixed(2)}x (median of ${ROUNDS})`,
+);
 
 // Detailed: page 1 and page 1,000 of 100 entries (the cursor of page 1,000 is the one the API
 // writes after the 99,900th entry, newest first).
@@ -150,7 +154,9 @@ const detailed = (cursor) => async () => {
 const deep = (
   await sql`select start_at, id from time_entries where workspace_id = ${ws}
     and start_at < ${`${to}T00:00:00Z`}::timestamptz + interval '1 day'
-    order by start_at desc, id desc offset ${Math.min(999, Math.floor(entriesInYear / 100) - 1) * 100 - 1} limit 1`.execute(db)
+    order by start_at desc, id desc offset ${Math.min(999, Math.floor(entriesInYear / 100) - 1) * 100 - 1} limit 1`.execute(
+    db,
+  )
 ).rows[0];
 const cursor = Buffer.from(JSON.stringify(['', new Date(deep.start_at).toISOString(), deep.id])).toString('base64url');
 const first = await detailed()();

@@ -70,14 +70,15 @@ const MULTI_VALUED: ReadonlySet<ReportDimension> = new Set(['group', 'tag']);
 const uuids = (ids: readonly string[]) => sql.join(ids.map((id) => sql`${id}::uuid`));
 
 /** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
-function matchingEntries(f: EngineFilter): RawBuilder<unknown> {
+function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
   const ws = f.workspaceId;
+  // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
+  // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
+  const finished = sql`(e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0)))`;
   const where: RawBuilder<unknown>[] = [
     sql`e.workspace_id = ${ws}`,
     sql`e.start_at < ${f.toAt}`,
-    // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
-    // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
-    sql`(e.end_at is null or (e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0))))`,
+    part === 'all' ? sql`(e.end_at is null or ${finished})` : part === 'finished' ? finished : sql`e.end_at is null`,
   ];
   if (f.scope) where.push(f.scope.length ? sql`e.user_id in (${uuids(f.scope)})` : sql`false`);
   if (f.users?.length) where.push(sql`e.user_id in (${uuids(f.users)})`);
@@ -183,9 +184,7 @@ function slowPieces(f: EngineFilter): RawBuilder<unknown> {
 export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown> }) {
   const tz = f.timeZone;
   const ws = f.workspaceId;
-  const simple = sql`(e.end_at > e.start_at
-    and (e.start_at at time zone ${tz})::date = (e.end_at at time zone ${tz})::date
-    and e.id not in (select b.entry_id from time_entry_breaks b where b.workspace_id = ${ws}))`;
+  const simple = sql`(e.end_at > e.start_at and e.local_start::date = e.local_end::date and not e.has_breaks)`;
   const slow = slowPieces(f);
   // amountCents of @sundial/core, round(rate * seconds / 3600) with halves up, in integer arithmetic.
   const amount = (rate: RawBuilder<unknown>) => sql`(${rate}::bigint * x.seconds + 1800) / 3600`;
@@ -196,15 +195,23 @@ export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown> 
       case when x.billable then coalesce(${amount(sql`x.billable_rate_cents`)}, 0) else 0 end as billable_cents,
       coalesce(${amount(sql`x.cost_rate_cents`)}, 0) as cost_cents
     from (
-      select e.id as entry_id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable,
+      select e.id as entry_id, e.user_id, e.project_id, e.task_id, e.client_id, e.note, e.billable,
         e.billable_rate_cents, e.cost_rate_cents,
-        unnest(case when ${simple} then array[(e.start_at at time zone ${tz})::date]
+        unnest(case when ${simple} then array[e.local_start::date]
           else (select array_agg(d.day order by d.day) from ${slow} d) end) as day,
         unnest(case when ${simple} then array[${roundingOf(sql`e.duration_seconds`, f.rounding)}]
           else (select array_agg(d.seconds order by d.day) from ${slow} d) end) as seconds
-      from time_entries e
-      left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
-      where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
+      from (
+        -- Each entry's local start and end computed once (offset 0 keeps them from being inlined twice).
+        select e.id, e.workspace_id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable,
+          e.billable_rate_cents, e.cost_rate_cents, e.start_at, e.end_at, e.duration_seconds,
+          e.start_at at time zone ${tz} as local_start, e.end_at at time zone ${tz} as local_end,
+          e.id in (select b.entry_id from time_entry_breaks b where b.workspace_id = ${ws}) as has_breaks
+        from time_entries e
+        left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+        where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
+        offset 0
+      ) e
     ) x
     where x.day between ${f.fromDay}::date and ${f.toDay}::date
   )`;
@@ -371,7 +378,9 @@ export function compileReport(
           set.includes(dimension) && MULTI_VALUED.has(dimension) ? joinFor(dimension, ws, `j${i}`) : sql``,
         );
         // group by positions: 1 is `level`, so dimension i is at i + 2.
-        const groupKeys = o.dimensions.flatMap((dimension, i) => (set.includes(dimension) ? [sql.raw(`${i + 2}`)] : []));
+        const groupKeys = o.dimensions.flatMap((dimension, i) =>
+          set.includes(dimension) ? [sql.raw(`${i + 2}`)] : [],
+        );
         return sql`select ${sql.lit(level)}::int as level, ${sql.join([...keys, ...pad(o.dimensions.length)])}, ${sums}
           from facts f${sql.join(joins, sql``)}
           ${groupKeys.length ? sql`group by ${sql.join(groupKeys)}` : sql``}`;
@@ -449,13 +458,16 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
     o.sort === 'start'
       ? sql`order by en.start_at ${dir}, en.id ${dir}`
       : sql`order by ${o.sort === 'duration' ? sql`coalesce(en.duration_seconds, -1)` : sql`en.note`} ${dir}, en.start_at ${dir}, en.id ${dir}`;
-  return sql<DetailedRow>`with page as materialized (
-    select e.id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable, e.invoiced_at, e.start_at,
-      e.end_at, e.duration_seconds
+  // Finished and running entries each ordered and limited on their own, so the finished part
+  // walks the start_at index from the cursor and stops at the page's end.
+  const part = (which: 'finished' | 'running') => sql`(select e.id, e.user_id, e.project_id, e.task_id, p.client_id,
+      e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds
     from time_entries e
     left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
-    where ${matchingEntries(f)}${keyset ? sql` and ${keyset}` : sql``}
-    ${order} limit ${o.limit}
+    where ${matchingEntries(f, which)}${keyset ? sql` and ${keyset}` : sql``}
+    ${order} limit ${o.limit})`;
+  return sql<DetailedRow>`with page as materialized (
+    select * from (${part('finished')} union all ${part('running')}) e ${order} limit ${o.limit}
   ),
   ${factsCte(f, { where: sql`e.id in (select id from page)` })},
   sums as (
