@@ -122,6 +122,17 @@ test.describe('reports', () => {
     await expect(page.getByRole('rowheader', { name: 'Without task' })).toBeVisible();
     await shots(page, 'reports-people-by-days-and-task');
 
+    // Custom: grouped by tag then project, with a donut; the choice is part of the link.
+    await page.goto(
+      `/homepage/reports/custom${filters}&groupBy=tag,project&chart=donut&measures=trackedSeconds,entryCount`,
+    );
+    await expect(page.getByRole('figure', { name: 'Tracked time by tag' })).toBeVisible();
+    await expect(page.getByRole('figure', { name: /per day/ })).toHaveCount(0);
+    await expect(summary.getByRole('columnheader', { name: 'Entries' })).toBeVisible();
+    await expect(total.getByRole('cell').first()).toHaveText(timesheetTotal);
+    await expect(total.getByRole('cell').last()).toHaveText('2');
+    await shots(page, 'reports-custom');
+
     // An empty report says so.
     await page.goto('/homepage/reports/people-by-days?preset=lastYear');
     await expect(page.getByText('No time tracked matches these filters in this range.')).toBeVisible();

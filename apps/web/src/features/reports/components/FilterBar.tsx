@@ -24,6 +24,8 @@ import { activeFilterCount, FILTER_KEYS, type ParamPatch, type ReportFilters } f
 
 /** The pickers share the row: each at least wide enough for a name, none wider than needed. */
 const grow = { flex: '1 1 150px', maxWidth: 260 } as const;
+/** The search field beside the chosen pills stays on their line while there is room. */
+const pillsField = { inputField: { minWidth: 40 } } as const;
 
 const triState = (value: boolean | undefined) => (value === undefined ? 'any' : value ? 'yes' : 'no');
 const fromTriState = (value: string | null) => (value === 'yes' ? true : value === 'no' ? false : undefined);
@@ -151,6 +153,7 @@ export function FilterBar({
             searchable
             clearable
             style={grow}
+            styles={pillsField}
           />
         )}
         <MultiSelect
@@ -161,6 +164,7 @@ export function FilterBar({
           searchable
           clearable
           style={grow}
+          styles={pillsField}
         />
         <MultiSelect
           label={t.tags}
@@ -170,6 +174,7 @@ export function FilterBar({
           searchable
           clearable
           style={grow}
+          styles={pillsField}
         />
         {(filters.tags?.length ?? 0) > 0 && (
           <SegmentedControl

@@ -64,7 +64,6 @@ export default function SummaryCharts({
             tickLine="y"
             gridAxis="y"
             yAxisProps={{ width: 44, tickFormatter: (v: number) => `${v} h` }}
-            xAxisProps={bars.length <= 14 ? { interval: 0 } : undefined}
           />
         </Paper>
       )}

@@ -266,9 +266,9 @@ export function DetailedPage() {
                       </Table.Td>
                     )}
                     <Table.Td>
-                      <Badge size="sm" variant={e.invoiced ? 'filled' : 'outline'} color={e.invoiced ? 'teal' : 'gray'}>
+                      <Text size="sm" c={e.invoiced ? 'teal.9' : 'dimmed'} fw={e.invoiced ? 600 : 400}>
                         {e.invoiced ? t.detailed.invoiced : t.detailed.notInvoiced}
-                      </Badge>
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
                 );
