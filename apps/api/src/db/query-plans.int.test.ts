@@ -13,6 +13,7 @@ import {
 } from '../../test/query-plans.js';
 import { clientsRepository } from '../modules/clients/clients.repository.js';
 import { membersRepository } from '../modules/members/members.repository.js';
+import { compileDetailedPage, type EngineFilter } from '../modules/reports/reports.repository.js';
 import { timeEntriesRepository } from '../modules/time-entries/time-entries.repository.js';
 import type { Db } from './connection.js';
 import { migrateToLatest } from './migrate.js';
@@ -130,6 +131,38 @@ describe('query plans at 100,000 entries', () => {
     expect(indexCond(detach, 'time_entries_task_idx')).toMatch(/task_id = /);
     expect(seqScans(onProject)).not.toContain('time_entries');
     expect(indexCond(onProject, 'time_entries_project_idx')).toMatch(/project_id = /);
+  });
+
+  it('pages the Detailed report from the start index, deep pages as cheap as the first', async () => {
+    const filter = (): EngineFilter => ({
+      workspaceId: ws,
+      fromAt: new Date(weekTo.getTime() - 365 * 24 * HOUR),
+      toAt: weekTo,
+      fromDay: new Date(weekTo.getTime() - 365 * 24 * HOUR).toISOString().slice(0, 10),
+      toDay: new Date(weekTo.getTime() - 24 * HOUR).toISOString().slice(0, 10),
+      timeZone: 'UTC',
+      weekStart: 'monday',
+      rounding: { mode: 'none', minutes: 1 },
+      now: weekTo,
+      scope: null,
+      hideDisabled: false,
+      tagMode: 'any',
+    });
+    const deep = await sql<{ start_at: Date; id: string }>`select start_at, id from time_entries
+      where workspace_id = ${ws} and start_at < ${weekTo} order by start_at desc, id desc offset 20000 limit 1`.execute(
+      db,
+    );
+    const at = deep.rows[0];
+    if (!at) throw new Error('no deep entry');
+    const page = (after?: { value: string; start: string; id: string }) => (tx: Db) =>
+      compileDetailedPage(filter(), { sort: 'start', order: 'desc', after, limit: 101 }).execute(tx);
+    const first = only(await plansOf(db, page()));
+    const far = only(await plansOf(db, page({ value: '', start: at.start_at.toISOString(), id: at.id })));
+    for (const plan of [first, far]) {
+      expect(seqScans(plan)).not.toContain('time_entries');
+      expect(indexCond(plan, 'time_entries_start_idx')).toMatch(/start_at/);
+    }
+    expect(far.buffers).toBeLessThan(first.buffers * 3 + 100);
   });
 
   it('lists members and clients through the workspace’s indexes', async () => {
