@@ -8,7 +8,7 @@ import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { rangeLabel } from '../format';
 import { t } from '../texts';
-import { type ParamPatch, patchParams, type ReportFilters, readFilters } from '../url';
+import { type ParamPatch, patchParams, readFilters } from '../url';
 import { FilterBar } from './FilterBar';
 
 /** The report's URL: its filters, the page's own parameters, and the one way to change them (a new history step). */
@@ -33,17 +33,14 @@ export function useViewerDays() {
  * the back button works), the range the report covers, the report's own controls, and its body.
  */
 export function ReportFrame({
-  filters,
-  dropped,
-  onChange,
+  url,
   range,
   controls,
   notice,
   children,
 }: {
-  filters: ReportFilters;
-  dropped: string[];
-  onChange: (patch: ParamPatch) => void;
+  /** The report's URL state (useReportUrl). */
+  url: Pick<ReturnType<typeof useReportUrl>, 'filters' | 'dropped' | 'update'>;
   /** The days the API says the report covers, once it has answered. */
   range?: { from: string; to: string };
   controls?: ReactNode;
@@ -51,9 +48,10 @@ export function ReportFrame({
   children: ReactNode;
 }) {
   const { today } = useViewerDays();
+  const { filters, dropped, update } = url;
   return (
     <Stack gap="md">
-      <FilterBar filters={filters} today={today} onChange={onChange} />
+      <FilterBar filters={filters} today={today} onChange={update} />
       {dropped.length > 0 && (
         <Alert color="yellow" variant="light">
           {t.droppedFilters(dropped)}
@@ -75,24 +73,29 @@ export function ReportFrame({
   );
 }
 
-/** Loading, error and empty states of a report body; the body itself once there is something to show. */
-export function ReportBody({
-  isPending,
-  error,
-  onRetry,
-  isEmpty,
-  isFetching,
-  children,
-}: {
+/** What ReportBody reads of a report's query. */
+export interface ReportQueryState {
   isPending: boolean;
   error: unknown;
-  onRetry: () => void;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
+/** Loading, error and empty states of a report body; the body itself once there is something to show. */
+export function ReportBody({
+  query,
+  isEmpty,
+  dimWhileFetching = true,
+  children,
+}: {
+  query: ReportQueryState;
   isEmpty: boolean;
-  isFetching?: boolean;
+  /** Dims the shown figures while new ones load (not while a further page of them loads). */
+  dimWhileFetching?: boolean;
   children: ReactNode;
 }) {
-  if (error) return <ErrorPanel message={parseApiError(error).message} onRetry={onRetry} />;
-  if (isPending)
+  if (query.error) return <ErrorPanel message={parseApiError(query.error).message} onRetry={() => query.refetch()} />;
+  if (query.isPending)
     return (
       <Center py="xl">
         <Loader aria-label={t.loading} />
@@ -110,7 +113,8 @@ export function ReportBody({
         </Stack>
       </Paper>
     );
-  return <div style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}>{children}</div>;
+  const dim = dimWhileFetching && query.isFetching;
+  return <div style={{ opacity: dim ? 0.6 : 1, transition: 'opacity 150ms' }}>{children}</div>;
 }
 
 export function MoneyHiddenNotice({ hidden }: { hidden: boolean | undefined }) {

@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Swatch } from './Swatch';
 
 export interface ChartPoint {
   label: string;
@@ -79,22 +80,13 @@ export default function SummaryCharts({
             withTooltip
             size={200}
             thickness={28}
+            paddingAngle={slices.length > 1 ? 1 : 0}
             mx="auto"
           />
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing={4} mt="sm">
             {slices.map((s) => (
               <Text key={s.name} size="sm">
-                <span
-                  aria-hidden="true"
-                  style={{
-                    display: 'inline-block',
-                    width: 10,
-                    height: 10,
-                    borderRadius: 2,
-                    marginRight: 6,
-                    background: s.color.includes('.') ? `var(--mantine-color-${s.color.replace('.', '-')})` : s.color,
-                  }}
-                />
+                <Swatch color={s.color} round={false} />
                 {s.name}: {formatSeconds(s.seconds)}
               </Text>
             ))}

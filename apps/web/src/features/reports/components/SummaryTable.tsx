@@ -3,16 +3,7 @@ import type { ReportDimension, ReportGroup, ReportMeasure, ReportMeasures } from
 import { Fragment } from 'react';
 import { keyLabel, type MeasureFormatter, measureLabel } from '../format';
 import { t } from '../texts';
-
-function Swatch({ color }: { color?: string | null }) {
-  if (!color) return null;
-  return (
-    <span
-      aria-hidden="true"
-      style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: color, marginRight: 8 }}
-    />
-  );
-}
+import { Swatch } from './Swatch';
 
 function Rows({
   groups,

@@ -8,6 +8,7 @@ import { useWorkspace } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useDetailed, useMarkInvoiced } from '../api';
 import { ReportBody, ReportFrame, useReportUrl } from '../components/ReportFrame';
+import { Swatch } from '../components/Swatch';
 import { useReportFormat } from '../format';
 import { t } from '../texts';
 import { readSort } from '../url';
@@ -79,7 +80,8 @@ function useEntryTimes() {
  */
 export function DetailedPage() {
   const { workspaceId, me, can } = useWorkspace();
-  const { params, filters, dropped, update } = useReportUrl();
+  const url = useReportUrl();
+  const { params, filters, update } = url;
   const { sort, order } = readSort(params);
   const format = useReportFormat();
   const times = useEntryTimes();
@@ -142,13 +144,11 @@ export function DetailedPage() {
     );
 
   return (
-    <ReportFrame filters={filters} dropped={dropped} onChange={update} range={range} controls={controls}>
+    <ReportFrame url={url} range={range} controls={controls}>
       <ReportBody
-        isPending={detailed.isPending}
-        error={detailed.error}
-        onRetry={() => detailed.refetch()}
+        query={detailed}
         isEmpty={!!detailed.data && items.length === 0}
-        isFetching={detailed.isFetching && !detailed.isFetchingNextPage}
+        dimWhileFetching={!detailed.isFetchingNextPage}
       >
         <Table.ScrollContainer minWidth={720}>
           <Table aria-label="Detailed" highlightOnHover verticalSpacing="xs" data-testid="detailed-table">
@@ -227,17 +227,7 @@ export function DetailedPage() {
                     <Table.Td maw={220}>
                       {e.projectName ? (
                         <Text size="sm" lineClamp={2}>
-                          <span
-                            aria-hidden="true"
-                            style={{
-                              display: 'inline-block',
-                              width: 8,
-                              height: 8,
-                              borderRadius: 4,
-                              marginRight: 6,
-                              background: e.projectColor ?? 'var(--mantine-color-gray-5)',
-                            }}
-                          />
+                          <Swatch color={e.projectColor ?? 'gray.5'} size={8} />
                           {e.projectName}
                           {e.taskName ? ` / ${e.taskName}` : ''}
                           {e.clientName ? (

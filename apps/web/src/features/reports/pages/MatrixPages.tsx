@@ -26,7 +26,8 @@ interface MatrixSpec {
 /** One matrix report: rows x columns of one measure, with totals; the rows and the measure live in the URL. */
 function MatrixReport({ spec }: { spec: MatrixSpec }) {
   const { workspaceId } = useWorkspace();
-  const { params, filters, dropped, update } = useReportUrl();
+  const url = useReportUrl();
+  const { params, filters, update } = url;
   const { today, weekStart } = useViewerDays();
   const format = useReportFormat();
   const axes = spec.rowChoices ? readAxes(params, spec) : { rows: spec.rows, columns: spec.columns };
@@ -67,20 +68,12 @@ function MatrixReport({ spec }: { spec: MatrixSpec }) {
 
   return (
     <ReportFrame
-      filters={filters}
-      dropped={dropped}
-      onChange={update}
+      url={url}
       range={data?.range ?? range}
       controls={controls}
       notice={<MoneyHiddenNotice hidden={data?.moneyHidden} />}
     >
-      <ReportBody
-        isPending={matrix.isPending}
-        error={matrix.error}
-        onRetry={() => matrix.refetch()}
-        isEmpty={!!data && data.rows.length === 0}
-        isFetching={matrix.isFetching}
-      >
+      <ReportBody query={matrix} isEmpty={!!data && data.rows.length === 0}>
         {data && (
           <MatrixTable
             view={data}

@@ -42,7 +42,8 @@ function useBars(
  */
 export function SummaryReport({ custom = false }: { custom?: boolean }) {
   const { workspaceId } = useWorkspace();
-  const { params, filters, dropped, update } = useReportUrl();
+  const url = useReportUrl();
+  const { params, filters, update } = url;
   const { today, weekStart } = useViewerDays();
   const format = useReportFormat();
   const groupBy = readGroupBy(params, DEFAULT_GROUP_BY);
@@ -91,9 +92,7 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
 
   return (
     <ReportFrame
-      filters={filters}
-      dropped={dropped}
-      onChange={update}
+      url={url}
       range={data?.range ?? range}
       controls={controls}
       notice={
@@ -108,11 +107,8 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
       }
     >
       <ReportBody
-        isPending={summary.isPending}
-        error={summary.error}
-        onRetry={() => summary.refetch()}
+        query={summary}
         isEmpty={!!data && data.groups.length === 0 && (data.totals.trackedSeconds ?? 0) === 0}
-        isFetching={summary.isFetching}
       >
         {data && (
           <Stack gap="md">
