@@ -137,7 +137,8 @@ test.describe('reports', () => {
     await page.goto('/homepage/reports/people-by-days?preset=lastYear');
     await expect(page.getByText('No time tracked matches these filters in this range.')).toBeVisible();
     await shots(page, 'reports-matrix-empty');
-    await page.goto('/homepage/reports/summary?preset=lastYear');
+    await page.goto('/homepage/reports/summary?preset=lastYear&billable=maybe');
+    await expect(page.getByRole('alert').filter({ hasText: 'could not be read (billable)' })).toBeVisible();
     await expect(page.getByText('No time tracked matches these filters in this range.')).toBeVisible();
     await shots(page, 'reports-summary-empty');
 

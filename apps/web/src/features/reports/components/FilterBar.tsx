@@ -64,7 +64,7 @@ function DescriptionInput({ value, onChange }: { value: string; onChange: (value
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   useEffect(() => {
-    if (text === value) return;
+    if (text.trim() === value) return;
     const id = setTimeout(() => onChange(text.trim()), 500);
     return () => clearTimeout(id);
   }, [text, value, onChange]);

@@ -15,7 +15,14 @@ import { FilterBar } from './FilterBar';
 export function useReportUrl() {
   const [params, setParams] = useSearchParams();
   const { filters, dropped } = useMemo(() => readFilters(params), [params]);
-  const update = useCallback((patch: ParamPatch) => setParams((current) => patchParams(current, patch)), [setParams]);
+  // A change that leaves the link as it is adds no step to the history.
+  const update = useCallback(
+    (patch: ParamPatch) => {
+      const next = patchParams(params, patch);
+      if (next.toString() !== params.toString()) setParams(next);
+    },
+    [params, setParams],
+  );
   return { params, filters, dropped, update };
 }
 
