@@ -23,7 +23,7 @@ import { t } from '../texts';
 import { activeFilterCount, FILTER_KEYS, type ParamPatch, type ReportFilters } from '../url';
 
 /** The pickers share the row: each at least wide enough for a name, none wider than needed. */
-const grow = { flex: '1 1 150px', maxWidth: 260 } as const;
+const grow = { flex: '1 1 130px', maxWidth: 260 } as const;
 /** The search field beside the chosen pills stays on their line while there is room. */
 const pillsField = { inputField: { minWidth: 40 } } as const;
 
