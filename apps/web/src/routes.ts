@@ -60,12 +60,14 @@ const named =
   <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   async (): Promise<PageModule> => ({ default: (await load())[name] });
 
-const report = (title: string, slug: string, group: number): AppRoute => ({
+const report = (title: string, slug: string, group: number, load?: () => Promise<PageModule>): AppRoute => ({
   path: `${MENUS.reports.prefix}/${slug}`,
   title,
-  page: { soon: `The ${title} report is being built.` },
+  page: load ? { load } : { soon: `The ${title} report is being built.` },
   menu: { id: 'reports', group },
 });
+const reportPage = <K extends string>(name: K) =>
+  named(() => import('./features/reports/pages') as Promise<Record<K, ComponentType>>, name);
 const computer = (title: string, slug: string): AppRoute => ({
   path: `${MENUS.computerTime.prefix}/${slug}`,
   title,
@@ -115,14 +117,14 @@ export const APP_ROUTES: AppRoute[] = [
     page: { soon: "Your workspace's real numbers and charts, and the desktop agent, are being built." },
     nav: { section: 'ANALYZE', label: 'Dashboard', icon: IconLayoutDashboard },
   },
-  report('Summary', 'summary', 0),
-  report('Detailed', 'detailed', 0),
-  report('By days', 'by-days', 0),
-  report('Custom', 'custom', 0),
-  report('People by task', 'people-by-task', 1),
-  report('People by days and task', 'people-by-days-and-task', 1),
-  report('People by days', 'people-by-days', 1),
-  report('People by projects', 'people-by-projects', 1),
+  report('Summary', 'summary', 0, reportPage('SummaryPage')),
+  report('Detailed', 'detailed', 0, reportPage('DetailedPage')),
+  report('By days', 'by-days', 0, reportPage('ByDaysPage')),
+  report('Custom', 'custom', 0, reportPage('CustomPage')),
+  report('People by task', 'people-by-task', 1, reportPage('PeopleByTaskPage')),
+  report('People by days and task', 'people-by-days-and-task', 1, reportPage('PeopleByDaysAndTaskPage')),
+  report('People by days', 'people-by-days', 1, reportPage('PeopleByDaysPage')),
+  report('People by projects', 'people-by-projects', 1, reportPage('PeopleByProjectsPage')),
   report('Billable, unbillable, invoiced', 'billable', 2),
   report('Estimates', 'estimates', 2),
   report('Revenues', 'revenues', 2),

@@ -1,0 +1,134 @@
+import { Alert, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { dayKey, type WeekStart } from '@sundial/core';
+import { IconChartBar } from '@tabler/icons-react';
+import { type ReactNode, useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { rangeLabel } from '../format';
+import { t } from '../texts';
+import { type ParamPatch, patchParams, readFilters } from '../url';
+import { FilterBar } from './FilterBar';
+
+/** The report's URL: its filters, the page's own parameters, and the one way to change them (a new history step). */
+export function useReportUrl() {
+  const [params, setParams] = useSearchParams();
+  const { filters, dropped } = useMemo(() => readFilters(params), [params]);
+  // A change that leaves the link as it is adds no step to the history.
+  const update = useCallback(
+    (patch: ParamPatch) => {
+      const next = patchParams(params, patch);
+      if (next.toString() !== params.toString()) setParams(next);
+    },
+    [params, setParams],
+  );
+  return { params, filters, dropped, update };
+}
+
+/** The viewer's today and week start, for the filter bar's custom range and the preset ranges. */
+export function useViewerDays() {
+  const { me } = useWorkspace();
+  const weekStart = (
+    ['monday', 'sunday', 'saturday'].includes(me.user.weekStart) ? me.user.weekStart : 'monday'
+  ) as WeekStart;
+  return { today: dayKey(Date.now(), me.user.timeZone), timeZone: me.user.timeZone, weekStart };
+}
+
+/**
+ * The frame every report shares: the filter bar (its state in the URL, so a report is a link and
+ * the back button works), the range the report covers, the report's own controls, and its body.
+ */
+export function ReportFrame({
+  url,
+  range,
+  controls,
+  notice,
+  children,
+}: {
+  /** The report's URL state (useReportUrl). */
+  url: Pick<ReturnType<typeof useReportUrl>, 'filters' | 'dropped' | 'update'>;
+  /** The days the API says the report covers, once it has answered. */
+  range?: { from: string; to: string };
+  controls?: ReactNode;
+  notice?: ReactNode;
+  children: ReactNode;
+}) {
+  const { today } = useViewerDays();
+  const { filters, dropped, update } = url;
+  return (
+    <Stack gap="md">
+      <FilterBar filters={filters} today={today} onChange={update} />
+      {dropped.length > 0 && (
+        <Alert color="yellow" variant="light">
+          {t.droppedFilters(dropped)}
+        </Alert>
+      )}
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Text fw={600} aria-live="polite" data-testid="report-range">
+          {range ? rangeLabel(range.from, range.to) : '\u00a0'}
+        </Text>
+        {controls && (
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            {controls}
+          </Group>
+        )}
+      </Group>
+      {notice}
+      {children}
+    </Stack>
+  );
+}
+
+/** What ReportBody reads of a report's query. */
+export interface ReportQueryState {
+  isPending: boolean;
+  error: unknown;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
+/** Loading, error and empty states of a report body; the body itself once there is something to show. */
+export function ReportBody({
+  query,
+  isEmpty,
+  dimWhileFetching = true,
+  children,
+}: {
+  query: ReportQueryState;
+  isEmpty: boolean;
+  /** Dims the shown figures while new ones load (not while a further page of them loads). */
+  dimWhileFetching?: boolean;
+  children: ReactNode;
+}) {
+  if (query.error) return <ErrorPanel message={parseApiError(query.error).message} onRetry={() => query.refetch()} />;
+  if (query.isPending)
+    return (
+      <Center py="xl">
+        <Loader aria-label={t.loading} />
+      </Center>
+    );
+  if (isEmpty)
+    return (
+      <Paper withBorder radius="md" p="xl">
+        <Stack align="center" gap="xs">
+          <IconChartBar size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+          <Text fw={600}>{t.empty}</Text>
+          <Text c="dimmed" size="sm">
+            {t.emptyHint}
+          </Text>
+        </Stack>
+      </Paper>
+    );
+  const dim = dimWhileFetching && query.isFetching;
+  return <div style={{ opacity: dim ? 0.6 : 1, transition: 'opacity 150ms' }}>{children}</div>;
+}
+
+export function MoneyHiddenNotice({ hidden }: { hidden: boolean | undefined }) {
+  if (!hidden) return null;
+  return (
+    <Alert color="gray" variant="light" data-testid="money-hidden">
+      {t.moneyHidden}
+    </Alert>
+  );
+}

@@ -1,0 +1,85 @@
+import {
+  formatDuration,
+  formatMoney,
+  MONEY_MEASURES,
+  type ReportDimension,
+  type ReportKey,
+  type ReportMeasure,
+} from '@sundial/core';
+import { useMemo } from 'react';
+import { useDurationFormat, useWorkspace } from '../../api/session';
+import { useCurrency } from './api';
+import { t } from './texts';
+
+const locale = () => (typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US');
+
+const dayDate = (day: string) => new Date(`${day}T12:00:00Z`);
+
+/** A calendar-key dimension's label ("Mon, 23 Nov", "Week of 23 Nov", "Nov 2026") in the reader's locale. */
+export function periodLabel(dimension: ReportDimension, key: string, short = false): string {
+  const opts = { timeZone: 'UTC' } as const;
+  const loc = locale();
+  if (dimension === 'day')
+    return dayDate(key).toLocaleDateString(loc, {
+      weekday: 'short',
+      day: 'numeric',
+      ...(short ? {} : { month: 'short' }),
+      ...opts,
+    });
+  if (dimension === 'week')
+    return `${short ? '' : 'Week of '}${dayDate(key).toLocaleDateString(loc, { day: 'numeric', month: 'short', ...opts })}`;
+  if (dimension === 'month')
+    return dayDate(`${key.slice(0, 7)}-01`).toLocaleDateString(loc, { month: 'short', year: 'numeric', ...opts });
+  return key.slice(0, 4);
+}
+
+/** What a row or column of a report is called: a name, a period, "Parent / Task". */
+export function keyLabel(dimension: ReportDimension, key: ReportKey): string {
+  if (
+    key.key !== null &&
+    (dimension === 'day' || dimension === 'week' || dimension === 'month' || dimension === 'year')
+  )
+    return periodLabel(dimension, key.key);
+  if (dimension === 'task' && key.parent) return `${key.parent} / ${key.label}`;
+  return key.label;
+}
+
+/** A date range's words ("1 – 30 Nov 2026"). */
+export function rangeLabel(from: string, to: string): string {
+  const loc = locale();
+  const opts = { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' } as const;
+  if (from === to) return dayDate(from).toLocaleDateString(loc, opts);
+  return `${dayDate(from).toLocaleDateString(loc, opts)} – ${dayDate(to).toLocaleDateString(loc, opts)}`;
+}
+
+export type MeasureFormatter = (measure: ReportMeasure, value: number | null | undefined) => string;
+
+/**
+ * How report figures read: durations in the user's duration format (as the timesheet shows
+ * them), money in the workspace currency and counts in the reader's locale.
+ */
+export function useReportFormat() {
+  const { workspaceId } = useWorkspace();
+  const durationFormat = useDurationFormat();
+  const currency = useCurrency(workspaceId);
+  return useMemo(() => {
+    const loc = locale();
+    const money = (cents: number) => {
+      try {
+        return formatMoney(cents, currency, loc);
+      } catch {
+        return formatMoney(cents, currency, 'en-US');
+      }
+    };
+    const count = new Intl.NumberFormat(loc);
+    const measure: MeasureFormatter = (m, value) => {
+      if (value === null || value === undefined) return '—';
+      if (MONEY_MEASURES.includes(m)) return money(value);
+      if (m === 'entryCount') return count.format(value);
+      return formatDuration(value, durationFormat);
+    };
+    return { duration: (s: number) => formatDuration(s, durationFormat), money, measure, currency };
+  }, [currency, durationFormat]);
+}
+
+export const measureLabel = (m: ReportMeasure) => t.measures[m];
