@@ -8,6 +8,7 @@ import {
 } from '@sundial/core';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
+import { useRateSettings } from '../rates/api';
 import type { ParamPatch } from './url';
 
 const base = (w: string) => `/workspaces/${w}/reports`;
@@ -86,16 +87,7 @@ export function useMarkInvoiced(w: string) {
   });
 }
 
-/**
- * The workspace's currency. The rates settings carry it once they exist; until then (or when they
- * cannot be read) amounts show in USD.
- */
+/** The workspace's currency, from its rate settings (USD until they are read). */
 export function useCurrency(w: string): string {
-  const settings = useQuery({
-    queryKey: ['rates', w, 'settings'],
-    queryFn: () => api<{ currency?: string }>('GET', `/workspaces/${w}/rates/settings`),
-    retry: false,
-    staleTime: 5 * 60_000,
-  });
-  return settings.data?.currency ?? 'USD';
+  return useRateSettings(w).data?.currency ?? 'USD';
 }
