@@ -18,6 +18,10 @@ const entry = {
   isPaused: true,
   breaks: [{ start: '2026-11-24T10:00:00.000Z', end: null }],
   durationSeconds: 3600,
+  billableRateCents: 12_000,
+  billableAmountCents: 0,
+  costRateCents: null,
+  costAmountCents: null,
   createdAt: '2026-11-24T09:00:00.000Z',
   updatedAt: '2026-11-24T09:00:00.000Z',
 };
