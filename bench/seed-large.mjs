@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './lib/ports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const adminUrl = process.env.DATABASE_URL;
@@ -53,7 +54,7 @@ await admin.end();
 lap(`database ${dbName} created`);
 
 // 2. The app migrates it and signs the owner up (through the API: the password is hashed as the app does).
-const port = 3297;
+const port = Number(process.env.BENCH_SEED_PORT) || (await freePort()); // never another run's server
 const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
   cwd: root,
   env: { ...process.env, DATABASE_URL: benchUrl.href, PORT: String(port), PUBLIC_URL: `http://localhost:${port}` },
