@@ -10,18 +10,52 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on('error', () => undefined);
 
-const AUTH = `select u.id, u.email, u.name, u.time_zone, s.remember, s.last_seen_at, s.expires_at, m.role
-  from sessions s join users u on u.id = s.user_id
-  left join memberships m on m.user_id = s.user_id and m.workspace_id = $2 and m.status = 'active'
-  left join workspaces w on w.id = m.workspace_id
-  where s.id_hash = $1 and s.expires_at > $3 and s.idle_expires_at > $3`;
+// The statements are Sundial's own, word for word (as PostgreSQL's log shows them), so both servers
+// ask the database for the same work and parse the same columns.
+const AUTH = `select "u".*, "s"."remember" as "session_remember", "s"."last_seen_at" as "session_last_seen_at",
+  "s"."expires_at" as "session_expires_at", "m"."role" as "member_role", "m"."status" as "member_status",
+  "w"."id" as "workspace_id", "w"."name" as "workspace_name", "w"."plan" as "workspace_plan",
+  "w"."trial_ends_at" as "workspace_trial_ends_at", "w"."licenses" as "workspace_licenses",
+  "w"."hide_disabled_users" as "workspace_hide_disabled_users", "w"."created_at" as "workspace_created_at",
+  "w"."updated_at" as "workspace_updated_at"
+  from "sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."user_id"
+  left join "memberships" as "m" on "m"."user_id" = "s"."user_id" and "m"."workspace_id" = $1 and "m"."status" = $2
+  left join "workspaces" as "w" on "w"."id" = "m"."workspace_id"
+  where "s"."id_hash" = $3 and "s"."expires_at" > $4 and "s"."idle_expires_at" > $5`;
 const COLUMNS = `id, workspace_id, user_id, project_id, task_id, note, billable, start_at, end_at, duration_seconds,
-  created_by_user_id, created_at, updated_at`;
-const WITH_RELATIONS = `${COLUMNS.replaceAll(/(\w+)/g, 'e.$1')},
-  coalesce((select array_agg(t.tag_id::text order by t.tag_id) from time_entry_tags t
-    where t.workspace_id = e.workspace_id and t.entry_id = e.id), '{}') as tag_ids,
-  coalesce((select json_agg(json_build_object('start_at', b.start_at, 'end_at', b.end_at) order by b.start_at)
-    from time_entry_breaks b where b.workspace_id = e.workspace_id and b.entry_id = e.id), '[]') as breaks`;
+  billable_rate_cents, cost_rate_cents, invoiced_at, created_by_user_id, created_at, updated_at`;
+const E_COLUMNS = COLUMNS.replaceAll(/(\w+)/g, 'e.$1');
+const TAG_IDS = `coalesce((select array_agg(t.tag_id::text order by t.tag_id) from time_entry_tags t
+  where t.workspace_id = e.workspace_id and t.entry_id = e.id), '{}')`;
+const BREAKS = `coalesce((select json_agg(json_build_object(
+  'start_at', b.start_at, 'end_at', b.end_at) order by b.start_at) from time_entry_breaks b
+  where b.workspace_id = e.workspace_id and b.entry_id = e.id), '[]')`;
+// The week: finished entries bounded below by the workspace's longest entry, and the running one.
+const LIST = `select e.*, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks
+  from ((select ${E_COLUMNS} from time_entries as e where e.workspace_id = $1 and e.user_id in ($2)
+    and e.start_at < $3 and e.end_at > $4 and e.start_at >= $5::timestamptz - make_interval(secs => coalesce(
+      (select x.longest_seconds from time_entry_extents x where x.workspace_id = $6), 0))
+    order by e.start_at desc, e.id desc limit $7)
+  union all (select ${E_COLUMNS} from time_entries as e where e.workspace_id = $8 and e.user_id in ($9)
+    and e.start_at < $10 and e.end_at is null) order by start_at desc, id desc limit $11) e
+  order by e.start_at desc, e.id desc`;
+const RUNNING_FOR_UPDATE = `select ${E_COLUMNS}, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks from time_entries as e
+  where e.workspace_id = $1 and e.user_id = $2 and e.end_at is null for update of e`;
+// An entry copies the rates in force at its start, as Sundial's insert does.
+const INSERT = `insert into time_entries (id, workspace_id, user_id, project_id, task_id, note, billable, start_at,
+  end_at, duration_seconds, billable_rate_cents, cost_rate_cents, created_by_user_id)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+    rate_in_force($11, $12::uuid, $13::uuid, $14::uuid, $15::uuid, $16::timestamptz),
+    rate_in_force($17, $18::uuid, $19::uuid, $20::uuid, $21::uuid, $22::timestamptz), $23)
+  returning ${COLUMNS}`;
+const insertValues = (id, ws, user, project, note, billable, start, end, duration) => [
+  ...[id, ws, user, project, null, note, billable, start, end, duration],
+  ...['billable', ws, user, project, null, start, 'cost', ws, user, project, null, start, user],
+];
+
+/** The breaks column (JSON, its times as text) with its times as dates, as Sundial reads it. */
+const breaksOf = (e) =>
+  e.breaks.map((b) => ({ start_at: new Date(b.start_at), end_at: b.end_at === null ? null : new Date(b.end_at) }));
 
 const iso = (d) => (d ? new Date(d).toISOString() : null);
 function view(e, tagIds, breaks, now) {
@@ -53,6 +87,12 @@ function view(e, tagIds, breaks, now) {
     durationSeconds: duration,
     createdAt: iso(e.created_at),
     updatedAt: iso(e.updated_at),
+    // What an owner sees of money: the rates copied on the entry and their amounts.
+    billableRateCents: e.billable_rate_cents,
+    billableAmountCents:
+      e.billable_rate_cents === null ? null : e.billable ? Math.round((e.billable_rate_cents * duration) / 3600) : 0,
+    costRateCents: e.cost_rate_cents,
+    costAmountCents: e.cost_rate_cents === null ? null : Math.round((e.cost_rate_cents * duration) / 3600),
   };
 }
 
@@ -60,15 +100,15 @@ async function authenticate(req, workspaceId, now) {
   const secret = /(?:^|;\s*)sundial_sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
   if (!secret) return null;
   const hash = createHash('sha256').update(decodeURIComponent(secret)).digest('hex');
-  const { rows } = await pool.query(AUTH, [hash, workspaceId, now]);
+  const { rows } = await pool.query(AUTH, [workspaceId, 'active', hash, now, now]);
   const row = rows[0];
   if (!row) return null;
-  if (now - row.last_seen_at > 60_000) {
-    const idle = row.remember ? 30 * 86_400_000 : 30 * 60_000;
+  if (now - row.session_last_seen_at > 60_000) {
+    const idle = row.session_remember ? 30 * 86_400_000 : 30 * 60_000;
     await pool.query('update sessions set last_seen_at = $2, idle_expires_at = $3 where id_hash = $1', [
       hash,
       now,
-      new Date(Math.min(now.getTime() + idle, row.expires_at.getTime())),
+      new Date(Math.min(now.getTime() + idle, row.session_expires_at.getTime())),
     ]);
   }
   return row;
@@ -114,36 +154,14 @@ const routes = {
   async list(_req, url, auth, ws, now) {
     const from = new Date(url.searchParams.get('from'));
     const to = new Date(url.searchParams.get('to'));
-    const { rows } = await pool.query(
-      `select ${COLUMNS} from time_entries where workspace_id = $1 and user_id = $2 and start_at < $3
-        and (end_at is null or end_at > $4) order by start_at desc, id desc limit 201`,
-      [ws, auth.id, to, from],
-    );
-    const ids = rows.map((r) => r.id);
-    const [tags, breaks] = await Promise.all([
-      pool.query(
-        'select entry_id, tag_id from time_entry_tags where workspace_id = $1 and entry_id = any($2) order by tag_id',
-        [ws, ids],
-      ),
-      pool.query(
-        'select entry_id, start_at, end_at from time_entry_breaks where workspace_id = $1 and entry_id = any($2) order by start_at',
-        [ws, ids],
-      ),
-    ]);
-    const items = rows.slice(0, 200).map((e) =>
-      view(
-        e,
-        tags.rows.filter((t) => t.entry_id === e.id).map((t) => t.tag_id),
-        breaks.rows.filter((b) => b.entry_id === e.id),
-        now,
-      ),
-    );
+    const { rows } = await pool.query(LIST, [ws, auth.id, to, from, from, ws, 201, ws, auth.id, to, 201]);
+    const items = rows.slice(0, 200).map((e) => view(e, e.tag_ids, breaksOf(e), now));
     return [200, { items, nextCursor: null }];
   },
 
   async create(req, _url, auth, ws, now) {
     const body = await readBody(req);
-    const start = new Date(body.start);
+    const start = new Date(Math.floor(Date.parse(body.start) / 1000) * 1000);
     const end = new Date(start.getTime() + body.duration * 1000);
     return inTransaction(async (client) => {
       await settingsOf(client, ws);
@@ -154,13 +172,8 @@ const routes = {
         )
       ).rows[0];
       if (!project) return [422, { error: { code: 'validation_failed' } }];
-      const entry = (
-        await client.query(
-          `insert into time_entries (id, workspace_id, user_id, project_id, task_id, note, billable, start_at, end_at,
-            duration_seconds, created_by_user_id) values ($1, $2, $3, $4, null, $5, $6, $7, $8, $9, $3) returning ${COLUMNS}`,
-          [randomUUID(), ws, auth.id, project.id, body.note ?? '', project.billable_default, start, end, body.duration],
-        )
-      ).rows[0];
+      const values = [ws, auth.id, project.id, body.note ?? '', project.billable_default, start, end, body.duration];
+      const entry = (await client.query(INSERT, insertValues(randomUUID(), ...values))).rows[0];
       await publish(client, 'time_entry.created', ws, auth.id, entry.id);
       return [201, view(entry, [], [], now)];
     });
@@ -169,25 +182,15 @@ const routes = {
   async start(req, _url, auth, ws, now) {
     const body = await readBody(req);
     return inTransaction(async (client) => {
-      const running = (
-        await client.query(
-          `select ${COLUMNS} from time_entries where workspace_id = $1 and user_id = $2 and end_at is null for update`,
-          [ws, auth.id],
-        )
-      ).rows[0];
+      const running = (await client.query(RUNNING_FOR_UPDATE, [ws, auth.id])).rows[0];
       if (running) {
         await client.query(
           'update time_entries set end_at = $3, duration_seconds = 0 where workspace_id = $1 and id = $2',
           [ws, running.id, now],
         );
       }
-      const entry = (
-        await client.query(
-          `insert into time_entries (id, workspace_id, user_id, note, billable, start_at, created_by_user_id)
-            values ($1, $2, $3, $4, false, $5, $3) returning ${COLUMNS}`,
-          [randomUUID(), ws, auth.id, body.note ?? '', now],
-        )
-      ).rows[0];
+      const values = [ws, auth.id, null, body.note ?? '', false, now, null, null];
+      const entry = (await client.query(INSERT, insertValues(randomUUID(), ...values))).rows[0];
       await publish(client, 'time_entry.created', ws, auth.id, entry.id);
       return [201, { entry: view(entry, [], [], now), stopped: null }];
     });
@@ -195,27 +198,28 @@ const routes = {
 
   async stop(_req, _url, auth, ws, now) {
     return inTransaction(async (client) => {
-      const running = (
-        await client.query(
-          `select ${WITH_RELATIONS} from time_entries e where e.workspace_id = $1 and e.user_id = $2 and e.end_at is null
-            for update of e`,
-          [ws, auth.id],
-        )
-      ).rows[0];
+      const running = (await client.query(RUNNING_FOR_UPDATE, [ws, auth.id])).rows[0];
       if (!running) return [409, { error: { code: 'no_running_timer' } }];
       await settingsOf(client, ws);
       const duration = Math.floor((now.getTime() - running.start_at.getTime()) / 1000);
       const entry = (
         await client.query(
-          `update time_entries set end_at = $3, duration_seconds = $4, updated_at = $3
-            where workspace_id = $1 and id = $2 and end_at is null returning ${COLUMNS}`,
-          [ws, running.id, now, duration],
+          `update time_entries set end_at = $1, duration_seconds = $2, updated_at = $3
+            where workspace_id = $4 and id = $5 and end_at is null returning ${COLUMNS}`,
+          [now, duration, now, ws, running.id],
         )
       ).rows[0];
       await publish(client, 'time_entry.updated', ws, auth.id, entry.id);
-      return [200, view(entry, running.tag_ids, running.breaks, now)];
+      return [200, view(entry, running.tag_ids, breaksOf(running), now)];
     });
   },
+};
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
 const ROUTE = /^\/api\/v1\/workspaces\/([0-9a-f-]{36})\/(time-entries|timer\/start|timer\/stop)$/;
@@ -229,6 +233,9 @@ http
       res.writeHead(status, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(text),
+        // The headers every Sundial answer carries: its request id and the security headers.
+        'x-request-id': randomUUID(),
+        ...SECURITY_HEADERS,
       });
       res.end(text);
     };
@@ -237,10 +244,15 @@ http
       const match = ROUTE.exec(url.pathname);
       const name = match && names[`${req.method} ${match[2]}`];
       if (!name) return send(404, { error: { code: 'not_found' } });
+      // A write sent by another site's page is refused, as Sundial's origin check does.
+      const origin = req.headers.origin;
+      if (req.method !== 'GET' && origin && new URL(origin).host !== req.headers.host) {
+        return send(403, { error: { code: 'cross_origin' } });
+      }
       const now = new Date(Math.floor(Date.now() / 1000) * 1000);
       const auth = await authenticate(req, match[1], now);
       if (!auth) return send(401, { error: { code: 'unauthenticated' } });
-      if (!auth.role) return send(404, { error: { code: 'not_found' } });
+      if (!auth.member_role) return send(404, { error: { code: 'not_found' } });
       const [status, body] = await routes[name](req, url, auth, match[1], now);
       send(status, body);
     } catch (error) {
@@ -248,3 +260,5 @@ http
     }
   })
   .listen(Number(process.env.PORT), '127.0.0.1');
+// Ends cleanly on the bench's SIGTERM, so --cpu-prof (BARE_ARGS) writes its profile.
+process.on('SIGTERM', () => process.exit(0));

@@ -12,6 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './lib/ports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [rounds = 3, seconds = 5, concurrency = 8] = process.argv.slice(2).map(Number);
@@ -22,7 +23,8 @@ if (!adminUrl) {
 }
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = '/sundial_bench_api';
-const ports = { sundial: 3391, bare: 3392 };
+// Free ports, so two runs at once never load each other's servers.
+const ports = { sundial: await freePort(), bare: await freePort() };
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
 function request(port, method, url, { cookie, body } = {}) {

@@ -5,7 +5,8 @@
 // rest is bulk SQL; the app's migrations run when its server starts.
 //
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:seed-large
-//        (-- --entries 100000 for a smaller run, -- --users 1000 for the issue's 1,000 members;
+//        (-- --entries 100000 for a smaller run, -- --users 1000 for the issue's 1,000 members,
+//        -- --users 1000 --entries 10000000 for the issue's 10M: at most 20 entries a member a day;
 //        BENCH_DB names the database, default sundial_bench_large)
 // Prints the bench database's URL, the owner's email and password, and the time each step took.
 import { spawn } from 'node:child_process';
@@ -30,6 +31,13 @@ const ENTRIES = arg('entries', 1_000_000);
 const USERS = arg('users', 100);
 const PROJECTS = 200;
 const DAYS = 3 * 365;
+// A member's day holds at most 20 slots of 50 minutes from 07:00 (the last ends before midnight UTC).
+if (!(ENTRIES > 0 && USERS > 1) || Math.ceil(ENTRIES / USERS) > DAYS * 20) {
+  console.error(
+    `${ENTRIES} entries need at least ${Math.ceil(ENTRIES / (DAYS * 20))} members (at most 20 a day each over three years): pass --users.`,
+  );
+  process.exit(1);
+}
 const BATCH = 100_000;
 export const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2026!' };
 

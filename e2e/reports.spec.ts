@@ -97,7 +97,7 @@ test.describe('reports', () => {
     const rows = page.getByTestId('detailed-row');
     await expect(rows).toHaveCount(2);
     await expect(rows.first()).toContainText('Colour study');
-    await page.getByRole('button', { name: 'Duration' }).click();
+    await page.getByRole('button', { name: 'Duration', exact: true }).click();
     await expect(page).toHaveURL(/sort=duration/);
     await expect(rows.first()).toContainText('Logo sketches');
     await page.getByRole('checkbox', { name: 'Select every entry shown' }).check();

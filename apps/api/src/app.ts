@@ -10,6 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { clientsRoutes } from './modules/clients/clients.routes.js';
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { invitesRoutes } from './modules/invites/invites.routes.js';
@@ -18,6 +19,7 @@ import { membersRoutes } from './modules/members/members.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
@@ -171,6 +173,8 @@ export async function buildApp({
       await api.register(ratesRoutes);
       await api.register(timeEntriesRoutes);
       await api.register(reportsRoutes);
+      await api.register(savedReportsRoutes);
+      await api.register(exportsRoutes);
     },
     { prefix: '/api/v1' },
   );

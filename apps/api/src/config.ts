@@ -44,9 +44,13 @@ const envSchema = z.object({
   RATE_LIMIT_INVITE_RESEND: limit.default(5),
   RATE_LIMIT_DEMO_PER_IP: limit.default(5),
   RATE_LIMIT_DEMO_PER_EMAIL: limit.default(3),
+  /** Views of public report links per minute from one address (each wrong guess of a secret counts). */
+  RATE_LIMIT_SHARE_VIEWS_PER_IP: limit.default(300),
   /** The largest import file, in bytes, and the most rows it may have (checked as it streams in). */
   IMPORT_MAX_BYTES: z.coerce.number({ error: 'must be a number' }).int().min(1).default(100_000_000),
   IMPORT_MAX_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1_000_000),
+  /** Entries read from the report engine per keyset page while a Detailed export streams. */
+  EXPORT_PAGE_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(50_000).default(2_000),
   /** Whether this process runs queued jobs (mail, purges); with false it only enqueues them for others. */
   JOBS_ENABLED: z
     .enum(['true', 'false'], { error: 'must be true or false' })

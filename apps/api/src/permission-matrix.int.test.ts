@@ -534,6 +534,14 @@ const timeRoutes: Route[] = [
     allowed: ALL_ROLES,
   },
   onSubjectTimer('GET', '', 'none'),
+  {
+    // Everyone reads the running timers they reach (their own at least); who sees whose is in
+    // time-entries.timers.int.test.ts.
+    path: '/workspaces/:id/timers',
+    method: 'GET',
+    prepare: async () => ({ url: w('/timers') }),
+    allowed: ALL_ROLES,
+  },
   onSubjectTimer('DELETE', '', 'running'),
   {
     path: '/workspaces/:id/timer/start',
@@ -564,7 +572,7 @@ routes.push(...timeRoutes);
 
 /** Every role reads reports (of the time it reaches); marking invoiced needs to reach the subject's time. */
 const reportRoutes: Route[] = [
-  ...['summary', 'detailed', 'matrix'].map(
+  ...['summary', 'detailed', 'matrix', 'estimates'].map(
     (report): Route => ({
       path: `/workspaces/:id/reports/${report}`,
       method: 'GET',
@@ -574,6 +582,13 @@ const reportRoutes: Route[] = [
       allowed: ALL_ROLES,
     }),
   ),
+  // Exports (issue 15): the same reach as the report on screen.
+  {
+    path: '/workspaces/:id/reports/export',
+    method: 'GET',
+    prepare: async () => ({ url: w('/reports/export?kind=summary&format=csv&preset=lastMonth&groupBy=user') }),
+    allowed: ALL_ROLES,
+  },
   {
     path: '/workspaces/:id/reports/invoiced',
     method: 'POST',
@@ -597,10 +612,16 @@ beforeAll(async () => {
     .execute();
 });
 
+describe('permission matrix: reports', () => {
+  it('has a row for every reports route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/reports(\/.*)?$/, 5)).toEqual([]);
+  });
+});
+
 describe('permission matrix: time entries, timer and time settings', () => {
   it('has a row for every time route but the live stream', () => {
-    const family = /^\/api\/v1\/workspaces\/\{workspaceId\}\/(time-entries|timer|time-settings)(\/.*)?$/;
-    expect(missingRows(family, 18)).toEqual(['GET /api/v1/workspaces/{workspaceId}/time-entries/events']);
+    const family = /^\/api\/v1\/workspaces\/\{workspaceId\}\/(time-entries|timers?|time-settings)(\/.*)?$/;
+    expect(missingRows(family, 19)).toEqual(['GET /api/v1/workspaces/{workspaceId}/time-entries/events']);
   });
 
   it("refuses a manager someone else's time outside their groups", async () => {
@@ -629,7 +650,15 @@ const aRate = async () =>
 const rateRoutes: Route[] = [
   top('GET', '/rates/settings', ALL_ROLES),
   top('PATCH', '/rates/settings', ADMINS, () => ({ currency: 'USD' })),
-  top('GET', '/rates', ADMINS, undefined, '?level=workspace'),
+  // Reading a history follows who sees the money: managers the billable rates of shared levels and
+  // of their people (their own too); members and guests their own only when the workspace allows it (off here).
+  top('GET', '/rates', [...ADMINS, 'manager'], undefined, '?level=workspace'),
+  {
+    path: '/workspaces/:id/rates',
+    method: 'GET',
+    prepare: async (who) => ({ url: w(`/rates?level=member&userId=${people[who].userId}`) }),
+    allowed: [...ADMINS, 'manager'],
+  },
   top('POST', '/rates', ADMINS, () => ({
     level: 'member',
     userId: people.member.userId,
@@ -645,5 +674,66 @@ routes.push(...rateRoutes);
 describe('permission matrix: rates', () => {
   it('has a row for every rates route', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/rates(\/.*)?$/, 7)).toEqual([]);
+  });
+});
+
+// ---- saved reports and public links (issue 14) ----------------------------------------------
+
+/**
+ * Each role works on a report of its own (all may save, change, share and revoke theirs); deleting
+ * a report a member shared with the workspace is for that member and for owners and admins. The
+ * public page (/shared-reports/:linkId) takes no session: saved-reports.int.test.ts covers it.
+ */
+const SAVED_QUERY = 'preset=lastMonth&groupBy=project';
+const ownReport = async (who: Who) => {
+  const response = await ctx.call('POST', w('/saved-reports'), people[who === 'outsider' ? 'owner' : who].cookie, {
+    name: named('Saved'),
+    kind: 'summary',
+    query: SAVED_QUERY,
+  });
+  if (response.statusCode !== 201) throw new Error(`fixture saved report: ${response.body}`);
+  return response.json().id as string;
+};
+const ownLink = async (who: Who, reportId: string) => {
+  const cookie = people[who === 'outsider' ? 'owner' : who].cookie;
+  const response = await ctx.call('POST', w(`/saved-reports/${reportId}/links`), cookie, {});
+  if (response.statusCode !== 201) throw new Error(`fixture report link: ${response.body}`);
+  return response.json().id as string;
+};
+const onOwnReport = (method: Route['method'], suffix: string, body?: object): Route => ({
+  path: `/workspaces/:id/saved-reports/:savedReportId${suffix.replace('LINK', ':linkId')}`,
+  method,
+  prepare: async (who) => {
+    const id = await ownReport(who);
+    const url = suffix.includes('LINK') ? suffix.replace('LINK', await ownLink(who, id)) : suffix;
+    return { url: w(`/saved-reports/${id}${url}`), body };
+  },
+  allowed: ALL_ROLES,
+});
+const savedReportRoutes: Route[] = [
+  top('GET', '/saved-reports', ALL_ROLES),
+  top('POST', '/saved-reports', ALL_ROLES, () => ({ name: named('Saved'), kind: 'summary', query: SAVED_QUERY })),
+  onOwnReport('GET', ''),
+  onOwnReport('PATCH', '', { visibility: 'workspace' }),
+  onOwnReport('DELETE', ''),
+  onOwnReport('GET', '/links'),
+  onOwnReport('POST', '/links', { expiresAt: null }),
+  onOwnReport('POST', '/links/LINK/revoke'),
+  {
+    path: '/workspaces/:id/saved-reports/:savedReportId (shared by the member)',
+    method: 'DELETE',
+    prepare: async () => {
+      const id = await ownReport('member');
+      await ctx.call('PATCH', w(`/saved-reports/${id}`), people.member.cookie, { visibility: 'workspace' });
+      return { url: w(`/saved-reports/${id}`) };
+    },
+    allowed: [...ADMINS, 'member'],
+  },
+];
+routes.push(...savedReportRoutes);
+
+describe('permission matrix: saved reports', () => {
+  it('has a row for every saved-reports route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/saved-reports(\/.*)?$/, 8)).toEqual([]);
   });
 });

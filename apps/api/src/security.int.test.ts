@@ -31,6 +31,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/v1/demo-requests',
   'GET /api/v1/invites/{token}',
   'POST /api/v1/invites/{token}/accept',
+  // A public report link: its secret (X-Share-Secret) instead of a session; see saved-reports.int.test.ts.
+  'GET /api/v1/shared-reports/{linkId}',
 ]);
 
 describe('authentication of every route', () => {

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
+import { createExportsService } from './modules/exports/exports.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
 import { createInvitesService } from './modules/invites/invites.service.js';
@@ -12,6 +13,7 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
@@ -50,8 +52,11 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
   auditEvents(events);
   const liveUpdates = createLiveUpdates(events);
   const timeEntries = createTimeEntriesService(db, events);
+  const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
+  const reports = createReportsService(db, timeEntries, projects);
+  const rates = createRatesService(db, timeEntries);
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -72,11 +77,19 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions }),
     groups: createGroupsService({ db }),
-    projects: createProjectsService(db, timeEntries),
+    projects,
     clients: createClientsService(db),
-    reports: createReportsService(db, timeEntries),
+    reports,
+    savedReports: createSavedReportsService({
+      db,
+      reports,
+      workspaces,
+      rates,
+      viewsPerMinute: config.RATE_LIMIT_SHARE_VIEWS_PER_IP,
+    }),
+    exports: createExportsService({ reports, rates, pageRows: config.EXPORT_PAGE_ROWS }),
     tags: createTagsService(db, timeEntries),
-    rates: createRatesService(db, timeEntries),
+    rates,
     imports: createImportsService(db, timeEntries, jobs, {
       maxBytes: config.IMPORT_MAX_BYTES,
       maxRows: config.IMPORT_MAX_ROWS,

@@ -67,6 +67,7 @@ describe('the sidebar', () => {
       ['PEOPLE REPORTS', 4],
       ['BUDGETING REPORTS', 5],
       ['BUDGETING REPORTS', 1],
+      ['SAVED', 1],
     ]);
     const reports = APP_ROUTES.filter((route) => route.path.startsWith(MENUS.reports.prefix));
     expect(REPORT_SECTIONS.flatMap((s) => s.items.map((i) => i.path))).toEqual(reports.map((r) => r.path));

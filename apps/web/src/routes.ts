@@ -39,8 +39,14 @@ export const MENUS = {
 } as const satisfies Record<string, { label: string; icon: Icon; section: NavSection; prefix: string }>;
 export type MenuId = keyof typeof MENUS;
 
-/** The Reports menu's groups, as in the spec (two BUDGETING REPORTS groups). */
-export const REPORT_GROUPS = ['TIME REPORTS', 'PEOPLE REPORTS', 'BUDGETING REPORTS', 'BUDGETING REPORTS'] as const;
+/** The Reports menu's groups, as in the spec (two BUDGETING REPORTS groups), and the reports people saved. */
+export const REPORT_GROUPS = [
+  'TIME REPORTS',
+  'PEOPLE REPORTS',
+  'BUDGETING REPORTS',
+  'BUDGETING REPORTS',
+  'SAVED',
+] as const;
 
 export interface AppRoute {
   /** The full path, e.g. /homepage/timesheet. */
@@ -100,6 +106,12 @@ export const PUBLIC_ROUTES: AppRoute[] = [
   },
   { path: '/invite', title: 'Invitation', page: { load: () => import('./features/team/pages/AcceptInvitePage') } },
   { path: '/billing', title: 'Your subscription', page: { redirect: '/homepage/billing' } },
+  /** A report shared by a public link: read-only, no sign-in; the secret is in the URL fragment. */
+  {
+    path: '/share/:linkId',
+    title: 'Shared report',
+    page: { load: () => import('./features/reports/saved/SharedReportPage') },
+  },
 ];
 
 /** The signed-in app's pages, under /homepage, in sidebar order. */
@@ -114,7 +126,7 @@ export const APP_ROUTES: AppRoute[] = [
   {
     path: '/homepage/dashboard',
     title: 'Dashboard',
-    page: { soon: "Your workspace's real numbers and charts, and the desktop agent, are being built." },
+    page: { load: named(() => import('./features/dashboard/pages/DashboardPage'), 'DashboardPage') },
     nav: { section: 'ANALYZE', label: 'Dashboard', icon: IconLayoutDashboard },
   },
   report('Summary', 'summary', 0, reportPage('SummaryPage')),
@@ -125,12 +137,23 @@ export const APP_ROUTES: AppRoute[] = [
   report('People by days and task', 'people-by-days-and-task', 1, reportPage('PeopleByDaysAndTaskPage')),
   report('People by days', 'people-by-days', 1, reportPage('PeopleByDaysPage')),
   report('People by projects', 'people-by-projects', 1, reportPage('PeopleByProjectsPage')),
-  report('Billable, unbillable, invoiced', 'billable', 2),
-  report('Estimates', 'estimates', 2),
-  report('Revenues', 'revenues', 2),
-  report('Costs', 'costs', 2),
-  report('Margin', 'margin', 2),
-  report('Real-time dashboard', 'real-time-dashboard', 3),
+  report('Billable, unbillable, invoiced', 'billable', 2, reportPage('BillablePage')),
+  report('Estimates', 'estimates', 2, reportPage('EstimatesPage')),
+  report('Revenues', 'revenues', 2, reportPage('RevenuesPage')),
+  report('Costs', 'costs', 2, reportPage('CostsPage')),
+  report('Margin', 'margin', 2, reportPage('MarginPage')),
+  report(
+    'Real-time dashboard',
+    'real-time-dashboard',
+    3,
+    named(() => import('./features/dashboard/pages/RealTimeDashboardPage'), 'RealTimeDashboardPage'),
+  ),
+  report(
+    'Saved reports',
+    'saved',
+    4,
+    named(() => import('./features/reports/saved/SavedReportsPage'), 'SavedReportsPage'),
+  ),
   computer('Away time', 'away-time'),
   computer('Activities', 'activities'),
   computer('Categories', 'categories'),

@@ -15,6 +15,7 @@ export * from './schemas/project-views.js';
 export * from './schemas/projects.js';
 export * from './schemas/rates.js';
 export * from './schemas/reports.js';
+export * from './schemas/saved-reports.js';
 export * from './schemas/session.js';
 export * from './schemas/team.js';
 export * from './schemas/team-views.js';

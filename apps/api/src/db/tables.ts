@@ -7,6 +7,7 @@ import type { KnownDevicesTables } from './tables/known-devices.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
 import type { RatesTables } from './tables/rates.js';
+import type { SavedReportsTables } from './tables/saved-reports.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
 
@@ -112,7 +113,8 @@ export interface Database
     KnownDevicesTables,
     JobsTables,
     ImportsTables,
-    RatesTables {
+    RatesTables,
+    SavedReportsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

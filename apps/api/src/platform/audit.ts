@@ -68,6 +68,10 @@ export const AUDIT_ACTIONS = [
   'rate.deleted',
   'rate_settings.updated',
   'rates.reapplied',
+  'saved_report.created',
+  'saved_report.deleted',
+  'report_link.created',
+  'report_link.revoked',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -74,6 +74,16 @@ export const rateView = z.object({
 });
 export type RateView = z.infer<typeof rateView>;
 
+/** One level's rate history as the reader may see it (GET /rates). */
+export const rateHistoryView = z.object({
+  items: z.array(rateView),
+  /** Whether the reader sees this level's cost rates (rows then carry costCents). */
+  costsShown: z.boolean(),
+  /** Whether the reader may add and delete rates here (owners and admins); otherwise the history is read-only. */
+  canChange: z.boolean(),
+});
+export type RateHistoryView = z.infer<typeof rateHistoryView>;
+
 export const rateSettingsView = z.object({
   /** ISO 4217 code of every rate and amount of the workspace. */
   currency: z.string(),

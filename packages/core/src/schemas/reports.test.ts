@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayBounds } from '../time/days.js';
-import { parseReportParams, reportQuery, resolvePreset, toReportParams, weekOf } from './reports.js';
+import { budgetStatus, parseReportParams, reportQuery, resolvePreset, toReportParams, weekOf } from './reports.js';
 
 describe('report date presets', () => {
   it('resolves each preset from the local day, in calendar days', () => {
@@ -73,5 +73,16 @@ describe('report definitions in the URL', () => {
 
   it('defaults to this week, any tag, no grouping', () => {
     expect(reportQuery.parse({})).toMatchObject({ preset: 'thisWeek', tagMode: 'any' });
+  });
+});
+
+describe('budget status', () => {
+  it('is near from 80 % of the budget, over only beyond it', () => {
+    expect(budgetStatus(79, 100)).toBe('ok');
+    expect(budgetStatus(80, 100)).toBe('near');
+    expect(budgetStatus(100, 100)).toBe('near');
+    expect(budgetStatus(101, 100)).toBe('over');
+    expect(budgetStatus(0, 0)).toBe('ok');
+    expect(budgetStatus(1, 0)).toBe('over');
   });
 });

@@ -17,6 +17,7 @@ export const REPORT_DIMENSIONS = [
   'task',
   'tag',
   'billable',
+  'invoiced',
   'day',
   'week',
   'month',
@@ -32,10 +33,25 @@ export const REPORT_MEASURES = [
   'costAmount',
   'margin',
   'entryCount',
+  'unbillableSeconds',
+  'invoicedSeconds',
+  'invoicedAmount',
+  'uninvoicedSeconds',
+  'uninvoicedAmount',
 ] as const;
 export type ReportMeasure = (typeof REPORT_MEASURES)[number];
-/** Measures that show money: they need the actor's money access (billable: billableOf; cost, margin: costOf). */
-export const MONEY_MEASURES: readonly ReportMeasure[] = ['billableAmount', 'costAmount', 'margin'];
+/**
+ * Measures that show money: they need the actor's money access (billable and invoiced amounts:
+ * billableOf; cost, margin: costOf). Invoiced and uninvoiced measures count billable entries only
+ * (a non-billable entry has nothing to invoice): billable = invoiced + uninvoiced.
+ */
+export const MONEY_MEASURES: readonly ReportMeasure[] = [
+  'billableAmount',
+  'costAmount',
+  'margin',
+  'invoicedAmount',
+  'uninvoicedAmount',
+];
 export const DEFAULT_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'entryCount'];
 
 export const DATE_PRESETS = [
@@ -301,6 +317,11 @@ const measuresView = z.object({
   costAmount: z.number().int().optional(),
   margin: z.number().int().optional(),
   entryCount: z.number().int().optional(),
+  unbillableSeconds: z.number().int().optional(),
+  invoicedSeconds: z.number().int().optional(),
+  invoicedAmount: z.number().int().optional(),
+  uninvoicedSeconds: z.number().int().optional(),
+  uninvoicedAmount: z.number().int().optional(),
 });
 export type ReportMeasures = z.infer<typeof measuresView>;
 
@@ -352,6 +373,8 @@ export const detailedEntryView = z.object({
   taskId: z.string().nullable(),
   taskName: z.string().nullable(),
   tagIds: z.array(z.string()),
+  /** The tags' names, sorted. */
+  tagNames: z.array(z.string()),
   note: z.string(),
   billable: z.boolean(),
   invoiced: z.boolean(),
@@ -381,3 +404,115 @@ export const matrixReportView = z.object({
 export type MatrixReportView = z.infer<typeof matrixReportView>;
 
 export const markInvoicedView = z.object({ updated: z.number().int() });
+
+// ---- estimates (budgets vs tracked)
+
+/** Estimates: the same filters as every report (a budget's figures end with the range's last day). */
+export const estimatesReportQuery = z.object(filterFields).superRefine(checkRange);
+export type EstimatesReportQuery = z.output<typeof estimatesReportQuery>;
+
+export const estimateView = z.object({
+  projectId: z.string(),
+  projectName: z.string(),
+  projectColor: z.string(),
+  clientName: z.string().nullable(),
+  /** Null for the project's own budget; a task's budget counts its subtasks too. */
+  taskId: z.string().nullable(),
+  taskName: z.string().nullable(),
+  type: z.enum(['hours', 'fee']),
+  resetsMonthly: z.boolean(),
+  /** A monthly-reset budget's month ("2026-11"); null for a budget over the whole life of the project. */
+  month: z.string().nullable(),
+  /** Seconds for an hours budget, cents for a fee budget; null when the viewer may not see the amounts. */
+  budget: z.number().int().nullable(),
+  /** Tracked seconds (hours) or billable amount (fee) up to the range's last day (within the month for monthly budgets). */
+  used: z.number().int().nullable(),
+  remaining: z.number().int().nullable(),
+  /** used / budget in percent (one decimal); null without a budget above zero or amounts hidden. */
+  percent: z.number().nullable(),
+  status: z.enum(['ok', 'near', 'over', 'hidden']),
+});
+export type EstimateView = z.infer<typeof estimateView>;
+
+export const estimatesReportView = z.object({
+  range: rangeView,
+  items: z.array(estimateView),
+  /** Some fee budgets' amounts are left out: the viewer may not see the billable amounts of everyone in the report. */
+  moneyHidden: z.boolean(),
+});
+export type EstimatesReportView = z.infer<typeof estimatesReportView>;
+
+/** Share of a budget from which it is "near" (the dashboard's watch list starts there). */
+export const BUDGET_NEAR_PERCENT = 80;
+
+/** How a budget stands: over above 100 %, near from 80 %. */
+export function budgetStatus(used: number, budget: number): 'ok' | 'near' | 'over' {
+  if (used > budget) return 'over';
+  if (budget > 0 && used * 100 >= BUDGET_NEAR_PERCENT * budget) return 'near';
+  return 'ok';
+}
+// ---- exports
+
+export const EXPORT_KINDS = ['summary', 'detailed', 'matrix'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * An export: which report (kind), as what (format), how (options); every other parameter of the
+ * query string is the report's own definition, read by that report's schema (reportQuery,
+ * detailedReportQuery or matrixReportQuery), so an export is the on-screen report's link plus these.
+ */
+export const exportQuery = z.looseObject({
+  kind: z.enum(EXPORT_KINDS, { error: `The report to export is one of: ${EXPORT_KINDS.join(', ')}.` }),
+  format: z.enum(EXPORT_FORMATS, { error: `The format is one of: ${EXPORT_FORMATS.join(', ')}.` }),
+  /** A byte-order mark before a CSV, so spreadsheet programs read it as UTF-8. */
+  bom: flag.optional(),
+  /** The report's name on the file and the PDF's title ("People by days"). */
+  title: text({ max: 80, tooLong: 'The title is at most 80 characters.' }).optional(),
+});
+export type ExportQuery = z.output<typeof exportQuery>;
+
+// ---- names (English; the web's texts and the exports read them)
+
+export const REPORT_DIMENSION_LABELS: Record<ReportDimension, string> = {
+  user: 'User',
+  group: 'Group',
+  client: 'Client',
+  project: 'Project',
+  task: 'Task',
+  tag: 'Tag',
+  billable: 'Billable',
+  invoiced: 'Invoiced',
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+  year: 'Year',
+  description: 'Description',
+};
+export const REPORT_MEASURE_LABELS: Record<ReportMeasure, string> = {
+  trackedSeconds: 'Tracked',
+  billableSeconds: 'Billable time',
+  billableAmount: 'Billable amount',
+  costAmount: 'Cost',
+  margin: 'Margin',
+  entryCount: 'Entries',
+  unbillableSeconds: 'Unbillable time',
+  invoicedSeconds: 'Invoiced time',
+  invoicedAmount: 'Invoiced amount',
+  uninvoicedSeconds: 'Not invoiced time',
+  uninvoicedAmount: 'Not invoiced amount',
+};
+export const DATE_PRESET_LABELS: Record<DatePreset, string> = {
+  today: 'Today',
+  yesterday: 'Yesterday',
+  thisWeek: 'This week',
+  lastWeek: 'Last week',
+  thisMonth: 'This month',
+  lastMonth: 'Last month',
+  thisQuarter: 'This quarter',
+  lastQuarter: 'Last quarter',
+  thisYear: 'This year',
+  lastYear: 'Last year',
+  custom: 'Custom range',
+};

@@ -111,6 +111,19 @@ export const timeEntryView = z.object({
 });
 export type TimeEntryView = z.infer<typeof timeEntryView>;
 
+/**
+ * A running timer of the team (the real-time dashboard): the entry, whose it is, and the names
+ * to show for its project and task.
+ */
+export const runningTimerView = z.object({
+  entry: timeEntryView,
+  userName: z.string(),
+  projectName: z.string().nullable(),
+  projectColor: z.string().nullable(),
+  taskName: z.string().nullable(),
+});
+export type RunningTimerView = z.infer<typeof runningTimerView>;
+
 export const timeSettingsView = z.object({
   requireProject: z.boolean(),
   requireTask: z.boolean(),

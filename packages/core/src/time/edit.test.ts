@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TimeEntryView } from '../schemas/time-entries.js';
 import { workSeconds } from './days.js';
-import { applyEntryEdit } from './edit.js';
+import { applyEntryEdit, applyRowEdit } from './edit.js';
 
 const entry = (extra: Partial<TimeEntryView> = {}): TimeEntryView => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -83,5 +83,55 @@ describe('applyEntryEdit: the change shown before the server answers', () => {
       costAmountCents: 4_000,
     });
     expect(applyEntryEdit(entry(), { duration: 60 }, NOW)).toMatchObject({ billableAmountCents: null });
+  });
+});
+
+describe('applyRowEdit: a Detailed report row as the server will store it', () => {
+  const row = {
+    id: 'r1',
+    note: 'Design review',
+    billable: false,
+    projectId: null,
+    taskId: null,
+    tagIds: ['b', 'a'],
+    start: '2026-11-23T09:00:00.000Z',
+    // 90 minutes between start and end, 60 of them worked: a 30-minute break.
+    end: '2026-11-23T10:30:00.000Z',
+    seconds: 3600,
+    billableAmount: 1000,
+  };
+
+  it('sets the fields, tags once each and sorted, and keeps what it does not know', () => {
+    expect(applyRowEdit(row, { note: 'Planning', billable: true, tagIds: ['c', 'a', 'c'], projectId: 'p' })).toEqual({
+      ...row,
+      note: 'Planning',
+      billable: true,
+      tagIds: ['a', 'c'],
+      projectId: 'p',
+    });
+  });
+
+  it('moves the end by a new duration, keeping the break', () => {
+    expect(applyRowEdit(row, { duration: '2:00' })).toMatchObject({
+      start: row.start,
+      end: '2026-11-23T11:30:00.000Z',
+      seconds: 7200,
+    });
+  });
+
+  it('keeps the length when only the start moves; a new end changes the seconds', () => {
+    expect(applyRowEdit(row, { start: '2026-11-23T08:00:00Z' })).toMatchObject({
+      start: '2026-11-23T08:00:00.000Z',
+      end: '2026-11-23T09:30:00.000Z',
+      seconds: 3600,
+    });
+    expect(applyRowEdit(row, { start: '2026-11-23T09:15:00Z', end: '2026-11-23T11:15:00Z' })).toMatchObject({
+      seconds: 1800 + 3600,
+    });
+  });
+
+  it('keeps a running entry running, and a time that does not parse changes nothing', () => {
+    expect(applyRowEdit({ ...row, end: null }, { duration: 60 })).toEqual({ ...row, end: null });
+    expect(applyRowEdit(row, { start: 'soon' })).toEqual(row);
   });
 });

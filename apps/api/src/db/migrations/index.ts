@@ -18,6 +18,7 @@ import * as m202611250613 from './202611250613_create_imports.js';
 import * as m202611260100 from './202611260100_entry_rates.js';
 import * as m202611260200 from './202611260200_entry_invoiced.js';
 import * as m202611260300 from './202611260300_create_rates.js';
+import * as m202611270500 from './202611270500_create_saved_reports.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '202611260100_entry_rates': m202611260100,
   '202611260200_entry_invoiced': m202611260200,
   '202611260300_create_rates': m202611260300,
+  '202611270500_create_saved_reports': m202611270500,
 };

@@ -370,6 +370,57 @@ export const projectsRepository = {
     await db.deleteFrom('tasks').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
   },
 
+  /**
+   * The budgets of the active projects the viewer reaches (narrowed to `projectIds` / `clientIds`
+   * when given): each budgeted project, and each budgeted active task with every task below it.
+   */
+  async budgets(db: Db, viewer: Viewer, f: { projectIds?: string[]; clientIds?: string[] }) {
+    const projects = await baseProjects(db, viewer)
+      .leftJoin('clients as c', (j) =>
+        j.onRef('c.id', '=', 'p.client_id').onRef('c.workspace_id', '=', 'p.workspace_id'),
+      )
+      .select([
+        'p.id',
+        'p.name',
+        'p.color',
+        'c.name as client_name',
+        'p.budget_type',
+        'p.budget_amount',
+        'p.budget_resets_monthly',
+      ])
+      .where('p.archived_at', 'is', null)
+      .$if(!!f.projectIds?.length, (q) => q.where('p.id', 'in', f.projectIds ?? []))
+      .$if(!!f.clientIds?.length, (q) => q.where('p.client_id', 'in', f.clientIds ?? []))
+      .orderBy('p.name')
+      .execute();
+    const ids = projects.map((p) => p.id);
+    if (!ids.length) return { projects, tasks: [] };
+    const tasks = await sql<{
+      id: string;
+      project_id: string;
+      name: string;
+      parent_name: string | null;
+      budget_type: BudgetType;
+      budget_amount: string | number;
+      budget_resets_monthly: boolean;
+      subtree: string[];
+    }>`with recursive below as (
+        select t.id as root, t.id from tasks t
+        where t.workspace_id = ${viewer.workspaceId} and t.project_id in (${sql.join(ids)})
+          and t.budget_type is not null and t.budget_amount is not null and t.archived_at is null
+        union all
+        select b.root, c.id from below b
+        join tasks c on c.workspace_id = ${viewer.workspaceId} and c.parent_task_id = b.id
+      )
+      select t.id, t.project_id, t.name, pt.name as parent_name, t.budget_type, t.budget_amount,
+        t.budget_resets_monthly, (select array_agg(b.id::text) from below b where b.root = t.id) as subtree
+      from tasks t
+      left join tasks pt on pt.workspace_id = t.workspace_id and pt.id = t.parent_task_id
+      where t.workspace_id = ${viewer.workspaceId} and t.id in (select root from below)
+      order by t.name`.execute(db);
+    return { projects, tasks: tasks.rows };
+  },
+
   /** Parent links of every task of a project, to walk ancestors. */
   async taskParents(db: Db, workspaceId: string, projectId: string): Promise<Map<string, string | null>> {
     const rows = await db

@@ -329,6 +329,41 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
       };
     },
 
+    /**
+     * The hour and fee budgets of the projects the actor sees (active ones; narrowed to the given
+     * projects and clients), and of their tasks, for the Estimates report. Amounts as stored:
+     * minutes for hours, cents for fees. A task's `taskIds` are it and every task below it.
+     */
+    async budgets(actor: Actor, f: { projectIds?: string[]; clientIds?: string[] }): Promise<BudgetLine[]> {
+      assertCan(actor, 'projects:view');
+      const { projects, tasks } = await repo.budgets(db, viewerOf(actor), f);
+      const lines: BudgetLine[] = [];
+      for (const p of projects) {
+        const project = { projectId: p.id, projectName: p.name, projectColor: p.color, clientName: p.client_name };
+        if (p.budget_type && p.budget_amount !== null)
+          lines.push({
+            ...project,
+            taskId: null,
+            taskName: null,
+            taskIds: [],
+            type: p.budget_type,
+            amount: Number(p.budget_amount),
+            resetsMonthly: p.budget_resets_monthly,
+          });
+        for (const t of tasks.filter((t) => t.project_id === p.id))
+          lines.push({
+            ...project,
+            taskId: t.id,
+            taskName: t.parent_name ? `${t.parent_name} / ${t.name}` : t.name,
+            taskIds: t.subtree ?? [t.id],
+            type: t.budget_type,
+            amount: Number(t.budget_amount),
+            resetsMonthly: t.budget_resets_monthly,
+          });
+      }
+      return lines;
+    },
+
     // ---- tasks
 
     async listTasks(actor: Actor, projectId: string, f: { archived: 'true' | 'false' | 'all'; mine?: boolean }) {
@@ -463,3 +498,19 @@ type ProjectDetail = z.infer<typeof projectDetailView>;
 type ProjectListItem = z.infer<typeof projectListItemView>;
 type TaskDetail = z.infer<typeof taskDetailView>;
 export type ProjectsService = ReturnType<typeof createProjectsService>;
+
+/** One budget of a project or task (see ProjectsService.budgets). */
+export interface BudgetLine {
+  projectId: string;
+  projectName: string;
+  projectColor: string;
+  clientName: string | null;
+  taskId: string | null;
+  taskName: string | null;
+  /** The task and every task below it (their time counts against its budget); [] for a project. */
+  taskIds: string[];
+  type: 'hours' | 'fee';
+  /** Minutes (hours budgets) or cents (fee budgets). */
+  amount: number;
+  resetsMonthly: boolean;
+}

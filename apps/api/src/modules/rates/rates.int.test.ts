@@ -274,7 +274,8 @@ describe('rates: who sees money on entries', () => {
     const s = await pricedEntryOf('member');
     for (const who of [s.manager, s.other]) {
       const call = s.as(who);
-      expect((await call('GET', '/rates?level=workspace')).statusCode).toBe(403);
+      // Reading: the manager sees the workspace's billable rates; the member nothing (see below).
+      expect((await call('GET', '/rates?level=workspace')).statusCode).toBe(who === s.manager ? 200 : 403);
       expect(
         (await call('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-01-02', billableCents: 1 }))
           .statusCode,
@@ -287,6 +288,125 @@ describe('rates: who sees money on entries', () => {
       expect((await call('GET', '/rates/settings')).json().currency).toBe('USD');
     }
     expect((await s.as(s.admin)('GET', '/rates?level=workspace')).json().items).toHaveLength(1);
+  });
+});
+
+describe('rates: who reads a level’s rate history', () => {
+  it('owners and admins read all; managers their people’s billable; members their own billable when allowed; costs by the same rules', async () => {
+    const s = await setUp('member');
+    const join = async (role: 'manager' | 'admin' | 'member' | 'guest') => {
+      const user = await signUp(ctx.t.app);
+      await workspacesRepository.addMember(ctx.t.db, { workspaceId: s.workspaceId, userId: user.userId, role });
+      return user;
+    };
+    const [manager, admin, stranger, guest] = [
+      await join('manager'),
+      await join('admin'),
+      await join('member'),
+      await join('guest'),
+    ];
+    const group = await s.ok('POST', '/groups', { name: 'Crew' });
+    for (const who of [manager, s.other]) await s.ok('PUT' as 'POST', `/groups/${group.id}/members/${who.userId}`);
+    const day = '2026-01-01';
+    await s.rate({ level: 'workspace', effectiveFrom: day, billableCents: 100_00, costCents: 40_00 });
+    await s.rate({ level: 'workspace', effectiveFrom: '2026-02-01', costCents: 45_00 });
+    for (const who of [s.other, stranger, guest])
+      await s.rate({
+        level: 'member',
+        userId: who.userId,
+        effectiveFrom: day,
+        billableCents: 110_00,
+        costCents: 50_00,
+      });
+    await s.rate({ level: 'project', projectId: s.projectId, effectiveFrom: day, billableCents: 150_00 });
+    await s.rate({ level: 'task', taskId: s.taskId, effectiveFrom: day, billableCents: 170_00, costCents: 70_00 });
+    const levels = {
+      workspace: '?level=workspace',
+      project: `?level=project&projectId=${s.projectId}`,
+      task: `?level=task&taskId=${s.taskId}`,
+      other: `?level=member&userId=${s.other.userId}`,
+      otherOnProject: `?level=project_member&projectId=${s.projectId}&userId=${s.other.userId}`,
+      stranger: `?level=member&userId=${stranger.userId}`,
+      guest: `?level=member&userId=${guest.userId}`,
+    };
+    /** What `who` reads of a level: its rows as [billable, cost] (cost undefined when hidden), or the status refusing it. */
+    const read = async (who: SignedUp, level: keyof typeof levels) => {
+      const r = await s.as(who)('GET', `/rates${levels[level]}`);
+      if (r.statusCode !== 200) return r.statusCode;
+      const body = r.json();
+      for (const x of body.items) expect('costCents' in x).toBe(body.costsShown);
+      return body.items.map((x: { billableCents: number | null; costCents?: number | null }) => [
+        x.billableCents,
+        x.costCents,
+      ]);
+    };
+
+    for (const who of [s.owner, admin]) {
+      expect(await read(who, 'workspace')).toEqual([
+        [null, 45_00],
+        [100_00, 40_00],
+      ]);
+      expect(await read(who, 'stranger')).toEqual([[110_00, 50_00]]);
+      expect((await s.as(who)('GET', '/rates?level=workspace')).json()).toMatchObject({
+        costsShown: true,
+        canChange: true,
+      });
+    }
+
+    // A manager: billable rates of the shared levels and of their people, no costs; nobody else's.
+    expect(await read(manager, 'workspace')).toEqual([[100_00, undefined]]);
+    expect(await read(manager, 'project')).toEqual([[150_00, undefined]]);
+    expect(await read(manager, 'task')).toEqual([[170_00, undefined]]);
+    expect(await read(manager, 'other')).toEqual([[110_00, undefined]]);
+    expect(await read(manager, 'otherOnProject')).toEqual([]);
+    expect(await read(manager, 'stranger')).toBe(403);
+    expect((await s.as(manager)('GET', '/rates?level=workspace')).json()).toMatchObject({
+      costsShown: false,
+      canChange: false,
+    });
+
+    // Members and guests: nothing until the workspace lets them see their own billable rates, then only those.
+    for (const [who, own] of [
+      [s.other, 'other'],
+      [guest, 'guest'],
+    ] as const) {
+      expect(await read(who, own)).toBe(403);
+      for (const level of ['workspace', 'project', 'task', 'stranger'] as const)
+        expect(await read(who, level)).toBe(403);
+    }
+    await s.ok('PATCH', '/rates/settings', { membersSeeOwnBillable: true });
+    for (const [who, own] of [
+      [s.other, 'other'],
+      [guest, 'guest'],
+    ] as const) {
+      expect(await read(who, own)).toEqual([[110_00, undefined]]);
+      for (const level of ['workspace', 'project', 'task', 'stranger'] as const)
+        expect(await read(who, level)).toBe(403);
+    }
+    expect(await read(s.other, 'otherOnProject')).toEqual([]);
+
+    // Managers see the costs of their people when the workspace says so; still not those of others.
+    await s.ok('PATCH', '/rates/settings', { managersSeeCosts: true });
+    expect(await read(manager, 'workspace')).toEqual([
+      [null, 45_00],
+      [100_00, 40_00],
+    ]);
+    expect(await read(manager, 'other')).toEqual([[110_00, 50_00]]);
+    expect(await read(manager, 'stranger')).toBe(403);
+    expect(await read(s.other, 'other')).toEqual([[110_00, undefined]]);
+
+    // Reading never lets them change: writes stay with owners and admins.
+    for (const who of [manager, s.other])
+      expect(
+        (
+          await s.as(who)('POST', '/rates', {
+            level: 'member',
+            userId: s.other.userId,
+            effectiveFrom: '2026-03-01',
+            billableCents: 1,
+          })
+        ).statusCode,
+      ).toBe(403);
   });
 });
 

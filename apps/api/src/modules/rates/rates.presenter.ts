@@ -2,7 +2,8 @@ import type { RateSettings, RateView } from '@sundial/core';
 import { DEFAULT_RATE_SETTINGS } from '@sundial/core';
 import type { RateRow, RateSettingsRow } from '../../db/tables/rates.js';
 
-export function presentRate(row: RateRow): RateView {
+/** A rate; without its cost rate for a reader who may not see costs (`costs: false`). */
+export function presentRate(row: RateRow, costs = true): RateView {
   return {
     id: row.id,
     level: row.level,
@@ -11,7 +12,7 @@ export function presentRate(row: RateRow): RateView {
     taskId: row.task_id,
     effectiveFrom: row.effective_from,
     billableCents: row.billable_cents,
-    costCents: row.cost_cents,
+    ...(costs ? { costCents: row.cost_cents } : {}),
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

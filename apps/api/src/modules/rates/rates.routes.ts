@@ -1,6 +1,7 @@
 import {
   createRateBody,
   listRatesQuery,
+  rateHistoryView,
   rateSettingsView,
   rateView,
   reapplyPreviewView,
@@ -52,10 +53,11 @@ export const ratesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'The history of one level’s rate, newest first (Owners and Admins)',
+        summary:
+          'The history of one level’s rate, newest first: all of it for Owners and Admins; for others the billable and cost rates they may see (managers their people’s, members their own when allowed)',
         params: wsParams,
         querystring: listRatesQuery,
-        response: { 200: z.object({ items: z.array(rateView) }), ...errorResponses },
+        response: { 200: rateHistoryView, ...errorResponses },
       },
     },
     async (request) => rates.list(actorOf(request), request.query),

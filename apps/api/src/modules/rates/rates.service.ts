@@ -1,6 +1,8 @@
 import {
   amountCents,
   type CreateRateBody,
+  can,
+  type RateHistoryView,
   type RateTarget,
   type ReapplyPreview,
   type ReapplyRatesBody,
@@ -9,10 +11,10 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { RateRow } from '../../db/tables/rates.js';
-import { assertCan } from '../../platform/access.js';
+import { assertCan, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
+import { AppError, type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { RepricedEntry, RepriceSelection, TimeEntriesService } from '../time-entries/time-entries.service.js';
 import { presentRate, presentRateSettings } from './rates.presenter.js';
@@ -75,9 +77,30 @@ function amounts(e: RepricedEntry, billableRate: number | null, costRate: number
 }
 
 /**
+ * Which parts of a level's rates the actor may read, by the rules of money on entries
+ * (`moneyAccessOf`): owners and admins all; a level naming a person (member, project member) as
+ * far as the actor sees that person's billable amounts and costs; the workspace, project and task
+ * levels, which price everyone's time on them, a manager's people's too, for managers (costs only
+ * when the workspace lets managers see costs), never for members and guests.
+ */
+async function readableParts(db: Db, actor: Actor, t: Target): Promise<{ billable: boolean; cost: boolean }> {
+  if (can(actor.membership.role, 'rates:manage')) return { billable: true, cost: true };
+  const access = await moneyAccessOf(db, actor);
+  if (t.user_id !== null)
+    return { billable: seesMoneyOf(access.billableOf, t.user_id), cost: seesMoneyOf(access.costOf, t.user_id) };
+  if (actor.membership.role !== 'manager') return { billable: false, cost: false };
+  // A manager's cost access, when the workspace gives it, covers their own time too.
+  return { billable: true, cost: seesMoneyOf(access.costOf, actor.userId) };
+}
+
+const ratesHidden = () =>
+  new AppError('forbidden', 'You may not see these rates: ask an owner or admin of the workspace.', { status: 403 });
+
+/**
  * Rates at five levels with their history, the workspace's rate settings, and re-applying the
  * rates in force to entries already saved. Owners and admins only (rates:manage), except reading
- * the settings (every member formats money in the workspace's currency).
+ * the settings (every member formats money in the workspace's currency) and reading a level's
+ * history as far as the reader sees that money (`readableParts`).
  */
 export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
   return {
@@ -105,12 +128,24 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
       });
     },
 
-    /** The history of one level's rate (newest first). */
-    async list(actor: Actor, target: RateTarget) {
-      assertCan(actor, 'rates:manage');
+    /**
+     * The history of one level's rate (newest first), as far as the actor may read it
+     * (`readableParts`): without cost rates for those who may not see costs, and without the rows
+     * that then show nothing. 403 when the actor may read none of it.
+     */
+    async list(actor: Actor, target: RateTarget): Promise<RateHistoryView> {
       const workspaceId = actor.membership.workspace.id;
-      const rows = await repo.list(db, workspaceId, await targetOf(db, workspaceId, target));
-      return { items: rows.map(presentRate) };
+      const level = await targetOf(db, workspaceId, target);
+      const parts = await readableParts(db, actor, level);
+      if (!parts.billable && !parts.cost) throw ratesHidden();
+      const rows = await repo.list(db, workspaceId, level);
+      return {
+        items: rows
+          .filter((r) => (parts.billable && r.billable_cents !== null) || (parts.cost && r.cost_cents !== null))
+          .map((r) => presentRate(r, parts.cost)),
+        costsShown: parts.cost,
+        canChange: can(actor.membership.role, 'rates:manage'),
+      };
     },
 
     /** A new rate of a level from a day on; earlier rows stay as its history. */

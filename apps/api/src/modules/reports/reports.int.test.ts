@@ -286,6 +286,21 @@ describe('invoiced', () => {
     const bad = await as(owner, 'POST', '/reports/invoiced', { invoiced: true, filter: 'groupBy=colour' });
     expect(bad.statusCode).toBe(422);
   });
+
+  it('keeps an entry invoiced through a delete and its Undo', async () => {
+    const entry = (
+      await ok(owner, 'POST', '/time-entries', { start: '2026-11-03T08:00:00Z', end: '2026-11-03T08:30:00Z' })
+    ).id as string;
+    const invoicedOnly = `&invoiced=true&users=${owner.userId}`;
+    await ok(owner, 'POST', '/reports/invoiced', { invoiced: true, ids: [entry] });
+    expect(await total(owner, invoicedOnly)).toBe(1800);
+    await ok(owner, 'POST', '/time-entries/bulk-delete', { ids: [entry] });
+    expect(await total(owner, invoicedOnly)).toBe(0);
+    await ok(owner, 'POST', '/time-entries/restore', { ids: [entry] });
+    expect(await total(owner, invoicedOnly)).toBe(1800);
+    const detailed = await ok(owner, 'GET', `/reports/detailed?${RANGE}${invoicedOnly}`);
+    expect(detailed.items.map((e: { id: string; invoiced: boolean }) => [e.id, e.invoiced])).toEqual([[entry, true]]);
+  });
 });
 
 describe('bad input and other workspaces', () => {

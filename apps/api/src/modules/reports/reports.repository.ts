@@ -46,6 +46,9 @@ export interface MeasureSums {
   billable_seconds: string | number;
   billable_cents: string | number;
   cost_cents: string | number;
+  /** Billable entries marked invoiced: their seconds and billable amount. */
+  invoiced_seconds: string | number;
+  invoiced_cents: string | number;
   entries: string | number | null;
 }
 
@@ -66,6 +69,7 @@ export interface LevelRow extends MeasureSums {
 }
 
 const MULTI_VALUED: ReadonlySet<ReportDimension> = new Set(['group', 'tag']);
+const DATED: ReadonlySet<ReportDimension> = new Set(['day', 'week', 'month', 'year']);
 
 const uuids = (ids: readonly string[]) => sql.join(ids.map((id) => sql`${id}::uuid`));
 
@@ -174,46 +178,72 @@ function slowPieces(f: EngineFilter): RawBuilder<unknown> {
 }
 
 /**
- * The CTE every report starts from, `facts`: one row per entry and local day in range (entry_id,
- * day, seconds, billable_cents, cost_cents and the entry's columns), in one pass over the
- * entries. Most entries are finished, without breaks, inside one local day: their day is their
- * start's and their seconds the stored duration_seconds (end - start, which the time-entries
- * write path keeps); the others are split by `slowPieces`. `where` narrows the
- * entries further (a page of the Detailed report).
+ * The CTE every report starts from, `facts`: the work of each entry in range (entry_id, day,
+ * seconds, billable_cents, cost_cents and the entry's columns), in one pass over the entries.
+ * Most entries are finished, without breaks, inside one local day: their day is their start's
+ * and their seconds the stored duration_seconds (end - start, which the time-entries write path
+ * keeps); the others are split by `slowPieces`, each day's part rounded and priced on its own.
+ * With `day` (a date dimension), one row per entry and local day in range; without it (the
+ * Summary by project or person, the Detailed page's sums), one row per entry with the sums of its
+ * days in range and `day` null: no set-returning step, so a year of a large workspace costs what
+ * summing its rows does. `where` narrows the entries further (a page of the Detailed report).
  */
-export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown> }) {
+export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown>; day?: boolean }) {
   const tz = f.timeZone;
   const ws = f.workspaceId;
-  const simple = sql`(e.end_at > e.start_at and e.local_start::date = e.local_end::date and not e.has_breaks)`;
   const slow = slowPieces(f);
+  // A one-day entry's day is in range (it cannot cross the range's first midnight); a split entry's may not be.
+  const inRange = sql`d.day between ${f.fromDay}::date and ${f.toDay}::date`;
+  const rounded = roundingOf(sql`e.duration_seconds`, f.rounding);
   // amountCents of @sundial/core, round(rate * seconds / 3600) with halves up, in integer arithmetic.
-  const amount = (rate: RawBuilder<unknown>) => sql`(${rate}::bigint * x.seconds + 1800) / 3600`;
+  const amount = (rate: RawBuilder<unknown>, seconds: RawBuilder<unknown>) =>
+    sql`(${rate}::bigint * ${seconds} + 1800) / 3600`;
+  const billableCents = (seconds: RawBuilder<unknown>) =>
+    sql`case when e.billable then coalesce(${amount(sql`e.billable_rate_cents`, seconds)}, 0) else 0 end`;
+  const costCents = (seconds: RawBuilder<unknown>) => sql`coalesce(${amount(sql`e.cost_rate_cents`, seconds)}, 0)`;
+  // Each entry's one-day test computed once (offset 0 keeps it from being inlined where it is read).
+  const entries = sql`(
+    select e.id, e.workspace_id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable,
+      e.invoiced_at is not null as invoiced, e.billable_rate_cents, e.cost_rate_cents, e.start_at, e.end_at, e.duration_seconds,
+      (e.start_at at time zone ${tz})::date as start_day,
+      (e.end_at > e.start_at and (e.start_at at time zone ${tz})::date = (e.end_at at time zone ${tz})::date
+        and e.id not in (select b.entry_id from time_entry_breaks b where b.workspace_id = ${ws})) as simple
+    from time_entries e
+    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+    where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
+    offset 0
+  ) e`;
+  const columns = sql`e.id as entry_id, e.user_id, e.project_id, e.task_id, e.client_id, e.note, e.billable, e.invoiced`;
+  if (extra?.day ?? true)
+    return sql`
+  facts as (
+    select ${columns}, e.day, e.seconds, ${billableCents(sql`e.seconds`)} as billable_cents,
+      ${costCents(sql`e.seconds`)} as cost_cents
+    from (
+      select e.*,
+        unnest(case when e.simple then array[e.start_day]
+          else (select array_agg(d.day order by d.day) from ${slow} d where ${inRange}) end) as day,
+        unnest(case when e.simple then array[${rounded}]
+          else (select array_agg(d.seconds order by d.day) from ${slow} d where ${inRange}) end) as seconds
+      from ${entries}
+    ) e
+  )`;
+  // A split entry's sums of its days in range, [seconds, billable, cost], computed once
+  // (offset 0 again); none when it has no day in range.
+  const split = sql`(select array[sum(d.seconds), sum(${billableCents(sql`d.seconds`)}), sum(${costCents(sql`d.seconds`)})]::bigint[]
+    from ${slow} d where ${inRange} having count(*) > 0)`;
   return sql`
   facts as (
-    select x.entry_id, x.day, x.seconds::bigint as seconds, x.user_id, x.project_id, x.task_id, x.client_id,
-      x.note, x.billable,
-      case when x.billable then coalesce(${amount(sql`x.billable_rate_cents`)}, 0) else 0 end as billable_cents,
-      coalesce(${amount(sql`x.cost_rate_cents`)}, 0) as cost_cents
+    select ${columns}, null::date as day,
+      case when e.simple then ${rounded} else e.split[1] end as seconds,
+      case when e.simple then ${billableCents(rounded)} else e.split[2] end as billable_cents,
+      case when e.simple then ${costCents(rounded)} else e.split[3] end as cost_cents
     from (
-      select e.id as entry_id, e.user_id, e.project_id, e.task_id, e.client_id, e.note, e.billable,
-        e.billable_rate_cents, e.cost_rate_cents,
-        unnest(case when ${simple} then array[e.local_start::date]
-          else (select array_agg(d.day order by d.day) from ${slow} d) end) as day,
-        unnest(case when ${simple} then array[${roundingOf(sql`e.duration_seconds`, f.rounding)}]
-          else (select array_agg(d.seconds order by d.day) from ${slow} d) end) as seconds
-      from (
-        -- Each entry's local start and end computed once (offset 0 keeps them from being inlined twice).
-        select e.id, e.workspace_id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable,
-          e.billable_rate_cents, e.cost_rate_cents, e.start_at, e.end_at, e.duration_seconds,
-          e.start_at at time zone ${tz} as local_start, e.end_at at time zone ${tz} as local_end,
-          e.id in (select b.entry_id from time_entry_breaks b where b.workspace_id = ${ws}) as has_breaks
-        from time_entries e
-        left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
-        where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
-        offset 0
-      ) e
-    ) x
-    where x.day between ${f.fromDay}::date and ${f.toDay}::date
+      select e.*, case when e.simple then null else ${split} end as split
+      from ${entries}
+      offset 0
+    ) e
+    where e.simple or e.split is not null
   )`;
 }
 
@@ -234,6 +264,8 @@ function keyOf(dimension: ReportDimension, weekStart: WeekStart, alias: string):
       return sql.raw(`${alias}.tag_id`);
     case 'billable':
       return sql`f.billable`;
+    case 'invoiced':
+      return sql`f.invoiced`;
     case 'day':
       return sql`f.day`;
     case 'week':
@@ -333,6 +365,8 @@ export function compileReport(
   const sums = sql`sum(f.seconds) as tracked,
       sum(case when f.billable then f.seconds else 0 end) as billable_seconds,
       sum(f.billable_cents) as billable_cents, sum(f.cost_cents) as cost_cents,
+      sum(case when f.billable and f.invoiced then f.seconds else 0 end) as invoiced_seconds,
+      sum(case when f.invoiced then f.billable_cents else 0 end) as invoiced_cents,
       ${o.countEntries ? sql`count(distinct f.entry_id)` : sql`null::bigint`} as entries`;
   let levels: RawBuilder<unknown>;
   if (!o.sets.some((set) => set.some((d) => MULTI_VALUED.has(d)))) {
@@ -391,7 +425,7 @@ export function compileReport(
   const labels = [0, 1, 2].map((i) =>
     o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
   );
-  return sql<LevelRow>`with ${factsCte(f)},
+  return sql<LevelRow>`with ${factsCte(f, { day: o.dimensions.some((d) => DATED.has(d)) })},
   levels as (${levels})
   select l.*, ${sql.join(labels.map((x) => x.cols))}
   from levels l${sql.join(
@@ -413,6 +447,7 @@ export interface DetailedRow {
   task_id: string | null;
   task_name: string | null;
   tag_ids: string[];
+  tag_names: string[];
   note: string;
   billable: boolean;
   invoiced_at: Date | null;
@@ -460,16 +495,22 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
       : sql`order by ${o.sort === 'duration' ? sql`coalesce(en.duration_seconds, -1)` : sql`en.note`} ${dir}, en.start_at ${dir}, en.id ${dir}`;
   // Finished and running entries each ordered and limited on their own, so the finished part
   // walks the start_at index from the cursor and stops at the page's end.
-  const part = (which: 'finished' | 'running') => sql`(select e.id, e.user_id, e.project_id, e.task_id, p.client_id,
+  // The projects join only when the client filter needs it: with it the planner joins every entry after the
+  // cursor and sorts them all (a Detailed export's walk turned quadratic); without it, it walks the index and stops.
+  const part = (which: 'finished' | 'running') => sql`(select e.id, e.user_id, e.project_id, e.task_id,
       e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds
     from time_entries e
-    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+    ${f.clients?.length ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``}
     where ${matchingEntries(f, which)}${keyset ? sql` and ${keyset}` : sql``}
     ${order} limit ${o.limit})`;
   return sql<DetailedRow>`with page as materialized (
     select * from (${part('finished')} union all ${part('running')}) e ${order} limit ${o.limit}
   ),
-  ${factsCte(f, { where: sql`e.id in (select id from page)` })},
+  ${factsCte(f, {
+    // The page's own starts bound the index scan, which otherwise reads the whole range to find the page's ids.
+    where: sql`e.id in (select id from page) and e.start_at between (select min(start_at) from page) and (select max(start_at) from page)`,
+    day: false,
+  })},
   sums as (
     select entry_id, sum(seconds) as seconds, sum(billable_cents) as billable_cents, sum(cost_cents) as cost_cents
     from facts group by entry_id
@@ -478,13 +519,16 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
     p.color as project_color, c.name as client_name, en.task_id, t.name as task_name,
     coalesce((select array_agg(tt.tag_id::text order by tt.tag_id) from time_entry_tags tt
       where tt.workspace_id = ${ws} and tt.entry_id = en.id), '{}') as tag_ids,
+    coalesce((select array_agg(tg.name order by tg.name) from time_entry_tags tt
+      join tags tg on tg.workspace_id = tt.workspace_id and tg.id = tt.tag_id
+      where tt.workspace_id = ${ws} and tt.entry_id = en.id), '{}') as tag_names,
     en.note, en.billable, en.invoiced_at, en.start_at, en.end_at, en.duration_seconds,
     coalesce(s.seconds, 0) as seconds, coalesce(s.billable_cents, 0) as billable_cents, coalesce(s.cost_cents, 0) as cost_cents
   from page en
   left join sums s on s.entry_id = en.id
   join users u on u.id = en.user_id
   left join projects p on p.workspace_id = ${ws} and p.id = en.project_id
-  left join clients c on c.workspace_id = ${ws} and c.id = en.client_id
+  left join clients c on c.workspace_id = ${ws} and c.id = p.client_id
   left join tasks t on t.workspace_id = ${ws} and t.id = en.task_id
   ${outer}`;
 }
@@ -509,9 +553,36 @@ export const reportsRepository = {
   async entryIds(db: Db, f: EngineFilter, limit: number): Promise<string[]> {
     const rows = await withoutJit(
       db,
-      sql<{ entry_id: string }>`with ${factsCte(f)} select distinct entry_id from facts limit ${limit + 1}`,
+      sql<{
+        entry_id: string;
+      }>`with ${factsCte(f, { day: false })} select distinct entry_id from facts limit ${limit + 1}`,
     );
     return rows.map((r) => r.entry_id);
+  },
+
+  /** Names of the ids a report's filters name, per kind (for the filters in words). */
+  async filterNames(
+    db: Db,
+    workspaceId: string,
+    ids: Partial<Record<'users' | 'groups' | 'clients' | 'projects' | 'tasks' | 'tags', readonly string[]>>,
+  ): Promise<{ kind: string; id: string; name: string }[]> {
+    const parts: RawBuilder<unknown>[] = [];
+    const users = ids.users ?? [];
+    if (users.length)
+      parts.push(sql`select 'users'::text as kind, u.id::text as id, coalesce(nullif(u.name, ''), u.email) as name
+        from users u join memberships m on m.user_id = u.id and m.workspace_id = ${workspaceId}
+        where u.id in (${uuids(users)})`);
+    for (const kind of ['groups', 'clients', 'projects', 'tasks', 'tags'] as const) {
+      const list = ids[kind] ?? [];
+      if (list.length)
+        parts.push(sql`select ${kind}::text as kind, id::text as id, name from ${sql.table(kind)}
+          where workspace_id = ${workspaceId} and id in (${uuids(list)})`);
+    }
+    if (parts.length === 0) return [];
+    const rows = await sql<{ kind: string; id: string; name: string }>`${sql.join(parts, sql` union all `)}`.execute(
+      db,
+    );
+    return rows.rows;
   },
 
   async workspaceRounding(db: Db, workspaceId: string): Promise<Rounding | undefined> {

@@ -1,6 +1,8 @@
 import {
   detailedReportQuery,
   detailedReportView,
+  estimatesReportQuery,
+  estimatesReportView,
   markInvoicedBody,
   markInvoicedView,
   matrixReportQuery,
@@ -59,6 +61,23 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => reports.matrix(actorOf(request), request.query),
+  );
+
+  app.get(
+    `${base}/estimates`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Estimates: hour and fee budgets of projects and tasks against tracked time or billable amount, % used and remaining; a monthly-reset budget has a line per month of the range',
+        description:
+          'Takes the same filters as the summary. A budget over the life of a project counts everything tracked up to the last day of the range; a monthly-reset budget counts each month of the range up to that day; a task budget counts its subtasks. Hours budgets are in seconds, fee budgets in cents of the workspace currency; fee figures are null (status "hidden", moneyHidden true) when the caller may not see the billable amounts of everyone in the report.',
+        params,
+        querystring: estimatesReportQuery,
+        response: { 200: estimatesReportView, ...errorResponses },
+      },
+    },
+    async (request) => reports.estimates(actorOf(request), request.query),
   );
 
   app.post(

@@ -1,13 +1,20 @@
 import {
+  budgetStatus,
   can,
   DEFAULT_MEASURES,
+  type DetailedEntryView,
   type DetailedReportQuery,
   type DetailedReportView,
   dayBounds,
   dayKey,
+  type EstimatesReportQuery,
+  type EstimatesReportView,
+  type EstimateView,
+  MAX_REPORT_DAYS,
   type MarkInvoicedBody,
   type MatrixReportQuery,
   type MatrixReportView,
+  MONEY_MEASURES,
   NO_ROUNDING,
   parseReportParams,
   type ReportDimension,
@@ -19,17 +26,20 @@ import {
   reportRounding,
   resolvePreset,
   type SummaryReportView,
+  shiftDay,
   type WeekStart,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { moneyAccessOf, othersTimeScope } from '../../platform/access.js';
+import { type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
+import type { BudgetLine, ProjectsService } from '../projects/projects.service.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import {
   compileDetailedPage,
   compileReport,
   type DetailedAfter,
+  type DetailedSortKey,
   type EngineFilter,
   type LevelRow,
   type MeasureSums,
@@ -56,6 +66,7 @@ const NONE_LABEL: Record<ReportDimension, string> = {
   task: 'Without task',
   tag: 'Without tag',
   billable: '',
+  invoiced: '',
   day: '',
   week: '',
   month: '',
@@ -74,6 +85,7 @@ function keyView(
   let label: string;
   if (key === null) label = NONE_LABEL[dimension];
   else if (dimension === 'billable') label = key === 'true' ? 'Billable' : 'Non-billable';
+  else if (dimension === 'invoiced') label = key === 'true' ? 'Invoiced' : 'Not invoiced';
   else if (dimension === 'description') label = key === '' ? '(no description)' : key;
   else if (ORDERED_BY_KEY.has(dimension)) label = key;
   else label = name ?? 'Deleted';
@@ -83,25 +95,45 @@ function keyView(
 function measuresOf(row: MeasureSums, measures: readonly ReportMeasure[]): ReportMeasures {
   const billable = Number(row.billable_cents);
   const cost = Number(row.cost_cents);
+  const tracked = Number(row.tracked);
+  const billableSeconds = Number(row.billable_seconds);
+  const invoicedSeconds = Number(row.invoiced_seconds);
+  const invoiced = Number(row.invoiced_cents);
   const all: Required<ReportMeasures> = {
-    trackedSeconds: Number(row.tracked),
-    billableSeconds: Number(row.billable_seconds),
+    trackedSeconds: tracked,
+    billableSeconds,
     billableAmount: billable,
     costAmount: cost,
     margin: billable - cost,
     entryCount: Number(row.entries ?? 0),
+    unbillableSeconds: tracked - billableSeconds,
+    invoicedSeconds,
+    invoicedAmount: invoiced,
+    uninvoicedSeconds: billableSeconds - invoicedSeconds,
+    uninvoicedAmount: billable - invoiced,
   };
   return Object.fromEntries(measures.map((m) => [m, all[m]]));
 }
 
-const EMPTY: MeasureSums = { tracked: 0, billable_seconds: 0, billable_cents: 0, cost_cents: 0, entries: 0 };
+const EMPTY: MeasureSums = {
+  tracked: 0,
+  billable_seconds: 0,
+  billable_cents: 0,
+  cost_cents: 0,
+  invoiced_seconds: 0,
+  invoiced_cents: 0,
+  entries: 0,
+};
+
+/** localeCompare's order, with its collator made once: a Summary can sort hundreds of thousands of groups. */
+const collate = new Intl.Collator().compare;
 
 function compareKeys(dimension: ReportDimension) {
   return (a: ReportGroup, b: ReportGroup) => {
     if (a.key.key === null || b.key.key === null) return a.key.key === null ? (b.key.key === null ? 0 : 1) : -1;
-    if (ORDERED_BY_KEY.has(dimension)) return a.key.key.localeCompare(b.key.key);
-    if (dimension === 'billable') return a.key.key === 'true' ? -1 : 1;
-    return a.key.label.localeCompare(b.key.label) || a.key.key.localeCompare(b.key.key);
+    if (ORDERED_BY_KEY.has(dimension)) return collate(a.key.key, b.key.key);
+    if (dimension === 'billable' || dimension === 'invoiced') return a.key.key === 'true' ? -1 : 1;
+    return collate(a.key.label, b.key.label) || collate(a.key.key, b.key.key);
   };
 }
 
@@ -116,7 +148,11 @@ const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null
  * sums; the Detailed report leaves a row's amounts null when they are out of reach.
  * Running timers count up to now, as on the timesheet.
  */
-export function createReportsService(db: Db, timeEntries: Pick<TimeEntriesService, 'setInvoiced'>) {
+export function createReportsService(
+  db: Db,
+  timeEntries: Pick<TimeEntriesService, 'setInvoiced'>,
+  projects: Pick<ProjectsService, 'budgets'>,
+) {
   /** The engine's filter for the actor: range and zone resolved, scope applied, rounding chosen. */
   async function resolve(actor: Actor, q: Filters, now = new Date()): Promise<EngineFilter> {
     const timeZone = q.timeZone ?? actor.user.time_zone;
@@ -156,19 +192,73 @@ export function createReportsService(db: Db, timeEntries: Pick<TimeEntriesServic
     };
   }
 
-  /** 403 unless the actor may see each requested money measure for everyone the report can include. */
-  async function assertMoney(actor: Actor, f: EngineFilter, measures: readonly ReportMeasure[]) {
-    const wantsBillable = measures.includes('billableAmount') || measures.includes('margin');
-    const wantsCost = measures.includes('costAmount') || measures.includes('margin');
-    if (!wantsBillable && !wantsCost) return;
+  /** Whether the actor sees the billable amounts and the costs of everyone the report can include. */
+  async function moneyCovered(actor: Actor, f: EngineFilter) {
     const access = await moneyAccessOf(db, actor);
     const people = f.users ? (f.scope ? f.users.filter((u) => f.scope?.includes(u)) : f.users) : f.scope;
     const covers = (allowed: Set<string> | null) => allowed === null || people?.every((p) => allowed.has(p)) === true;
-    if (wantsBillable && !covers(access.billableOf)) throw moneyForbidden('billable amounts');
-    if (wantsCost && !covers(access.costOf)) throw moneyForbidden('costs and margins');
+    return { billable: covers(access.billableOf), cost: covers(access.costOf) };
+  }
+
+  /** 403 unless the actor may see each requested money measure for everyone the report can include. */
+  async function assertMoney(actor: Actor, f: EngineFilter, measures: readonly ReportMeasure[]) {
+    const wantsBillable = measures.some((m) => MONEY_MEASURES.includes(m) && m !== 'costAmount');
+    const wantsCost = measures.includes('costAmount') || measures.includes('margin');
+    if (!wantsBillable && !wantsCost) return;
+    const covered = await moneyCovered(actor, f);
+    if (wantsBillable && !covered.billable) throw moneyForbidden('billable amounts');
+    if (wantsCost && !covered.cost) throw moneyForbidden('costs and margins');
   }
 
   const rangeOf = (f: EngineFilter) => ({ from: f.fromDay, to: f.toDay, timeZone: f.timeZone, weekStart: f.weekStart });
+
+  /** One keyset page of the Detailed report, each row's amounts shown only where the actor may see them. */
+  async function detailedPage(
+    f: EngineFilter,
+    access: MoneyAccess,
+    sort: DetailedSortKey,
+    after: DetailedAfter | undefined,
+    limit: number,
+  ): Promise<{ items: DetailedEntryView[]; next: DetailedAfter | null }> {
+    const rows = await repo.detailed(
+      db,
+      compileDetailedPage(f, { sort: sort.sort, order: sort.order, after, limit: limit + 1 }),
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => ({
+        id: r.id,
+        userId: r.user_id,
+        userName: r.user_name,
+        projectId: r.project_id,
+        projectName: r.project_name,
+        projectColor: r.project_color,
+        clientName: r.client_name,
+        taskId: r.task_id,
+        taskName: r.task_name,
+        tagIds: r.tag_ids,
+        tagNames: r.tag_names,
+        note: r.note,
+        billable: r.billable,
+        invoiced: r.invoiced_at !== null,
+        start: new Date(r.start_at).toISOString(),
+        end: r.end_at === null ? null : new Date(r.end_at).toISOString(),
+        seconds: Number(r.seconds),
+        billableAmount: seesMoneyOf(access.billableOf, r.user_id) ? Number(r.billable_cents) : null,
+        costAmount: seesMoneyOf(access.costOf, r.user_id) ? Number(r.cost_cents) : null,
+      })),
+      next:
+        rows.length > limit && last
+          ? {
+              value:
+                sort.sort === 'duration' ? (last.duration_seconds ?? -1) : sort.sort === 'description' ? last.note : '',
+              start: new Date(last.start_at).toISOString(),
+              id: last.id,
+            }
+          : null,
+    };
+  }
 
   return {
     resolve,
@@ -204,7 +294,10 @@ export function createReportsService(db: Db, timeEntries: Pick<TimeEntriesServic
         if (i === 0) roots.push(group);
         else {
           const parent = nodes.get(JSON.stringify([0, 1, 2].slice(0, i).map((j) => rowKey(row, j))));
-          if (parent) parent.children = [...(parent.children ?? []), group];
+          if (parent) {
+            parent.children ??= [];
+            parent.children.push(group);
+          }
         }
       }
       const sortTree = (groups: ReportGroup[]) => {
@@ -265,54 +358,125 @@ export function createReportsService(db: Db, timeEntries: Pick<TimeEntriesServic
       };
     },
 
+    /**
+     * Estimates: each hour and fee budget of the projects and tasks the actor sees against what
+     * the engine counts for it (hours: tracked seconds; fees: billable amount), with the report's
+     * filters and scope. A budget over the project's life counts everything up to the range's last
+     * day; a monthly-reset budget has one line per month of the range, each counting its month up
+     * to that day. A task's budget counts its subtasks. Fee budgets need the billable amounts of
+     * everyone in the report, else their figures are left out (moneyHidden).
+     */
+    async estimates(actor: Actor, q: EstimatesReportQuery, now = new Date()): Promise<EstimatesReportView> {
+      const f = await resolve(actor, q, now);
+      const lines = await projects.budgets(actor, { projectIds: q.projects, clientIds: q.clients });
+      const hasFee = lines.some((l) => l.type === 'fee');
+      const seesFees = hasFee ? (await moneyCovered(actor, f)).billable : true;
+      const months = monthsOf(f.fromDay, f.toDay);
+      if (!lines.length) return { range: rangeOf(f), items: [], moneyHidden: false };
+      // Everything up to the range's end: ten years back, or the first month's start if earlier.
+      const monthStart = `${months[0]}-01`;
+      const tenYears = shiftDay(f.toDay, -(MAX_REPORT_DAYS - 1));
+      const fromDay = monthStart < tenYears ? monthStart : tenYears;
+      const life: EngineFilter = {
+        ...f,
+        fromDay,
+        fromAt: new Date(dayBounds(fromDay, f.timeZone).startMs),
+        projects: [...new Set(lines.map((l) => l.projectId))],
+        withoutProject: false,
+      };
+      const dims: ReportDimension[] = ['project', 'task', 'month'];
+      const rows = await repo.run(
+        db,
+        compileReport(life, {
+          sets: [['project'], ['project', 'task'], ['project', 'month'], ['project', 'task', 'month']],
+          dimensions: dims,
+          countEntries: false,
+        }),
+      );
+      const figure = (row: LevelRow, type: BudgetLine['type']) =>
+        type === 'hours' ? Number(row.tracked) : Number(row.billable_cents);
+      const usedOf = (line: BudgetLine, month: string | null) => {
+        const level = (line.taskId ? 1 : 0) + (month ? 2 : 0);
+        return rows
+          .filter(
+            (r) =>
+              r.level === level &&
+              r.k1 === line.projectId &&
+              (!line.taskId || (r.k2 !== null && line.taskIds.includes(r.k2))) &&
+              (!month || r.k3 === month),
+          )
+          .reduce((sum, r) => sum + figure(r, line.type), 0);
+      };
+      const items: EstimateView[] = [];
+      for (const line of lines) {
+        for (const month of line.resetsMonthly ? months : [null]) {
+          const base = {
+            projectId: line.projectId,
+            projectName: line.projectName,
+            projectColor: line.projectColor,
+            clientName: line.clientName,
+            taskId: line.taskId,
+            taskName: line.taskName,
+            type: line.type,
+            resetsMonthly: line.resetsMonthly,
+            month,
+          };
+          if (line.type === 'fee' && !seesFees) {
+            items.push({ ...base, budget: null, used: null, remaining: null, percent: null, status: 'hidden' });
+            continue;
+          }
+          const budget = line.type === 'hours' ? line.amount * 60 : line.amount;
+          const used = usedOf(line, month);
+          items.push({
+            ...base,
+            budget,
+            used,
+            remaining: budget - used,
+            percent: budget > 0 ? Math.round((used * 1000) / budget) / 10 : null,
+            status: budgetStatus(used, budget),
+          });
+        }
+      }
+      return { range: rangeOf(f), items, moneyHidden: hasFee && !seesFees };
+    },
+
     /** Detailed: every entry overlapping the range, one keyset page at a time. */
     async detailed(actor: Actor, q: DetailedReportQuery, now = new Date()): Promise<DetailedReportView> {
       const f = await resolve(actor, q, now);
       const access = await moneyAccessOf(db, actor);
-      const rows = await repo.detailed(
-        db,
-        compileDetailedPage(f, {
-          sort: q.sort,
-          order: q.order,
-          after: q.cursor ? readCursor(q.cursor) : undefined,
-          limit: q.limit + 1,
-        }),
-      );
-      const page = rows.slice(0, q.limit);
-      const last = page[page.length - 1];
-      const sees = (allowed: Set<string> | null, userId: string) => allowed === null || allowed.has(userId);
-      return {
-        range: rangeOf(f),
-        items: page.map((r) => ({
-          id: r.id,
-          userId: r.user_id,
-          userName: r.user_name,
-          projectId: r.project_id,
-          projectName: r.project_name,
-          projectColor: r.project_color,
-          clientName: r.client_name,
-          taskId: r.task_id,
-          taskName: r.task_name,
-          tagIds: r.tag_ids,
-          note: r.note,
-          billable: r.billable,
-          invoiced: r.invoiced_at !== null,
-          start: new Date(r.start_at).toISOString(),
-          end: r.end_at === null ? null : new Date(r.end_at).toISOString(),
-          seconds: Number(r.seconds),
-          billableAmount: sees(access.billableOf, r.user_id) ? Number(r.billable_cents) : null,
-          costAmount: sees(access.costOf, r.user_id) ? Number(r.cost_cents) : null,
-        })),
-        nextCursor:
-          rows.length > q.limit && last
-            ? writeCursor({
-                value:
-                  q.sort === 'duration' ? (last.duration_seconds ?? -1) : q.sort === 'description' ? last.note : '',
-                start: new Date(last.start_at).toISOString(),
-                id: last.id,
-              })
-            : null,
-      };
+      const { items, next } = await detailedPage(f, access, q, q.cursor ? readCursor(q.cursor) : undefined, q.limit);
+      return { range: rangeOf(f), items, nextCursor: next ? writeCursor(next) : null };
+    },
+
+    /**
+     * The whole Detailed report as pages of `pageSize` entries, read one keyset page after the
+     * other (for exports: memory holds one page, whatever the report's size). The first page is
+     * read before this returns, so a refusal or bad filter throws here, not mid-stream.
+     */
+    async detailedPages(
+      actor: Actor,
+      q: Omit<DetailedReportQuery, 'cursor' | 'limit'>,
+      pageSize = 2000,
+      now = new Date(),
+    ) {
+      const f = await resolve(actor, q, now);
+      const access = await moneyAccessOf(db, actor);
+      const first = await detailedPage(f, access, q, undefined, pageSize);
+      async function* pages(): AsyncGenerator<DetailedEntryView[]> {
+        let page = first;
+        yield page.items;
+        while (page.next) {
+          page = await detailedPage(f, access, q, page.next, pageSize);
+          yield page.items;
+        }
+      }
+      return { range: rangeOf(f), access, pages: pages() };
+    },
+
+    /** The names of the people, projects, tags... a report's filters name (only this workspace's). */
+    async filterNames(actor: Actor, q: Filters): Promise<Map<string, string>> {
+      const rows = await repo.filterNames(db, actor.membership.workspace.id, q);
+      return new Map(rows.map((r) => [`${r.kind}:${r.id}`, r.name]));
     },
 
     /** Marks the given entries, or every entry a report's filters list, invoiced or not. */
@@ -338,6 +502,23 @@ export function createReportsService(db: Db, timeEntries: Pick<TimeEntriesServic
       return { updated: await timeEntries.setInvoiced(actor, ids, body.invoiced) };
     },
   };
+}
+
+/** The months ("2026-11") from the month of `from` to the month of `to`. */
+function monthsOf(from: string, to: string): string[] {
+  const months: string[] = [];
+  let [y, m] = from.split('-').map(Number) as [number, number];
+  const last = to.slice(0, 7);
+  for (;;) {
+    const key = `${y}-${String(m).padStart(2, '0')}`;
+    months.push(key);
+    if (key >= last) return months;
+    m += 1;
+    if (m > 12) {
+      m = 1;
+      y += 1;
+    }
+  }
 }
 
 function writeCursor(after: DetailedAfter): string {

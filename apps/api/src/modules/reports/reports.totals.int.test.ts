@@ -1,10 +1,12 @@
 import {
+  amountCents,
   dayPieces,
   gridView,
   listView,
   ROUNDING_MINUTES,
   ROUNDING_MODES,
   type Rounding,
+  roundDuration,
   type ViewEntry,
   weekDays,
   workSeconds,
@@ -58,9 +60,14 @@ interface Generated {
   project: number;
   running: boolean;
   breaks: [number, number | null][];
+  billable: boolean;
+  billableRate: number | null;
+  costRate: number | null;
 }
 
-async function store(entries: (ViewEntry & { end: number | null; start: number })[]) {
+type Stored = ViewEntry & { end: number | null; start: number; billable: boolean; rates: (number | null)[] };
+
+async function store(entries: Stored[]) {
   const db = ctx.t.db;
   await db.deleteFrom('time_entries').where('workspace_id', '=', owner.workspaceId).execute();
   for (const e of entries) {
@@ -75,6 +82,9 @@ async function store(entries: (ViewEntry & { end: number | null; start: number }
         end_at: e.end === null ? null : new Date(e.end),
         duration_seconds: e.end === null ? null : workSeconds(e),
         created_by_user_id: owner.userId,
+        billable: e.billable,
+        billable_rate_cents: e.rates[0] ?? null,
+        cost_rate_cents: e.rates[1] ?? null,
       })
       .execute();
     for (const b of e.breaks ?? [])
@@ -92,7 +102,7 @@ async function store(entries: (ViewEntry & { end: number | null; start: number }
 }
 
 describe('report totals', () => {
-  it('equal the day list and the week grid, per day and per project', async () => {
+  it('equal the day list and the week grid, per day and per project; and the day pieces, priced, per project alone', async () => {
     const reports = ctx.t.app.services.reports;
     await fc.assert(
       fc.asyncProperty(
@@ -106,6 +116,9 @@ describe('report totals', () => {
             project: fc.integer({ min: 0, max: 2 }),
             running: fc.boolean(),
             breaks: fc.array(fc.tuple(fc.nat(30 * 3600), fc.option(fc.nat(4 * 3600))), { maxLength: 2 }),
+            billable: fc.boolean(),
+            billableRate: fc.option(fc.integer({ min: 0, max: 40_000 })),
+            costRate: fc.option(fc.integer({ min: 0, max: 40_000 })),
           }),
           { maxLength: 6 },
         ),
@@ -114,7 +127,7 @@ describe('report totals', () => {
           const base = zonedInstant(days[0] as string, '00:00', timeZone) - 12 * 3600_000;
           const rounding: Rounding = { mode, minutes };
           let runningTaken = false;
-          const entries = generated.map((g) => {
+          const entries = generated.map((g): Stored => {
             const start = base + g.offsetSeconds * 1000;
             const running = g.running && !runningTaken && g.lengthSeconds > 3600;
             runningTaken ||= running;
@@ -125,6 +138,8 @@ describe('report totals', () => {
               end: running ? null : end,
               projectId: projects[g.project] ?? null,
               taskId: null,
+              billable: g.billable,
+              rates: [g.billableRate, g.costRate],
               // One open break at most (a paused timer), as the database allows.
               breaks: g.breaks.map(([at, length], i) => ({
                 start: start + at * 1000,
@@ -170,6 +185,46 @@ describe('report totals', () => {
           expect(cells).toEqual(expectedCells);
           const pieces = entries.flatMap((e) => dayPieces(e, options).filter((p) => days.includes(p.day)));
           expect(report.totals.entryCount).toBe(new Set(pieces.map((p) => p.entryId)).size);
+
+          // Without a date dimension the engine sums each entry's days in one row (no split rows):
+          // the same figures, money included, each day's part rounded and priced on its own.
+          const byProject = await reports.summary(
+            actor,
+            {
+              preset: 'custom',
+              from: days[0],
+              to: days[6],
+              tagMode: 'any',
+              groupBy: ['project'],
+              measures: ['trackedSeconds', 'billableSeconds', 'billableAmount', 'costAmount', 'entryCount'],
+              timeZone,
+              weekStart: 'monday',
+              roundingMode: mode,
+              roundingMinutes: minutes,
+            },
+            now,
+          );
+          const measured = (keep: (projectId: string | null) => boolean) => {
+            const mine = pieces.flatMap((p) => {
+              const e = entries.find((x) => x.id === p.entryId) as Stored;
+              return keep(e.projectId) ? [{ e, seconds: roundDuration(p.seconds, rounding) }] : [];
+            });
+            const sum = (of: (x: (typeof mine)[number]) => number) => mine.reduce((total, x) => total + of(x), 0);
+            return {
+              trackedSeconds: sum((x) => x.seconds),
+              billableSeconds: sum((x) => (x.e.billable ? x.seconds : 0)),
+              billableAmount: sum((x) =>
+                x.e.billable && x.e.rates[0] != null ? amountCents(x.e.rates[0], x.seconds) : 0,
+              ),
+              costAmount: sum((x) => (x.e.rates[1] != null ? amountCents(x.e.rates[1], x.seconds) : 0)),
+              entryCount: new Set(mine.map((x) => x.e.id)).size,
+            };
+          };
+          expect(byProject.totals).toEqual(measured(() => true));
+          const reported = [...new Set(pieces.map((p) => entries.find((x) => x.id === p.entryId)?.projectId ?? ''))];
+          expect(Object.fromEntries(byProject.groups.map((g) => [g.key.key ?? '', g.measures]))).toEqual(
+            Object.fromEntries(reported.map((id) => [id, measured((projectId) => (projectId ?? '') === id)])),
+          );
         },
       ),
       { numRuns: 40 },

@@ -158,6 +158,7 @@ export function createBulk(db: Db, events: EventBus) {
             created_by_user_id: e.created_by_user_id,
             // Undo brings the entry back priced as it was, whatever the rates say now.
             rates: { billable_rate_cents: e.billable_rate_cents ?? null, cost_rate_cents: e.cost_rate_cents ?? null },
+            invoiced_at: e.invoiced_at ? new Date(e.invoiced_at) : null,
           });
           await repo.setTags(tx, workspaceId, row.entry_id, await repo.existingTags(tx, workspaceId, e.tag_ids));
           await repo.insertBreaks(

@@ -1,6 +1,6 @@
 import { type OperationNodeSource, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, preparedByShape } from '../../db/prepared.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
 
@@ -238,6 +238,95 @@ function toEntryWithRelations(row: RowWithRelations): EntryWithRelations {
   return entry;
 }
 
+/**
+ * Entries overlapping [from, to), newest first (`timeEntriesRepository.list`), built and compiled
+ * once for each combination of filters. A finished entry that ends after `from` started at most
+ * the workspace's longest entry earlier (time_entry_extents, kept by triggers), which gives the
+ * index a lower bound on start_at; running entries, at most one a person, come through their own
+ * index, however long ago they started.
+ */
+const listQuery = preparedByShape((db, f: EntryFilter & { workspaceId: string }) => {
+  const { workspaceId } = f;
+  const matching = () =>
+    db
+      .selectFrom('time_entries as e')
+      .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
+      .where('e.workspace_id', '=', workspaceId)
+      .$if(f.userIds !== undefined, (q) => q.where('e.user_id', 'in', f.userIds ?? []))
+      .$if(f.to !== undefined, (q) => q.where('e.start_at', '<', f.to ?? new Date()))
+      .$if(f.projectId !== undefined, (q) => q.where('e.project_id', '=', f.projectId ?? ''))
+      .$if(f.taskId !== undefined, (q) => q.where('e.task_id', '=', f.taskId ?? ''))
+      .$if(f.billable !== undefined, (q) => q.where('e.billable', '=', f.billable ?? false))
+      .$if(f.tagId !== undefined, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('time_entry_tags as t')
+              .select(sql`1`.as('one'))
+              .whereRef('t.entry_id', '=', 'e.id')
+              .where('t.tag_id', '=', f.tagId ?? ''),
+          ),
+        ),
+      )
+      .$if(f.after !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('e.start_at', '<', f.after?.start ?? new Date()),
+            eb.and([eb('e.start_at', '=', f.after?.start ?? new Date()), eb('e.id', '<', f.after?.id ?? '')]),
+          ]),
+        ),
+      );
+  const newestFirst = (q: ReturnType<typeof matching>) =>
+    q.orderBy('e.start_at', 'desc').orderBy('e.id', 'desc').limit(f.limit);
+  // The page's tags and breaks come with its rows, read for the page only: one statement.
+  const withTagsAndBreaks = (page: OperationNodeSource) =>
+    sql<RowWithRelations>`select e.*, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks
+      from (${page}) e order by e.start_at desc, e.id desc`;
+  if (f.from === undefined) return withTagsAndBreaks(newestFirst(matching()));
+  // Each part ordered and limited on its own, so a long range stops reading at the page's end.
+  const finished = newestFirst(
+    matching().where('e.end_at', '>', f.from).where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, f.from)),
+  );
+  const running = matching().where('e.end_at', 'is', null);
+  const page = sql<TimeEntryRow>`${finished} union all ${running} order by start_at desc, id desc limit ${f.limit}`;
+  return withTagsAndBreaks(page);
+});
+
+/** An entry as inserted (`timeEntriesRepository.insert`), its values all given. */
+type InsertValues = Omit<TimeEntryRow, 'billable_rate_cents' | 'cost_rate_cents' | 'created_at' | 'updated_at'> & {
+  /** The rates it kept (Undo); otherwise those in force at its start are copied. */
+  rates: EntryRates | undefined;
+};
+
+// Every manual entry and timer start inserts, every stop updates, and most writes check a
+// project: each built and compiled once (for each shape of its values).
+const insertQuery = preparedByShape((tx, v: InsertValues) => {
+  const { rates, ...row } = v;
+  return tx
+    .insertInto('time_entries')
+    .values({
+      ...row,
+      ...(rates ?? ratesInForce(v.workspace_id, v.user_id, v.project_id, v.task_id, v.start_at)),
+    })
+    .returning(ENTRY_COLUMNS);
+});
+const stopQuery = preparedByShape((tx, v: { workspaceId: string; id: string; at: Date; durationSeconds: number }) =>
+  tx
+    .updateTable('time_entries')
+    .set({ end_at: v.at, duration_seconds: v.durationSeconds, updated_at: v.at })
+    .where('workspace_id', '=', v.workspaceId)
+    .where('id', '=', v.id)
+    .where('end_at', 'is', null)
+    .returning(ENTRY_COLUMNS),
+);
+const projectQuery = prepared(['workspaceId', 'id'], (db, v: { workspaceId: string; id: string }) =>
+  db
+    .selectFrom('projects')
+    .select(['id', 'archived_at', 'billable_default'])
+    .where('workspace_id', '=', v.workspaceId)
+    .where('id', '=', v.id),
+);
+
 export const timeEntriesRepository = {
   /** One entry with its tags and breaks, in one query. */
   async find(db: Db, workspaceId: string, id: string): Promise<EntryWithRelations | undefined> {
@@ -266,54 +355,7 @@ export const timeEntriesRepository = {
    * through their own index, however long ago they started.
    */
   async list(db: Db, workspaceId: string, f: EntryFilter): Promise<EntryWithRelations[]> {
-    const matching = () =>
-      db
-        .selectFrom('time_entries as e')
-        .select(ENTRY_COLUMNS.map((c) => `e.${c}` as const))
-        .where('e.workspace_id', '=', workspaceId)
-        .$if(f.userIds !== undefined, (q) => q.where('e.user_id', 'in', f.userIds ?? []))
-        .$if(f.to !== undefined, (q) => q.where('e.start_at', '<', f.to ?? new Date()))
-        .$if(f.projectId !== undefined, (q) => q.where('e.project_id', '=', f.projectId ?? ''))
-        .$if(f.taskId !== undefined, (q) => q.where('e.task_id', '=', f.taskId ?? ''))
-        .$if(f.billable !== undefined, (q) => q.where('e.billable', '=', f.billable ?? false))
-        .$if(f.tagId !== undefined, (q) =>
-          q.where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('time_entry_tags as t')
-                .select(sql`1`.as('one'))
-                .whereRef('t.entry_id', '=', 'e.id')
-                .where('t.tag_id', '=', f.tagId ?? ''),
-            ),
-          ),
-        )
-        .$if(f.after !== undefined, (q) =>
-          q.where((eb) =>
-            eb.or([
-              eb('e.start_at', '<', f.after?.start ?? new Date()),
-              eb.and([eb('e.start_at', '=', f.after?.start ?? new Date()), eb('e.id', '<', f.after?.id ?? '')]),
-            ]),
-          ),
-        );
-    const newestFirst = (q: ReturnType<typeof matching>) =>
-      q.orderBy('e.start_at', 'desc').orderBy('e.id', 'desc').limit(f.limit);
-    // The page's tags and breaks come with its rows, read for the page only: one statement.
-    const withTagsAndBreaks = (page: OperationNodeSource) =>
-      sql<RowWithRelations>`select e.*, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks
-        from (${page}) e order by e.start_at desc, e.id desc`;
-    if (f.from === undefined) {
-      const { rows } = await withTagsAndBreaks(newestFirst(matching())).execute(db);
-      return rows.map(toEntryWithRelations);
-    }
-    // Each part ordered and limited on its own, so a long range stops reading at the page's end.
-    const finished = newestFirst(
-      matching()
-        .where('e.end_at', '>', f.from)
-        .where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, f.from)),
-    );
-    const running = matching().where('e.end_at', 'is', null);
-    const page = sql<TimeEntryRow>`${finished} union all ${running} order by start_at desc, id desc limit ${f.limit}`;
-    const { rows } = await withTagsAndBreaks(page).execute(db);
+    const rows = await listQuery(db, { workspaceId, ...f });
     return rows.map(toEntryWithRelations);
   },
 
@@ -328,6 +370,55 @@ export const timeEntriesRepository = {
     return row && toEntryWithRelations(row);
   },
 
+  /**
+   * The running timers of active members (of `userIds` when given), with the names of their
+   * person, project and task, longest-running first.
+   */
+  async listRunning(
+    db: Db,
+    workspaceId: string,
+    userIds?: string[],
+  ): Promise<
+    (EntryWithRelations & {
+      user_name: string;
+      project_name: string | null;
+      project_color: string | null;
+      task_name: string | null;
+    })[]
+  > {
+    if (userIds && userIds.length === 0) return [];
+    const rows = await selectWithRelations(db)
+      .innerJoin('memberships as m', (j) =>
+        j.onRef('m.workspace_id', '=', 'e.workspace_id').onRef('m.user_id', '=', 'e.user_id'),
+      )
+      .innerJoin('users as u', 'u.id', 'e.user_id')
+      .leftJoin('projects as p', (j) =>
+        j.onRef('p.workspace_id', '=', 'e.workspace_id').onRef('p.id', '=', 'e.project_id'),
+      )
+      .leftJoin('tasks as t', (j) => j.onRef('t.workspace_id', '=', 'e.workspace_id').onRef('t.id', '=', 'e.task_id'))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn('nullif', ['u.name', eb.val('')]), 'u.email').as('user_name'),
+        'p.name as project_name',
+        'p.color as project_color',
+        't.name as task_name',
+      ])
+      .where('e.workspace_id', '=', workspaceId)
+      .where('e.end_at', 'is', null)
+      .where('m.status', '=', 'active')
+      .$if(userIds !== undefined, (q) => q.where('e.user_id', 'in', userIds ?? []))
+      .orderBy('e.start_at')
+      .orderBy('e.id')
+      .execute();
+    return rows.map((row) =>
+      Object.assign(toEntryWithRelations(row), {
+        user_name: row.user_name as string,
+        project_name: row.project_name,
+        project_color: row.project_color,
+        task_name: row.task_name,
+      }),
+    );
+  },
+
   async insert(
     tx: Db,
     input: EntryValues & {
@@ -339,30 +430,27 @@ export const timeEntriesRepository = {
       id?: string;
       /** The rates it kept (Undo); otherwise those in force at its start are copied. */
       rates?: EntryRates;
+      /** When it was invoiced (Undo brings an invoiced entry back invoiced). */
+      invoiced_at?: Date | null;
     },
   ): Promise<TimeEntryRow> {
-    const id = input.id ?? newId();
-    const rates =
-      input.rates ??
-      ratesInForce(input.workspace_id, input.user_id, input.project_id ?? null, input.task_id ?? null, input.start_at);
-    return tx
-      .insertInto('time_entries')
-      .values({
-        id,
-        workspace_id: input.workspace_id,
-        user_id: input.user_id,
-        project_id: input.project_id ?? null,
-        task_id: input.task_id ?? null,
-        note: input.note ?? '',
-        billable: input.billable ?? false,
-        start_at: input.start_at,
-        end_at: input.end_at ?? null,
-        duration_seconds: input.duration_seconds ?? null,
-        ...rates,
-        created_by_user_id: input.created_by_user_id,
-      })
-      .returning(ENTRY_COLUMNS)
-      .executeTakeFirstOrThrow();
+    const [row] = await insertQuery(tx, {
+      id: input.id ?? newId(),
+      workspace_id: input.workspace_id,
+      user_id: input.user_id,
+      project_id: input.project_id ?? null,
+      task_id: input.task_id ?? null,
+      note: input.note ?? '',
+      billable: input.billable ?? false,
+      start_at: input.start_at,
+      end_at: input.end_at ?? null,
+      duration_seconds: input.duration_seconds ?? null,
+      rates: input.rates,
+      invoiced_at: input.invoiced_at ?? null,
+      created_by_user_id: input.created_by_user_id,
+    });
+    if (!row) throw new Error('The insert returned no row.');
+    return row;
   },
 
   /** Whose entries these are (the ids found in the workspace). */
@@ -428,14 +516,8 @@ export const timeEntriesRepository = {
     at: Date,
     durationSeconds: number,
   ): Promise<TimeEntryRow | undefined> {
-    return tx
-      .updateTable('time_entries')
-      .set({ end_at: at, duration_seconds: durationSeconds, updated_at: at })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .where('end_at', 'is', null)
-      .returning(ENTRY_COLUMNS)
-      .executeTakeFirst();
+    const [row] = await stopQuery(tx, { workspaceId, id, at, durationSeconds });
+    return row;
   },
 
   async delete(tx: Db, workspaceId: string, ids: string[]): Promise<void> {
@@ -495,12 +577,8 @@ export const timeEntriesRepository = {
   },
 
   async findProject(db: Db, workspaceId: string, id: string) {
-    return db
-      .selectFrom('projects')
-      .select(['id', 'archived_at', 'billable_default'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await projectQuery(db, { workspaceId, id });
+    return row;
   },
 
   async findTask(db: Db, workspaceId: string, id: string) {

@@ -3,6 +3,7 @@ import {
   bulkUpdateTimeEntriesBody,
   createTimeEntryBody,
   listTimeEntriesQuery,
+  runningTimerView,
   startTimerBody,
   type TimeEntryEvent,
   timeEntryView,
@@ -187,6 +188,20 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ entry: await timeEntries.running(actorOf(request), request.query.userId) }),
+  );
+
+  app.get(
+    `${base}/timers`,
+    {
+      schema: {
+        tags,
+        summary:
+          "The running timers the caller may see, longest-running first: their own, a manager's people's, or everyone's",
+        params: wsParams,
+        response: { 200: z.object({ items: z.array(runningTimerView) }), ...errorResponses },
+      },
+    },
+    async (request) => ({ items: await timeEntries.team(actorOf(request)) }),
   );
 
   app.post(

@@ -1,5 +1,6 @@
-import type { TimeEntryView } from '@sundial/core';
+import { can, type RunningTimerView, type TimeEntryView } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { type ConstraintTable, constraintViolation } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
@@ -49,6 +50,28 @@ export function createTimer(db: Db, events: EventBus) {
       const target = await targetUser(db, actor, userId, 'view');
       const entry = await repo.findRunning(db, actor.membership.workspace.id, target);
       return entry ? presentEntry(entry, new Date(), await moneyFor(db, actor, [entry])) : null;
+    },
+
+    /**
+     * The running timers the actor may see (the real-time dashboard): their own only without
+     * time:view_others, a manager's people and their own, everyone's for owners and admins.
+     */
+    async team(actor: Actor): Promise<RunningTimerView[]> {
+      assertCan(actor, 'time:track');
+      const workspaceId = actor.membership.workspace.id;
+      const scope = can(actor.membership.role, 'time:view_others')
+        ? await othersTimeScope(db, actor)
+        : new Set<string>();
+      const rows = await repo.listRunning(db, workspaceId, scope ? [actor.userId, ...scope] : undefined);
+      const now = new Date();
+      const money = await moneyFor(db, actor, rows);
+      return rows.map((row) => ({
+        entry: presentEntry(row, now, money),
+        userName: row.user_name,
+        projectName: row.project_name,
+        projectColor: row.project_color,
+        taskName: row.task_name,
+      }));
     },
 
     /** Starts a timer now; a running one is stopped first (its end is this start). */

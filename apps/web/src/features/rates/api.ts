@@ -1,5 +1,6 @@
 import type {
   CreateRateBody,
+  RateHistoryView,
   RateSettings,
   RateTarget,
   RateView,
@@ -46,11 +47,11 @@ export function useUpdateRateSettings(ws: string) {
   });
 }
 
-/** One level's rate history, newest first. */
+/** One level's rate history, newest first, as far as the reader may see it (costs only for some). */
 export function useRateHistory(ws: string, target: RateTarget) {
   return useQuery({
     queryKey: rateKeys.history(ws, target),
-    queryFn: () => api<{ items: RateView[] }>('GET', `${base(ws)}?${targetQuery(target)}`),
+    queryFn: () => api<RateHistoryView>('GET', `${base(ws)}?${targetQuery(target)}`),
   });
 }
 

@@ -1,14 +1,26 @@
 import {
+  applyRowEdit,
+  type DetailedEntryView,
   type DetailedReportView,
+  type EstimatesReportView,
   type MatrixReportView,
   MONEY_MEASURES,
   type ReportMeasure,
   type SummaryReportView,
   toReportParams,
+  type UpdateTimeEntryBody,
 } from '@sundial/core';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
 import { useRateSettings } from '../rates/api';
+import { patchTimeEntry, timeKeys } from '../timesheet/api';
 import type { ParamPatch } from './url';
 
 const base = (w: string) => `/workspaces/${w}/reports`;
@@ -77,6 +89,16 @@ export function useDetailed(w: string, query: ParamPatch) {
   });
 }
 
+/** Estimates: each budget of the projects and tasks the viewer sees against what was tracked. */
+export function useEstimates(w: string, query: ParamPatch) {
+  const params = toReportParams(query).toString();
+  return useQuery({
+    queryKey: reportKeys.one(w, 'estimates', params),
+    queryFn: () => api<EstimatesReportView>('GET', `${base(w)}/estimates?${params}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
 /** Marks entries invoiced or not; every report shows the change. */
 export function useMarkInvoiced(w: string) {
   const queryClient = useQueryClient();
@@ -84,6 +106,50 @@ export function useMarkInvoiced(w: string) {
     mutationFn: (body: { ids: string[]; invoiced: boolean }) =>
       api<{ updated: number }>('POST', `${base(w)}/invoiced`, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.all(w) }),
+  });
+}
+
+/** Names a changed project or task shows under before the report answers (from the pickers). */
+export type RowNames = Partial<Pick<DetailedEntryView, 'projectName' | 'projectColor' | 'clientName' | 'taskName'>>;
+type DetailedPages = InfiniteData<DetailedReportView>;
+
+/**
+ * Edits an entry from the Detailed report through the timesheet's write (PATCH /time-entries/:id),
+ * shown at once (optimistic): every loaded Detailed page shows the row as the server will store it
+ * (`applyRowEdit`); a refusal puts back what was shown (the caller says why, see `notSaved`). Once
+ * answered, every report (rows, amounts, totals) and the timesheet read it again.
+ */
+export function useEditDetailedEntry(w: string) {
+  const queryClient = useQueryClient();
+  const detailedKey = [...reportKeys.all(w), 'detailed'];
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UpdateTimeEntryBody; names?: RowNames }) =>
+      patchTimeEntry(w, id, body),
+    onMutate: async ({ id, body, names }) => {
+      // A reload already on its way would bring back the old row over the change.
+      await queryClient.cancelQueries({ queryKey: detailedKey });
+      const snapshot = queryClient.getQueriesData<DetailedPages>({ queryKey: detailedKey });
+      queryClient.setQueriesData<DetailedPages>({ queryKey: detailedKey }, (data) =>
+        data
+          ? {
+              ...data,
+              pages: data.pages.map((page) => ({
+                ...page,
+                items: page.items.map((e) => (e.id === id ? { ...applyRowEdit(e, body), ...names } : e)),
+              })),
+            }
+          : data,
+      );
+      return snapshot;
+    },
+    onError: (_error, _variables, snapshot) => {
+      for (const [key, data] of snapshot ?? []) queryClient.setQueryData(key, data);
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reportKeys.all(w) }),
+        queryClient.invalidateQueries({ queryKey: timeKeys.all(w) }),
+      ]),
   });
 }
 

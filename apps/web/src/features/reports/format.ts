@@ -1,4 +1,5 @@
 import {
+  type DurationFormat,
   formatDuration,
   formatMoney,
   MONEY_MEASURES,
@@ -55,31 +56,34 @@ export function rangeLabel(from: string, to: string): string {
 export type MeasureFormatter = (measure: ReportMeasure, value: number | null | undefined) => string;
 
 /**
- * How report figures read: durations in the user's duration format (as the timesheet shows
+ * How report figures read: durations in a duration format (the user's, as the timesheet shows
  * them), money in the workspace currency and counts in the reader's locale.
  */
+export function reportFormat(currency: string, durationFormat: DurationFormat) {
+  const loc = locale();
+  const money = (cents: number) => {
+    try {
+      return formatMoney(cents, currency, loc);
+    } catch {
+      return formatMoney(cents, currency, 'en-US');
+    }
+  };
+  const count = new Intl.NumberFormat(loc);
+  const measure: MeasureFormatter = (m, value) => {
+    if (value === null || value === undefined) return '—';
+    if (MONEY_MEASURES.includes(m)) return money(value);
+    if (m === 'entryCount') return count.format(value);
+    return formatDuration(value, durationFormat);
+  };
+  return { duration: (s: number) => formatDuration(s, durationFormat), money, measure, currency };
+}
+
+/** The signed-in reader's report format: their duration format, the workspace currency. */
 export function useReportFormat() {
   const { workspaceId } = useWorkspace();
   const durationFormat = useDurationFormat();
   const currency = useCurrency(workspaceId);
-  return useMemo(() => {
-    const loc = locale();
-    const money = (cents: number) => {
-      try {
-        return formatMoney(cents, currency, loc);
-      } catch {
-        return formatMoney(cents, currency, 'en-US');
-      }
-    };
-    const count = new Intl.NumberFormat(loc);
-    const measure: MeasureFormatter = (m, value) => {
-      if (value === null || value === undefined) return '—';
-      if (MONEY_MEASURES.includes(m)) return money(value);
-      if (m === 'entryCount') return count.format(value);
-      return formatDuration(value, durationFormat);
-    };
-    return { duration: (s: number) => formatDuration(s, durationFormat), money, measure, currency };
-  }, [currency, durationFormat]);
+  return useMemo(() => reportFormat(currency, durationFormat), [currency, durationFormat]);
 }
 
 export const measureLabel = (m: ReportMeasure) => t.measures[m];

@@ -177,6 +177,10 @@ export function useCreateEntry(w: string) {
   });
 }
 
+/** The one write of an entry's fields and times (PATCH /time-entries/:id), for the timesheet and the reports. */
+export const patchTimeEntry = (w: string, id: string, body: UpdateTimeEntryBody) =>
+  api<TimeEntryView>('PATCH', `${ws(w)}/time-entries/${id}`, body);
+
 type EntryList = { items: TimeEntryView[] };
 type Snapshot = [readonly unknown[], unknown][];
 
@@ -201,8 +205,7 @@ export function useUpdateEntry(w: string) {
     );
   };
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateTimeEntryBody }) =>
-      api<TimeEntryView>('PATCH', `${ws(w)}/time-entries/${id}`, body),
+    mutationFn: ({ id, body }: { id: string; body: UpdateTimeEntryBody }) => patchTimeEntry(w, id, body),
     onMutate: async ({ id, body }): Promise<Snapshot> => {
       // A reload already on its way would bring back the old entry over the change.
       await Promise.all([

@@ -25,8 +25,11 @@ function ProjectPane({
   onClose: () => void;
 }) {
   const project = useProject(workspaceId, id);
-  const rates = useWorkspace().can('rates:manage');
-  const assignable = useAssignable(workspaceId, rates);
+  const { can: allowed, role } = useWorkspace();
+  // Owners and admins change rates; managers read the project's billable rates (the API decides).
+  const changesRates = allowed('rates:manage');
+  const rates = changesRates || role === 'manager';
+  const assignable = useAssignable(workspaceId, changesRates);
   if (project.isPending) return <Loading />;
   if (project.isError)
     return <ErrorPanel message={parseApiError(project.error).message} onRetry={() => project.refetch()} />;
@@ -70,7 +73,8 @@ function TaskPane({
 }) {
   const project = useProject(workspaceId, mode.projectId);
   const task = useTask(workspaceId, mode.taskId ?? '');
-  const rates = useWorkspace().can('rates:manage');
+  const { can: allowed, role } = useWorkspace();
+  const rates = allowed('rates:manage') || role === 'manager';
   const loadingTask = mode.taskId !== undefined && task.isPending;
   if (project.isPending || loadingTask) return <Loading />;
   const error = project.error ?? (mode.taskId ? task.error : null);

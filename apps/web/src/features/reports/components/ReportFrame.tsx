@@ -7,8 +7,10 @@ import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { rangeLabel } from '../format';
+import { SaveReportButton } from '../saved/SaveReportButton';
 import { t } from '../texts';
 import { type ParamPatch, patchParams, readFilters } from '../url';
+import { ExportMenu, type ReportExport } from './ExportMenu';
 import { FilterBar } from './FilterBar';
 
 /** The report's URL: its filters, the page's own parameters, and the one way to change them (a new history step). */
@@ -44,6 +46,7 @@ export function ReportFrame({
   range,
   controls,
   notice,
+  exportAs,
   children,
 }: {
   /** The report's URL state (useReportUrl). */
@@ -52,6 +55,8 @@ export function ReportFrame({
   range?: { from: string; to: string };
   controls?: ReactNode;
   notice?: ReactNode;
+  /** The report the Export menu downloads; no menu without it. */
+  exportAs?: ReportExport;
   children: ReactNode;
 }) {
   const { today } = useViewerDays();
@@ -68,11 +73,11 @@ export function ReportFrame({
         <Text fw={600} aria-live="polite" data-testid="report-range">
           {range ? rangeLabel(range.from, range.to) : '\u00a0'}
         </Text>
-        {controls && (
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            {controls}
-          </Group>
-        )}
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          {controls}
+          {exportAs && <ExportMenu report={exportAs} />}
+          <SaveReportButton />
+        </Group>
       </Group>
       {notice}
       {children}

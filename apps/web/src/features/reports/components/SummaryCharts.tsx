@@ -64,7 +64,7 @@ export default function SummaryCharts({
             valueFormatter={fromHours}
             tickLine="y"
             gridAxis="y"
-            yAxisProps={{ width: 44, tickFormatter: (v: number) => `${v} h` }}
+            yAxisProps={{ width: 56, tickFormatter: (v: number) => `${v} h` }}
           />
         </Paper>
       )}

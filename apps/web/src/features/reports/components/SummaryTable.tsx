@@ -5,16 +5,24 @@ import { keyLabel, type MeasureFormatter, measureLabel } from '../format';
 import { t } from '../texts';
 import { Swatch } from './Swatch';
 
+/** A column computed from a row's figures (margin %, say), after the measures. */
+export interface ExtraColumn {
+  label: string;
+  value: (measures: ReportMeasures) => string;
+}
+
 function Rows({
   groups,
   depth,
   measures,
+  extra,
   format,
   path,
 }: {
   groups: ReportGroup[];
   depth: number;
   measures: ReportMeasure[];
+  extra: ExtraColumn[];
   format: MeasureFormatter;
   path: string;
 }) {
@@ -38,9 +46,21 @@ function Rows({
                   {format(m, g.measures[m])}
                 </Table.Td>
               ))}
+              {extra.map((x) => (
+                <Table.Td key={x.label} ta="right" fw={hasChildren ? 600 : 400} style={{ whiteSpace: 'nowrap' }}>
+                  {x.value(g.measures)}
+                </Table.Td>
+              ))}
             </Table.Tr>
             {hasChildren && (
-              <Rows groups={g.children ?? []} depth={depth + 1} measures={measures} format={format} path={id} />
+              <Rows
+                groups={g.children ?? []}
+                depth={depth + 1}
+                measures={measures}
+                extra={extra}
+                format={format}
+                path={id}
+              />
             )}
           </Fragment>
         );
@@ -55,18 +75,23 @@ export function SummaryTable({
   groups,
   totals,
   measures,
+  extra = [],
   format,
+  label = 'Summary',
 }: {
   groupBy: ReportDimension[];
   groups: ReportGroup[];
   totals: ReportMeasures;
   measures: ReportMeasure[];
+  extra?: ExtraColumn[];
   format: MeasureFormatter;
+  /** The table's accessible name (the report's). */
+  label?: string;
 }) {
   const heading = groupBy.map((d) => t.dimensions[d]).join(' / ') || t.total;
   return (
     <Table.ScrollContainer minWidth={560}>
-      <Table aria-label="Summary" striped={false} highlightOnHover verticalSpacing="xs" data-testid="summary-table">
+      <Table aria-label={label} striped={false} highlightOnHover verticalSpacing="xs" data-testid="summary-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">{heading}</Table.Th>
@@ -75,10 +100,15 @@ export function SummaryTable({
                 {measureLabel(m)}
               </Table.Th>
             ))}
+            {extra.map((x) => (
+              <Table.Th key={x.label} scope="col" ta="right">
+                {x.label}
+              </Table.Th>
+            ))}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          <Rows groups={groups} depth={0} measures={measures} format={format} path="" />
+          <Rows groups={groups} depth={0} measures={measures} extra={extra} format={format} path="" />
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr data-testid="summary-total">
@@ -88,6 +118,11 @@ export function SummaryTable({
             {measures.map((m) => (
               <Table.Td key={m} ta="right" fw={700} style={{ whiteSpace: 'nowrap' }}>
                 {format(m, totals[m])}
+              </Table.Td>
+            ))}
+            {extra.map((x) => (
+              <Table.Td key={x.label} ta="right" fw={700} style={{ whiteSpace: 'nowrap' }}>
+                {x.value(totals)}
               </Table.Td>
             ))}
           </Table.Tr>

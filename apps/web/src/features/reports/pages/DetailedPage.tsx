@@ -1,14 +1,22 @@
-import { Badge, Button, Center, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
+import { Button, Center, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { DetailedEntryView, DetailedSort } from '@sundial/core';
+import {
+  type DetailedEntryView,
+  type DetailedSort,
+  dayKey,
+  type ReportMeasure,
+  shiftDay,
+  zonedInstant,
+} from '@sundial/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTagLists } from '../../../api/catalog';
 import { useWorkspace } from '../../../api/session';
-import { failed } from '../../../components/notify';
-import { useDetailed, useMarkInvoiced } from '../api';
+import { failed, notSaved } from '../../../components/notify';
+import { usePickers } from '../../timesheet/api';
+import { useDetailed, useEditDetailedEntry, useMarkInvoiced, useSummary } from '../api';
+import { DetailedRow, type DetailedRowActions, type EntryClock } from '../components/DetailedRow';
 import { ReportBody, ReportFrame, useReportUrl } from '../components/ReportFrame';
-import { Swatch } from '../components/Swatch';
 import { useReportFormat } from '../format';
 import { t } from '../texts';
 import { readSort } from '../url';
@@ -53,8 +61,8 @@ function SortHeader({
   );
 }
 
-/** "Mon, 23 Nov" and "09:00–10:30" of an entry in the viewer's zone and time format. */
-function useEntryTimes() {
+/** How rows show an entry's day and times, and read times typed for it, in the viewer's zone and time format. */
+function useEntryClock(): EntryClock {
   const { me } = useWorkspace();
   return useMemo(() => {
     const loc = navigator.language || 'en-US';
@@ -66,17 +74,77 @@ function useEntryTimes() {
       minute: '2-digit',
       hour12: me.user.timeFormat === '12h',
     });
-    return (e: DetailedEntryView) => ({
-      date: date.format(new Date(e.start)),
-      span: `${time.format(new Date(e.start))}–${e.end ? time.format(new Date(e.end)) : t.detailed.running}`,
+    const field = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
     });
+    return {
+      date: (e) => date.format(new Date(e.start)),
+      span: (e) => `${time.format(new Date(e.start))}–${e.end ? time.format(new Date(e.end)) : t.detailed.running}`,
+      hhmm: (iso) => field.format(new Date(iso)),
+      instants: (e, start, end) => {
+        const day = dayKey(e.start, zone);
+        const from = zonedInstant(day, start, zone);
+        let to = zonedInstant(day, end, zone);
+        if (to <= from) to = zonedInstant(shiftDay(day, 1), end, zone);
+        return { start: new Date(from).toISOString(), end: new Date(to).toISOString() };
+      },
+    };
   }, [me.user.timeZone, me.user.timeFormat]);
+}
+
+const TOTAL_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount', 'entryCount'];
+
+/** The report's totals from the engine's Summary of the same filters (amounts only where the viewer sees them all). */
+function DetailedTotals({ filters }: { filters: ReturnType<typeof useReportUrl>['filters'] }) {
+  const { workspaceId } = useWorkspace();
+  const format = useReportFormat();
+  const summary = useSummary(workspaceId, filters, TOTAL_MEASURES);
+  const totals = summary.data?.totals;
+  if (!totals) return null;
+  const figures: [ReportMeasure, string, string][] = [
+    ['trackedSeconds', t.detailed.total, format.measure('trackedSeconds', totals.trackedSeconds)],
+    ['billableSeconds', t.detailed.billableTotal, format.measure('billableSeconds', totals.billableSeconds)],
+    ...(summary.data?.moneyHidden
+      ? []
+      : ([['billableAmount', t.detailed.amountTotal, format.measure('billableAmount', totals.billableAmount)]] as [
+          ReportMeasure,
+          string,
+          string,
+        ][])),
+  ];
+  return (
+    <Group
+      gap="lg"
+      aria-label={t.detailed.totals}
+      role="group"
+      data-testid="detailed-totals"
+      style={{ opacity: summary.isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}
+    >
+      {figures.map(([measure, label, value]) => (
+        <Text key={measure} size="sm">
+          <Text span c="dimmed" size="sm">
+            {label}{' '}
+          </Text>
+          <Text span fw={600} size="sm" ff="monospace" data-testid={`detailed-total-${measure}`}>
+            {value}
+          </Text>
+        </Text>
+      ))}
+      <Text size="sm" c="dimmed">
+        {t.detailed.entries(totals.entryCount ?? 0)}
+      </Text>
+    </Group>
+  );
 }
 
 /**
  * Detailed: every entry of the range, a page at a time (keyset cursor), sorted by start, duration
- * or description, with amounts where the API gives them and bulk "mark as invoiced" for those who
- * may edit the entries. Entries are edited on the timesheet (inline editing here comes later).
+ * or description, with the report's totals, amounts where the API gives them, and, for those who
+ * may edit an entry, inline editing (through the timesheet's write, shown at once and undone with
+ * the reason when refused) and bulk "mark as invoiced".
  */
 export function DetailedPage() {
   const { workspaceId, me, can } = useWorkspace();
@@ -84,7 +152,7 @@ export function DetailedPage() {
   const { params, filters, update } = url;
   const { sort, order } = readSort(params);
   const format = useReportFormat();
-  const times = useEntryTimes();
+  const clock = useEntryClock();
   const detailed = useDetailed(workspaceId, { ...filters, sort, order, limit: PAGE });
   const tagLists = useTagLists(workspaceId, false);
   const tagNames = useMemo(
@@ -92,12 +160,15 @@ export function DetailedPage() {
     [tagLists.data],
   );
   const mark = useMarkInvoiced(workspaceId);
+  const edit = useEditDetailedEntry(workspaceId);
   const [selected, setSelected] = useState<Set<string>>(new Set());
 
   const items = useMemo(() => detailed.data?.pages.flatMap((p) => p.items) ?? [], [detailed.data]);
   const range = detailed.data?.pages[0]?.range;
+  // The report lists only time the viewer reaches; editing others' needs time:edit_others (the API checks each).
   const mayEdit = (e: DetailedEntryView) => e.userId === me.user.id || can('time:edit_others');
   const editable = items.filter(mayEdit);
+  const pickers = usePickers(workspaceId, editable.length > 0 ? editable.map((e) => e.projectId) : []).data;
   const showAmounts = items.some((e) => e.billableAmount !== null && e.billableAmount !== undefined);
   const showUser = can('time:view_others');
   const chosen = editable.filter((e) => selected.has(e.id));
@@ -116,13 +187,23 @@ export function DetailedPage() {
         onError: failed,
       },
     );
-  const toggle = (id: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+
+  // Rows get one stable object of handlers reading the newest render, so memoised rows stay put.
+  const latest = useRef({ edit });
+  latest.current = { edit };
+  const actions = useMemo<DetailedRowActions>(
+    () => ({
+      onToggle: (id) =>
+        setSelected((current) => {
+          const next = new Set(current);
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+          return next;
+        }),
+      onEdit: (row, body, names) => latest.current.edit.mutate({ id: row.id, body, names }, { onError: notSaved }),
+    }),
+    [],
+  );
 
   const controls =
     chosen.length > 0 ? (
@@ -137,20 +218,26 @@ export function DetailedPage() {
           {t.detailed.markNotInvoiced}
         </Button>
       </Group>
-    ) : (
+    ) : items.length > 0 ? (
       <Text size="sm" c="dimmed">
-        {t.detailed.inlineLater}
+        {editable.length > 0 ? t.detailed.editable : t.detailed.readOnly}
       </Text>
-    );
+    ) : null;
 
   return (
-    <ReportFrame url={url} range={range} controls={controls}>
+    <ReportFrame
+      url={url}
+      range={range}
+      controls={controls}
+      exportAs={{ kind: 'detailed', query: { ...filters, sort, order }, title: 'Detailed' }}
+    >
+      {items.length > 0 && <DetailedTotals filters={filters} />}
       <ReportBody
         query={detailed}
         isEmpty={!!detailed.data && items.length === 0}
-        dimWhileFetching={!detailed.isFetchingNextPage}
+        dimWhileFetching={!detailed.isFetchingNextPage && !edit.isPending}
       >
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer minWidth={760}>
           <Table aria-label="Detailed" highlightOnHover verticalSpacing="xs" data-testid="detailed-table">
             <Table.Thead>
               <Table.Tr>
@@ -173,6 +260,7 @@ export function DetailedPage() {
                 />
                 <Table.Th scope="col">{t.detailed.projectTask}</Table.Th>
                 {showUser && <Table.Th scope="col">{t.detailed.user}</Table.Th>}
+                <Table.Th scope="col">{t.detailed.billable}</Table.Th>
                 <SortHeader
                   label={t.detailed.duration}
                   field="duration"
@@ -190,79 +278,21 @@ export function DetailedPage() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {items.map((e) => {
-                const when = times(e);
-                const what = e.note || t.detailed.noDescription;
-                return (
-                  <Table.Tr key={e.id} data-testid="detailed-row">
-                    <Table.Td>
-                      {mayEdit(e) && (
-                        <Checkbox
-                          aria-label={t.detailed.select(`${what}, ${when.date}`)}
-                          checked={selected.has(e.id)}
-                          onChange={() => toggle(e.id)}
-                        />
-                      )}
-                    </Table.Td>
-                    <Table.Td style={nowrap}>
-                      <Text size="sm">{when.date}</Text>
-                      <Text size="xs" c="dimmed">
-                        {when.span}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td maw={280}>
-                      <Text size="sm" lineClamp={2} c={e.note ? undefined : 'dimmed'}>
-                        {what}
-                      </Text>
-                      {e.tagIds.length > 0 && (
-                        <Group gap={4} mt={2} aria-label={t.detailed.tagsCol}>
-                          {e.tagIds.map((id) => (
-                            <Badge key={id} size="xs" variant="light" color="gray" tt="none" maw="100%">
-                              {tagNames.get(id) ?? 'tag'}
-                            </Badge>
-                          ))}
-                        </Group>
-                      )}
-                    </Table.Td>
-                    <Table.Td maw={220}>
-                      {e.projectName ? (
-                        <Text size="sm" lineClamp={2}>
-                          <Swatch color={e.projectColor ?? 'gray.5'} size={8} />
-                          {e.projectName}
-                          {e.taskName ? ` / ${e.taskName}` : ''}
-                          {e.clientName ? (
-                            <Text span size="xs" c="dimmed">
-                              {` · ${e.clientName}`}
-                            </Text>
-                          ) : null}
-                        </Text>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          {t.detailed.noProject}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    {showUser && (
-                      <Table.Td>
-                        <Text size="sm">{e.userName}</Text>
-                      </Table.Td>
-                    )}
-                    <Table.Td ta="right" style={nowrap} fw={500}>
-                      {format.duration(e.seconds)}
-                    </Table.Td>
-                    {showAmounts && (
-                      <Table.Td ta="right" style={nowrap}>
-                        {e.billable ? format.measure('billableAmount', e.billableAmount) : '—'}
-                      </Table.Td>
-                    )}
-                    <Table.Td>
-                      <Text size="sm" c={e.invoiced ? 'teal.9' : 'dimmed'} fw={e.invoiced ? 600 : 400}>
-                        {e.invoiced ? t.detailed.invoiced : t.detailed.notInvoiced}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
+              {items.map((e) => (
+                <DetailedRow
+                  key={e.id}
+                  entry={e}
+                  editable={mayEdit(e)}
+                  picked={selected.has(e.id)}
+                  showUser={showUser}
+                  showAmounts={showAmounts}
+                  pickers={pickers}
+                  tagNames={tagNames}
+                  clock={clock}
+                  format={format}
+                  actions={actions}
+                />
+              ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>

@@ -71,6 +71,7 @@ function MatrixReport({ spec }: { spec: MatrixSpec }) {
       url={url}
       range={data?.range ?? range}
       controls={controls}
+      exportAs={{ kind: 'matrix', query: { ...query, measures: [measure] }, title: spec.label }}
       notice={<MoneyHiddenNotice hidden={data?.moneyHidden} />}
     >
       <ReportBody query={matrix} isEmpty={!!data && data.rows.length === 0}>

@@ -95,6 +95,11 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
       url={url}
       range={data?.range ?? range}
       controls={controls}
+      exportAs={{
+        kind: 'summary',
+        query: { ...filters, groupBy, measures: shown },
+        title: custom ? 'Custom report' : 'Summary',
+      }}
       notice={
         <>
           {custom && (

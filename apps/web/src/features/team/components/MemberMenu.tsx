@@ -4,6 +4,7 @@ import { IconDots } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { useRateSettings } from '../../rates/api';
 import { RatesPanel } from '../../rates/components/RatesPanel';
 import {
   type GroupView,
@@ -31,7 +32,13 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
   const canTransfer = role === 'owner' && !isMe && member.role !== 'guest' && member.status === 'active';
   const addable = groups.filter((g) => managedGroups.has(g.id) && !g.memberIds.includes(member.userId));
   const canGroups = inGroup ? managedGroups.has(inGroup.id) : addable.length > 0;
-  const canRates = can(role, 'rates:manage') && !inGroup;
+  const ownBillable = useRateSettings(workspaceId).data?.membersSeeOwnBillable ?? false;
+  // Who may read this person's rates (the API decides; this only hides what it would refuse):
+  // owners and admins; a manager for themselves and the people of the groups they manage; a member
+  // their own when the workspace lets members see their own billable rates.
+  const managesThem =
+    role === 'manager' && (isMe || groups.some((g) => managedGroups.has(g.id) && g.memberIds.includes(member.userId)));
+  const canRates = !inGroup && (can(role, 'rates:manage') || managesThem || (isMe && ownBillable));
   const [rates, setRates] = useState(false);
   if (!editable && !canGroups && !canTransfer && !canRates) return null;
 

@@ -12,8 +12,9 @@ import {
 } from '@mantine/core';
 import { formatDuration, type TimeEntryView } from '@sundial/core';
 import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
-import { memo, type ReactNode, useEffect, useRef, useState } from 'react';
+import { memo, type ReactNode, useEffect, useState } from 'react';
 import { useDurationFormat, useWorkspace } from '../../../api/session';
+import { useInPlace } from '../../../components/useInPlace';
 import { useRateSettings } from '../../rates/api';
 import { money } from '../../rates/money';
 import { formatDay, formatTime } from '../dates';
@@ -188,29 +189,11 @@ function ProjectCell(props: {
   taskId: string | null;
   onChange: (next: { projectId: string | null; taskId: string | null }) => void;
 }) {
-  const [active, setActive] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   // After a choice or Escape the keyboard stays on the field; a click elsewhere keeps its own focus.
-  const refocus = useRef(false);
-  useEffect(() => {
-    if (!active && refocus.current) {
-      refocus.current = false;
-      button.current?.focus();
-    }
-  }, [active]);
-  const close = (keepFocus: boolean) => {
-    refocus.current = keepFocus;
-    setActive(false);
-  };
+  const { open: active, setOpen: setActive, button, close, leaving } = useInPlace();
   if (active) {
     return (
-      <Box
-        w={180}
-        style={{ flexShrink: 0 }}
-        onBlur={(e) => {
-          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) close(false);
-        }}
-      >
+      <Box w={180} style={{ flexShrink: 0 }} onBlur={(e) => leaving(e) && close(false)}>
         <ProjectTaskSelect
           pickers={props.pickers}
           projectId={props.projectId}

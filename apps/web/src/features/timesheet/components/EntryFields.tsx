@@ -126,6 +126,8 @@ export function TagSelect(props: {
   label?: string;
   size?: 'xs' | 'sm';
   w?: number | string;
+  /** Takes focus when it appears in place of what showed the tags. */
+  autoFocus?: boolean;
 }) {
   const data = (props.pickers?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }));
   if (data.length === 0) return null;
@@ -141,6 +143,7 @@ export function TagSelect(props: {
       clearable
       size={props.size}
       w={props.w}
+      autoFocus={props.autoFocus}
     />
   );
 }

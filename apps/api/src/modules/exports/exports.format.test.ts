@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { decimalHours, decimalMoney, formatClock, formatDay, hms, localTime, safeText } from './exports.format.js';
+
+describe('export formats', () => {
+  it('reads local wall-clock times across DST changes and :45 offsets as Intl does', () => {
+    const intl = (iso: string, timeZone: string) =>
+      new Intl.DateTimeFormat('sv-SE', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+        .format(new Date(iso))
+        .replace(' ', 'T');
+    const zones = ['Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'UTC'];
+    // Every 7 minutes 13 seconds over the days around the 2026 DST changes.
+    for (const from of [Date.UTC(2026, 2, 7), Date.UTC(2026, 2, 28), Date.UTC(2026, 9, 24), Date.UTC(2026, 10, 1)])
+      for (let ms = from; ms < from + 3 * 86_400_000; ms += 433_000)
+        for (const zone of zones) {
+          const iso = new Date(ms).toISOString();
+          expect(localTime(iso, zone), `${iso} in ${zone}`).toBe(intl(iso, zone));
+        }
+  });
+
+  it('writes days, clocks, durations and money as a spreadsheet reads them', () => {
+    expect(formatDay('2026-11-02', 'DD.MM.YYYY')).toBe('02.11.2026');
+    expect(formatDay('2026-11-02', 'MM/DD/YYYY')).toBe('11/02/2026');
+    expect(formatClock('2026-11-02T00:05:00', '12h')).toBe('12:05 AM');
+    expect(formatClock('2026-11-02T13:05:00', '24h')).toBe('13:05');
+    expect(hms(27 * 3600 + 5 * 60 + 9)).toBe('27:05:09');
+    expect(decimalHours(5400)).toBe('1.50');
+    expect(decimalMoney(-305)).toBe('-3.05');
+  });
+
+  it('makes a cell that would run as a formula inert', () => {
+    for (const cell of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1', '\r=1']) expect(safeText(cell)).toBe(`'${cell}`);
+    expect(safeText('Plain text')).toBe('Plain text');
+    expect(safeText('a=b')).toBe('a=b');
+  });
+});

@@ -1,0 +1,106 @@
+/** How exported values read as text: dates in the viewer's format, durations, money, safe cells. */
+
+/** "2026-11-02" in one of the profile's date formats (YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, DD.MM.YYYY). */
+export function formatDay(day: string, dateFormat: string): string {
+  const [y, m, d] = [day.slice(0, 4), day.slice(5, 7), day.slice(8, 10)];
+  switch (dateFormat) {
+    case 'DD/MM/YYYY':
+      return `${d}/${m}/${y}`;
+    case 'MM/DD/YYYY':
+      return `${m}/${d}/${y}`;
+    case 'DD.MM.YYYY':
+      return `${d}.${m}.${y}`;
+    default:
+      return day;
+  }
+}
+
+/** The same format for a spreadsheet's number format ("dd/mm/yyyy"). */
+export function excelDateFormat(dateFormat: string): string {
+  return (
+    { 'DD/MM/YYYY': 'dd/mm/yyyy', 'MM/DD/YYYY': 'mm/dd/yyyy', 'DD.MM.YYYY': 'dd.mm.yyyy' }[dateFormat] ?? 'yyyy-mm-dd'
+  );
+}
+
+/** A local wall-clock time ("2026-11-02T09:30:00") as the viewer writes times: "09:30" or "9:30 AM". */
+export function formatClock(local: string, timeFormat: string): string {
+  const h = Number(local.slice(11, 13));
+  const mm = local.slice(14, 16);
+  if (timeFormat === '12h') return `${h % 12 === 0 ? 12 : h % 12}:${mm} ${h < 12 ? 'AM' : 'PM'}`;
+  return `${local.slice(11, 13)}:${mm}`;
+}
+
+/** A local wall-clock time as date and time in the viewer's formats. */
+export const formatDateTime = (local: string, dateFormat: string, timeFormat: string) =>
+  `${formatDay(local.slice(0, 10), dateFormat)} ${formatClock(local, timeFormat)}`;
+
+/** Seconds as h:mm:ss ("27:05:09"; negative with a sign). */
+export function hms(seconds: number): string {
+  const abs = Math.abs(Math.round(seconds));
+  const text = `${Math.floor(abs / 3600)}:${String(Math.floor((abs % 3600) / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return seconds < 0 && abs > 0 ? `-${text}` : text;
+}
+
+/** Seconds as decimal hours with two places ("1.50"), from integer hundredths so no float creeps in. */
+export function decimalHours(seconds: number): string {
+  const hundredths = Math.round(Math.abs(seconds) / 36);
+  const text = `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')}`;
+  return seconds < 0 && hundredths > 0 ? `-${text}` : text;
+}
+
+/** Integer cents as a plain decimal ("1234.50", "-3.05"): what spreadsheets read as a number. */
+export function decimalMoney(cents: number): string {
+  const abs = Math.abs(cents);
+  const text = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return cents < 0 ? `-${text}` : text;
+}
+
+/**
+ * A text cell that a spreadsheet would read as a formula (= + - @, or a tab or carriage return
+ * that some programs strip first) gets a leading apostrophe, so "=HYPERLINK(...)" in a
+ * description stays text when the CSV is opened (OWASP's CSV injection advice).
+ */
+export function safeText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, number>();
+/** Time zones change their offset on quarter hours: one offset per zone and quarter hour serves every instant in it. */
+const QUARTER_HOUR = 900_000;
+
+function offsetOf(ms: number, timeZone: string): number {
+  const bucket = Math.floor(ms / QUARTER_HOUR) * QUARTER_HOUR;
+  const key = `${timeZone} ${bucket}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    let format = wallClocks.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
+      wallClocks.set(timeZone, format);
+    }
+    const p: Record<string, string> = {};
+    for (const part of format.formatToParts(new Date(bucket))) p[part.type] = part.value;
+    offset =
+      Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
+      bucket;
+    if (offsets.size > 100_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+/** An instant's local wall-clock time in a time zone, as "YYYY-MM-DDTHH:mm:ss". */
+export function localTime(iso: string, timeZone: string): string {
+  const ms = Date.parse(iso);
+  return new Date(ms + offsetOf(ms, timeZone)).toISOString().slice(0, 19);
+}

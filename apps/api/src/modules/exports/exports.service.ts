@@ -1,0 +1,383 @@
+import type { Readable } from 'node:stream';
+import {
+  DATE_PRESET_LABELS,
+  type DetailedEntryView,
+  detailedReportQuery,
+  type ExportFormat,
+  type ExportKind,
+  exportQuery,
+  type MatrixReportQuery,
+  matrixReportQuery,
+  REPORT_DIMENSION_LABELS,
+  REPORT_MEASURE_LABELS,
+  type ReportDimension,
+  type ReportGroup,
+  type ReportKey,
+  type ReportMeasure,
+  type ReportMeasures,
+  type ReportQuery,
+  reportQuery,
+  shiftDay,
+} from '@sundial/core';
+import type { z } from 'zod';
+import type { Actor } from '../../platform/actor.js';
+import { AppError } from '../../platform/errors.js';
+import type { RatesService } from '../rates/rates.service.js';
+import type { ReportsService } from '../reports/reports.service.js';
+import { writeCsv } from './exports.csv.js';
+import { formatDay, localTime } from './exports.format.js';
+import { writePdf } from './exports.pdf.js';
+import type { Cell, ColumnType, ExportColumn, ExportRow, ExportTable } from './exports.table.js';
+import { writeXlsx } from './exports.xlsx.js';
+
+/** A PDF stops after this many rows, with a note: a printed report past a few hundred pages helps no one. */
+export const PDF_MAX_ROWS = 10_000;
+
+export interface ExportFile {
+  fileName: string;
+  contentType: string;
+  stream: Readable;
+}
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+};
+
+const DIMENSIONS = REPORT_DIMENSION_LABELS;
+const MEASURES = REPORT_MEASURE_LABELS;
+const PRESETS = DATE_PRESET_LABELS;
+const TAG_MODES = { any: 'any of', all: 'all of', none: 'none of' } as const;
+const DAY_KEYED: ReadonlySet<ReportDimension> = new Set(['day', 'week']);
+
+function parse<S extends z.ZodType>(schema: S, query: Record<string, string | string[]>): z.output<S> {
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'query'] ??= issue.message;
+  throw new AppError('validation_failed', Object.values(fields)[0] ?? 'The export is not valid.', {
+    status: 422,
+    fields,
+  });
+}
+
+const keyLabel = (dimension: ReportDimension, key: ReportKey): string =>
+  dimension === 'task' && key.parent ? `${key.parent} / ${key.label}` : key.label;
+
+/** A dimension's key as a cell: a local day for day and week keys, the label otherwise. */
+const keyCell = (dimension: ReportDimension, key: ReportKey): Cell =>
+  DAY_KEYED.has(dimension) && key.key !== null ? key.key : keyLabel(dimension, key);
+
+const dimensionColumn = (dimension: ReportDimension, level?: number): ExportColumn => ({
+  header: DIMENSIONS[dimension],
+  type: DAY_KEYED.has(dimension) ? 'date' : 'text',
+  width: DAY_KEYED.has(dimension) ? 12 : dimension === 'description' ? 40 : 24,
+  ...(level !== undefined ? { level } : {}),
+});
+
+const isMoney = (m: ReportMeasure) => m === 'billableAmount' || m === 'costAmount' || m === 'margin';
+
+/** A measure's columns: durations twice (h:mm:ss, and decimal hours outside the PDF), money with its currency. */
+function measureColumns(m: ReportMeasure, currency: string): { column: ExportColumn; measure: ReportMeasure }[] {
+  if (isMoney(m)) return [{ measure: m, column: { header: `${MEASURES[m]} (${currency})`, type: 'money', width: 14 } }];
+  if (m === 'entryCount') return [{ measure: m, column: { header: MEASURES[m], type: 'count', width: 10 } }];
+  return [
+    { measure: m, column: { header: MEASURES[m], type: 'duration', width: 12 } },
+    { measure: m, column: { header: `${MEASURES[m]} (hours)`, type: 'hours', width: 10, pdf: false } },
+  ];
+}
+
+/** Every day from `from` to `to`, or null past two months (then only the days with time are columns). */
+function daysOf(from: string, to: string, max = 62): string[] | null {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = shiftDay(day, 1)) {
+    days.push(day);
+    if (days.length > max) return null;
+  }
+  return days;
+}
+
+/** "Mon 2": a day column's short header. */
+const weekdayLabel = (day: string) =>
+  `${new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' })} ${Number(day.slice(8, 10))}`;
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'report';
+
+async function* fromArray(rows: ExportRow[]): AsyncGenerator<ExportRow> {
+  yield* rows;
+}
+
+/**
+ * Exports: a report of the engine (Summary, Detailed, matrix) as a CSV, XLSX or PDF stream.
+ * An export is (kind, the report's query string, format, options); the report is read with the
+ * actor's own permissions, exactly as on screen: the same people, the Summary and matrix refuse
+ * money they may not see (403 money_forbidden), and Detailed rows show amounts only where the
+ * actor may see them, with the amount columns left out for an actor who sees none. Refusals and
+ * bad filters throw before the first byte; the Detailed report streams page by page.
+ */
+export function createExportsService(deps: {
+  reports: ReportsService;
+  rates: Pick<RatesService, 'settings'>;
+  /** Entries read from the engine per keyset page while a Detailed export streams. */
+  pageRows: number;
+}) {
+  const { reports } = deps;
+
+  /** The range and filters in words, one line each. */
+  async function describe(
+    actor: Actor,
+    q: Omit<ReportQuery, 'groupBy'>,
+    range: { from: string; to: string; timeZone: string },
+  ) {
+    const dateFormat = actor.user.date_format;
+    const names = await reports.filterNames(actor, q);
+    const lines = [
+      `${PRESETS[q.preset]}: ${formatDay(range.from, dateFormat)} – ${formatDay(range.to, dateFormat)} (${range.timeZone})`,
+    ];
+    const named = (kind: string, ids: string[] | undefined) =>
+      (ids ?? []).map((id) => names.get(`${kind}:${id}`) ?? 'Unknown').join(', ');
+    if (q.users?.length) lines.push(`Users: ${named('users', q.users)}`);
+    if (q.groups?.length) lines.push(`Groups: ${named('groups', q.groups)}`);
+    if (q.clients?.length) lines.push(`Clients: ${named('clients', q.clients)}`);
+    if (q.projects?.length || q.withoutProject)
+      lines.push(
+        `Projects: ${[named('projects', q.projects), q.withoutProject ? 'without project' : ''].filter(Boolean).join(', ')}`,
+      );
+    if (q.tasks?.length) lines.push(`Tasks: ${named('tasks', q.tasks)}`);
+    if (q.tags?.length || q.withoutTag)
+      lines.push(
+        `Tags${q.tags?.length ? ` (${TAG_MODES[q.tagMode]})` : ''}: ${[named('tags', q.tags), q.withoutTag ? 'without tag' : ''].filter(Boolean).join(', ')}`,
+      );
+    if (q.billable !== undefined) lines.push(`Billable: ${q.billable ? 'yes' : 'no'}`);
+    if (q.invoiced !== undefined) lines.push(`Invoiced: ${q.invoiced ? 'yes' : 'no'}`);
+    if (q.description) lines.push(`Description contains “${q.description}”`);
+    if (q.roundingMode && q.roundingMode !== 'none')
+      lines.push(`Rounding: ${q.roundingMode} to ${q.roundingMinutes ?? 'the workspace’s'} minutes`);
+    return lines;
+  }
+
+  async function summaryTable(actor: Actor, q: ReportQuery, currency: string) {
+    const view = await reports.summary(actor, q);
+    const dims = view.groupBy;
+    const measures = view.measures;
+    const byMeasure = measures.flatMap((m) => measureColumns(m, currency));
+    const columns: ExportColumn[] = [
+      ...(dims.length ? dims.map((d, i) => dimensionColumn(d, i)) : [{ header: '', type: 'text' as const, width: 12 }]),
+      ...byMeasure.map((c) => c.column),
+    ];
+    const figures = (values: ReportMeasures): Cell[] => byMeasure.map((c) => values[c.measure] ?? null);
+    const rows: ExportRow[] = [];
+    const walk = (groups: readonly ReportGroup[], path: Cell[], depth: number) => {
+      for (const g of groups) {
+        const keys = [...path, keyCell(g.dimension, g.key)];
+        const padded = [...keys, ...Array(Math.max(0, dims.length - keys.length)).fill(null)];
+        rows.push({ cells: [...padded, ...figures(g.measures)], kind: g.children?.length ? 'group' : 'row', depth });
+        if (g.children?.length) walk(g.children, keys, depth + 1);
+      }
+    };
+    walk(view.groups, [], 0);
+    const first: Cell[] = ['Total', ...Array(Math.max(0, dims.length - 1)).fill(null)];
+    rows.push({ cells: [...first, ...figures(view.totals)], kind: 'total', depth: 0 });
+    const grouped = dims.length ? [`Grouped by ${dims.map((d) => DIMENSIONS[d].toLowerCase()).join(', then ')}`] : [];
+    return { range: view.range, columns, rows: fromArray(rows), extra: grouped };
+  }
+
+  async function matrixTable(actor: Actor, q: MatrixReportQuery, currency: string) {
+    const measure: ReportMeasure = q.measures?.[0] ?? 'trackedSeconds';
+    const view = await reports.matrix(actor, { ...q, measures: [measure] });
+    const type: ColumnType = isMoney(measure)
+      ? 'money'
+      : measure === 'entryCount'
+        ? 'count'
+        : actor.user.duration_format === 'decimal'
+          ? 'hours'
+          : 'duration';
+    const columnHeader = (key: ReportKey) =>
+      DAY_KEYED.has(q.columns) && key.key !== null
+        ? formatDay(key.key, actor.user.date_format)
+        : keyLabel(q.columns, key);
+    // Day columns are every day of the range, as on screen (up to two months); other columns those with time.
+    const days = q.columns === 'day' ? daysOf(view.range.from, view.range.to) : null;
+    const keys: ReportKey[] = days ? days.map((d) => ({ key: d, label: d })) : view.columns.map((c) => c.key);
+    const columnTotals = new Map(view.columns.map((c) => [c.key.key, c.totals]));
+    const columns: ExportColumn[] = [
+      dimensionColumn(q.rows),
+      ...keys.map((key) => ({
+        header: columnHeader(key),
+        type,
+        width: 11,
+        ...(days && key.key ? { pdfHeader: weekdayLabel(key.key) } : {}),
+      })),
+      { header: 'Total', type, width: 12 },
+    ];
+    const rows: ExportRow[] = view.rows.map((r) => ({
+      cells: [
+        keyCell(q.rows, r.key),
+        ...keys.map((key) => r.cells[key.key ?? '']?.[measure] ?? null),
+        r.totals[measure] ?? null,
+      ],
+      kind: 'row',
+      depth: 0,
+    }));
+    rows.push({
+      cells: [
+        'Total',
+        ...keys.map((key) => columnTotals.get(key.key)?.[measure] ?? null),
+        view.totals[measure] ?? null,
+      ],
+      kind: 'total',
+      depth: 0,
+    });
+    const unit = isMoney(measure) ? ` (${currency})` : type === 'hours' ? ' (hours)' : '';
+    return {
+      range: view.range,
+      columns,
+      rows: fromArray(rows),
+      extra: [
+        `${DIMENSIONS[q.rows]} by ${DIMENSIONS[q.columns].toLowerCase()}: ${MEASURES[measure].toLowerCase()}${unit}`,
+      ],
+    };
+  }
+
+  async function detailedTable(actor: Actor, query: Record<string, string | string[]>, currency: string) {
+    const q = parse(detailedReportQuery, query);
+    const { range, access, pages } = await reports.detailedPages(actor, q, deps.pageRows);
+    const showBillable = access.billableOf === null || access.billableOf.size > 0;
+    const showCost = access.costOf === null || access.costOf.size > 0;
+    const columns: ExportColumn[] = [
+      { header: 'Date', type: 'date', width: 11 },
+      { header: 'Start', type: 'datetime', width: 17 },
+      { header: 'End', type: 'datetime', width: 17 },
+      { header: 'User', type: 'text', width: 18 },
+      { header: 'Client', type: 'text', width: 14 },
+      { header: 'Project', type: 'text', width: 18 },
+      { header: 'Task', type: 'text', width: 16 },
+      { header: 'Description', type: 'text', width: 34 },
+      { header: 'Tags', type: 'text', width: 14 },
+      { header: 'Billable', type: 'text', width: 8 },
+      { header: 'Invoiced', type: 'text', width: 8, pdf: false },
+      { header: 'Duration', type: 'duration', width: 11 },
+      { header: 'Duration (hours)', type: 'hours', width: 10, pdf: false },
+      ...(showBillable ? [{ header: `Billable amount (${currency})`, type: 'money' as const, width: 14 }] : []),
+      ...(showCost ? [{ header: `Cost (${currency})`, type: 'money' as const, width: 12 }] : []),
+    ];
+    const zone = range.timeZone;
+    const rowOf = (e: DetailedEntryView): ExportRow => {
+      const start = localTime(e.start, zone);
+      return {
+        cells: [
+          start.slice(0, 10),
+          start,
+          e.end === null ? null : localTime(e.end, zone),
+          e.userName,
+          e.clientName,
+          e.projectName,
+          e.taskName,
+          e.note,
+          e.tagNames.join(', '),
+          e.billable ? 'Yes' : 'No',
+          e.invoiced ? 'Yes' : 'No',
+          e.seconds,
+          e.seconds,
+          ...(showBillable ? [e.billableAmount ?? null] : []),
+          ...(showCost ? [e.costAmount ?? null] : []),
+        ],
+        kind: 'row',
+        depth: 0,
+      };
+    };
+    async function* rows(): AsyncGenerator<ExportRow> {
+      let seconds = 0;
+      let billable: number | null = 0;
+      let cost: number | null = 0;
+      for await (const page of pages)
+        for (const e of page) {
+          seconds += e.seconds;
+          billable = billable === null || e.billableAmount == null ? null : billable + e.billableAmount;
+          cost = cost === null || e.costAmount == null ? null : cost + e.costAmount;
+          yield rowOf(e);
+        }
+      // An amount some rows hide has no true total: its cell stays empty.
+      yield {
+        cells: [
+          'Total',
+          ...Array(10).fill(null),
+          seconds,
+          seconds,
+          ...(showBillable ? [billable] : []),
+          ...(showCost ? [cost] : []),
+        ],
+        kind: 'total',
+        depth: 0,
+      };
+    }
+    const order =
+      q.order === 'desc'
+        ? q.sort === 'start'
+          ? 'newest first'
+          : 'descending'
+        : q.sort === 'start'
+          ? 'oldest first'
+          : 'ascending';
+    return { range, columns, rows: rows(), extra: [`Sorted by ${q.sort}, ${order}`], filters: q };
+  }
+
+  return {
+    /**
+     * The report a query string names, as a file stream. Throws 422 for a bad query, 403
+     * money_forbidden as the report does; a failure after the first byte ends the stream.
+     */
+    async export(actor: Actor, params: URLSearchParams): Promise<ExportFile> {
+      const query: Record<string, string | string[]> = {};
+      for (const key of new Set(params.keys())) {
+        const values = params.getAll(key);
+        query[key] = values.length === 1 ? (values[0] as string) : values;
+      }
+      const options = parse(exportQuery, query);
+      const kind: ExportKind = options.kind;
+      const currency = (await deps.rates.settings(actor)).currency;
+      let built: Awaited<ReturnType<typeof summaryTable>>;
+      let filters: Omit<ReportQuery, 'groupBy'>;
+      if (kind === 'summary') {
+        const q = parse(reportQuery, query);
+        filters = q;
+        built = await summaryTable(actor, q, currency);
+      } else if (kind === 'matrix') {
+        const q = parse(matrixReportQuery, query);
+        filters = q;
+        built = await matrixTable(actor, q, currency);
+      } else {
+        const d = await detailedTable(actor, query, currency);
+        filters = d.filters;
+        built = d;
+      }
+      const title = options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix' }[kind];
+      const table: ExportTable = {
+        title,
+        workspace: actor.membership.workspace.name,
+        lines: [...(await describe(actor, filters, built.range)), ...built.extra],
+        columns: built.columns,
+        rows: built.rows,
+        dateFormat: actor.user.date_format,
+        timeFormat: actor.user.time_format,
+        currency,
+        fileName: `${slug(title)}-${built.range.from}-${built.range.to}`,
+      };
+      const stream =
+        options.format === 'csv'
+          ? writeCsv(table, { bom: options.bom ?? false })
+          : options.format === 'xlsx'
+            ? writeXlsx(table)
+            : writePdf(table, { maxRows: PDF_MAX_ROWS });
+      return { fileName: `${table.fileName}.${options.format}`, contentType: CONTENT_TYPES[options.format], stream };
+    },
+  };
+}
+
+export type ExportsService = ReturnType<typeof createExportsService>;

@@ -1,0 +1,77 @@
+import {
+  type DetailedReportView,
+  type ReportMeasure,
+  type RunningTimerView,
+  type SummaryReportView,
+  toReportParams,
+} from '@sundial/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../../api/client';
+import { reportKeys } from '../reports/api';
+import type { ParamPatch } from '../reports/url';
+
+const ws = (w: string) => `/workspaces/${w}`;
+
+export const dashboardKeys = {
+  timers: (w: string) => ['dashboard', w, 'timers'] as const,
+};
+
+/**
+ * A Summary of the report engine under the reports' keys (so whatever refreshes reports refreshes
+ * the dashboard). Tracked and billable time only: the dashboard shows no money.
+ */
+export function useDashboardSummary(
+  w: string,
+  query: ParamPatch,
+  measures: ReportMeasure[] = ['trackedSeconds'],
+  enabled = true,
+  refetchInterval: number | false = false,
+) {
+  const params = toReportParams({ ...query, measures }).toString();
+  return useQuery({
+    queryKey: reportKeys.one(w, 'summary', params),
+    queryFn: () => api<SummaryReportView>('GET', `${ws(w)}/reports/summary?${params}`),
+    enabled,
+    refetchInterval,
+  });
+}
+
+/** The newest entries of a report's range (one page of the Detailed report, newest first). */
+export function useLatestEntries(w: string, query: ParamPatch, limit: number) {
+  const params = toReportParams({ ...query, sort: 'start', order: 'desc', limit }).toString();
+  return useQuery({
+    queryKey: reportKeys.one(w, 'detailed', params),
+    queryFn: () => api<DetailedReportView>('GET', `${ws(w)}/reports/detailed?${params}`),
+  });
+}
+
+/** The running timers the viewer may see: their own, a manager's people's, or everyone's. */
+export function useRunningTimers(w: string, enabled = true) {
+  return useQuery({
+    queryKey: dashboardKeys.timers(w),
+    queryFn: async () => (await api<{ items: RunningTimerView[] }>('GET', `${ws(w)}/timers`)).items,
+    enabled,
+  });
+}
+
+/**
+ * Keeps the page live: every change to the time the viewer follows (their own, or with `everyone`
+ * all the time they reach), from any person, tab or device, refreshes the figures and the running
+ * timers. The same stream as the timesheet's.
+ */
+export function useLiveTime(w: string, userId: string, everyone: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource(`/api/v1${ws(w)}/time-entries/events?userId=${everyone ? 'all' : userId}`);
+    const refresh = () => {
+      void queryClient.invalidateQueries({ queryKey: reportKeys.all(w) });
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.timers(w) });
+    };
+    source.addEventListener('change', refresh);
+    // After a dropped connection, catch up on what was missed.
+    source.addEventListener('ready', refresh);
+    return () => source.close();
+  }, [w, userId, everyone, queryClient]);
+}

@@ -1,0 +1,80 @@
+import { Anchor, Badge, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { useEstimates } from '../api';
+import { BudgetProgress, useEstimateFormat } from '../pages/EstimatesPage';
+import { t } from '../texts';
+import { Swatch } from './Swatch';
+
+const ESTIMATES = '/homepage/reports/estimates?preset=thisMonth';
+
+/**
+ * The projects and tasks at 80 % or more of their budget this month (monthly budgets: this month;
+ * others: to date), the furthest first, with a link to the Estimates report. Self-contained: give
+ * it the workspace and place it (the dashboard does).
+ */
+export function BudgetWatch({ workspaceId }: { workspaceId: string }) {
+  const estimates = useEstimates(workspaceId, { preset: 'thisMonth' });
+  const figure = useEstimateFormat();
+  const watched = (estimates.data?.items ?? [])
+    .filter((i) => i.status === 'near' || i.status === 'over')
+    .sort((a, b) => (b.percent ?? 0) - (a.percent ?? 0));
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      component="section"
+      aria-labelledby="budget-watch-title"
+      data-testid="budget-watch"
+    >
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Text fw={600} id="budget-watch-title">
+          {t.estimates.watchTitle}
+        </Text>
+        <Anchor component={Link} to={ESTIMATES} size="sm">
+          {t.estimates.watchLink}
+        </Anchor>
+      </Group>
+      {estimates.isPending ? (
+        <Loader size="sm" aria-label={t.loading} />
+      ) : estimates.error ? (
+        <Text c="red.8" size="sm">
+          {t.estimates.watchError}
+        </Text>
+      ) : watched.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t.estimates.watchEmpty}
+        </Text>
+      ) : (
+        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+          {watched.map((item) => (
+            <Group
+              key={`${item.projectId}/${item.taskId ?? ''}/${item.month ?? ''}`}
+              component="li"
+              justify="space-between"
+              wrap="nowrap"
+              gap="sm"
+              data-testid="budget-watch-item"
+            >
+              <Stack gap={0} style={{ minWidth: 0 }}>
+                <Text size="sm" fw={500} truncate>
+                  <Swatch color={item.projectColor} />
+                  {item.taskId ? `${item.projectName} › ${item.taskName}` : item.projectName}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {figure(item, item.used)} / {figure(item, item.budget)}
+                  {item.status === 'over' && (
+                    <Badge ml={6} size="xs" color="red" variant="filled">
+                      {t.estimates.status.over}
+                    </Badge>
+                  )}
+                </Text>
+              </Stack>
+              <BudgetProgress item={item} width={90} />
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

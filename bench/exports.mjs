@@ -1,0 +1,138 @@
+// Exports (issue 15) through the API: the Detailed report of every entry as CSV (rows/s and the
+// process's RSS growth while it streams), the same as XLSX, and a PDF of ~5,000 rows.
+//
+// PostgreSQL, on the large workspace that bench:seed-large made (the owner signs in):
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_large npm run bench:exports
+// PostgreSQL without the large workspace: -- --seed N makes a scratch database sundial_bench_exports
+// (dropped first if it is there) with N entries of the same shape:
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:exports -- --seed 100000
+// PGlite (in memory, in this process, seeded here with the same shape, 100,000 entries unless -- --entries N):
+//   npm run bench:exports -- --pglite
+// `-- --skip xlsx,pdf` leaves formats out. RSS is sampled every 50 ms; the server (and PGlite)
+// run in this process, so the growth is all of it.
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openDb } from '../apps/api/src/db/connection.ts';
+import { migrateToLatest } from '../apps/api/src/db/migrate.ts';
+import { freePort } from './lib/ports.mjs';
+import { seedPglite } from './lib/seed-pglite.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const onPglite = process.argv.includes('--pglite');
+const skip = new Set((arg('skip', '') ?? '').split(','));
+const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2026!' };
+
+const seedOnPostgres = Number(arg('seed', 0));
+let databaseUrl;
+if (!onPglite) {
+  if (!process.env.DATABASE_URL) {
+    console.error('Set DATABASE_URL (and BENCH_DB, the database bench:seed-large made), or pass --pglite.');
+    process.exit(1);
+  }
+  const url = new URL(process.env.DATABASE_URL);
+  const name = seedOnPostgres ? 'sundial_bench_exports' : (process.env.BENCH_DB ?? 'sundial_bench_large');
+  if (seedOnPostgres) {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  databaseUrl = url.href;
+}
+
+const handle = openDb(onPglite ? { dataDir: 'memory://' } : { databaseUrl });
+const { db } = handle;
+await migrateToLatest(db);
+const port = Number(process.env.BENCH_PORT ?? (await freePort()));
+const config = loadConfig({
+  NODE_ENV: 'test',
+  PUBLIC_URL: `http://localhost:${port}`,
+  WEB_DIST: '/nonexistent',
+  ...(process.env.EXPORT_PAGE_ROWS ? { EXPORT_PAGE_ROWS: process.env.EXPORT_PAGE_ROWS } : {}),
+});
+const app = await buildApp({ config, db, logger: false });
+await app.listen({ port, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${port}/api/v1`;
+const post = (path, body) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+if (onPglite || seedOnPostgres) {
+  const entries = seedOnPostgres || Number(arg('entries', 100_000));
+  const started = performance.now();
+  const signup = await post('/auth/signup', { ...OWNER, timeZone: 'UTC' });
+  if (signup.status !== 201) throw new Error(`sign-up failed: ${await signup.text()}`);
+  await seedPglite(db, { ownerEmail: OWNER.email, entries });
+  console.log(
+    `${onPglite ? 'PGlite' : 'PostgreSQL'} seeded with ${entries} entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+const login = await post('/auth/login', OWNER);
+if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+const cookie = login.headers
+  .getSetCookie()
+  .map((c) => c.split(';')[0])
+  .join('; ');
+const ws = (await (await fetch(`${base}/me`, { headers: { cookie } })).json()).currentWorkspaceId;
+
+const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const mb = (bytes) => (bytes / 1048576).toFixed(0);
+
+/** Streams one export to nowhere, counting bytes and lines, sampling RSS. */
+async function run(label, query) {
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const t0 = performance.now();
+  const response = await fetch(`${base}/workspaces/${ws}/reports/export?${query}`, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`${label}: ${response.status} ${await response.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of response.body) {
+    bytes += chunk.length;
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  return { seconds, bytes, lines, growth: peak - before, before };
+}
+
+const all = `preset=custom&from=${day(-3 * 365 - 2)}&to=${day(0)}&timeZone=UTC&kind=detailed&sort=start&order=asc`;
+const csv = await run('csv', `${all}&format=csv`);
+const rows = csv.lines - 2; // the header and the totals
+console.log(
+  `${onPglite ? 'PGlite' : 'PostgreSQL'} Detailed CSV: ${rows} rows, ${mb(csv.bytes)} MB in ${csv.seconds.toFixed(1)} s = ` +
+    `${Math.round(rows / csv.seconds).toLocaleString('en-US')} rows/s; RSS ${mb(csv.before)} MB at start, ` +
+    `+${mb(csv.growth)} MB at most while streaming`,
+);
+if (!skip.has('xlsx')) {
+  const xlsx = await run('xlsx', `${all}&format=xlsx`);
+  console.log(
+    `Detailed XLSX: ${rows} rows, ${mb(xlsx.bytes)} MB in ${xlsx.seconds.toFixed(1)} s; RSS +${mb(xlsx.growth)} MB at most`,
+  );
+}
+if (!skip.has('pdf')) {
+  // About 5,000 rows: the last days of the range, as many as hold that many entries.
+  const perDay = rows / (3 * 365);
+  const days = Math.max(1, Math.round(5000 / perDay));
+  const q = `preset=custom&from=${day(-days)}&to=${day(-1)}&timeZone=UTC&kind=detailed&format=pdf`;
+  const pdf = await run('pdf', q);
+  console.log(
+    `Detailed PDF of ~${Math.round(days * perDay)} rows (${days} days): ${mb(pdf.bytes)} MB in ${pdf.seconds.toFixed(1)} s`,
+  );
+}
+
+await app.close();
+await handle.close();
