@@ -105,7 +105,10 @@ test('a manager edits a Detailed row in place and the totals and the timesheet a
   await m.getByRole('option', { name: 'Review' }).click();
   await m.keyboard.press('Tab');
   await expect(callRow.getByLabel('Tags', { exact: true })).toHaveText('Review');
-  expect((await (await managing.request.get(`${ws}/time-entries/${call.id}`)).json()).tagIds).toHaveLength(1);
+  // The row shows the tag before the server has it (optimistic): wait for the stored entry.
+  await expect
+    .poll(async () => (await (await managing.request.get(`${ws}/time-entries/${call.id}`)).json()).tagIds)
+    .toHaveLength(1);
 
   // A change the server refuses is shown, then taken back with the reason.
   await edited.getByRole('button', { name: 'Duration: 1:15:00' }).click();
