@@ -4,7 +4,7 @@
 // PostgreSQL, on the large workspace that bench:seed-large made (the owner signs in):
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_large npm run bench:exports
 // PostgreSQL without the large workspace: -- --seed N makes a scratch database sundial_bench_exports
-// (dropped first if it is there) with N entries of the same shape:
+// (dropped first if it is there; BENCH_DB names another) with N entries of the same shape:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:exports -- --seed 100000
 // PGlite (in memory, in this process, seeded here with the same shape, 100,000 entries unless -- --entries N):
 //   npm run bench:exports -- --pglite
@@ -34,7 +34,7 @@ if (!onPglite) {
     process.exit(1);
   }
   const url = new URL(process.env.DATABASE_URL);
-  const name = seedOnPostgres ? 'sundial_bench_exports' : (process.env.BENCH_DB ?? 'sundial_bench_large');
+  const name = process.env.BENCH_DB ?? (seedOnPostgres ? 'sundial_bench_exports' : 'sundial_bench_large');
   if (seedOnPostgres) {
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();

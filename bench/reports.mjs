@@ -1,7 +1,10 @@
 // The report engine (issue 14) on the large workspace: the Summary report over a year, through
 // the API (HTTP, auth, validation, the engine's one SQL statement, JSON), against the raw SQL that
 // computes the same figures on the same database, alternated in one run; and the Detailed report's
-// page 1 against page 1,000 (keyset paging), 100 entries a page.
+// page 1 against page 1,000 (keyset paging), 100 entries a page. The Summary is timed twice through
+// the API: reading the daily rollups (report_rollups, the default) and with REPORT_ROLLUPS=false
+// (the engine over the entries), each against the raw SQL in the same rounds. `-- --groupings`
+// also times other Summaries (by user, client and project, month, day, ...) both ways.
 //
 // PostgreSQL: seed first, then run on that database:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_reports npm run bench:seed-large
@@ -41,15 +44,27 @@ if (!onPglite) {
 
 const handle = openDb(onPglite ? { dataDir: 'memory://' } : { databaseUrl });
 const { db } = handle;
+const migrating = performance.now();
 await migrateToLatest(db);
-const config = loadConfig({
-  NODE_ENV: 'test',
-  PUBLIC_URL: `http://localhost:${PORT}`,
-  WEB_DIST: '/nonexistent',
-});
-const app = await buildApp({ config, db, logger: false });
-await app.listen({ port: PORT, host: '127.0.0.1' });
+console.log(
+  `migrations: ${((performance.now() - migrating) / 1000).toFixed(1)} s (the rollups' backfill runs in them once)`,
+);
+const appOf = async (port, rollups) => {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: `http://localhost:${port}`,
+    WEB_DIST: '/nonexistent',
+    REPORT_ROLLUPS: String(rollups),
+  });
+  const built = await buildApp({ config, db, logger: false });
+  await built.listen({ port, host: '127.0.0.1' });
+  return built;
+};
+const app = await appOf(PORT, true);
+const RAW_PORT = await freePort();
+const rawApp = await appOf(RAW_PORT, false);
 const base = `http://127.0.0.1:${PORT}/api/v1`;
+const rawBase = `http://127.0.0.1:${RAW_PORT}/api/v1`;
 
 async function post(path, body, cookie) {
   return fetch(`${base}${path}`, {
@@ -82,11 +97,13 @@ const from = day(-365);
 const to = day(-1);
 const query = `preset=custom&from=${from}&to=${to}&timeZone=UTC&groupBy=project&measures=trackedSeconds,billableSeconds,billableAmount,costAmount`;
 
-async function viaApi() {
-  const response = await fetch(`${base}/workspaces/${ws}/reports/summary?${query}`, { headers: { cookie } });
+async function summary(root, q = query) {
+  const response = await fetch(`${root}/workspaces/${ws}/reports/summary?${q}`, { headers: { cookie } });
   if (response.status !== 200) throw new Error(`summary: ${response.status} ${await response.text()}`);
   return response.json();
 }
+const viaApi = () => summary(base);
+const viaApiRaw = () => summary(rawBase);
 
 async function viaSql() {
   const { rows } = await sql`
@@ -120,6 +137,12 @@ const expected = {
 };
 if (JSON.stringify(api.totals) !== JSON.stringify(expected))
   throw new Error(`the API and the raw SQL disagree: ${JSON.stringify(api.totals)} vs ${JSON.stringify(expected)}`);
+const apiRaw = await viaApiRaw();
+if (JSON.stringify(apiRaw) !== JSON.stringify(api)) throw new Error('the rollups and the entries disagree');
+const rollupRows = (
+  await sql`select count(*)::int as n from report_rollups where workspace_id = ${ws}
+    and day between ${from}::date and ${to}::date`.execute(db)
+).rows[0].n;
 const entriesInYear = (
   await sql`select count(*)::int as n from time_entries where workspace_id = ${ws}
     and start_at >= ${`${from}T00:00:00Z`}::timestamptz and start_at < ${`${to}T00:00:00Z`}::timestamptz + interval '1 day'`.execute(
@@ -127,21 +150,50 @@ const entriesInYear = (
   )
 ).rows[0].n;
 console.log(
-  `${onPglite ? 'PGlite' : 'PostgreSQL'}: ${entriesInYear} entries in ${from}..${to}; totals agree`,
+  `${onPglite ? 'PGlite' : 'PostgreSQL'}: ${entriesInYear} entries (${rollupRows} rollup rows) in ${from}..${to}; totals agree`,
   api.totals,
 );
 
 const apiMs = [];
+const apiRawMs = [];
 const sqlMs = [];
 for (let round = 0; round < ROUNDS; round++) {
   apiMs.push((await time(viaApi)).ms);
+  apiRawMs.push((await time(viaApiRaw)).ms);
   sqlMs.push((await time(viaSql)).ms);
 }
 const a = median(apiMs);
+const ar = median(apiRawMs);
 const s = median(sqlMs);
 console.log(
-  `Summary by project, a year: API ${a.toFixed(0)} ms, raw SQL ${s.toFixed(0)} ms, ratio ${(a / s).toFixed(2)}x (median of ${ROUNDS})`,
+  `Summary by project, a year: API with rollups ${a.toFixed(0)} ms (${(a / s).toFixed(2)}x), API without (REPORT_ROLLUPS=false) ${ar.toFixed(0)} ms (${(ar / s).toFixed(2)}x), raw SQL ${s.toFixed(0)} ms (median of ${ROUNDS})`,
 );
+
+if (process.argv.includes('--groupings')) {
+  const range = `preset=custom&from=${from}&to=${to}&timeZone=UTC&measures=trackedSeconds,billableSeconds,billableAmount,costAmount`;
+  for (const groupBy of [
+    'user',
+    'client,project',
+    'task',
+    'month',
+    'week',
+    'day',
+    'billable',
+    'project,month',
+    'user,project',
+  ]) {
+    const q = `${range}&groupBy=${groupBy}`;
+    const on = [];
+    const off = [];
+    for (let round = 0; round < 3; round++) {
+      on.push((await time(() => summary(base, q))).ms);
+      off.push((await time(() => summary(rawBase, q))).ms);
+    }
+    console.log(
+      `Summary by ${groupBy}, a year: rollups ${median(on).toFixed(0)} ms, entries ${median(off).toFixed(0)} ms (median of 3)`,
+    );
+  }
+}
 
 // Detailed: page 1 and page 1,000 of 100 entries (the cursor of page 1,000 is the one the API
 // writes after the 99,900th entry, newest first).
@@ -174,4 +226,5 @@ console.log(
 );
 
 await app.close();
+await rawApp.close();
 await handle.close();

@@ -46,6 +46,8 @@ export default defineConfig({
       RATE_LIMIT_INVITE_RESEND: '100000',
       RATE_LIMIT_DEMO_PER_IP: '100000',
       RATE_LIMIT_DEMO_PER_EMAIL: '100000',
+      // A Detailed report over 25 rows exports as a background job (e2e/export-jobs.spec.ts).
+      EXPORT_JOB_MIN_ROWS: '25',
     },
   },
 });

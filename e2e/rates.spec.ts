@@ -48,7 +48,9 @@ test.describe('rates', () => {
     if (shots) await rates.screenshot({ path: `${shots}/rates-project-section.png` });
 
     // An entry takes the rates in force at its start: the project's billable, the workspace's cost.
-    const start = new Date(Date.now() - 40 * 60_000).toISOString();
+    // 40 minutes ago, but not before midnight UTC: an entry across midnight shows as two rows.
+    const midnight = new Date().setUTCHours(0, 0, 0, 0);
+    const start = new Date(Math.max(Date.now() - 40 * 60_000, midnight)).toISOString();
     const entry = await (
       await page.request.post(`${ws}/time-entries`, {
         data: { start, duration: 1800, projectId: project.id, billable: true },

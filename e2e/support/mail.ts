@@ -5,6 +5,8 @@ export interface CaughtMail {
   to: string[];
   subject: string;
   text: string;
+  /** The message's files, their bytes in base64. */
+  attachments: { filename?: string; contentType: string; base64: string }[];
 }
 
 /** The newest e-mail to an address that the server really sent over SMTP. */

@@ -18,7 +18,17 @@ const inbox = await startInbox({
   onMessage: (mail) =>
     fs.appendFileSync(
       MAIL_FILE,
-      `${JSON.stringify({ to: recipients(mail), subject: mail.subject, text: mail.text })}\n`,
+      `${JSON.stringify({
+        to: recipients(mail),
+        subject: mail.subject,
+        text: mail.text,
+        // Scheduled reports arrive with a file; journeys read it back from here.
+        attachments: mail.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          base64: a.content.toString('base64'),
+        })),
+      })}\n`,
     ),
 });
 

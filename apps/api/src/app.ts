@@ -18,6 +18,7 @@ import { meRoutes } from './modules/me/me.routes.js';
 import { membersRoutes } from './modules/members/members.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
+import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
@@ -174,6 +175,7 @@ export async function buildApp({
       await api.register(timeEntriesRoutes);
       await api.register(reportsRoutes);
       await api.register(savedReportsRoutes);
+      await api.register(reportSchedulesRoutes);
       await api.register(exportsRoutes);
     },
     { prefix: '/api/v1' },

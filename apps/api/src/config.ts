@@ -49,8 +49,25 @@ const envSchema = z.object({
   /** The largest import file, in bytes, and the most rows it may have (checked as it streams in). */
   IMPORT_MAX_BYTES: z.coerce.number({ error: 'must be a number' }).int().min(1).default(100_000_000),
   IMPORT_MAX_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1_000_000),
-  /** Entries read from the report engine per keyset page while a Detailed export streams. */
+  /** Entries read per chunk of the report engine's cursor while a Detailed export streams. */
   EXPORT_PAGE_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(50_000).default(2_000),
+  /** Reports with more rows than this export as a background job instead of downloading at once. */
+  EXPORT_JOB_MIN_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(50_000),
+  /** Bytes per stored piece of an export job's file (the database holds files in pieces). */
+  EXPORT_JOB_CHUNK_BYTES: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1024)
+    .max(16_777_216)
+    .default(1_048_576),
+  /**
+   * Whether Summary and matrix reports read the daily rollups (report_rollups, kept by triggers
+   * whatever this says) when their definition allows; false always reads the entries.
+   */
+  REPORT_ROLLUPS: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true'),
   /** Whether this process runs queued jobs (mail, purges); with false it only enqueues them for others. */
   JOBS_ENABLED: z
     .enum(['true', 'false'], { error: 'must be true or false' })

@@ -1,6 +1,7 @@
 import type { Role } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
+import { greyPng } from '../test/png.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 
 /**
@@ -41,6 +42,13 @@ const fresh = {
     const response = await ctx.call('PUT', w(`/groups/${id}/members/${people.member.userId}`), people.owner.cookie);
     if (response.statusCode !== 200) throw new Error(`fixture group member: ${response.body}`);
     return id;
+  },
+  /** The workspace's logo, set by the owner; its URL. */
+  async logo() {
+    const url = w('/logo');
+    const response = await ctx.call('PUT', url, people.owner.cookie, { data: greyPng(32, 32).toString('base64') });
+    if (response.statusCode !== 200) throw new Error(`fixture logo: ${response.body}`);
+    return url;
   },
   async invite() {
     return (await ownerCall('POST', `/api/v1/workspaces/${ws}/invites`, { emails: [uniqueEmail('inv')] })).items[0].id;
@@ -83,6 +91,25 @@ const routes: Route[] = [
     path: '/workspaces/:id',
     method: 'PATCH',
     prepare: async () => ({ url: w(), body: { name: 'Renamed' } }),
+    allowed: ADMINS,
+  },
+  // the workspace's logo (issue 15: the PDF exports show it); each call finds one set
+  {
+    path: '/workspaces/:id/logo',
+    method: 'GET',
+    prepare: async () => ({ url: await fresh.logo() }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/logo',
+    method: 'PUT',
+    prepare: async () => ({ url: w('/logo'), body: { data: greyPng(32, 32).toString('base64') } }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/logo',
+    method: 'DELETE',
+    prepare: async () => ({ url: await fresh.logo() }),
     allowed: ADMINS,
   },
   { path: '/me', method: 'GET', prepare: async () => ({ url: '/api/v1/me' }), allowed: ALL_ROLES, personal: true },
@@ -570,6 +597,19 @@ routes.push(...timeRoutes);
 
 // ---- reports (issue 14) ----------------------------------------------------------------------
 
+const EXPORT_JOB_QUERY = 'kind=summary&preset=lastMonth&groupBy=user';
+/** A finished export job of the caller's (the owner's for an outsider, who then must not see it). */
+async function ownExportJob(who: Who): Promise<string> {
+  const cookie = people[who === 'outsider' ? 'owner' : who].cookie;
+  const response = await ctx.call('POST', w('/reports/export-jobs'), cookie, {
+    query: EXPORT_JOB_QUERY,
+    format: 'csv',
+  });
+  if (response.statusCode !== 202) throw new Error(`fixture export job: ${response.body}`);
+  await ctx.t.app.services.jobs.drain();
+  return response.json().id as string;
+}
+
 /** Every role reads reports (of the time it reaches); marking invoiced needs to reach the subject's time. */
 const reportRoutes: Route[] = [
   ...['summary', 'detailed', 'matrix', 'estimates'].map(
@@ -587,6 +627,31 @@ const reportRoutes: Route[] = [
     path: '/workspaces/:id/reports/export',
     method: 'GET',
     prepare: async () => ({ url: w('/reports/export?kind=summary&format=csv&preset=lastMonth&groupBy=user') }),
+    allowed: ALL_ROLES,
+  },
+  // Export jobs: anyone who may export may start one; a job is its owner's alone (404 for everyone else).
+  {
+    path: '/workspaces/:id/reports/export-jobs',
+    method: 'POST',
+    prepare: async () => ({ url: w('/reports/export-jobs'), body: { query: EXPORT_JOB_QUERY, format: 'csv' } }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/reports/export-jobs',
+    method: 'GET',
+    prepare: async () => ({ url: w('/reports/export-jobs') }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/reports/export-jobs/:jobId',
+    method: 'GET',
+    prepare: async (who) => ({ url: w(`/reports/export-jobs/${await ownExportJob(who)}`) }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/reports/export-jobs/:jobId/file',
+    method: 'GET',
+    prepare: async (who) => ({ url: w(`/reports/export-jobs/${await ownExportJob(who)}/file`) }),
     allowed: ALL_ROLES,
   },
   {
@@ -614,7 +679,7 @@ beforeAll(async () => {
 
 describe('permission matrix: reports', () => {
   it('has a row for every reports route', () => {
-    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/reports(\/.*)?$/, 5)).toEqual([]);
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/reports(\/.*)?$/, 9)).toEqual([]);
   });
 });
 
@@ -682,7 +747,8 @@ describe('permission matrix: rates', () => {
 /**
  * Each role works on a report of its own (all may save, change, share and revoke theirs); deleting
  * a report a member shared with the workspace is for that member and for owners and admins. The
- * public page (/shared-reports/:linkId) takes no session: saved-reports.int.test.ts covers it.
+ * public page (/shared-reports/:linkId) and the public CSV (/public/reports/csv/:file) take no
+ * session: saved-reports.int.test.ts and csv-links.int.test.ts cover them.
  */
 const SAVED_QUERY = 'preset=lastMonth&groupBy=project';
 const ownReport = async (who: Who) => {
@@ -719,6 +785,21 @@ const savedReportRoutes: Route[] = [
   onOwnReport('GET', '/links'),
   onOwnReport('POST', '/links', { expiresAt: null }),
   onOwnReport('POST', '/links/LINK/revoke'),
+  // CSV links for Google Sheets (issue 15): made by the report's owner, whatever their role.
+  onOwnReport('GET', '/csv-link'),
+  onOwnReport('POST', '/csv-link', { expiresAt: null }),
+  {
+    path: '/workspaces/:id/saved-reports/:savedReportId/csv-link/revoke',
+    method: 'POST',
+    prepare: async (who) => {
+      const id = await ownReport(who);
+      const cookie = people[who === 'outsider' ? 'owner' : who].cookie;
+      const made = await ctx.call('POST', w(`/saved-reports/${id}/csv-link`), cookie, {});
+      if (made.statusCode !== 201) throw new Error(`fixture csv link: ${made.body}`);
+      return { url: w(`/saved-reports/${id}/csv-link/revoke`) };
+    },
+    allowed: ALL_ROLES,
+  },
   {
     path: '/workspaces/:id/saved-reports/:savedReportId (shared by the member)',
     method: 'DELETE',
@@ -732,8 +813,37 @@ const savedReportRoutes: Route[] = [
 ];
 routes.push(...savedReportRoutes);
 
+/**
+ * E-mail schedules (issue 15): each role on a schedule of its own report; guests may not schedule
+ * (they cannot see whom to send to). Another member's shared report: saved-reports' own tests.
+ */
+const SCHEDULE = { frequency: 'weekly', weekday: 1, hour: 8, format: 'csv', recipientEmails: ['boss@example.com'] };
+const onOwnSchedule = (method: Route['method'], suffix: string, body?: object): Route => ({
+  path: `/workspaces/:id/saved-reports/:savedReportId/schedule${suffix}`,
+  method,
+  prepare: async (who) => {
+    const id = await ownReport(who);
+    // Guests cannot make one: theirs is refused before the schedule is looked for.
+    if (who !== 'guest') {
+      const cookie = people[who === 'outsider' ? 'owner' : who].cookie;
+      const made = await ctx.call('PUT', w(`/saved-reports/${id}/schedule`), cookie, SCHEDULE);
+      if (made.statusCode !== 200) throw new Error(`fixture schedule: ${made.body}`);
+    }
+    return { url: w(`/saved-reports/${id}/schedule${suffix}`), body };
+  },
+  allowed: NOT_GUEST,
+});
+routes.push(
+  onOwnSchedule('GET', ''),
+  onOwnSchedule('PUT', '', { ...SCHEDULE, format: 'pdf' }),
+  onOwnSchedule('DELETE', ''),
+  onOwnSchedule('POST', '/pause'),
+  onOwnSchedule('POST', '/resume'),
+  onOwnSchedule('POST', '/send'),
+);
+
 describe('permission matrix: saved reports', () => {
   it('has a row for every saved-reports route', () => {
-    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/saved-reports(\/.*)?$/, 8)).toEqual([]);
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/saved-reports(\/.*)?$/, 17)).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/v1/invites/{token}/accept',
   // A public report link: its secret (X-Share-Secret) instead of a session; see saved-reports.int.test.ts.
   'GET /api/v1/shared-reports/{linkId}',
+  // A report's CSV for Google Sheets: the token in the path, redacted from logs; see csv-links.int.test.ts.
+  'GET /api/v1/public/reports/csv/{file}',
 ]);
 
 describe('authentication of every route', () => {
@@ -310,7 +312,7 @@ describe('/dev/mail', () => {
 });
 
 describe('the request log', () => {
-  it('never holds a reset or invitation token from a URL', async () => {
+  it('never holds a reset, invitation or report CSV link token from a URL', async () => {
     const { db, close } = await openTestDb();
     await migrateToLatest(db);
     const stream = new PassThrough();
@@ -322,14 +324,22 @@ describe('the request log', () => {
     const app = await buildApp({ config, db, logStream: stream });
     try {
       await app.ready();
-      const secrets = ['ResetSecretToken111', 'InviteSecretToken222', 'PageSecretToken333', 'AcceptSecretToken444'];
+      const secrets = [
+        'ResetSecretToken111',
+        'InviteSecretToken222',
+        'PageSecretToken333',
+        'AcceptSecretToken444',
+        'CsvLinkSecretToken555',
+      ];
       await app.inject(`/api/v1/auth/password/reset/${secrets[0]}`);
       await app.inject(`/api/v1/invites/${secrets[1]}`);
       await app.inject(`/password?token=${secrets[2]}`);
       await app.inject({ method: 'POST', url: `/api/v1/invites/${secrets[3]}/accept`, payload: {} });
+      await app.inject(`/api/v1/public/reports/csv/${secrets[4]}.csv`);
       expect(log).toContain('incoming request');
       expect(log).toContain('/api/v1/invites/[redacted]');
       expect(log).toContain('/password?token=[redacted]');
+      expect(log).toContain('/api/v1/public/reports/csv/[redacted]');
       for (const secret of secrets) expect(log).not.toContain(secret);
     } finally {
       await app.close();

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
+import { createExportJobsService } from './modules/exports/export-jobs.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
@@ -12,6 +13,7 @@ import { createProfileService } from './modules/me/me.service.js';
 import { createMembersService } from './modules/members/members.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
+import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
 import { createReportsService } from './modules/reports/reports.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
@@ -47,16 +49,42 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
-  const workspaces = createWorkspacesService(db);
   const events = createEventBus(db);
   auditEvents(events);
   const liveUpdates = createLiveUpdates(events);
   const timeEntries = createTimeEntriesService(db, events);
+  const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings });
   const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
-  const reports = createReportsService(db, timeEntries, projects);
+  const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   const rates = createRatesService(db, timeEntries);
+  const exports = createExportsService({
+    reports,
+    rates,
+    pageRows: config.EXPORT_PAGE_ROWS,
+    jobMinRows: config.EXPORT_JOB_MIN_ROWS,
+    logoOf: async (workspaceId) => (await workspaces.logo(workspaceId))?.data ?? null,
+  });
+  const savedReports = createSavedReportsService({
+    db,
+    reports,
+    workspaces,
+    rates,
+    exports,
+    viewsPerMinute: config.RATE_LIMIT_SHARE_VIEWS_PER_IP,
+  });
+  const reportSchedules = createReportSchedulesService({
+    db,
+    jobs,
+    mailer,
+    savedReports,
+    exports,
+    workspaces,
+    publicUrl: config.publicUrl,
+    ...(log ? { log } : {}),
+  });
+  reportSchedules.registerJobs();
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -80,14 +108,18 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     projects,
     clients: createClientsService(db),
     reports,
-    savedReports: createSavedReportsService({
+    savedReports,
+    exports,
+    reportSchedules,
+    exportJobs: createExportJobsService({
       db,
-      reports,
+      exports,
       workspaces,
-      rates,
-      viewsPerMinute: config.RATE_LIMIT_SHARE_VIEWS_PER_IP,
+      jobs,
+      mailer,
+      publicUrl: config.publicUrl,
+      chunkBytes: config.EXPORT_JOB_CHUNK_BYTES,
     }),
-    exports: createExportsService({ reports, rates, pageRows: config.EXPORT_PAGE_ROWS }),
     tags: createTagsService(db, timeEntries),
     rates,
     imports: createImportsService(db, timeEntries, jobs, {

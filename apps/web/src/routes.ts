@@ -162,6 +162,11 @@ export const APP_ROUTES: AppRoute[] = [
   computer('Efficiency', 'efficiency'),
   computer('User statistics', 'user-statistics'),
   {
+    path: '/homepage/exports',
+    title: 'Recent exports',
+    page: { load: () => import('./features/reports/exports/RecentExportsPage') },
+  },
+  {
     path: '/homepage/projects',
     title: 'Projects',
     page: { load: () => import('./features/projects/pages/ProjectsPage') },

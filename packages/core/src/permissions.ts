@@ -48,6 +48,8 @@ const MATRIX = {
   'saved_reports:manage_shared': ['owner', 'admin'],
   /** Showing costs and margins on a public report link. */
   'saved_reports:share_costs': ['owner', 'admin'],
+  /** E-mailing one's own saved report on a schedule (guests see too little of the workspace to pick recipients). */
+  'saved_reports:schedule': ['owner', 'admin', 'manager', 'member'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

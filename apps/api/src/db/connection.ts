@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { PGliteDialect } from './pglite-dialect.js';
 import { type PGliteLike, PGliteThread } from './pglite-thread.js';
 import type { Database } from './tables.js';
@@ -51,7 +52,8 @@ export function openDb(options: DbOptions): DbHandle {
     // 'error' event on the pool; unhandled, it would crash the process. The pool discards that
     // connection and opens a new one on the next query, so there is nothing else to do.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    // `cursor` lets a query stream (Kysely's .stream()): a Detailed export reads one statement in chunks.
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log });
     const connectionString = options.databaseUrl;
     listeners.set(db, async (channel, onPayload) => {
       let client: pg.Client | undefined;

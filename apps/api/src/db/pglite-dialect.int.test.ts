@@ -32,6 +32,31 @@ describe('the embedded database driver', () => {
     expect(rows).toEqual([{ n: 2 }]);
   });
 
+  it('streams a statement through a cursor in chunks, in a transaction or its own, and lets go when the reader stops', async () => {
+    handle = openDb({ dataDir: 'memory://' });
+    const { db } = handle;
+    const numbers = (on: Pick<typeof db, 'selectFrom'>) =>
+      on
+        .selectFrom(sql<{ n: number }>`generate_series(1, ${25}::int)`.as('g'))
+        .select(sql<number>`g`.as('n'))
+        .orderBy('n');
+    const seen: number[] = [];
+    for await (const row of numbers(db).stream(10)) seen.push(row.n);
+    expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    const inside = await db.transaction().execute(async (tx) => {
+      let n = 0;
+      for await (const _ of numbers(tx).stream(4)) n++;
+      for await (const _ of numbers(tx).stream(7)) n++;
+      await sql`select 1`.execute(tx);
+      return n;
+    });
+    expect(inside).toBe(50);
+    // A reader that stops early ends the stream's own transaction: the connection answers again.
+    for await (const row of numbers(db).stream(3)) if (row.n === 5) break;
+    const { rows } = await sql<{ n: number }>`select 1 as n`.execute(db);
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+
   it('runs queries sent at once one after another, each seeing the ones before', async () => {
     handle = openDb({ dataDir: 'memory://' });
     const { db } = handle;

@@ -34,6 +34,7 @@ class PGliteConnection implements DatabaseConnection {
   #commit: (() => void) | undefined;
   #rollback: ((reason: unknown) => void) | undefined;
   #closed: Promise<void> | undefined;
+  #cursors = 0;
 
   constructor(private readonly pglite: PGliteLike) {}
 
@@ -46,9 +47,34 @@ class PGliteConnection implements DatabaseConnection {
     return { numAffectedRows: affectedRows == null ? undefined : BigInt(affectedRows), rows: rows ?? [] };
   }
 
-  // biome-ignore lint/correctness/useYield: the interface wants a generator; PGlite cannot stream.
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('Streaming is not supported by PGlite.');
+  /**
+   * A statement read `chunkSize` rows at a time through a cursor (DECLARE, then FETCH), so memory
+   * holds one chunk whatever the result's size. A cursor lives in a transaction: the open one, or
+   * one of the stream's own, committed (or rolled back after a failure) when the stream ends or its
+   * reader stops early. The one connection is the stream's until then: other callers wait, as a
+   * PostgreSQL stream holds its pooled connection.
+   */
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+    if (!Number.isInteger(chunkSize) || chunkSize <= 0) throw new Error('chunkSize must be a positive integer');
+    const own = this.#transaction === undefined;
+    if (own) await this.begin();
+    const tx = this.#transaction as PGliteQueryable;
+    const cursor = `kysely_stream_${++this.#cursors}`;
+    let failed = false;
+    try {
+      await tx.query(`declare ${cursor} no scroll cursor for ${compiled.sql}`, compiled.parameters as unknown[]);
+      for (;;) {
+        const { rows } = await tx.query<R>(`fetch forward ${chunkSize} from ${cursor}`, [], { rowMode: 'object' });
+        if (rows.length > 0) yield { rows };
+        if (rows.length < chunkSize) break;
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      if (own) await (failed ? this.rollback() : this.commit());
+      else if (!failed) await tx.query(`close ${cursor}`);
+    }
   }
 
   async begin(): Promise<void> {

@@ -13,7 +13,7 @@ import {
 } from '../../test/query-plans.js';
 import { clientsRepository } from '../modules/clients/clients.repository.js';
 import { membersRepository } from '../modules/members/members.repository.js';
-import { compileDetailedPage, type EngineFilter } from '../modules/reports/reports.repository.js';
+import { compileDetailedPage, compileReport, type EngineFilter } from '../modules/reports/reports.repository.js';
 import { timeEntriesRepository } from '../modules/time-entries/time-entries.repository.js';
 import type { Db } from './connection.js';
 import { migrateToLatest } from './migrate.js';
@@ -164,6 +164,38 @@ describe('query plans at 100,000 entries', () => {
       expect(indexCond(plan, 'time_entries_start_idx')).toMatch(/start_at/);
     }
     expect(far.buffers).toBeLessThan(first.buffers * 3 + 100);
+  });
+
+  it('reads a year’s Summary from the rollups, not the entries, with the same figures', async () => {
+    const yearAgo = new Date(weekTo.getTime() - 365 * 24 * HOUR);
+    const filter = (rollups: boolean): EngineFilter => ({
+      workspaceId: ws,
+      fromAt: yearAgo,
+      toAt: weekTo,
+      fromDay: yearAgo.toISOString().slice(0, 10),
+      toDay: new Date(weekTo.getTime() - 24 * HOUR).toISOString().slice(0, 10),
+      timeZone: 'UTC',
+      weekStart: 'monday',
+      rounding: { mode: 'none', minutes: 1 },
+      now: weekTo,
+      scope: null,
+      hideDisabled: false,
+      tagMode: 'any',
+      rollups,
+    });
+    const summary = (rollups: boolean) => (tx: Db) =>
+      compileReport(filter(rollups), { sets: [[], ['project']], dimensions: ['project'], countEntries: false }).execute(
+        tx,
+      );
+    const rolled = only(await plansOf(db, summary(true)));
+    const raw = only(await plansOf(db, summary(false)));
+    // Only the running timer comes from the entries, through the index of running entries.
+    expect(seqScans(rolled)).not.toContain('time_entries');
+    expect(rolled.nodes.map((n) => n['Relation Name'])).toContain('report_rollups');
+    expect(rolled.buffers).toBeLessThan(raw.buffers);
+    const order = (rows: { level: number; k1: string | null }[]) =>
+      [...rows].sort((a, b) => a.level - b.level || String(a.k1).localeCompare(String(b.k1)));
+    expect(order((await summary(true)(db)).rows)).toEqual(order((await summary(false)(db)).rows));
   });
 
   it('lists members and clients through the workspace’s indexes', async () => {

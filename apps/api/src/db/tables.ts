@@ -1,15 +1,18 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
+import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
 import type { RatesTables } from './tables/rates.js';
+import type { ReportSchedulesTables } from './tables/report-schedules.js';
 import type { SavedReportsTables } from './tables/saved-reports.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
+import type { WorkspaceLogosTables } from './tables/workspace-logos.js';
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -114,7 +117,10 @@ export interface Database
     JobsTables,
     ImportsTables,
     RatesTables,
-    SavedReportsTables {
+    SavedReportsTables,
+    ReportSchedulesTables,
+    ExportJobsTables,
+    WorkspaceLogosTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

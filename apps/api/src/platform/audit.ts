@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   // workspace and its settings
   'workspace.created',
   'workspace.renamed',
+  'workspace.logo_updated',
+  'workspace.logo_removed',
   'workspace.ownership_transferred',
   'workspace.team_settings_updated',
   'time_settings.updated',
@@ -72,6 +74,12 @@ export const AUDIT_ACTIONS = [
   'saved_report.deleted',
   'report_link.created',
   'report_link.revoked',
+  'report_csv_link.created',
+  'report_csv_link.revoked',
+  'report_schedule.saved',
+  'report_schedule.paused',
+  'report_schedule.resumed',
+  'report_schedule.deleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,7 +1,7 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
-/** Path segments and query values that carry a secret: reset and invitation tokens. */
-const SECRET_IN_PATH = /(\/(?:invites|password\/reset)\/)[^/?#]+/g;
+/** Path segments and query values that carry a secret: reset, invitation and report CSV link tokens. */
+const SECRET_IN_PATH = /(\/(?:invites|password\/reset|public\/reports\/csv)\/)[^/?#]+/g;
 const SECRET_IN_QUERY = /([?&]token=)[^&#]*/gi;
 
 /** A URL fit for the log: secret tokens replaced, so logs never hold a working link. */

@@ -12,6 +12,21 @@ export interface MailMessage {
   html?: string;
 }
 
+/** A file sent with a message; its bytes are never logged or stored. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** A message with attachments, to several recipients at once (they see each other's addresses). */
+export interface MailWithAttachments {
+  to: string[];
+  subject: string;
+  text: string;
+  attachments: MailAttachment[];
+}
+
 export interface Mailer {
   /**
    * Records the message in the outbox and, when an SMTP server is set, queues its delivery as a
@@ -19,6 +34,13 @@ export interface Mailer {
    * whether mail was sent. Pass the caller's transaction as `db` to send only if it commits.
    */
   send(message: MailMessage, options?: { db?: Db }): Promise<void>;
+  /**
+   * Sends a message with attachments at once, for callers that are themselves a retried job (the
+   * outbox keeps text only, so files never sit in the database). The outbox gets a row without
+   * the files, marked sent or with the error; a refusal throws, for the caller's job to retry.
+   * Without SMTP_URL the message (never its files' bytes) is logged and kept in the outbox.
+   */
+  sendNow(message: MailWithAttachments): Promise<void>;
   /** Runs due jobs (deliveries among them) now: for tests and scripts that want the mail out. */
   flush(): Promise<void>;
 }
@@ -84,6 +106,51 @@ export function createMailer({ db, log, smtpUrl, from, jobs }: MailerOptions): M
         return;
       }
       jobs.wake();
+    },
+    async sendNow(message) {
+      const id = newId();
+      const to = message.to.join(', ');
+      const files = message.attachments.map((a) => ({
+        name: a.filename,
+        type: a.contentType,
+        bytes: a.content.length,
+      }));
+      await db
+        .insertInto('outbox')
+        .values({
+          id,
+          to_address: to,
+          subject: message.subject,
+          text_body: `${message.text}\n\n[attached: ${files.map((f) => `${f.name} (${f.bytes} bytes)`).join(', ')}]`,
+          html_body: null,
+        })
+        .execute();
+      if (!transport) {
+        log.info(
+          { mailId: id, to, subject: message.subject, attachments: files, text: message.text },
+          `e-mail to ${to} (SMTP_URL is not set): ${message.subject}`,
+        );
+        return;
+      }
+      try {
+        await transport.sendMail({
+          from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          attachments: message.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content,
+          })),
+        });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await db.updateTable('outbox').set({ error: reason }).where('id', '=', id).execute();
+        throw error;
+      }
+      await db.updateTable('outbox').set({ sent_at: new Date(), error: null }).where('id', '=', id).execute();
+      log.info({ mailId: id, to, subject: message.subject, attachments: files }, 'mail sent');
     },
     async flush() {
       await jobs.drain();

@@ -126,9 +126,11 @@ describe('scheduled purges', () => {
 
     const done = await app.services.jobs.list({ state: 'done' });
     expect(done.map((j) => j.name).sort()).toEqual([
+      'exports.purge',
       'imports.purge',
       'jobs.purge',
       'outbox.purge',
+      'report-schedules.tick',
       'sessions.purge',
       'sign-in-records.purge',
       'time-entries.prune',

@@ -161,6 +161,14 @@ function checkRange(value: { preset: DatePreset; from?: string; to?: string }, c
 const daysBetween = (a: string, b: string) =>
   (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
 
+/** The bars' period over a range (its first and last day, inclusive): days up to 45 days, weeks up to 190, else months. */
+export function barInterval(from: string, to: string): 'day' | 'week' | 'month' {
+  const days = daysBetween(from, to) + 1;
+  if (days <= 45) return 'day';
+  if (days <= 190) return 'week';
+  return 'month';
+}
+
 /** Summary: up to three group-by dimensions, nested. */
 export const reportQuery = z
   .object({ ...filterFields, groupBy: list(dimension, 'group-by dimensions', 3).optional() })
@@ -453,7 +461,7 @@ export function budgetStatus(used: number, budget: number): 'ok' | 'near' | 'ove
 }
 // ---- exports
 
-export const EXPORT_KINDS = ['summary', 'detailed', 'matrix'] as const;
+export const EXPORT_KINDS = ['summary', 'detailed', 'matrix', 'estimates'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createSavedReportBody, isReportKind, REPORT_KIND_SLUGS, savedReportQuery, shareUrl } from './saved-reports.js';
+import {
+  createSavedReportBody,
+  importDataFormula,
+  isCsvLinkable,
+  isLinkShareable,
+  isReportKind,
+  REPORT_KIND_SLUGS,
+  reportCsvPath,
+  savedReportQuery,
+  shareUrl,
+} from './saved-reports.js';
 
 describe('saved reports', () => {
   it('knows the report pages one can save, and no others', () => {
@@ -7,7 +17,20 @@ describe('saved reports', () => {
     expect(isReportKind('summary')).toBe(true);
     expect(isReportKind('toString')).toBe(false);
     expect(isReportKind('margin')).toBe(true);
-    expect(isReportKind('estimates')).toBe(false);
+    expect(isReportKind('estimates')).toBe(true);
+    expect(isReportKind('budgets')).toBe(false);
+  });
+
+  it('shares by page link and by CSV link every exportable kind (Summary, matrix, Detailed), Estimates by neither', () => {
+    expect(REPORT_KIND_SLUGS.filter((k) => !isLinkShareable(k))).toEqual(['estimates']);
+    expect(REPORT_KIND_SLUGS.filter((k) => !isCsvLinkable(k))).toEqual(['estimates']);
+    expect(isCsvLinkable('nope')).toBe(false);
+  });
+
+  it('writes the IMPORTDATA formula of a CSV link', () => {
+    expect(importDataFormula(`https://sundial.example${reportCsvPath('abc_-1')}`)).toBe(
+      '=IMPORTDATA("https://sundial.example/api/v1/public/reports/csv/abc_-1.csv")',
+    );
   });
 
   it("keeps a page's own keys beside the filters, and drops a Detailed page's cursor", () => {

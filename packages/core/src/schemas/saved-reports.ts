@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  DETAILED_SORTS,
+  detailedReportView,
   type MatrixReportQuery,
   matrixReportView,
   REPORT_DIMENSIONS,
@@ -21,7 +23,9 @@ import { instantSchema, text } from './text.js';
 export type ReportKindSpec =
   | { engine: 'summary'; groupBy: ReportDimension[]; measures: ReportMeasure[] }
   | { engine: 'matrix'; rows: MatrixReportQuery['rows']; columns: MatrixReportQuery['columns'] }
-  | { engine: 'detailed' };
+  | { engine: 'detailed' }
+  /** Budgets against tracked time (not the report engine's groups): saved, not yet shared or exported. */
+  | { engine: 'estimates' };
 
 const summary = (): ReportKindSpec => ({
   engine: 'summary',
@@ -62,9 +66,19 @@ export const REPORT_KINDS = {
   revenues: budgeting(['billableSeconds', 'billableAmount']),
   costs: budgeting(['trackedSeconds', 'costAmount']),
   margin: budgeting(['billableAmount', 'costAmount', 'margin']),
+  estimates: { engine: 'estimates' },
 } as const satisfies Record<string, ReportKindSpec>;
 export type ReportKind = keyof typeof REPORT_KINDS;
 export const REPORT_KIND_SLUGS = Object.keys(REPORT_KINDS) as ReportKind[];
+
+/** Whether a saved report of this kind can have a public page link (the public page shows Summary, matrix and Detailed reports). */
+export const isLinkShareable = (kind: string): boolean => {
+  const engine = isReportKind(kind) ? REPORT_KINDS[kind].engine : undefined;
+  return engine === 'summary' || engine === 'matrix' || engine === 'detailed';
+};
+
+/** Whether a saved report of this kind can have a CSV link (the exports' reports: Summary, matrix and Detailed). */
+export const isCsvLinkable = (kind: string): boolean => isReportKind(kind) && REPORT_KINDS[kind].engine !== 'estimates';
 
 /** Whether a slug is a report page one can save. */
 export const isReportKind = (slug: string): slug is ReportKind => Object.hasOwn(REPORT_KINDS, slug);
@@ -90,7 +104,10 @@ export const savedReportMessages = {
   expiryPast: 'Choose an expiry date in the future, or none.',
   linkNotFound: 'Link not found.',
   linkGone: 'This link has expired or was revoked, or it is not valid.',
-  detailedNotShared: 'A Detailed report cannot be shared by link yet: share a Summary or a matrix report.',
+  estimatesNotShared:
+    'The Estimates report cannot be shared by link or imported into a spreadsheet yet: share a Summary, a matrix or a Detailed report.',
+  csvLinkNotFound: 'This report has no CSV link.',
+  csvLinkBusy: 'Another CSV link for this report was just made: reload to see it.',
 } as const;
 
 /**
@@ -188,6 +205,19 @@ export type CreatedReportLinkView = z.infer<typeof createdReportLinkView>;
 /** The header that carries a link's secret to the API (never the query string, which logs keep). */
 export const SHARE_SECRET_HEADER = 'x-share-secret';
 
+/** How many entries one page of a shared Detailed report holds. */
+export const SHARED_DETAILED_PAGE = 50;
+
+/** The next page of a shared Detailed report: the previous page's `nextCursor` (not a secret). */
+export const sharedReportQuery = z.object({ cursor: z.string().max(500).optional() });
+
+/** Tracked time per day, week or month over the report's range: the Summary's bars. */
+export const sharedBarsView = z.object({
+  interval: z.enum(['day', 'week', 'month']),
+  points: z.array(z.object({ key: z.string(), seconds: z.number().int() })),
+});
+export type SharedBarsView = z.infer<typeof sharedBarsView>;
+
 export const sharedReportView = z.object({
   name: z.string(),
   kind: z.string(),
@@ -196,12 +226,21 @@ export const sharedReportView = z.object({
   /** Whether amounts were left out because the link's creator may not see them all. */
   moneyHidden: z.boolean(),
   report: z.discriminatedUnion('engine', [
-    z.object({ engine: z.literal('summary'), view: summaryReportView }),
+    z.object({ engine: z.literal('summary'), view: summaryReportView, bars: sharedBarsView }),
     z.object({
       engine: z.literal('matrix'),
       rows: z.enum(REPORT_DIMENSIONS),
       columns: z.enum(REPORT_DIMENSIONS),
       view: matrixReportView,
+    }),
+    z.object({
+      engine: z.literal('detailed'),
+      /** One keyset page of entries (`nextCursor` asks for the next); costs only when the link includes them. */
+      view: detailedReportView,
+      sort: z.enum(DETAILED_SORTS),
+      order: z.enum(['asc', 'desc']),
+      /** The whole report's totals (every page), from the engine's Summary of the same filters. */
+      totals: summaryReportView.shape.totals,
     }),
   ]),
 });
@@ -210,3 +249,39 @@ export type SharedReportView = z.infer<typeof sharedReportView>;
 /** The public page's address for a link: the secret in the fragment, which browsers never send. */
 export const shareUrl = (origin: string, linkId: string, secret: string) =>
   `${origin.replace(/\/$/, '')}/share/${linkId}#${secret}`;
+
+// ---- CSV links (Google Sheets' IMPORTDATA)
+
+/**
+ * A saved report's CSV link: Google Sheets' IMPORTDATA fetches it from Google's servers, so its
+ * token sits in the URL path (a fragment would never reach us). It is a secret of its own, apart
+ * from the page links'; a saved report has at most one working CSV link, a new one replaces it.
+ */
+export const createReportCsvLinkBody = createReportLinkBody;
+export type CreateReportCsvLinkBody = z.input<typeof createReportCsvLinkBody>;
+
+export const reportCsvLinkView = z.object({
+  id: z.string(),
+  savedReportId: z.string(),
+  includeCosts: z.boolean(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  createdAt: z.string(),
+  lastFetchedAt: z.string().nullable(),
+  status: z.enum(['active', 'expired', 'revoked']),
+});
+export type ReportCsvLinkView = z.infer<typeof reportCsvLinkView>;
+
+/** The report's current CSV link (the last one made), or null when it never had one. */
+export const reportCsvLinkStateView = z.object({ link: reportCsvLinkView.nullable() });
+export type ReportCsvLinkStateView = z.infer<typeof reportCsvLinkStateView>;
+
+/** A new CSV link: the only time its token is shown; `path` is the CSV's address below the site's origin. */
+export const createdReportCsvLinkView = reportCsvLinkView.extend({ token: z.string(), path: z.string() });
+export type CreatedReportCsvLinkView = z.infer<typeof createdReportCsvLinkView>;
+
+/** The CSV's path for a token (the `.csv` ending tells spreadsheet programs what they fetch). */
+export const reportCsvPath = (token: string) => `/api/v1/public/reports/csv/${token}.csv`;
+
+/** The formula to paste into a Google Sheets cell. */
+export const importDataFormula = (url: string) => `=IMPORTDATA("${url.replace(/"/g, '""')}")`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../time/duration.js';
 import { ROUNDING_MINUTES, ROUNDING_MODES } from '../time/rounding.js';
+import { timeZoneSchema } from './auth.js';
 import { instantSchema, text } from './text.js';
 
 const instant = instantSchema;
@@ -135,6 +136,11 @@ export const timeSettingsView = z.object({
   maxEntryMinutes: z.number().int().min(1).max(10_080),
   /** How far after now an entry may end, in minutes. */
   futureLimitMinutes: z.number().int().min(0).max(525_600),
+  /**
+   * The zone reports use unless a viewer asks for another (an IANA zone): local days, weeks and
+   * months of the workspace's figures. Seeded from the owner's zone.
+   */
+  reportTimeZone: timeZoneSchema,
 });
 export type TimeSettings = z.infer<typeof timeSettingsView>;
 export const updateTimeSettingsBody = timeSettingsView.partial();
@@ -148,6 +154,7 @@ export const DEFAULT_TIME_SETTINGS: TimeSettings = {
   roundingMinutes: 15,
   maxEntryMinutes: 1440,
   futureLimitMinutes: 1440,
+  reportTimeZone: 'UTC',
 };
 
 /** A change to someone's time entries, as the live stream sends it. */

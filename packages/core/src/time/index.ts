@@ -2,4 +2,5 @@ export * from './days.js';
 export * from './duration.js';
 export * from './edit.js';
 export * from './rounding.js';
+export * from './schedule.js';
 export * from './views.js';

@@ -19,6 +19,12 @@ import * as m202611260100 from './202611260100_entry_rates.js';
 import * as m202611260200 from './202611260200_entry_invoiced.js';
 import * as m202611260300 from './202611260300_create_rates.js';
 import * as m202611270500 from './202611270500_create_saved_reports.js';
+import * as m202611280100 from './202611280100_create_report_csv_links.js';
+import * as m202611280200 from './202611280200_create_report_schedules.js';
+import * as m202611280300 from './202611280300_create_export_jobs.js';
+import * as m202611280401 from './202611280401_report_time_zone.js';
+import * as m202611280402 from './202611280402_create_report_rollups.js';
+import * as m202611280600 from './202611280600_create_workspace_logos.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +48,10 @@ export const migrations: Record<string, Migration> = {
   '202611260200_entry_invoiced': m202611260200,
   '202611260300_create_rates': m202611260300,
   '202611270500_create_saved_reports': m202611270500,
+  '202611280100_create_report_csv_links': m202611280100,
+  '202611280200_create_report_schedules': m202611280200,
+  '202611280300_create_export_jobs': m202611280300,
+  '202611280401_report_time_zone': m202611280401,
+  '202611280402_create_report_rollups': m202611280402,
+  '202611280600_create_workspace_logos': m202611280600,
 };

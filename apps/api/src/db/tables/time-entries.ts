@@ -59,6 +59,7 @@ export interface TimeSettingsTable {
   rounding_minutes: Generated<RoundingMinutes>;
   max_entry_minutes: Generated<number>;
   future_limit_minutes: Generated<number>;
+  report_time_zone: Generated<string>;
   updated_at: Timestamp;
 }
 

@@ -23,6 +23,14 @@ describe('export formats', () => {
           const iso = new Date(ms).toISOString();
           expect(localTime(iso, zone), `${iso} in ${zone}`).toBe(intl(iso, zone));
         }
+    // Milliseconds are cut, as toISOString would; days before 1970 too; out of order as in order.
+    for (const [iso, local] of [
+      ['2026-11-02T09:30:15.999Z', '2026-11-02T09:30:15'],
+      ['1969-12-31T23:59:59.500Z', '1969-12-31T23:59:59'],
+      ['2026-11-02T00:00:00.000Z', '2026-11-02T00:00:00'],
+      ['2026-11-01T23:59:59.999Z', '2026-11-01T23:59:59'],
+    ])
+      expect(localTime(iso as string, 'UTC')).toBe(local);
   });
 
   it('writes days, clocks, durations and money as a spreadsheet reads them', () => {

@@ -65,14 +65,19 @@ export function safeText(value: string): string {
 }
 
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
+/** Per zone, the offset of each quarter hour met so far (by its first instant). */
+const offsets = new Map<string, Map<number, number>>();
 /** Time zones change their offset on quarter hours: one offset per zone and quarter hour serves every instant in it. */
 const QUARTER_HOUR = 900_000;
 
 function offsetOf(ms: number, timeZone: string): number {
   const bucket = Math.floor(ms / QUARTER_HOUR) * QUARTER_HOUR;
-  const key = `${timeZone} ${bucket}`;
-  let offset = offsets.get(key);
+  let zone = offsets.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    offsets.set(timeZone, zone);
+  }
+  let offset = zone.get(bucket);
   if (offset === undefined) {
     let format = wallClocks.get(timeZone);
     if (!format) {
@@ -93,14 +98,27 @@ function offsetOf(ms: number, timeZone: string): number {
     offset =
       Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
       bucket;
-    if (offsets.size > 100_000) offsets.clear();
-    offsets.set(key, offset);
+    if (zone.size > 100_000) zone.clear();
+    zone.set(bucket, offset);
   }
   return offset;
 }
 
+const DAY = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+/** The last local day written: an export's rows come in order, so most share their neighbour's day. */
+let lastDay = Number.NaN;
+let lastDayText = '';
+
 /** An instant's local wall-clock time in a time zone, as "YYYY-MM-DDTHH:mm:ss". */
 export function localTime(iso: string, timeZone: string): string {
   const ms = Date.parse(iso);
-  return new Date(ms + offsetOf(ms, timeZone)).toISOString().slice(0, 19);
+  const local = ms + offsetOf(ms, timeZone);
+  const day = Math.floor(local / DAY);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayText = new Date(day * DAY).toISOString().slice(0, 10);
+  }
+  const second = Math.floor((local - day * DAY) / 1000);
+  return `${lastDayText}T${TWO_DIGITS[Math.floor(second / 3600)]}:${TWO_DIGITS[Math.floor(second / 60) % 60]}:${TWO_DIGITS[second % 60]}`;
 }

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { greyPng } from '../../../test/png.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -21,7 +22,7 @@ let ws: string;
 const ids = {} as Record<'alpha' | 'beta' | 't1' | 't2', string>;
 const RANGE = 'preset=custom&from=2026-11-02&to=2026-11-04&timeZone=UTC';
 
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT', url: string, body?: object) {
+async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: object) {
   const response = await ctx.call(method, `${ws}${url}`, who.cookie, body);
   expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
   return response.json();
@@ -337,6 +338,10 @@ describe('PDF', () => {
     expect(text).toContain('Total');
     expect(text).toContain(hms(summary.totals.trackedSeconds));
     expect(text).toContain('Page 1 of 1');
+    // The chart: tracked hours per day of the range, each day labelled, the hours axis in "h".
+    expect(text).toContain('Tracked time by day');
+    for (const day of ['Mon', 'Tue', 'Wed']) expect(text).toContain(day);
+    expect(text).toMatch(/\b0 h\b/);
   });
 
   it('lays a month of days out across a landscape page, with the totals the matrix API gives', async () => {
@@ -367,6 +372,60 @@ describe('PDF', () => {
     expect(text.match(/^Description$/gm)?.length).toBe(pages);
     expect(text).toContain('Row 0');
     expect(text).toContain('5:50:00');
+  });
+
+  it("shows the workspace's logo beside its name, the title and totals still read", async () => {
+    const logo = greyPng(160, 48, 0x30);
+    expect((await ctx.call('PUT', `${ws}/logo`, owner.cookie, { data: logo.toString('base64') })).statusCode).toBe(200);
+    const query = `kind=summary&${RANGE}&groupBy=project`;
+    const summary = await ok(owner, 'GET', `/reports/summary?${query}`);
+    const pdf = (await file(owner, `format=pdf&${query}`)).rawPayload;
+    expect(pdf.toString('latin1')).toMatch(/\/Subtype \/Image[\s\S]*\/Width 160/);
+    const text = pdfText(pdf);
+    expect(text).toContain('Summary');
+    expect(text).toContain(hms(summary.totals.trackedSeconds));
+    expect((await ctx.call('DELETE', `${ws}/logo`, owner.cookie)).statusCode).toBe(204);
+    expect(pdfText((await file(owner, `format=pdf&${query}`)).rawPayload)).toContain('Summary');
+  });
+});
+
+describe('Estimates', () => {
+  it('exports every budget with its use as on screen, in CSV, Excel and PDF', async () => {
+    await ok(owner, 'POST', '/projects', {
+      name: 'Gamma',
+      isPublic: true,
+      budget: { type: 'hours', amount: 600, resetsMonthly: false },
+    });
+    await ok(owner, 'PATCH', `/projects/${ids.alpha}`, {
+      budget: { type: 'hours', amount: 300, resetsMonthly: false },
+    });
+    const report = (await ok(owner, 'GET', `/reports/estimates?${RANGE}`)) as {
+      items: { projectName: string; budget: number; used: number; percent: number }[];
+    };
+    expect(report.items.length).toBeGreaterThanOrEqual(2);
+    const rows = await csvOf(owner, `kind=estimates&${RANGE}`);
+    expect(rows[0]?.slice(0, 6)).toEqual(['Project', 'Client', 'Task', 'Type', 'Month', 'Hours budget']);
+    expect(rows.map((r) => r[0])).toEqual(['Project', ...report.items.map((i) => i.projectName), 'Total']);
+    const alpha = report.items.find((i) => i.projectName === 'Alpha');
+    const line = rows.find((r) => r[0] === 'Alpha');
+    expect(line?.[5]).toBe(hms(alpha?.budget ?? -1));
+    expect(line?.[6]).toBe(hms(alpha?.used ?? -1));
+    expect(line?.[11]).toBe(`${alpha?.percent.toFixed(1)}%`);
+    const sum = report.items.reduce((total, i) => total + i.budget, 0);
+    expect(rows.at(-1)?.[5]).toBe(hms(sum));
+    // No fee budget: the fee totals stay empty.
+    expect(rows.at(-1)?.[8]).toBe('');
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await file(owner, `kind=estimates&format=xlsx&${RANGE}`)).rawPayload as never);
+    expect(workbook.worksheets[0]?.getRow(1).getCell(1).value).toBe('Project');
+
+    const text = pdfText((await file(owner, `kind=estimates&format=pdf&${RANGE}`)).rawPayload);
+    expect(text).toContain('Estimates');
+    expect(text).toContain('Gamma');
+    expect(text).toContain(hms(sum));
+    // A member sees the same budgets, never an amount they may not see.
+    expect((await exportOf(memberA, `kind=estimates&format=csv&${RANGE}`)).statusCode).toBe(200);
   });
 });
 

@@ -15,6 +15,8 @@ const CHAR = 4.3;
 const INK = '#1f2933';
 const MUTED = '#6b7280';
 const RULE = '#e5e7eb';
+const LOGO = 28;
+const BAR = '#4a6fa5';
 const NUMERIC = new Set(['duration', 'hours', 'money', 'count']);
 
 /** Seconds as h:mm, for a table too wide for seconds (a month of days). */
@@ -72,6 +74,91 @@ function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Ce
   }
 }
 
+/** A step of the hours axis that gives at most five lines: 1, 2 or 5 times a power of ten. */
+function niceStep(max: number): number {
+  for (let power = 0.1; ; power *= 10)
+    for (const m of [1, 2, 5]) if (Math.ceil(max / (m * power)) <= 5) return m * power;
+}
+
+const hoursText = (hours: number) => (Number.isInteger(hours) ? String(hours) : hours.toFixed(1));
+
+/**
+ * The chart (pdfkit's vector drawing, one ink: it prints in greyscale): a bar of tracked hours per
+ * period with its value above it, the hours axis with light grid lines, the period beneath each
+ * bar (every second or third label when they do not fit). Returns the y below it.
+ */
+function drawChart(
+  doc: PDFKit.PDFDocument,
+  chart: NonNullable<ExportTable['chart']>,
+  x: number,
+  y: number,
+  width: number,
+): number {
+  const plotHeight = 120;
+  const axis = 34;
+  const hasSub = chart.bars.some((b) => b.sub);
+  doc.font(BOLD).fontSize(10).fillColor(INK).text(printable(chart.title), x, y, { lineBreak: false });
+  const top = y + 18;
+  const left = x + axis;
+  const plotWidth = width - axis;
+  const bottom = top + plotHeight;
+  const hours = chart.bars.map((b) => b.seconds / 3600);
+  const step = niceStep(Math.max(...hours, 0.1));
+  const max = Math.max(step, Math.ceil(Math.max(...hours) / step) * step);
+  doc.font(FONT).fontSize(7);
+  for (let tick = 0; tick <= max + 1e-9; tick += step) {
+    const ty = bottom - (tick / max) * plotHeight;
+    doc
+      .moveTo(left, ty)
+      .lineTo(left + plotWidth, ty)
+      .lineWidth(tick === 0 ? 0.8 : 0.4)
+      .stroke(tick === 0 ? INK : RULE);
+    doc.fillColor(MUTED).text(`${hoursText(Math.round(tick * 10) / 10)} h`, x, ty - 3, {
+      width: axis - 6,
+      align: 'right',
+      lineBreak: false,
+    });
+  }
+  const slot = plotWidth / Math.max(1, chart.bars.length);
+  const barWidth = Math.max(1, Math.min(slot * 0.7, 48));
+  const labelSize = slot < 14 ? 5.5 : slot < 22 ? 6.5 : 7;
+  doc.font(FONT).fontSize(labelSize);
+  const widest = Math.max(...chart.bars.map((b) => doc.widthOfString(printable(b.label))));
+  const every = Math.max(1, Math.ceil((widest + 3) / slot));
+  chart.bars.forEach((bar, i) => {
+    const h = ((hours[i] ?? 0) / max) * plotHeight;
+    const cx = left + slot * i + slot / 2;
+    if (h > 0) doc.rect(cx - barWidth / 2, bottom - h, barWidth, h).fill(BAR);
+    // The value above its bar, where it fits.
+    const value = hoursText(Math.round((hours[i] ?? 0) * 10) / 10);
+    if (bar.seconds > 0 && doc.font(FONT).fontSize(labelSize).widthOfString(value) <= slot - 1)
+      doc
+        .fillColor(INK)
+        .text(value, cx - slot / 2, bottom - h - labelSize - 2, { width: slot, align: 'center', lineBreak: false });
+    if (i % every === 0) {
+      doc.fillColor(INK).text(printable(bar.label), cx - (slot * every) / 2, bottom + 3, {
+        width: slot * every,
+        align: 'center',
+        lineBreak: false,
+      });
+      if (bar.sub)
+        doc
+          .fillColor(MUTED)
+          .text(
+            printable(bar.sub.slice(0, slot * every < 14 ? 1 : 3)),
+            cx - (slot * every) / 2,
+            bottom + 4 + labelSize,
+            {
+              width: slot * every,
+              align: 'center',
+              lineBreak: false,
+            },
+          );
+    }
+  });
+  return bottom + 5 + labelSize * (hasSub ? 2 : 1);
+}
+
 /**
  * The table as a PDF (pdfkit, standard fonts): the workspace, the report's title and its filters
  * in words, then the table with its header repeated on every page, a Summary's subtotals and the
@@ -94,7 +181,7 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
       // longest word, or its whole header if that is close.
       const fixed = shown.map(({ c }) => {
         if (c.type === 'text' && c.width > 10) return 0;
-        const figure = doc.widthOfString(SAMPLES[c.type]?.(table, short) ?? '') + pad + 2;
+        const figure = doc.widthOfString(c.pdfSample ?? SAMPLES[c.type]?.(table, short) ?? '') + pad + 2;
         const word = Math.max(
           ...headerOf(c)
             .split(' ')
@@ -167,12 +254,37 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
       return y + headerHeight;
     };
 
-    // Page one: who, what, which filters.
-    doc.font(FONT).fontSize(9).fillColor(MUTED).text(printable(table.workspace), MARGIN, MARGIN);
-    doc.font(BOLD).fontSize(18).fillColor(INK).text(printable(table.title), { paragraphGap: 4 });
+    // Page one: who (the workspace's logo beside its name), what, which filters, the chart.
+    let nameX = MARGIN;
+    let titleY = MARGIN + 14;
+    if (table.logo) {
+      try {
+        doc.image(table.logo, MARGIN, MARGIN, { fit: [LOGO * 3, LOGO], valign: 'center' });
+        // pdfkit's types leave openImage out; it reads the image's size.
+        const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(
+          table.logo,
+        );
+        nameX = MARGIN + Math.min(LOGO * 3, (image.width * LOGO) / image.height) + 8;
+        titleY = MARGIN + LOGO + 6;
+      } catch {
+        // A logo pdfkit cannot read (the upload checks it) leaves the name alone.
+      }
+    }
+    doc
+      .font(BOLD)
+      .fontSize(10)
+      .fillColor(MUTED)
+      .text(printable(table.workspace), nameX, nameX === MARGIN ? MARGIN : MARGIN + LOGO / 2 - 6, {
+        width: width - (nameX - MARGIN),
+        lineBreak: false,
+      });
+    doc.font(BOLD).fontSize(18).fillColor(INK).text(printable(table.title), MARGIN, titleY, { paragraphGap: 4 });
     doc.font(FONT).fontSize(9).fillColor(INK);
     for (const line of table.lines) doc.text(printable(line), { width });
-    let y = drawHeader(doc.y + 12);
+    let top = doc.y + 12;
+    const chart = table.chart;
+    if (chart?.bars.some((b) => b.seconds > 0)) top = drawChart(doc, chart, MARGIN, top, width) + 14;
+    let y = drawHeader(top);
 
     const dateColumn = table.columns.findIndex((c) => c.type === 'date');
     let rows = 0;

@@ -5,6 +5,7 @@ import {
   detailedReportQuery,
   type ExportFormat,
   type ExportKind,
+  estimatesReportQuery,
   exportQuery,
   type MatrixReportQuery,
   matrixReportQuery,
@@ -37,6 +38,35 @@ export interface ExportFile {
   fileName: string;
   contentType: string;
   stream: Readable;
+  /** The rows the file holds (totals rows included), as counted before streaming. */
+  rows: number;
+}
+
+export interface ExportOptions {
+  /** Refuse (409 export_too_large) a report with more rows than this, before the first byte. */
+  maxRows?: number;
+  /** Called after each row is written to the stream (progress). */
+  onRow?: () => void;
+  /**
+   * Leave costs and margins out whatever the actor may see (a public CSV link that does not
+   * include them): cost and margin measures are dropped, and Detailed's cost column.
+   */
+  withoutCosts?: boolean;
+}
+
+export const exportTooLarge = (maxRows: number) =>
+  new AppError(
+    'export_too_large',
+    `This report has more than ${maxRows.toLocaleString('en-US')} rows, too many to download at once. ` +
+      'Start it as a background export instead: you get a progress bar, a download link and an e-mail when the file is ready.',
+    { status: 409 },
+  );
+
+async function* counted(rows: AsyncIterable<ExportRow>, onRow: () => void): AsyncGenerator<ExportRow> {
+  for await (const row of rows) {
+    yield row;
+    onRow();
+  }
 }
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -50,6 +80,7 @@ const MEASURES = REPORT_MEASURE_LABELS;
 const PRESETS = DATE_PRESET_LABELS;
 const TAG_MODES = { any: 'any of', all: 'all of', none: 'none of' } as const;
 const DAY_KEYED: ReadonlySet<ReportDimension> = new Set(['day', 'week']);
+const COST_MEASURES: ReadonlySet<string> = new Set<ReportMeasure>(['costAmount', 'margin']);
 
 function parse<S extends z.ZodType>(schema: S, query: Record<string, string | string[]>): z.output<S> {
   const parsed = schema.safeParse(query);
@@ -98,6 +129,26 @@ function daysOf(from: string, to: string, max = 62): string[] | null {
   return days;
 }
 
+/** The chart's bars: per day up to 45 days, per week up to 190, per month beyond (as on screen). */
+function barInterval(from: string, to: string): 'day' | 'week' | 'month' {
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days <= 45) return 'day';
+  if (days <= 190) return 'week';
+  return 'month';
+}
+
+const weekday = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
+
+/** A bar's label: "2" for a day (its weekday beneath), "Nov 3" for a week, "Nov 2026" for a month. */
+function periodLabel(interval: 'day' | 'week' | 'month', key: string): string {
+  const date = new Date(`${key.slice(0, 10).padEnd(10, '-01')}T12:00:00Z`);
+  const opts = { timeZone: 'UTC' } as const;
+  if (interval === 'day') return String(Number(key.slice(8, 10)));
+  if (interval === 'week') return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', ...opts });
+  return date.toLocaleDateString('en-US', { month: 'short', year: 'numeric', ...opts });
+}
+
 /** "Mon 2": a day column's short header. */
 const weekdayLabel = (day: string) =>
   `${new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' })} ${Number(day.slice(8, 10))}`;
@@ -109,6 +160,25 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'report';
 
+/** A query string as the schemas read it: a repeated key as a list. */
+/** The query string as the report schemas read it; `withoutCosts` drops cost and margin measures. */
+function queryOf(params: URLSearchParams, withoutCosts = false): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    if (withoutCosts && key === 'measures') {
+      const kept = params
+        .getAll(key)
+        .flatMap((v) => v.split(','))
+        .filter((m) => m && !COST_MEASURES.has(m));
+      if (kept.length) query[key] = kept.join(',');
+      continue;
+    }
+    const values = params.getAll(key);
+    query[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return query;
+}
+
 async function* fromArray(rows: ExportRow[]): AsyncGenerator<ExportRow> {
   yield* rows;
 }
@@ -119,13 +189,17 @@ async function* fromArray(rows: ExportRow[]): AsyncGenerator<ExportRow> {
  * actor's own permissions, exactly as on screen: the same people, the Summary and matrix refuse
  * money they may not see (403 money_forbidden), and Detailed rows show amounts only where the
  * actor may see them, with the amount columns left out for an actor who sees none. Refusals and
- * bad filters throw before the first byte; the Detailed report streams page by page.
+ * bad filters throw before the first byte; the Detailed report streams from one statement's cursor.
  */
 export function createExportsService(deps: {
   reports: ReportsService;
   rates: Pick<RatesService, 'settings'>;
-  /** Entries read from the engine per keyset page while a Detailed export streams. */
+  /** Entries read per chunk of the engine's cursor while a Detailed export streams. */
   pageRows: number;
+  /** The workspace's logo, for the PDF's header (the workspaces module); null when it has none. */
+  logoOf?: (workspaceId: string) => Promise<Buffer | null>;
+  /** Reports with more rows than this are refused by `download` (409 export_too_large): they export as jobs. */
+  jobMinRows: number;
 }) {
   const { reports } = deps;
 
@@ -162,7 +236,30 @@ export function createExportsService(deps: {
     return lines;
   }
 
-  async function summaryTable(actor: Actor, q: ReportQuery, currency: string) {
+  /**
+   * A Summary's chart, as on screen: tracked time per day (every day of the range, empty ones too)
+   * up to 45 days, per week up to 190, per month beyond.
+   */
+  async function barsOf(
+    actor: Actor,
+    q: ReportQuery,
+    range: { from: string; to: string },
+  ): Promise<ExportTable['chart']> {
+    const interval = barInterval(range.from, range.to);
+    const view = await reports.summary(actor, { ...q, groupBy: [interval], measures: ['trackedSeconds'] });
+    const seconds = new Map(view.groups.map((g) => [g.key.key ?? '', g.measures.trackedSeconds ?? 0]));
+    const keys = (interval === 'day' ? daysOf(range.from, range.to) : null) ?? view.groups.map((g) => g.key.key ?? '');
+    return {
+      title: `Tracked time by ${interval}`,
+      bars: keys.map((key) => ({
+        label: periodLabel(interval, key),
+        ...(interval === 'day' ? { sub: weekday(key) } : {}),
+        seconds: seconds.get(key) ?? 0,
+      })),
+    };
+  }
+
+  async function summaryTable(actor: Actor, q: ReportQuery, currency: string, withChart: boolean) {
     const view = await reports.summary(actor, q);
     const dims = view.groupBy;
     const measures = view.measures;
@@ -184,8 +281,9 @@ export function createExportsService(deps: {
     walk(view.groups, [], 0);
     const first: Cell[] = ['Total', ...Array(Math.max(0, dims.length - 1)).fill(null)];
     rows.push({ cells: [...first, ...figures(view.totals)], kind: 'total', depth: 0 });
+    const chart = withChart ? await barsOf(actor, q, view.range) : undefined;
     const grouped = dims.length ? [`Grouped by ${dims.map((d) => DIMENSIONS[d].toLowerCase()).join(', then ')}`] : [];
-    return { range: view.range, columns, rows: fromArray(rows), extra: grouped };
+    return { range: view.range, columns, rows: fromArray(rows), count: rows.length, extra: grouped, chart };
   }
 
   async function matrixTable(actor: Actor, q: MatrixReportQuery, currency: string) {
@@ -239,17 +337,102 @@ export function createExportsService(deps: {
       range: view.range,
       columns,
       rows: fromArray(rows),
+      count: rows.length,
       extra: [
         `${DIMENSIONS[q.rows]} by ${DIMENSIONS[q.columns].toLowerCase()}: ${MEASURES[measure].toLowerCase()}${unit}`,
       ],
     };
   }
 
-  async function detailedTable(actor: Actor, query: Record<string, string | string[]>, currency: string) {
+  /**
+   * Estimates: one row per budget (project or task; a monthly budget's month), hours budgets in
+   * the duration columns and fee budgets in the money columns, the use in percent and the status
+   * in words; a budget whose amounts the actor may not see has them empty, as on screen. The
+   * totals add each kind's budgets and use.
+   */
+  async function estimatesTable(actor: Actor, q: z.output<typeof estimatesReportQuery>, currency: string) {
+    const view = await reports.estimates(actor, q);
+    const columns: ExportColumn[] = [
+      { header: 'Project', type: 'text', width: 22 },
+      { header: 'Client', type: 'text', width: 16 },
+      { header: 'Task', type: 'text', width: 18 },
+      { header: 'Type', type: 'text', width: 6, pdfSample: 'Hours' },
+      { header: 'Month', type: 'text', width: 8, pdfSample: '2026-11' },
+      { header: 'Hours budget', type: 'duration', width: 12 },
+      { header: 'Hours used', type: 'duration', width: 12 },
+      { header: 'Hours left', type: 'duration', width: 12 },
+      { header: `Fee budget (${currency})`, type: 'money', width: 14 },
+      { header: `Fee used (${currency})`, type: 'money', width: 14 },
+      { header: `Fee left (${currency})`, type: 'money', width: 14 },
+      { header: 'Used (%)', type: 'text', width: 8, pdfSample: '1000.0%' },
+      { header: 'Status', type: 'text', width: 8, pdfSample: 'On track' },
+    ];
+    const STATUS = { ok: 'On track', near: 'Near', over: 'Over', hidden: 'Hidden' } as const;
+    const sums = { hours: [0, 0, 0] as (number | null)[], fee: [0, 0, 0] as (number | null)[] };
+    const rows: ExportRow[] = view.items.map((e) => {
+      const figures = [e.budget, e.used, e.remaining];
+      const own = sums[e.type];
+      figures.forEach((v, k) => {
+        own[k] = own[k] === null || v === null ? null : (own[k] ?? 0) + v;
+      });
+      const none = [null, null, null];
+      return {
+        cells: [
+          e.projectName,
+          e.clientName,
+          e.taskName,
+          e.type === 'hours' ? 'Hours' : 'Fee',
+          e.month,
+          ...(e.type === 'hours' ? figures : none),
+          ...(e.type === 'fee' ? figures : none),
+          e.percent === null ? null : `${e.percent.toFixed(1)}%`,
+          STATUS[e.status],
+        ],
+        kind: 'row',
+        depth: 0,
+      };
+    });
+    // A kind without budgets has no total (empty, not zero).
+    const has = (type: 'hours' | 'fee') => view.items.some((e) => e.type === type);
+    const none: Cell[] = [null, null, null];
+    rows.push({
+      cells: [
+        'Total',
+        null,
+        null,
+        null,
+        null,
+        ...(has('hours') ? sums.hours : none),
+        ...(has('fee') ? sums.fee : none),
+        null,
+        null,
+      ],
+      kind: 'total',
+      depth: 0,
+    });
+    return {
+      range: view.range,
+      columns,
+      rows: fromArray(rows),
+      count: rows.length,
+      extra: view.moneyHidden ? ['Some fee budgets are left out: you may not see every billable amount.'] : [],
+    };
+  }
+
+  async function detailedTable(
+    actor: Actor,
+    query: Record<string, string | string[]>,
+    currency: string,
+    withoutCosts: boolean,
+    maxRows: number | undefined,
+  ) {
     const q = parse(detailedReportQuery, query);
-    const { range, access, pages } = await reports.detailedPages(actor, q, deps.pageRows);
+    // Counted before any page is read: a report too large to download at once is refused cheaply.
+    const entries = await reports.detailedCount(actor, q, maxRows === undefined ? undefined : maxRows + 1);
+    if (maxRows !== undefined && entries > maxRows) throw exportTooLarge(maxRows);
+    const { range, access, chunks: pages } = await reports.detailedStream(actor, q, deps.pageRows);
     const showBillable = access.billableOf === null || access.billableOf.size > 0;
-    const showCost = access.costOf === null || access.costOf.size > 0;
+    const showCost = !withoutCosts && (access.costOf === null || access.costOf.size > 0);
     const columns: ExportColumn[] = [
       { header: 'Date', type: 'date', width: 11 },
       { header: 'Start', type: 'datetime', width: 17 },
@@ -325,57 +508,98 @@ export function createExportsService(deps: {
         : q.sort === 'start'
           ? 'oldest first'
           : 'ascending';
-    return { range, columns, rows: rows(), extra: [`Sorted by ${q.sort}, ${order}`], filters: q };
+    return {
+      range,
+      columns,
+      rows: rows(),
+      count: entries + 1,
+      extra: [`Sorted by ${q.sort}, ${order}`],
+      filters: q,
+    };
   }
 
   return {
+    /** Reports with more rows than this export as jobs. */
+    jobMinRows: deps.jobMinRows,
+
+    /** Checks an export's query string (kind, format, the report's own parameters) without reading anything; 422 when wrong. */
+    validate(params: URLSearchParams): void {
+      const query = queryOf(params);
+      const { kind } = parse(exportQuery, query);
+      parse(
+        kind === 'summary'
+          ? reportQuery
+          : kind === 'matrix'
+            ? matrixReportQuery
+            : kind === 'estimates'
+              ? estimatesReportQuery
+              : detailedReportQuery,
+        query,
+      );
+    },
+
     /**
      * The report a query string names, as a file stream. Throws 422 for a bad query, 403
      * money_forbidden as the report does; a failure after the first byte ends the stream.
+     * `withoutCosts` leaves costs and margins out whatever the actor may see (a public CSV link
+     * that does not include them): cost and margin measures are dropped, and Detailed's cost column.
      */
-    async export(actor: Actor, params: URLSearchParams): Promise<ExportFile> {
-      const query: Record<string, string | string[]> = {};
-      for (const key of new Set(params.keys())) {
-        const values = params.getAll(key);
-        query[key] = values.length === 1 ? (values[0] as string) : values;
-      }
+    async export(actor: Actor, params: URLSearchParams, exportOptions: ExportOptions = {}): Promise<ExportFile> {
+      const { maxRows, onRow, withoutCosts = false } = exportOptions;
+      const query = queryOf(params, withoutCosts);
       const options = parse(exportQuery, query);
       const kind: ExportKind = options.kind;
       const currency = (await deps.rates.settings(actor)).currency;
-      let built: Awaited<ReturnType<typeof summaryTable>>;
+      let built: Omit<Awaited<ReturnType<typeof summaryTable>>, 'chart'> & { chart?: ExportTable['chart'] };
       let filters: Omit<ReportQuery, 'groupBy'>;
       if (kind === 'summary') {
         const q = parse(reportQuery, query);
         filters = q;
-        built = await summaryTable(actor, q, currency);
+        built = await summaryTable(actor, q, currency, options.format === 'pdf');
       } else if (kind === 'matrix') {
         const q = parse(matrixReportQuery, query);
         filters = q;
         built = await matrixTable(actor, q, currency);
+      } else if (kind === 'estimates') {
+        const q = parse(estimatesReportQuery, query);
+        filters = q;
+        built = await estimatesTable(actor, q, currency);
       } else {
-        const d = await detailedTable(actor, query, currency);
+        const d = await detailedTable(actor, query, currency, withoutCosts, maxRows);
         filters = d.filters;
         built = d;
       }
-      const title = options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix' }[kind];
+      if (maxRows !== undefined && built.count > maxRows + 1) throw exportTooLarge(maxRows);
+      const title =
+        options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' }[kind];
       const table: ExportTable = {
         title,
         workspace: actor.membership.workspace.name,
         lines: [...(await describe(actor, filters, built.range)), ...built.extra],
         columns: built.columns,
-        rows: built.rows,
+        rows: onRow ? counted(built.rows, onRow) : built.rows,
         dateFormat: actor.user.date_format,
         timeFormat: actor.user.time_format,
         currency,
         fileName: `${slug(title)}-${built.range.from}-${built.range.to}`,
+        ...(built.chart ? { chart: built.chart } : {}),
       };
+      if (options.format === 'pdf' && deps.logoOf) {
+        const logo = await deps.logoOf(actor.membership.workspace.id);
+        if (logo) table.logo = logo;
+      }
       const stream =
         options.format === 'csv'
           ? writeCsv(table, { bom: options.bom ?? false })
           : options.format === 'xlsx'
             ? writeXlsx(table)
             : writePdf(table, { maxRows: PDF_MAX_ROWS });
-      return { fileName: `${table.fileName}.${options.format}`, contentType: CONTENT_TYPES[options.format], stream };
+      return {
+        fileName: `${table.fileName}.${options.format}`,
+        contentType: CONTENT_TYPES[options.format],
+        stream,
+        rows: built.count,
+      };
     },
   };
 }

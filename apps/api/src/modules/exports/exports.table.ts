@@ -21,6 +21,8 @@ export interface ExportColumn {
   level?: number;
   /** A shorter header for the PDF ("Mon 2" for a day of a month's columns). */
   pdfHeader?: string;
+  /** The widest text a short text column holds, to size it on the PDF ("On track"). */
+  pdfSample?: string;
   /** Left out of the PDF (decimal hours beside h:mm:ss would only crowd a printed page). */
   pdf?: false;
 }
@@ -42,7 +44,7 @@ export interface ExportTable {
   /** The range and the filters in words, one line each. */
   lines: string[];
   columns: ExportColumn[];
-  /** Every row, the totals last. Detailed reads them page by page from the engine. */
+  /** Every row, the totals last. Detailed reads them chunk by chunk from one statement's cursor. */
   rows: AsyncIterable<ExportRow>;
   /** How dates and times read where a format writes text (the viewer's settings). */
   dateFormat: string;
@@ -50,6 +52,13 @@ export interface ExportTable {
   currency: string;
   /** The file's name without extension ("summary-2026-11-01-2026-11-30"). */
   fileName: string;
+  /**
+   * The PDF's chart (a Summary's): tracked seconds per day, week or month of the range, as bars
+   * above the table, like the chart on screen.
+   */
+  chart?: { title: string; bars: { label: string; sub?: string; seconds: number }[] };
+  /** The workspace's logo (PNG or JPEG bytes), drawn beside its name at the top of the PDF. */
+  logo?: Buffer;
   /** Set when the PDF stopped before the last row (a note says how to get everything). */
   pdfRowLimit?: number;
 }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
+import type { Style, ValueType } from 'exceljs';
 import { excelDateFormat } from './exports.format.js';
 import type { Cell, ColumnType, ExportTable } from './exports.table.js';
 
@@ -95,6 +96,9 @@ export function writeXlsx(table: ExportTable): Readable {
     header.font = { bold: true };
     header.alignment = { vertical: 'middle', wrapText: true };
     header.commit();
+    // exceljs gives each cell a style object of its own and looks each up by its XML when the row is
+    // written; it remembers the objects it has seen, so plain rows share one per column and cell type.
+    const shared = table.columns.map(() => new Map<ValueType, Partial<Style>>());
     let n = 0;
     for await (const row of table.rows) {
       const cells = row.cells.map((value, i) => {
@@ -105,6 +109,15 @@ export function writeXlsx(table: ExportTable): Readable {
         return cellValue(column.type, value);
       });
       const added = sheet.addRow(cells);
+      if (row.kind === 'row')
+        for (let i = 0; i < cells.length; i++) {
+          const cell = added.findCell(i + 1);
+          const styles = shared[i];
+          if (!cell || !styles) continue;
+          const style = styles.get(cell.type);
+          if (style) cell.style = style;
+          else styles.set(cell.type, cell.style);
+        }
       if (row.kind !== 'row') added.font = { bold: true };
       if (row.depth > 0) added.outlineLevel = row.depth;
       if (row.kind === 'total') added.border = { top: { style: 'thin' } } as never;

@@ -1,6 +1,6 @@
 import type { ReportDimension, Rounding, TagMode, WeekStart } from '@sundial/core';
 import { WEEK_START_INDEX } from '@sundial/core';
-import { type RawBuilder, sql } from 'kysely';
+import { type QueryResult, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 /**
@@ -39,6 +39,12 @@ export interface EngineFilter {
   description?: string;
   withoutProject?: boolean;
   withoutTag?: boolean;
+  /**
+   * Whether the finished entries may be read from report_rollups: the zone is the workspace's
+   * report zone, the rounding its stored one, no tag or description filter, rollups switched on.
+   * A report that also groups by tag or description, or counts entries, still reads the entries.
+   */
+  rollups?: boolean;
 }
 
 export interface MeasureSums {
@@ -73,17 +79,13 @@ const DATED: ReadonlySet<ReportDimension> = new Set(['day', 'week', 'month', 'ye
 
 const uuids = (ids: readonly string[]) => sql.join(ids.map((id) => sql`${id}::uuid`));
 
-/** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
-function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
+/**
+ * The filters on who, which project and task, and billable that an entry and a rollup row share
+ * (both aliased `e`, with the entry's project as `p` when the client filter needs it).
+ */
+function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
   const ws = f.workspaceId;
-  // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
-  // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
-  const finished = sql`(e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0)))`;
-  const where: RawBuilder<unknown>[] = [
-    sql`e.workspace_id = ${ws}`,
-    sql`e.start_at < ${f.toAt}`,
-    part === 'all' ? sql`(e.end_at is null or ${finished})` : part === 'finished' ? finished : sql`e.end_at is null`,
-  ];
+  const where: RawBuilder<unknown>[] = [];
   if (f.scope) where.push(f.scope.length ? sql`e.user_id in (${uuids(f.scope)})` : sql`false`);
   if (f.users?.length) where.push(sql`e.user_id in (${uuids(f.users)})`);
   if (f.groups?.length)
@@ -106,6 +108,22 @@ function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' =
     where.push(
       sql`(e.task_id in (${uuids(f.tasks)}) or e.task_id in (select t.id from tasks t where t.workspace_id = ${ws} and t.parent_task_id in (${uuids(f.tasks)})))`,
     );
+  if (f.billable !== undefined) where.push(sql`e.billable = ${f.billable}`);
+  return where;
+}
+
+/** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
+function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
+  const ws = f.workspaceId;
+  // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
+  // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
+  const finished = sql`(e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0)))`;
+  const where: RawBuilder<unknown>[] = [
+    sql`e.workspace_id = ${ws}`,
+    sql`e.start_at < ${f.toAt}`,
+    part === 'all' ? sql`(e.end_at is null or ${finished})` : part === 'finished' ? finished : sql`e.end_at is null`,
+  ];
+  where.push(...peopleAndProjects(f));
   const tagged = (ids: readonly string[]) =>
     sql`exists (select 1 from time_entry_tags t where t.workspace_id = ${ws} and t.entry_id = e.id${
       ids.length ? sql` and t.tag_id in (${uuids(ids)})` : sql``
@@ -119,7 +137,6 @@ function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' =
           : sql`(select count(distinct t.tag_id) from time_entry_tags t where t.workspace_id = ${ws} and t.entry_id = e.id and t.tag_id in (${uuids(f.tags)})) = ${new Set(f.tags).size}`;
     where.push(f.withoutTag ? sql`(${byTags} or not ${tagged([])})` : byTags);
   } else if (f.withoutTag) where.push(sql`not ${tagged([])}`);
-  if (f.billable !== undefined) where.push(sql`e.billable = ${f.billable}`);
   if (f.invoiced !== undefined) where.push(f.invoiced ? sql`e.invoiced_at is not null` : sql`e.invoiced_at is null`);
   if (f.description) {
     const pattern = `%${f.description.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -187,8 +204,14 @@ function slowPieces(f: EngineFilter): RawBuilder<unknown> {
  * Summary by project or person, the Detailed page's sums), one row per entry with the sums of its
  * days in range and `day` null: no set-returning step, so a year of a large workspace costs what
  * summing its rows does. `where` narrows the entries further (a page of the Detailed report).
+ * `listing` (without `day`) is the Detailed report's: every matching entry once, with its start,
+ * end, duration and invoiced_at too, and 0 seconds when no part of it falls on a day in range.
  */
-export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown>; day?: boolean }) {
+export function factsCte(
+  f: EngineFilter,
+  extra?: { where?: RawBuilder<unknown>; day?: boolean; part?: 'all' | 'running'; name?: string; listing?: boolean },
+) {
+  const name = sql.raw(extra?.name ?? 'facts');
   const tz = f.timeZone;
   const ws = f.workspaceId;
   const slow = slowPieces(f);
@@ -204,19 +227,22 @@ export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown>;
   // Each entry's one-day test computed once (offset 0 keeps it from being inlined where it is read).
   const entries = sql`(
     select e.id, e.workspace_id, e.user_id, e.project_id, e.task_id, p.client_id, e.note, e.billable,
-      e.invoiced_at is not null as invoiced, e.billable_rate_cents, e.cost_rate_cents, e.start_at, e.end_at, e.duration_seconds,
+      e.invoiced_at is not null as invoiced, e.invoiced_at, e.billable_rate_cents, e.cost_rate_cents, e.start_at, e.end_at, e.duration_seconds,
       (e.start_at at time zone ${tz})::date as start_day,
       (e.end_at > e.start_at and (e.start_at at time zone ${tz})::date = (e.end_at at time zone ${tz})::date
         and e.id not in (select b.entry_id from time_entry_breaks b where b.workspace_id = ${ws})) as simple
     from time_entries e
     left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
-    where ${matchingEntries(f)}${extra?.where ? sql` and ${extra.where}` : sql``}
+    where ${matchingEntries(f, extra?.part)}${extra?.where ? sql` and ${extra.where}` : sql``}
     offset 0
   ) e`;
-  const columns = sql`e.id as entry_id, e.user_id, e.project_id, e.task_id, e.client_id, e.note, e.billable, e.invoiced`;
+  const listing = extra?.listing === true && extra.day === false;
+  const columns = sql`e.id as entry_id, e.user_id, e.project_id, e.task_id, e.client_id, e.note, e.billable, e.invoiced${
+    listing ? sql`, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds` : sql``
+  }`;
   if (extra?.day ?? true)
     return sql`
-  facts as (
+  ${name} as (
     select ${columns}, e.day, e.seconds, ${billableCents(sql`e.seconds`)} as billable_cents,
       ${costCents(sql`e.seconds`)} as cost_cents
     from (
@@ -233,18 +259,50 @@ export function factsCte(f: EngineFilter, extra?: { where?: RawBuilder<unknown>;
   const split = sql`(select array[sum(d.seconds), sum(${billableCents(sql`d.seconds`)}), sum(${costCents(sql`d.seconds`)})]::bigint[]
     from ${slow} d where ${inRange} having count(*) > 0)`;
   return sql`
-  facts as (
+  ${name} as (
     select ${columns}, null::date as day,
-      case when e.simple then ${rounded} else e.split[1] end as seconds,
-      case when e.simple then ${billableCents(rounded)} else e.split[2] end as billable_cents,
-      case when e.simple then ${costCents(rounded)} else e.split[3] end as cost_cents
+      case when e.simple then ${rounded} else coalesce(e.split[1], 0) end as seconds,
+      case when e.simple then ${billableCents(rounded)} else coalesce(e.split[2], 0) end as billable_cents,
+      case when e.simple then ${costCents(rounded)} else coalesce(e.split[3], 0) end as cost_cents
     from (
       select e.*, case when e.simple then null else ${split} end as split
       from ${entries}
       offset 0
     ) e
-    where e.simple or e.split is not null
+    ${listing ? sql`` : sql`where e.simple or e.split is not null`}
   )`;
+}
+
+/**
+ * `facts` from the daily rollups (report_rollups, kept by triggers with the pieces `factsCte`
+ * makes, in the workspace's report zone and rounding) for the finished entries, and the running
+ * entries' own facts (to now, as on the timesheet). One row per rollup row: no entry ids, so no
+ * entry counts, tags or descriptions; `EngineFilter.rollups` says when a report may read it.
+ */
+function rollupFactsCte(f: EngineFilter, o: { day: boolean; clients: boolean }) {
+  const where = [
+    sql`e.workspace_id = ${f.workspaceId}`,
+    sql`e.day between ${f.fromDay}::date and ${f.toDay}::date`,
+    ...peopleAndProjects(f),
+  ];
+  if (f.invoiced !== undefined) where.push(sql`e.invoiced = ${f.invoiced}`);
+  const clients = o.clients || (f.clients?.length ?? 0) > 0;
+  return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
+  facts as (
+    select null::uuid as entry_id, e.user_id, e.project_id, e.task_id,
+      ${clients ? sql`p.client_id` : sql`null::uuid`} as client_id, null::text as note, e.billable, e.invoiced,
+      e.day, e.seconds, e.billable_cents, e.cost_cents
+    from report_rollups e
+    ${clients ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``}
+    where ${sql.join(where, sql` and `)}
+    union all
+    select * from running_facts
+  )`;
+}
+
+/** Whether a report of these dimensions and measures may read the rollups (see `EngineFilter.rollups`). */
+export function readsRollups(f: EngineFilter, dimensions: readonly ReportDimension[], countEntries: boolean): boolean {
+  return f.rollups === true && !countEntries && !dimensions.some((d) => d === 'tag' || d === 'description');
 }
 
 /** The key of a dimension on a `facts` row `f` (joined `gm` for group, `tg` for tag), in its own type. */
@@ -425,7 +483,11 @@ export function compileReport(
   const labels = [0, 1, 2].map((i) =>
     o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
   );
-  return sql<LevelRow>`with ${factsCte(f, { day: o.dimensions.some((d) => DATED.has(d)) })},
+  const day = o.dimensions.some((d) => DATED.has(d));
+  const facts = readsRollups(f, o.dimensions, o.countEntries)
+    ? rollupFactsCte(f, { day, clients: o.dimensions.includes('client') })
+    : factsCte(f, { day });
+  return sql<LevelRow>`with ${facts},
   levels as (${levels})
   select l.*, ${sql.join(labels.map((x) => x.cols))}
   from levels l${sql.join(
@@ -534,6 +596,34 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
 }
 
 /**
+ * The whole Detailed report as ONE statement, in the order of its pages (sort column, then start,
+ * then id): the rows `compileDetailedPage` gives page after page, for a stream to read in chunks.
+ */
+export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey) {
+  const ws = f.workspaceId;
+  const dir = sql.raw(o.order);
+  const order =
+    o.sort === 'start'
+      ? sql`order by f.start_at ${dir}, f.entry_id ${dir}`
+      : sql`order by ${o.sort === 'duration' ? sql`coalesce(f.duration_seconds, -1)` : sql`f.note`} ${dir}, f.start_at ${dir}, f.entry_id ${dir}`;
+  return sql<DetailedRow>`with ${factsCte(f, { day: false, listing: true })}
+  select f.entry_id as id, f.user_id, coalesce(nullif(u.name, ''), u.email) as user_name, f.project_id,
+    p.name as project_name, p.color as project_color, c.name as client_name, f.task_id, t.name as task_name,
+    coalesce(tg.ids, '{}') as tag_ids, coalesce(tg.names, '{}') as tag_names,
+    f.note, f.billable, f.invoiced_at, f.start_at, f.end_at, f.duration_seconds,
+    f.seconds, f.billable_cents, f.cost_cents
+  from facts f
+  cross join lateral (select array_agg(tt.tag_id::text order by tt.tag_id) as ids, array_agg(g.name order by g.name) as names
+    from time_entry_tags tt join tags g on g.workspace_id = tt.workspace_id and g.id = tt.tag_id
+    where tt.workspace_id = ${ws} and tt.entry_id = f.entry_id) tg
+  join users u on u.id = f.user_id
+  left join projects p on p.workspace_id = ${ws} and p.id = f.project_id
+  left join clients c on c.workspace_id = ${ws} and c.id = f.client_id
+  left join tasks t on t.workspace_id = ${ws} and t.id = f.task_id
+  ${order}`;
+}
+
+/**
  * Runs a report statement with JIT compilation off: a year of a large workspace costs enough for
  * PostgreSQL to JIT-compile it, which took longer (3.4 s on bench:reports) than running it.
  */
@@ -549,6 +639,45 @@ export const reportsRepository = {
 
   detailed: (db: Db, query: RawBuilder<DetailedRow>): Promise<DetailedRow[]> => withoutJit(db, query),
 
+  /**
+   * A report statement read `chunkSize` rows at a time through a cursor, in a transaction of its
+   * own with JIT off. The next chunk is read while the reader works on this one, so the database
+   * and the reader overlap; memory holds two chunks. The stream holds a connection (on PGlite, the
+   * one connection) until it ends, fails or its reader stops early, and only then gives it back.
+   */
+  async *stream<R>(db: Db, query: RawBuilder<R>, chunkSize: number): AsyncGenerator<R[]> {
+    const tx = await db.startTransaction().execute();
+    let chunks: AsyncIterator<QueryResult<R>> | undefined;
+    let ahead: Promise<IteratorResult<QueryResult<R>>> | undefined;
+    let ended = false;
+    try {
+      await sql`set local jit = off`.execute(tx);
+      // Plan for every row, as for a plain statement, not for the first tenth (PGlite's DECLARE).
+      await sql`set local cursor_tuple_fraction = 1`.execute(tx);
+      chunks = tx.getExecutor().stream<R>(query.compile(tx), chunkSize)[Symbol.asyncIterator]();
+      ahead = chunks.next();
+      for (;;) {
+        const chunk = await ahead;
+        ahead = undefined;
+        if (chunk.done) break;
+        ahead = chunks.next();
+        yield chunk.value.rows;
+      }
+      await tx.commit().execute();
+      ended = true;
+    } finally {
+      if (!ended) {
+        // Stopped early or failed: the read under way ends first, then the cursor, then the transaction.
+        await ahead?.catch(() => undefined);
+        await chunks?.return?.().catch(() => undefined);
+        await tx
+          .rollback()
+          .execute()
+          .catch(() => undefined);
+      }
+    }
+  },
+
   /** Ids of the entries a report lists (with a piece in range), at most `limit` + 1. */
   async entryIds(db: Db, f: EngineFilter, limit: number): Promise<string[]> {
     const rows = await withoutJit(
@@ -558,6 +687,17 @@ export const reportsRepository = {
       }>`with ${factsCte(f, { day: false })} select distinct entry_id from facts limit ${limit + 1}`,
     );
     return rows.map((r) => r.entry_id);
+  },
+
+  /** How many entries a report lists (with a piece in range), counting at most `limit` when given. */
+  async entryCount(db: Db, f: EngineFilter, limit?: number): Promise<number> {
+    const capped = limit === undefined ? sql`` : sql`limit ${limit}`;
+    const rows = await withoutJit(
+      db,
+      sql<{ n: number | string }>`with ${factsCte(f, { day: false })}
+        select count(*) as n from (select distinct entry_id from facts ${capped}) listed`,
+    );
+    return Number(rows[0]?.n ?? 0);
   },
 
   /** Names of the ids a report's filters name, per kind (for the filters in words). */
@@ -585,12 +725,15 @@ export const reportsRepository = {
     return rows.rows;
   },
 
-  async workspaceRounding(db: Db, workspaceId: string): Promise<Rounding | undefined> {
+  /** The workspace's stored rounding and report zone (what its rollups hold), undefined without settings. */
+  async reportSettings(db: Db, workspaceId: string): Promise<{ rounding: Rounding; timeZone: string } | undefined> {
     const row = await db
       .selectFrom('time_settings')
-      .select(['rounding_mode', 'rounding_minutes'])
+      .select(['rounding_mode', 'rounding_minutes', 'report_time_zone'])
       .where('workspace_id', '=', workspaceId)
       .executeTakeFirst();
-    return row && { mode: row.rounding_mode, minutes: row.rounding_minutes };
+    return (
+      row && { rounding: { mode: row.rounding_mode, minutes: row.rounding_minutes }, timeZone: row.report_time_zone }
+    );
   },
 };

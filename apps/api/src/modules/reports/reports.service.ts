@@ -36,9 +36,11 @@ import { AppError } from '../../platform/errors.js';
 import type { BudgetLine, ProjectsService } from '../projects/projects.service.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import {
+  compileDetailedListing,
   compileDetailedPage,
   compileReport,
   type DetailedAfter,
+  type DetailedRow,
   type DetailedSortKey,
   type EngineFilter,
   type LevelRow,
@@ -152,14 +154,25 @@ export function createReportsService(
   db: Db,
   timeEntries: Pick<TimeEntriesService, 'setInvoiced'>,
   projects: Pick<ProjectsService, 'budgets'>,
+  options: { rollups: boolean } = { rollups: true },
 ) {
-  /** The engine's filter for the actor: range and zone resolved, scope applied, rounding chosen. */
+  /**
+   * The engine's filter for the actor: range and zone resolved (the workspace's report zone
+   * unless the query names one), scope applied, rounding chosen, and whether the rollups (kept
+   * in the report zone with the stored rounding) may answer.
+   */
   async function resolve(actor: Actor, q: Filters, now = new Date()): Promise<EngineFilter> {
-    const timeZone = q.timeZone ?? actor.user.time_zone;
+    const workspace = actor.membership.workspace;
+    const stored = await repo.reportSettings(db, workspace.id);
+    const reportZone = stored?.timeZone ?? 'UTC';
+    const timeZone = q.timeZone ?? reportZone;
     const weekStart = (q.weekStart ?? actor.user.week_start) as WeekStart;
     const { from, to } = resolvePreset(q.preset, dayKey(now, timeZone), weekStart, q);
-    const workspace = actor.membership.workspace;
-    const rounding = reportRounding(q, (await repo.workspaceRounding(db, workspace.id)) ?? NO_ROUNDING);
+    const storedRounding = stored?.rounding ?? NO_ROUNDING;
+    const rounding = reportRounding(q, storedRounding);
+    const sameRounding =
+      rounding.mode === storedRounding.mode &&
+      (rounding.mode === 'none' || rounding.minutes === storedRounding.minutes);
     let scope: string[] | null = [actor.userId];
     if (can(actor.membership.role, 'time:view_others')) {
       const others = await othersTimeScope(db, actor);
@@ -189,6 +202,13 @@ export function createReportsService(
       description: q.description,
       withoutProject: q.withoutProject,
       withoutTag: q.withoutTag,
+      rollups:
+        options.rollups &&
+        timeZone === reportZone &&
+        sameRounding &&
+        !q.tags?.length &&
+        !q.withoutTag &&
+        !q.description,
     };
   }
 
@@ -212,6 +232,29 @@ export function createReportsService(
 
   const rangeOf = (f: EngineFilter) => ({ from: f.fromDay, to: f.toDay, timeZone: f.timeZone, weekStart: f.weekStart });
 
+  /** A Detailed row as the API gives it, its amounts shown only where the actor may see them. */
+  const entryView = (r: DetailedRow, access: MoneyAccess): DetailedEntryView => ({
+    id: r.id,
+    userId: r.user_id,
+    userName: r.user_name,
+    projectId: r.project_id,
+    projectName: r.project_name,
+    projectColor: r.project_color,
+    clientName: r.client_name,
+    taskId: r.task_id,
+    taskName: r.task_name,
+    tagIds: r.tag_ids,
+    tagNames: r.tag_names,
+    note: r.note,
+    billable: r.billable,
+    invoiced: r.invoiced_at !== null,
+    start: new Date(r.start_at).toISOString(),
+    end: r.end_at === null ? null : new Date(r.end_at).toISOString(),
+    seconds: Number(r.seconds),
+    billableAmount: seesMoneyOf(access.billableOf, r.user_id) ? Number(r.billable_cents) : null,
+    costAmount: seesMoneyOf(access.costOf, r.user_id) ? Number(r.cost_cents) : null,
+  });
+
   /** One keyset page of the Detailed report, each row's amounts shown only where the actor may see them. */
   async function detailedPage(
     f: EngineFilter,
@@ -227,27 +270,7 @@ export function createReportsService(
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map((r) => ({
-        id: r.id,
-        userId: r.user_id,
-        userName: r.user_name,
-        projectId: r.project_id,
-        projectName: r.project_name,
-        projectColor: r.project_color,
-        clientName: r.client_name,
-        taskId: r.task_id,
-        taskName: r.task_name,
-        tagIds: r.tag_ids,
-        tagNames: r.tag_names,
-        note: r.note,
-        billable: r.billable,
-        invoiced: r.invoiced_at !== null,
-        start: new Date(r.start_at).toISOString(),
-        end: r.end_at === null ? null : new Date(r.end_at).toISOString(),
-        seconds: Number(r.seconds),
-        billableAmount: seesMoneyOf(access.billableOf, r.user_id) ? Number(r.billable_cents) : null,
-        costAmount: seesMoneyOf(access.costOf, r.user_id) ? Number(r.cost_cents) : null,
-      })),
+      items: page.map((r) => entryView(r, access)),
       next:
         rows.length > limit && last
           ? {
@@ -449,28 +472,39 @@ export function createReportsService(
     },
 
     /**
-     * The whole Detailed report as pages of `pageSize` entries, read one keyset page after the
-     * other (for exports: memory holds one page, whatever the report's size). The first page is
-     * read before this returns, so a refusal or bad filter throws here, not mid-stream.
+     * The whole Detailed report as ONE statement read through a cursor, `chunkSize` entries at a
+     * time (for exports: memory holds one chunk, whatever the report's size): the rows of
+     * `detailed`'s pages, in their order. Filters are resolved (and refused) before this returns;
+     * the statement runs when the first chunk is read, and holds a database connection (on PGlite
+     * the only one) until the last is read or the reader stops: read it after every other query.
      */
-    async detailedPages(
+    async detailedStream(
       actor: Actor,
       q: Omit<DetailedReportQuery, 'cursor' | 'limit'>,
-      pageSize = 2000,
+      chunkSize = 2000,
       now = new Date(),
     ) {
       const f = await resolve(actor, q, now);
       const access = await moneyAccessOf(db, actor);
-      const first = await detailedPage(f, access, q, undefined, pageSize);
-      async function* pages(): AsyncGenerator<DetailedEntryView[]> {
-        let page = first;
-        yield page.items;
-        while (page.next) {
-          page = await detailedPage(f, access, q, page.next, pageSize);
-          yield page.items;
-        }
+      async function* chunks(): AsyncGenerator<DetailedEntryView[]> {
+        for await (const rows of repo.stream(db, compileDetailedListing(f, q), chunkSize))
+          yield rows.map((r) => entryView(r, access));
       }
-      return { range: rangeOf(f), access, pages: pages() };
+      return { range: rangeOf(f), access, chunks: chunks() };
+    },
+
+    /**
+     * How many entries the Detailed report lists for the actor (its rows), counted without reading
+     * them; with `limit`, counting stops there (enough to tell "more than limit"). Throws as the report does.
+     */
+    async detailedCount(
+      actor: Actor,
+      q: Omit<DetailedReportQuery, 'cursor' | 'limit'>,
+      limit?: number,
+      now = new Date(),
+    ): Promise<number> {
+      const f = await resolve(actor, q, now);
+      return repo.entryCount(db, f, limit);
     },
 
     /** The names of the people, projects, tags... a report's filters name (only this workspace's). */

@@ -47,10 +47,10 @@ const save = (who: SignedUp, body: Partial<{ name: string; kind: string; query: 
   });
 const share = (who: SignedUp, reportId: string, body: object = {}) =>
   ok(who, 'POST', `/saved-reports/${reportId}/links`, body);
-const view = (linkId: string, secret?: string) =>
+const view = (linkId: string, secret?: string, cursor?: string) =>
   ctx.t.app.inject({
     method: 'GET',
-    url: `/api/v1/shared-reports/${linkId}`,
+    url: `/api/v1/shared-reports/${linkId}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
     headers: secret === undefined ? {} : { [SHARE_SECRET_HEADER]: secret },
   });
 
@@ -244,8 +244,18 @@ describe('public links', () => {
     expect((await call(other, 'POST', `/saved-reports/${saved.id}/links/${link.id}/revoke`)).statusCode).toBe(403);
     await ok(admin, 'POST', `/saved-reports/${saved.id}/links/${link.id}/revoke`);
     expect((await view(link.id, link.secret)).statusCode).toBe(404);
-    const detailed = await save(member, { kind: 'detailed', query: RANGE });
-    expect((await call(member, 'POST', `/saved-reports/${detailed.id}/links`, {})).statusCode).toBe(422);
+    const estimates = await save(member, { kind: 'estimates', query: RANGE });
+    const refused = await call(member, 'POST', `/saved-reports/${estimates.id}/links`, {});
+    expect([refused.statusCode, refused.json().error.code]).toEqual([422, 'not_shareable']);
+  });
+
+  it("gives a Summary's bars over its range, adding up to its total", async () => {
+    const saved = await save(owner, { query: `${RANGE}&groupBy=project` });
+    const shared = (await view(...secretOf(await share(owner, saved.id)))).json();
+    expect(shared.report.bars.interval).toBe('day');
+    const sum = shared.report.bars.points.reduce((n: number, p: { seconds: number }) => n + p.seconds, 0);
+    expect(sum).toBe(shared.report.view.totals.trackedSeconds);
+    expect(shared.report.bars.points.map((p: { key: string }) => p.key)).toEqual(['2026-11-02', '2026-11-03']);
   });
 
   it('runs a matrix kind with its own axes', async () => {
@@ -254,6 +264,101 @@ describe('public links', () => {
     expect(shared.report.engine).toBe('matrix');
     expect(shared.report.view.columns.map((c: { key: { label: string } }) => c.key.label)).toEqual(['Alpha']);
     expect(shared.report.view.rows).toHaveLength(3);
+  });
+});
+
+describe('a shared Detailed report', () => {
+  const PAGED = 'preset=custom&from=2026-11-10&to=2026-11-11&timeZone=UTC';
+  type Entry = { id: string; costAmount: number | null; billableAmount: number | null };
+  beforeAll(async () => {
+    // 55 entries: more than one page of 50.
+    for (let i = 0; i < 55; i++) {
+      const start = new Date(Date.parse('2026-11-10T06:00:00Z') + i * 15 * 60_000);
+      await ok(owner, 'POST', '/time-entries', {
+        userId: i % 2 ? member.userId : other.userId,
+        start: start.toISOString(),
+        end: new Date(start.getTime() + 10 * 60_000).toISOString(),
+        projectId: alpha,
+        billable: true,
+        note: `Entry ${i}`,
+      });
+    }
+    await ctx.t.db
+      .updateTable('time_entries')
+      .set({ billable_rate_cents: 10_000, cost_rate_cents: 4_000 })
+      .where('workspace_id', '=', owner.workspaceId)
+      .execute();
+  });
+
+  it("pages its entries as the signed-in report does, with the report's totals", async () => {
+    const saved = await save(owner, { kind: 'detailed', query: `${PAGED}&sort=duration&order=asc` });
+    const [id, secret] = secretOf(await share(owner, saved.id));
+    const first = await view(id, secret);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    const one = first.json();
+    expect(one).toMatchObject({ kind: 'detailed', moneyHidden: false });
+    expect(one.report).toMatchObject({ engine: 'detailed', sort: 'duration', order: 'asc' });
+    expect(one.report.view.items).toHaveLength(50);
+    expect(one.report.view.nextCursor).toEqual(expect.any(String));
+    const two = (await view(id, secret, one.report.view.nextCursor)).json();
+    expect(two.report.view.items).toHaveLength(5);
+    expect(two.report.view.nextCursor).toBeNull();
+    const ids = [...one.report.view.items, ...two.report.view.items].map((e: Entry) => e.id);
+    expect(new Set(ids).size).toBe(55);
+
+    const signedIn = await ok(owner, 'GET', `/reports/detailed?${PAGED}&sort=duration&order=asc&limit=50`);
+    expect(one.report.view.items.map((e: Entry) => e.id)).toEqual(signedIn.items.map((e: Entry) => e.id));
+    const summary = await ok(
+      owner,
+      'GET',
+      `/reports/summary?${PAGED}&measures=trackedSeconds,billableSeconds,billableAmount,entryCount`,
+    );
+    expect(one.report.totals).toEqual(summary.totals);
+    expect(one.report.totals).toMatchObject({ entryCount: 55, trackedSeconds: 55 * 600 });
+    expect(two.report.totals).toEqual(one.report.totals);
+  });
+
+  it('hides costs unless the link includes them', async () => {
+    const saved = await save(owner, { kind: 'detailed', query: PAGED });
+    const plain = (await view(...secretOf(await share(owner, saved.id)))).json();
+    expect(plain.report.view.items.every((e: Entry) => e.costAmount === null)).toBe(true);
+    expect(plain.report.view.items.every((e: Entry) => typeof e.billableAmount === 'number')).toBe(true);
+    expect(plain.report.totals.costAmount).toBeUndefined();
+    const costly = (await view(...secretOf(await share(owner, saved.id, { includeCosts: true })))).json();
+    expect(costly.report.view.items.every((e: Entry) => e.costAmount === Math.round((4_000 * 600) / 3600))).toBe(true);
+    const summary = await ok(owner, 'GET', `/reports/summary?${PAGED}&measures=costAmount`);
+    expect(costly.report.totals.costAmount).toBe(summary.totals.costAmount);
+  });
+
+  it('answers 404 once revoked or expired, and to a wrong secret even with a cursor', async () => {
+    const saved = await save(owner, { kind: 'detailed', query: PAGED });
+    const link = await share(owner, saved.id);
+    const cursor = (await view(link.id, link.secret)).json().report.view.nextCursor;
+    expect((await view(link.id, 'x'.repeat(43), cursor)).statusCode).toBe(404);
+    await ok(owner, 'POST', `/saved-reports/${saved.id}/links/${link.id}/revoke`);
+    expect((await view(link.id, link.secret)).statusCode).toBe(404);
+    expect((await view(link.id, link.secret, cursor)).statusCode).toBe(404);
+    const expiring = await share(owner, saved.id, { expiresAt: '2099-01-01T00:00:00Z' });
+    await ctx.t.db
+      .updateTable('report_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expiring.id)
+      .execute();
+    expect((await view(expiring.id, expiring.secret)).statusCode).toBe(404);
+  });
+
+  it("shows only what its creator may see now: a demoted creator's link shows only their own time", async () => {
+    const creator = await join('admin');
+    const saved = await save(creator, { kind: 'detailed', query: RANGE });
+    const [id, secret] = secretOf(await share(creator, saved.id));
+    const before = (await view(id, secret)).json();
+    expect(before.report.view.items).toHaveLength(3);
+    expect(before.report.totals.trackedSeconds).toBe(6 * 3600);
+    await ok(owner, 'PATCH', `/members/${creator.userId}`, { role: 'member' });
+    const after = (await view(id, secret)).json();
+    expect(after.report.view.items).toHaveLength(0);
+    expect(after.report.totals.trackedSeconds ?? 0).toBe(0);
   });
 });
 

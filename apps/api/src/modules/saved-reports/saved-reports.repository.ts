@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import type { ReportLinkRow, SavedReportRow } from '../../db/tables/saved-reports.js';
+import type { ReportCsvLinkRow, ReportLinkRow, SavedReportRow } from '../../db/tables/saved-reports.js';
 
 export type SavedReportWithOwner = SavedReportRow & { owner_name: string };
 
@@ -33,6 +33,19 @@ const linkColumns = [
   'expires_at',
   'revoked_at',
   'last_viewed_at',
+  'created_at',
+] as const;
+
+const csvLinkColumns = [
+  'id',
+  'workspace_id',
+  'saved_report_id',
+  'created_by_user_id',
+  'token_hash',
+  'include_costs',
+  'expires_at',
+  'revoked_at',
+  'last_fetched_at',
   'created_at',
 ] as const;
 
@@ -131,6 +144,67 @@ export const savedReportsRepository = {
     await db
       .updateTable('report_links')
       .set({ last_viewed_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  // ---- CSV links
+
+  /** The report's CSV link made last (working or not): the one the owner sees. */
+  latestCsvLink(db: Db, workspaceId: string, savedReportId: string): Promise<ReportCsvLinkRow | undefined> {
+    return db
+      .selectFrom('report_csv_links')
+      .select(csvLinkColumns)
+      .where('workspace_id', '=', workspaceId)
+      .where('saved_report_id', '=', savedReportId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  async insertCsvLink(
+    db: Db,
+    row: Pick<
+      ReportCsvLinkRow,
+      'id' | 'workspace_id' | 'saved_report_id' | 'created_by_user_id' | 'token_hash' | 'include_costs' | 'expires_at'
+    >,
+  ): Promise<ReportCsvLinkRow> {
+    return db.insertInto('report_csv_links').values(row).returning(csvLinkColumns).executeTakeFirstOrThrow();
+  },
+
+  /** Revokes the report's working CSV link, if any; answers the ids revoked. */
+  async revokeCsvLinks(db: Db, workspaceId: string, savedReportId: string, at: Date): Promise<string[]> {
+    const rows = await db
+      .updateTable('report_csv_links')
+      .set({ revoked_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('saved_report_id', '=', savedReportId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /**
+   * A working CSV link by its token's hash alone (the public CSV knows no workspace). Unknown,
+   * revoked and expired tokens are the same miss of the same indexed query, so they take the same time.
+   */
+  findWorkingCsvLink(db: Db, tokenHash: string, now: Date): Promise<ReportCsvLinkRow | undefined> {
+    return db
+      .selectFrom('report_csv_links')
+      .select(csvLinkColumns)
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirst();
+  },
+
+  async touchCsvLink(db: Db, workspaceId: string, id: string, at: Date): Promise<void> {
+    await db
+      .updateTable('report_csv_links')
+      .set({ last_fetched_at: at })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();

@@ -1,12 +1,16 @@
 import {
+  createdReportCsvLinkView,
   createdReportLinkView,
+  createReportCsvLinkBody,
   createReportLinkBody,
   createSavedReportBody,
+  reportCsvLinkStateView,
   reportLinkListView,
   reportLinkView,
   SHARE_SECRET_HEADER,
   savedReportListView,
   savedReportView,
+  sharedReportQuery,
   sharedReportView,
   updateSavedReportBody,
 } from '@sundial/core';
@@ -146,17 +150,98 @@ export const savedReportsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: `A public link's report, without signing in: the link's secret goes in the ${SHARE_SECRET_HEADER} header, never in the URL`,
+        description:
+          "A Detailed report answers one page of entries at a time: ask for the next with `cursor`, the previous page's `nextCursor`.",
         params: z.object({ linkId: z.string().max(100) }),
+        querystring: sharedReportQuery,
         headers: z.object({ [SHARE_SECRET_HEADER]: z.string().max(200).optional() }),
         response: { 200: sharedReportView, ...errorResponses },
       },
     },
     async (request, reply) => {
       const secret = request.headers[SHARE_SECRET_HEADER];
-      const view = await savedReports.view(request.params.linkId, typeof secret === 'string' ? secret : undefined, {
-        ip: request.ip,
-      });
+      const view = await savedReports.view(
+        request.params.linkId,
+        typeof secret === 'string' ? secret : undefined,
+        { ip: request.ip },
+        { cursor: request.query.cursor },
+      );
       return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(view);
+    },
+  );
+
+  app.get(
+    `${base}/:savedReportId/csv-link`,
+    {
+      schema: {
+        tags,
+        summary: "A saved report's CSV link for spreadsheet imports, with its state (never its token)",
+        params: reportParams,
+        response: { 200: reportCsvLinkStateView, ...errorResponses },
+      },
+    },
+    async (request) => savedReports.getCsvLink(actorOf(request), request.params.savedReportId),
+  );
+
+  app.post(
+    `${base}/:savedReportId/csv-link`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Create the CSV link for Google Sheets (=IMPORTDATA) and other spreadsheet imports; it replaces the one before. ' +
+          'The answer holds its token and path, shown this once',
+        params: reportParams,
+        body: createReportCsvLinkBody,
+        response: { 201: createdReportCsvLinkView, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .header('cache-control', 'no-store')
+        .send(await savedReports.createCsvLink(actorOf(request), request.params.savedReportId, request.body)),
+  );
+
+  app.post(
+    `${base}/:savedReportId/csv-link/revoke`,
+    {
+      schema: {
+        tags,
+        summary: 'Revoke the CSV link: spreadsheets importing it get 404 from now on',
+        params: reportParams,
+        response: { 200: reportCsvLinkStateView, ...errorResponses },
+      },
+    },
+    async (request) => savedReports.revokeCsvLink(actorOf(request), request.params.savedReportId),
+  );
+
+  app.get(
+    '/public/reports/csv/:file',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary:
+          "A saved report's CSV for spreadsheet imports, without signing in: `<token>.csv`, the token of its CSV link",
+        description:
+          'For `=IMPORTDATA("<this URL>")` in Google Sheets. The report runs at each fetch as the link\'s creator with ' +
+          "their access of now; costs only when the link includes them. Unknown, revoked and expired links answer 404. The token is redacted from the server's logs.",
+        params: z.object({ file: z.string().max(200) }),
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const file = await savedReports.csv(request.params.file, { ip: request.ip });
+      return (
+        reply
+          .header('content-type', file.contentType)
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .header('x-robots-tag', 'noindex')
+          // The file streams as it is written; only the errors have a JSON schema.
+          .send(file.stream as never)
+      );
     },
   );
 };

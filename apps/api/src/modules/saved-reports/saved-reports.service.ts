@@ -1,31 +1,44 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
+  barInterval,
+  type CreatedReportCsvLinkView,
   type CreatedReportLinkView,
+  type CreateReportCsvLinkBody,
   type CreateReportLinkBody,
   type CreateSavedReportBody,
   can,
+  createReportCsvLinkBody,
   createReportLinkBody,
   createSavedReportBody,
+  detailedReportQuery,
+  isCsvLinkable,
+  isLinkShareable,
   isReportKind,
   MONEY_MEASURES,
   matrixReportQuery,
   savedReportMessages as msg,
   REPORT_KINDS,
+  type ReportCsvLinkStateView,
+  type ReportCsvLinkView,
+  type ReportKindSpec,
   type ReportLinkView,
   type ReportMeasure,
+  reportCsvPath,
   reportQuery,
   type SavedReportView,
+  SHARED_DETAILED_PAGE,
   type SharedReportView,
   type UpdateSavedReportBody,
   updateSavedReportBody,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import type { ReportLinkRow } from '../../db/tables/saved-reports.js';
+import type { ReportCsvLinkRow, ReportLinkRow } from '../../db/tables/saved-reports.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, isUuid, newId, newSecret } from '../../platform/ids.js';
 import { rateLimiter } from '../../platform/rate-limits.js';
+import type { ExportFile, ExportsService } from '../exports/exports.service.js';
 import type { RatesService } from '../rates/rates.service.js';
 import type { ReportsService } from '../reports/reports.service.js';
 import { usersService } from '../users/users.service.js';
@@ -35,13 +48,16 @@ import { savedReportsRepository as repo, type SavedReportWithOwner } from './sav
 const CONSTRAINTS = {
   saved_reports_owner_name: { message: msg.nameTaken, field: 'name', code: 'name_taken' },
 } as const;
+const CSV_CONSTRAINTS = {
+  report_csv_links_one_active: { message: msg.csvLinkBusy, code: 'csv_link_busy' },
+} as const;
 
 /** How many public views one address may ask for in a minute (a guess at a secret costs one each). */
 const VIEW_WINDOW_MS = 60_000;
 
 const linkGone = () => new AppError('link_not_found', msg.linkGone, { status: 404 });
 
-function linkStatus(link: ReportLinkRow, now: Date): ReportLinkView['status'] {
+function linkStatus(link: Pick<ReportLinkRow, 'revoked_at' | 'expires_at'>, now: Date): ReportLinkView['status'] {
   if (link.revoked_at) return 'revoked';
   if (link.expires_at && new Date(link.expires_at) <= now) return 'expired';
   return 'active';
@@ -62,6 +78,42 @@ function presentLink(link: ReportLinkRow, now = new Date()): ReportLinkView {
   };
 }
 
+function presentCsvLink(link: ReportCsvLinkRow, now = new Date()): ReportCsvLinkView {
+  return {
+    id: link.id,
+    savedReportId: link.saved_report_id,
+    includeCosts: link.include_costs,
+    expiresAt: iso(link.expires_at),
+    revokedAt: iso(link.revoked_at),
+    createdAt: new Date(link.created_at).toISOString(),
+    lastFetchedAt: iso(link.last_fetched_at),
+    status: linkStatus(link, now),
+  };
+}
+
+/**
+ * The export of a saved report: its engine, its query with the page's defaults filled in (as the
+ * page and the page link read them), as CSV without a byte-order mark (Google Sheets needs none).
+ */
+function csvParams(kind: keyof typeof REPORT_KINDS, query: string, name: string): URLSearchParams {
+  const spec: ReportKindSpec = REPORT_KINDS[kind];
+  if (spec.engine === 'estimates') throw new AppError('not_shareable', msg.estimatesNotShared, { status: 422 });
+  const params = new URLSearchParams(query);
+  for (const key of ['cursor', 'chart', 'kind', 'format', 'bom', 'title']) params.delete(key);
+  if (spec.engine === 'summary') {
+    if (!params.get('groupBy')) params.set('groupBy', spec.groupBy.join(','));
+    if (!params.get('measures')) params.set('measures', spec.measures.join(','));
+  }
+  if (spec.engine === 'matrix') {
+    if (!params.get('rows')) params.set('rows', spec.rows);
+    if (!params.get('columns')) params.set('columns', spec.columns);
+  }
+  params.set('kind', spec.engine);
+  params.set('format', 'csv');
+  params.set('title', name.slice(0, 80));
+  return params;
+}
+
 /** Whether two secrets' hashes match, in time that does not depend on where they differ. */
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
@@ -76,11 +128,24 @@ function sameHash(a: string, b: string): boolean {
  * link runs the report as its creator with the creator's access of the moment it is viewed: a
  * creator who left or was disabled takes the link down with them, and a lowered role shows less.
  */
+/**
+ * A link's terms, the same for page and CSV links: costs only for those who may share them, and
+ * an expiry (or none) that is still ahead. Returns the expiry.
+ */
+function linkExpiry(actor: Actor, body: { includeCosts: boolean; expiresAt: string | null }, now: Date): Date | null {
+  if (body.includeCosts && !can(actor.membership.role, 'saved_reports:share_costs'))
+    throw new AppError('forbidden', msg.costsForAdmins, { status: 403 });
+  const expiresAt = body.expiresAt === null ? null : new Date(body.expiresAt);
+  if (expiresAt && expiresAt <= now) throw validationError({ expiresAt: msg.expiryPast });
+  return expiresAt;
+}
+
 export function createSavedReportsService(deps: {
   db: Db;
-  reports: Pick<ReportsService, 'summary' | 'matrix'>;
+  reports: Pick<ReportsService, 'summary' | 'matrix' | 'detailed'>;
   workspaces: Pick<WorkspacesService, 'getMembership'>;
   rates: Pick<RatesService, 'settings'>;
+  exports: Pick<ExportsService, 'export'>;
   viewsPerMinute: number;
 }) {
   const { db } = deps;
@@ -219,17 +284,13 @@ export function createSavedReportsService(deps: {
       now = new Date(),
     ): Promise<CreatedReportLinkView> {
       const body = createReportLinkBody.parse(input);
-      if (body.includeCosts && !can(actor.membership.role, 'saved_reports:share_costs'))
-        throw new AppError('forbidden', msg.costsForAdmins, { status: 403 });
-      const expiresAt = body.expiresAt === null ? null : new Date(body.expiresAt);
-      if (expiresAt && expiresAt <= now) throw validationError({ expiresAt: msg.expiryPast });
+      const expiresAt = linkExpiry(actor, body, now);
       const workspaceId = actor.membership.workspace.id;
       const secret = newSecret();
       return db.transaction().execute(async (tx) => {
         const row = await getVisible(actor, id, tx);
         assertOwner(actor, row);
-        if (REPORT_KINDS[row.kind as keyof typeof REPORT_KINDS]?.engine === 'detailed')
-          throw new AppError('not_shareable', msg.detailedNotShared, { status: 422 });
+        if (!isLinkShareable(row.kind)) throw new AppError('not_shareable', msg.estimatesNotShared, { status: 422 });
         const link = await repo.insertLink(tx, {
           id: newId(),
           workspace_id: workspaceId,
@@ -275,9 +336,16 @@ export function createSavedReportsService(deps: {
      * The public page of a link: the report, run now as the link's creator with their access of
      * now, without costs and margins unless the link includes them. Unknown, wrong-secret, expired
      * and revoked links, and links whose creator is no longer an active member, all answer the same
-     * 404, so a guess learns nothing. Each address has `viewsPerMinute` tries a minute.
+     * 404, so a guess learns nothing. Each address has `viewsPerMinute` tries a minute (each page of
+     * a Detailed report, `cursor` the previous page's `nextCursor`, is one view).
      */
-    async view(linkId: string, secret: string | undefined, client: { ip: string }, now = new Date()) {
+    async view(
+      linkId: string,
+      secret: string | undefined,
+      client: { ip: string },
+      options: { cursor?: string } = {},
+      now = new Date(),
+    ) {
       await rateLimiter.hit(db, {
         bucket: `share:ip:${client.ip}`,
         limit: deps.viewsPerMinute,
@@ -291,7 +359,7 @@ export function createSavedReportsService(deps: {
       const saved = await repo.find(db, link.workspace_id, link.saved_report_id);
       const actor = await creatorActor(link.workspace_id, link.created_by_user_id);
       if (!saved || !actor || !isReportKind(saved.kind)) throw linkGone();
-      const report = await runAs(actor, saved.kind, saved.query, link.include_costs);
+      const report = await runAs(actor, saved.kind, saved.query, link.include_costs, options.cursor);
       await repo.touchLink(db, link.workspace_id, link.id, now);
       const { currency } = await deps.rates.settings(actor);
       return {
@@ -302,6 +370,114 @@ export function createSavedReportsService(deps: {
         ...report,
       } satisfies SharedReportView;
     },
+
+    /** The report's CSV link made last, working or not (never its token); null when it had none. */
+    async getCsvLink(actor: Actor, id: string, now = new Date()): Promise<ReportCsvLinkStateView> {
+      const row = await getVisible(actor, id);
+      assertManages(actor, row);
+      const link = await repo.latestCsvLink(db, actor.membership.workspace.id, id);
+      return { link: link ? presentCsvLink(link, now) : null };
+    },
+
+    /**
+     * A new CSV link to one of the actor's saved reports, for spreadsheet imports (IMPORTDATA): its
+     * token is in the answer only (the table keeps its sha-256) and the CSV link made before stops
+     * working. Costs and margins need saved_reports:share_costs, as on a page link.
+     */
+    async createCsvLink(
+      actor: Actor,
+      id: string,
+      input: CreateReportCsvLinkBody,
+      now = new Date(),
+    ): Promise<CreatedReportCsvLinkView> {
+      const body = createReportCsvLinkBody.parse(input);
+      const expiresAt = linkExpiry(actor, body, now);
+      const workspaceId = actor.membership.workspace.id;
+      const token = newSecret();
+      return db.transaction().execute(async (tx) => {
+        const row = await getVisible(actor, id, tx);
+        assertOwner(actor, row);
+        if (!isCsvLinkable(row.kind)) throw new AppError('not_shareable', msg.estimatesNotShared, { status: 422 });
+        const replaced = await repo.revokeCsvLinks(tx, workspaceId, id, now);
+        const link = await mapConstraints(CSV_CONSTRAINTS, () =>
+          repo.insertCsvLink(tx, {
+            id: newId(),
+            workspace_id: workspaceId,
+            saved_report_id: id,
+            created_by_user_id: actor.userId,
+            token_hash: hashSecret(token),
+            include_costs: body.includeCosts,
+            expires_at: expiresAt,
+          }),
+        );
+        await audit(tx, {
+          action: 'report_csv_link.created',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: link.id,
+          detail: { savedReportId: id, includeCosts: body.includeCosts, expiresAt: iso(expiresAt), replaced },
+        });
+        return { ...presentCsvLink(link, now), token, path: reportCsvPath(token) };
+      });
+    },
+
+    /** Revokes the report's CSV link (again: no change); the owner, or owners and admins for a shared report. */
+    async revokeCsvLink(actor: Actor, id: string, now = new Date()): Promise<ReportCsvLinkStateView> {
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        assertManages(actor, await getVisible(actor, id, tx));
+        const revoked = await repo.revokeCsvLinks(tx, workspaceId, id, now);
+        for (const linkId of revoked)
+          await audit(tx, {
+            action: 'report_csv_link.revoked',
+            actorUserId: actor.userId,
+            workspaceId,
+            subjectId: linkId,
+            detail: { savedReportId: id },
+          });
+        const link = await repo.latestCsvLink(tx, workspaceId, id);
+        if (!link) throw notFound(msg.csvLinkNotFound);
+        return { link: presentCsvLink(link, now) };
+      });
+    },
+
+    /**
+     * The public CSV of a CSV link (`<token>.csv`): the saved report exported now as the link's
+     * creator with their access of now, without costs and margins unless the link includes them.
+     * Unknown, revoked and expired tokens, and links whose creator is no longer an active member,
+     * all answer the same 404. Each address has `viewsPerMinute` fetches a minute.
+     */
+    async csv(file: string, client: { ip: string }, now = new Date()): Promise<ExportFile> {
+      await rateLimiter.hit(db, {
+        bucket: `sheets:ip:${client.ip}`,
+        limit: deps.viewsPerMinute,
+        windowMs: VIEW_WINDOW_MS,
+        message: (wait) => `Too many fetches of report CSV links from your network: try again in ${wait}.`,
+      });
+      const token = file.endsWith('.csv') ? file.slice(0, -4) : '';
+      // The same lookup for every answer, even a malformed name: a miss costs what a revoked link costs.
+      const link = await repo.findWorkingCsvLink(db, hashSecret(token), now);
+      if (!link || !token) throw linkGone();
+      const saved = await repo.find(db, link.workspace_id, link.saved_report_id);
+      const actor = await creatorActor(link.workspace_id, link.created_by_user_id);
+      if (!saved || !actor || !isReportKind(saved.kind) || !isCsvLinkable(saved.kind)) throw linkGone();
+      const params = csvParams(saved.kind, saved.query, saved.name);
+      const withoutCosts = !link.include_costs;
+      let file_: ExportFile;
+      try {
+        file_ = await deps.exports.export(actor, params, { withoutCosts });
+      } catch (error) {
+        // Money the creator may no longer see is left out, as the page link leaves it out.
+        if (!(error instanceof AppError && error.code === 'money_forbidden')) throw error;
+        const kept = (params.get('measures') ?? '')
+          .split(',')
+          .filter((m) => m && !MONEY_MEASURES.includes(m as ReportMeasure));
+        params.set('measures', kept.length ? kept.join(',') : 'trackedSeconds');
+        file_ = await deps.exports.export(actor, params, { withoutCosts });
+      }
+      await repo.touchCsvLink(db, link.workspace_id, link.id, now);
+      return file_;
+    },
   };
 
   /** Runs a saved report as `actor`; money it may not see, or costs the link leaves out, are dropped. */
@@ -310,16 +486,26 @@ export function createSavedReportsService(deps: {
     kind: keyof typeof REPORT_KINDS,
     query: string,
     includeCosts: boolean,
+    cursor?: string,
   ): Promise<Pick<SharedReportView, 'report' | 'moneyHidden'>> {
     const spec = REPORT_KINDS[kind];
     const params = Object.fromEntries(new URLSearchParams(query));
+    if (spec.engine === 'detailed') return runDetailed(actor, params, includeCosts, cursor);
     const wanted = (params.measures ?? '').split(',').filter(Boolean) as ReportMeasure[];
     const allowed = (measures: ReportMeasure[]) =>
       includeCosts ? measures : measures.filter((m) => m !== 'costAmount' && m !== 'margin');
     const run = async (measures: ReportMeasure[]): Promise<SharedReportView['report']> => {
       if (spec.engine === 'summary') {
         const q = reportQuery.parse({ ...params, groupBy: params.groupBy ?? spec.groupBy.join(','), measures });
-        return { engine: 'summary', view: await deps.reports.summary(actor, q) };
+        const view = await deps.reports.summary(actor, q);
+        // The Summary page's bars: tracked time per day, week or month of the same filters.
+        const interval = barInterval(view.range.from, view.range.to);
+        const series = await deps.reports.summary(
+          actor,
+          reportQuery.parse({ ...params, groupBy: interval, measures: ['trackedSeconds'] }),
+        );
+        const points = series.groups.map((g) => ({ key: g.key.key ?? '', seconds: g.measures.trackedSeconds ?? 0 }));
+        return { engine: 'summary', view, bars: { interval, points } };
       }
       if (spec.engine === 'matrix') {
         const q = matrixReportQuery.parse({
@@ -347,6 +533,42 @@ export function createSavedReportsService(deps: {
       return { report: await run(without.length ? without : ['trackedSeconds']), moneyHidden: true };
     }
   }
+
+  /**
+   * One page of a saved Detailed report as `actor`, with the whole report's totals (the signed-in
+   * page's figures); entries' costs are dropped unless the link includes them, and the totals leave
+   * out the amounts the creator may not see for everyone in the report (moneyHidden).
+   */
+  async function runDetailed(
+    actor: Actor,
+    params: Record<string, string>,
+    includeCosts: boolean,
+    cursor: string | undefined,
+  ): Promise<Pick<SharedReportView, 'report' | 'moneyHidden'>> {
+    const { measures: _m, groupBy: _g, limit: _l, ...filters } = params;
+    const q = detailedReportQuery.parse({ ...filters, cursor, limit: SHARED_DETAILED_PAGE });
+    const view = await deps.reports.detailed(actor, q);
+    const items = includeCosts ? view.items : view.items.map((e) => ({ ...e, costAmount: null }));
+    const wanted = includeCosts ? [...DETAILED_TOTALS, 'costAmount' as const] : DETAILED_TOTALS;
+    const totalsOf = (measures: ReportMeasure[]) =>
+      deps.reports.summary(actor, reportQuery.parse({ ...filters, measures })).then((s) => s.totals);
+    let moneyHidden = false;
+    let totals: Awaited<ReturnType<typeof totalsOf>>;
+    try {
+      totals = await totalsOf(wanted);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'money_forbidden')) throw error;
+      moneyHidden = true;
+      totals = await totalsOf(wanted.filter((m) => !MONEY_MEASURES.includes(m)));
+    }
+    return {
+      report: { engine: 'detailed', view: { ...view, items }, sort: q.sort, order: q.order, totals },
+      moneyHidden,
+    };
+  }
 }
+
+/** The engine's measures a shared Detailed report totals (costs only when the link includes them). */
+const DETAILED_TOTALS: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount', 'entryCount'];
 
 export type SavedReportsService = ReturnType<typeof createSavedReportsService>;

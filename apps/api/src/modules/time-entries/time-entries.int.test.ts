@@ -1,7 +1,14 @@
 import type { Role } from '@sundial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import {
+  type SignedUp,
+  STRONG_PASSWORD,
+  sessionCookie,
+  signUp,
+  uniqueEmail,
+  useTestApp,
+} from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -235,6 +242,39 @@ describe('time entries', () => {
       roundingMode: 'none',
     });
     expect((await call('GET', `${t.ws}/time-settings`, t.member.cookie)).json().requireProject).toBe(false);
+  });
+
+  it("keeps a report time zone: the owner's zone for a new workspace, changed by owners and admins only", async () => {
+    const signup = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/signup',
+      payload: { email: uniqueEmail('zone'), password: STRONG_PASSWORD, timeZone: 'Asia/Kolkata' },
+    });
+    expect(signup.statusCode, signup.body).toBe(201);
+    const cookie = sessionCookie(signup);
+    const me = (await call('GET', '/api/v1/me', cookie)).json();
+    const ws = `/api/v1/workspaces/${me.currentWorkspaceId}`;
+    expect((await call('GET', `${ws}/time-settings`, cookie)).json().reportTimeZone).toBe('Asia/Kolkata');
+    // A report without a zone in its URL uses it; a viewer may still ask for another.
+    const summary = (zone?: string) =>
+      call('GET', `${ws}/reports/summary?preset=thisWeek${zone ? `&timeZone=${zone}` : ''}`, cookie);
+    expect((await summary()).json().range.timeZone).toBe('Asia/Kolkata');
+    expect((await summary('America/Chicago')).json().range.timeZone).toBe('America/Chicago');
+
+    const t = await team();
+    const admin = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, { workspaceId: t.workspaceId, userId: admin.userId, role: 'admin' });
+    for (const who of [t.manager, t.member]) {
+      const refused = await call('PATCH', `${t.ws}/time-settings`, who.cookie, { reportTimeZone: 'Europe/Oslo' });
+      expect(refused.statusCode).toBe(403);
+    }
+    const unknown = await call('PATCH', `${t.ws}/time-settings`, admin.cookie, { reportTimeZone: 'Mars/Olympus' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().error.fields).toEqual({ reportTimeZone: 'Unknown time zone.' });
+    const changed = await call('PATCH', `${t.ws}/time-settings`, admin.cookie, { reportTimeZone: 'Europe/Oslo' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().reportTimeZone).toBe('Europe/Oslo');
+    expect((await call('GET', `${t.ws}/time-settings`, t.member.cookie)).json().reportTimeZone).toBe('Europe/Oslo');
   });
 
   it('lists entries of a range with filters and pages through them', async () => {

@@ -68,5 +68,6 @@ export function presentSettings(row: TimeSettingsRow): TimeSettings {
     roundingMinutes: row.rounding_minutes,
     maxEntryMinutes: row.max_entry_minutes,
     futureLimitMinutes: row.future_limit_minutes,
+    reportTimeZone: row.report_time_zone,
   };
 }

@@ -599,6 +599,21 @@ export const timeEntriesRepository = {
     return row;
   },
 
+  /** A workspace's first settings row: defaults, and the owner's zone as the report zone. */
+  async seedSettings(tx: Db, workspaceId: string, ownerUserId: string): Promise<void> {
+    await tx
+      .insertInto('time_settings')
+      .columns(['workspace_id', 'report_time_zone', 'updated_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('users')
+          .select([eb.val(workspaceId).as('workspace_id'), 'time_zone', eb.val(new Date()).as('updated_at')])
+          .where('id', '=', ownerUserId),
+      )
+      .onConflict((oc) => oc.column('workspace_id').doNothing())
+      .execute();
+  },
+
   async upsertSettings(
     tx: Db,
     workspaceId: string,

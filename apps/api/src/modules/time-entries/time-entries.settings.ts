@@ -10,6 +10,14 @@ import { settingsOf } from './time-entries.shared.js';
 /** The workspace's time settings: required fields, rounding, the longest entry, how far ahead. */
 export function createTimeSettings(db: Db) {
   return {
+    /**
+     * A new workspace's time settings, inside the caller's transaction: the defaults, with the
+     * owner's time zone as the report zone.
+     */
+    async seedSettings(tx: Db, workspaceId: string, ownerUserId: string): Promise<void> {
+      await repo.seedSettings(tx, workspaceId, ownerUserId);
+    },
+
     async getSettings(actor: Actor): Promise<TimeSettings> {
       assertCan(actor, 'workspace:view');
       return settingsOf(db, actor.membership.workspace.id);
@@ -28,6 +36,8 @@ export function createTimeSettings(db: Db) {
           rounding_minutes: input.roundingMinutes,
           max_entry_minutes: input.maxEntryMinutes,
           future_limit_minutes: input.futureLimitMinutes,
+          // A new zone rebuilds the workspace's report rollups in this transaction (a trigger on time_settings).
+          report_time_zone: input.reportTimeZone,
         });
         await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId, detail: input });
         return settingsOf(tx, workspaceId);

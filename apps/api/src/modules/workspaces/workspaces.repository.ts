@@ -118,6 +118,48 @@ export const workspacesRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
+
+  /** The workspace's logo (bytes, type and size), or undefined. */
+  findLogo(db: Db, workspaceId: string) {
+    return db
+      .selectFrom('workspace_logos')
+      .select(['content_type', 'width', 'height', 'data', 'updated_at'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+  },
+
+  /** Sets the workspace's logo, replacing the one before. */
+  async saveLogo(
+    db: Db,
+    input: {
+      workspaceId: string;
+      contentType: 'image/png' | 'image/jpeg';
+      width: number;
+      height: number;
+      data: Buffer;
+      userId: string;
+    },
+  ): Promise<void> {
+    const row = {
+      content_type: input.contentType,
+      width: input.width,
+      height: input.height,
+      data: input.data,
+      updated_by_user_id: input.userId,
+      updated_at: new Date(),
+    };
+    await db
+      .insertInto('workspace_logos')
+      .values({ workspace_id: input.workspaceId, ...row })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(row))
+      .execute();
+  },
+
+  /** Removes the workspace's logo; whether there was one. */
+  async deleteLogo(db: Db, workspaceId: string): Promise<boolean> {
+    const result = await db.deleteFrom('workspace_logos').where('workspace_id', '=', workspaceId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
 };
 
 /** A uuid no workspace has: the membership join of a request without a workspace finds nothing. */

@@ -5,9 +5,16 @@ import type { Actor, MembershipWithWorkspace } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { checkLogo } from './workspaces.logo.js';
 import { workspacesRepository } from './workspaces.repository.js';
 
-export function createWorkspacesService(db: Db) {
+/** What a new workspace needs from other modules, inside its creating transaction. */
+export interface WorkspaceSeeds {
+  /** The time settings (time-entries), with the owner's zone as the report zone. */
+  seedTimeSettings(tx: Db, workspaceId: string, ownerUserId: string): Promise<void>;
+}
+
+export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds) {
   return {
     /**
      * Creates a workspace owned by the user, with a 14-day Pro trial. Runs inside the caller's
@@ -23,6 +30,7 @@ export function createWorkspacesService(db: Db) {
           trialEndsAt,
         });
         await workspacesRepository.addMember(tx, { workspaceId: workspace.id, userId: input.userId, role: 'owner' });
+        await seeds.seedTimeSettings(tx, workspace.id, input.userId);
         await audit(tx, { action: 'workspace.created', actorUserId: input.userId, workspaceId: workspace.id });
         return { workspace, role: 'owner' as const, status: 'active' as const };
       };
@@ -57,6 +65,48 @@ export function createWorkspacesService(db: Db) {
           detail: { from: membership.workspace.name, to: name },
         });
         return { ...membership, workspace };
+      });
+    },
+
+    /** The workspace's logo, for any member (the PDF exports show it); null when it has none. */
+    async logo(workspaceId: string): Promise<{ contentType: string; data: Buffer; updatedAt: Date } | null> {
+      const row = await workspacesRepository.findLogo(db, workspaceId);
+      return row ? { contentType: row.content_type, data: Buffer.from(row.data), updatedAt: row.updated_at } : null;
+    },
+
+    /**
+     * Sets the workspace's logo (owner or admin): a PNG or JPEG, checked by its bytes (422
+     * invalid_logo saying what is wrong), replacing the one before. Setting the same bytes again
+     * changes nothing but the time.
+     */
+    async setLogo(actor: Actor, data: Buffer): Promise<{ contentType: string; width: number; height: number }> {
+      assertCan(actor, 'workspace:update');
+      const checked = checkLogo(data);
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        await workspacesRepository.saveLogo(tx, { workspaceId, ...checked, data, userId: actor.userId });
+        await audit(tx, {
+          action: 'workspace.logo_updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          detail: {
+            contentType: checked.contentType,
+            width: checked.width,
+            height: checked.height,
+            bytes: data.length,
+          },
+        });
+      });
+      return checked;
+    },
+
+    /** Removes the workspace's logo (owner or admin); 404 when it has none. */
+    async removeLogo(actor: Actor): Promise<void> {
+      assertCan(actor, 'workspace:update');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        if (!(await workspacesRepository.deleteLogo(tx, workspaceId))) throw notFound('This workspace has no logo.');
+        await audit(tx, { action: 'workspace.logo_removed', actorUserId: actor.userId, workspaceId });
       });
     },
   };

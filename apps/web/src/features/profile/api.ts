@@ -1,6 +1,6 @@
 import type { ProfileUpdateBody } from '@sundial/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api } from '../../api/client';
 import { type Me, sessionKeys, type WorkspaceView } from '../../api/session';
 
 export function useUpdateProfile() {
@@ -35,5 +35,50 @@ export function useCreateWorkspace() {
     onSuccess: (data) => {
       queryClient.setQueryData(sessionKeys.me, data);
     },
+  });
+}
+
+const logoKey = (workspaceId: string) => ['workspace-logo', workspaceId] as const;
+
+/** The workspace's logo as a data: URL for an <img> (the page's CSP allows data: images), or null when it has none. */
+export function useWorkspaceLogo(workspaceId: string) {
+  return useQuery({
+    queryKey: logoKey(workspaceId),
+    queryFn: async () => {
+      const response = await fetch(`/api/v1/workspaces/${workspaceId}/logo`, { credentials: 'same-origin' });
+      if (response.status === 404) return null;
+      if (!response.ok) throw new ApiError(response.status, 'unknown_error', 'The logo could not be loaded.');
+      return dataUrlOf(await response.blob());
+    },
+  });
+}
+
+const dataUrlOf = (file: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+
+/** Reads a file as base64 (what the logo route takes). */
+const base64Of = async (file: Blob) => (await dataUrlOf(file)).replace(/^data:[^,]*,/, '');
+
+export function useSetWorkspaceLogo(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (file: Blob) =>
+      api<{ contentType: string; width: number; height: number }>('PUT', `/workspaces/${workspaceId}/logo`, {
+        data: await base64Of(file),
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: logoKey(workspaceId) }),
+  });
+}
+
+export function useRemoveWorkspaceLogo(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<void>('DELETE', `/workspaces/${workspaceId}/logo`),
+    onSuccess: () => queryClient.setQueryData(logoKey(workspaceId), null),
   });
 }

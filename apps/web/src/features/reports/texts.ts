@@ -26,6 +26,8 @@ export const t = {
   withoutTag: 'Without tag',
   moreFilters: 'More filters',
   clearFilters: 'Clear filters',
+  /** Which zone the report's days are in: the workspace's report zone unless the link names another. */
+  zoneUsed: (zone: string) => `Days in ${zone.replaceAll('_', ' ')}`,
   droppedFilters: (names: string[]) =>
     `Part of this link could not be read (${names.join(', ')}); the report shows without it.`,
   moneyHidden:
@@ -91,6 +93,8 @@ export const t = {
     total: 'Total',
     billableTotal: 'Billable',
     amountTotal: 'Amount',
+    costTotal: 'Cost',
+    cost: 'Cost',
     entries: (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`,
   },
   exports: {

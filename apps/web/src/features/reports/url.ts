@@ -19,10 +19,14 @@ import {
  * page's own choices (group-by, sort, matrix axes, chart) sit beside them in the same query string.
  */
 
-/** The filters every report shares: core's definition without its per-report fields. */
+/**
+ * The filters every report shares: core's definition without its per-report fields. The time zone
+ * is kept when a link names one (a viewer's own zone); without it the API uses the workspace's
+ * report zone.
+ */
 export type ReportFilters = Omit<
   ReportQuery,
-  'groupBy' | 'measures' | 'timeZone' | 'weekStart' | 'roundingMode' | 'roundingMinutes'
+  'groupBy' | 'measures' | 'weekStart' | 'roundingMode' | 'roundingMinutes'
 >;
 
 /** The keys the filter bar owns; a change to any of them starts the report's pages again. */
@@ -42,6 +46,7 @@ export const FILTER_KEYS = [
   'description',
   'withoutProject',
   'withoutTag',
+  'timeZone',
 ] as const satisfies readonly (keyof ReportFilters)[];
 
 type ParamValue = string | number | boolean | readonly string[] | undefined;
@@ -165,13 +170,8 @@ export function readChart(params: URLSearchParams, fallback: ChartType = 'bar'):
   return (CHART_TYPES as readonly string[]).includes(chart) ? (chart as ChartType) : fallback;
 }
 
-/** The bars' interval: days up to a month and a half, weeks up to half a year, months beyond. */
-export function barInterval(from: string, to: string): 'day' | 'week' | 'month' {
-  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
-  if (days <= 45) return 'day';
-  if (days <= 190) return 'week';
-  return 'month';
-}
+/** The bars' interval (shared with the API's public page). */
+export { barInterval } from '@sundial/core';
 
 /** Every day from..to (inclusive), for matrices whose columns are days: days without time show too. */
 export function daysOf(from: string, to: string, max = 62): string[] | null {

@@ -67,6 +67,8 @@ export const t = {
     roundingTo: 'To',
     maxHours: 'Longest entry (hours)',
     futureHours: 'Entries may end up to (hours from now)',
+    reportZone: 'Report time zone',
+    reportZoneHint: 'Reports count days, weeks and months in this zone unless a viewer picks another.',
     badMax: 'The longest entry must be at least a minute.',
     badFuture: 'The future limit cannot be negative.',
     save: 'Save settings',

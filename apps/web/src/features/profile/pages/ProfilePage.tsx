@@ -1,13 +1,15 @@
 import { Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { DATE_FORMATS, DURATION_FORMATS, type DurationFormat, TIME_FORMATS, WEEK_STARTS } from '@sundial/core';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { type Me, useWorkspace } from '../../../api/session';
 import { NewPasswordField } from '../../../components/fields';
 import { failed } from '../../../components/notify';
+import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
+import { WorkspaceLogo } from '../components/WorkspaceLogo';
 
 const WEEK_START_LABELS: Record<string, string> = { monday: 'Monday', sunday: 'Sunday', saturday: 'Saturday' };
 const TIME_FORMAT_LABELS: Record<string, string> = { '24h': '24-hour (17:30)', '12h': '12-hour (5:30 PM)' };
@@ -21,10 +23,6 @@ const saved = (message: string) => notifications.show({ color: 'green', message 
 function ProfileForm({ me }: { me: Me }) {
   const update = useUpdateProfile();
   // Browsers leave "UTC" out of their list; keep it and whatever the user has selectable.
-  const zones = useMemo(
-    () => [...new Set(['UTC', me.user.timeZone, ...Intl.supportedValuesOf('timeZone')])],
-    [me.user.timeZone],
-  );
   const [name, setName] = useState(me.user.name);
   const [timeZone, setTimeZone] = useState(me.user.timeZone);
   const [weekStart, setWeekStart] = useState(me.user.weekStart);
@@ -69,15 +67,7 @@ function ProfileForm({ me }: { me: Me }) {
           error={errors.name}
           maxLength={100}
         />
-        <Select
-          label="Time zone"
-          data={zones}
-          value={timeZone}
-          onChange={(v) => v && setTimeZone(v)}
-          searchable
-          error={errors.timeZone}
-          allowDeselect={false}
-        />
+        <TimeZoneSelect label="Time zone" value={timeZone} onChange={setTimeZone} error={errors.timeZone} />
         <Select
           label="Week starts on"
           data={WEEK_STARTS.map((value) => ({ value, label: WEEK_START_LABELS[value] ?? value }))}
@@ -202,6 +192,7 @@ function WorkspaceForm() {
             Rename
           </Button>
         </Group>
+        <WorkspaceLogo workspaceId={workspace.id} canEdit={canRename} />
         <Group align="flex-end">
           <TextInput
             label="New workspace"

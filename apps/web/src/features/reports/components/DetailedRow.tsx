@@ -10,7 +10,14 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { type DetailedEntryView, parseDuration, type UpdateTimeEntryBody } from '@sundial/core';
+import {
+  type DetailedEntryView,
+  dayKey,
+  parseDuration,
+  shiftDay,
+  type UpdateTimeEntryBody,
+  zonedInstant,
+} from '@sundial/core';
 import { IconTag } from '@tabler/icons-react';
 import { memo, type ReactNode, type RefObject, useState } from 'react';
 import { useInPlace } from '../../../components/useInPlace';
@@ -40,6 +47,31 @@ export interface EntryClock {
   instants: (e: DetailedEntryView, start: string, end: string) => { start: string; end: string };
 }
 
+/** The clock of a time zone and a time format (the viewer's, or on a public page the report's zone). */
+export function entryClock(zone: string, hour12?: boolean): EntryClock {
+  const loc = typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US';
+  const date = new Intl.DateTimeFormat(loc, { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' });
+  const time = new Intl.DateTimeFormat(loc, { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12 });
+  const field = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return {
+    date: (e) => date.format(new Date(e.start)),
+    span: (e) => `${time.format(new Date(e.start))}–${e.end ? time.format(new Date(e.end)) : t.detailed.running}`,
+    hhmm: (iso) => field.format(new Date(iso)),
+    instants: (e, start, end) => {
+      const day = dayKey(e.start, zone);
+      const from = zonedInstant(day, start, zone);
+      let to = zonedInstant(day, end, zone);
+      if (to <= from) to = zonedInstant(shiftDay(day, 1), end, zone);
+      return { start: new Date(from).toISOString(), end: new Date(to).toISOString() };
+    },
+  };
+}
+
 /**
  * One entry of the Detailed report. For those who may edit it, each field edits in place through
  * the timesheet's write: description, project / task (the timesheet's picker, mounted only while
@@ -52,8 +84,11 @@ export const DetailedRow = memo(function DetailedRow(props: {
   picked: boolean;
   showUser: boolean;
   showAmounts: boolean;
+  /** A cost column (a public link that includes costs). */
+  showCosts?: boolean;
   pickers: Pickers | undefined;
-  tagNames: Map<string, string>;
+  /** Tag names by id from the workspace's lists; without them, the entry's own (sorted) names show. */
+  tagNames?: Map<string, string>;
   clock: EntryClock;
   format: ReturnType<typeof useReportFormat>;
   actions: DetailedRowActions;
@@ -63,12 +98,15 @@ export const DetailedRow = memo(function DetailedRow(props: {
   const date = clock.date(e);
   const span = clock.span(e);
   const edit = (body: UpdateTimeEntryBody, names?: RowNames) => actions.onEdit(e, body, names);
+  const tagLabels = props.tagNames
+    ? e.tagIds.map((id) => [id, props.tagNames?.get(id) ?? 'tag'])
+    : e.tagNames.map((name) => [name, name]);
   const tags =
-    e.tagIds.length > 0 ? (
+    tagLabels.length > 0 ? (
       <Group gap={4} mt={2} aria-label={t.detailed.tagsCol}>
-        {e.tagIds.map((id) => (
-          <Badge key={id} size="xs" variant="light" color="gray" tt="none" maw="100%">
-            {props.tagNames.get(id) ?? 'tag'}
+        {tagLabels.map(([key, label]) => (
+          <Badge key={key} size="xs" variant="light" color="gray" tt="none" maw="100%">
+            {label}
           </Badge>
         ))}
       </Group>
@@ -176,6 +214,11 @@ export const DetailedRow = memo(function DetailedRow(props: {
       {props.showAmounts && (
         <Table.Td ta="right" style={nowrap}>
           {e.billable ? format.measure('billableAmount', e.billableAmount) : '—'}
+        </Table.Td>
+      )}
+      {props.showCosts && (
+        <Table.Td ta="right" style={nowrap}>
+          {format.measure('costAmount', e.costAmount)}
         </Table.Td>
       )}
       <Table.Td>

@@ -1,10 +1,16 @@
 import { Button, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ExportFormat, type ExportKind, toReportParams } from '@sundial/core';
-import { IconChevronDown, IconDownload } from '@tabler/icons-react';
+import { type ExportFormat, type ExportKind, isReportKind, toReportParams } from '@sundial/core';
+import { IconChevronDown, IconDownload, IconHistory, IconTable } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { download, parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
+import { useStartExportJob } from '../exports/api';
+import { ExportJobDialog } from '../exports/ExportJobDialog';
+import { xt } from '../exports/texts';
+import { SheetsExportDialog } from '../saved/SheetsLink';
+import { st } from '../saved/texts';
 import { t } from '../texts';
 import type { ParamPatch } from '../url';
 
@@ -17,10 +23,20 @@ export interface ReportExport {
 
 const FORMATS: ExportFormat[] = ['csv', 'xlsx', 'pdf'];
 
-/** Export (CSV, Excel, PDF) of the report as it stands: the same filters, groupings and figures. */
+/**
+ * Export (CSV, Excel, PDF) of the report as it stands: the same filters, groupings and figures.
+ * A report too large to download at once (the API answers export_too_large) is exported in the
+ * background instead, with its progress shown until the file is ready.
+ */
 export function ExportMenu({ report }: { report: ReportExport }) {
   const { workspaceId } = useWorkspace();
   const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const [sheets, setSheets] = useState(false);
+  // Google Sheets reads a saved report: only pages one can save offer it.
+  const { pathname } = useLocation();
+  const saveable = isReportKind(pathname.replace(/\/$/, '').split('/').pop() ?? '');
+  const [jobId, setJobId] = useState<string | null>(null);
+  const startJob = useStartExportJob(workspaceId);
 
   async function handleExport(format: ExportFormat) {
     setBusy(format);
@@ -35,31 +51,55 @@ export function ExportMenu({ report }: { report: ReportExport }) {
     try {
       await download(`/workspaces/${workspaceId}/reports/export?${params}`, `${report.kind}.${format}`);
     } catch (error) {
-      notifications.show({ color: 'red', title: t.exports.failed, message: parseApiError(error).message });
+      if (parseApiError(error).code === 'export_too_large') await handleStartJob(params, format);
+      else notifications.show({ color: 'red', title: t.exports.failed, message: parseApiError(error).message });
     } finally {
       setBusy(null);
     }
   }
 
+  async function handleStartJob(params: URLSearchParams, format: ExportFormat) {
+    params.delete('format');
+    try {
+      const job = await startJob.mutateAsync({ query: params.toString(), format, key: crypto.randomUUID() });
+      setJobId(job.id);
+    } catch (error) {
+      notifications.show({ color: 'red', title: xt.startFailed, message: parseApiError(error).message });
+    }
+  }
+
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-          rightSection={<IconChevronDown size={14} aria-hidden="true" />}
-          loading={busy !== null}
-        >
-          {t.exports.button}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {FORMATS.map((format) => (
-          <Menu.Item key={format} onClick={() => handleExport(format)} disabled={busy !== null}>
-            {t.exports.formats[format]}
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden="true" />}
+            rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+            loading={busy !== null}
+          >
+            {t.exports.button}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {FORMATS.map((format) => (
+            <Menu.Item key={format} onClick={() => handleExport(format)} disabled={busy !== null}>
+              {t.exports.formats[format]}
+            </Menu.Item>
+          ))}
+          {saveable && (
+            <Menu.Item leftSection={<IconTable size={16} aria-hidden="true" />} onClick={() => setSheets(true)}>
+              {st.sheets}…
+            </Menu.Item>
+          )}
+          <Menu.Divider />
+          <Menu.Item component={Link} to="/homepage/exports" leftSection={<IconHistory size={14} aria-hidden="true" />}>
+            {xt.recentMenu}
           </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+        </Menu.Dropdown>
+      </Menu>
+      {sheets && <SheetsExportDialog onClose={() => setSheets(false)} />}
+      {jobId && <ExportJobDialog jobId={jobId} onClose={() => setJobId(null)} />}
+    </>
   );
 }

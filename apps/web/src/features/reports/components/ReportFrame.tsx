@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { useTimeSettings } from '../../timesheet/api';
 import { rangeLabel } from '../format';
 import { SaveReportButton } from '../saved/SaveReportButton';
 import { t } from '../texts';
@@ -28,13 +29,22 @@ export function useReportUrl() {
   return { params, filters, dropped, update };
 }
 
-/** The viewer's today and week start, for the filter bar's custom range and the preset ranges. */
+/**
+ * Today and the week start, for the filter bar's custom range and the preset ranges, in the zone
+ * the API reads the report in: the link's `timeZone`, else the workspace's report time zone (so
+ * "today" near midnight is the API's today), else, until the settings arrive, the viewer's own.
+ */
 export function useViewerDays() {
-  const { me } = useWorkspace();
+  const { me, workspaceId } = useWorkspace();
+  const [params] = useSearchParams();
+  const settings = useTimeSettings(workspaceId);
   const weekStart = (
     ['monday', 'sunday', 'saturday'].includes(me.user.weekStart) ? me.user.weekStart : 'monday'
   ) as WeekStart;
-  return { today: dayKey(Date.now(), me.user.timeZone), timeZone: me.user.timeZone, weekStart };
+  // The link's zone as the filters read it: a zone the browser does not know was already dropped.
+  const linked = useMemo(() => readFilters(params).filters.timeZone, [params]);
+  const timeZone = linked || settings.data?.reportTimeZone || me.user.timeZone;
+  return { today: dayKey(Date.now(), timeZone), timeZone, weekStart };
 }
 
 /**
@@ -52,7 +62,7 @@ export function ReportFrame({
   /** The report's URL state (useReportUrl). */
   url: Pick<ReturnType<typeof useReportUrl>, 'filters' | 'dropped' | 'update'>;
   /** The days the API says the report covers, once it has answered. */
-  range?: { from: string; to: string };
+  range?: { from: string; to: string; timeZone?: string };
   controls?: ReactNode;
   notice?: ReactNode;
   /** The report the Export menu downloads; no menu without it. */
@@ -70,9 +80,16 @@ export function ReportFrame({
         </Alert>
       )}
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Text fw={600} aria-live="polite" data-testid="report-range">
-          {range ? rangeLabel(range.from, range.to) : '\u00a0'}
-        </Text>
+        <Group gap="xs" align="baseline">
+          <Text fw={600} aria-live="polite" data-testid="report-range">
+            {range ? rangeLabel(range.from, range.to) : '\u00a0'}
+          </Text>
+          {range?.timeZone && (
+            <Text size="sm" c="dimmed" data-testid="report-zone">
+              {t.zoneUsed(range.timeZone)}
+            </Text>
+          )}
+        </Group>
         <Group gap="sm" align="flex-end" wrap="wrap">
           {controls}
           {exportAs && <ExportMenu report={exportAs} />}

@@ -1,13 +1,6 @@
 import { Button, Center, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  type DetailedEntryView,
-  type DetailedSort,
-  dayKey,
-  type ReportMeasure,
-  shiftDay,
-  zonedInstant,
-} from '@sundial/core';
+import type { DetailedEntryView, DetailedSort, ReportMeasure } from '@sundial/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { useTagLists } from '../../../api/catalog';
@@ -15,7 +8,8 @@ import { useWorkspace } from '../../../api/session';
 import { failed, notSaved } from '../../../components/notify';
 import { usePickers } from '../../timesheet/api';
 import { useDetailed, useEditDetailedEntry, useMarkInvoiced, useSummary } from '../api';
-import { DetailedRow, type DetailedRowActions, type EntryClock } from '../components/DetailedRow';
+import { DetailedRow, type DetailedRowActions, type EntryClock, entryClock } from '../components/DetailedRow';
+import { DetailedTotalsLine } from '../components/DetailedTotals';
 import { ReportBody, ReportFrame, useReportUrl } from '../components/ReportFrame';
 import { useReportFormat } from '../format';
 import { t } from '../texts';
@@ -64,35 +58,10 @@ function SortHeader({
 /** How rows show an entry's day and times, and read times typed for it, in the viewer's zone and time format. */
 function useEntryClock(): EntryClock {
   const { me } = useWorkspace();
-  return useMemo(() => {
-    const loc = navigator.language || 'en-US';
-    const zone = me.user.timeZone;
-    const date = new Intl.DateTimeFormat(loc, { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' });
-    const time = new Intl.DateTimeFormat(loc, {
-      timeZone: zone,
-      hour: 'numeric',
-      minute: '2-digit',
-      hour12: me.user.timeFormat === '12h',
-    });
-    const field = new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    return {
-      date: (e) => date.format(new Date(e.start)),
-      span: (e) => `${time.format(new Date(e.start))}–${e.end ? time.format(new Date(e.end)) : t.detailed.running}`,
-      hhmm: (iso) => field.format(new Date(iso)),
-      instants: (e, start, end) => {
-        const day = dayKey(e.start, zone);
-        const from = zonedInstant(day, start, zone);
-        let to = zonedInstant(day, end, zone);
-        if (to <= from) to = zonedInstant(shiftDay(day, 1), end, zone);
-        return { start: new Date(from).toISOString(), end: new Date(to).toISOString() };
-      },
-    };
-  }, [me.user.timeZone, me.user.timeFormat]);
+  return useMemo(
+    () => entryClock(me.user.timeZone, me.user.timeFormat === '12h'),
+    [me.user.timeZone, me.user.timeFormat],
+  );
 }
 
 const TOTAL_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount', 'entryCount'];
@@ -104,39 +73,13 @@ function DetailedTotals({ filters }: { filters: ReturnType<typeof useReportUrl>[
   const summary = useSummary(workspaceId, filters, TOTAL_MEASURES);
   const totals = summary.data?.totals;
   if (!totals) return null;
-  const figures: [ReportMeasure, string, string][] = [
-    ['trackedSeconds', t.detailed.total, format.measure('trackedSeconds', totals.trackedSeconds)],
-    ['billableSeconds', t.detailed.billableTotal, format.measure('billableSeconds', totals.billableSeconds)],
-    ...(summary.data?.moneyHidden
-      ? []
-      : ([['billableAmount', t.detailed.amountTotal, format.measure('billableAmount', totals.billableAmount)]] as [
-          ReportMeasure,
-          string,
-          string,
-        ][])),
-  ];
   return (
-    <Group
-      gap="lg"
-      aria-label={t.detailed.totals}
-      role="group"
-      data-testid="detailed-totals"
-      style={{ opacity: summary.isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}
-    >
-      {figures.map(([measure, label, value]) => (
-        <Text key={measure} size="sm">
-          <Text span c="dimmed" size="sm">
-            {label}{' '}
-          </Text>
-          <Text span fw={600} size="sm" ff="monospace" data-testid={`detailed-total-${measure}`}>
-            {value}
-          </Text>
-        </Text>
-      ))}
-      <Text size="sm" c="dimmed">
-        {t.detailed.entries(totals.entryCount ?? 0)}
-      </Text>
-    </Group>
+    <DetailedTotalsLine
+      totals={totals}
+      moneyHidden={!!summary.data?.moneyHidden}
+      fetching={summary.isFetching}
+      format={format}
+    />
   );
 }
 

@@ -61,6 +61,7 @@ export function EstimatesPage() {
     <ReportFrame
       url={url}
       range={data?.range ?? range}
+      exportAs={{ kind: 'estimates', query: { ...filters }, title: 'Estimates' }}
       notice={
         <>
           <Text size="sm" c="dimmed">

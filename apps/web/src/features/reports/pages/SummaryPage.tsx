@@ -3,12 +3,13 @@ import { REPORT_MEASURES, type ReportDimension, type ReportMeasure, resolvePrese
 import { lazy, Suspense, useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { useSummary } from '../api';
+import { barPoints, donutSlices } from '../components/chartPoints';
 import { GroupByPicker } from '../components/GroupByPicker';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { SummaryTable } from '../components/SummaryTable';
-import { keyLabel, periodLabel, useReportFormat } from '../format';
+import { useReportFormat } from '../format';
 import { t } from '../texts';
-import { barInterval, CHART_TYPES, type ChartType, daysOf, readChart, readGroupBy, readMeasures } from '../url';
+import { barInterval, CHART_TYPES, type ChartType, readChart, readGroupBy, readMeasures } from '../url';
 
 const SummaryCharts = lazy(() => import('../components/SummaryCharts'));
 
@@ -24,15 +25,15 @@ function useBars(
   enabled: boolean,
 ) {
   const bars = useSummary(workspaceId, { ...filters, groupBy: [interval] }, ['trackedSeconds'], enabled);
-  return useMemo(() => {
-    const groups = bars.data?.groups ?? [];
-    const seconds = new Map(groups.map((g) => [g.key.key ?? '', g.measures.trackedSeconds ?? 0]));
-    const keys = (interval === 'day' ? daysOf(range.from, range.to) : null) ?? groups.map((g) => g.key.key ?? '');
-    return keys.map((key) => ({
-      label: periodLabel(interval, key, interval === 'day'),
-      seconds: seconds.get(key) ?? 0,
-    }));
-  }, [bars.data, interval, range.from, range.to]);
+  return useMemo(
+    () =>
+      barPoints(
+        (bars.data?.groups ?? []).map((g) => ({ key: g.key.key ?? '', seconds: g.measures.trackedSeconds ?? 0 })),
+        interval,
+        range,
+      ),
+    [bars.data, interval, range],
+  );
 }
 
 /**
@@ -128,11 +129,7 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
                 <SummaryCharts
                   bars={bars}
                   barsTitle={t.barsBy(t.dimensions[interval].toLowerCase())}
-                  donut={data.groups.map((g) => ({
-                    label: first ? keyLabel(first, g.key) : t.total,
-                    seconds: g.measures.trackedSeconds ?? 0,
-                    color: g.key.color,
-                  }))}
+                  donut={donutSlices(first, data.groups)}
                   donutTitle={t.donutBy(first ? t.dimensions[first] : t.total)}
                   show={{ bars: showBars, donut: showDonut && !!first }}
                   formatSeconds={format.duration}

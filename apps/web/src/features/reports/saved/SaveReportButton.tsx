@@ -1,4 +1,4 @@
-import { Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { isReportKind, type SavedReportVisibility } from '@sundial/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
@@ -7,6 +7,7 @@ import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { done } from '../../../components/notify';
 import { useSaveReport } from './api';
+import { ReportNameInput } from './fields';
 import { st } from './texts';
 
 /** "Save" above a report: keeps the page (its slug) and its query string under a name. */
@@ -58,16 +59,7 @@ function SaveReportModal({ kind, onClose }: { kind: string; onClose: () => void 
           <Text size="sm" c="dimmed">
             {st.saveHint}
           </Text>
-          <TextInput
-            label={st.name}
-            placeholder={st.namePlaceholder}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={error?.fields.name ?? (error && !error.fields.name ? error.message : undefined)}
-            maxLength={100}
-            required
-            data-autofocus
-          />
+          <ReportNameInput value={name} onChange={setName} error={error} />
           <Stack gap={4}>
             <Text size="sm" fw={500} id="save-visibility-label">
               {st.visibility}

@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Anchor,
   Badge,
   Button,
@@ -11,10 +12,11 @@ import {
   Table,
   Text,
   TextInput,
+  Tooltip,
 } from '@mantine/core';
 import type { SavedReportView } from '@sundial/core';
-import { IconBookmark, IconLink, IconPencil, IconTrash } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { IconBookmark, IconLink, IconMail, IconPencil, IconTable, IconTrash } from '@tabler/icons-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
@@ -22,16 +24,39 @@ import { ErrorPanel } from '../../../components/ErrorPanel';
 import { done, failed } from '../../../components/notify';
 import { titleForPath } from '../../../routes';
 import { savedReportPath, useDeleteSavedReport, useSavedReports, useUpdateSavedReport } from './api';
+import { ScheduleDialog } from './ScheduleDialog';
 import { ShareLinkDialog } from './ShareLinkDialog';
+import { SheetsLinkDialog } from './SheetsLink';
 import { st } from './texts';
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
-type Dialog = { kind: 'share' | 'rename' | 'delete'; report: SavedReportView } | null;
+/** A row's less frequent action as an icon with its name as label and tooltip: labelled buttons for all five overflow 1024 px. */
+function RowIcon({
+  label,
+  color,
+  onClick,
+  children,
+}: {
+  label: string;
+  color?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip label={label} withArrow>
+      <ActionIcon variant="subtle" color={color ?? 'gray'} size="md" aria-label={label} onClick={onClick}>
+        {children}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+type Dialog = { kind: 'share' | 'sheets' | 'schedule' | 'rename' | 'delete'; report: SavedReportView } | null;
 
 /** Reports › Saved reports: the viewer's own and the workspace's shared ones; open, rename, share, delete. */
 export function SavedReportsPage() {
-  const { workspaceId, me } = useWorkspace();
+  const { workspaceId, me, can } = useWorkspace();
   const list = useSavedReports(workspaceId);
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
@@ -116,26 +141,25 @@ export function SavedReportsPage() {
                           >
                             {st.share}
                           </Button>
-                          <Button
-                            size="xs"
-                            variant="default"
-                            leftSection={<IconPencil size={14} aria-hidden="true" />}
-                            onClick={() => setDialog({ kind: 'rename', report })}
-                          >
-                            {st.rename}
-                          </Button>
+                          {can('saved_reports:schedule') && (
+                            <RowIcon label={st.schedule} onClick={() => setDialog({ kind: 'schedule', report })}>
+                              <IconMail size={16} aria-hidden="true" />
+                            </RowIcon>
+                          )}
+                          <RowIcon label={st.rename} onClick={() => setDialog({ kind: 'rename', report })}>
+                            <IconPencil size={16} aria-hidden="true" />
+                          </RowIcon>
                         </>
                       )}
+                      {(report.canEdit || report.canDelete) && (
+                        <RowIcon label={st.sheets} onClick={() => setDialog({ kind: 'sheets', report })}>
+                          <IconTable size={16} aria-hidden="true" />
+                        </RowIcon>
+                      )}
                       {report.canDelete && (
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          leftSection={<IconTrash size={14} aria-hidden="true" />}
-                          onClick={() => setDialog({ kind: 'delete', report })}
-                        >
-                          {st.delete}
-                        </Button>
+                        <RowIcon label={st.delete} color="red" onClick={() => setDialog({ kind: 'delete', report })}>
+                          <IconTrash size={16} aria-hidden="true" />
+                        </RowIcon>
                       )}
                     </Group>
                   </Table.Td>
@@ -154,6 +178,8 @@ export function SavedReportsPage() {
       </Text>
       {body}
       {dialog?.kind === 'share' && <ShareLinkDialog report={dialog.report} onClose={close} />}
+      {dialog?.kind === 'sheets' && <SheetsLinkDialog report={dialog.report} onClose={close} />}
+      {dialog?.kind === 'schedule' && <ScheduleDialog report={dialog.report} onClose={close} />}
       {dialog?.kind === 'rename' && <RenameDialog report={dialog.report} onClose={close} />}
       {dialog?.kind === 'delete' && <DeleteDialog report={dialog.report} onClose={close} />}
     </Stack>

@@ -1,25 +1,12 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  CopyButton,
-  Divider,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { type CreatedReportLinkView, REPORT_KINDS, type SavedReportView, shareUrl } from '@sundial/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Badge, Button, Divider, Group, Loader, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { type CreatedReportLinkView, isLinkShareable, type SavedReportView, shareUrl } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
+import { CopyField } from '../../../components/CopyField';
 import { done, failed } from '../../../components/notify';
 import { useCreateReportLink, useReportLinks, useRevokeReportLink } from './api';
+import { IncludeCostsCheckbox } from './fields';
 import { st } from './texts';
 
 type Expiry = keyof typeof st.expiries;
@@ -52,7 +39,7 @@ export function ShareLinkDialog({ report, onClose }: { report: SavedReportView; 
   const [dayError, setDayError] = useState<string | null>(null);
   const [includeCosts, setIncludeCosts] = useState(false);
   const [created, setCreated] = useState<CreatedReportLinkView | null>(null);
-  const shareable = REPORT_KINDS[report.kind as keyof typeof REPORT_KINDS]?.engine !== 'detailed';
+  const shareable = isLinkShareable(report.kind);
   const address = created ? shareUrl(window.location.origin, created.id, created.secret) : '';
 
   const handleCreate = () => {
@@ -73,7 +60,7 @@ export function ShareLinkDialog({ report, onClose }: { report: SavedReportView; 
         </Text>
         {!shareable ? (
           <Alert color="yellow" variant="light">
-            {st.detailedNotShared}
+            {st.estimatesNotShared}
           </Alert>
         ) : (
           <Group align="flex-end" gap="md" wrap="wrap">
@@ -96,13 +83,7 @@ export function ShareLinkDialog({ report, onClose }: { report: SavedReportView; 
               />
             )}
             {can('saved_reports:share_costs') && (
-              <Checkbox
-                label={st.includeCosts}
-                description={st.includeCostsHint}
-                checked={includeCosts}
-                onChange={(e) => setIncludeCosts(e.currentTarget.checked)}
-                maw={280}
-              />
+              <IncludeCostsCheckbox checked={includeCosts} onChange={setIncludeCosts} />
             )}
             <Button onClick={handleCreate} loading={create.isPending}>
               {st.createLink}
@@ -116,28 +97,7 @@ export function ShareLinkDialog({ report, onClose }: { report: SavedReportView; 
         )}
         {created && (
           <Alert color="green" variant="light" title={st.linkReady}>
-            <Group gap="xs" wrap="nowrap" align="flex-end">
-              <TextInput
-                label={st.linkLabel}
-                value={address}
-                readOnly
-                style={{ flex: 1 }}
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <CopyButton value={address}>
-                {({ copied, copy }) => (
-                  <Button
-                    variant="default"
-                    onClick={copy}
-                    leftSection={
-                      copied ? <IconCheck size={16} aria-hidden="true" /> : <IconCopy size={16} aria-hidden="true" />
-                    }
-                  >
-                    {copied ? st.copied : st.copy}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <CopyField label={st.linkLabel} value={address} copy={st.copy} copied={st.copied} />
           </Alert>
         )}
         <Divider label={st.links} labelPosition="left" />

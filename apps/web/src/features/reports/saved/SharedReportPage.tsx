@@ -1,12 +1,15 @@
-import { Alert, Box, Center, Container, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Center, Container, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { DEFAULT_DURATION_FORMAT, type SharedReportView } from '@sundial/core';
 import { IconLinkOff } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, parseApiError } from '../../../api/client';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { Logo } from '../../../components/Logo';
+import { barPoints, donutSlices } from '../components/chartPoints';
+import { DetailedRow, type DetailedRowActions, entryClock } from '../components/DetailedRow';
+import { DetailedTotalsLine } from '../components/DetailedTotals';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { SummaryTable } from '../components/SummaryTable';
 import { rangeLabel, reportFormat } from '../format';
@@ -14,6 +17,11 @@ import { t } from '../texts';
 import { daysOf } from '../url';
 import { fetchSharedReport } from './api';
 import { st } from './texts';
+
+const SummaryCharts = lazy(() => import('../components/SummaryCharts'));
+type DetailedShare = Extract<SharedReportView['report'], { engine: 'detailed' }>;
+type SummaryShare = Extract<SharedReportView['report'], { engine: 'summary' }>;
+type Format = ReturnType<typeof reportFormat>;
 
 /**
  * /share/:linkId#<secret>: a saved report shared by a public link, read-only, without signing in.
@@ -49,7 +57,7 @@ export default function SharedReportPage() {
         <Loader aria-label={st.loadingShared} />
       </Center>
     );
-  else body = <SharedReport shared={data} />;
+  else body = <SharedReport shared={data} linkId={linkId} secret={secret} />;
 
   return (
     <Box mih="100vh" bg="var(--mantine-color-gray-0)">
@@ -83,7 +91,7 @@ function Gone({ message }: { message: string }) {
   );
 }
 
-function SharedReport({ shared }: { shared: SharedReportView }) {
+function SharedReport({ shared, linkId, secret }: { shared: SharedReportView; linkId: string; secret: string }) {
   const format = useMemo(() => reportFormat(shared.currency, DEFAULT_DURATION_FORMAT), [shared.currency]);
   const { report } = shared;
   const range = report.view.range;
@@ -105,19 +113,24 @@ function SharedReport({ shared }: { shared: SharedReportView }) {
           {st.moneyHidden}
         </Alert>
       )}
-      {report.engine === 'summary' ? (
+      {report.engine === 'detailed' ? (
+        <SharedDetailed first={report} linkId={linkId} secret={secret} format={format} />
+      ) : report.engine === 'summary' ? (
         report.view.groups.length === 0 && (report.view.totals.trackedSeconds ?? 0) === 0 ? (
           <Empty />
         ) : (
-          <Paper withBorder radius="md" p="md">
-            <SummaryTable
-              groupBy={report.view.groupBy}
-              groups={report.view.groups}
-              totals={report.view.totals}
-              measures={report.view.measures}
-              format={format.measure}
-            />
-          </Paper>
+          <Stack gap="md">
+            <SharedSummaryCharts report={report} format={format} />
+            <Paper withBorder radius="md" p="md">
+              <SummaryTable
+                groupBy={report.view.groupBy}
+                groups={report.view.groups}
+                totals={report.view.totals}
+                measures={report.view.measures}
+                format={format.measure}
+              />
+            </Paper>
+          </Stack>
         )
       ) : report.view.rows.length === 0 ? (
         <Empty />
@@ -145,5 +158,140 @@ function Empty() {
         {t.empty}
       </Text>
     </Paper>
+  );
+}
+
+/** The signed-in Summary's charts (bars over time, donut by the first grouping), fed from the public answer. */
+function SharedSummaryCharts({ report, format }: { report: SummaryShare; format: Format }) {
+  const { view, bars } = report;
+  const first = view.groupBy[0];
+  const points = useMemo(() => barPoints(bars.points, bars.interval, view.range), [bars, view.range]);
+  return (
+    <Suspense
+      fallback={
+        <Center h={280}>
+          <Loader size="sm" aria-label={t.chartLoading} />
+        </Center>
+      }
+    >
+      <SummaryCharts
+        bars={points}
+        barsTitle={t.barsBy(t.dimensions[bars.interval].toLowerCase())}
+        donut={donutSlices(first, view.groups)}
+        donutTitle={t.donutBy(first ? t.dimensions[first] : t.total)}
+        show={{ bars: true, donut: !!first }}
+        formatSeconds={format.duration}
+      />
+    </Suspense>
+  );
+}
+
+const readOnly: DetailedRowActions = { onToggle: () => undefined, onEdit: () => undefined };
+
+/**
+ * A shared Detailed report: its entries read-only in the report's sort, a page at a time (the
+ * API's keyset cursor, "Load more"), with the whole report's totals; a cost column only when the
+ * link includes costs (the API leaves entries' costs out otherwise).
+ */
+function SharedDetailed({
+  first,
+  linkId,
+  secret,
+  format,
+}: {
+  first: DetailedShare;
+  linkId: string;
+  secret: string;
+  format: Format;
+}) {
+  const pages = useInfiniteQuery({
+    queryKey: ['shared-report', linkId, secret, 'pages'],
+    queryFn: async ({ pageParam }) => {
+      const next = await fetchSharedReport(linkId, secret, pageParam);
+      if (next.report.engine !== 'detailed') throw new Error('The shared report changed: reload the page.');
+      return next.report;
+    },
+    initialPageParam: undefined as string | undefined,
+    initialData: { pages: [first], pageParams: [undefined] },
+    getNextPageParam: (last) => last.view.nextCursor ?? undefined,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  const loaded = pages.data?.pages ?? [first];
+  const items = loaded.flatMap((p) => p.view.items);
+  const totals = first.totals;
+  const clock = useMemo(() => entryClock(first.view.range.timeZone), [first.view.range.timeZone]);
+  const showAmounts = items.some((e) => e.billableAmount !== null && e.billableAmount !== undefined);
+  const showCosts = items.some((e) => e.costAmount !== null && e.costAmount !== undefined);
+  const showUser = new Set(items.map((e) => e.userId)).size > 1;
+  if (items.length === 0) return <Empty />;
+  return (
+    <Stack gap="md">
+      <DetailedTotalsLine totals={totals} moneyHidden={totals.billableAmount === undefined} format={format} />
+      <Paper withBorder radius="md" p="md">
+        <Table.ScrollContainer minWidth={760}>
+          <Table aria-label="Detailed" highlightOnHover verticalSpacing="xs" data-testid="detailed-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={8} />
+                <Table.Th scope="col">{t.detailed.date}</Table.Th>
+                <Table.Th scope="col">{t.detailed.descriptionCol}</Table.Th>
+                <Table.Th scope="col">{t.detailed.projectTask}</Table.Th>
+                {showUser && <Table.Th scope="col">{t.detailed.user}</Table.Th>}
+                <Table.Th scope="col">{t.detailed.billable}</Table.Th>
+                <Table.Th scope="col" ta="right">
+                  {t.detailed.duration}
+                </Table.Th>
+                {showAmounts && (
+                  <Table.Th scope="col" ta="right">
+                    {t.detailed.amount}
+                  </Table.Th>
+                )}
+                {showCosts && (
+                  <Table.Th scope="col" ta="right">
+                    {t.detailed.cost}
+                  </Table.Th>
+                )}
+                <Table.Th scope="col">{t.detailed.status}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((e) => (
+                <DetailedRow
+                  key={e.id}
+                  entry={e}
+                  editable={false}
+                  picked={false}
+                  showUser={showUser}
+                  showAmounts={showAmounts}
+                  showCosts={showCosts}
+                  pickers={undefined}
+                  clock={clock}
+                  format={format}
+                  actions={readOnly}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Center mt="md">
+          <Group gap="md">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t.detailed.shown(items.length, pages.hasNextPage)}
+            </Text>
+            {pages.hasNextPage && (
+              <Button variant="default" onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
+                {t.detailed.loadMore}
+              </Button>
+            )}
+          </Group>
+        </Center>
+        {pages.isFetchNextPageError && (
+          <Text size="sm" c="red.8" ta="center" mt="xs" role="alert">
+            {parseApiError(pages.error).message}
+          </Text>
+        )}
+      </Paper>
+    </Stack>
   );
 }

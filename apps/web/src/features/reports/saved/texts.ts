@@ -1,4 +1,4 @@
-import type { ReportLinkView, SavedReportVisibility } from '@sundial/core';
+import type { ReportCsvLinkView, ReportLinkView, SavedReportVisibility } from '@sundial/core';
 
 /** Every text of saved reports, share links and the public report page. */
 export const st = {
@@ -37,6 +37,7 @@ export const st = {
     `"${name}" and every public link to it will stop working. The time entries are not touched.`,
   deleted: (name: string) => `Deleted "${name}".`,
   share: 'Share link',
+  schedule: 'Schedule e-mail',
   actionsFor: (name: string) => `Actions for ${name}`,
   // the share dialog
   shareTitle: (name: string) => `Share "${name}" by link`,
@@ -78,7 +79,38 @@ export const st = {
     ]
       .filter(Boolean)
       .join(' · '),
-  detailedNotShared: 'A Detailed report cannot be shared by link yet. Save a Summary or a matrix report to share it.',
+  estimatesNotShared:
+    'The Estimates report can be saved and reopened, but not shared by link or imported into Google Sheets yet. Save a Summary, a matrix or a Detailed report to share it.',
+  // Google Sheets (a CSV link for IMPORTDATA)
+  sheets: 'Google Sheets',
+  sheetsTitle: (name: string) => `Google Sheets: "${name}"`,
+  sheetsTitleUnsaved: 'Google Sheets',
+  sheetsHint:
+    'Paste the formula into a cell of a Google Sheet: the sheet imports this report as a table and keeps it up to date. No Google account or API key is needed here.',
+  sheetsRefresh: 'Google refreshes imported data about every hour; the table shows what you may see at that moment.',
+  sheetsWarning:
+    'Anyone who has the formula can read this report’s data, without signing in. Revoke the link to stop it.',
+  sheetsCreate: 'Create Google Sheets link',
+  sheetsReplace: 'Create a new link',
+  sheetsReplaceHint: 'The formula was shown once, when the link was made. A new link replaces this one.',
+  sheetsReady: 'Copy the formula now: it is shown only once.',
+  sheetsFormula: 'Formula for a Google Sheets cell',
+  sheetsCopy: 'Copy formula',
+  sheetsRevoked: 'Google Sheets link revoked: sheets that import it stop updating.',
+  sheetsNone: 'This report has no Google Sheets link yet.',
+  sheetsOnlyOwner: 'Only the person who saved this report may create its Google Sheets link.',
+  sheetsLine: (link: ReportCsvLinkView, date: (iso: string) => string) =>
+    [
+      `Created ${date(link.createdAt)}`,
+      link.expiresAt ? `expires ${date(link.expiresAt)}` : 'never expires',
+      link.includeCosts ? 'with costs' : null,
+      link.lastFetchedAt ? `last fetched ${date(link.lastFetchedAt)}` : 'not fetched yet',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  sheetsSaveFirst:
+    'A Google Sheets link reads a saved report. Save this report under a name (only you will see it in your list), then create the link.',
+  sheetsSaveAndCreate: 'Save and continue',
   // the public page
   sharedBy: (workspace: string) => `Shared from ${workspace} on Sundial · read-only`,
   goneTitle: 'This link has expired or was revoked',

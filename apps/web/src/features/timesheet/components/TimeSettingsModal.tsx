@@ -2,6 +2,7 @@ import { Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@m
 import { ROUNDING_MINUTES, type TimeSettings } from '@sundial/core';
 import { useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useSaveTimeSettings } from '../api';
 import { t } from '../texts';
 
@@ -104,6 +105,12 @@ export function TimeSettingsModal(props: {
             onChange={(e) => setFutureHours(e.currentTarget.value)}
           />
         </Group>
+        <TimeZoneSelect
+          label={t.settings.reportZone}
+          description={t.settings.reportZoneHint}
+          value={draft.reportTimeZone}
+          onChange={(reportTimeZone) => set({ reportTimeZone })}
+        />
         {error && (
           <Text c="red" size="sm" role="alert">
             {error}

@@ -1,0 +1,382 @@
+import type { ReportDimension, ReportQuery } from '@sundial/core';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
+import type { Actor } from '../../platform/actor.js';
+import { newId } from '../../platform/ids.js';
+import { createReportsService, type ReportsService } from './reports.service.js';
+
+/**
+ * The Summary read from report_rollups equals the raw computation (the engine over the entries,
+ * REPORT_ROLLUPS off), after random writes of every kind: created, edited, deleted and restored
+ * entries, bulk edits and deletes, imports, timers (running, paused: breaks), invoiced marks,
+ * rates re-applied, a task's and a project's deletion (the foreign keys' own updates), and changes
+ * of the report zone and rounding. The rollup rows also equal a rebuild from scratch.
+ */
+const ctx = useTestApp();
+let owner: SignedUp;
+let actor: Actor;
+let ws: string;
+let rolled: ReportsService;
+let raw: ReportsService;
+
+const ZONES = ['Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'UTC'];
+const DEFINITIONS: ReportDimension[][] = [
+  ['project'],
+  ['user', 'project', 'task'],
+  ['client', 'project'],
+  ['day', 'billable'],
+  ['week', 'invoiced'],
+  ['month', 'task'],
+];
+const MEASURES = [
+  'trackedSeconds',
+  'billableSeconds',
+  'billableAmount',
+  'costAmount',
+  'invoicedSeconds',
+  'invoicedAmount',
+] as const;
+
+/** A small seeded generator, so a failure replays. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T,
+    chance: (p: number) => next() < p,
+  };
+}
+
+beforeAll(async () => {
+  owner = await signUp(ctx.t.app);
+  ws = `/api/v1/workspaces/${owner.workspaceId}`;
+  const user = await ctx.t.db.selectFrom('users').selectAll().where('id', '=', owner.userId).executeTakeFirstOrThrow();
+  const workspace = await ctx.t.db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('id', '=', owner.workspaceId)
+    .executeTakeFirstOrThrow();
+  actor = { user, userId: user.id, membership: { workspace, role: 'owner', status: 'active' }, via: 'session' };
+  const services = ctx.t.app.services;
+  rolled = createReportsService(ctx.t.db, services.timeEntries, services.projects, { rollups: true });
+  raw = createReportsService(ctx.t.db, services.timeEntries, services.projects, { rollups: false });
+  const settings = await ctx.call('PATCH', `${ws}/time-settings`, owner.cookie, { maxEntryMinutes: 10_080 });
+  expect(settings.statusCode, settings.body).toBe(200);
+});
+
+async function rollupRows() {
+  const { rows } = await sql<
+    Record<string, unknown>
+  >`select day::text, user_id, project_id, task_id, billable, invoiced,
+      seconds::text, billable_cents::text, cost_cents::text
+    from report_rollups where workspace_id = ${owner.workspaceId} and seconds <> 0
+    order by 1, 2, 3, 4, 5, 6`.execute(ctx.t.db);
+  return rows;
+}
+
+/** The rollup rows as the triggers left them equal a rebuild from the entries (rolled back). */
+async function expectRowsEqualRebuild() {
+  const kept = await rollupRows();
+  let rebuilt: Record<string, unknown>[] = [];
+  await ctx.t.db
+    .transaction()
+    .execute(async (tx) => {
+      await sql`select report_rollups_rebuild(${owner.workspaceId}::uuid)`.execute(tx);
+      rebuilt = (
+        await sql<Record<string, unknown>>`select day::text, user_id, project_id, task_id, billable, invoiced,
+          seconds::text, billable_cents::text, cost_cents::text
+        from report_rollups where workspace_id = ${owner.workspaceId} and seconds <> 0
+        order by 1, 2, 3, 4, 5, 6`.execute(tx)
+      ).rows;
+      throw new Error('rollback');
+    })
+    .catch((error: Error) => {
+      if (error.message !== 'rollback') throw error;
+    });
+  expect(kept).toEqual(rebuilt);
+}
+
+async function expectSummariesEqual(now: Date, extra: Partial<ReportQuery> = {}) {
+  for (const groupBy of DEFINITIONS) {
+    const q = {
+      preset: 'custom',
+      from: '2026-10-18',
+      to: '2026-12-05',
+      tagMode: 'any',
+      groupBy,
+      measures: [...MEASURES],
+      ...extra,
+    } as ReportQuery;
+    const f = await rolled.resolve(actor, q, now);
+    expect(f.rollups, 'the rollups serve this report').toBe(true);
+    const fromRollups = await rolled.summary(actor, q, now);
+    const fromEntries = await raw.summary(actor, q, now);
+    expect(fromRollups, JSON.stringify(groupBy)).toEqual(fromEntries);
+  }
+}
+
+describe('report rollups', () => {
+  it('give the raw computation after random writes of every kind', async () => {
+    const r = prng(14);
+    const call = ctx.call;
+    const cookie = owner.cookie;
+    const projects: string[] = [];
+    const tasks: Record<string, string[]> = {};
+    const client = (await call('POST', `${ws}/clients`, cookie, { name: 'Acme' })).json().id as string;
+    for (const name of ['Alpha', 'Beta', 'Gamma']) {
+      const project = await call('POST', `${ws}/projects`, cookie, {
+        name,
+        ...(name === 'Alpha' ? { clientId: client } : {}),
+      });
+      expect(project.statusCode, project.body).toBe(201);
+      const id = project.json().id as string;
+      projects.push(id);
+      tasks[id] = [];
+      for (const task of ['Design', 'Build']) {
+        const created = await call('POST', `${ws}/projects/${id}/tasks`, cookie, { name: task });
+        expect(created.statusCode, created.body).toBe(201);
+        tasks[id]?.push(created.json().id);
+      }
+    }
+    const entries: string[] = [];
+    const deleted: string[] = [];
+    const done: Record<string, number> = {};
+    const base = Date.parse('2026-10-20T00:00:00Z');
+    const randomEntry = () => {
+      const project = r.chance(0.15) ? null : r.pick(projects);
+      const start = base + r.int(0, 14 * 24 * 4) * 15 * 60_000 + r.int(0, 59) * 1000;
+      const length = r.pick([r.int(60, 3 * 3600), r.int(3600, 30 * 3600), 0]);
+      return {
+        start: new Date(start).toISOString(),
+        end: new Date(start + length * 1000).toISOString(),
+        projectId: project,
+        taskId: project && r.chance(0.6) ? r.pick(tasks[project] ?? []) : null,
+        billable: r.chance(0.6),
+        note: `n${r.int(0, 9)}`,
+      };
+    };
+    const ops: Record<string, () => Promise<boolean>> = {
+      async create() {
+        const created = await call('POST', `${ws}/time-entries`, cookie, randomEntry());
+        if (created.statusCode !== 201) return false;
+        entries.push(created.json().id);
+        return true;
+      },
+      async edit() {
+        if (!entries.length) return false;
+        const { start, end, projectId, taskId, billable } = randomEntry();
+        const body = r.pick([{ start, end }, { projectId, taskId }, { billable }, { end }]);
+        return (await call('PATCH', `${ws}/time-entries/${r.pick(entries)}`, cookie, body)).statusCode === 200;
+      },
+      async remove() {
+        if (!entries.length) return false;
+        const id = entries.splice(r.int(0, entries.length - 1), 1)[0] as string;
+        deleted.push(id);
+        return (await call('DELETE', `${ws}/time-entries/${id}`, cookie)).statusCode < 300;
+      },
+      async restore() {
+        if (!deleted.length) return false;
+        const ids = deleted.splice(0, r.int(1, deleted.length));
+        const restored = await call('POST', `${ws}/time-entries/restore`, cookie, { ids });
+        if (restored.statusCode !== 200) return false;
+        entries.push(...ids);
+        return true;
+      },
+      async bulkUpdate() {
+        if (entries.length < 2) return false;
+        const ids = [...new Set([r.pick(entries), r.pick(entries), r.pick(entries)])];
+        const project = r.pick(projects);
+        const set = r.pick([{ billable: r.chance(0.5) }, { projectId: project, taskId: null }]);
+        return (await call('POST', `${ws}/time-entries/bulk-update`, cookie, { ids, set })).statusCode === 200;
+      },
+      async bulkDelete() {
+        if (entries.length < 3) return false;
+        const ids = [entries.pop() as string, entries.pop() as string];
+        deleted.push(...ids);
+        return (await call('POST', `${ws}/time-entries/bulk-delete`, cookie, { ids })).statusCode < 300;
+      },
+      async importFile() {
+        const date = r.int(20, 30);
+        const day = `2026-10-${date}`;
+        const hour = String(r.int(10, 23)).padStart(2, '0');
+        const csv = [
+          'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount ()',
+          `Ann,${owner.email},Acme,Alpha,Design,Imported,Yes,${day},${hour}:00:00,${day},${hour}:45:00,00:45:00,,`,
+          `Ann,${owner.email},,Imported,,Late,No,${day},23:30:00,2026-10-${date + 1},01:15:00,01:45:00,,`,
+        ].join('\n');
+        const read = await sendCsv(ctx.t.app, `${ws}/imports?source=toggl`, cookie, csv);
+        expect(read.statusCode, read.body).toBe(201);
+        expect(read.json().status, read.body).toBe('ready');
+        const run = await call('POST', `${ws}/imports/${read.json().id}/run`, cookie);
+        if (run.statusCode !== 202) return false;
+        await ctx.t.app.services.jobs.drain();
+        return true;
+      },
+      async timer() {
+        const step = r.pick(['start', 'pause', 'resume', 'stop']);
+        const body = step === 'start' ? { projectId: r.pick(projects), billable: true } : {};
+        return (await call('POST', `${ws}/timer/${step}`, cookie, body)).statusCode < 300;
+      },
+      async breakInPast() {
+        // A break added to a finished entry by SQL: only the break triggers see it.
+        if (!entries.length) return false;
+        const id = r.pick(entries);
+        const entry = await ctx.t.db
+          .selectFrom('time_entries')
+          .select(['start_at', 'end_at'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!entry?.end_at) return false;
+        const start = new Date(entry.start_at).getTime();
+        const length = new Date(entry.end_at).getTime() - start;
+        if (length < 120_000) return false;
+        await ctx.t.db
+          .insertInto('time_entry_breaks')
+          .values({
+            id: newId(),
+            workspace_id: owner.workspaceId,
+            entry_id: id,
+            start_at: new Date(start + Math.floor(length / 3)),
+            end_at: new Date(start + Math.floor(length / 2)),
+          })
+          .execute();
+        return true;
+      },
+      async invoiced() {
+        if (!entries.length) return false;
+        const ids = [...new Set([r.pick(entries), r.pick(entries)])];
+        const marked = await call('POST', `${ws}/reports/invoiced`, cookie, { ids, invoiced: r.chance(0.7) });
+        return marked.statusCode === 200;
+      },
+      async rates() {
+        // Rates re-applied to past entries: one update statement over many rows.
+        await ctx.t.db
+          .updateTable('time_entries')
+          .set({ billable_rate_cents: r.int(0, 20_000), cost_rate_cents: r.chance(0.3) ? null : r.int(0, 9_000) })
+          .where('workspace_id', '=', owner.workspaceId)
+          .where('project_id', '=', r.pick(projects))
+          .execute();
+        return true;
+      },
+      async settings() {
+        const body = r.chance(0.5)
+          ? { reportTimeZone: r.pick(ZONES) }
+          : { roundingMode: r.pick(['none', 'up', 'down', 'nearest']), roundingMinutes: r.pick([1, 5, 15, 60]) };
+        return (await call('PATCH', `${ws}/time-settings`, cookie, body)).statusCode === 200;
+      },
+      async deleteTask() {
+        const project = r.pick(projects);
+        const list = tasks[project] ?? [];
+        if (!list.length) return false;
+        const id = list.pop() as string;
+        return (await call('DELETE', `${ws}/tasks/${id}`, cookie)).statusCode < 300;
+      },
+    };
+    const weights: [string, number][] = [
+      ['create', 10],
+      ['edit', 5],
+      ['remove', 2],
+      ['restore', 2],
+      ['bulkUpdate', 2],
+      ['bulkDelete', 1],
+      ['importFile', 1],
+      ['timer', 3],
+      ['breakInPast', 2],
+      ['invoiced', 2],
+      ['rates', 1],
+      ['settings', 2],
+      ['deleteTask', 1],
+    ];
+    const bag = weights.flatMap(([name, weight]) => Array.from({ length: weight }, () => name));
+    for (let i = 0; i < 70; i++) {
+      const name = i < 12 ? 'create' : r.pick(bag);
+      if (await (ops[name] as () => Promise<boolean>)()) done[name] = (done[name] ?? 0) + 1;
+      if (i % 5 === 4) {
+        await expectRowsEqualRebuild();
+        await expectSummariesEqual(new Date());
+      }
+    }
+    // A project deleted: its entries lose it (and its tasks) through the foreign keys.
+    const gone = projects.pop() as string;
+    expect((await call('DELETE', `${ws}/projects/${gone}`, cookie)).statusCode).toBeLessThan(300);
+    await expectRowsEqualRebuild();
+    await expectSummariesEqual(new Date());
+    await expectSummariesEqual(new Date(), { billable: true, projects: [projects[0] as string] });
+    await expectSummariesEqual(new Date(), { clients: [client], invoiced: false });
+    await expectSummariesEqual(new Date(), { withoutProject: true });
+    // Every kind of write ran at least once.
+    for (const [name] of weights) expect(done[name] ?? 0, name).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('fall back to the entries for another zone, another rounding, tags, descriptions and entry counts', async () => {
+    const q: ReportQuery = {
+      preset: 'custom',
+      from: '2026-10-18',
+      to: '2026-12-05',
+      tagMode: 'any',
+      groupBy: ['project'],
+    };
+    const settings = (await ctx.call('GET', `${ws}/time-settings`, owner.cookie)).json();
+    const other = settings.reportTimeZone === 'UTC' ? 'Asia/Tokyo' : 'UTC';
+    expect((await rolled.resolve(actor, q)).rollups).toBe(true);
+    expect((await rolled.resolve(actor, { ...q, timeZone: other })).rollups).toBe(false);
+    expect((await rolled.resolve(actor, { ...q, description: 'n1' })).rollups).toBe(false);
+    expect((await rolled.resolve(actor, { ...q, roundingMode: 'up', roundingMinutes: 30 })).rollups).toBe(
+      settings.roundingMode === 'up' && settings.roundingMinutes === 30,
+    );
+    expect((await raw.resolve(actor, q)).rollups).toBe(false);
+    // The viewer's other zone gives the raw figures of that zone, which the report zone's rollups cannot.
+    const now = new Date();
+    const inOther: ReportQuery = { ...q, timeZone: other, measures: ['trackedSeconds', 'entryCount'] };
+    expect(await rolled.summary(actor, inOther, now)).toEqual(await raw.summary(actor, inOther, now));
+  });
+
+  it('stay right when two transactions write the same person and day at once', async () => {
+    const db = ctx.t.db;
+    const day = '2026-11-10';
+    const insert = (tx: typeof db, start: string, minutes: number) =>
+      tx
+        .insertInto('time_entries')
+        .values({
+          id: newId(),
+          workspace_id: owner.workspaceId,
+          user_id: owner.userId,
+          project_id: null,
+          start_at: new Date(`${day}T${start}:00Z`),
+          end_at: new Date(Date.parse(`${day}T${start}:00Z`) + minutes * 60_000),
+          duration_seconds: minutes * 60,
+          created_by_user_id: owner.userId,
+          billable: false,
+        })
+        .execute();
+    // The first entry is the longest, so neither writer below touches time_entry_extents (a row lock that would serialize them).
+    await insert(db, '04:00', 60);
+    let firstWrote: () => void = () => {};
+    const wrote = new Promise<void>((resolve) => {
+      firstWrote = resolve;
+    });
+    const first = db.transaction().execute(async (tx) => {
+      await insert(tx, '07:00', 20);
+      firstWrote();
+      // Hold the transaction open while the second one writes the same person and day.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await wrote;
+    const second = db.transaction().execute(async (tx) => {
+      await insert(tx, '08:00', 30);
+    });
+    await Promise.all([first, second]);
+    // Without a lock per person the second recompute would miss the first's entry, or both rows would stay.
+    await expectRowsEqualRebuild();
+    await expectSummariesEqual(new Date());
+  });
+});
