@@ -234,6 +234,30 @@ describe('job runner', () => {
     expect(await rescuer.list()).toMatchObject([{ id, state: 'done', attempts: 2 }]);
   });
 
+  it('renews the lease of a job that runs longer than it, so no other worker runs it beside', async () => {
+    const real = { now: () => new Date() };
+    const slow = createJobRunner({ db, ...real, lockMs: 400, renewMs: 100 });
+    const runs: string[] = [];
+    slow.register(ping, async () => {
+      runs.push('slow');
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+    });
+    const other = createJobRunner({ db, ...real, lockMs: 400 });
+    other.register(ping, async () => {
+      runs.push('other');
+    });
+    const id = await slow.enqueue(db, ping, { n: 1 });
+    const slowDrain = slow.drain();
+    // Three leases' length into the run, the lease is still held: the other worker finds nothing to do.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await other.drain()).toBe(0);
+    }
+    await slowDrain;
+    expect(runs).toEqual(['slow']);
+    expect(await slow.list()).toMatchObject([{ id, state: 'done', attempts: 1 }]);
+  });
+
   it('dead-letters a job whose worker stopped during its last attempt', async () => {
     const clock = testClock();
     const runner = runnerOn(clock, { lockMs: 1000 });

@@ -75,6 +75,12 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** How long a claimed job is its worker's; past it, another worker may run it again (default 5 min). */
   lockMs?: number;
+  /**
+   * While a handler runs, its worker renews the lease this often (default a third of `lockMs`), so
+   * a job longer than the lease (a large export, an import) is not run a second time beside it;
+   * only a worker that stopped answering lets its lease lapse.
+   */
+  renewMs?: number;
   /** The clock; tests pass their own instead of waiting. */
   now?: () => Date;
   /** Names this worker in `locked_by` (default host:pid:random). */
@@ -149,6 +155,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { db, log } = options;
   const pollMs = options.pollMs ?? 1000;
   const lockMs = options.lockMs ?? 5 * 60_000;
+  const renewMs = options.renewMs ?? Math.max(1, Math.floor(lockMs / 3));
   const clock = options.now ?? (() => new Date());
   const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const handlers = new Map<string, Registered>();
@@ -389,10 +396,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return;
     }
     const now = clock();
+    const lease = renewLease(job.id);
     try {
       await registered.handler(parsed.data, { id: job.id, attempt, maxAttempts, now });
+      await lease.stop();
       await finish(job.id, 'done', null);
     } catch (error) {
+      await lease.stop();
       const reason = messageOf(error);
       if (attempt >= maxAttempts) {
         await finish(job.id, 'dead', reason);
@@ -410,6 +420,33 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         .execute();
       log?.warn({ err: error, jobId: job.id, job: job.name, attempt, retryAt }, 'job failed; it will be retried');
     }
+  }
+
+  /**
+   * Moves the job's lease forward every `renewMs` while its handler runs, as long as this worker
+   * still holds it (a worker that lost it to another after a stall does not take it back).
+   */
+  function renewLease(id: string): { stop(): Promise<void> } {
+    let renewing: Promise<unknown> = Promise.resolve();
+    const beat = setInterval(() => {
+      renewing = renewing.then(() =>
+        db
+          .updateTable('jobs')
+          .set({ locked_until: new Date(clock().getTime() + lockMs) })
+          .where('id', '=', id)
+          .where('locked_by', '=', workerId)
+          .where('state', '=', 'running')
+          .execute()
+          .catch((error: unknown) => log?.warn({ err: error, jobId: id }, 'job lease renewal failed')),
+      );
+    }, renewMs);
+    beat.unref?.();
+    return {
+      async stop() {
+        clearInterval(beat);
+        await renewing;
+      },
+    };
   }
 
   async function finish(id: string, state: 'done' | 'dead', lastError: string | null): Promise<void> {
