@@ -55,6 +55,8 @@ const config = loadConfig({
   PUBLIC_URL: `http://localhost:${port}`,
   WEB_DIST: '/nonexistent',
   ...(process.env.EXPORT_PAGE_ROWS ? { EXPORT_PAGE_ROWS: process.env.EXPORT_PAGE_ROWS } : {}),
+  // The stream itself is measured: past this a download is refused and runs as a job instead.
+  EXPORT_JOB_MIN_ROWS: '100000000',
 });
 const app = await buildApp({ config, db, logger: false });
 await app.listen({ port, host: '127.0.0.1' });

@@ -68,6 +68,14 @@ const envSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('true')
     .transform((value) => value === 'true'),
+  /**
+   * Whether a Detailed CSV export on PostgreSQL is written by the database (COPY, the same bytes,
+   * several times as fast); false writes it in Node from a cursor, as on PGlite.
+   */
+  EXPORT_DATABASE_CSV: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true'),
   /** Whether this process runs queued jobs (mail, purges); with false it only enqueues them for others. */
   JOBS_ENABLED: z
     .enum(['true', 'false'], { error: 'must be true or false' })

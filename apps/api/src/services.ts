@@ -64,6 +64,7 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     rates,
     pageRows: config.EXPORT_PAGE_ROWS,
     jobMinRows: config.EXPORT_JOB_MIN_ROWS,
+    databaseCsv: config.EXPORT_DATABASE_CSV,
     logoOf: async (workspaceId) => (await workspaces.logo(workspaceId))?.data ?? null,
   });
   const savedReports = createSavedReportsService({

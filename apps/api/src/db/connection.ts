@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { type CopyOut, pgCopyOut } from './copy-out.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { type PGliteLike, PGliteThread } from './pglite-thread.js';
 import type { Database } from './tables.js';
@@ -39,6 +40,10 @@ const listeners = new WeakMap<Db, Listen>();
 /** LISTEN for the database behind `db`, when it was opened here (undefined otherwise). */
 export const listenerFor = (db: Db): Listen | undefined => listeners.get(db);
 
+const copiers = new WeakMap<Db, CopyOut>();
+/** COPY … TO STDOUT for the database behind `db` when it is PostgreSQL opened here (PGlite: undefined). */
+export const copyOutFor = (db: Db): CopyOut | undefined => copiers.get(db);
+
 export function openDb(options: DbOptions): DbHandle {
   const { onQuery } = options;
   const log = onQuery
@@ -55,6 +60,7 @@ export function openDb(options: DbOptions): DbHandle {
     // `cursor` lets a query stream (Kysely's .stream()): a Detailed export reads one statement in chunks.
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log });
     const connectionString = options.databaseUrl;
+    copiers.set(db, pgCopyOut(pool));
     listeners.set(db, async (channel, onPayload) => {
       let client: pg.Client | undefined;
       let closed = false;

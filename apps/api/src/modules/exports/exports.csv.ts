@@ -1,6 +1,6 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
-import { decimalHours, decimalMoney, formatDateTime, formatDay, hms, safeText } from './exports.format.js';
-import type { Cell, ColumnType, ExportTable } from './exports.table.js';
+import { decimalHours, decimalMoney, formatDateTime, formatDay, hms, isDayValue, safeText } from './exports.format.js';
+import type { Cell, ColumnType, ExportColumn, ExportTable } from './exports.table.js';
 
 /** A field in quotes, its quotes doubled, when it holds a comma, a quote or a line break (RFC 4180). */
 const NEEDS_QUOTES = /[",\n\r]/;
@@ -13,13 +13,18 @@ export const csvLine = (fields: readonly string[]): string => `${fields.map(fiel
 const BATCH_ROWS = 1000;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** The viewer's formats for dates and times. */
+type Formats = Pick<ExportTable, 'dateFormat' | 'timeFormat'>;
+
 /** How a column's cells read as text (null is always empty), chosen once per column. */
-function textOf(type: ColumnType, table: ExportTable): (value: string | number) => string {
+function textOf(type: ColumnType, table: Formats): (value: string | number) => string {
   switch (type) {
+    // A date column's cell may be a label too (the totals row's "Total"): only days are formatted.
     case 'date':
-      return (value) => formatDay(String(value), table.dateFormat);
+      return (value) => (isDayValue(value) ? formatDay(String(value), table.dateFormat) : safeText(String(value)));
     case 'datetime':
-      return (value) => formatDateTime(String(value), table.dateFormat, table.timeFormat);
+      return (value) =>
+        isDayValue(value) ? formatDateTime(String(value), table.dateFormat, table.timeFormat) : safeText(String(value));
     case 'duration':
       return (value) => hms(Number(value));
     case 'hours':
@@ -41,17 +46,14 @@ function textOf(type: ColumnType, table: ExportTable): (value: string | number) 
  * Lines are sent on a batch at a time.
  */
 export function writeCsv(table: ExportTable, options: { bom: boolean }): Readable {
-  const texts = table.columns.map((c) => textOf(c.type, table));
-  const plain = textOf('text', table);
-  const textsOf = (cells: Cell[]) => cells.map((value, i) => (value === null ? '' : (texts[i] ?? plain)(value)));
+  const line = csvRecord(table.columns, table);
   async function* chunks() {
     if (options.bom) yield BOM;
-    // Headers carry names too (a matrix's columns are projects, tags, people): made inert like any text.
-    let batch = csvLine(table.columns.map((c) => safeText(c.header)));
+    let batch = csvHeader(table.columns);
     let lines = 1;
     for await (const row of table.rows) {
       if (row.kind === 'group') continue;
-      batch += csvLine(textsOf(row.cells));
+      batch += line(row.cells);
       if (++lines >= BATCH_ROWS) {
         yield batch;
         batch = '';
@@ -60,8 +62,57 @@ export function writeCsv(table: ExportTable, options: { bom: boolean }): Readabl
     }
     if (batch) yield batch;
   }
+  return streamOf(chunks());
+}
+
+/** The header line. Headers carry names too (a matrix's columns are projects, tags, people): made inert like any text. */
+export const csvHeader = (columns: readonly ExportColumn[]): string => csvLine(columns.map((c) => safeText(c.header)));
+
+/** A row's line, its cells read as their columns' types say. */
+export function csvRecord(columns: readonly ExportColumn[], formats: Formats): (cells: readonly Cell[]) => string {
+  const texts = columns.map((c) => textOf(c.type, formats));
+  const plain = textOf('text', formats);
+  return (cells) => csvLine(cells.map((value, i) => (value === null ? '' : (texts[i] ?? plain)(value))));
+}
+
+/**
+ * A CSV whose rows the database wrote (`COPY`, see reports' `detailedCsv`): the byte-order mark
+ * when asked, the header, the copied rows as they come, the totals line last. `onRow` hears each
+ * copied line, at most `rows` times (a description with a line break spans two).
+ */
+export function writeCopiedCsv(parts: {
+  bom: boolean;
+  header: string;
+  rows: Readable;
+  footer: string;
+  onRow?: () => void;
+  expectedRows: number;
+}): Readable {
+  const { onRow } = parts;
+  async function* chunks() {
+    if (parts.bom) yield BOM;
+    yield parts.header;
+    let heard = 0;
+    for await (const chunk of parts.rows as AsyncIterable<Buffer>) {
+      if (onRow && heard < parts.expectedRows) {
+        for (let at = chunk.indexOf(10); at !== -1 && heard < parts.expectedRows; at = chunk.indexOf(10, at + 1)) {
+          heard++;
+          onRow();
+        }
+      }
+      yield chunk;
+    }
+    yield parts.footer;
+  }
+  const out = streamOf(chunks());
+  // The copy holds a database connection until it is read or destroyed: a reader gone early destroys it.
+  out.once('close', () => parts.rows.destroy());
+  return out;
+}
+
+function streamOf(chunks: AsyncGenerator<string | Buffer>): Readable {
   const out = new PassThrough();
-  pipeline(Readable.from(chunks()), out, (error) => {
+  pipeline(Readable.from(chunks), out, (error) => {
     if (error) out.destroy(error);
   });
   return out;

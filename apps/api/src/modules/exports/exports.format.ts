@@ -1,5 +1,11 @@
 /** How exported values read as text: dates in the viewer's format, durations, money, safe cells. */
 
+/**
+ * Whether a date or datetime column's cell holds a day ("2026-11-02…"): the same column also holds
+ * labels (the totals row's "Total"), which every writer shows as text.
+ */
+export const isDayValue = (value: string | number): boolean => /^\d{4}-\d\d-\d\d/.test(String(value));
+
 /** "2026-11-02" in one of the profile's date formats (YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, DD.MM.YYYY). */
 export function formatDay(day: string, dateFormat: string): string {
   const [y, m, d] = [day.slice(0, 4), day.slice(5, 7), day.slice(8, 10)];

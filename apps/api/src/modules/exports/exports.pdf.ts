@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { formatMoney } from '@sundial/core';
-import { decimalHours, formatClock, formatDateTime, formatDay, hms } from './exports.format.js';
+import { decimalHours, formatClock, formatDateTime, formatDay, hms, isDayValue } from './exports.format.js';
 import type { Cell, ExportColumn, ExportTable } from './exports.table.js';
 
 const MARGIN = 36;
@@ -49,6 +49,7 @@ const printable = (text: string) =>
 
 function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Cell, short: boolean): string {
   if (value === null) return '';
+  if ((column.type === 'date' || column.type === 'datetime') && !isDayValue(value)) return String(value);
   switch (column.type) {
     case 'date':
       return formatDay(String(value), table.dateFormat);

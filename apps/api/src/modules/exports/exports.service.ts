@@ -20,12 +20,15 @@ import {
   reportQuery,
   shiftDay,
 } from '@sundial/core';
+import { sql } from 'kysely';
 import type { z } from 'zod';
+import type { MoneyAccess } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import type { RatesService } from '../rates/rates.service.js';
-import type { ReportsService } from '../reports/reports.service.js';
-import { writeCsv } from './exports.csv.js';
+import type { DetailedCellColumn, ReportsService } from '../reports/reports.service.js';
+import { sqlCellText } from './exports.copy.js';
+import { csvHeader, csvRecord, writeCopiedCsv, writeCsv } from './exports.csv.js';
 import { formatDay, localTime } from './exports.format.js';
 import { writePdf } from './exports.pdf.js';
 import type { Cell, ColumnType, ExportColumn, ExportRow, ExportTable } from './exports.table.js';
@@ -183,6 +186,70 @@ async function* fromArray(rows: ExportRow[]): AsyncGenerator<ExportRow> {
   yield* rows;
 }
 
+/** The Detailed export's columns: each entry's fields, and the amount columns where the actor sees some amounts. */
+function detailedColumns(currency: string, access: MoneyAccess, withoutCosts: boolean) {
+  const showBillable = access.billableOf === null || access.billableOf.size > 0;
+  const showCost = !withoutCosts && (access.costOf === null || access.costOf.size > 0);
+  const columns: ExportColumn[] = [
+    { header: 'Date', type: 'date', width: 11 },
+    { header: 'Start', type: 'datetime', width: 17 },
+    { header: 'End', type: 'datetime', width: 17 },
+    { header: 'User', type: 'text', width: 18 },
+    { header: 'Client', type: 'text', width: 14 },
+    { header: 'Project', type: 'text', width: 18 },
+    { header: 'Task', type: 'text', width: 16 },
+    { header: 'Description', type: 'text', width: 34 },
+    { header: 'Tags', type: 'text', width: 14 },
+    { header: 'Billable', type: 'text', width: 8 },
+    { header: 'Invoiced', type: 'text', width: 8, pdf: false },
+    { header: 'Duration', type: 'duration', width: 11 },
+    { header: 'Duration (hours)', type: 'hours', width: 10, pdf: false },
+    ...(showBillable ? [{ header: `Billable amount (${currency})`, type: 'money' as const, width: 14 }] : []),
+    ...(showCost ? [{ header: `Cost (${currency})`, type: 'money' as const, width: 12 }] : []),
+  ];
+  return { columns, showBillable, showCost };
+}
+
+/**
+ * The same columns' values as SQL over the engine's Detailed listing (`d.<DetailedCellColumn>`),
+ * in the same order: times as local timestamps in the report's zone.
+ */
+function detailedSqlValues(timeZone: string, shown: { showBillable: boolean; showCost: boolean }) {
+  const d = (column: DetailedCellColumn) => sql.ref(`d.${column}`);
+  const local = (column: 'start_at' | 'end_at') => sql`(${d(column)} at time zone ${timeZone})`;
+  const yesNo = (column: 'billable' | 'invoiced') => sql`case when ${d(column)} then 'Yes' else 'No' end`;
+  return [
+    local('start_at'),
+    local('start_at'),
+    local('end_at'),
+    d('user_name'),
+    d('client_name'),
+    d('project_name'),
+    d('task_name'),
+    d('note'),
+    d('tags'),
+    yesNo('billable'),
+    yesNo('invoiced'),
+    d('seconds'),
+    d('seconds'),
+    ...(shown.showBillable ? [d('billable_amount')] : []),
+    ...(shown.showCost ? [d('cost_amount')] : []),
+  ];
+}
+
+/** The Detailed totals row: the seconds twice (h:mm:ss, hours), then the amounts shown. */
+const detailedTotalCells = (
+  totals: { seconds: number; billableAmount: number | null; costAmount: number | null },
+  shown: { showBillable: boolean; showCost: boolean },
+): Cell[] => [
+  'Total',
+  ...Array(10).fill(null),
+  totals.seconds,
+  totals.seconds,
+  ...(shown.showBillable ? [totals.billableAmount] : []),
+  ...(shown.showCost ? [totals.costAmount] : []),
+];
+
 /**
  * Exports: a report of the engine (Summary, Detailed, matrix) as a CSV, XLSX or PDF stream.
  * An export is (kind, the report's query string, format, options); the report is read with the
@@ -200,6 +267,8 @@ export function createExportsService(deps: {
   logoOf?: (workspaceId: string) => Promise<Buffer | null>;
   /** Reports with more rows than this are refused by `download` (409 export_too_large): they export as jobs. */
   jobMinRows: number;
+  /** Detailed CSVs written by the database where it can (PostgreSQL's COPY); false: always in Node. */
+  databaseCsv?: boolean;
 }) {
   const { reports } = deps;
 
@@ -431,25 +500,7 @@ export function createExportsService(deps: {
     const entries = await reports.detailedCount(actor, q, maxRows === undefined ? undefined : maxRows + 1);
     if (maxRows !== undefined && entries > maxRows) throw exportTooLarge(maxRows);
     const { range, access, chunks: pages } = await reports.detailedStream(actor, q, deps.pageRows);
-    const showBillable = access.billableOf === null || access.billableOf.size > 0;
-    const showCost = !withoutCosts && (access.costOf === null || access.costOf.size > 0);
-    const columns: ExportColumn[] = [
-      { header: 'Date', type: 'date', width: 11 },
-      { header: 'Start', type: 'datetime', width: 17 },
-      { header: 'End', type: 'datetime', width: 17 },
-      { header: 'User', type: 'text', width: 18 },
-      { header: 'Client', type: 'text', width: 14 },
-      { header: 'Project', type: 'text', width: 18 },
-      { header: 'Task', type: 'text', width: 16 },
-      { header: 'Description', type: 'text', width: 34 },
-      { header: 'Tags', type: 'text', width: 14 },
-      { header: 'Billable', type: 'text', width: 8 },
-      { header: 'Invoiced', type: 'text', width: 8, pdf: false },
-      { header: 'Duration', type: 'duration', width: 11 },
-      { header: 'Duration (hours)', type: 'hours', width: 10, pdf: false },
-      ...(showBillable ? [{ header: `Billable amount (${currency})`, type: 'money' as const, width: 14 }] : []),
-      ...(showCost ? [{ header: `Cost (${currency})`, type: 'money' as const, width: 12 }] : []),
-    ];
+    const { columns, showBillable, showCost } = detailedColumns(currency, access, withoutCosts);
     const zone = range.timeZone;
     const rowOf = (e: DetailedEntryView): ExportRow => {
       const start = localTime(e.start, zone);
@@ -488,14 +539,7 @@ export function createExportsService(deps: {
         }
       // An amount some rows hide has no true total: its cell stays empty.
       yield {
-        cells: [
-          'Total',
-          ...Array(10).fill(null),
-          seconds,
-          seconds,
-          ...(showBillable ? [billable] : []),
-          ...(showCost ? [cost] : []),
-        ],
+        cells: detailedTotalCells({ seconds, billableAmount: billable, costAmount: cost }, { showBillable, showCost }),
         kind: 'total',
         depth: 0,
       };
@@ -516,6 +560,40 @@ export function createExportsService(deps: {
       extra: [`Sorted by ${q.sort}, ${order}`],
       filters: q,
     };
+  }
+
+  /**
+   * The Detailed report as CSV written by the database (reports' `detailedCsv`, PostgreSQL): the
+   * same bytes as `writeCsv` of `detailedTable` (exports.copy.int.test.ts), at the database's
+   * speed. Null on PGlite.
+   */
+  async function copiedDetailedCsv(
+    actor: Actor,
+    query: Record<string, string | string[]>,
+    currency: string,
+    o: { withoutCosts: boolean; maxRows: number | undefined; bom: boolean; onRow: (() => void) | undefined },
+  ) {
+    const q = parse(detailedReportQuery, query);
+    if (o.maxRows !== undefined && (await reports.detailedCount(actor, q, o.maxRows + 1)) > o.maxRows)
+      throw exportTooLarge(o.maxRows);
+    const formats = { dateFormat: actor.user.date_format, timeFormat: actor.user.time_format };
+    let columns: ExportColumn[] = [];
+    let shown = { showBillable: false, showCost: false };
+    const copied = await reports.detailedCsv(actor, q, ({ access, timeZone }) => {
+      ({ columns, ...shown } = detailedColumns(currency, access, o.withoutCosts));
+      const values = detailedSqlValues(timeZone, shown);
+      return columns.map((c, i) => sqlCellText(c.type, values[i] ?? sql`null`, formats));
+    });
+    if (!copied) return null;
+    const stream = writeCopiedCsv({
+      bom: o.bom,
+      header: csvHeader(columns),
+      rows: copied.csv,
+      footer: csvRecord(columns, formats)(detailedTotalCells(copied.totals, shown)),
+      expectedRows: copied.totals.entries,
+      ...(o.onRow ? { onRow: o.onRow } : {}),
+    });
+    return { range: copied.range, stream, rows: copied.totals.entries + 1 };
   }
 
   return {
@@ -550,6 +628,19 @@ export function createExportsService(deps: {
       const options = parse(exportQuery, query);
       const kind: ExportKind = options.kind;
       const currency = (await deps.rates.settings(actor)).currency;
+      const title =
+        options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' }[kind];
+      if (kind === 'detailed' && options.format === 'csv' && deps.databaseCsv !== false) {
+        const bom = options.bom ?? false;
+        const copied = await copiedDetailedCsv(actor, query, currency, { withoutCosts, maxRows, bom, onRow });
+        if (copied)
+          return {
+            fileName: `${slug(title)}-${copied.range.from}-${copied.range.to}.csv`,
+            contentType: CONTENT_TYPES.csv,
+            stream: copied.stream,
+            rows: copied.rows,
+          };
+      }
       let built: Omit<Awaited<ReturnType<typeof summaryTable>>, 'chart'> & { chart?: ExportTable['chart'] };
       let filters: Omit<ReportQuery, 'groupBy'>;
       if (kind === 'summary') {
@@ -570,8 +661,6 @@ export function createExportsService(deps: {
         built = d;
       }
       if (maxRows !== undefined && built.count > maxRows + 1) throw exportTooLarge(maxRows);
-      const title =
-        options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' }[kind];
       const table: ExportTable = {
         title,
         workspace: actor.membership.workspace.name,

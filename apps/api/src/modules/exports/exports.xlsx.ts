@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Style, ValueType } from 'exceljs';
-import { excelDateFormat } from './exports.format.js';
+import { excelDateFormat, isDayValue } from './exports.format.js';
 import type { Cell, ColumnType, ExportTable } from './exports.table.js';
 
 /** A currency's number format ("$"#,##0.00), with the symbol Intl knows for it. */
@@ -54,7 +54,7 @@ function cellValue(type: ColumnType, value: Cell): string | number | Date | null
   switch (type) {
     case 'date':
     case 'datetime':
-      return utcOf(String(value));
+      return isDayValue(value) ? utcOf(String(value)) : String(value);
     case 'duration':
       return Number(value) / 86_400;
     case 'hours':

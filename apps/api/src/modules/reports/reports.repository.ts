@@ -624,6 +624,73 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey) {
 }
 
 /**
+ * The columns a Detailed listing offers a caller that lays its rows out in SQL (an export's CSV
+ * written by the database): `d.<name>` in the cells given to `compileDetailedCells`.
+ * `tags` is the tag names joined with ", "; `billable_amount` and `cost_amount` are null where
+ * the actor may not see them.
+ */
+export type DetailedCellColumn =
+  | 'user_name'
+  | 'client_name'
+  | 'project_name'
+  | 'task_name'
+  | 'note'
+  | 'tag_names'
+  | 'tags'
+  | 'billable'
+  | 'invoiced'
+  | 'start_at'
+  | 'end_at'
+  | 'seconds'
+  | 'billable_amount'
+  | 'cost_amount';
+
+/** Who of the listed people's amounts show: `null` everyone's, else these user ids (maybe none). */
+export type SeenPeople = readonly string[] | null;
+const seenBy = (people: SeenPeople, userId: RawBuilder<unknown>) =>
+  people === null ? sql`true` : people.length ? sql`${userId} = any(${[...people]}::uuid[])` : sql`false`;
+
+/**
+ * The Detailed listing (its rows and order) with each row turned into `cells`, SQL over the
+ * columns `DetailedCellColumn` names: what `COPY … TO STDOUT` writes as CSV.
+ */
+export function compileDetailedCells(
+  f: EngineFilter,
+  o: DetailedSortKey,
+  seen: { billable: SeenPeople; cost: SeenPeople },
+  cells: readonly RawBuilder<unknown>[],
+) {
+  const dir = sql.raw(o.order);
+  // The listing is ordered already; the same order outside keeps it (PostgreSQL adds no second sort).
+  const order =
+    o.sort === 'start'
+      ? sql`order by d.start_at ${dir}, d.id ${dir}`
+      : sql`order by ${o.sort === 'duration' ? sql`d.duration_order` : sql`d.note`} ${dir}, d.start_at ${dir}, d.id ${dir}`;
+  return sql`select ${sql.join(cells)} from (
+    select l.*, l.invoiced_at is not null as invoiced, coalesce(l.duration_seconds, -1) as duration_order,
+      array_to_string(l.tag_names, ', ') as tags,
+      case when ${seenBy(seen.billable, sql`l.user_id`)} then l.billable_cents end as billable_amount,
+      case when ${seenBy(seen.cost, sql`l.user_id`)} then l.cost_cents end as cost_amount
+    from (${compileDetailedListing(f, o)}) l
+  ) d ${order}`;
+}
+
+/**
+ * The Detailed listing's totals in one pass: its rows, their seconds, and their billable and cost
+ * amounts, each null when some row's amount is hidden from the actor (no true total then).
+ */
+export function compileDetailedTotals(f: EngineFilter, seen: { billable: SeenPeople; cost: SeenPeople }) {
+  return sql<{ entries: number; seconds: number; billable_cents: number | null; cost_cents: number | null }>`
+  with ${factsCte(f, { day: false, listing: true })}
+  select count(*) as entries, coalesce(sum(f.seconds), 0)::bigint as seconds,
+    case when coalesce(bool_and(${seenBy(seen.billable, sql`f.user_id`)}), true)
+      then coalesce(sum(f.billable_cents), 0)::bigint end as billable_cents,
+    case when coalesce(bool_and(${seenBy(seen.cost, sql`f.user_id`)}), true)
+      then coalesce(sum(f.cost_cents), 0)::bigint end as cost_cents
+  from facts f`;
+}
+
+/**
  * Runs a report statement with JIT compilation off: a year of a large workspace costs enough for
  * PostgreSQL to JIT-compile it, which took longer (3.4 s on bench:reports) than running it.
  */

@@ -1,0 +1,172 @@
+import type { Role } from '@sundial/core';
+import { parse } from 'csv-parse/sync';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { copyOutFor } from '../../db/connection.js';
+import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+
+/**
+ * On PostgreSQL the Detailed CSV is written by the database (COPY, exports.copy.ts): it must be
+ * the very bytes Node writes from the cursor (EXPORT_DATABASE_CSV=false, the PGlite path), for
+ * every viewer's money, date and time format, sort, zone, and text a CSV or a spreadsheet treats
+ * specially. PGlite has no COPY to a client: there, only the Node path exists (exports.stream).
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const ctx = useTestApp({ EXPORT_PAGE_ROWS: '3' });
+let inNode: FastifyInstance;
+let owner: SignedUp;
+let manager: SignedUp;
+let member: SignedUp;
+let ws: string;
+let tagId: string;
+
+const NOTES = [
+  'Plain work',
+  'Comma, "quotes" and\na line break',
+  '=HYPERLINK("http://example.com")',
+  '-5 minus first',
+  '+plus first',
+  '@at first',
+  '\ttab first',
+  '\rcarriage return first',
+  '',
+  ' leading space',
+  'Ünïcödé ✓ 日本',
+  'semi;colon',
+];
+
+async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: object) {
+  const response = await ctx.call(method, url.startsWith('/api') ? url : `${ws}${url}`, who.cookie, body);
+  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+  return response.json();
+}
+
+async function csvFrom(app: FastifyInstance, who: SignedUp, query: string): Promise<Buffer> {
+  const response = await app.inject({
+    method: 'GET',
+    url: `${ws}/reports/export?format=csv&kind=detailed&${query}`,
+    headers: { cookie: who.cookie },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.rawPayload;
+}
+
+beforeAll(async () => {
+  owner = await signUp(ctx.t.app);
+  ws = `/api/v1/workspaces/${owner.workspaceId}`;
+  const join = async (role: Role) => {
+    const user = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+    return user;
+  };
+  manager = await join('manager');
+  member = await join('member');
+  const group = (await ok(owner, 'POST', '/groups', { name: 'Team' })).id;
+  await ok(owner, 'PUT', `/groups/${group}/members/${manager.userId}`);
+  await ok(owner, 'PUT', `/groups/${group}/members/${member.userId}`);
+  const client = (await ok(owner, 'POST', '/clients', { name: 'Client, "Quoted"' })).id;
+  const projects = [
+    (await ok(owner, 'POST', '/projects', { name: '=Sum project', isPublic: true, clientId: client })).id,
+    (await ok(owner, 'POST', '/projects', { name: 'Beta', isPublic: true })).id,
+    null,
+  ];
+  const list = await ok(owner, 'POST', '/tag-lists', { name: 'Kinds' });
+  const tags = [
+    (await ok(owner, 'POST', `/tag-lists/${list.id}/tags`, { name: 'Zeta, with comma' })).id,
+    (await ok(owner, 'POST', `/tag-lists/${list.id}/tags`, { name: 'Alpha' })).id,
+  ];
+  tagId = tags[0];
+  const people = [owner, manager, member];
+  for (let i = 0; i < 30; i++) {
+    const who = people[i % 3] as SignedUp;
+    // Late starts in Auckland run past its midnight; some cross Paris's end of DST (2026-10-25).
+    const start = Date.UTC(2026, 9, 20 + (i % 10), (i * 5) % 24, (i * 17) % 60, i % 7);
+    const seconds = 600 + ((i * 7919) % 30_000);
+    const entry = await ok(owner, 'POST', '/time-entries', {
+      userId: who.userId,
+      start: new Date(start).toISOString(),
+      end: new Date(start + seconds * 1000).toISOString(),
+      projectId: projects[i % 3],
+      tagIds: i % 4 === 0 ? tags : i % 4 === 1 ? [tags[0]] : [],
+      billable: i % 2 === 0,
+    });
+    // Written straight to the row: the API would tidy some of these texts.
+    await ctx.t.db
+      .updateTable('time_entries')
+      .set({
+        note: NOTES[i % NOTES.length] ?? '',
+        billable_rate_cents: i % 7 === 0 ? null : 7_000 + i * 11,
+        cost_rate_cents: 3_333 + i,
+        invoiced_at: i % 5 === 0 ? new Date() : null,
+      })
+      .where('id', '=', entry.id)
+      .execute();
+  }
+  // A running timer (after the ranges compared byte for byte: its duration grows with every read).
+  await ok(member, 'POST', '/timer/start', {});
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: 'http://localhost:3000',
+    WEB_DIST: '/nonexistent',
+    EXPORT_PAGE_ROWS: '3',
+    EXPORT_DATABASE_CSV: 'false',
+  });
+  inNode = await buildApp({ config, db: ctx.t.db, logger: false });
+  await inNode.ready();
+});
+afterAll(() => inNode?.close());
+
+describe.runIf(onPostgres)('a Detailed CSV written by PostgreSQL', () => {
+  it('is there to write it', () => {
+    expect(copyOutFor(ctx.t.db)).toBeTypeOf('function');
+  });
+
+  const formats = [
+    { dateFormat: 'YYYY-MM-DD', timeFormat: '24h' },
+    { dateFormat: 'DD/MM/YYYY', timeFormat: '12h' },
+    { dateFormat: 'MM/DD/YYYY', timeFormat: '12h' },
+    { dateFormat: 'DD.MM.YYYY', timeFormat: '24h' },
+  ];
+  const queries = [
+    'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=Europe/Paris&sort=start&order=asc',
+    'preset=custom&from=2026-10-21&to=2026-10-27&timeZone=Pacific/Auckland&sort=duration&order=desc&bom=true',
+    'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=Asia/Kathmandu&sort=description&order=asc&roundingMode=up&roundingMinutes=15',
+    'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=UTC&sort=start&order=desc&billable=true&tags=__TAG__',
+  ];
+
+  it.each(formats)(
+    'holds the bytes Node writes, for every viewer and sort ($dateFormat, $timeFormat)',
+    async (format) => {
+      for (const who of [owner, manager, member]) {
+        await ok(who, 'PATCH', '/api/v1/me', format);
+        for (const query of queries) {
+          const q = query.replace('__TAG__', tagId);
+          const [database, node] = [await csvFrom(ctx.t.app, who, q), await csvFrom(inNode, who, q)];
+          expect(database.toString('utf8')).toBe(node.toString('utf8'));
+          const rows: string[][] = parse(database, { bom: true, relax_column_count: true });
+          expect(rows.length).toBeGreaterThan(2);
+          expect(rows[0]?.[0]).toBe('Date');
+          expect(rows.at(-1)?.[0]).toBe('Total');
+        }
+      }
+    },
+  );
+
+  it('writes what a spreadsheet would run as text, and keeps quotes and line breaks inside one field', async () => {
+    await ok(owner, 'PATCH', '/api/v1/me', { dateFormat: 'YYYY-MM-DD', timeFormat: '24h' });
+    const csv = await csvFrom(ctx.t.app, owner, 'preset=custom&from=2026-10-18&to=2026-12-31&timeZone=UTC');
+    const rows: string[][] = parse(csv);
+    // The running timer: no end yet.
+    expect(rows.filter((r) => r[2] === '')).toHaveLength(2);
+    const descriptions = rows.map((r) => r[7]);
+    expect(descriptions).toContain('\'=HYPERLINK("http://example.com")');
+    expect(descriptions).toContain("'-5 minus first");
+    expect(descriptions).toContain("'\ttab first");
+    expect(descriptions).toContain('Comma, "quotes" and\na line break');
+    expect(rows.map((r) => r[5])).toContain("'=Sum project");
+    expect(rows.map((r) => r[4])).toContain('Client, "Quoted"');
+  });
+});

@@ -1,0 +1,70 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { ColumnType, ExportTable } from './exports.table.js';
+
+/**
+ * The CSV writer's cell texts (exports.csv.ts, exports.format.ts) as SQL, for a CSV that the
+ * database writes itself with COPY: each function gives the same text as its twin, or null for an
+ * empty field (COPY writes null as an empty field and quotes an empty string, which the writer
+ * does not). exports.copy.int.test.ts holds the two to the same bytes.
+ */
+
+/** to_char patterns of the profile's date formats (formatDay) and time formats (formatClock). */
+const DAY_PATTERNS: Record<string, string> = {
+  'YYYY-MM-DD': 'YYYY-MM-DD',
+  'DD/MM/YYYY': 'DD/MM/YYYY',
+  'MM/DD/YYYY': 'MM/DD/YYYY',
+  'DD.MM.YYYY': 'DD.MM.YYYY',
+};
+const dayPattern = (dateFormat: string) => DAY_PATTERNS[dateFormat] ?? 'YYYY-MM-DD';
+// FM drops the hour's leading zero ("9:30 AM"), as formatClock writes it; it applies to HH12 only.
+const clockPattern = (timeFormat: string) => (timeFormat === '12h' ? 'FMHH12:MI AM' : 'HH24:MI');
+
+const sign = (value: RawBuilder<unknown>) => sql`case when ${value} < 0 then '-' else '' end`;
+const twoDigits = (value: RawBuilder<unknown>) => sql`lpad((${value})::text, 2, '0')`;
+
+/** hms: h:mm:ss of whole seconds. */
+const hms = (s: RawBuilder<unknown>) =>
+  sql`${sign(s)} || (abs(${s}) / 3600)::text || ':' || ${twoDigits(sql`abs(${s}) % 3600 / 60`)} || ':' || ${twoDigits(sql`abs(${s}) % 60`)}`;
+
+/** decimalHours: hundredths of an hour, rounded half up, from integers. */
+const decimalHours = (s: RawBuilder<unknown>) => {
+  const hundredths = sql`((abs(${s}) * 100 + 1800) / 3600)`;
+  return sql`case when ${s} < 0 and ${hundredths} > 0 then '-' else '' end || (${hundredths} / 100)::text || '.' || ${twoDigits(sql`${hundredths} % 100`)}`;
+};
+
+/** decimalMoney: integer cents as a plain decimal. */
+const decimalMoney = (c: RawBuilder<unknown>) =>
+  sql`${sign(c)} || (abs(${c}) / 100)::text || '.' || ${twoDigits(sql`abs(${c}) % 100`)}`;
+
+/** safeText: text a spreadsheet would run as a formula gets a leading apostrophe. */
+const safeText = (t: RawBuilder<unknown>) =>
+  // = + - @ tab and carriage return, by code: ascii() reads only the first character.
+  sql`nullif(case when ascii(${t}) in (61, 43, 45, 64, 9, 13) then '''' || ${t} else ${t} end, '')`;
+
+/**
+ * A column's cell as CSV text in SQL, given its value: `date` and `datetime` a local timestamp
+ * (`instant at time zone zone`), `duration` and `hours` seconds, `money` cents, `count` an
+ * integer, `text` text.
+ */
+export function sqlCellText(
+  type: ColumnType,
+  value: RawBuilder<unknown>,
+  formats: Pick<ExportTable, 'dateFormat' | 'timeFormat'>,
+): RawBuilder<unknown> {
+  switch (type) {
+    case 'date':
+      return sql`to_char(${value}, ${dayPattern(formats.dateFormat)})`;
+    case 'datetime':
+      return sql`to_char(${value}, ${`${dayPattern(formats.dateFormat)} ${clockPattern(formats.timeFormat)}`})`;
+    case 'duration':
+      return hms(value);
+    case 'hours':
+      return decimalHours(value);
+    case 'money':
+      return decimalMoney(value);
+    case 'count':
+      return sql`(${value})::text`;
+    case 'text':
+      return safeText(value);
+  }
+}
