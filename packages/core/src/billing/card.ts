@@ -37,12 +37,24 @@ export const cardMessages = {
   cvvDigits: (digits: number) => `Please enter the ${digits}-digit security code (CVV).`,
 } as const;
 
+type CardTypesOf = (digits: string) => { type: string }[];
+// card-validator hands credit-card-type on as a CommonJS namespace: the function itself, or
+// its `default` after an ES module interop (Node, Vite), depending on the bundler.
+const library = cardValidator.creditCardType as unknown as CardTypesOf | { default: CardTypesOf };
+const cardTypesOf: CardTypesOf = typeof library === 'function' ? library : library.default;
+
 const digitsOf = (value: string) => value.replace(/[\s-]/g, '');
 
-/** The brand of a card number as typed so far ("4" -> visa), or null while it is unknown or ambiguous. */
+/**
+ * The brand of a card number as typed so far ("4" -> visa), or null while it is unknown or
+ * could still be several of the brands we accept ("3": Amex, Diners or JCB).
+ */
 export function cardBrand(partialNumber: string): CardBrand | null {
-  const { card } = cardValidator.number(digitsOf(partialNumber));
-  return card ? (FROM_LIBRARY[card.type] ?? null) : null;
+  const digits = digitsOf(partialNumber);
+  if (!/^\d+$/.test(digits)) return null;
+  // Other brands share prefixes with ours (4011 is Elo, a Visa prefix): only ours count here.
+  const brands = new Set(cardTypesOf(digits).flatMap((card) => FROM_LIBRARY[card.type] ?? []));
+  return brands.size === 1 ? ([...brands][0] ?? null) : null;
 }
 
 /** Where to put spaces in a card number of this brand, for the input and the preview (4-4-4-4, Amex 4-6-5). */

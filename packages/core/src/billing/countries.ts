@@ -1,5 +1,6 @@
 import countries from 'i18n-iso-countries';
-import en from 'i18n-iso-countries/langs/en.json';
+// The attribute lets plain Node load it too: the built API keeps npm packages external.
+import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import { checkVAT, countries as vatCountries } from 'jsvat';
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
 

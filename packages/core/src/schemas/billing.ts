@@ -27,6 +27,7 @@ export const billingDetailsMessages = {
 } as const;
 
 const m = billingDetailsMessages;
+const CROSS_CHECKED = new Set(['postalCode', 'country', 'vatId', 'isBusiness']);
 
 const oneLine = (required: string, tooLong: string, max: number) =>
   text({ min: 1, max, required, tooLong }).regex(/^[^\r\n]*$/, m.oneLine);
@@ -66,23 +67,32 @@ export const billingDetailsSchema = z
     vatId: optionalText(30, m.vatIdTooLong),
     isBusiness: z.boolean().default(false),
   })
-  .superRefine((value, ctx) => {
-    if (!isValidPostalCode(value.postalCode, value.country)) {
-      const isText = /^[A-Za-z0-9](?:[A-Za-z0-9 -]*[A-Za-z0-9])?$/.test(value.postalCode);
-      const country = findCountryName(value.country) ?? value.country;
-      ctx.addIssue({
-        code: 'custom',
-        path: ['postalCode'],
-        message: isText ? m.postalCodeCountry(country) : m.postalCodeText,
-      });
-    }
-    if (value.vatId && !value.isBusiness)
-      ctx.addIssue({ code: 'custom', path: ['vatId'], message: m.vatIdNotBusiness });
-    else if (value.vatId && isEuCountry(value.country)) {
-      const check = checkVatId(value.vatId, value.country);
-      if (!check.ok) ctx.addIssue({ code: 'custom', path: ['vatId'], message: check.message });
-    }
-  })
+  .superRefine(
+    (value, ctx) => {
+      if (!isValidPostalCode(value.postalCode, value.country)) {
+        const isText = /^[A-Za-z0-9](?:[A-Za-z0-9 -]*[A-Za-z0-9])?$/.test(value.postalCode);
+        const country = findCountryName(value.country) ?? value.country;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['postalCode'],
+          message: isText ? m.postalCodeCountry(country) : m.postalCodeText,
+        });
+      }
+      if (value.vatId && !value.isBusiness)
+        ctx.addIssue({ code: 'custom', path: ['vatId'], message: m.vatIdNotBusiness });
+      else if (value.vatId && isEuCountry(value.country)) {
+        const check = checkVatId(value.vatId, value.country);
+        if (!check.ok) ctx.addIssue({ code: 'custom', path: ['vatId'], message: check.message });
+      }
+    },
+    // The checks need only these fields: run them even when others are missing, so the form shows every problem at once.
+    {
+      when: (payload) =>
+        typeof payload.value === 'object' &&
+        payload.value !== null &&
+        !payload.issues.some((issue) => CROSS_CHECKED.has(String(issue.path?.[0]))),
+    },
+  )
   .transform((value) => ({
     ...value,
     vatId: value.vatId && isEuCountry(value.country) ? normalizeVatId(value.vatId, value.country) : value.vatId,
