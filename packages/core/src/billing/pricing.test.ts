@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BillingError, billingMessages, quote, roundedShare } from './pricing.js';
+import { BillingError, billingMessages, licenseCountError, quote, roundedShare } from './pricing.js';
 
 describe('quote', () => {
   it('prices every paid plan and cycle from the catalogue, per license and in total', () => {
@@ -53,6 +53,16 @@ describe('quote', () => {
   it('accepts the edges of the range', () => {
     expect(quote({ plan: 'basic', cycle: 'monthly', licenses: 1 }).licenses).toBe(1);
     expect(quote({ plan: 'basic', cycle: 'monthly', licenses: 999 }).licenses).toBe(999);
+  });
+});
+
+describe('licenseCountError', () => {
+  it('needs 1 to 999 licenses and never fewer than the members in use', () => {
+    expect(licenseCountError(5, 5)).toBeNull();
+    expect(licenseCountError(1)).toBeNull();
+    expect(licenseCountError(4, 5)).toBe('5 members are in use: buy at least 5 licenses, or remove members first.');
+    expect(licenseCountError(0, 0)).toBe(billingMessages.licensesRange);
+    expect(licenseCountError(1000, 3)).toBe(billingMessages.licensesRange);
   });
 });
 

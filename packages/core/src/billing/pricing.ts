@@ -24,6 +24,8 @@ export type BillingErrorCode = 'invalid_licenses' | 'plan_not_purchasable';
 export const billingMessages = {
   licensesRange: `Number of licenses must be a whole number from ${MIN_LICENSES} to ${MAX_LICENSES}.`,
   enterprise: 'Enterprise is sold by contract: book a call with our sales team.',
+  belowMembers: (members: number) =>
+    `${members} ${members === 1 ? 'member is' : 'members are'} in use: buy at least ${members} licenses, or remove members first.`,
 } as const;
 
 /** A purchase that breaks a billing rule; `field` names the input at fault. */
@@ -42,6 +44,15 @@ export class BillingError extends Error {
 /** Whether a license count can be bought: a whole number from 1 to 999. */
 export function isValidLicenseCount(licenses: number): boolean {
   return Number.isInteger(licenses) && licenses >= MIN_LICENSES && licenses <= MAX_LICENSES;
+}
+
+/**
+ * What is wrong with a license count for a workspace (outside 1..999, or fewer than the
+ * members in use), or null when it can be bought. For the purchase form and the API alike.
+ */
+export function licenseCountError(licenses: number, membersInUse = 0): string | null {
+  if (!isValidLicenseCount(licenses)) return billingMessages.licensesRange;
+  return licenses < membersInUse ? billingMessages.belowMembers(membersInUse) : null;
 }
 
 /**

@@ -176,6 +176,15 @@ describe('planChange', () => {
       totalCents: 32_400,
     });
     expect(change.lines).toHaveLength(1);
+    // A trial or Free workspace may have any license count on record: only the new terms count.
+    const fromTrial = planChange({
+      from: terms('free', 'monthly', 0),
+      to: terms('basic', 'monthly', 2),
+      period: null,
+      on: '2027-01-31',
+    });
+    expect(fromTrial.period).toMatchObject({ start: '2027-01-31', end: '2027-02-28', anchorDay: 31 });
+    expect(fromTrial.totalCents).toBe(1400);
   });
 
   it('charges nothing now for a downgrade, which starts with the next period', () => {
@@ -315,6 +324,10 @@ describe('proration properties', () => {
           const [credit, charge] = prorate({ from, to, period, on: period.start });
           expect(charge?.amountCents).toBe(quote(to).subtotalCents);
           expect(credit?.amountCents).toBe(-quote(from).subtotalCents);
+          // A first purchase (after Free or the trial) on any day is a whole period at the full price.
+          const first = planChange({ from: { ...from, plan: 'free' }, to, period: null, on: start });
+          expect(first.totalCents).toBe(quote(to).subtotalCents);
+          expect(first.period.start).toBe(start);
         },
       ),
     );

@@ -139,11 +139,12 @@ function assertWithin(period: BillingPeriod, on: string) {
 /**
  * What changing the current terms (`from`, running in `period`) to `to` on day `on` does.
  * Immediate in the same cycle: the prorated credit and charge for the rest of the period.
- * Immediate to another cycle (monthly to annual) or from Free: a new period starts on `on`,
- * with a credit for the unused days of the old terms and the full price of the new.
+ * Immediate from monthly to annual: the unused days of the month come back as a credit and a
+ * year starts on `on` at its full price. From Free (or the trial): a first period starts on
+ * `on` at the full price; `period` is ignored and may be null.
  * At the period's end or no change: nothing to charge now.
- * `period` may be null only while on Free (there is no paid period then).
- * Throws BillingError for terms that cannot be bought and RangeError for a day outside the period.
+ * Throws BillingError for terms that cannot be bought, RangeError for a paid subscription
+ * without a period or a day outside it.
  */
 export function planChange(options: {
   from: SubscriptionTerms;
@@ -151,37 +152,28 @@ export function planChange(options: {
   period: BillingPeriod | null;
   on: string;
 }): PlanChange {
-  const { from, to, on } = options;
-  const fromQuote = quote(from);
+  const { from, to, period, on } = options;
   const toQuote = quote(to);
-  const period = options.period;
-  if (!period) {
-    if (from.plan !== 'free') throw new RangeError('A paid subscription always has a current period.');
-    return startNewPeriod(changeTiming(from, to), [], toQuote, on);
-  }
-  assertWithin(period, on);
   const timing = changeTiming(from, to);
-  if (timing === 'none') return { timing, effectiveOn: on, period, lines: [], totalCents: 0 };
+  if (from.plan === 'free') {
+    const first = billingPeriod({ start: on, cycle: to.cycle });
+    return outcome(timing, on, first, timing === 'none' ? [] : [line('charge', toQuote, first, first)]);
+  }
+  if (!period) throw new RangeError('A paid subscription always has a current period.');
+  const fromQuote = quote(from);
+  assertWithin(period, on);
+  if (timing === 'none') return outcome(timing, on, period, []);
   if (timing === 'period_end') {
     const next = billingPeriod({ start: period.end, cycle: to.cycle, anchorDay: period.anchorDay });
-    return { timing, effectiveOn: period.end, period: next, lines: [], totalCents: 0 };
+    return outcome(timing, period.end, next, []);
   }
-  if (from.plan !== 'free' && from.cycle === to.cycle) {
-    const lines = prorate({ from, to, period, on });
-    return { timing, effectiveOn: on, period, lines, totalCents: sum(lines) };
-  }
-  const credit =
-    from.plan === 'free' || fromQuote.subtotalCents === 0
-      ? []
-      : [line('credit', fromQuote, { start: on, end: period.end }, period)];
-  return startNewPeriod(timing, credit, toQuote, on);
+  if (from.cycle === to.cycle) return outcome(timing, on, period, prorate({ from, to, period, on }));
+  const year = billingPeriod({ start: on, cycle: to.cycle });
+  const credit = line('credit', fromQuote, { start: on, end: period.end }, period);
+  return outcome(timing, on, year, [credit, line('charge', toQuote, year, year)]);
 }
 
-function startNewPeriod(timing: ChangeTiming, credit: ProrationLine[], toQuote: Quote, on: string): PlanChange {
-  const period = billingPeriod({ start: on, cycle: toQuote.cycle });
-  if (timing === 'none') return { timing, effectiveOn: on, period, lines: [], totalCents: 0 };
-  const lines = [...credit, line('charge', toQuote, period, period)];
-  return { timing, effectiveOn: on, period, lines, totalCents: sum(lines) };
+function outcome(timing: ChangeTiming, effectiveOn: string, period: BillingPeriod, lines: ProrationLine[]): PlanChange {
+  const totalCents = lines.reduce((total, item) => total + item.amountCents, 0);
+  return { timing, effectiveOn, period, lines, totalCents };
 }
-
-const sum = (lines: readonly ProrationLine[]) => lines.reduce((total, item) => total + item.amountCents, 0);
