@@ -114,7 +114,11 @@ describe('VAT ids', () => {
   });
 
   it('refuses a wrong check digit or format', () => {
-    expect(checkVatId('DE136695977', 'DE')).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(checkVatId('DE136695977', 'DE')).toEqual({
+      ok: false,
+      reason: 'invalid',
+      message: 'This is not a valid VAT ID of Germany: they look like DE123456789. Check the letters and digits.',
+    });
     expect(checkVatId('DE1366', 'DE')).toMatchObject({ ok: false, reason: 'invalid' });
     expect(isValidVatId('DE136695976', 'DE')).toBe(true);
     expect(isValidVatId('DE136695977', 'DE')).toBe(false);

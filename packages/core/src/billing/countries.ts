@@ -95,7 +95,8 @@ export type VatIdCheck =
 export const vatIdMessages = {
   wrongCountry: (prefix: string, country: string) =>
     `A VAT ID from ${country} starts with ${prefix}. Check the ID or the country.`,
-  invalid: (example: string) => `This is not a valid VAT ID. Check it against your registration, e.g. ${example}.`,
+  invalid: (country: string, example: string) =>
+    `This is not a valid VAT ID of ${country}: they look like ${example}. Check the letters and digits.`,
 } as const;
 
 const VAT_EXAMPLES: Record<EuCountry, string> = {
@@ -140,7 +141,7 @@ export function checkVatId(vatId: string, country: EuCountry): VatIdCheck {
     return { ok: false, reason: 'wrong_country', message: vatIdMessages.wrongCountry(prefix, name) };
   const rules = vatCountries.filter((rule) => rule.codes[0] === country);
   if (!checkVAT(value, rules).isValid)
-    return { ok: false, reason: 'invalid', message: vatIdMessages.invalid(VAT_EXAMPLES[country]) };
+    return { ok: false, reason: 'invalid', message: vatIdMessages.invalid(name, VAT_EXAMPLES[country]) };
   return { ok: true, vatId: value };
 }
 

@@ -3,8 +3,10 @@ import { roundedShare } from './pricing.js';
 
 /**
  * Standard VAT rates of the 27 EU member states, in basis points (2100 = 21%).
- * Checked 2026-11-25: Estonia 24% since 2025-07-01, Finland 25.5% since 2024-09-01, Slovakia
- * 23% since 2025-01-01, Romania 21% since 2025-08-01, Luxembourg back at 17% since 2024.
+ * Checked 2026-11-25, from the rates known to be in force (no live source was at hand: compare
+ * with the European Commission's "VAT rates in the EU" page before going live). Recent changes:
+ * Estonia 24% since 2025-07-01, Finland 25.5% since 2024-09-01, Slovakia 23% since 2025-01-01,
+ * Romania 21% since 2025-08-01, Luxembourg back at 17% since 2024-01-01.
  * A rate change is a one-line edit here; issued invoices keep the rate they were issued with.
  */
 export const EU_STANDARD_VAT_BASIS_POINTS: Record<EuCountry, number> = {
