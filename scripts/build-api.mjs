@@ -14,7 +14,9 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  // The engines' Node: below 20.10 esbuild silently drops import attributes, and Node then refuses
+  // a JSON import from a package (the country names of @sundial/core).
+  target: 'node20.19',
   sourcemap: true,
   logLevel: 'warning',
   plugins: [

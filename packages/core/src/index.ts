@@ -1,4 +1,5 @@
 export * from './api-error.js';
+export * from './billing/index.js';
 export * from './contrast.js';
 export * from './entitlements.js';
 export * from './messages.js';
@@ -7,6 +8,7 @@ export * from './password.js';
 export * from './permissions.js';
 export * from './plans.js';
 export * from './schemas/auth.js';
+export * from './schemas/billing.js';
 export * from './schemas/demo-requests.js';
 export * from './schemas/export-jobs.js';
 export * from './schemas/imports.js';
