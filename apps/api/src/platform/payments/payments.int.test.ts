@@ -3,7 +3,7 @@ import { cardMessages, passesLuhn } from '@sundial/core';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENEROUS_LIMITS, openTestDb } from '../../../test/harness.js';
+import { createTestApp, GENEROUS_LIMITS, openTestDb } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
@@ -547,6 +547,28 @@ describe('card data', () => {
       // The CID as a value of its own (hex ids and timestamps may hold the digits by chance).
       expect(text).not.toMatch(/(^|[^0-9a-f])7319([^0-9a-f]|$)/m);
       expect(text).not.toMatch(/"?cvc"?\s*[:=]/i);
+    }
+  });
+});
+
+describe('the tokens limit', () => {
+  it('answers 429 with Retry-After past RATE_LIMIT_CARD_TOKENS_PER_IP an hour, wrong cards counted too', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_CARD_TOKENS_PER_IP: '2' });
+    try {
+      const send = (number: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: SANDBOX_TOKENS_PATH,
+          payload: { number, expMonth: 12, expYear: nextYear, cvc: '123', name: 'Ada' },
+        });
+      expect((await send('4242424242424241')).statusCode).toBe(422);
+      expect((await send('4242424242424242')).statusCode).toBe(201);
+      const refused = await send('4242424242424242');
+      expect([refused.statusCode, refused.json().error.code]).toEqual([429, 'too_many_requests']);
+      expect(refused.json().error.message).toMatch(/^Too many cards were tried from your address/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
     }
   });
 });

@@ -49,6 +49,15 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/payments/sandbox/tokens',
     {
       config: { public: true },
+      // Counted before the card is checked: trying numbers until one passes costs the same.
+      preValidation: async (request) => {
+        await rateLimiter.hit(db, {
+          bucket: `card-tokens:ip:${request.ip}`,
+          limit: app.config.RATE_LIMIT_CARD_TOKENS_PER_IP,
+          windowMs: HOUR_MS,
+          message: (wait) => `Too many cards were tried from your address. Please try again in ${wait}.`,
+        });
+      },
       schema: {
         tags: ['payments'],
         summary: 'Sandbox gateway: turn a card into a token (the number and CVC are never stored)',
@@ -57,12 +66,6 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await rateLimiter.hit(db, {
-        bucket: `card-tokens:ip:${request.ip}`,
-        limit: app.config.RATE_LIMIT_CARD_TOKENS_PER_IP,
-        windowMs: HOUR_MS,
-        message: (wait) => `Too many cards were tried from your address. Please try again in ${wait}.`,
-      });
       return reply.status(201).send(await sandbox.tokenise(request.body));
     },
   );
