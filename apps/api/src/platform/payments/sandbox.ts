@@ -200,7 +200,7 @@ export function createSandboxGateway({ db, jobs, secret, publicUrl, deliver }: S
         .executeTakeFirst();
       if (inserted) {
         await afterInsert?.(tx, inserted);
-        await (row.kind === 'refund' ? Promise.resolve() : emitState(tx, inserted));
+        if (row.kind !== 'refund') await emitState(tx, inserted);
         return inserted;
       }
       const first = await tx
