@@ -31,6 +31,8 @@ import { isUuid, newId } from './platform/ids.js';
 import { createJobRunner } from './platform/jobs.js';
 import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
+import { paymentsRoutes } from './platform/payments/payments.routes.js';
+import { SIGNATURE_HEADER } from './platform/payments/signature.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
 import { projectingSerializerCompiler } from './platform/response-serializer.js';
 import { installSecurityHeaders } from './platform/security-headers.js';
@@ -91,6 +93,19 @@ export async function buildApp({
     log: app.log,
     jobs,
     mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, jobs }),
+    // The sandbox gateway's events go through the webhook route itself, as a processor's would,
+    // without a network hop: PUBLIC_URL may not be reachable from inside, and the process that
+    // signed an event checks it (so a per-process secret works).
+    deliverPaymentEvent: async (rawBody, signature) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/events',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+        payload: rawBody,
+      });
+      if (response.statusCode !== 200)
+        throw new Error(`payment event refused: ${response.statusCode} ${response.body}`);
+    },
   });
   app.decorate('config', config);
   app.decorate('services', services);
@@ -177,6 +192,7 @@ export async function buildApp({
       await api.register(savedReportsRoutes);
       await api.register(reportSchedulesRoutes);
       await api.register(exportsRoutes);
+      await api.register(paymentsRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -46,6 +47,8 @@ const envSchema = z.object({
   RATE_LIMIT_DEMO_PER_EMAIL: limit.default(3),
   /** Views of public report links per minute from one address (each wrong guess of a secret counts). */
   RATE_LIMIT_SHARE_VIEWS_PER_IP: limit.default(300),
+  /** Cards one address may tokenise per hour with the sandbox payment gateway (card testing). */
+  RATE_LIMIT_CARD_TOKENS_PER_IP: limit.default(20),
   /** The largest import file, in bytes, and the most rows it may have (checked as it streams in). */
   IMPORT_MAX_BYTES: z.coerce.number({ error: 'must be a number' }).int().min(1).default(100_000_000),
   IMPORT_MAX_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1_000_000),
@@ -88,6 +91,18 @@ const envSchema = z.object({
     .min(10, 'must be at least 10')
     .max(600_000, 'must be at most 600000')
     .default(1000),
+  /** Which payment gateway moves money (platform/payments): only the built-in sandbox so far. */
+  PAYMENTS_GATEWAY: z
+    .enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' })
+    .default('sandbox')
+    .refine((value) => value !== 'stripe', {
+      message: 'stripe is not available in this version yet; leave it unset to use the built-in sandbox',
+    }),
+  /**
+   * Signs and checks payment events (HMAC-SHA256). When unset, each process makes its own, which
+   * suits the sandbox (it delivers its events to the process that signed them).
+   */
+  PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -99,6 +114,8 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   publicUrl: string;
   secureCookies: boolean;
+  /** PAYMENTS_WEBHOOK_SECRET, or one made for this process. */
+  paymentsWebhookSecret: string;
   webDist: string;
 }
 
@@ -118,6 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...env,
     publicUrl,
     secureCookies: publicUrl.startsWith('https:'),
+    paymentsWebhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

@@ -35,6 +35,12 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/v1/shared-reports/{linkId}',
   // A report's CSV for Google Sheets: the token in the path, redacted from logs; see csv-links.int.test.ts.
   'GET /api/v1/public/reports/csv/{file}',
+  // Payments (platform/payments): the gateway's webhook, authenticated by its signature, and the
+  // sandbox gateway's card tokenisation and second-step page, which stand in for a processor's.
+  'POST /api/v1/payments/events',
+  'POST /api/v1/payments/sandbox/tokens',
+  'GET /api/v1/payments/sandbox/actions/{actionId}',
+  'POST /api/v1/payments/sandbox/actions/{actionId}',
 ]);
 
 describe('authentication of every route', () => {

@@ -27,6 +27,7 @@ import { createEventBus } from './platform/events.js';
 import { defineJob, type JobRunner } from './platform/jobs.js';
 import { createLiveUpdates } from './platform/live-updates.js';
 import type { Mailer } from './platform/mail.js';
+import { createPayments, type DeliverPaymentEvent } from './platform/payments/index.js';
 import { schedulePlatformPurges } from './platform/purges.js';
 import { createSessionStore } from './platform/sessions.js';
 
@@ -38,13 +39,15 @@ export interface ServiceDeps {
   jobs: JobRunner;
   /** Where failures of background work are logged. */
   log?: FastifyBaseLogger;
+  /** How the payment gateway's signed events reach the webhook route (app.ts: through the app). */
+  deliverPaymentEvent: DeliverPaymentEvent;
 }
 
 /** Forgets old time-entry idempotency keys and empties the trash past its undo window. */
 const pruneTimeEntriesJob = defineJob('time-entries.prune', z.object({}));
 
 /** Wires every service once; routes reach them through `app.services`. */
-export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
+export function createServices({ db, config, mailer, jobs, log, deliverPaymentEvent }: ServiceDeps) {
   const sessions = createSessionStore(db, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
@@ -86,6 +89,14 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     ...(log ? { log } : {}),
   });
   reportSchedules.registerJobs();
+  const payments = createPayments({
+    db,
+    jobs,
+    gateway: config.PAYMENTS_GATEWAY,
+    webhookSecret: config.paymentsWebhookSecret,
+    publicUrl: config.publicUrl,
+    deliver: deliverPaymentEvent,
+  });
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -129,6 +140,7 @@ export function createServices({ db, config, mailer, jobs, log }: ServiceDeps) {
     }),
     events,
     liveUpdates,
+    payments,
     timeEntries,
     invites: createInvitesService({
       db,

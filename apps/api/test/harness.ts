@@ -70,6 +70,7 @@ export const GENEROUS_LIMITS: Record<string, string> = {
   RATE_LIMIT_INVITE_RESEND: '100000',
   RATE_LIMIT_DEMO_PER_IP: '100000',
   RATE_LIMIT_DEMO_PER_EMAIL: '100000',
+  RATE_LIMIT_CARD_TOKENS_PER_IP: '100000',
 };
 
 export async function createTestApp(

@@ -13,6 +13,7 @@ export * from './schemas/demo-requests.js';
 export * from './schemas/export-jobs.js';
 export * from './schemas/imports.js';
 export * from './schemas/page.js';
+export * from './schemas/payments.js';
 export * from './schemas/profile.js';
 export * from './schemas/project-views.js';
 export * from './schemas/projects.js';

@@ -5,6 +5,7 @@ import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
+import type { PaymentsTables } from './tables/payments.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
 import type { RatesTables } from './tables/rates.js';
@@ -120,7 +121,8 @@ export interface Database
     SavedReportsTables,
     ReportSchedulesTables,
     ExportJobsTables,
-    WorkspaceLogosTables {
+    WorkspaceLogosTables,
+    PaymentsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

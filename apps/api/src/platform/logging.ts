@@ -1,7 +1,10 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
-/** Path segments and query values that carry a secret: reset, invitation and report CSV link tokens. */
-const SECRET_IN_PATH = /(\/(?:invites|password\/reset|public\/reports\/csv)\/)[^/?#]+/g;
+/**
+ * Path segments and query values that carry a secret: reset, invitation and report CSV link
+ * tokens, and the sandbox gateway's second-step ids (whoever has one may answer the step).
+ */
+const SECRET_IN_PATH = /(\/(?:invites|password\/reset|public\/reports\/csv|payments\/sandbox\/actions)\/)[^/?#]+/g;
 const SECRET_IN_QUERY = /([?&]token=)[^&#]*/gi;
 
 /** A URL fit for the log: secret tokens replaced, so logs never hold a working link. */

@@ -53,6 +53,7 @@ const GENEROUS_LIMITS: Record<string, string> = Object.fromEntries(
     'RATE_LIMIT_INVITE_RESEND',
     'RATE_LIMIT_DEMO_PER_IP',
     'RATE_LIMIT_DEMO_PER_EMAIL',
+    'RATE_LIMIT_CARD_TOKENS_PER_IP',
   ].map((name) => [name, '1000000']),
 );
 

@@ -1,0 +1,60 @@
+import type { Db } from '../../db/connection.js';
+import type { JobRunner } from '../jobs.js';
+import { createPaymentEvents } from './events.js';
+import { createSandboxGateway, type DeliverPaymentEvent } from './sandbox.js';
+import type { GatewayName, PaymentGateway } from './types.js';
+
+export type { PaymentEventHandler, PaymentEvents } from './events.js';
+export type { DeliverPaymentEvent, SandboxGateway } from './sandbox.js';
+export * from './types.js';
+
+export interface PaymentsDeps {
+  db: Db;
+  jobs: JobRunner;
+  /** PAYMENTS_GATEWAY. */
+  gateway: GatewayName;
+  /** PAYMENTS_WEBHOOK_SECRET (config.ts makes one per process when unset). */
+  webhookSecret: string;
+  publicUrl: string;
+  /** How the sandbox sends its signed events to the webhook route (app.ts: through the app itself). */
+  deliver: DeliverPaymentEvent;
+}
+
+/**
+ * The payments layer, wired once in createServices (`services.payments`):
+ * - `gateway`: the chosen `PaymentGateway`; the billing module calls it and nothing else.
+ * - `events`: subscribe with `events.on('charge.succeeded', (tx, event) => …)`.
+ * - `receive`: what the webhook route does with a delivery: verify, then dispatch once.
+ * - `sandbox`: the sandbox's own routes' functions (tokens, second step), when it is the gateway.
+ */
+export function createPayments(deps: PaymentsDeps) {
+  const events = createPaymentEvents(deps.db);
+  if (deps.gateway !== 'sandbox') {
+    // config.ts refuses any other value until its adapter exists.
+    throw new Error(`payment gateway ${deps.gateway} is not available`);
+  }
+  const sandbox = createSandboxGateway({
+    db: deps.db,
+    jobs: deps.jobs,
+    secret: deps.webhookSecret,
+    publicUrl: deps.publicUrl,
+    deliver: deps.deliver,
+  });
+  sandbox.registerJobs();
+  const gateway: PaymentGateway = sandbox.gateway;
+  return {
+    gateway,
+    events,
+    sandbox: sandbox as typeof sandbox | undefined,
+    /**
+     * Verifies a delivered event (400 `invalid_signature` / `invalid_event`) and hands it to the
+     * subscribers once; `duplicate` when this event id was handled before.
+     */
+    async receive(rawBody: string, signatureHeader: string | undefined) {
+      const event = gateway.verifyEvent(rawBody, signatureHeader, new Date());
+      return { event, ...(await events.dispatch(event)) };
+    },
+  };
+}
+
+export type Payments = ReturnType<typeof createPayments>;
