@@ -35,6 +35,12 @@ export const cardMessages = {
   yearRequired: 'Please choose the year.',
   expired: 'This card has expired.',
   cvvDigits: (digits: number) => `Please enter the ${digits}-digit security code (CVV).`,
+  // The gateway's tokenisation endpoint checks what the form's choices already ensure.
+  monthInvalid: 'Please choose the month (1 to 12).',
+  yearInvalid: 'Please choose the year.',
+  cvcRequired: 'Please enter the security code (CVV).',
+  nameRequired: 'Please enter the name on the card.',
+  nameTooLong: 'The name on the card must be at most 100 characters.',
 } as const;
 
 type CardTypesOf = (digits: string) => { type: string }[];
