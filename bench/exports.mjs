@@ -8,8 +8,11 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:exports -- --seed 100000
 // PGlite (in memory, in this process, seeded here with the same shape, 100,000 entries unless -- --entries N):
 //   npm run bench:exports -- --pglite
-// `-- --skip xlsx,pdf` leaves formats out. RSS is sampled every 50 ms; the server (and PGlite)
+// `-- --skip xlsx,pdf` leaves formats out; `-- --encoding gzip` (or br) asks for a compressed
+// answer, as a browser does (default identity: the file as written). RSS is sampled every 50 ms; the server (and PGlite)
 // run in this process, so the growth is all of it.
+import fs from 'node:fs';
+import os from 'node:os';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
@@ -55,6 +58,8 @@ const config = loadConfig({
   PUBLIC_URL: `http://localhost:${port}`,
   WEB_DIST: '/nonexistent',
   ...(process.env.EXPORT_PAGE_ROWS ? { EXPORT_PAGE_ROWS: process.env.EXPORT_PAGE_ROWS } : {}),
+  // false: the Node writer from a cursor instead of the database's COPY (PostgreSQL), to compare the two.
+  ...(process.env.EXPORT_DATABASE_CSV ? { EXPORT_DATABASE_CSV: process.env.EXPORT_DATABASE_CSV } : {}),
   // The stream itself is measured: past this a download is refused and runs as a job instead.
   EXPORT_JOB_MIN_ROWS: '100000000',
 });
@@ -89,26 +94,59 @@ const ws = (await (await fetch(`${base}/me`, { headers: { cookie } })).json()).c
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const mb = (bytes) => (bytes / 1048576).toFixed(0);
 
-/** Streams one export to nowhere, counting bytes and lines, sampling RSS. */
+/**
+ * CPU seconds so far of this database's server processes (PostgreSQL on this machine), by pid:
+ * the export's backend keeps its pooled connection, so its count can be read after the run.
+ */
+async function databaseCpu() {
+  if (onPglite) return new Map();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  await client.end();
+  const ticks = new Map();
+  for (const { pid } of rows) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // utime + stime, at 100 Hz
+    } catch {
+      // Not on this machine, or gone.
+    }
+  }
+  return ticks;
+}
+const cpuSince = (before, after) => [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
+
+/** Streams one export to nowhere, counting bytes and lines, sampling RSS and CPU. */
 async function run(label, query) {
   globalThis.gc?.();
+  const dbBefore = await databaseCpu();
+  const nodeBefore = process.cpuUsage();
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const t0 = performance.now();
-  const response = await fetch(`${base}/workspaces/${ws}/reports/export?${query}`, { headers: { cookie } });
+  // The server and this reader share one thread: compression (and its undoing here) would be counted twice.
+  const encoding = arg('encoding', 'identity');
+  const response = await fetch(`${base}/workspaces/${ws}/reports/export?${query}`, {
+    headers: { cookie, 'accept-encoding': encoding },
+  });
   if (response.status !== 200) throw new Error(`${label}: ${response.status} ${await response.text()}`);
   let bytes = 0;
   let lines = 0;
   for await (const chunk of response.body) {
     bytes += chunk.length;
-    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
   }
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
-  return { seconds, bytes, lines, growth: peak - before, before };
+  const node = process.cpuUsage(nodeBefore);
+  const cpu = { node: (node.user + node.system) / 1e6, db: cpuSince(dbBefore, await databaseCpu()) };
+  return { seconds, bytes, lines, growth: peak - before, before, cpu };
 }
 
 const all = `preset=custom&from=${day(-3 * 365 - 2)}&to=${day(0)}&timeZone=UTC&kind=detailed&sort=start&order=asc`;
@@ -119,6 +157,15 @@ console.log(
     `${Math.round(rows / csv.seconds).toLocaleString('en-US')} rows/s; RSS ${mb(csv.before)} MB at start, ` +
     `+${mb(csv.growth)} MB at most while streaming`,
 );
+// On a busy machine the wall time measures the queue for the CPU; the CPU each side spent does
+// not. Node (server and this reader) and the database work side by side, so an idle machine with
+// a core for each takes about as long as the busier side: rows / max(Node CPU, database CPU).
+if (!onPglite)
+  console.log(
+    `  CPU: Node ${csv.cpu.node.toFixed(1)} s (server and reader), database ${csv.cpu.db.toFixed(1)} s; ` +
+      `rows per second of the busier side: ${Math.round(rows / Math.max(csv.cpu.node, csv.cpu.db)).toLocaleString('en-US')}; ` +
+      `load average ${os.loadavg()[0].toFixed(1)}`,
+  );
 if (!skip.has('xlsx')) {
   const xlsx = await run('xlsx', `${all}&format=xlsx`);
   console.log(
