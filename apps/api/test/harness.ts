@@ -1,10 +1,12 @@
+import type { Role } from '@sundial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, type DbOptions, openDb } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { workspacesRepository } from '../src/modules/workspaces/workspaces.repository.js';
 import { newId } from '../src/platform/ids.js';
 
 export interface TestApp {
@@ -163,6 +165,29 @@ export function useTestApp(env: Record<string, string> = {}): { t: TestApp; call
   });
   afterAll(() => ctx.t?.close());
   return ctx;
+}
+
+/** A user signed up and added straight to a workspace with `role` (no invitation round trip). */
+export async function joinWorkspace(t: TestApp, workspaceId: string, role: Role): Promise<SignedUp> {
+  const user = await signUp(t.app);
+  await workspacesRepository.addMember(t.db, { workspaceId, userId: user.userId, role });
+  return user;
+}
+
+/**
+ * Calls into one workspace's API as someone: `url` is relative to the workspace
+ * (`/projects` is `/api/v1/workspaces/:id/projects`; a path starting with /api is taken as it
+ * is). `ok` expects a success and answers its JSON, naming the call and its answer otherwise.
+ */
+export function workspaceCalls(ctx: { call: ReturnType<typeof caller> }, base: () => string) {
+  const call = (who: SignedUp | undefined, method: Method, url: string, body?: object) =>
+    ctx.call(method, url.startsWith('/api') ? url : `${base()}${url}`, who?.cookie, body);
+  const ok = async (who: SignedUp, method: Method, url: string, body?: object) => {
+    const response = await call(who, method, url, body);
+    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+    return response.json();
+  };
+  return { call, ok };
 }
 
 /** Statements sent to the database, as counted by `countingStatements`; begin and commit left out. */

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { caller, createTestApp, type SignedUp, signUp, type TestApp, workspaceCalls } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -19,6 +19,7 @@ let owner: SignedUp;
 let member: SignedUp;
 let ws: string;
 let projectId: string;
+const { ok } = workspaceCalls({ call: (...args) => call(...args) }, () => ws);
 const ENTRIES = 24;
 const RANGE = 'preset=custom&from=2026-11-02&to=2026-11-04&timeZone=UTC';
 const DETAILED = `kind=detailed&${RANGE}&sort=start&order=asc`;
@@ -46,11 +47,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function ok(who: SignedUp, method: 'GET' | 'POST', url: string, body?: object) {
-  const response = await call(method, `${ws}${url}`, who.cookie, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
 const start = (who: SignedUp, query: string, format = 'csv', key?: string) =>
   t.app.inject({
     method: 'POST',

@@ -1,12 +1,10 @@
-import type { Role } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { copyOutFor } from '../../db/connection.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
  * On PostgreSQL the Detailed CSV is written by the database (COPY, exports.copy.ts): it must be
@@ -22,6 +20,7 @@ let manager: SignedUp;
 let member: SignedUp;
 let ws: string;
 let tagId: string;
+const { ok } = workspaceCalls(ctx, () => ws);
 
 const NOTES = [
   'Plain work',
@@ -38,12 +37,6 @@ const NOTES = [
   'semi;colon',
 ];
 
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: object) {
-  const response = await ctx.call(method, url.startsWith('/api') ? url : `${ws}${url}`, who.cookie, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
-
 async function csvFrom(app: FastifyInstance, who: SignedUp, query: string): Promise<Buffer> {
   const response = await app.inject({
     method: 'GET',
@@ -57,13 +50,8 @@ async function csvFrom(app: FastifyInstance, who: SignedUp, query: string): Prom
 beforeAll(async () => {
   owner = await signUp(ctx.t.app);
   ws = `/api/v1/workspaces/${owner.workspaceId}`;
-  const join = async (role: Role) => {
-    const user = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
-    return user;
-  };
-  manager = await join('manager');
-  member = await join('member');
+  manager = await joinWorkspace(ctx.t, owner.workspaceId, 'manager');
+  member = await joinWorkspace(ctx.t, owner.workspaceId, 'member');
   const group = (await ok(owner, 'POST', '/groups', { name: 'Team' })).id;
   await ok(owner, 'PUT', `/groups/${group}/members/${manager.userId}`);
   await ok(owner, 'PUT', `/groups/${group}/members/${member.userId}`);

@@ -4,9 +4,8 @@ import type { Role } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { greyPng } from '../../../test/png.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
  * Exports: every format parsed back and held to the report's own JSON (the Summary, matrix and
@@ -19,19 +18,11 @@ let manager: SignedUp;
 let memberA: SignedUp; // in the manager's group
 let memberB: SignedUp;
 let ws: string;
+const { ok } = workspaceCalls(ctx, () => ws);
+const join = (role: Role) => joinWorkspace(ctx.t, owner.workspaceId, role);
 const ids = {} as Record<'alpha' | 'beta' | 't1' | 't2', string>;
 const RANGE = 'preset=custom&from=2026-11-02&to=2026-11-04&timeZone=UTC';
 
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: object) {
-  const response = await ctx.call(method, `${ws}${url}`, who.cookie, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
-async function join(role: Role) {
-  const user = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
-  return user;
-}
 const exportOf = (who: SignedUp | undefined, query: string) =>
   ctx.t.app.inject({
     method: 'GET',

@@ -4,8 +4,7 @@ import type { DetailedEntryView, Role } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { decimalMoney, formatDateTime, hms, localTime, safeText } from './exports.format.js';
 
 /**
@@ -19,19 +18,10 @@ let owner: SignedUp;
 let manager: SignedUp;
 let member: SignedUp;
 let ws: string;
+const { ok } = workspaceCalls(ctx, () => ws);
+const join = (role: Role) => joinWorkspace(ctx.t, owner.workspaceId, role);
 const ZONE = 'Europe/Paris';
 const RANGE = `preset=custom&from=2026-11-16&to=2026-11-30&timeZone=${ZONE}`;
-
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT', url: string, body?: object) {
-  const response = await ctx.call(method, `${ws}${url}`, who.cookie, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
-async function join(role: Role) {
-  const user = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
-  return user;
-}
 
 /** Every entry of the Detailed report, walked page by page (5 a page) as the screen does. */
 async function pagesOf(who: SignedUp, query: string): Promise<DetailedEntryView[]> {

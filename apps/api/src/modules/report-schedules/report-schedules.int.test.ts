@@ -3,9 +3,16 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import {
+  caller,
+  createTestApp,
+  joinWorkspace,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
 import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 import { reportScheduleSendJob, SEND_ATTEMPTS } from './report-schedules.service.js';
 
 /**
@@ -21,6 +28,8 @@ let at = Date.now();
 let owner: SignedUp;
 let member: SignedUp;
 let ws: string;
+const { ok } = workspaceCalls({ call: (...args) => call(...args) }, () => ws);
+const join = (role: Role) => joinWorkspace(t, owner.workspaceId, role);
 const RANGE = 'preset=custom&from=2026-11-02&to=2026-11-04&timeZone=UTC';
 
 beforeAll(async () => {
@@ -49,16 +58,6 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-async function join(role: Role) {
-  const user = await signUp(t.app);
-  await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
-  return user;
-}
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: object) {
-  const response = await call(method, `${ws}${url}`, who.cookie, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
 let n = 0;
 async function savedReport(
   who: SignedUp,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -12,16 +12,9 @@ const ctx = useTestApp();
 let owner: SignedUp;
 let member: SignedUp;
 let ws: string;
+const { ok, call: as } = workspaceCalls(ctx, () => ws);
 const ids = {} as Record<'alpha' | 'beta' | 'design' | 'sketch' | 'invoicedEntry', string>;
 
-async function as(who: SignedUp, method: 'GET' | 'POST' | 'PATCH', url: string, body?: object) {
-  return ctx.call(method, `${ws}${url}`, who.cookie, body);
-}
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PATCH', url: string, body?: object) {
-  const response = await as(who, method, url, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
 const RANGE = 'preset=custom&from=2026-09-01&to=2026-10-31&timeZone=UTC';
 const END = new Date('2026-11-01T00:00:00Z');
 

@@ -1,8 +1,7 @@
 import type { Role } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
  * The reports API: who sees whose time and money, each filter, the day split, the matrix, the
@@ -14,21 +13,10 @@ let manager: SignedUp;
 let memberA: SignedUp; // in the manager's group
 let memberB: SignedUp; // outside it
 let ws: string;
+const { ok, call: as } = workspaceCalls(ctx, () => ws);
+const join = (role: Role) => joinWorkspace(ctx.t, owner.workspaceId, role);
 const ids = {} as Record<'alpha' | 'beta' | 'group' | 't1' | 't2' | 'entryA' | 'entryB' | 'entryM', string>;
 
-async function as(who: SignedUp, method: 'GET' | 'POST' | 'PUT', url: string, body?: object) {
-  return ctx.call(method, `${ws}${url}`, who.cookie, body);
-}
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT', url: string, body?: object) {
-  const response = await as(who, method, url, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.json();
-}
-async function join(role: Role) {
-  const user = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
-  return user;
-}
 const RANGE = 'preset=custom&from=2026-11-02&to=2026-11-04&timeZone=UTC';
 const summary = (who: SignedUp, q = '') => as(who, 'GET', `/reports/summary?${RANGE}${q}`);
 const total = async (who: SignedUp, q = '') => {

@@ -1,12 +1,19 @@
 import { PassThrough } from 'node:stream';
 import { type Role, SHARE_SECRET_HEADER } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENEROUS_LIMITS, openTestDb, type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import {
+  GENEROUS_LIMITS,
+  joinWorkspace,
+  openTestDb,
+  type SignedUp,
+  signUp,
+  useTestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { hashSecret } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
  * Saved reports and public links: who may see, change and delete a saved report; the public page
@@ -23,20 +30,10 @@ let other: SignedUp;
 let outsider: SignedUp;
 let ws: string;
 let alpha: string;
+const { ok, call } = workspaceCalls(ctx, () => ws);
+const join = (role: Role) => joinWorkspace(ctx.t, owner.workspaceId, role);
 const RANGE = 'preset=custom&from=2026-11-02&to=2026-11-04&timeZone=UTC';
 
-const call = (who: SignedUp | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object) =>
-  ctx.call(method, url.startsWith('/api') ? url : `${ws}${url}`, who?.cookie, body);
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object) {
-  const response = await call(who, method, url, body);
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response.statusCode === 204 ? null : response.json();
-}
-async function join(role: Role) {
-  const user = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
-  return user;
-}
 let named = 0;
 const save = (who: SignedUp, body: Partial<{ name: string; kind: string; query: string; visibility: string }> = {}) =>
   ok(who, 'POST', '/saved-reports', {
