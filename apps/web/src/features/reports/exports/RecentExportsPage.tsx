@@ -1,11 +1,9 @@
-import { Badge, Button, Center, Loader, Paper, Progress, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Paper, Progress, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ExportJobStatus, ExportJobView } from '@sundial/core';
 import { IconDownload, IconFileExport } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
-import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
-import { ErrorPanel } from '../../../components/ErrorPanel';
+import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
 import { downloadExportJob, fileSize, useExportJobs } from './api';
 import { xt } from './texts';
@@ -27,55 +25,44 @@ export function RecentExportsPage() {
   const { workspaceId } = useWorkspace();
   const list = useExportJobs(workspaceId);
 
-  let body: React.ReactNode;
-  if (list.error) body = <ErrorPanel message={parseApiError(list.error).message} onRetry={() => list.refetch()} />;
-  else if (list.isPending)
-    body = (
-      <Center py="xl">
-        <Loader aria-label={xt.listTitle} />
-      </Center>
-    );
-  else if (list.data.items.length === 0)
-    body = (
-      <Paper withBorder radius="md" p="xl">
-        <Stack align="center" gap="xs">
-          <IconFileExport size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />
-          <Text fw={600}>{xt.empty}</Text>
-          <Text c="dimmed" size="sm" ta="center" maw={480}>
-            {xt.emptyHint}
-          </Text>
-          <Button component={Link} to="/homepage/reports/summary" variant="light" mt="xs">
-            {xt.openSummary}
-          </Button>
-        </Stack>
-      </Paper>
-    );
-  else
-    body = (
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={740}>
-          <Table verticalSpacing="sm" highlightOnHover aria-label={xt.listTitle}>
-            <Table.Thead>
-              <Table.Tr>
-                {[xt.colFile, xt.colStatus, xt.colProgress, xt.colSize, xt.colExpires].map((h) => (
-                  <Table.Th key={h} scope="col" style={nowrap}>
-                    {h}
+  const body = (
+    <ListState
+      query={list}
+      label={xt.listTitle}
+      empty={{
+        icon: <IconFileExport size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />,
+        title: xt.empty,
+        hint: xt.emptyHint,
+        action: { label: xt.openSummary, to: '/homepage/reports/summary' },
+      }}
+    >
+      {(items) => (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={740}>
+            <Table verticalSpacing="sm" highlightOnHover aria-label={xt.listTitle}>
+              <Table.Thead>
+                <Table.Tr>
+                  {[xt.colFile, xt.colStatus, xt.colProgress, xt.colSize, xt.colExpires].map((h) => (
+                    <Table.Th key={h} scope="col" style={nowrap}>
+                      {h}
+                    </Table.Th>
+                  ))}
+                  <Table.Th scope="col">
+                    <VisuallyHidden>{xt.download}</VisuallyHidden>
                   </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((job) => (
+                  <JobRow key={job.id} job={job} />
                 ))}
-                <Table.Th scope="col">
-                  <VisuallyHidden>{xt.download}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((job) => (
-                <JobRow key={job.id} job={job} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-    );
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+    </ListState>
+  );
 
   return (
     <Stack gap="md">

@@ -1,4 +1,4 @@
-import { Button, Center, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
+import { Button, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { DetailedEntryView, DetailedSort, ReportMeasure } from '@sundial/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
@@ -10,6 +10,7 @@ import { usePickers } from '../../timesheet/api';
 import { useDetailed, useEditDetailedEntry, useMarkInvoiced, useSummary } from '../api';
 import { DetailedRow, type DetailedRowActions, type EntryClock, entryClock } from '../components/DetailedRow';
 import { DetailedTotalsLine } from '../components/DetailedTotals';
+import { LoadMoreFooter } from '../components/LoadMoreFooter';
 import { ReportBody, ReportFrame, useReportUrl } from '../components/ReportFrame';
 import { useReportFormat } from '../format';
 import { t } from '../texts';
@@ -239,18 +240,7 @@ export function DetailedPage() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        <Center mt="md">
-          <Group gap="md">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t.detailed.shown(items.length, detailed.hasNextPage)}
-            </Text>
-            {detailed.hasNextPage && (
-              <Button variant="default" onClick={() => detailed.fetchNextPage()} loading={detailed.isFetchingNextPage}>
-                {t.detailed.loadMore}
-              </Button>
-            )}
-          </Group>
-        </Center>
+        <LoadMoreFooter shown={items.length} pages={detailed} />
       </ReportBody>
     </ReportFrame>
   );

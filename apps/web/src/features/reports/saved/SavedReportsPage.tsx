@@ -3,9 +3,7 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   Group,
-  Loader,
   Modal,
   Paper,
   Stack,
@@ -20,7 +18,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
-import { ErrorPanel } from '../../../components/ErrorPanel';
+import { ListState } from '../../../components/ListState';
 import { done, failed } from '../../../components/notify';
 import { titleForPath } from '../../../routes';
 import { savedReportPath, useDeleteSavedReport, useSavedReports, useUpdateSavedReport } from './api';
@@ -61,115 +59,104 @@ export function SavedReportsPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
 
-  let body: React.ReactNode;
-  if (list.error) body = <ErrorPanel message={parseApiError(list.error).message} onRetry={() => list.refetch()} />;
-  else if (list.isPending)
-    body = (
-      <Center py="xl">
-        <Loader aria-label={st.listTitle} />
-      </Center>
-    );
-  else if (list.data.items.length === 0)
-    body = (
-      <Paper withBorder radius="md" p="xl">
-        <Stack align="center" gap="xs">
-          <IconBookmark size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />
-          <Text fw={600}>{st.empty}</Text>
-          <Text c="dimmed" size="sm">
-            {st.emptyHint}
-          </Text>
-          <Button component={Link} to="/homepage/reports/summary" variant="light" mt="xs">
-            {st.openSummary}
-          </Button>
-        </Stack>
-      </Paper>
-    );
-  else
-    body = (
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={720}>
-          <Table verticalSpacing="sm" highlightOnHover aria-label={st.listTitle}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col" style={nowrap}>
-                  {st.colName}
-                </Table.Th>
-                <Table.Th scope="col" style={nowrap}>
-                  {st.colReport}
-                </Table.Th>
-                <Table.Th scope="col" style={nowrap}>
-                  {st.colShared}
-                </Table.Th>
-                <Table.Th scope="col" style={nowrap}>
-                  {st.colOwner}
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  {st.colActions}
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((report) => (
-                <Table.Tr key={report.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={savedReportPath(report)} fw={600} aria-label={st.open(report.name)}>
-                      {report.name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{titleForPath(`/homepage/reports/${report.kind}`)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={report.visibility === 'workspace' ? 'teal' : 'gray'}>
-                      {st.visibilities[report.visibility]}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{report.ownerUserId === me.user.id ? st.you : report.ownerName}</Table.Td>
-                  <Table.Td>
-                    <Group
-                      gap={6}
-                      justify="flex-end"
-                      wrap="nowrap"
-                      aria-label={st.actionsFor(report.name)}
-                      role="group"
-                    >
-                      {report.canEdit && (
-                        <>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            leftSection={<IconLink size={14} aria-hidden="true" />}
-                            onClick={() => setDialog({ kind: 'share', report })}
-                          >
-                            {st.share}
-                          </Button>
-                          {can('saved_reports:schedule') && (
-                            <RowIcon label={st.schedule} onClick={() => setDialog({ kind: 'schedule', report })}>
-                              <IconMail size={16} aria-hidden="true" />
-                            </RowIcon>
-                          )}
-                          <RowIcon label={st.rename} onClick={() => setDialog({ kind: 'rename', report })}>
-                            <IconPencil size={16} aria-hidden="true" />
-                          </RowIcon>
-                        </>
-                      )}
-                      {(report.canEdit || report.canDelete) && (
-                        <RowIcon label={st.sheets} onClick={() => setDialog({ kind: 'sheets', report })}>
-                          <IconTable size={16} aria-hidden="true" />
-                        </RowIcon>
-                      )}
-                      {report.canDelete && (
-                        <RowIcon label={st.delete} color="red" onClick={() => setDialog({ kind: 'delete', report })}>
-                          <IconTrash size={16} aria-hidden="true" />
-                        </RowIcon>
-                      )}
-                    </Group>
-                  </Table.Td>
+  const body = (
+    <ListState
+      query={list}
+      label={st.listTitle}
+      empty={{
+        icon: <IconBookmark size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />,
+        title: st.empty,
+        hint: st.emptyHint,
+        action: { label: st.openSummary, to: '/homepage/reports/summary' },
+      }}
+    >
+      {(items) => (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={720}>
+            <Table verticalSpacing="sm" highlightOnHover aria-label={st.listTitle}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col" style={nowrap}>
+                    {st.colName}
+                  </Table.Th>
+                  <Table.Th scope="col" style={nowrap}>
+                    {st.colReport}
+                  </Table.Th>
+                  <Table.Th scope="col" style={nowrap}>
+                    {st.colShared}
+                  </Table.Th>
+                  <Table.Th scope="col" style={nowrap}>
+                    {st.colOwner}
+                  </Table.Th>
+                  <Table.Th scope="col" ta="right">
+                    {st.colActions}
+                  </Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-    );
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((report) => (
+                  <Table.Tr key={report.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={savedReportPath(report)} fw={600} aria-label={st.open(report.name)}>
+                        {report.name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{titleForPath(`/homepage/reports/${report.kind}`)}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={report.visibility === 'workspace' ? 'teal' : 'gray'}>
+                        {st.visibilities[report.visibility]}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{report.ownerUserId === me.user.id ? st.you : report.ownerName}</Table.Td>
+                    <Table.Td>
+                      <Group
+                        gap={6}
+                        justify="flex-end"
+                        wrap="nowrap"
+                        aria-label={st.actionsFor(report.name)}
+                        role="group"
+                      >
+                        {report.canEdit && (
+                          <>
+                            <Button
+                              size="xs"
+                              variant="light"
+                              leftSection={<IconLink size={14} aria-hidden="true" />}
+                              onClick={() => setDialog({ kind: 'share', report })}
+                            >
+                              {st.share}
+                            </Button>
+                            {can('saved_reports:schedule') && (
+                              <RowIcon label={st.schedule} onClick={() => setDialog({ kind: 'schedule', report })}>
+                                <IconMail size={16} aria-hidden="true" />
+                              </RowIcon>
+                            )}
+                            <RowIcon label={st.rename} onClick={() => setDialog({ kind: 'rename', report })}>
+                              <IconPencil size={16} aria-hidden="true" />
+                            </RowIcon>
+                          </>
+                        )}
+                        {(report.canEdit || report.canDelete) && (
+                          <RowIcon label={st.sheets} onClick={() => setDialog({ kind: 'sheets', report })}>
+                            <IconTable size={16} aria-hidden="true" />
+                          </RowIcon>
+                        )}
+                        {report.canDelete && (
+                          <RowIcon label={st.delete} color="red" onClick={() => setDialog({ kind: 'delete', report })}>
+                            <IconTrash size={16} aria-hidden="true" />
+                          </RowIcon>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+    </ListState>
+  );
 
   return (
     <Stack gap="md">

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Center, Container, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Center, Container, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { DEFAULT_DURATION_FORMAT, type SharedReportView } from '@sundial/core';
 import { IconLinkOff } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { Logo } from '../../../components/Logo';
 import { barPoints, donutSlices } from '../components/chartPoints';
 import { DetailedRow, type DetailedRowActions, entryClock } from '../components/DetailedRow';
 import { DetailedTotalsLine } from '../components/DetailedTotals';
+import { LoadMoreFooter } from '../components/LoadMoreFooter';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { SummaryTable } from '../components/SummaryTable';
 import { rangeLabel, reportFormat } from '../format';
@@ -274,23 +275,7 @@ function SharedDetailed({
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        <Center mt="md">
-          <Group gap="md">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t.detailed.shown(items.length, pages.hasNextPage)}
-            </Text>
-            {pages.hasNextPage && (
-              <Button variant="default" onClick={() => pages.fetchNextPage()} loading={pages.isFetchingNextPage}>
-                {t.detailed.loadMore}
-              </Button>
-            )}
-          </Group>
-        </Center>
-        {pages.isFetchNextPageError && (
-          <Text size="sm" c="red.8" ta="center" mt="xs" role="alert">
-            {parseApiError(pages.error).message}
-          </Text>
-        )}
+        <LoadMoreFooter shown={items.length} pages={pages} />
       </Paper>
     </Stack>
   );
