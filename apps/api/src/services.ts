@@ -14,7 +14,7 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
-import { createReportsService } from './modules/reports/reports.service.js';
+import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
@@ -61,6 +61,10 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
+  jobs.register(rebuildRollupsJob, async () => {
+    await reports.rebuildStaleRollups();
+  });
+  jobs.schedule(rebuildRollupsJob, '* * * * *', {});
   const rates = createRatesService(db, timeEntries);
   const exports = createExportsService({
     reports,

@@ -131,6 +131,7 @@ describe('scheduled purges', () => {
       'jobs.purge',
       'outbox.purge',
       'report-schedules.tick',
+      'reports.rebuild-rollups',
       'sessions.purge',
       'sign-in-records.purge',
       'time-entries.prune',

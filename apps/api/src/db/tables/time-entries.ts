@@ -60,6 +60,10 @@ export interface TimeSettingsTable {
   max_entry_minutes: Generated<number>;
   future_limit_minutes: Generated<number>;
   report_time_zone: Generated<string>;
+  /** False from a change of the report zone or rounding until the rollups are rebuilt in them (a job). */
+  rollups_ready: Generated<boolean>;
+  /** Counts changes of the report zone and rounding: a rebuild marks ready only what it rebuilt for. */
+  rollups_version: Generated<number>;
   updated_at: Timestamp;
 }
 

@@ -792,15 +792,59 @@ export const reportsRepository = {
     return rows.rows;
   },
 
-  /** The workspace's stored rounding and report zone (what its rollups hold), undefined without settings. */
-  async reportSettings(db: Db, workspaceId: string): Promise<{ rounding: Rounding; timeZone: string } | undefined> {
+  /**
+   * The workspace's stored rounding and report zone (what its rollups hold once `rollupsReady`),
+   * undefined without settings.
+   */
+  async reportSettings(
+    db: Db,
+    workspaceId: string,
+  ): Promise<{ rounding: Rounding; timeZone: string; rollupsReady: boolean } | undefined> {
     const row = await db
       .selectFrom('time_settings')
-      .select(['rounding_mode', 'rounding_minutes', 'report_time_zone'])
+      .select(['rounding_mode', 'rounding_minutes', 'report_time_zone', 'rollups_ready'])
       .where('workspace_id', '=', workspaceId)
       .executeTakeFirst();
     return (
-      row && { rounding: { mode: row.rounding_mode, minutes: row.rounding_minutes }, timeZone: row.report_time_zone }
+      row && {
+        rounding: { mode: row.rounding_mode, minutes: row.rounding_minutes },
+        timeZone: row.report_time_zone,
+        rollupsReady: row.rollups_ready,
+      }
     );
+  },
+
+  /** Workspaces whose rollups wait for a rebuild, with the settings to rebuild them in. */
+  staleRollups: (db: Db) =>
+    db
+      .selectFrom('time_settings')
+      .select(['workspace_id', 'rollups_version'])
+      .where('rollups_ready', '=', false)
+      .execute(),
+
+  /** Everyone with rollup rows or entries in the workspace. */
+  async rollupPeople(db: Db, workspaceId: string): Promise<string[]> {
+    const rows = await sql<{ user_id: string }>`
+      select user_id from time_entries where workspace_id = ${workspaceId}
+      union select user_id from report_rollups where workspace_id = ${workspaceId}`.execute(db);
+    return rows.rows.map((r) => r.user_id);
+  },
+
+  /** One person's rollups again, in the workspace's current zone and rounding, in a transaction of its own. */
+  rebuildPersonRollups: (db: Db, workspaceId: string, userId: string) =>
+    db.transaction().execute((tx) => sql`select report_rollups_rebuild_user(${workspaceId}, ${userId})`.execute(tx)),
+
+  /**
+   * Marks the rollups ready if no change of the zone or rounding came since `version` (one that
+   * did marked them stale again, and the next run rebuilds them): answers whether it did.
+   */
+  async markRollupsReady(db: Db, workspaceId: string, version: number): Promise<boolean> {
+    const done = await db
+      .updateTable('time_settings')
+      .set({ rollups_ready: true })
+      .where('workspace_id', '=', workspaceId)
+      .where('rollups_version', '=', version)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
   },
 };

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import type { Actor } from '../../platform/actor.js';
 import { newId } from '../../platform/ids.js';
+import { reportsRepository } from './reports.repository.js';
 import { createReportsService, type ReportsService } from './reports.service.js';
 
 /**
@@ -83,8 +84,12 @@ async function rollupRows() {
   return rows;
 }
 
-/** The rollup rows as the triggers left them equal a rebuild from the entries (rolled back). */
+/**
+ * Once the job has rebuilt what a change of zone or rounding left stale, the rollup rows as the
+ * triggers left them equal a rebuild from the entries (rolled back).
+ */
 async function expectRowsEqualRebuild() {
+  await rolled.rebuildStaleRollups();
   const kept = await rollupRows();
   let rebuilt: Record<string, unknown>[] = [];
   await ctx.t.db
@@ -271,7 +276,10 @@ describe('report rollups', () => {
         const body = r.chance(0.5)
           ? { reportTimeZone: r.pick(ZONES) }
           : { roundingMode: r.pick(['none', 'up', 'down', 'nearest']), roundingMinutes: r.pick([1, 5, 15, 60]) };
-        return (await call('PATCH', `${ws}/time-settings`, cookie, body)).statusCode === 200;
+        const changed = (await call('PATCH', `${ws}/time-settings`, cookie, body)).statusCode === 200;
+        // Rebuilt by the job at once, or only later: writes go on meanwhile and reports read the entries.
+        if (r.chance(0.5)) await rolled.rebuildStaleRollups();
+        return changed;
       },
       async deleteTask() {
         const project = r.pick(projects);
@@ -297,9 +305,19 @@ describe('report rollups', () => {
       ['deleteTask', 1],
     ];
     const bag = weights.flatMap(([name, weight]) => Array.from({ length: weight }, () => name));
-    for (let i = 0; i < 70; i++) {
-      const name = i < 12 ? 'create' : r.pick(bag);
-      if (await (ops[name] as () => Promise<boolean>)()) done[name] = (done[name] ?? 0) + 1;
+    const run = async (name: string) => {
+      const ran = await (ops[name] as () => Promise<boolean>)();
+      if (ran) done[name] = (done[name] ?? 0) + 1;
+      return ran;
+    };
+    // Entries first, then every kind of write until it has run once (a timer step may not fit yet).
+    for (let i = 0; i < 12; i++) await run('create');
+    for (const [name] of weights) for (let tries = 0; tries < 12 && !(await run(name)); tries++);
+    await expectRowsEqualRebuild();
+    await expectSummariesEqual(new Date());
+    // Then writes at random by weight.
+    for (let i = 0; i < 60; i++) {
+      await run(r.pick(bag));
       if (i % 5 === 4) {
         await expectRowsEqualRebuild();
         await expectSummariesEqual(new Date());
@@ -316,6 +334,46 @@ describe('report rollups', () => {
     // Every kind of write ran at least once.
     for (const [name] of weights) expect(done[name] ?? 0, name).toBeGreaterThan(0);
   }, 240_000);
+
+  it('are rebuilt by a job after a change of zone, read from the entries until then', async () => {
+    const q: ReportQuery = {
+      preset: 'custom',
+      from: '2026-10-18',
+      to: '2026-12-05',
+      tagMode: 'any',
+      groupBy: ['user'],
+    };
+    await rolled.rebuildStaleRollups();
+    const before = (await ctx.call('GET', `${ws}/time-settings`, owner.cookie)).json();
+    const zone = before.reportTimeZone === 'Asia/Kathmandu' ? 'America/St_Johns' : 'Asia/Kathmandu';
+    expect((await ctx.call('PATCH', `${ws}/time-settings`, owner.cookie, { reportTimeZone: zone })).statusCode).toBe(
+      200,
+    );
+    // Stale: no report reads the rollups, and the figures are the entries' own in the new zone.
+    expect((await rolled.resolve(actor, q)).rollups).toBe(false);
+    const now = new Date();
+    expect(await rolled.summary(actor, q, now)).toEqual(await raw.summary(actor, q, now));
+    const version = (
+      await ctx.t.db
+        .selectFrom('time_settings')
+        .select('rollups_version')
+        .where('workspace_id', '=', owner.workspaceId)
+        .executeTakeFirstOrThrow()
+    ).rollups_version;
+    // A second change while a rebuild runs: the rebuild of the first one may not mark them ready.
+    const back = before.reportTimeZone as string;
+    expect((await ctx.call('PATCH', `${ws}/time-settings`, owner.cookie, { reportTimeZone: back })).statusCode).toBe(
+      200,
+    );
+    expect(await reportsRepository.markRollupsReady(ctx.t.db, owner.workspaceId, version)).toBe(false);
+    expect((await rolled.resolve(actor, { ...q, timeZone: back })).rollups).toBe(false);
+    // The job rebuilds everyone in the current zone, then they are read again, equal to the entries.
+    expect(await rolled.rebuildStaleRollups()).toBe(1);
+    expect((await rolled.resolve(actor, q)).rollups).toBe(true);
+    await expectRowsEqualRebuild();
+    await expectSummariesEqual(new Date());
+    expect(await rolled.rebuildStaleRollups()).toBe(0);
+  });
 
   it('fall back to the entries for another zone, another rounding, tags, descriptions and entry counts', async () => {
     const q: ReportQuery = {

@@ -30,10 +30,12 @@ import {
   type WeekStart,
 } from '@sundial/core';
 import type { RawBuilder } from 'kysely';
+import { z } from 'zod';
 import { copyOutFor, type Db } from '../../db/connection.js';
 import { type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
+import { defineJob } from '../../platform/jobs.js';
 import type { BudgetLine, ProjectsService } from '../projects/projects.service.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import {
@@ -214,6 +216,7 @@ export function createReportsService(
       withoutTag: q.withoutTag,
       rollups:
         options.rollups &&
+        stored?.rollupsReady !== false &&
         timeZone === reportZone &&
         sameRounding &&
         !q.tags?.length &&
@@ -504,6 +507,22 @@ export function createReportsService(
     },
 
     /**
+     * Rebuilds the rollups a change of the report zone or rounding left stale (the job
+     * `rebuildRollupsJob`, every minute): one person at a time, each in a short transaction, so
+     * writers wait at most for their own person's rebuild; reports read the entries until the
+     * workspace is marked ready. Answers how many workspaces it made ready.
+     */
+    async rebuildStaleRollups(): Promise<number> {
+      let ready = 0;
+      for (const stale of await repo.staleRollups(db)) {
+        for (const person of await repo.rollupPeople(db, stale.workspace_id))
+          await repo.rebuildPersonRollups(db, stale.workspace_id, person);
+        if (await repo.markRollupsReady(db, stale.workspace_id, stale.rollups_version)) ready++;
+      }
+      return ready;
+    },
+
+    /**
      * The Detailed report as CSV that PostgreSQL writes itself (`COPY … TO STDOUT`): the rows of
      * `detailedStream`, in its order, each laid out by `cells` (SQL over `d.<DetailedCellColumn>`,
      * chosen knowing what money the actor sees and the report's zone), with the listing's totals counted in the same
@@ -632,3 +651,6 @@ function readCursor(cursor: string): DetailedAfter {
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;
+
+/** Rebuilds the report rollups a change of zone or rounding left stale (scheduled every minute). */
+export const rebuildRollupsJob = defineJob('reports.rebuild-rollups', z.object({}));

@@ -36,7 +36,7 @@ export function createTimeSettings(db: Db) {
           rounding_minutes: input.roundingMinutes,
           max_entry_minutes: input.maxEntryMinutes,
           future_limit_minutes: input.futureLimitMinutes,
-          // A new zone rebuilds the workspace's report rollups in this transaction (a trigger on time_settings).
+          // A new zone or rounding marks the report rollups stale (a trigger); a job rebuilds them.
           report_time_zone: input.reportTimeZone,
         });
         await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId, detail: input });
