@@ -87,7 +87,6 @@ export const AUDIT_ACTIONS = [
   'subscription.change_scheduled',
   'subscription.canceled',
   'subscription.reactivated',
-  'invoice.issued',
   'invoice.credited',
 ] as const;
 
