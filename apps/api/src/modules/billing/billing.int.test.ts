@@ -290,6 +290,14 @@ describe('checkout', () => {
     expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
   });
 
+  it('refuses a second purchase while the first waits for its second step', async () => {
+    const owner = await ownerWith();
+    const pending = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') });
+    expect(pending.statusCode).toBe(202);
+    const second = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
+    expect([second.statusCode, second.json().error.code]).toEqual([409, 'checkout_in_progress']);
+  });
+
   it('a failed second step answers 402 on confirm, nothing bought', async () => {
     const owner = await ownerWith();
     const pending = (

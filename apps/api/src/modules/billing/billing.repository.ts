@@ -188,6 +188,19 @@ export const billingRepository = {
     return query.executeTakeFirst() as Promise<CheckoutAttemptRow | undefined>;
   },
 
+  /** Whether another checkout of the workspace is under way (pending, or waiting for its second step) since `since`. */
+  async hasOpenAttempt(db: Db, workspaceId: string, since: Date): Promise<boolean> {
+    const row = await db
+      .selectFrom('checkout_attempts')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('status', 'in', ['pending', 'requires_action'])
+      .where('created_at', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return !!row;
+  },
+
   /** The attempt that made a gateway charge, any workspace (for the gateway's events). */
   async findAttemptByCharge(db: Db, chargeId: string): Promise<{ id: string; workspace_id: string } | undefined> {
     return db

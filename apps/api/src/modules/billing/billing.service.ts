@@ -55,6 +55,8 @@ export interface BillingDeps {
 
 const CURRENCY = 'USD';
 const MAX_KEY_LENGTH = 200;
+/** How long an unfinished checkout (its second step open) holds off another one of the workspace. */
+const OPEN_CHECKOUT_MS = 30 * 60_000;
 const FREE: SubscriptionTerms = { plan: 'free', cycle: 'annual', licenses: 1 };
 
 export const billingServiceMessages = {
@@ -64,6 +66,8 @@ export const billingServiceMessages = {
   detailsRequired: 'Please fill in the invoice information (name, address, country) before paying.',
   cardRequired: 'Please enter a card to pay with.',
   freeByCheckout: 'To move to Free, use "Change plan to free": it takes effect at the end of the paid period.',
+  checkoutInProgress:
+    'Another payment for this workspace is under way or waiting for its confirmation step: finish it first, or try again in 30 minutes.',
   nothingToChange: 'The workspace already has this plan, billing cycle and number of licenses.',
   renewalDue: 'The current period has ended and its renewal is under way; try again in a moment.',
   noSubscription: 'This workspace has no paid subscription.',
@@ -676,6 +680,13 @@ export function createBillingService(deps: BillingDeps) {
             }
           : null;
       if (!body.paymentToken && !savedCard) throw validationError({ paymentToken: m.cardRequired });
+      // Two purchases priced from the same subscription would both be charged in full: one at a time.
+      if (await repo.hasOpenAttempt(db, workspaceId, new Date(Date.now() - OPEN_CHECKOUT_MS)))
+        // The open one may be this very request, sent twice at once.
+        return (
+          (await resumeExisting()) ??
+          Promise.reject(new AppError('checkout_in_progress', m.checkoutInProgress, { status: 409 }))
+        );
       const frozen: FrozenQuote = {
         terms,
         lines,
