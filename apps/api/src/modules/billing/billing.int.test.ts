@@ -298,6 +298,17 @@ describe('checkout', () => {
     expect([second.statusCode, second.json().error.code]).toEqual([409, 'checkout_in_progress']);
   });
 
+  it('a card token the gateway refuses (used already) blocks nothing: a new card then pays', async () => {
+    const owner = await ownerWith();
+    const token = await tokenOf('4242424242424242');
+    expect((await checkout(owner, { ...PRO_3_ANNUAL, licenses: 4, paymentToken: token })).statusCode).toBe(200);
+    const other = await ownerWith();
+    const reused = await checkout(other, { ...PRO_3_ANNUAL, paymentToken: token });
+    expect([reused.statusCode, reused.json().error.code]).toEqual([409, 'payment_token_used']);
+    const paid = await checkout(other, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
+    expect(paid.statusCode, paid.body).toBe(200);
+  });
+
   it('a failed second step answers 402 on confirm, nothing bought', async () => {
     const owner = await ownerWith();
     const pending = (

@@ -188,17 +188,29 @@ export const billingRepository = {
     return query.executeTakeFirst() as Promise<CheckoutAttemptRow | undefined>;
   },
 
-  /** Whether another checkout of the workspace is under way (pending, or waiting for its second step) since `since`. */
-  async hasOpenAttempt(db: Db, workspaceId: string, since: Date): Promise<boolean> {
+  /** Whether a checkout of the workspace is being charged, or waits for its second step, since the times given. */
+  async hasOpenAttempt(
+    db: Db,
+    workspaceId: string,
+    since: { pendingSince: Date; waitingSince: Date },
+  ): Promise<boolean> {
     const row = await db
       .selectFrom('checkout_attempts')
       .select('id')
       .where('workspace_id', '=', workspaceId)
-      .where('status', 'in', ['pending', 'requires_action'])
-      .where('created_at', '>=', since)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'pending'), eb('created_at', '>=', since.pendingSince)]),
+          eb.and([eb('status', '=', 'requires_action'), eb('created_at', '>=', since.waitingSince)]),
+        ]),
+      )
       .limit(1)
       .executeTakeFirst();
     return !!row;
+  },
+
+  async deleteAttempt(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('checkout_attempts').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
   },
 
   /** The attempt that made a gateway charge, any workspace (for the gateway's events). */

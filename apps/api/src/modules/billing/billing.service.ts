@@ -55,8 +55,10 @@ export interface BillingDeps {
 
 const CURRENCY = 'USD';
 const MAX_KEY_LENGTH = 200;
-/** How long an unfinished checkout (its second step open) holds off another one of the workspace. */
-const OPEN_CHECKOUT_MS = 30 * 60_000;
+/** How long a checkout at its second step holds off another one of the workspace. */
+const WAITING_CHECKOUT_MS = 30 * 60_000;
+/** How long one being charged does (seconds, unless its process died mid-charge). */
+const PENDING_CHECKOUT_MS = 2 * 60_000;
 const FREE: SubscriptionTerms = { plan: 'free', cycle: 'annual', licenses: 1 };
 
 export const billingServiceMessages = {
@@ -444,7 +446,14 @@ export function createBillingService(deps: BillingDeps) {
     }
     let card = (attempt.payment_method as PaymentMethod | null) ?? null;
     if (!card && paymentToken) {
-      const attached = await gateway.attachPaymentMethod({ customerId, token: paymentToken, usage: 'off_session' });
+      const attached = await gateway
+        .attachPaymentMethod({ customerId, token: paymentToken, usage: 'off_session' })
+        .catch(async (error: unknown) => {
+          // A token the gateway refuses (unknown, used already): nothing was charged, so the
+          // attempt is forgotten and neither blocks another purchase nor answers this key again.
+          await repo.deleteAttempt(db, workspaceId, attempt.id);
+          throw error;
+        });
       if (attached.status === 'declined') {
         await repo.updateAttempt(db, workspaceId, attempt.id, {
           status: 'declined',
@@ -681,7 +690,13 @@ export function createBillingService(deps: BillingDeps) {
           : null;
       if (!body.paymentToken && !savedCard) throw validationError({ paymentToken: m.cardRequired });
       // Two purchases priced from the same subscription would both be charged in full: one at a time.
-      if (await repo.hasOpenAttempt(db, workspaceId, new Date(Date.now() - OPEN_CHECKOUT_MS)))
+      const since = Date.now();
+      if (
+        await repo.hasOpenAttempt(db, workspaceId, {
+          pendingSince: new Date(since - PENDING_CHECKOUT_MS),
+          waitingSince: new Date(since - WAITING_CHECKOUT_MS),
+        })
+      )
         // The open one may be this very request, sent twice at once.
         return (
           (await resumeExisting()) ??
