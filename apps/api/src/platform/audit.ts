@@ -87,6 +87,7 @@ export const AUDIT_ACTIONS = [
   'subscription.change_scheduled',
   'subscription.canceled',
   'subscription.reactivated',
+  'subscription.ended',
   'invoice.credited',
 ] as const;
 

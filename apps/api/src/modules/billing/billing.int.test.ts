@@ -441,6 +441,78 @@ describe('changes, cancel and reactivate', () => {
   });
 });
 
+describe('renewal (the seam for the renewals job)', () => {
+  it('charges the next period off-session once, applies a scheduled change, and ends a canceled plan', async () => {
+    clock = new Date('2026-03-31T12:00:00Z');
+    try {
+      const owner = await ownerWith(AMERICAN);
+      await buy(owner, { plan: 'pro', cycle: 'monthly', licenses: 2 });
+      const { billing } = t.app.services;
+      expect(await billing.renew(owner.workspaceId, new Date('2026-04-29T23:00:00Z'))).toEqual({ status: 'not_due' });
+
+      // Begun on the 31st: April's period ends on the 30th and May's runs to the 31st.
+      const renewed = await billing.renew(owner.workspaceId, new Date('2026-04-30T06:00:00Z'));
+      expect(renewed.status).toBe('renewed');
+      expect(await billing.renew(owner.workspaceId, new Date('2026-04-30T07:00:00Z'))).toEqual({ status: 'not_due' });
+      clock = new Date('2026-05-02T12:00:00Z');
+      let invoices = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+      expect(invoices).toHaveLength(2);
+      expect(invoices[0]).toMatchObject({
+        periodStart: '2026-04-30',
+        periodEnd: '2026-05-31',
+        grossCents: 2000,
+        lines: [{ quantity: 2, unitCents: 1000, amountCents: 2000 }],
+      });
+
+      expect((await checkout(owner, { plan: 'pro', cycle: 'monthly', licenses: 1 })).json().status).toBe('scheduled');
+      expect((await billing.renew(owner.workspaceId, new Date('2026-05-31T00:00:00Z'))).status).toBe('renewed');
+      clock = new Date('2026-06-02T12:00:00Z');
+      invoices = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+      expect(invoices[0]).toMatchObject({ licenses: 1, grossCents: 1000, periodEnd: '2026-06-30' });
+      expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({
+        licenses: 1,
+        subscription: { licenses: 1, scheduledChange: null, status: 'active' },
+      });
+
+      await call('POST', b(owner, '/cancel'), owner.cookie);
+      expect(await billing.renew(owner.workspaceId, new Date('2026-06-30T00:00:00Z'))).toEqual({ status: 'ended' });
+      expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({
+        plan: 'free',
+        subscription: { status: 'canceled' },
+      });
+      expect(await invoicesOf(owner.workspaceId)).toHaveLength(3);
+    } finally {
+      clock = null;
+    }
+  });
+
+  it('leaves a declined renewal past due, with no invoice', async () => {
+    const owner = await ownerWith(AMERICAN);
+    await buy(owner, { plan: 'pro', cycle: 'monthly', licenses: 1 });
+    const sub = await t.db
+      .selectFrom('subscriptions')
+      .select(['gateway_customer_id', sql<string>`to_char(period_end, 'YYYY-MM-DD')`.as('end')])
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    // The saved card is now one that declines every charge (there is no route to change it yet).
+    const attached = await t.app.services.payments.gateway.attachPaymentMethod({
+      customerId: sub.gateway_customer_id ?? '',
+      token: await tokenOf('4000000000000341'),
+      usage: 'off_session',
+    });
+    if (attached.status !== 'attached') throw new Error('attach');
+    await t.db
+      .updateTable('subscriptions')
+      .set({ payment_method_id: attached.paymentMethod.paymentMethodId })
+      .where('workspace_id', '=', owner.workspaceId)
+      .execute();
+    const renewal = await t.app.services.billing.renew(owner.workspaceId, new Date(`${sub.end}T08:00:00Z`));
+    expect(renewal.status).toBe('declined');
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription.status).toBe('past_due');
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+  });
+});
+
 describe('credit notes', () => {
   it('credit what is left on an invoice and no more, numbered in the same series, refunded once', async () => {
     const owner = await ownerWith(IRISH);

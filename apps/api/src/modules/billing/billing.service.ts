@@ -4,6 +4,7 @@ import {
   type BillingPeriod,
   type BillingQuoteView,
   type BillingView,
+  billingPeriod,
   type CheckoutBody,
   type CheckoutView,
   type CreditNoteBody,
@@ -117,6 +118,19 @@ function currentOf(sub: SubscriptionRow | undefined): { from: SubscriptionTerms;
       days: daysBetween(sub.period_start, sub.period_end),
       anchorDay: sub.anchor_day ?? Number(sub.period_start.slice(8)),
     },
+  };
+}
+
+/** The saved card as the gateway names it, for a charge without a new token. */
+function savedCardOf(sub: SubscriptionRow): PaymentMethod | null {
+  if (!sub.payment_method_id || !sub.card_brand || !sub.card_last4) return null;
+  return {
+    paymentMethodId: sub.payment_method_id,
+    brand: sub.card_brand as PaymentMethod['brand'],
+    last4: sub.card_last4,
+    expMonth: sub.card_exp_month ?? 1,
+    expYear: sub.card_exp_year ?? 1970,
+    offSessionReady: true,
   };
 }
 
@@ -432,14 +446,19 @@ export function createBillingService(deps: BillingDeps) {
   }
 
   /** Saves the card (once) and charges the frozen amount with the attempt's own gateway key. */
-  async function pay(actor: Actor, attempt: CheckoutAttemptRow, paymentToken: string | undefined, now: Date) {
+  async function pay(
+    attempt: CheckoutAttemptRow,
+    options: { paymentToken?: string | undefined; email: string; offSession: boolean },
+    now: Date,
+  ) {
+    const { paymentToken } = options;
     const workspaceId = attempt.workspace_id;
     const frozen = attempt.quote as FrozenQuote;
     const sub = await repo.findSubscription(db, workspaceId);
     let customerId = sub?.gateway_customer_id;
     if (!customerId) {
       const created = await gateway.createCustomer({
-        email: frozen.buyer.invoiceEmail ?? actor.user.email,
+        email: frozen.buyer.invoiceEmail ?? options.email,
         name: frozen.buyer.name,
       });
       customerId = await repo.claimCustomer(db, workspaceId, created.customerId);
@@ -473,7 +492,7 @@ export function createBillingService(deps: BillingDeps) {
       currency: CURRENCY,
       idempotencyKey: `checkout:${attempt.id}`,
       description: `Sundial ${planName(frozen.terms)}, ${frozen.terms.cycle}, ${licensesText(frozen.terms.licenses)}`,
-      offSession: false,
+      offSession: options.offSession,
       returnPath: `/homepage/payment?checkout=${attempt.id}`,
     });
     return settle(workspaceId, attempt.id, result, now);
@@ -484,7 +503,9 @@ export function createBillingService(deps: BillingDeps) {
     if (attempt.status !== 'pending') return answerOf(attempt);
     const running = inFlight.get(attempt.id);
     if (running) return running;
-    const work = pay(actor, attempt, paymentToken, now).finally(() => inFlight.delete(attempt.id));
+    const work = pay(attempt, { paymentToken, email: actor.user.email, offSession: false }, now).finally(() =>
+      inFlight.delete(attempt.id),
+    );
     inFlight.set(attempt.id, work);
     return work;
   }
@@ -677,17 +698,7 @@ export function createBillingService(deps: BillingDeps) {
       const buyer = buyerOf(detailsOf(detailsRow));
       const tax = taxOf(buyer);
       const totals = invoiceTotals(lines, tax);
-      const savedCard: PaymentMethod | null =
-        sub?.payment_method_id && sub.card_brand && sub.card_last4
-          ? {
-              paymentMethodId: sub.payment_method_id,
-              brand: sub.card_brand as PaymentMethod['brand'],
-              last4: sub.card_last4,
-              expMonth: sub.card_exp_month ?? 1,
-              expYear: sub.card_exp_year ?? 1970,
-              offSessionReady: true,
-            }
-          : null;
+      const savedCard = sub ? savedCardOf(sub) : null;
       if (!body.paymentToken && !savedCard) throw validationError({ paymentToken: m.cardRequired });
       // Two purchases priced from the same subscription would both be charged in full: one at a time.
       const since = Date.now();
@@ -780,6 +791,95 @@ export function createBillingService(deps: BillingDeps) {
         await audit(tx, { action: 'subscription.reactivated', actorUserId: actor.userId, workspaceId });
       });
       return this.overview(actor, now);
+    },
+
+    /**
+     * The renewals job's seam (the job, its retries and e-mails are a later slice): at or after the
+     * period's end, a subscription set to end ends (the workspace drops to Free, data kept); any
+     * other is charged off-session on the saved card for the next period, at the scheduled terms
+     * or the current ones, once per period (attempt key `renewal:<period end>`), and completes as
+     * a checkout does. A decline or a second step leaves it `past_due` for dunning.
+     */
+    async renew(
+      workspaceId: string,
+      now = clock(),
+    ): Promise<{ status: 'not_due' | 'ended' | 'renewed' | 'requires_action' | 'declined'; checkoutId?: string }> {
+      const sub = await repo.findSubscription(db, workspaceId);
+      if (!isPaid(sub) || today(now) < sub.period_end) return { status: 'not_due' };
+      if (sub.cancel_at_period_end || sub.scheduled_plan === 'free') {
+        await db.transaction().execute(async (tx) => {
+          const locked = await repo.findSubscription(tx, workspaceId, { lock: true });
+          if (!isPaid(locked) || today(now) < locked.period_end) return;
+          await repo.saveSubscription(tx, workspaceId, {
+            status: 'canceled',
+            cancel_at_period_end: false,
+            scheduled_plan: null,
+            scheduled_cycle: null,
+            scheduled_licenses: null,
+          });
+          await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses: locked.licenses });
+          await audit(tx, { action: 'subscription.ended', workspaceId, detail: { endedOn: locked.period_end } });
+        });
+        return { status: 'ended' };
+      }
+      const terms: SubscriptionTerms =
+        sub.scheduled_plan && sub.scheduled_cycle && sub.scheduled_licenses
+          ? { plan: sub.scheduled_plan, cycle: sub.scheduled_cycle, licenses: sub.scheduled_licenses }
+          : termsOf(sub);
+      const next = billingPeriod({ start: sub.period_end, cycle: terms.cycle, anchorDay: sub.anchor_day ?? undefined });
+      const price = priced(terms);
+      const lines: QuoteLine[] = [
+        {
+          kind: 'charge',
+          description: `${planName(terms)}, ${terms.cycle}, ${licensesText(terms.licenses)}, ${next.start} to ${next.end}`,
+          quantity: terms.licenses,
+          unitCents: price.pricePerLicenseCents,
+          amountCents: price.subtotalCents,
+        },
+      ];
+      const detailsRow = await repo.findDetails(db, workspaceId);
+      if (!detailsRow) throw new AppError('billing_details_required', m.detailsRequired, { status: 422 });
+      const buyer = buyerOf(detailsOf(detailsRow));
+      const tax = taxOf(buyer);
+      const frozen: FrozenQuote = {
+        terms,
+        lines,
+        tax,
+        ...invoiceTotals(lines, tax),
+        period: { start: next.start, end: next.end, anchorDay: next.anchorDay },
+        buyer,
+        savedCard: savedCardOf(sub),
+      };
+      const key = `renewal:${sub.period_end}`;
+      await repo.insertAttempt(db, {
+        id: newId(),
+        workspace_id: workspaceId,
+        user_id: null,
+        idempotency_key: key,
+        request_hash: key,
+        terms: JSON.stringify(terms),
+        quote: JSON.stringify(frozen),
+        status: 'pending',
+        charge_id: null,
+        next_action_url: null,
+        decline_message: null,
+        invoice_id: null,
+      });
+      const attempt = await repo.findAttemptByKey(db, workspaceId, key);
+      if (!attempt) throw notFound('Checkout not found.');
+      try {
+        const answer =
+          attempt.status === 'pending'
+            ? await pay(attempt, { email: buyer.invoiceEmail ?? '', offSession: true }, now)
+            : await answerOf(attempt);
+        if (answer.status === 200) return { status: 'renewed', checkoutId: attempt.id };
+        await repo.saveSubscription(db, workspaceId, { status: 'past_due' });
+        return { status: 'requires_action', checkoutId: attempt.id };
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'payment_declined')) throw error;
+        await repo.saveSubscription(db, workspaceId, { status: 'past_due' });
+        return { status: 'declined', checkoutId: attempt.id };
+      }
     },
 
     /** Invoices and credit notes, newest first. */
