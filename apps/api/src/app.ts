@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
 import { clientsRoutes } from './modules/clients/clients.routes.js';
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
@@ -92,6 +93,7 @@ export async function buildApp({
     config,
     log: app.log,
     jobs,
+    ...(now ? { now } : {}),
     mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, jobs }),
     // The sandbox gateway's events go through the webhook route itself, as a processor's would,
     // without a network hop: PUBLIC_URL may not be reachable from inside, and the process that
@@ -193,6 +195,7 @@ export async function buildApp({
       await api.register(reportSchedulesRoutes);
       await api.register(exportsRoutes);
       await api.register(paymentsRoutes);
+      await api.register(billingRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -38,4 +38,32 @@ describe('config', () => {
     expect(attempt).toThrow(/JOBS_ENABLED: must be true or false/);
     expect(attempt).toThrow(/JOBS_POLL_MS: must be at least 10/);
   });
+
+  it('has a seller by default, splits the address into lines and checks the country and an EU VAT id', () => {
+    expect(loadConfig({}).seller).toEqual({
+      name: 'Sundial',
+      addressLines: ['1 Example Street', 'Dublin D02 X285'],
+      country: 'IE',
+      vatId: null,
+      email: 'no-reply@sundial.localhost',
+      invoicePrefix: 'SUN',
+    });
+    const seller = loadConfig({
+      SELLER_NAME: 'Muster GmbH',
+      SELLER_ADDRESS: 'Hauptstraße 1\\n10115 Berlin',
+      SELLER_COUNTRY: 'de',
+      SELLER_VAT_ID: 'de 136 695 976',
+      SELLER_EMAIL: 'billing@muster.de',
+    }).seller;
+    expect(seller).toMatchObject({
+      addressLines: ['Hauptstraße 1', '10115 Berlin'],
+      country: 'DE',
+      vatId: 'DE136695976',
+      email: 'billing@muster.de',
+    });
+    expect(() => loadConfig({ SELLER_COUNTRY: 'XX' })).toThrow(/SELLER_COUNTRY: must be an ISO 3166-1 alpha-2/);
+    expect(() => loadConfig({ SELLER_COUNTRY: 'DE', SELLER_VAT_ID: 'DE123' })).toThrow(/SELLER_VAT_ID: .*Germany/);
+    // Outside the EU the VAT id (a sales-tax or GST number) is printed as given.
+    expect(loadConfig({ SELLER_COUNTRY: 'US', SELLER_VAT_ID: '12-3456789' }).seller.vatId).toBe('12-3456789');
+  });
 });

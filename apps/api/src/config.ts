@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { checkVatId, isCountryCode, isEuCountry } from '@sundial/core';
 import { z } from 'zod';
 
 const port = z.coerce
@@ -103,6 +104,24 @@ const envSchema = z.object({
    * suits the sandbox (it delivers its events to the process that signed them).
    */
   PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The seller printed on every invoice (README, Settings: Billing). */
+  SELLER_NAME: z.string().trim().min(1).max(200).default('Sundial'),
+  /** One line, or lines separated by a newline (or the two characters \\n, as env files write it). */
+  SELLER_ADDRESS: z.string().trim().min(1).max(500).default('1 Example Street\\nDublin D02 X285'),
+  /** ISO 3166-1 alpha-2; decides reverse charge (an EU business in another country) and the VAT id check. */
+  SELLER_COUNTRY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine(isCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code, like IE or DE' })
+    .default('IE'),
+  SELLER_VAT_ID: z.string().trim().max(30).optional(),
+  SELLER_EMAIL: z.email('must be an e-mail address').optional(),
+  /** The start of invoice numbers ("SUN-2026-000123"): letters and digits. */
+  SELLER_INVOICE_PREFIX: z
+    .string()
+    .regex(/^[A-Z0-9]{1,10}$/, 'must be 1 to 10 capital letters or digits')
+    .default('SUN'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -111,11 +130,22 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** The seller of subscriptions, as invoices print it. */
+export interface Seller {
+  name: string;
+  addressLines: string[];
+  country: string;
+  vatId: string | null;
+  email: string;
+  invoicePrefix: string;
+}
+
 export interface Config extends Env {
   publicUrl: string;
   secureCookies: boolean;
   /** PAYMENTS_WEBHOOK_SECRET, or one made for this process. */
   paymentsWebhookSecret: string;
+  seller: Seller;
   webDist: string;
 }
 
@@ -130,13 +160,36 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  const seller = sellerOf(env);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     ...env,
     publicUrl,
     secureCookies: publicUrl.startsWith('https:'),
     paymentsWebhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
+    seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+  };
+}
+
+/** The seller settings, checked together: an EU seller's VAT id must be one of its country's. */
+function sellerOf(env: Env): Seller {
+  let vatId = env.SELLER_VAT_ID ?? null;
+  if (vatId && isEuCountry(env.SELLER_COUNTRY)) {
+    const check = checkVatId(vatId, env.SELLER_COUNTRY);
+    if (!check.ok) throw new ConfigError(`Invalid configuration:\n  SELLER_VAT_ID: ${check.message}`);
+    vatId = check.vatId;
+  }
+  const from = env.MAIL_FROM.match(/<([^>]+)>/)?.[1] ?? env.MAIL_FROM;
+  return {
+    name: env.SELLER_NAME,
+    addressLines: env.SELLER_ADDRESS.split(/\\n|\n/)
+      .map((line) => line.trim())
+      .filter(Boolean),
+    country: env.SELLER_COUNTRY,
+    vatId,
+    email: env.SELLER_EMAIL ?? env.OPERATOR_EMAIL ?? from,
+    invoicePrefix: env.SELLER_INVOICE_PREFIX,
   };
 }
 

@@ -59,7 +59,7 @@ interface Route {
   path: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Builds the URL (and body) for one call, creating what the call needs. */
-  prepare: (who: Who) => Promise<{ url: string; body?: object; csv?: string }>;
+  prepare: (who: Who) => Promise<{ url: string; body?: object; csv?: string; headers?: Record<string, string> }>;
   /** Roles that may; other members get `refused` (403 unless said). */
   allowed: Role[];
   refused?: 403 | 404;
@@ -445,11 +445,18 @@ describe('permission matrix', () => {
                 ? 404
                 : (route.refused ?? 403);
         it(`${who}: ${expected}`, async () => {
-          const { url, body, csv } = await route.prepare(who);
+          const { url, body, csv, headers } = await route.prepare(who);
           const response =
-            csv === undefined
-              ? await ctx.call(route.method, url, people[who].cookie, body)
-              : await uploadCsv(url, people[who].cookie, csv);
+            csv !== undefined
+              ? await uploadCsv(url, people[who].cookie, csv)
+              : headers
+                ? await ctx.t.app.inject({
+                    method: route.method,
+                    url,
+                    payload: body,
+                    headers: { cookie: people[who].cookie, ...headers },
+                  })
+                : await ctx.call(route.method, url, people[who].cookie, body);
           if (expected === 'allowed') {
             expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
             expect(response.statusCode, response.body).toBeLessThan(300);
@@ -845,5 +852,119 @@ routes.push(
 describe('permission matrix: saved reports', () => {
   it('has a row for every saved-reports route', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/saved-reports(\/.*)?$/, 17)).toEqual([]);
+  });
+});
+
+// ---- billing (issue 16) ---------------------------------------------------------------------
+
+/**
+ * Everything that reads money or buys is for owners and admins (`billing:manage`). The workspace
+ * buys Pro once (so cancel, reactivate and credit notes have a subscription and an invoice); each
+ * allowed call then works on it: a fresh checkout key and card, a credit of one cent.
+ */
+const BILLING_DETAILS = {
+  name: 'Acme Inc.',
+  address: '1 Market St',
+  city: 'San Francisco',
+  postalCode: '94105',
+  country: 'US',
+};
+let paidInvoiceId: string;
+const cardToken = async () => {
+  const response = await ctx.t.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/sandbox/tokens',
+    payload: {
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 1,
+      cvc: '123',
+      name: 'Ada Lovelace',
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`fixture card token: ${response.body}`);
+  return response.json().id as string;
+};
+const billingCheckout = async (body: object, key: string) => {
+  const response = await ctx.t.app.inject({
+    method: 'POST',
+    url: w('/billing/checkout'),
+    headers: { cookie: people.owner.cookie, 'idempotency-key': key },
+    payload: body,
+  });
+  if (response.statusCode >= 300) throw new Error(`fixture checkout: ${response.body}`);
+  return response.json();
+};
+let checkoutKeys = 0;
+const billingRoutes: Route[] = [
+  top('GET', '/billing', ADMINS),
+  top('POST', '/billing/quote', ADMINS, () => ({ plan: 'pro', cycle: 'annual', licenses: 300 })),
+  top('PUT', '/billing/details', ADMINS, () => BILLING_DETAILS),
+  {
+    path: '/workspaces/:id/billing/checkout',
+    method: 'POST',
+    // Each allowed call buys two more licenses (immediate, prorated) with a new key and card.
+    prepare: async () => ({
+      url: w('/billing/checkout'),
+      body: { plan: 'pro', cycle: 'annual', licenses: 100 + 2 * ++checkoutKeys, paymentToken: await cardToken() },
+      headers: { 'idempotency-key': `matrix-checkout-${checkoutKeys}` },
+    }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/billing/checkout/:checkoutId/confirm',
+    method: 'POST',
+    prepare: async () => {
+      const done = await billingCheckout(
+        { plan: 'pro', cycle: 'annual', licenses: 500 + ++checkoutKeys, paymentToken: await cardToken() },
+        `matrix-confirm-${checkoutKeys}`,
+      );
+      return { url: w(`/billing/checkout/${done.checkoutId}/confirm`) };
+    },
+    allowed: ADMINS,
+  },
+  top('POST', '/billing/cancel', ADMINS),
+  {
+    path: '/workspaces/:id/billing/reactivate',
+    method: 'POST',
+    prepare: async () => {
+      await ctx.call('POST', w('/billing/cancel'), people.owner.cookie);
+      return { url: w('/billing/reactivate') };
+    },
+    allowed: ADMINS,
+  },
+  top('POST', '/billing/change-to-free', ADMINS),
+  top('GET', '/billing/invoices', ADMINS),
+  {
+    path: '/workspaces/:id/billing/invoices/:invoiceId/pdf',
+    method: 'GET',
+    prepare: async () => ({ url: w(`/billing/invoices/${paidInvoiceId}/pdf`) }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/billing/invoices/:invoiceId/credit-note',
+    method: 'POST',
+    prepare: async () => ({
+      url: w(`/billing/invoices/${paidInvoiceId}/credit-note`),
+      body: { amountCents: 1, reason: 'Matrix' },
+    }),
+    allowed: ADMINS,
+  },
+];
+routes.push(...billingRoutes);
+
+beforeAll(async () => {
+  const saved = await ctx.call('PUT', w('/billing/details'), people.owner.cookie, BILLING_DETAILS);
+  if (saved.statusCode !== 200) throw new Error(`fixture billing details: ${saved.body}`);
+  const bought = await billingCheckout(
+    { plan: 'pro', cycle: 'annual', licenses: 100, paymentToken: await cardToken() },
+    'matrix-first-purchase',
+  );
+  paidInvoiceId = bought.invoice.id;
+});
+
+describe('permission matrix: billing', () => {
+  it('has a row for every billing route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/billing(\/.*)?$/, 11)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createBillingService } from './modules/billing/billing.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
 import { createExportJobsService } from './modules/exports/export-jobs.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
@@ -41,13 +42,15 @@ export interface ServiceDeps {
   log?: FastifyBaseLogger;
   /** How the payment gateway's signed events reach the webhook route (app.ts: through the app). */
   deliverPaymentEvent: DeliverPaymentEvent;
+  /** The clock of date rules (billing periods); tests move it. */
+  now?: () => Date;
 }
 
 /** Forgets old time-entry idempotency keys and empties the trash past its undo window. */
 const pruneTimeEntriesJob = defineJob('time-entries.prune', z.object({}));
 
 /** Wires every service once; routes reach them through `app.services`. */
-export function createServices({ db, config, mailer, jobs, log, deliverPaymentEvent }: ServiceDeps) {
+export function createServices({ db, config, mailer, jobs, log, deliverPaymentEvent, now }: ServiceDeps) {
   const sessions = createSessionStore(db, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
@@ -101,6 +104,13 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     publicUrl: config.publicUrl,
     deliver: deliverPaymentEvent,
   });
+  const billing = createBillingService({
+    db,
+    payments,
+    workspaces,
+    seller: config.seller,
+    ...(now ? { now } : {}),
+  });
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -145,6 +155,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     events,
     liveUpdates,
     payments,
+    billing,
     timeEntries,
     invites: createInvitesService({
       db,

@@ -1,5 +1,6 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BillingTables } from './tables/billing.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
@@ -122,7 +123,8 @@ export interface Database
     ReportSchedulesTables,
     ExportJobsTables,
     WorkspaceLogosTables,
-    PaymentsTables {
+    PaymentsTables,
+    BillingTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

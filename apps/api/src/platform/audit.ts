@@ -80,6 +80,15 @@ export const AUDIT_ACTIONS = [
   'report_schedule.paused',
   'report_schedule.resumed',
   'report_schedule.deleted',
+  // billing (issue 16)
+  'billing.details_updated',
+  'subscription.purchased',
+  'subscription.changed',
+  'subscription.change_scheduled',
+  'subscription.canceled',
+  'subscription.reactivated',
+  'subscription.ended',
+  'invoice.credited',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

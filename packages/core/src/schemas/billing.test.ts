@@ -35,6 +35,10 @@ describe('billing details', () => {
     expect(billingDetailsSchema.parse({ ...valid, isBusiness: undefined })).toMatchObject({ isBusiness: false });
   });
 
+  it('refuses a body that is not an object, an array included, without throwing', () => {
+    for (const body of [[], [1], 'text', null, 7]) expect(billingDetailsSchema.safeParse(body).success).toBe(false);
+  });
+
   it('names every missing field', () => {
     expect(errorsOf({})).toEqual({
       name: m.nameRequired,

@@ -90,6 +90,8 @@ export const billingDetailsSchema = z
       when: (payload) =>
         typeof payload.value === 'object' &&
         payload.value !== null &&
+        // An array is an object too, without the fields (a bad request body, not a form).
+        !Array.isArray(payload.value) &&
         !payload.issues.some((issue) => CROSS_CHECKED.has(String(issue.path?.[0]))),
     },
   )

@@ -26,6 +26,7 @@ import * as m202611280401 from './202611280401_report_time_zone.js';
 import * as m202611280402 from './202611280402_create_report_rollups.js';
 import * as m202611280600 from './202611280600_create_workspace_logos.js';
 import * as m202612010100 from './202612010100_create_payments.js';
+import * as m202612010200 from './202612010200_create_billing.js';
 import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -57,5 +58,6 @@ export const migrations: Record<string, Migration> = {
   '202611280402_create_report_rollups': m202611280402,
   '202611280600_create_workspace_logos': m202611280600,
   '202612010100_create_payments': m202612010100,
+  '202612010200_create_billing': m202612010200,
   '202612010500_rollups_rebuild_in_background': m202612010500,
 };

@@ -20,6 +20,14 @@ export const workspacesRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  async setPlan(db: Db, workspaceId: string, terms: { plan: PlanId; licenses: number }): Promise<void> {
+    await db
+      .updateTable('workspaces')
+      .set({ plan: terms.plan, licenses: terms.licenses })
+      .where('id', '=', workspaceId)
+      .execute();
+  },
+
   async addMember(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> {
     await db
       .insertInto('memberships')

@@ -1,4 +1,4 @@
-import { TRIAL_DAYS } from '@sundial/core';
+import { type PlanId, TRIAL_DAYS } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor, MembershipWithWorkspace } from '../../platform/actor.js';
@@ -108,6 +108,15 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds) {
         if (!(await workspacesRepository.deleteLogo(tx, workspaceId))) throw notFound('This workspace has no logo.');
         await audit(tx, { action: 'workspace.logo_removed', actorUserId: actor.userId, workspaceId });
       });
+    },
+
+    /**
+     * Sets the plan and licenses the workspace paid for, inside the caller's transaction (the
+     * billing module's, which issues the invoice in the same one). No permission check: billing has
+     * made its own.
+     */
+    async setPlan(tx: Db, workspaceId: string, terms: { plan: PlanId; licenses: number }): Promise<void> {
+      await workspacesRepository.setPlan(tx, workspaceId, terms);
     },
   };
 }

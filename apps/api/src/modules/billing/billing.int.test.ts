@@ -1,0 +1,568 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
+import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+
+/**
+ * Subscription billing through its routes, on a real app and the sandbox gateway, with a clock
+ * the tests set (null: the real time, which the gateway's signed events need).
+ */
+let t: TestApp;
+let call: ReturnType<typeof caller>;
+let clock: Date | null = null;
+
+beforeAll(async () => {
+  t = await createTestApp({ JOBS_ENABLED: 'false', SELLER_COUNTRY: 'IE' }, { now: () => clock ?? new Date() });
+  call = caller(t.app);
+});
+afterAll(() => t?.close());
+
+const IRISH = { name: 'Aoife Byrne', address: '1 Main Street', city: 'Dublin', postalCode: 'D02 X285', country: 'IE' };
+const GERMAN_BUSINESS = {
+  name: 'Muster GmbH',
+  address: 'Hauptstraße 1',
+  city: 'Berlin',
+  postalCode: '10115',
+  country: 'DE',
+  vatId: 'DE136695976',
+  isBusiness: true,
+};
+const AMERICAN = {
+  name: 'Acme Inc.',
+  address: '1 Market St',
+  city: 'San Francisco',
+  postalCode: '94105',
+  country: 'US',
+};
+const PRO_3_ANNUAL = { plan: 'pro', cycle: 'annual', licenses: 3 };
+
+const nextYear = new Date().getUTCFullYear() + 1;
+async function tokenOf(number: string): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: SANDBOX_TOKENS_PATH,
+    payload: { number, expMonth: 12, expYear: nextYear, cvc: '123', name: 'Ada Lovelace' },
+  });
+  if (response.statusCode !== 201) throw new Error(`tokenise: ${response.body}`);
+  return response.json().id;
+}
+
+let keys = 0;
+const newKey = () => `checkout-${Date.now()}-${++keys}`;
+const b = (owner: SignedUp, path = '') => `/api/v1/workspaces/${owner.workspaceId}/billing${path}`;
+
+function checkout(owner: SignedUp, body: object, key: string | null = newKey()) {
+  return t.app.inject({
+    method: 'POST',
+    url: b(owner, '/checkout'),
+    headers: { cookie: owner.cookie, ...(key ? { 'idempotency-key': key } : {}) },
+    payload: body,
+  });
+}
+
+/** A new owner (on trial) with billing details saved. */
+async function ownerWith(details: object | null = IRISH): Promise<SignedUp> {
+  const owner = await signUp(t.app);
+  if (details) {
+    const saved = await call('PUT', b(owner, '/details'), owner.cookie, details);
+    if (saved.statusCode !== 200) throw new Error(`details: ${saved.body}`);
+  }
+  return owner;
+}
+
+async function buy(owner: SignedUp, body: object = PRO_3_ANNUAL, card = '4242424242424242') {
+  const response = await checkout(owner, { ...body, paymentToken: await tokenOf(card) });
+  if (response.statusCode !== 200) throw new Error(`checkout: ${response.body}`);
+  return response.json();
+}
+
+const chargesOf = async (amountCents?: number) => {
+  let query = t.db
+    .selectFrom('payment_sandbox_charges')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('kind', '=', 'charge');
+  if (amountCents !== undefined) query = query.where('amount_cents', '=', amountCents);
+  return (await query.executeTakeFirstOrThrow()).n;
+};
+const invoicesOf = async (workspaceId: string) =>
+  t.db.selectFrom('invoices').select(['number', 'kind']).where('workspace_id', '=', workspaceId).execute();
+
+describe('the billing page', () => {
+  it('shows a trial owner the banner’s days left, seats in use and the catalogue', async () => {
+    const owner = await ownerWith(null);
+    const response = await call('GET', b(owner), owner.cookie);
+    expect(response.statusCode, response.body).toBe(200);
+    const me = (await call('GET', '/api/v1/me', owner.cookie)).json();
+    const view = response.json();
+    const banner = me.workspaces.find((w: { id: string }) => w.id === owner.workspaceId).trialDaysLeft;
+    expect(view).toMatchObject({
+      plan: 'free',
+      effectivePlan: 'pro',
+      isTrial: true,
+      trialDaysLeft: 14,
+      seats: { used: 1, limit: null },
+      subscription: null,
+      details: null,
+      currency: 'USD',
+      sellerCountry: 'IE',
+    });
+    expect(view.trialDaysLeft).toBe(banner);
+    expect(view.prices).toEqual([
+      { plan: 'free', name: 'Free', monthlyCents: 0, annualCents: 0 },
+      { plan: 'basic', name: 'Basic', monthlyCents: 700, annualCents: 7560 },
+      { plan: 'pro', name: 'Pro', monthlyCents: 1000, annualCents: 10800 },
+      { plan: 'enterprise', name: 'Enterprise', monthlyCents: null, annualCents: null },
+    ]);
+  });
+});
+
+describe('quotes', () => {
+  it('prices Pro for 3 licenses annually with VAT by the buyer’s country', async () => {
+    const irish = await ownerWith(IRISH);
+    const quote = (await call('POST', b(irish, '/quote'), irish.cookie, PRO_3_ANNUAL)).json();
+    expect(quote).toMatchObject({
+      pricePerLicenseCents: 10800,
+      subtotalCents: 32400,
+      timing: 'immediate',
+      netCents: 32400,
+      vatCents: 7452,
+      grossCents: 39852,
+      tax: { kind: 'standard', rateBasisPoints: 2300 },
+    });
+    expect(quote.lines).toEqual([expect.objectContaining({ quantity: 3, unitCents: 10800, amountCents: 32400 })]);
+    const noDetails = await ownerWith(null);
+    expect((await call('POST', b(noDetails, '/quote'), noDetails.cookie, PRO_3_ANNUAL)).json()).toMatchObject({
+      tax: null,
+      netCents: 32400,
+      grossCents: 32400,
+    });
+  });
+
+  it('refuses licenses outside 1..999, below the members in use, and Enterprise, with human messages', async () => {
+    const owner = await ownerWith();
+    const member = await signUp(t.app);
+    await workspacesRepository.addMember(t.db, {
+      workspaceId: owner.workspaceId,
+      userId: member.userId,
+      role: 'member',
+    });
+    const refused = async (body: object) => {
+      const response = await call('POST', b(owner, '/quote'), owner.cookie, body);
+      expect(response.statusCode, response.body).toBe(422);
+      return response.json().error;
+    };
+    expect((await refused({ ...PRO_3_ANNUAL, licenses: 0 })).fields.licenses).toBe(
+      'Number of licenses must be a whole number from 1 to 999.',
+    );
+    expect((await refused({ ...PRO_3_ANNUAL, licenses: 1000 })).fields.licenses).toMatch(/1 to 999/);
+    expect((await refused({ ...PRO_3_ANNUAL, licenses: 1 })).fields.licenses).toBe(
+      '2 members are in use: buy at least 2 licenses, or remove members first.',
+    );
+    expect((await refused({ ...PRO_3_ANNUAL, plan: 'enterprise' })).fields.plan).toMatch(/book a call/);
+  });
+});
+
+describe('checkout', () => {
+  it('a trial owner buys Pro for 3 licenses annually: a numbered paid invoice, VAT for an Irish consumer', async () => {
+    clock = new Date('2026-03-01T10:00:00Z');
+    try {
+      const owner = await ownerWith(IRISH);
+      const answer = await buy(owner);
+      expect(answer.status).toBe('succeeded');
+      expect(answer.invoice).toMatchObject({
+        number: expect.stringMatching(/^SUN-2026-\d{6}$/),
+        kind: 'invoice',
+        status: 'paid',
+        plan: 'pro',
+        cycle: 'annual',
+        licenses: 3,
+        periodStart: '2026-03-01',
+        periodEnd: '2027-03-01',
+        country: 'IE',
+        netCents: 32400,
+        vatCents: 7452,
+        grossCents: 39852,
+        tax: { kind: 'standard', rateBasisPoints: 2300, note: 'VAT 23% (Ireland)' },
+      });
+      const view = (await call('GET', b(owner), owner.cookie)).json();
+      expect(view).toMatchObject({
+        plan: 'pro',
+        isTrial: false,
+        licenses: 3,
+        seats: { used: 1, limit: 3 },
+        subscription: {
+          plan: 'pro',
+          cycle: 'annual',
+          licenses: 3,
+          status: 'active',
+          periodStart: '2026-03-01',
+          periodEnd: '2027-03-01',
+          cancelAtPeriodEnd: false,
+          scheduledChange: null,
+          card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: nextYear },
+        },
+      });
+      const list = (await call('GET', b(owner, '/invoices'), owner.cookie)).json();
+      expect(list.items.map((i: { number: string }) => i.number)).toEqual([answer.invoice.number]);
+      const pdf = await call('GET', b(owner, `/invoices/${answer.invoice.id}/pdf`), owner.cookie);
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      clock = null;
+    }
+  });
+
+  it('a German business with a valid VAT id pays no VAT under reverse charge; a US buyer none', async () => {
+    const german = (await buy(await ownerWith(GERMAN_BUSINESS))).invoice;
+    expect(german).toMatchObject({ netCents: 32400, vatCents: 0, grossCents: 32400, country: 'DE' });
+    expect(german.tax).toMatchObject({ kind: 'reverse_charge', note: expect.stringMatching(/^Reverse charge/) });
+    const american = (await buy(await ownerWith(AMERICAN))).invoice;
+    expect(american).toMatchObject({ netCents: 32400, vatCents: 0, grossCents: 32400, tax: { kind: 'none' } });
+  });
+
+  it('needs billing details and an Idempotency-Key', async () => {
+    const owner = await ownerWith(null);
+    const token = await tokenOf('4242424242424242');
+    const noDetails = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: token });
+    expect([noDetails.statusCode, noDetails.json().error.code]).toEqual([422, 'billing_details_required']);
+    const noKey = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: token }, null);
+    expect(noKey.statusCode).toBe(422);
+    expect(noKey.json().error.fields['idempotency-key']).toMatch(/Idempotency-Key/);
+  });
+
+  it('a declined card answers 402 with the gateway’s message: nothing charged, no invoice, no plan', async () => {
+    const owner = await ownerWith();
+    const before = await chargesOf();
+    const response = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000000000000002') });
+    expect(response.statusCode).toBe(402);
+    expect(response.json().error).toEqual({ code: 'payment_declined', message: 'Your card was declined.' });
+    expect(await chargesOf()).toBe(before);
+    expect(await invoicesOf(owner.workspaceId)).toEqual([]);
+    expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({ plan: 'free', subscription: null });
+  });
+
+  it('a card that needs the second step answers 202, then confirm completes it once', async () => {
+    const owner = await ownerWith();
+    const key = newKey();
+    const body = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') };
+    const pending = await checkout(owner, body, key);
+    expect(pending.statusCode, pending.body).toBe(202);
+    const { checkoutId, nextActionUrl } = pending.json();
+    expect(nextActionUrl).toMatch(/^http:\/\/localhost:3000\/api\/v1\/payments\/sandbox\/actions\//);
+    // Confirming before the step is done still waits.
+    expect((await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie)).statusCode).toBe(202);
+    const step = await t.app.inject({
+      method: 'POST',
+      url: new URL(nextActionUrl).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=complete',
+    });
+    expect(step.statusCode).toBe(303);
+    expect(step.headers.location).toBe(`/homepage/payment?checkout=${checkoutId}`);
+    const done = await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().invoice).toMatchObject({ status: 'paid', grossCents: 39852 });
+    // The gateway's event, the same confirm and the same checkout again change nothing.
+    await t.app.services.jobs.drain();
+    expect((await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie)).json()).toEqual(done.json());
+    expect((await checkout(owner, body, key)).json()).toEqual(done.json());
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+  });
+
+  it('completes from the gateway’s event when the browser never comes back', async () => {
+    const owner = await ownerWith();
+    const pending = (
+      await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') })
+    ).json();
+    await t.app.inject({
+      method: 'POST',
+      url: new URL(pending.nextActionUrl).pathname,
+      payload: { outcome: 'complete' },
+    });
+    await t.app.services.jobs.drain();
+    const view = (await call('GET', b(owner), owner.cookie)).json();
+    expect(view).toMatchObject({ plan: 'pro', licenses: 3, subscription: { status: 'active' } });
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+    const confirmed = await call('POST', b(owner, `/checkout/${pending.checkoutId}/confirm`), owner.cookie);
+    expect([confirmed.statusCode, confirmed.json().status]).toEqual([200, 'succeeded']);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+  });
+
+  it('refuses a second purchase while the first waits for its second step', async () => {
+    const owner = await ownerWith();
+    const pending = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') });
+    expect(pending.statusCode).toBe(202);
+    const second = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
+    expect([second.statusCode, second.json().error.code]).toEqual([409, 'checkout_in_progress']);
+  });
+
+  it('a card token the gateway refuses (used already) blocks nothing: a new card then pays', async () => {
+    const owner = await ownerWith();
+    const token = await tokenOf('4242424242424242');
+    expect((await checkout(owner, { ...PRO_3_ANNUAL, licenses: 4, paymentToken: token })).statusCode).toBe(200);
+    const other = await ownerWith();
+    const reused = await checkout(other, { ...PRO_3_ANNUAL, paymentToken: token });
+    expect([reused.statusCode, reused.json().error.code]).toEqual([409, 'payment_token_used']);
+    const paid = await checkout(other, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
+    expect(paid.statusCode, paid.body).toBe(200);
+  });
+
+  it('a failed second step answers 402 on confirm, nothing bought', async () => {
+    const owner = await ownerWith();
+    const pending = (
+      await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') })
+    ).json();
+    await t.app.inject({ method: 'POST', url: new URL(pending.nextActionUrl).pathname, payload: { outcome: 'fail' } });
+    const confirmed = await call('POST', b(owner, `/checkout/${pending.checkoutId}/confirm`), owner.cookie);
+    expect([confirmed.statusCode, confirmed.json().error.code]).toEqual([402, 'payment_declined']);
+    expect(await invoicesOf(owner.workspaceId)).toEqual([]);
+  });
+
+  it('charges once for the same Idempotency-Key, retried and concurrent; another body is refused', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const key = newKey();
+    const body = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') };
+    const before = await chargesOf();
+    const answers = await Promise.all([
+      checkout(owner, body, key),
+      checkout(owner, body, key),
+      checkout(owner, body, key),
+    ]);
+    const again = await checkout(owner, body, key);
+    for (const answer of [...answers, again]) expect(answer.json(), answer.body).toEqual(answers[0]?.json());
+    expect(await chargesOf()).toBe(before + 1);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+    const other = await checkout(owner, { ...body, licenses: 4 }, key);
+    expect([other.statusCode, other.json().error.code]).toEqual([422, 'idempotency_key_reused']);
+  });
+
+  it('a process killed after charging and before recording it charges once when retried', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const key = newKey();
+    const body = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') };
+    const first = (await checkout(owner, body, key)).json();
+    // As if the process died after the gateway's answer: the attempt still says pending.
+    await t.db
+      .updateTable('checkout_attempts')
+      .set({ status: 'pending', charge_id: null, next_action_url: null })
+      .where('id', '=', first.checkoutId)
+      .execute();
+    const before = await chargesOf();
+    const retried = await checkout(owner, body, key);
+    expect(retried.statusCode, retried.body).toBe(202);
+    expect(retried.json()).toEqual(first);
+    expect(await chargesOf()).toBe(before);
+  });
+
+  it('gives gapless invoice numbers to 10 concurrent checkouts in different workspaces', async () => {
+    const owners = await Promise.all(Array.from({ length: 10 }, () => ownerWith(AMERICAN)));
+    const tokens = await Promise.all(owners.map(() => tokenOf('4242424242424242')));
+    const answers = await Promise.all(
+      owners.map((owner, i) => checkout(owner, { ...PRO_3_ANNUAL, paymentToken: tokens[i] })),
+    );
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    // Every series (a prefix and a year) runs 1, 2, 3 … without a gap, whatever the clock said.
+    const all = await t.db.selectFrom('invoices').select('number').execute();
+    const series = new Map<string, number[]>();
+    for (const { number } of all)
+      series.set(number.slice(0, -7), [...(series.get(number.slice(0, -7)) ?? []), Number(number.slice(-6))]);
+    for (const unsorted of series.values()) {
+      const numbers = unsorted.sort((x, y) => x - y);
+      expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
+    }
+    expect(all.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('changes, cancel and reactivate', () => {
+  it('an upgrade from 3 to 5 licenses mid-period is immediate and prorated to the cent', async () => {
+    clock = new Date('2026-03-01T09:00:00Z');
+    try {
+      const owner = await ownerWith(AMERICAN);
+      await buy(owner);
+      clock = new Date('2026-06-09T15:00:00Z'); // 100 days in: 265 of 365 days left
+      const terms = { ...PRO_3_ANNUAL, licenses: 5 };
+      const quote = (await call('POST', b(owner, '/quote'), owner.cookie, terms)).json();
+      expect(quote).toMatchObject({
+        timing: 'immediate',
+        effectiveOn: '2026-06-09',
+        netCents: 15682,
+        grossCents: 15682,
+      });
+      expect(quote.lines.map((l: { amountCents: number }) => l.amountCents)).toEqual([-23523, 39205]);
+      const answer = (await checkout(owner, terms)).json();
+      expect(answer.invoice).toMatchObject({
+        netCents: 15682,
+        grossCents: 15682,
+        licenses: 5,
+        periodStart: '2026-03-01',
+        periodEnd: '2027-03-01',
+      });
+      expect(await chargesOf(15682)).toBeGreaterThanOrEqual(1);
+      const view = (await call('GET', b(owner), owner.cookie)).json();
+      expect(view).toMatchObject({ licenses: 5, subscription: { licenses: 5, periodEnd: '2027-03-01' } });
+    } finally {
+      clock = null;
+    }
+  });
+
+  it('a downgrade is scheduled for the period’s end with no charge', async () => {
+    const owner = await ownerWith(AMERICAN);
+    await buy(owner);
+    const before = await chargesOf();
+    const response = await checkout(owner, { plan: 'basic', cycle: 'annual', licenses: 2 });
+    expect(response.statusCode, response.body).toBe(200);
+    const view = (await call('GET', b(owner), owner.cookie)).json();
+    expect(response.json()).toMatchObject({ status: 'scheduled', effectiveOn: view.subscription.periodEnd });
+    expect(view).toMatchObject({
+      plan: 'pro',
+      licenses: 3,
+      subscription: { scheduledChange: { plan: 'basic', cycle: 'annual', licenses: 2 } },
+    });
+    expect(await chargesOf()).toBe(before);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+  });
+
+  it('cancels at the period’s end and reactivates before it; change-to-free is the same as cancel', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const nothing = await call('POST', b(owner, '/cancel'), owner.cookie);
+    expect([nothing.statusCode, nothing.json().error.code]).toEqual([409, 'no_subscription']);
+    await buy(owner);
+    const canceled = await call('POST', b(owner, '/cancel'), owner.cookie);
+    expect(canceled.json()).toMatchObject({ plan: 'pro', subscription: { status: 'active', cancelAtPeriodEnd: true } });
+    const back = await call('POST', b(owner, '/reactivate'), owner.cookie);
+    expect(back.json().subscription.cancelAtPeriodEnd).toBe(false);
+    const again = await call('POST', b(owner, '/reactivate'), owner.cookie);
+    expect([again.statusCode, again.json().error.code]).toEqual([409, 'not_canceled']);
+    const free = await call('POST', b(owner, '/change-to-free'), owner.cookie);
+    expect(free.json().subscription.cancelAtPeriodEnd).toBe(true);
+  });
+});
+
+describe('renewal (the seam for the renewals job)', () => {
+  it('charges the next period off-session once, applies a scheduled change, and ends a canceled plan', async () => {
+    clock = new Date('2026-03-31T12:00:00Z');
+    try {
+      const owner = await ownerWith(AMERICAN);
+      await buy(owner, { plan: 'pro', cycle: 'monthly', licenses: 2 });
+      const { billing } = t.app.services;
+      expect(await billing.renew(owner.workspaceId, new Date('2026-04-29T23:00:00Z'))).toEqual({ status: 'not_due' });
+
+      // Begun on the 31st: April's period ends on the 30th and May's runs to the 31st.
+      const renewed = await billing.renew(owner.workspaceId, new Date('2026-04-30T06:00:00Z'));
+      expect(renewed.status).toBe('renewed');
+      expect(await billing.renew(owner.workspaceId, new Date('2026-04-30T07:00:00Z'))).toEqual({ status: 'not_due' });
+      clock = new Date('2026-05-02T12:00:00Z');
+      let invoices = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+      expect(invoices).toHaveLength(2);
+      expect(invoices[0]).toMatchObject({
+        periodStart: '2026-04-30',
+        periodEnd: '2026-05-31',
+        grossCents: 2000,
+        lines: [{ quantity: 2, unitCents: 1000, amountCents: 2000 }],
+      });
+
+      expect((await checkout(owner, { plan: 'pro', cycle: 'monthly', licenses: 1 })).json().status).toBe('scheduled');
+      expect((await billing.renew(owner.workspaceId, new Date('2026-05-31T00:00:00Z'))).status).toBe('renewed');
+      clock = new Date('2026-06-02T12:00:00Z');
+      invoices = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+      expect(invoices[0]).toMatchObject({ licenses: 1, grossCents: 1000, periodEnd: '2026-06-30' });
+      expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({
+        licenses: 1,
+        subscription: { licenses: 1, scheduledChange: null, status: 'active' },
+      });
+
+      await call('POST', b(owner, '/cancel'), owner.cookie);
+      expect(await billing.renew(owner.workspaceId, new Date('2026-06-30T00:00:00Z'))).toEqual({ status: 'ended' });
+      expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({
+        plan: 'free',
+        subscription: { status: 'canceled' },
+      });
+      expect(await invoicesOf(owner.workspaceId)).toHaveLength(3);
+    } finally {
+      clock = null;
+    }
+  });
+
+  it('leaves a declined renewal past due, with no invoice', async () => {
+    const owner = await ownerWith(AMERICAN);
+    await buy(owner, { plan: 'pro', cycle: 'monthly', licenses: 1 });
+    const sub = await t.db
+      .selectFrom('subscriptions')
+      .select(['gateway_customer_id', sql<string>`to_char(period_end, 'YYYY-MM-DD')`.as('end')])
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    // The saved card is now one that declines every charge (there is no route to change it yet).
+    const attached = await t.app.services.payments.gateway.attachPaymentMethod({
+      customerId: sub.gateway_customer_id ?? '',
+      token: await tokenOf('4000000000000341'),
+      usage: 'off_session',
+    });
+    if (attached.status !== 'attached') throw new Error('attach');
+    await t.db
+      .updateTable('subscriptions')
+      .set({ payment_method_id: attached.paymentMethod.paymentMethodId })
+      .where('workspace_id', '=', owner.workspaceId)
+      .execute();
+    const renewal = await t.app.services.billing.renew(owner.workspaceId, new Date(`${sub.end}T08:00:00Z`));
+    expect(renewal.status).toBe('declined');
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription.status).toBe('past_due');
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+  });
+});
+
+describe('credit notes', () => {
+  it('credit what is left on an invoice and no more, numbered in the same series, refunded once', async () => {
+    const owner = await ownerWith(IRISH);
+    const invoice = (await buy(owner)).invoice;
+    const credit = (body: object) => call('POST', b(owner, `/invoices/${invoice.id}/credit-note`), owner.cookie, body);
+    const part = await credit({ amountCents: 12300, reason: 'Goodwill' });
+    expect(part.statusCode, part.body).toBe(201);
+    expect(part.json()).toMatchObject({
+      kind: 'credit_note',
+      creditedInvoiceId: invoice.id,
+      number: expect.stringMatching(/^SUN-\d{4}-\d{6}$/),
+      grossCents: -12300,
+      vatCents: -2300,
+      netCents: -10000,
+    });
+    const tooMuch = await credit({ amountCents: 27553, reason: 'Too much' });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().error.fields.amountCents).toBe('At most 275.52 USD is left to credit on this invoice.');
+    const rest = await credit({ reason: 'Refund the rest' });
+    expect(rest.json().grossCents).toBe(-27552);
+    const none = await credit({ reason: 'Again' });
+    expect([none.statusCode, none.json().error.code]).toEqual([409, 'fully_credited']);
+    const list = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+    expect(list.find((i: { id: string }) => i.id === invoice.id).creditableCents).toBe(0);
+    const charged = await t.db
+      .selectFrom('invoices')
+      .select('charge_id')
+      .where('id', '=', invoice.id)
+      .executeTakeFirstOrThrow();
+    const refunds = await t.db
+      .selectFrom('payment_sandbox_charges')
+      .select(sql<number>`sum(amount_cents)::int`.as('total'))
+      .where('refunded_charge_id', '=', charged.charge_id)
+      .executeTakeFirstOrThrow();
+    expect(refunds.total).toBe(39852);
+  });
+});
+
+describe('who may', () => {
+  it('refuses members and managers (403) and other workspaces (404)', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const invoice = (await buy(owner)).invoice;
+    for (const role of ['member', 'manager'] as const) {
+      const person = await signUp(t.app);
+      await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: person.userId, role });
+      expect((await call('GET', b(owner), person.cookie)).statusCode).toBe(403);
+      expect((await call('GET', b(owner, `/invoices/${invoice.id}/pdf`), person.cookie)).statusCode).toBe(403);
+    }
+    const stranger = await ownerWith(AMERICAN);
+    expect((await call('GET', b(owner), stranger.cookie)).statusCode).toBe(404);
+    expect((await call('GET', b(stranger, `/invoices/${invoice.id}/pdf`), stranger.cookie)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,207 @@
+import {
+  billingDetailsSchema,
+  billingDetailsView,
+  billingQuoteView,
+  billingView,
+  checkoutBody,
+  checkoutView,
+  creditNoteBody,
+  invoiceListView,
+  invoiceView,
+  subscriptionTermsBody,
+} from '@sundial/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf } from '../../platform/actor.js';
+import { idempotencyKeyOf } from '../../platform/idempotency.js';
+import { errorBody, errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
+
+const tags = ['billing'];
+const base = '/workspaces/:workspaceId/billing';
+const invoiceParams = z.object({ workspaceId, invoiceId: z.uuid({ error: 'Invoice not found.' }) });
+const checkoutParams = z.object({ workspaceId, checkoutId: z.uuid({ error: 'Checkout not found.' }) });
+/** 402: the card was declined (payment_declined, with the gateway's message to show). */
+const payResponses = { ...errorResponses, 402: errorBody };
+const checkoutAnswers = { 200: checkoutView, 202: checkoutView, ...payResponses };
+
+export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { billing } = app.services;
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary:
+          'The billing page: plan, trial days left (the banner’s figure), licenses and seats in use, the subscription ' +
+          '(period, status, scheduled change, saved card), billing details and the price of each plan per cycle (Owners and Admins)',
+        params: wsParams,
+        response: { 200: billingView, ...errorResponses },
+      },
+    },
+    async (request) => billing.overview(actorOf(request)),
+  );
+
+  app.post(
+    `${base}/quote`,
+    {
+      schema: {
+        tags,
+        summary:
+          'What buying these terms costs now: net, VAT by the saved billing details, gross, and from a paid ' +
+          'subscription the prorated lines of an immediate change, or nothing for a change at the period’s end (Owners and Admins)',
+        params: wsParams,
+        body: subscriptionTermsBody,
+        response: { 200: billingQuoteView, ...errorResponses },
+      },
+    },
+    async (request) => billing.quote(actorOf(request), request.body),
+  );
+
+  app.put(
+    `${base}/details`,
+    {
+      schema: {
+        tags,
+        summary: 'Save the invoice information and billing address used on future invoices (Owners and Admins)',
+        params: wsParams,
+        body: billingDetailsSchema,
+        response: { 200: billingDetailsView, ...errorResponses },
+      },
+    },
+    async (request) => billing.saveDetails(actorOf(request), request.body),
+  );
+
+  app.post(
+    `${base}/checkout`,
+    {
+      schema: {
+        tags,
+        summary: 'Buy or change the subscription (Owners and Admins); requires an Idempotency-Key header',
+        description:
+          'An immediate change (a first plan, more licenses, a higher plan, monthly to annual) is charged now on the ' +
+          'card of `paymentToken` (from POST /payments/sandbox/tokens; saved for renewals) or the saved card: 200 ' +
+          '`succeeded` with the paid invoice, 202 `requires_action` with `nextActionUrl` (the second step; the ' +
+          'browser comes back to /homepage/payment?checkout=<checkoutId>, then POST …/checkout/<id>/confirm), or 402 ' +
+          '`payment_declined` with the message to show (nothing charged, nothing changed). A change with a decrease ' +
+          'waits for the period’s end: 200 `scheduled`, nothing charged. The same Idempotency-Key answers the same ' +
+          'checkout again and never charges twice; with another body it is 422 `idempotency_key_reused`. 422 ' +
+          '`billing_details_required` before PUT …/billing/details.',
+        params: wsParams,
+        body: checkoutBody,
+        response: checkoutAnswers,
+      },
+    },
+    async (request, reply) => {
+      const answer = await billing.checkout(actorOf(request), request.body, idempotencyKeyOf(request));
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+
+  app.post(
+    `${base}/checkout/:checkoutId/confirm`,
+    {
+      schema: {
+        tags,
+        summary:
+          'After the second step: completes the checkout if the payment went through (200, with the invoice), ' +
+          '202 while it still waits, 402 if it failed (Owners and Admins)',
+        params: checkoutParams,
+        response: checkoutAnswers,
+      },
+    },
+    async (request, reply) => {
+      const answer = await billing.confirm(actorOf(request), request.params.checkoutId);
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+
+  app.post(
+    `${base}/cancel`,
+    {
+      schema: {
+        tags,
+        summary: 'Cancel at the end of the paid period, then Free (Owners and Admins); answers the billing page',
+        params: wsParams,
+        response: { 200: billingView, ...errorResponses },
+      },
+    },
+    async (request) => billing.cancel(actorOf(request)),
+  );
+
+  app.post(
+    `${base}/change-to-free`,
+    {
+      schema: {
+        tags,
+        summary: 'Change plan to Free at the end of the paid period: the same as cancel (Owners and Admins)',
+        params: wsParams,
+        response: { 200: billingView, ...errorResponses },
+      },
+    },
+    async (request) => billing.cancel(actorOf(request)),
+  );
+
+  app.post(
+    `${base}/reactivate`,
+    {
+      schema: {
+        tags,
+        summary: 'Keep a subscription set to end, before its period ends (Owners and Admins)',
+        params: wsParams,
+        response: { 200: billingView, ...errorResponses },
+      },
+    },
+    async (request) => billing.reactivate(actorOf(request)),
+  );
+
+  app.get(
+    `${base}/invoices`,
+    {
+      schema: {
+        tags,
+        summary: 'Invoices and credit notes, newest first (Owners and Admins)',
+        params: wsParams,
+        response: { 200: invoiceListView, ...errorResponses },
+      },
+    },
+    async (request) => billing.invoices(actorOf(request)),
+  );
+
+  app.get(
+    `${base}/invoices/:invoiceId/pdf`,
+    {
+      schema: {
+        tags,
+        summary: 'The invoice or credit note as an A4 PDF (application/pdf, attachment) (Owners and Admins)',
+        params: invoiceParams,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const file = await billing.invoicePdf(actorOf(request), request.params.invoiceId);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(file.pdf as never);
+    },
+  );
+
+  app.post(
+    `${base}/invoices/:invoiceId/credit-note`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Issue a credit note on a paid invoice and refund it on the card: `amountCents` gross (all that is left ' +
+          'when left out), never more than is left to credit (Owners and Admins)',
+        params: invoiceParams,
+        body: creditNoteBody,
+        response: { 201: invoiceView, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await billing.creditNote(actorOf(request), request.params.invoiceId, request.body)),
+  );
+};

@@ -1,0 +1,985 @@
+import {
+  type BillingDetails,
+  BillingError,
+  type BillingPeriod,
+  type BillingQuoteView,
+  type BillingView,
+  billingPeriod,
+  type CheckoutBody,
+  type CheckoutView,
+  type CreditNoteBody,
+  daysBetween,
+  effectivePlan,
+  type InvoiceView,
+  invoiceTotals,
+  licenseCountError,
+  PLAN_IDS,
+  PLANS,
+  type PlanChange,
+  planChange,
+  type Quote,
+  quote,
+  roundedShare,
+  type SubscriptionTerms,
+  type SubscriptionTermsBody,
+  type Tax,
+  taxFor,
+  trialDaysLeft,
+} from '@sundial/core';
+import type { Seller } from '../../config.js';
+import type { Db } from '../../db/connection.js';
+import type { BuyerSnapshot, SellerSnapshot } from '../../db/tables/billing.js';
+import { assertCan, seatUsage } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { audit } from '../../platform/audit.js';
+import { AppError, notFound, validationError } from '../../platform/errors.js';
+import { hashSecret, newId } from '../../platform/ids.js';
+import type { PaymentMethod, Payments } from '../../platform/payments/index.js';
+import type { WorkspacesService } from '../workspaces/workspaces.service.js';
+import { presentDetails, presentInvoice, presentSubscription, type QuoteLine, taxView } from './billing.presenter.js';
+import {
+  type CheckoutAttemptRow,
+  type InvoiceRow,
+  billingRepository as repo,
+  type SubscriptionRow,
+} from './billing.repository.js';
+import { writeInvoicePdf } from './invoice.pdf.js';
+
+export interface BillingDeps {
+  db: Db;
+  payments: Payments;
+  workspaces: WorkspacesService;
+  seller: Seller;
+  /** The clock of every rule with a date in it; tests move it. */
+  now?: () => Date;
+}
+
+const CURRENCY = 'USD';
+const MAX_KEY_LENGTH = 200;
+/** How long a checkout at its second step holds off another one of the workspace. */
+const WAITING_CHECKOUT_MS = 30 * 60_000;
+/** How long one being charged does (seconds, unless its process died mid-charge). */
+const PENDING_CHECKOUT_MS = 2 * 60_000;
+const FREE: SubscriptionTerms = { plan: 'free', cycle: 'annual', licenses: 1 };
+
+export const billingServiceMessages = {
+  keyRequired: 'Send an Idempotency-Key header: a new one for each purchase, the same one to retry it.',
+  keyTooLong: `The Idempotency-Key is too long (at most ${MAX_KEY_LENGTH}).`,
+  keyReused: 'This Idempotency-Key was already used for another purchase. Send a new key for a new purchase.',
+  detailsRequired: 'Please fill in the invoice information (name, address, country) before paying.',
+  cardRequired: 'Please enter a card to pay with.',
+  freeByCheckout: 'To move to Free, use "Change plan to free": it takes effect at the end of the paid period.',
+  checkoutInProgress:
+    'Another payment for this workspace is under way or waiting for its confirmation step: finish it first, or try again in 30 minutes.',
+  nothingToChange: 'The workspace already has this plan, billing cycle and number of licenses.',
+  renewalDue: 'The current period has ended and its renewal is under way; try again in a moment.',
+  noSubscription: 'This workspace has no paid subscription.',
+  notCanceled: 'The subscription is not set to end, so there is nothing to reactivate.',
+  periodOver: 'The paid period is over: buy a plan again instead.',
+  notCreditable: 'Only a paid invoice can be credited.',
+  creditOfCredit: 'A credit note cannot be credited itself.',
+  fullyCredited: 'This invoice is credited in full already.',
+  creditTooLarge: (left: number) => `At most ${(left / 100).toFixed(2)} USD is left to credit on this invoice.`,
+} as const;
+const m = billingServiceMessages;
+
+/** What a checkout attempt froze when it began: what is charged, and what it buys. */
+interface FrozenQuote {
+  terms: SubscriptionTerms;
+  lines: QuoteLine[];
+  tax: Tax;
+  netCents: number;
+  vatCents: number;
+  grossCents: number;
+  period: { start: string; end: string; anchorDay: number };
+  buyer: BuyerSnapshot;
+  /** The card a first charge uses when the saved one pays. */
+  savedCard: PaymentMethod | null;
+}
+
+const today = (now: Date) => now.toISOString().slice(0, 10);
+const isPaid = (
+  sub: SubscriptionRow | undefined,
+): sub is SubscriptionRow & { period_start: string; period_end: string } =>
+  !!sub && (sub.status === 'active' || sub.status === 'past_due') && !!sub.period_start && !!sub.period_end;
+
+function termsOf(sub: SubscriptionRow): SubscriptionTerms {
+  return { plan: sub.plan, cycle: sub.cycle, licenses: sub.licenses };
+}
+
+/** The current terms and period: the paid subscription's, or Free (a trial has bought nothing). */
+function currentOf(sub: SubscriptionRow | undefined): { from: SubscriptionTerms; period: BillingPeriod | null } {
+  if (!isPaid(sub)) return { from: FREE, period: null };
+  return {
+    from: termsOf(sub),
+    period: {
+      start: sub.period_start,
+      end: sub.period_end,
+      days: daysBetween(sub.period_start, sub.period_end),
+      anchorDay: sub.anchor_day ?? Number(sub.period_start.slice(8)),
+    },
+  };
+}
+
+/** The saved card as the gateway names it, for a charge without a new token. */
+function savedCardOf(sub: SubscriptionRow): PaymentMethod | null {
+  if (!sub.payment_method_id || !sub.card_brand || !sub.card_last4) return null;
+  return {
+    paymentMethodId: sub.payment_method_id,
+    brand: sub.card_brand as PaymentMethod['brand'],
+    last4: sub.card_last4,
+    expMonth: sub.card_exp_month ?? 1,
+    expYear: sub.card_exp_year ?? 1970,
+    offSessionReady: true,
+  };
+}
+
+const planName = (terms: SubscriptionTerms) => PLANS[terms.plan].name;
+const licensesText = (n: number) => `${n} ${n === 1 ? 'license' : 'licenses'}`;
+
+/** Invoice lines of a plan change: a whole period as licenses x price, a part of one as one prorated amount. */
+function linesOf(change: PlanChange, priced: Quote): QuoteLine[] {
+  return change.lines.map((line) => {
+    const what = `${planName(line.terms)}, ${line.terms.cycle}, ${licensesText(line.terms.licenses)}`;
+    if (line.kind === 'charge' && line.days === line.periodDays && line.terms.licenses === priced.licenses)
+      return {
+        kind: 'charge',
+        description: `${what}, ${line.start} to ${line.end}`,
+        quantity: line.terms.licenses,
+        unitCents: priced.pricePerLicenseCents,
+        amountCents: line.amountCents,
+      };
+    const span = `${line.start} to ${line.end} (${line.days} of ${line.periodDays} days)`;
+    return {
+      kind: line.kind,
+      description: line.kind === 'credit' ? `Unused time on ${what}, ${span}` : `${what}, ${span}`,
+      quantity: 1,
+      unitCents: line.amountCents,
+      amountCents: line.amountCents,
+    };
+  });
+}
+
+function buyerOf(details: BillingDetails | ReturnType<typeof detailsOf>): BuyerSnapshot {
+  return {
+    name: details.name,
+    invoiceEmail: details.invoiceEmail,
+    address: details.address,
+    city: details.city,
+    postalCode: details.postalCode,
+    country: details.country,
+    vatId: details.vatId,
+    isBusiness: details.isBusiness,
+  };
+}
+
+function detailsOf(row: NonNullable<Awaited<ReturnType<typeof repo.findDetails>>>) {
+  return {
+    name: row.name,
+    invoiceEmail: row.invoice_email,
+    address: row.address,
+    city: row.city,
+    postalCode: row.postal_code,
+    country: row.country,
+    vatId: row.vat_id,
+    isBusiness: row.is_business,
+  };
+}
+
+/** A BillingError of core as the 422 the client shows beside the field. */
+function priced(terms: SubscriptionTerms): Quote {
+  try {
+    return quote(terms);
+  } catch (error) {
+    if (error instanceof BillingError) throw validationError({ [error.field]: error.message });
+    throw error;
+  }
+}
+
+const declined = (message: string) => new AppError('payment_declined', message, { status: 402 });
+
+/**
+ * Subscription billing (docs/architecture.md, "Billing"): the billing page's view, quotes,
+ * billing details, checkout with the payment gateway (idempotent per Idempotency-Key, completed
+ * by the browser's confirm or the gateway's event, whichever comes first), cancel and reactivate,
+ * invoices with gapless numbers, their PDF, and credit notes. Money reads and writes need
+ * `billing:manage` (owners and admins).
+ */
+export function createBillingService(deps: BillingDeps) {
+  const { db, payments, workspaces, seller } = deps;
+  const clock = deps.now ?? (() => new Date());
+  const gateway = payments.gateway;
+  /** Checkouts being worked on in this process: a concurrent retry waits for the same answer. */
+  const inFlight = new Map<string, Promise<{ status: number; body: CheckoutView }>>();
+
+  const sellerSnapshot = (): SellerSnapshot => ({
+    name: seller.name,
+    addressLines: seller.addressLines,
+    country: seller.country,
+    vatId: seller.vatId,
+    email: seller.email,
+  });
+
+  const taxOf = (buyer: BuyerSnapshot): Tax =>
+    taxFor({
+      sellerCountry: seller.country,
+      buyerCountry: buyer.country,
+      buyerIsBusiness: buyer.isBusiness,
+      buyerVatId: buyer.vatId,
+    });
+
+  /** Checks the terms against the catalogue and the members in use, and prices the change from the current ones. */
+  async function priceChange(workspaceId: string, terms: SubscriptionTermsBody, now: Date) {
+    const price = priced(terms);
+    const workspace = await workspaceRow(workspaceId);
+    const seats = await seatUsage(db, workspace);
+    const tooFew = licenseCountError(terms.licenses, seats.used);
+    if (tooFew) throw validationError({ licenses: tooFew });
+    const sub = await repo.findSubscription(db, workspaceId);
+    const { from, period } = currentOf(sub);
+    const on = today(now);
+    if (period && on >= period.end) throw new AppError('renewal_due', m.renewalDue, { status: 409 });
+    const change = planChange({ from, to: terms, period, on });
+    return { price, change, sub, lines: linesOf(change, price) };
+  }
+
+  async function workspaceRow(workspaceId: string) {
+    return db
+      .selectFrom('workspaces')
+      .select(['id', 'plan', 'licenses', 'trial_ends_at'])
+      .where('id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+  }
+
+  async function invoiceView(dbOrTx: Db, workspaceId: string, row: InvoiceRow): Promise<InvoiceView> {
+    const lines = await repo.linesOf(dbOrTx, [row.id]);
+    const credited = await repo.creditedOf(dbOrTx, workspaceId, [row.id]);
+    return presentInvoice(row, lines.get(row.id) ?? [], credited.get(row.id) ?? 0);
+  }
+
+  async function issue(
+    tx: Db,
+    values: {
+      workspaceId: string;
+      kind: 'invoice' | 'credit_note';
+      creditedInvoiceId: string | null;
+      terms: SubscriptionTerms;
+      period: { start: string; end: string } | null;
+      seller: SellerSnapshot;
+      buyer: BuyerSnapshot;
+      tax: Tax;
+      totals: { netCents: number; vatCents: number; grossCents: number };
+      lines: { description: string; quantity: number; unitCents: number; amountCents: number }[];
+      chargeId: string;
+      idempotencyKey: string;
+      reason?: string;
+      now: Date;
+    },
+  ): Promise<string> {
+    const series = `${seller.invoicePrefix}-${values.now.getUTCFullYear()}`;
+    const n = await repo.nextInvoiceNumber(tx, series);
+    const id = newId();
+    await repo.insertInvoice(
+      tx,
+      {
+        id,
+        workspace_id: values.workspaceId,
+        number: `${series}-${String(n).padStart(6, '0')}`,
+        kind: values.kind,
+        credited_invoice_id: values.creditedInvoiceId,
+        status: 'paid',
+        issued_at: values.now,
+        period_start: values.period?.start ?? null,
+        period_end: values.period?.end ?? null,
+        plan: values.terms.plan,
+        cycle: values.terms.cycle,
+        licenses: values.terms.licenses,
+        currency: CURRENCY,
+        seller: JSON.stringify(values.seller),
+        buyer: JSON.stringify(values.buyer),
+        tax_kind: values.tax.kind,
+        tax_rate_basis_points: values.tax.ratePercentBasisPoints,
+        tax_note: values.tax.note,
+        net_cents: values.totals.netCents,
+        vat_cents: values.totals.vatCents,
+        gross_cents: values.totals.grossCents,
+        charge_id: values.chargeId,
+        idempotency_key: values.idempotencyKey,
+        reason: values.reason ?? null,
+      },
+      values.lines.map((line) => ({
+        description: line.description,
+        quantity: line.quantity,
+        unit_cents: line.unitCents,
+        amount_cents: line.amountCents,
+      })),
+    );
+    return id;
+  }
+
+  /**
+   * Completes a paid checkout in `tx`, once: issues the paid invoice (numbered), activates or
+   * changes the subscription, and sets the workspace's plan and licenses. A second call (the
+   * browser's confirm and the gateway's event racing) waits on the attempt's row lock and does nothing.
+   */
+  async function complete(tx: Db, workspaceId: string, attemptId: string, chargeId: string, now: Date) {
+    const attempt = await repo.findAttempt(tx, workspaceId, attemptId, { lock: true });
+    if (!attempt || attempt.status === 'succeeded') return;
+    const frozen = attempt.quote as FrozenQuote;
+    const card = (attempt.payment_method as PaymentMethod | null) ?? frozen.savedCard;
+    const invoiceId = await issue(tx, {
+      workspaceId,
+      kind: 'invoice',
+      creditedInvoiceId: null,
+      terms: frozen.terms,
+      period: frozen.period,
+      seller: sellerSnapshot(),
+      buyer: frozen.buyer,
+      tax: frozen.tax,
+      totals: frozen,
+      lines: frozen.lines,
+      chargeId,
+      idempotencyKey: `checkout:${attemptId}`,
+      now,
+    });
+    const wasPaid = isPaid(await repo.findSubscription(tx, workspaceId, { lock: true }));
+    await repo.saveSubscription(tx, workspaceId, {
+      ...frozen.terms,
+      period_start: frozen.period.start,
+      period_end: frozen.period.end,
+      anchor_day: frozen.period.anchorDay,
+      status: 'active',
+      cancel_at_period_end: false,
+      scheduled_plan: null,
+      scheduled_cycle: null,
+      scheduled_licenses: null,
+      ...(card
+        ? {
+            payment_method_id: card.paymentMethodId,
+            card_brand: card.brand,
+            card_last4: card.last4,
+            card_exp_month: card.expMonth,
+            card_exp_year: card.expYear,
+          }
+        : {}),
+    });
+    await workspaces.setPlan(tx, workspaceId, frozen.terms);
+    await repo.updateAttempt(tx, workspaceId, attemptId, {
+      status: 'succeeded',
+      charge_id: chargeId,
+      next_action_url: null,
+      invoice_id: invoiceId,
+    });
+    await audit(tx, {
+      action: wasPaid ? 'subscription.changed' : 'subscription.purchased',
+      actorUserId: attempt.user_id,
+      workspaceId,
+      subjectId: invoiceId,
+      detail: { ...frozen.terms, grossCents: frozen.grossCents },
+    });
+  }
+
+  /** The answer for an attempt as it stands (402 for a declined one). */
+  async function answerOf(attempt: CheckoutAttemptRow): Promise<{ status: number; body: CheckoutView }> {
+    switch (attempt.status) {
+      case 'succeeded': {
+        if (!attempt.invoice_id) {
+          const { effectiveOn } = attempt.quote as { effectiveOn: string };
+          return { status: 200, body: { status: 'scheduled', checkoutId: attempt.id, effectiveOn } };
+        }
+        const row = await repo.findInvoice(db, attempt.workspace_id, attempt.invoice_id);
+        if (!row) throw notFound('Invoice not found.');
+        return {
+          status: 200,
+          body: {
+            status: 'succeeded',
+            checkoutId: attempt.id,
+            invoice: await invoiceView(db, attempt.workspace_id, row),
+          },
+        };
+      }
+      case 'requires_action':
+        return {
+          status: 202,
+          body: { status: 'requires_action', checkoutId: attempt.id, nextActionUrl: attempt.next_action_url ?? '' },
+        };
+      case 'declined':
+        throw declined(attempt.decline_message ?? 'Your card was declined.');
+      default:
+        throw new AppError('checkout_pending', 'This payment is still being processed; try again in a moment.', {
+          status: 409,
+        });
+    }
+  }
+
+  /** Records what the gateway said about an attempt's charge and answers it. */
+  async function settle(
+    workspaceId: string,
+    attemptId: string,
+    result: Awaited<ReturnType<typeof gateway.charge>>,
+    now: Date,
+  ) {
+    if (result.status === 'succeeded')
+      await db.transaction().execute((tx) => complete(tx, workspaceId, attemptId, result.chargeId, now));
+    else
+      await db.transaction().execute(async (tx) => {
+        // A completion that won the race (the gateway's event) is kept.
+        const attempt = await repo.findAttempt(tx, workspaceId, attemptId, { lock: true });
+        if (!attempt || attempt.status === 'succeeded' || attempt.status === 'declined') return;
+        await repo.updateAttempt(
+          tx,
+          workspaceId,
+          attemptId,
+          result.status === 'requires_action'
+            ? { status: 'requires_action', charge_id: result.chargeId, next_action_url: result.nextAction.url }
+            : {
+                status: 'declined',
+                charge_id: result.chargeId,
+                decline_message: result.message,
+                next_action_url: null,
+              },
+        );
+      });
+    const attempt = await repo.findAttempt(db, workspaceId, attemptId);
+    if (!attempt) throw notFound('Checkout not found.');
+    return answerOf(attempt);
+  }
+
+  /** Saves the card (once) and charges the frozen amount with the attempt's own gateway key. */
+  async function pay(
+    attempt: CheckoutAttemptRow,
+    options: { paymentToken?: string | undefined; email: string; offSession: boolean },
+    now: Date,
+  ) {
+    const { paymentToken } = options;
+    const workspaceId = attempt.workspace_id;
+    const frozen = attempt.quote as FrozenQuote;
+    const sub = await repo.findSubscription(db, workspaceId);
+    let customerId = sub?.gateway_customer_id;
+    if (!customerId) {
+      const created = await gateway.createCustomer({
+        email: frozen.buyer.invoiceEmail ?? options.email,
+        name: frozen.buyer.name,
+      });
+      customerId = await repo.claimCustomer(db, workspaceId, created.customerId);
+    }
+    let card = (attempt.payment_method as PaymentMethod | null) ?? null;
+    if (!card && paymentToken) {
+      const attached = await gateway
+        .attachPaymentMethod({ customerId, token: paymentToken, usage: 'off_session' })
+        .catch(async (error: unknown) => {
+          // A token the gateway refuses (unknown, used already): nothing was charged, so the
+          // attempt is forgotten and neither blocks another purchase nor answers this key again.
+          await repo.deleteAttempt(db, workspaceId, attempt.id);
+          throw error;
+        });
+      if (attached.status === 'declined') {
+        await repo.updateAttempt(db, workspaceId, attempt.id, {
+          status: 'declined',
+          decline_message: attached.message,
+        });
+        throw declined(attached.message);
+      }
+      card = attached.paymentMethod;
+      await repo.updateAttempt(db, workspaceId, attempt.id, { payment_method: JSON.stringify(card) });
+    }
+    card ??= frozen.savedCard;
+    if (!card) throw validationError({ paymentToken: m.cardRequired });
+    const result = await gateway.charge({
+      customerId,
+      paymentMethodId: card.paymentMethodId,
+      amountCents: frozen.grossCents,
+      currency: CURRENCY,
+      idempotencyKey: `checkout:${attempt.id}`,
+      description: `Sundial ${planName(frozen.terms)}, ${frozen.terms.cycle}, ${licensesText(frozen.terms.licenses)}`,
+      offSession: options.offSession,
+      returnPath: `/homepage/payment?checkout=${attempt.id}`,
+    });
+    return settle(workspaceId, attempt.id, result, now);
+  }
+
+  /** Works on a pending attempt once per process at a time; other states answer as they stand. */
+  function resume(actor: Actor, attempt: CheckoutAttemptRow, paymentToken: string | undefined, now: Date) {
+    if (attempt.status !== 'pending') return answerOf(attempt);
+    const running = inFlight.get(attempt.id);
+    if (running) return running;
+    const work = pay(attempt, { paymentToken, email: actor.user.email, offSession: false }, now).finally(() =>
+      inFlight.delete(attempt.id),
+    );
+    inFlight.set(attempt.id, work);
+    return work;
+  }
+
+  async function findOwnInvoice(workspaceId: string, invoiceId: string): Promise<InvoiceRow> {
+    const row = await repo.findInvoice(db, workspaceId, invoiceId);
+    if (!row) throw notFound('Invoice not found.');
+    return row;
+  }
+
+  // A charge the browser never came back for completes from the gateway's event.
+  payments.events.on('charge.succeeded', async (tx, event) => {
+    if (event.data.object !== 'charge') return;
+    const attempt = await repo.findAttemptByCharge(tx, event.data.chargeId);
+    if (attempt) await complete(tx, attempt.workspace_id, attempt.id, event.data.chargeId, clock());
+  });
+  payments.events.on('charge.failed', async (tx, event) => {
+    if (event.data.object !== 'charge') return;
+    const found = await repo.findAttemptByCharge(tx, event.data.chargeId);
+    if (!found) return;
+    const attempt = await repo.findAttempt(tx, found.workspace_id, found.id, { lock: true });
+    if (attempt?.status === 'requires_action' || attempt?.status === 'pending')
+      await repo.updateAttempt(tx, found.workspace_id, found.id, {
+        status: 'declined',
+        decline_message: event.data.message,
+        next_action_url: null,
+      });
+  });
+
+  return {
+    /** The billing page: plan, trial days left (the banner's figure), seats, subscription, details and prices. */
+    async overview(actor: Actor, now = clock()): Promise<BillingView> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const workspace = await workspaceRow(workspaceId);
+      const [seats, sub, details] = await Promise.all([
+        seatUsage(db, workspace),
+        repo.findSubscription(db, workspaceId),
+        repo.findDetails(db, workspaceId),
+      ]);
+      const daysLeft = trialDaysLeft(workspace.trial_ends_at, now);
+      return {
+        plan: workspace.plan,
+        effectivePlan: effectivePlan(workspace.plan, workspace.trial_ends_at, now),
+        isTrial: workspace.plan === 'free' && daysLeft > 0,
+        trialDaysLeft: daysLeft,
+        trialEndsAt: workspace.trial_ends_at ? new Date(workspace.trial_ends_at).toISOString() : null,
+        licenses: workspace.licenses,
+        seats,
+        subscription: sub && sub.status !== 'none' ? presentSubscription(sub) : null,
+        details: details ? presentDetails(details) : null,
+        prices: PLAN_IDS.map((plan) => ({
+          plan,
+          name: PLANS[plan].name,
+          monthlyCents: PLANS[plan].pricePerLicenseCents?.monthly ?? null,
+          annualCents: PLANS[plan].pricePerLicenseCents?.annual ?? null,
+        })),
+        currency: CURRENCY,
+        sellerCountry: seller.country,
+      };
+    },
+
+    /**
+     * What buying the terms would cost now: the period's price, and from a paid subscription the
+     * prorated lines of an immediate change (or nothing, for a change at the period's end), with
+     * VAT by the saved billing details. 422 for licenses outside 1..999 or below the members in
+     * use, and for Enterprise.
+     */
+    async quote(actor: Actor, terms: SubscriptionTermsBody, now = clock()): Promise<BillingQuoteView> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const { price, change, lines } = await priceChange(workspaceId, terms, now);
+      const details = await repo.findDetails(db, workspaceId);
+      const tax = details ? taxOf(buyerOf(detailsOf(details))) : null;
+      const totals = invoiceTotals(lines, tax ?? { ratePercentBasisPoints: 0 });
+      return {
+        ...terms,
+        pricePerLicenseCents: price.pricePerLicenseCents,
+        subtotalCents: price.subtotalCents,
+        timing: change.timing,
+        effectiveOn: change.effectiveOn,
+        period: { start: change.period.start, end: change.period.end },
+        lines,
+        tax: tax ? taxView(tax) : null,
+        ...totals,
+        currency: CURRENCY,
+      };
+    },
+
+    /** Saves the buyer's details for future invoices (issued ones keep theirs). */
+    async saveDetails(actor: Actor, details: BillingDetails) {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        await repo.upsertDetails(tx, {
+          workspace_id: workspaceId,
+          name: details.name,
+          invoice_email: details.invoiceEmail,
+          address: details.address,
+          city: details.city,
+          postal_code: details.postalCode,
+          country: details.country,
+          vat_id: details.vatId,
+          is_business: details.isBusiness,
+          updated_by_user_id: actor.userId,
+        });
+        await audit(tx, { action: 'billing.details_updated', actorUserId: actor.userId, workspaceId });
+      });
+      const saved = await repo.findDetails(db, workspaceId);
+      if (!saved) throw notFound();
+      return presentDetails(saved);
+    },
+
+    /**
+     * Buys or changes the subscription, once per Idempotency-Key (required; the same key with
+     * another body is 422 `idempotency_key_reused`). An immediate change is charged on the card
+     * of `paymentToken` (saved for renewals) or the saved card, with the gateway key
+     * `checkout:<attempt id>`: a retry, even after a crash mid-charge, charges once. Answers
+     * 200 `succeeded` with the paid invoice, 200 `scheduled` for a change at the period's end
+     * (nothing charged), 202 `requires_action` with the second step's URL, or throws 402
+     * `payment_declined` (nothing charged, nothing changed). 422 without billing details.
+     */
+    async checkout(
+      actor: Actor,
+      body: CheckoutBody,
+      key: string | undefined,
+      now = clock(),
+    ): Promise<{ status: number; body: CheckoutView }> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      if (!key) throw validationError({ 'idempotency-key': m.keyRequired });
+      if (key.length > MAX_KEY_LENGTH) throw validationError({ 'idempotency-key': m.keyTooLong });
+      const requestHash = hashSecret(JSON.stringify([body.plan, body.cycle, body.licenses, body.paymentToken ?? null]));
+      const resumeExisting = async () => {
+        const existing = await repo.findAttemptByKey(db, workspaceId, key);
+        if (!existing) return undefined;
+        if (existing.request_hash !== requestHash)
+          throw new AppError('idempotency_key_reused', m.keyReused, { status: 422 });
+        return resume(actor, existing, body.paymentToken, now);
+      };
+      const replay = await resumeExisting();
+      if (replay) return replay;
+
+      if (body.plan === 'free') throw validationError({ plan: m.freeByCheckout });
+      const detailsRow = await repo.findDetails(db, workspaceId);
+      if (!detailsRow) throw new AppError('billing_details_required', m.detailsRequired, { status: 422 });
+      const terms = { plan: body.plan, cycle: body.cycle, licenses: body.licenses };
+      const { change, sub, lines } = await priceChange(workspaceId, terms, now);
+      if (change.timing === 'none') throw new AppError('nothing_to_change', m.nothingToChange, { status: 409 });
+      const base = {
+        workspace_id: workspaceId,
+        user_id: actor.userId,
+        idempotency_key: key,
+        request_hash: requestHash,
+      };
+
+      if (change.timing === 'period_end') {
+        const id = newId();
+        const claimed = await db.transaction().execute(async (tx) => {
+          const inserted = await repo.insertAttempt(tx, {
+            ...base,
+            id,
+            terms: JSON.stringify(terms),
+            quote: JSON.stringify({ effectiveOn: change.effectiveOn }),
+            status: 'succeeded',
+            charge_id: null,
+            next_action_url: null,
+            decline_message: null,
+            invoice_id: null,
+          });
+          if (!inserted) return false;
+          await repo.saveSubscription(tx, workspaceId, {
+            cancel_at_period_end: false,
+            scheduled_plan: terms.plan,
+            scheduled_cycle: terms.cycle,
+            scheduled_licenses: terms.licenses,
+          });
+          await audit(tx, {
+            action: 'subscription.change_scheduled',
+            actorUserId: actor.userId,
+            workspaceId,
+            detail: { ...terms, effectiveOn: change.effectiveOn },
+          });
+          return true;
+        });
+        if (!claimed) return (await resumeExisting()) ?? answerOf({ id } as CheckoutAttemptRow);
+        return { status: 200, body: { status: 'scheduled', checkoutId: id, effectiveOn: change.effectiveOn } };
+      }
+
+      const buyer = buyerOf(detailsOf(detailsRow));
+      const tax = taxOf(buyer);
+      const totals = invoiceTotals(lines, tax);
+      const savedCard = sub ? savedCardOf(sub) : null;
+      if (!body.paymentToken && !savedCard) throw validationError({ paymentToken: m.cardRequired });
+      // Two purchases priced from the same subscription would both be charged in full: one at a time.
+      const since = Date.now();
+      if (
+        await repo.hasOpenAttempt(db, workspaceId, {
+          pendingSince: new Date(since - PENDING_CHECKOUT_MS),
+          waitingSince: new Date(since - WAITING_CHECKOUT_MS),
+        })
+      )
+        // The open one may be this very request, sent twice at once.
+        return (
+          (await resumeExisting()) ??
+          Promise.reject(new AppError('checkout_in_progress', m.checkoutInProgress, { status: 409 }))
+        );
+      const frozen: FrozenQuote = {
+        terms,
+        lines,
+        tax,
+        ...totals,
+        period: { start: change.period.start, end: change.period.end, anchorDay: change.period.anchorDay },
+        buyer,
+        savedCard,
+      };
+      const id = newId();
+      const inserted = await repo.insertAttempt(db, {
+        ...base,
+        id,
+        terms: JSON.stringify(terms),
+        quote: JSON.stringify(frozen),
+        status: 'pending',
+        charge_id: null,
+        next_action_url: null,
+        decline_message: null,
+        invoice_id: null,
+      });
+      if (!inserted) return (await resumeExisting()) ?? answerOf({ id } as CheckoutAttemptRow);
+      const attempt = await repo.findAttempt(db, workspaceId, id);
+      if (!attempt) throw notFound('Checkout not found.');
+      return resume(actor, attempt, body.paymentToken, now);
+    },
+
+    /**
+     * After the second step: asks the gateway how the charge ended and completes the checkout
+     * (or answers 402, or 202 while it waits). Does nothing twice: the gateway's event may have
+     * completed it first.
+     */
+    async confirm(actor: Actor, checkoutId: string, now = clock()): Promise<{ status: number; body: CheckoutView }> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const attempt = await repo.findAttempt(db, workspaceId, checkoutId);
+      if (!attempt) throw notFound('Checkout not found.');
+      if (attempt.status !== 'requires_action' || !attempt.charge_id) return resume(actor, attempt, undefined, now);
+      return settle(workspaceId, attempt.id, await gateway.confirmCharge(attempt.charge_id), now);
+    },
+
+    /** Ends the paid plan at the period's end (Free from then on); a scheduled change is dropped. */
+    async cancel(actor: Actor, now = clock()): Promise<BillingView> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const sub = await repo.findSubscription(tx, workspaceId, { lock: true });
+        if (!isPaid(sub)) throw new AppError('no_subscription', m.noSubscription, { status: 409 });
+        if (sub.cancel_at_period_end) return;
+        await repo.saveSubscription(tx, workspaceId, {
+          cancel_at_period_end: true,
+          scheduled_plan: null,
+          scheduled_cycle: null,
+          scheduled_licenses: null,
+        });
+        await audit(tx, {
+          action: 'subscription.canceled',
+          actorUserId: actor.userId,
+          workspaceId,
+          detail: { endsOn: sub.period_end },
+        });
+      });
+      return this.overview(actor, now);
+    },
+
+    /** Keeps a subscription that was set to end, before its period ends. */
+    async reactivate(actor: Actor, now = clock()): Promise<BillingView> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const sub = await repo.findSubscription(tx, workspaceId, { lock: true });
+        if (!isPaid(sub)) throw new AppError('no_subscription', m.noSubscription, { status: 409 });
+        if (today(now) >= sub.period_end) throw new AppError('period_over', m.periodOver, { status: 409 });
+        if (!sub.cancel_at_period_end) throw new AppError('not_canceled', m.notCanceled, { status: 409 });
+        await repo.saveSubscription(tx, workspaceId, { cancel_at_period_end: false });
+        await audit(tx, { action: 'subscription.reactivated', actorUserId: actor.userId, workspaceId });
+      });
+      return this.overview(actor, now);
+    },
+
+    /**
+     * The renewals job's seam (the job, its retries and e-mails are a later slice): at or after the
+     * period's end, a subscription set to end ends (the workspace drops to Free, data kept); any
+     * other is charged off-session on the saved card for the next period, at the scheduled terms
+     * or the current ones, once per period (attempt key `renewal:<period end>`), and completes as
+     * a checkout does. A decline or a second step leaves it `past_due` for dunning.
+     */
+    async renew(
+      workspaceId: string,
+      now = clock(),
+    ): Promise<{ status: 'not_due' | 'ended' | 'renewed' | 'requires_action' | 'declined'; checkoutId?: string }> {
+      const sub = await repo.findSubscription(db, workspaceId);
+      if (!isPaid(sub) || today(now) < sub.period_end) return { status: 'not_due' };
+      if (sub.cancel_at_period_end || sub.scheduled_plan === 'free') {
+        await db.transaction().execute(async (tx) => {
+          const locked = await repo.findSubscription(tx, workspaceId, { lock: true });
+          if (!isPaid(locked) || today(now) < locked.period_end) return;
+          await repo.saveSubscription(tx, workspaceId, {
+            status: 'canceled',
+            cancel_at_period_end: false,
+            scheduled_plan: null,
+            scheduled_cycle: null,
+            scheduled_licenses: null,
+          });
+          await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses: locked.licenses });
+          await audit(tx, { action: 'subscription.ended', workspaceId, detail: { endedOn: locked.period_end } });
+        });
+        return { status: 'ended' };
+      }
+      const terms: SubscriptionTerms =
+        sub.scheduled_plan && sub.scheduled_cycle && sub.scheduled_licenses
+          ? { plan: sub.scheduled_plan, cycle: sub.scheduled_cycle, licenses: sub.scheduled_licenses }
+          : termsOf(sub);
+      const next = billingPeriod({ start: sub.period_end, cycle: terms.cycle, anchorDay: sub.anchor_day ?? undefined });
+      const price = priced(terms);
+      const lines: QuoteLine[] = [
+        {
+          kind: 'charge',
+          description: `${planName(terms)}, ${terms.cycle}, ${licensesText(terms.licenses)}, ${next.start} to ${next.end}`,
+          quantity: terms.licenses,
+          unitCents: price.pricePerLicenseCents,
+          amountCents: price.subtotalCents,
+        },
+      ];
+      const detailsRow = await repo.findDetails(db, workspaceId);
+      if (!detailsRow) throw new AppError('billing_details_required', m.detailsRequired, { status: 422 });
+      const buyer = buyerOf(detailsOf(detailsRow));
+      const tax = taxOf(buyer);
+      const frozen: FrozenQuote = {
+        terms,
+        lines,
+        tax,
+        ...invoiceTotals(lines, tax),
+        period: { start: next.start, end: next.end, anchorDay: next.anchorDay },
+        buyer,
+        savedCard: savedCardOf(sub),
+      };
+      const key = `renewal:${sub.period_end}`;
+      await repo.insertAttempt(db, {
+        id: newId(),
+        workspace_id: workspaceId,
+        user_id: null,
+        idempotency_key: key,
+        request_hash: key,
+        terms: JSON.stringify(terms),
+        quote: JSON.stringify(frozen),
+        status: 'pending',
+        charge_id: null,
+        next_action_url: null,
+        decline_message: null,
+        invoice_id: null,
+      });
+      const attempt = await repo.findAttemptByKey(db, workspaceId, key);
+      if (!attempt) throw notFound('Checkout not found.');
+      try {
+        const answer =
+          attempt.status === 'pending'
+            ? await pay(attempt, { email: buyer.invoiceEmail ?? '', offSession: true }, now)
+            : await answerOf(attempt);
+        if (answer.status === 200) return { status: 'renewed', checkoutId: attempt.id };
+        await repo.saveSubscription(db, workspaceId, { status: 'past_due' });
+        return { status: 'requires_action', checkoutId: attempt.id };
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'payment_declined')) throw error;
+        await repo.saveSubscription(db, workspaceId, { status: 'past_due' });
+        return { status: 'declined', checkoutId: attempt.id };
+      }
+    },
+
+    /** Invoices and credit notes, newest first. */
+    async invoices(actor: Actor): Promise<{ items: InvoiceView[] }> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const rows = await repo.listInvoices(db, workspaceId);
+      const ids = rows.map((row) => row.id);
+      const [lines, credited] = await Promise.all([repo.linesOf(db, ids), repo.creditedOf(db, workspaceId, ids)]);
+      return { items: rows.map((row) => presentInvoice(row, lines.get(row.id) ?? [], credited.get(row.id) ?? 0)) };
+    },
+
+    /** The invoice as an A4 PDF, and its file name. */
+    async invoicePdf(actor: Actor, invoiceId: string): Promise<{ fileName: string; pdf: Buffer }> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const row = await findOwnInvoice(workspaceId, invoiceId);
+      const lines = (await repo.linesOf(db, [row.id])).get(row.id) ?? [];
+      const credited = row.credited_invoice_id
+        ? await repo.findInvoice(db, workspaceId, row.credited_invoice_id)
+        : undefined;
+      return {
+        fileName: `${row.number}.pdf`,
+        pdf: await writeInvoicePdf(row, lines, credited?.number ?? null),
+      };
+    },
+
+    /**
+     * A credit note on a paid invoice for `amountCents` gross (all that is left when left out),
+     * refunded through the gateway: never more than is left to credit (422), numbered in the same
+     * series. A retry of the same credit refunds once (the gateway key names the invoice, what was
+     * credited before and the amount).
+     */
+    async creditNote(actor: Actor, invoiceId: string, body: CreditNoteBody, now = clock()): Promise<InvoiceView> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const invoice = await findOwnInvoice(workspaceId, invoiceId);
+      if (invoice.kind === 'credit_note') throw new AppError('not_creditable', m.creditOfCredit, { status: 422 });
+      if (invoice.status !== 'paid' || !invoice.charge_id)
+        throw new AppError('not_creditable', m.notCreditable, { status: 409 });
+      const creditedBefore = (await repo.creditedOf(db, workspaceId, [invoiceId])).get(invoiceId) ?? 0;
+      const left = invoice.gross_cents - creditedBefore;
+      if (left <= 0) throw new AppError('fully_credited', m.fullyCredited, { status: 409 });
+      const amount = body.amountCents ?? left;
+      if (amount > left) throw validationError({ amountCents: m.creditTooLarge(left) });
+      const refund = await gateway.refund({
+        chargeId: invoice.charge_id,
+        amountCents: amount,
+        idempotencyKey: `invoice:${invoiceId}:credit:${creditedBefore}:${amount}`,
+        reason: body.reason,
+      });
+      const key = `refund:${refund.refundId}`;
+      const creditId = await db.transaction().execute(async (tx) => {
+        await repo.findInvoice(tx, workspaceId, invoiceId, { lock: true });
+        const done = await repo.findInvoiceByKey(tx, workspaceId, key);
+        if (done) return done.id;
+        const vat = roundedShare(amount, invoice.tax_rate_basis_points, 10_000 + invoice.tax_rate_basis_points);
+        const net = amount - vat;
+        const id = await issue(tx, {
+          workspaceId,
+          kind: 'credit_note',
+          creditedInvoiceId: invoiceId,
+          terms: { plan: invoice.plan, cycle: invoice.cycle, licenses: invoice.licenses },
+          period:
+            invoice.period_start && invoice.period_end
+              ? { start: invoice.period_start, end: invoice.period_end }
+              : null,
+          seller: invoice.seller,
+          buyer: invoice.buyer,
+          tax: {
+            kind: invoice.tax_kind,
+            ratePercentBasisPoints: invoice.tax_rate_basis_points,
+            note: invoice.tax_note,
+          },
+          totals: { netCents: -net, vatCents: -vat, grossCents: -amount },
+          lines: [
+            {
+              description: `Credit on invoice ${invoice.number}: ${body.reason}`,
+              quantity: 1,
+              unitCents: -net,
+              amountCents: -net,
+            },
+          ],
+          chargeId: refund.refundId,
+          idempotencyKey: key,
+          reason: body.reason,
+          now,
+        });
+        await audit(tx, {
+          action: 'invoice.credited',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: invoiceId,
+          detail: { creditNoteId: id, grossCents: amount },
+        });
+        return id;
+      });
+      return invoiceView(db, workspaceId, await findOwnInvoice(workspaceId, creditId));
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;
