@@ -103,6 +103,11 @@ const envSchema = z.object({
    * suits the sandbox (it delivers its events to the process that signed them).
    */
   PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Whether this Sundial sells plans. off (self-hosted): every workspace has every feature, no
+   * seat limit, no trial, and the billing pages say billing is off.
+   */
+  BILLING: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -114,6 +119,8 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   publicUrl: string;
   secureCookies: boolean;
+  /** BILLING=on, as the entitlements read it. */
+  billing: { billing: boolean };
   /** PAYMENTS_WEBHOOK_SECRET, or one made for this process. */
   paymentsWebhookSecret: string;
   webDist: string;
@@ -135,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...env,
     publicUrl,
     secureCookies: publicUrl.startsWith('https:'),
+    billing: { billing: env.BILLING === 'on' },
     paymentsWebhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
   };

@@ -56,7 +56,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   auditEvents(events);
   const liveUpdates = createLiveUpdates(events);
   const timeEntries = createTimeEntriesService(db, events);
-  const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings });
+  const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings }, config.billing);
   const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
@@ -115,7 +115,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     workspaces,
     auth,
     profile: createProfileService({ db, workspaces }),
-    members: createMembersService({ db, sessions }),
+    members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),
     projects,
     clients: createClientsService(db),

@@ -31,7 +31,7 @@ import {
 } from '@sundial/core';
 import type { RawBuilder } from 'kysely';
 import { copyOutFor, type Db } from '../../db/connection.js';
-import { type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
+import { assertFeature, type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import type { BudgetLine, ProjectsService } from '../projects/projects.service.js';
@@ -235,6 +235,8 @@ export function createReportsService(
     const wantsBillable = measures.some((m) => MONEY_MEASURES.includes(m) && m !== 'costAmount');
     const wantsCost = measures.includes('costAmount') || measures.includes('margin');
     if (!wantsBillable && !wantsCost) return;
+    // Money in reports needs billing rates (Pro): a Free workspace asking for it is told so.
+    assertFeature(actor, 'billing_rates');
     const covered = await moneyCovered(actor, f);
     if (wantsBillable && !covered.billable) throw moneyForbidden('billable amounts');
     if (wantsCost && !covered.cost) throw moneyForbidden('costs and margins');
@@ -400,6 +402,7 @@ export function createReportsService(
      * everyone in the report, else their figures are left out (moneyHidden).
      */
     async estimates(actor: Actor, q: EstimatesReportQuery, now = new Date()): Promise<EstimatesReportView> {
+      assertFeature(actor, 'budgets');
       const f = await resolve(actor, q, now);
       const lines = await projects.budgets(actor, { projectIds: q.projects, clientIds: q.clients });
       const hasFee = lines.some((l) => l.type === 'fee');

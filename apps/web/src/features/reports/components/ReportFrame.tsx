@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useTimeSettings } from '../../timesheet/api';
 import { rangeLabel } from '../format';
 import { SaveReportButton } from '../saved/SaveReportButton';
@@ -70,6 +71,7 @@ export function ReportFrame({
   children: ReactNode;
 }) {
   const { today } = useViewerDays();
+  const { hasFeature } = useWorkspace();
   const { filters, dropped, update } = url;
   return (
     <Stack gap="md">
@@ -92,7 +94,8 @@ export function ReportFrame({
         </Group>
         <Group gap="sm" align="flex-end" wrap="wrap">
           {controls}
-          {exportAs && <ExportMenu report={exportAs} />}
+          {exportAs &&
+            (hasFeature('export') ? <ExportMenu report={exportAs} /> : <UpgradePrompt feature="export" compact />)}
           <SaveReportButton />
         </Group>
       </Group>

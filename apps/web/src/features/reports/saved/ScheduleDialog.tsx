@@ -28,6 +28,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useMembers } from '../../team/api';
 import { useReportSchedule, useScheduleAction } from './api';
 import { sch } from './schedule-texts';
@@ -55,11 +56,15 @@ const when = (iso: string, timeZone: string) =>
  * the last failure) with pause, resume, send now and delete.
  */
 export function ScheduleDialog({ report, onClose }: { report: SavedReportView; onClose: () => void }) {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, hasFeature } = useWorkspace();
+  // A scheduled report is an export sent by e-mail: Basic.
+  const locked = !hasFeature('export');
   const schedule = useReportSchedule(workspaceId, report.id);
   return (
     <Modal opened onClose={onClose} title={sch.title(report.name)} centered size="lg">
-      {schedule.isPending ? (
+      {locked ? (
+        <UpgradePrompt feature="export" />
+      ) : schedule.isPending ? (
         <Group justify="center" py="xl">
           <Loader aria-label={sch.stateLabel} />
         </Group>
