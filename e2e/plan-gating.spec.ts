@@ -107,7 +107,7 @@ test.describe('plan gating', () => {
     const page = await owner.newPage();
     await page.goto('/homepage/reports/summary');
     await expect(page.getByTestId('trial-banner')).toContainText('Your Pro trial has ended');
-    const exportPrompt = page.getByTestId('upgrade-prompt').filter({ hasText: 'Export' });
+    const exportPrompt = page.locator('[data-testid="upgrade-prompt"][data-feature="export"]');
     await expect(exportPrompt).toContainText(
       'Export to Excel, Google Spreadsheet and CSV is available on the Basic plan.',
     );
@@ -116,6 +116,9 @@ test.describe('plan gating', () => {
       '/homepage/billing',
     );
     await expect(page.getByRole('button', { name: 'Export' })).toHaveCount(0);
+    // Amounts are left out because of the plan, and the page says so rather than blaming access.
+    await expect(page.locator('[data-testid="upgrade-prompt"][data-feature="billing_rates"]')).toBeVisible();
+    await expect(page.getByTestId('money-hidden')).toHaveCount(0);
     await shotsAtWidths(page, 'plan-gating-export-owner');
 
     await page.goto('/homepage/projects');
@@ -126,11 +129,18 @@ test.describe('plan gating', () => {
       'Billing rates and labour costs is available on the Pro plan.',
     );
     await expect(rates.getByLabel('Billable rate (USD/h)')).toHaveCount(0);
-    await shotsAtWidths(page, 'plan-gating-rates-owner');
+    await rates.scrollIntoViewIfNeeded();
+    // The edit pane scrolls on its own, below a full page's fold: the page, then the section itself.
+    await shotsAtWidths(page, 'plan-gating-project-pane-owner');
+    const shots = process.env.E2E_SHOTS_DIR;
+    for (const width of shots ? [1440, 1024] : []) {
+      await page.setViewportSize({ width, height: 900 });
+      await rates.screenshot({ path: `${shots}/plan-gating-rates-owner-${width}.png` });
+    }
 
     const theirs = await member.newPage();
     await theirs.goto('/homepage/reports/summary');
-    const asked = theirs.getByTestId('upgrade-prompt');
+    const asked = theirs.locator('[data-testid="upgrade-prompt"][data-feature="export"]');
     await expect(asked).toContainText('Ask an owner or admin to upgrade.');
     await expect(asked.getByRole('link', { name: 'Choose a plan' })).toHaveCount(0);
     await shotsAtWidths(theirs, 'plan-gating-export-member');

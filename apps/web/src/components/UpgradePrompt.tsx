@@ -25,16 +25,18 @@ export function UpgradePrompt({ feature, compact = false }: { feature: Feature; 
       {upgradeTexts.choose}
     </Anchor>
   ) : (
-    <Text size="sm" c="dimmed">
+    <Text span size="sm" c="dimmed">
       {upgradeTexts.askOwner}
     </Text>
   );
   if (compact) {
+    // One line of text that wraps as text does, beside a toolbar's buttons.
     return (
-      <Group gap={6} wrap="nowrap" data-testid="upgrade-prompt" data-feature={feature}>
-        <IconLock size={16} aria-hidden="true" />
-        <Text size="sm">{upgradeTexts.onPlan(feature)}</Text>
-        {action}
+      <Group gap={6} wrap="nowrap" align="flex-start" maw={560} data-testid="upgrade-prompt" data-feature={feature}>
+        <IconLock size={16} aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
+        <Text size="sm">
+          {upgradeTexts.onPlan(feature)} {action}
+        </Text>
       </Group>
     );
   }

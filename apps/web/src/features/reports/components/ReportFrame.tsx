@@ -149,8 +149,11 @@ export function ReportBody({
   return <div style={{ opacity: dim ? 0.6 : 1, transition: 'opacity 150ms' }}>{children}</div>;
 }
 
+/** Why amounts are missing: the plan (no billing rates on it) or whose money the viewer may see. */
 export function MoneyHiddenNotice({ hidden }: { hidden: boolean | undefined }) {
+  const { hasFeature } = useWorkspace();
   if (!hidden) return null;
+  if (!hasFeature('billing_rates')) return <UpgradePrompt feature="billing_rates" compact />;
   return (
     <Alert color="gray" variant="light" data-testid="money-hidden">
       {t.moneyHidden}

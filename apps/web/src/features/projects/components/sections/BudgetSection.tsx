@@ -1,4 +1,4 @@
-import { Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
+import { Box, Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
 import { BUDGET_TYPE_LABELS, type BudgetType, formatDuration } from '@sundial/core';
 import { useDurationFormat, useWorkspace } from '../../../../api/session';
 import { UpgradePrompt } from '../../../../components/UpgradePrompt';
@@ -25,7 +25,11 @@ export function BudgetSection({
   const readOnly = readOnlyRole || locked;
   return (
     <Section title="Budget">
-      {locked && <UpgradePrompt feature="budgets" />}
+      {locked && (
+        <Box mb="xs">
+          <UpgradePrompt feature="budgets" />
+        </Box>
+      )}
       {/* Side by side when there is room; in a narrow pane the amount goes below the type. */}
       <Group align="flex-start" gap="sm">
         <Select
