@@ -113,8 +113,8 @@ export function mayEditProject(role: Role, project: { granted: boolean }): boole
 }
 
 /**
- * Whether a member of the workspace (any role, by id; `role` when the caller knows it) reaches the
- * project: may have time on it. Members and guests have time only on projects they can see
+ * Whether a member of the workspace (any role, by id; `role`, the one in force, when the caller
+ * knows it) reaches the project: may have time on it. Members and guests have time only on projects they can see
  * (members: public or assigned directly or via a group; guests: assigned only).
  */
 export async function memberReachesProject(
@@ -124,12 +124,18 @@ export async function memberReachesProject(
     userId: string;
     projectId: string;
     role?: Role;
+    /**
+     * The workspace's features now (the actor's `membership.features`): a stored role read here
+     * acts as the plan allows (a Manager on Free reaches what a Member reaches).
+     */
+    features: readonly Feature[];
     /** The caller has just read the project in this workspace: a role that sees all needs no query. */
     projectExists?: boolean;
   },
 ): Promise<boolean> {
-  const role = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
-  if (!role) return false;
+  const stored = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
+  if (!stored) return false;
+  const role = o.role ?? effectiveRole(stored, o.features);
   const viewer = projectViewer({ workspaceId: o.workspaceId, userId: o.userId, role });
   if (viewer.seesAll && o.projectExists) return true;
   return accessRepository.reachesProject(db, viewer, o.projectId);

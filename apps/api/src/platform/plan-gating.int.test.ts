@@ -333,8 +333,11 @@ describe('a workspace that drops to Free', () => {
     const refused = await asManager('POST', '/projects', { name: 'On Free' });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('forbidden');
-    // A member does not see private projects they are not assigned to.
+    // A member does not see private projects they are not assigned to, nor may have time on them.
     expect((await asManager('GET', `/projects/${secretId}`)).statusCode).toBe(404);
+    const theirTime = { start: '2026-01-05T09:00:00Z', duration: '1h', projectId: secretId, userId: manager.userId };
+    const onFree = await billed.call('POST', `${setup.ws}/time-entries`, setup.owner.cookie, theirTime);
+    expect(onFree.statusCode, onFree.body).toBe(422);
     // The list shows the role as assigned; nothing was rewritten.
     const listed = await billed.call('GET', `${setup.ws}/members/${manager.userId}`, setup.owner.cookie);
     expect(listed.json().role).toBe('manager');
@@ -350,6 +353,8 @@ describe('a workspace that drops to Free', () => {
     expect((await asManager('GET', '')).json()).toMatchObject({ role: 'manager', assignedRole: 'manager' });
     expect((await asManager('POST', '/projects', { name: 'On Basic' })).statusCode).toBe(201);
     expect((await asManager('GET', `/projects/${secretId}`)).statusCode).toBe(200);
+    const onBasic = await billed.call('POST', `${setup.ws}/time-entries`, setup.owner.cookie, theirTime);
+    expect(onBasic.statusCode, onBasic.body).toBe(201);
     const projects = await billed.t.db
       .selectFrom('projects')
       .select('name')
