@@ -114,8 +114,9 @@ export function mayEditProject(role: Role, project: { granted: boolean }): boole
 
 /**
  * Whether a member of the workspace (any role, by id; `role`, the one in force, when the caller
- * knows it) reaches the project: may have time on it. Members and guests have time only on projects they can see
- * (members: public or assigned directly or via a group; guests: assigned only).
+ * knows it) reaches the project: may have time on it. Members and guests have time only on
+ * projects they can see (members: public or assigned directly or via a group; guests: assigned
+ * only).
  */
 export async function memberReachesProject(
   db: Db,

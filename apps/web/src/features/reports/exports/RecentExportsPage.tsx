@@ -7,6 +7,7 @@ import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { downloadExportJob, fileSize, useExportJobs } from './api';
 import { xt } from './texts';
 
@@ -24,7 +25,7 @@ const when = (iso: string | null) =>
 
 /** Recent exports: the viewer's background exports with their progress, and their files while they last. */
 export function RecentExportsPage() {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, hasFeature } = useWorkspace();
   const list = useExportJobs(workspaceId);
 
   let body: React.ReactNode;
@@ -82,6 +83,8 @@ export function RecentExportsPage() {
       <Text c="dimmed" size="sm">
         {xt.pageHint}
       </Text>
+      {/* The list stays; its files download again once the plan has exports. */}
+      {!hasFeature('export') && <UpgradePrompt feature="export" />}
       {body}
     </Stack>
   );
