@@ -1,6 +1,7 @@
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Divider,
   Group,
@@ -57,14 +58,18 @@ const when = (iso: string, timeZone: string) =>
  */
 export function ScheduleDialog({ report, onClose }: { report: SavedReportView; onClose: () => void }) {
   const { workspaceId, hasFeature } = useWorkspace();
-  // A scheduled report is an export sent by e-mail: Basic.
+  // A scheduled report is an export sent by e-mail (Basic). On Free the schedule stays visible, to
+  // pause or delete; saving, resuming and sending are refused.
   const locked = !hasFeature('export');
   const schedule = useReportSchedule(workspaceId, report.id);
   return (
     <Modal opened onClose={onClose} title={sch.title(report.name)} centered size="lg">
-      {locked ? (
-        <UpgradePrompt feature="export" />
-      ) : schedule.isPending ? (
+      {locked && (
+        <Box mb="md">
+          <UpgradePrompt feature="export" />
+        </Box>
+      )}
+      {schedule.isPending ? (
         <Group justify="center" py="xl">
           <Loader aria-label={sch.stateLabel} />
         </Group>

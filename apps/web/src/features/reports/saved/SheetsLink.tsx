@@ -159,7 +159,11 @@ export function SheetsLinkPanel({ report }: { report: SavedReportView }) {
 export function SheetsLinkDialog({ report, onClose }: { report: SavedReportView; onClose: () => void }) {
   return (
     <Modal opened onClose={onClose} title={st.sheetsTitle(report.name)} size="lg" centered>
-      {useWorkspace().hasFeature('export') ? <SheetsLinkPanel report={report} /> : <UpgradePrompt feature="export" />}
+      {/* On Free a link made before stays visible, to revoke; making one is refused. */}
+      <Stack gap="md">
+        {!useWorkspace().hasFeature('export') && <UpgradePrompt feature="export" />}
+        <SheetsLinkPanel report={report} />
+      </Stack>
     </Modal>
   );
 }
