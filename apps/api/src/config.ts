@@ -122,6 +122,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Z0-9]{1,10}$/, 'must be 1 to 10 capital letters or digits')
     .default('SUN'),
+  /**
+   * Whether this Sundial sells plans. off (self-hosted): every workspace has every feature, no
+   * seat limit, no trial, and the billing pages say billing is off.
+   */
+  BILLING: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -143,6 +148,8 @@ export interface Seller {
 export interface Config extends Env {
   publicUrl: string;
   secureCookies: boolean;
+  /** BILLING=on, as the entitlements read it. */
+  billing: { billing: boolean };
   /** PAYMENTS_WEBHOOK_SECRET, or one made for this process. */
   paymentsWebhookSecret: string;
   seller: Seller;
@@ -166,6 +173,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...env,
     publicUrl,
     secureCookies: publicUrl.startsWith('https:'),
+    billing: { billing: env.BILLING === 'on' },
     paymentsWebhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
     seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),

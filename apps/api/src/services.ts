@@ -59,7 +59,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   auditEvents(events);
   const liveUpdates = createLiveUpdates(events);
   const timeEntries = createTimeEntriesService(db, events);
-  const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings });
+  const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings }, config.billing);
   const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
@@ -109,6 +109,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     payments,
     workspaces,
     seller: config.seller,
+    mode: config.billing,
     ...(now ? { now } : {}),
   });
   schedulePlatformPurges(jobs, { db, sessions });
@@ -129,7 +130,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     workspaces,
     auth,
     profile: createProfileService({ db, workspaces }),
-    members: createMembersService({ db, sessions }),
+    members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),
     projects,
     clients: createClientsService(db),

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  effectiveRole,
   FEATURES,
   featureLockedMessage,
+  featurePlanName,
   featuresOf,
   planHasFeature,
   seatLimit,
+  workspaceFeatures,
   workspaceHasFeature,
 } from './entitlements.js';
 
@@ -52,5 +55,28 @@ describe('entitlements', () => {
   it('limits seats on paid plans only', () => {
     expect(seatLimit({ plan: 'free', licenses: 0 })).toBeNull();
     expect(seatLimit({ plan: 'basic', licenses: 5 })).toBe(5);
+  });
+
+  it('lists what a workspace may use now, and everything when billing is off', () => {
+    const ended = new Date(now.getTime() - DAY);
+    expect(workspaceFeatures({ plan: 'free', trial_ends_at: ended }, now)).toEqual([]);
+    expect(workspaceFeatures({ plan: 'basic', trial_ends_at: ended }, now)).toEqual(featuresOf('basic'));
+    expect(workspaceFeatures({ plan: 'free', trial_ends_at: ended }, now, { billing: false })).toEqual([...FEATURES]);
+    expect(workspaceHasFeature({ plan: 'free', trial_ends_at: null }, 'sso', now, { billing: false })).toBe(true);
+  });
+
+  it('has no seat limit when billing is off', () => {
+    expect(seatLimit({ plan: 'basic', licenses: 5 }, { billing: false })).toBeNull();
+  });
+
+  it('makes a Manager act as a Member without management roles, and no one else', () => {
+    expect(effectiveRole('manager', [])).toBe('member');
+    expect(effectiveRole('manager', ['management_roles'])).toBe('manager');
+    for (const role of ['owner', 'admin', 'member', 'guest'] as const) expect(effectiveRole(role, [])).toBe(role);
+  });
+
+  it('names the cheapest plan with a feature', () => {
+    expect(featurePlanName('export')).toBe('Basic');
+    expect(featurePlanName('billing_rates')).toBe('Pro');
   });
 });

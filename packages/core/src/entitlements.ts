@@ -1,3 +1,4 @@
+import type { Role } from './permissions.js';
 import { type PlanId, trialDaysLeft } from './plans.js';
 
 /**
@@ -70,17 +71,56 @@ export function featuresOf(plan: PlanId): Feature[] {
 }
 
 /**
- * Whether a workspace may use the feature now. Nothing is locked while the trial runs: a
- * workspace on trial has every feature, whatever plan it is on.
+ * The operator's billing switch (`BILLING` in the API's settings). With billing off (a self-hosted
+ * Sundial) every workspace has every feature and no seat limit: there is nothing to buy.
+ */
+export interface BillingMode {
+  billing: boolean;
+}
+
+/** A workspace as far as its entitlements go. */
+export interface EntitledWorkspace {
+  plan: PlanId;
+  trial_ends_at: Date | string | null;
+}
+
+/**
+ * Whether a workspace may use the feature now. Nothing is locked while the trial runs (a workspace
+ * on trial has every feature, whatever plan it is on) nor when billing is off.
  */
 export function workspaceHasFeature(
-  workspace: { plan: PlanId; trial_ends_at: Date | string | null },
+  workspace: EntitledWorkspace,
   feature: Feature,
   now: Date = new Date(),
+  mode: BillingMode = { billing: true },
 ): boolean {
+  if (!mode.billing) return true;
   if (trialDaysLeft(workspace.trial_ends_at, now) > 0) return true;
   return planHasFeature(workspace.plan, feature);
 }
+
+/** Every feature the workspace may use now: what the API checks and the web's session view lists. */
+export function workspaceFeatures(
+  workspace: EntitledWorkspace,
+  now: Date = new Date(),
+  mode: BillingMode = { billing: true },
+): Feature[] {
+  return FEATURES.filter((feature) => workspaceHasFeature(workspace, feature, now, mode));
+}
+
+/**
+ * The role a member acts with: a Manager of a workspace without management roles (it dropped to
+ * Free) acts as a Member until it upgrades again. The stored role is never rewritten.
+ */
+export function effectiveRole(role: Role, features: readonly Feature[]): Role {
+  return role === 'manager' && !features.includes('management_roles') ? 'member' : role;
+}
+
+/** The plan's display name ("Pro"). */
+export const planName = (plan: PlanId): string => PLAN_NAMES[plan];
+
+/** The cheapest plan's name that includes the feature, for "Available on the Basic plan". */
+export const featurePlanName = (feature: Feature): string => PLAN_NAMES[FEATURE_PLAN[feature]];
 
 /** "Invoicing needs the Pro plan." */
 export function featureLockedMessage(feature: Feature): string {
@@ -89,8 +129,13 @@ export function featureLockedMessage(feature: Feature): string {
 
 /**
  * The most non-guest members a workspace may have, or null for no limit: Free (and so the
- * trial, which runs on Free) has none; a paid plan has its purchased licenses.
+ * trial, which runs on Free) has none; a paid plan has its purchased licenses; with billing off,
+ * none.
  */
-export function seatLimit(workspace: { plan: PlanId; licenses: number }): number | null {
+export function seatLimit(
+  workspace: { plan: PlanId; licenses: number },
+  mode: BillingMode = { billing: true },
+): number | null {
+  if (!mode.billing) return null;
   return workspace.plan === 'free' ? null : workspace.licenses;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertCan, assertFeature, mayEditProject, projectViewer } from './access.js';
+import { assertCan, assertFeature, entitledMembership, mayEditProject, projectViewer } from './access.js';
 import type { MembershipWithWorkspace } from './actor.js';
 import { AppError } from './errors.js';
 
@@ -10,9 +10,10 @@ function actorOn(
   plan: 'free' | 'basic' | 'pro',
   trialEndsAt: Date | null,
   role: MembershipWithWorkspace['role'] = 'owner',
+  billing = true,
 ) {
   const workspace = { plan, trial_ends_at: trialEndsAt } as MembershipWithWorkspace['workspace'];
-  return { membership: { workspace, role, status: 'active' as const } };
+  return { membership: entitledMembership({ workspace, role, status: 'active' }, { billing }, now) };
 }
 
 function thrown(run: () => void): AppError | undefined {
@@ -27,22 +28,40 @@ function thrown(run: () => void): AppError | undefined {
 
 describe('assertFeature', () => {
   it('locks nothing during the trial', () => {
-    expect(
-      thrown(() => assertFeature(actorOn('free', new Date(now.getTime() + DAY)), 'invoicing', now)),
-    ).toBeUndefined();
+    expect(thrown(() => assertFeature(actorOn('free', new Date(now.getTime() + DAY)), 'invoicing'))).toBeUndefined();
   });
 
   it('answers 403 plan_limit_reached when the plan lacks the feature', () => {
-    const error = thrown(() => assertFeature(actorOn('free', new Date(now.getTime() - DAY)), 'invoicing', now));
+    const error = thrown(() => assertFeature(actorOn('free', new Date(now.getTime() - DAY)), 'invoicing'));
     expect(error).toMatchObject({ code: 'plan_limit_reached', status: 403 });
     expect(error?.message).toBe('Invoicing needs the Pro plan. Upgrade to use it.');
   });
 
-  it('lets a plan use its features, from an actor or a workspace row', () => {
-    expect(thrown(() => assertFeature(actorOn('basic', null), 'export', now))).toBeUndefined();
-    expect(thrown(() => assertFeature({ plan: 'basic', trial_ends_at: null }, 'approvals', now))).toMatchObject({
+  it('lets a plan use its features and no more', () => {
+    expect(thrown(() => assertFeature(actorOn('basic', null), 'export'))).toBeUndefined();
+    expect(thrown(() => assertFeature(actorOn('basic', null), 'approvals'))).toMatchObject({
       code: 'plan_limit_reached',
     });
+  });
+
+  it('locks nothing when billing is off', () => {
+    const ended = new Date(now.getTime() - DAY);
+    expect(thrown(() => assertFeature(actorOn('free', ended, 'owner', false), 'billing_rates'))).toBeUndefined();
+  });
+});
+
+describe('entitledMembership', () => {
+  const ended = new Date(now.getTime() - DAY);
+
+  it('makes a Manager of a Free workspace act as a Member, keeping the stored role', () => {
+    const { membership } = actorOn('free', ended, 'manager');
+    expect(membership).toMatchObject({ role: 'member', assignedRole: 'manager' });
+  });
+
+  it('keeps the Manager role on trial, on Basic and with billing off', () => {
+    expect(actorOn('free', new Date(now.getTime() + DAY), 'manager').membership.role).toBe('manager');
+    expect(actorOn('basic', null, 'manager').membership.role).toBe('manager');
+    expect(actorOn('free', ended, 'manager', false).membership.role).toBe('manager');
   });
 });
 

@@ -1,17 +1,19 @@
 import {
+  type BillingMode,
   can,
+  effectiveRole,
   type Feature,
   featureLockedMessage,
   type Permission,
   type Role,
   seatLimit,
   teamMessages,
-  workspaceHasFeature,
+  workspaceFeatures,
 } from '@sundial/core';
 import type { Db } from '../db/connection.js';
 import type { Workspace } from '../db/tables.js';
 import { accessRepository, type ProjectViewer } from './access.repository.js';
-import type { Actor } from './actor.js';
+import type { Actor, MembershipWithWorkspace, StoredMembership } from './actor.js';
 import { AppError, forbidden } from './errors.js';
 
 /**
@@ -66,6 +68,8 @@ export interface MoneyAccess {
 }
 
 export async function moneyAccessOf(db: Db, actor: Actor): Promise<MoneyAccess> {
+  // Without billing rates (a Free workspace) stored rates are kept but nobody sees money.
+  if (!hasFeature(actor, 'billing_rates')) return { billableOf: new Set(), costOf: new Set() };
   const role = actor.membership.role;
   if (role === 'owner' || role === 'admin') return { billableOf: null, costOf: null };
   const settings = await accessRepository.moneySettings(db, actor.membership.workspace.id);
@@ -109,9 +113,10 @@ export function mayEditProject(role: Role, project: { granted: boolean }): boole
 }
 
 /**
- * Whether a member of the workspace (any role, by id; `role` when the caller knows it) reaches the
- * project: may have time on it. Members and guests have time only on projects they can see
- * (members: public or assigned directly or via a group; guests: assigned only).
+ * Whether a member of the workspace (any role, by id; `role`, the one in force, when the caller
+ * knows it) reaches the project: may have time on it. Members and guests have time only on
+ * projects they can see (members: public or assigned directly or via a group; guests: assigned
+ * only).
  */
 export async function memberReachesProject(
   db: Db,
@@ -120,12 +125,18 @@ export async function memberReachesProject(
     userId: string;
     projectId: string;
     role?: Role;
+    /**
+     * The workspace's features now (the actor's `membership.features`): a stored role read here
+     * acts as the plan allows (a Manager on Free reaches what a Member reaches).
+     */
+    features: readonly Feature[];
     /** The caller has just read the project in this workspace: a role that sees all needs no query. */
     projectExists?: boolean;
   },
 ): Promise<boolean> {
-  const role = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
-  if (!role) return false;
+  const stored = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
+  if (!stored) return false;
+  const role = o.role ?? effectiveRole(stored, o.features);
   const viewer = projectViewer({ workspaceId: o.workspaceId, userId: o.userId, role });
   if (viewer.seesAll && o.projectExists) return true;
   return accessRepository.reachesProject(db, viewer, o.projectId);
@@ -153,38 +164,68 @@ export async function assertManagesGroup(db: Db, actor: Actor, groupId: string):
 // ---- what the plan includes
 
 /**
- * Throws 403 plan_limit_reached unless the workspace's plan includes the feature. A workspace
- * on trial has every feature.
+ * The membership as it acts now: the one place the plan (and the operator's BILLING switch) meets
+ * roles. The features the workspace has at `now`, and the role in force: a Manager of a workspace
+ * without management roles acts as a Member (the stored role is kept for when it upgrades).
+ * Every membership an actor is built from passes through here (the session authenticator and
+ * the workspaces service).
  */
-export function assertFeature(
-  on: Pick<Actor, 'membership'> | Pick<Workspace, 'plan' | 'trial_ends_at'>,
-  feature: Feature,
+export function entitledMembership(
+  stored: StoredMembership,
+  mode: BillingMode,
   now: Date = new Date(),
-): void {
-  const workspace = 'membership' in on ? on.membership.workspace : on;
-  if (!workspaceHasFeature(workspace, feature, now)) {
-    throw new AppError('plan_limit_reached', featureLockedMessage(feature), { status: 403 });
-  }
+): MembershipWithWorkspace {
+  const features = workspaceFeatures(stored.workspace, now, mode);
+  return {
+    ...stored,
+    role: effectiveRole(stored.role, features),
+    assignedRole: stored.role,
+    billing: mode.billing,
+    features,
+  };
+}
+
+/** Whether the actor's workspace may use the feature now (resolved by `entitledMembership`). */
+export const hasFeature = (actor: Pick<Actor, 'membership'>, feature: Feature): boolean =>
+  actor.membership.features.includes(feature);
+
+/** The 403 a locked feature answers: code plan_limit_reached, naming the plan that includes it. */
+export const planLimitReached = (feature: Feature) =>
+  new AppError('plan_limit_reached', featureLockedMessage(feature), { status: 403 });
+
+/**
+ * Throws 403 plan_limit_reached unless the workspace's plan includes the feature. A workspace
+ * on trial has every feature, and so has every workspace when billing is off.
+ */
+export function assertFeature(actor: Pick<Actor, 'membership'>, feature: Feature): void {
+  if (!hasFeature(actor, feature)) throw planLimitReached(feature);
 }
 
 /** Seats of the workspace: non-guest members, plus non-guest invites that hold a seat, and the limit. */
 export async function seatUsage(
   db: Db,
   workspace: Pick<Workspace, 'id' | 'plan' | 'licenses'>,
+  mode: BillingMode,
 ): Promise<{ used: number; limit: number | null; pendingInvites: number }> {
   const used = await accessRepository.countActiveMembers(db, workspace.id);
   const withInvites = await accessRepository.countSeatsUsed(db, workspace.id);
-  return { used, limit: seatLimit(workspace), pendingInvites: withInvites - used };
+  return { used, limit: seatLimit(workspace, mode), pendingInvites: withInvites - used };
 }
 
 /**
  * Inside a transaction: throws 402 seat_limit_reached when the workspace's non-guest members
  * and pending invites exceed its licenses after the changes just made, and grew by them.
- * Locks the workspace row first so two requests cannot both take the last seat.
+ * Locks the workspace row first so two requests cannot both take the last seat. With billing off
+ * there is no limit.
  */
-export async function assertSeatsAfterChange(tx: Db, workspaceId: string, change: () => Promise<void>): Promise<void> {
+export async function assertSeatsAfterChange(
+  tx: Db,
+  workspaceId: string,
+  mode: BillingMode,
+  change: () => Promise<void>,
+): Promise<void> {
   const workspace = await accessRepository.lockWorkspace(tx, workspaceId);
-  const limit = seatLimit(workspace);
+  const limit = seatLimit(workspace, mode);
   if (limit === null) return change();
   const before = await accessRepository.countSeatsUsed(tx, workspaceId);
   await change();

@@ -1,4 +1,4 @@
-import type { Role } from '@sundial/core';
+import type { Feature, Role } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Membership, User, Workspace } from '../db/tables.js';
 import { AppError, unauthenticated } from './errors.js';
@@ -19,11 +19,24 @@ export interface RequestAuth {
   membership?: MembershipWithWorkspace | null;
 }
 
-/** A person's active membership of a workspace, with the workspace. */
-export interface MembershipWithWorkspace {
+/** A person's membership of a workspace as stored, with the workspace. */
+export interface StoredMembership {
   workspace: Workspace;
   role: Role;
   status: Membership['status'];
+}
+
+/**
+ * A membership as it acts now (`entitledMembership` in access.ts): the plan's features and the
+ * role in force, a Manager acting as a Member while the plan lacks management roles.
+ */
+export interface MembershipWithWorkspace extends StoredMembership {
+  /** The role as stored; `role` is the one in force. */
+  assignedRole: Role;
+  /** BILLING=on: plans are sold here (off: every feature, no seat limit). */
+  billing: boolean;
+  /** The features the workspace may use now. */
+  features: readonly Feature[];
 }
 
 /**

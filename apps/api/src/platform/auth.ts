@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Session, User } from '../db/tables.js';
-import type { MembershipWithWorkspace, RequestAuth } from './actor.js';
+import { entitledMembership } from './access.js';
+import type { RequestAuth, StoredMembership } from './actor.js';
 import { AppError } from './errors.js';
 import type { SessionStore, StartedSession } from './sessions.js';
 
@@ -54,7 +55,7 @@ export interface SignedIn {
   session: Pick<Session, 'remember' | 'last_seen_at' | 'expires_at'>;
   user: User;
   /** The active membership of the workspace asked about; null when there is none. */
-  membership?: MembershipWithWorkspace | null;
+  membership?: StoredMembership | null;
 }
 
 /**
@@ -73,7 +74,7 @@ export type SignedInLookup = (
 export function createSessionAuthenticator(deps: {
   sessions: Pick<SessionStore, 'renew'>;
   findSignedIn: SignedInLookup;
-  config: Pick<Config, 'secureCookies'>;
+  config: Pick<Config, 'secureCookies' | 'billing'>;
 }): Authenticator {
   return {
     async authenticate(request, context = {}) {
@@ -87,7 +88,9 @@ export function createSessionAuthenticator(deps: {
         user: found.user,
         method: 'session',
         sessionSecret: secret,
-        ...(found.membership === undefined ? {} : { membership: found.membership }),
+        ...(found.membership === undefined
+          ? {}
+          : { membership: found.membership && entitledMembership(found.membership, deps.config.billing, now) }),
       };
     },
   };

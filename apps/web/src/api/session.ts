@@ -2,6 +2,7 @@ import {
   can,
   DEFAULT_DURATION_FORMAT,
   type DurationFormat,
+  type Feature,
   type MeView,
   type Permission,
   type Role,
@@ -50,6 +51,11 @@ export interface CurrentWorkspace {
   role: Role;
   /** What the user's role allows here (the web only hides what the API already forbids). */
   can: (permission: Permission) => boolean;
+  /**
+   * Whether the workspace's plan includes the feature now (the API's own list, `features` of the
+   * workspace view): where it does not, screens show an UpgradePrompt in its place.
+   */
+  hasFeature: (feature: Feature) => boolean;
 }
 
 /**
@@ -60,7 +66,14 @@ export function useWorkspace(): CurrentWorkspace {
   const me = useMe().data;
   const workspace = currentWorkspace(me);
   if (!me || !workspace) throw new Error('useWorkspace() is used outside the signed-in app.');
-  return { me, workspace, workspaceId: workspace.id, role: workspace.role, can: (p) => can(workspace.role, p) };
+  return {
+    me,
+    workspace,
+    workspaceId: workspace.id,
+    role: workspace.role,
+    can: (p) => can(workspace.role, p),
+    hasFeature: (feature) => workspace.features.includes(feature),
+  };
 }
 
 /** Runs an auth call, then reloads who is signed in. */

@@ -82,7 +82,8 @@ function Shell({ me }: { me: Me }) {
             </Title>
           </div>
           <Group gap={isPhone ? 'xs' : 'sm'} wrap="nowrap">
-            {workspace?.purchasedPlan === 'free' && can(workspace.role, 'billing:manage') && (
+            {/* Nothing to buy on a Sundial with billing off. */}
+            {workspace?.billing && workspace.purchasedPlan === 'free' && can(workspace.role, 'billing:manage') && (
               <Button component={Link} to="/homepage/billing" color="yellow" size={isPhone ? 'xs' : 'sm'}>
                 Subscribe to Pro
               </Button>

@@ -6,9 +6,11 @@ import type { WorkspaceView } from '../api/session';
 /**
  * The real days left of the workspace's Pro trial, or the news that it has ended. Only those who
  * may buy (billing:manage) are offered a plan; everyone else just sees where the trial stands.
+ * Nothing shows when billing is off.
  */
 export function TrialBanner({ workspace }: { workspace: WorkspaceView }) {
-  if (workspace.purchasedPlan !== 'free') return null;
+  // A self-hosted Sundial (BILLING=off) sells nothing: no trial, no banner.
+  if (!workspace.billing || workspace.purchasedPlan !== 'free') return null;
   const canBuy = can(workspace.role, 'billing:manage');
   if (workspace.trialDaysLeft > 0) {
     const days = workspace.trialDaysLeft === 1 ? '1 day' : `${workspace.trialDaysLeft} days`;

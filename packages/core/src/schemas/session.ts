@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FEATURES } from '../entitlements.js';
 import { ROLES } from '../permissions.js';
 import { PLAN_IDS } from '../plans.js';
 import { DURATION_FORMATS } from '../time/duration.js';
@@ -23,12 +24,19 @@ export type UserView = z.infer<typeof userView>;
 export const workspaceView = z.object({
   id: z.uuid(),
   name: z.string(),
+  /** The role the member acts with now: a Manager acts as a Member while the plan lacks management roles. */
   role: z.enum(ROLES),
+  /** The role as assigned (kept while the plan does not honour it). */
+  assignedRole: z.enum(ROLES),
   /** The plan in force (the trial's while it lasts). */
   plan: z.enum(PLAN_IDS),
   purchasedPlan: z.enum(PLAN_IDS),
   trialEndsAt: z.string().nullable(),
   trialDaysLeft: z.number().int(),
+  /** Whether this Sundial sells plans (BILLING=on); off: no trial, nothing to buy, every feature. */
+  billing: z.boolean(),
+  /** The plan features the workspace may use now (workspaceFeatures): the web shows upgrade prompts for the others. */
+  features: z.array(z.enum(FEATURES)),
   createdAt: z.string(),
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;

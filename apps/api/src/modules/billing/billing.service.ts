@@ -1,6 +1,7 @@
 import {
   type BillingDetails,
   BillingError,
+  type BillingMode,
   type BillingPeriod,
   type BillingQuoteView,
   type BillingView,
@@ -50,6 +51,8 @@ export interface BillingDeps {
   payments: Payments;
   workspaces: WorkspacesService;
   seller: Seller;
+  /** BILLING=off: nothing is sold (every workspace has every feature); quotes and checkouts say so. */
+  mode: BillingMode;
   /** The clock of every rule with a date in it; tests move it. */
   now?: () => Date;
 }
@@ -206,7 +209,14 @@ const declined = (message: string) => new AppError('payment_declined', message, 
  * `billing:manage` (owners and admins).
  */
 export function createBillingService(deps: BillingDeps) {
-  const { db, payments, workspaces, seller } = deps;
+  const { db, payments, workspaces, seller, mode } = deps;
+  /** With billing off there is nothing to buy: every workspace has every feature already. */
+  const assertSelling = () => {
+    if (!mode.billing)
+      throw new AppError('billing_off', 'Billing is off on this Sundial: every workspace has every feature.', {
+        status: 409,
+      });
+  };
   const clock = deps.now ?? (() => new Date());
   const gateway = payments.gateway;
   /** Checkouts being worked on in this process: a concurrent retry waits for the same answer. */
@@ -232,7 +242,7 @@ export function createBillingService(deps: BillingDeps) {
   async function priceChange(workspaceId: string, terms: SubscriptionTermsBody, now: Date) {
     const price = priced(terms);
     const workspace = await workspaceRow(workspaceId);
-    const seats = await seatUsage(db, workspace);
+    const seats = await seatUsage(db, workspace, mode);
     const tooFew = licenseCountError(terms.licenses, seats.used);
     if (tooFew) throw validationError({ licenses: tooFew });
     const sub = await repo.findSubscription(db, workspaceId);
@@ -542,7 +552,7 @@ export function createBillingService(deps: BillingDeps) {
       const workspaceId = actor.membership.workspace.id;
       const workspace = await workspaceRow(workspaceId);
       const [seats, sub, details] = await Promise.all([
-        seatUsage(db, workspace),
+        seatUsage(db, workspace, mode),
         repo.findSubscription(db, workspaceId),
         repo.findDetails(db, workspaceId),
       ]);
@@ -576,6 +586,7 @@ export function createBillingService(deps: BillingDeps) {
      */
     async quote(actor: Actor, terms: SubscriptionTermsBody, now = clock()): Promise<BillingQuoteView> {
       assertCan(actor, 'billing:manage');
+      assertSelling();
       const workspaceId = actor.membership.workspace.id;
       const { price, change, lines } = await priceChange(workspaceId, terms, now);
       const details = await repo.findDetails(db, workspaceId);
@@ -635,6 +646,7 @@ export function createBillingService(deps: BillingDeps) {
       now = clock(),
     ): Promise<{ status: number; body: CheckoutView }> {
       assertCan(actor, 'billing:manage');
+      assertSelling();
       const workspaceId = actor.membership.workspace.id;
       if (!key) throw validationError({ 'idempotency-key': m.keyRequired });
       if (key.length > MAX_KEY_LENGTH) throw validationError({ 'idempotency-key': m.keyTooLong });

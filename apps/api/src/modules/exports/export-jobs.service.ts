@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { type CreateExportJobBody, type ExportJobView, exportQuery } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
@@ -192,6 +193,7 @@ export function createExportJobsService(deps: {
      * the same job.
      */
     async create(actor: Actor, body: CreateExportJobBody, key: string | undefined): Promise<ExportJobView> {
+      assertFeature(actor, 'export');
       const workspaceId = actor.membership.workspace.id;
       const params = new URLSearchParams(body.query.replace(/^\?/, ''));
       params.set('format', body.format);
@@ -238,10 +240,12 @@ export function createExportJobsService(deps: {
     },
 
     /**
-     * The finished file, streamed chunk by chunk from the database. 404 for anyone else's, 409
+     * The finished file, streamed chunk by chunk from the database. 403 plan_limit_reached once the
+     * plan has no exports (the job list stays readable), 404 for anyone else's, 409
      * while it is not ready, 410 once it has expired.
      */
     async file(actor: Actor, id: string): Promise<ExportJobFile> {
+      assertFeature(actor, 'export');
       const row = await get(actor, id);
       if (row.status !== 'done')
         throw new AppError(

@@ -23,6 +23,7 @@ import {
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { MoneyAccess } from '../../platform/access.js';
+import { assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import type { RatesService } from '../rates/rates.service.js';
@@ -617,12 +618,13 @@ export function createExportsService(deps: {
     },
 
     /**
-     * The report a query string names, as a file stream. Throws 422 for a bad query, 403
-     * money_forbidden as the report does; a failure after the first byte ends the stream.
+     * The report a query string names, as a file stream. Throws 403 plan_limit_reached without
+     * exports on the plan (Basic), 422 for a bad query, 403 money_forbidden as the report does; a failure after the first byte ends the stream.
      * `withoutCosts` leaves costs and margins out whatever the actor may see (a public CSV link
      * that does not include them): cost and margin measures are dropped, and Detailed's cost column.
      */
     async export(actor: Actor, params: URLSearchParams, exportOptions: ExportOptions = {}): Promise<ExportFile> {
+      assertFeature(actor, 'export');
       const { maxRows, onRow, withoutCosts = false } = exportOptions;
       const query = queryOf(params, withoutCosts);
       const options = parse(exportQuery, query);

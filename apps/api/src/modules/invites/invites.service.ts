@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Invite } from '../../db/tables/team.js';
 import type { User } from '../../db/tables.js';
-import { assertCan, assertSeatsAfterChange } from '../../platform/access.js';
+import { assertCan, assertFeature, assertSeatsAfterChange } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import {
@@ -106,7 +106,7 @@ function assertUsable(invite: InviteWithWorkspace | undefined): asserts invite i
 
 export interface InvitesServiceDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'RATE_LIMIT_INVITE_RESEND'>;
+  config: Pick<Config, 'publicUrl' | 'RATE_LIMIT_INVITE_RESEND' | 'billing'>;
   mailer: Mailer;
   sessions: SessionStore;
   auth: AuthService;
@@ -134,7 +134,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     if (existing) {
       throw new AppError('already_member', teamMessages.alreadyMember(invite.email), { status: 409 });
     }
-    await assertSeatsAfterChange(tx, invite.workspace_id, async () => {
+    await assertSeatsAfterChange(tx, invite.workspace_id, config.billing, async () => {
       await memberRecords.add(tx, { workspaceId: invite.workspace_id, userId, role: invite.role });
       await invitesRepository.markAccepted(tx, invite.id, userId);
     });
@@ -173,7 +173,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       const values = { token_hash: hashSecret(token), expires_at: new Date(Date.now() + VALID_MS) };
       let renewed: Invite | undefined;
       // An expired invite holds no seat; made usable again, it must fit in the licenses.
-      await assertSeatsAfterChange(tx, workspaceId, async () => {
+      await assertSeatsAfterChange(tx, workspaceId, config.billing, async () => {
         renewed =
           kind === 'resend'
             ? await invitesRepository.renew(tx, workspaceId, inviteId, { ...values, invited_by_user_id: actor.userId })
@@ -203,6 +203,8 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     async create(actor: Actor & { user: User }, input: InviteBody): Promise<InviteView[]> {
       assertCan(actor, 'members:invite');
       const body = inviteBody.parse(input);
+      // Inviting someone as a Manager needs management roles (Basic).
+      if (body.role === 'manager') assertFeature(actor, 'management_roles');
       const workspaceId = actor.membership.workspace.id;
       const emails = [...new Set(body.emails)];
       const sent = await db.transaction().execute(async (tx) => {
@@ -219,7 +221,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           throw new AppError('already_member', first, { status: 409, fields: taken });
         }
         const result: Array<{ invite: Invite; token: string }> = [];
-        await assertSeatsAfterChange(tx, workspaceId, async () => {
+        await assertSeatsAfterChange(tx, workspaceId, config.billing, async () => {
           for (const email of emails) {
             const token = newSecret();
             const expiresAt = new Date(Date.now() + VALID_MS);

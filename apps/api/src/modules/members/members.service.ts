@@ -1,6 +1,13 @@
-import { ASSIGNABLE_ROLES, type BulkMembersBody, type MemberUpdateBody, type Role, teamMessages } from '@sundial/core';
+import {
+  ASSIGNABLE_ROLES,
+  type BillingMode,
+  type BulkMembersBody,
+  type MemberUpdateBody,
+  type Role,
+  teamMessages,
+} from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, assertSeatsAfterChange, seatUsage } from '../../platform/access.js';
+import { assertCan, assertFeature, assertSeatsAfterChange, seatUsage } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, constraintViolation, forbidden, notFound } from '../../platform/errors.js';
@@ -29,8 +36,22 @@ const MEMBER_CONSTRAINTS: ConstraintTable = {
   },
 };
 
-export function createMembersService({ db, sessions }: { db: Db; sessions: SessionStore }) {
+export function createMembersService({
+  db,
+  sessions,
+  billing = { billing: true },
+}: {
+  db: Db;
+  sessions: SessionStore;
+  /** The operator's BILLING switch: seat limits apply only when plans are sold. */
+  billing?: BillingMode;
+}) {
   const workspaceOf = (actor: Actor) => actor.membership.workspace.id;
+
+  /** Making someone a Manager needs management roles (Basic); other roles are on every plan. */
+  const assertRoleOnPlan = (actor: Actor, role: Role | undefined) => {
+    if (role === 'manager') assertFeature(actor, 'management_roles');
+  };
 
   async function present(workspaceId: string, rows: MemberRow[]): Promise<MemberView[]> {
     const groups = await membersRepository.groupIdsByUser(db, workspaceId);
@@ -124,10 +145,13 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
      */
     async update(actor: Actor, userId: string, changes: MemberUpdateBody): Promise<MemberView> {
       assertCan(actor, 'members:manage');
+      assertRoleOnPlan(actor, changes.role);
       const workspaceId = workspaceOf(actor);
       await db
         .transaction()
-        .execute((tx) => assertSeatsAfterChange(tx, workspaceId, () => applyChange(tx, actor, userId, changes)))
+        .execute((tx) =>
+          assertSeatsAfterChange(tx, workspaceId, billing, () => applyChange(tx, actor, userId, changes)),
+        )
         .catch(mapUniqueViolation);
       return this.get(actor, userId);
     },
@@ -135,6 +159,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
     /** Bulk edit: the same role, status or group change for many members, all or nothing. */
     async bulkUpdate(actor: Actor, body: BulkMembersBody): Promise<MemberView[]> {
       assertCan(actor, 'members:manage');
+      assertRoleOnPlan(actor, body.role);
       const workspaceId = workspaceOf(actor);
       const groupChange = body.addToGroupId ?? body.removeFromGroupId;
       if (groupChange) assertCan(actor, 'groups:manage');
@@ -152,7 +177,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
             throw notFound('Group not found.');
           }
         }
-        await assertSeatsAfterChange(tx, workspaceId, async () => {
+        await assertSeatsAfterChange(tx, workspaceId, billing, async () => {
           for (const userId of new Set(body.userIds)) {
             if (body.role !== undefined || body.status !== undefined) {
               await applyChange(tx, actor, userId, { role: body.role, status: body.status });
@@ -242,7 +267,7 @@ export function createMembersService({ db, sessions }: { db: Db; sessions: Sessi
       const { workspace } = actor.membership;
       return {
         hideDisabledUsers: workspace.hide_disabled_users,
-        seats: await seatUsage(db, workspace),
+        seats: await seatUsage(db, workspace, billing),
         assignableRoles: [...ASSIGNABLE_ROLES],
       };
     },

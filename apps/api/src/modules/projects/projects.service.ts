@@ -9,7 +9,7 @@ import type {
 import { PICKER_PAGE } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { assertCan, mayEditProject, projectViewerOf } from '../../platform/access.js';
+import { assertCan, assertFeature, mayEditProject, projectViewerOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { type ConstraintTable, forbidden, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -47,6 +47,11 @@ function sectionValues(body: Sections): SectionValues {
   if (body.keywordsEnabled !== undefined) v.keywords_enabled = body.keywordsEnabled;
   if (body.keywords !== undefined) v.keywords = JSON.stringify([...new Set(body.keywords)]);
   return v;
+}
+
+/** Setting a budget needs budgeting (Basic); taking one off, and every other section, does not. */
+function assertBudgetOnPlan(actor: Actor, body: Pick<Sections, 'budget'>): void {
+  if (body.budget) assertFeature(actor, 'budgets');
 }
 
 const PROJECT_TAKEN = 'A project with this name already exists for this client.';
@@ -159,6 +164,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
     /** Creates a project; a retry with the same Idempotency-Key gets the first answer again. */
     async create(actor: Actor, body: ProjectCreateBody, key?: string): Promise<ProjectDetail> {
       assertCan(actor, 'projects:manage');
+      assertBudgetOnPlan(actor, body);
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       const request = { key, workspaceId, userId: actor.userId, operation: 'projects.create', body };
@@ -186,6 +192,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
 
     async update(actor: Actor, id: string, body: ProjectUpdateBody) {
       assertCan(actor, 'projects:view');
+      assertBudgetOnPlan(actor, body);
       return db.transaction().execute(async (tx) => {
         const row = await loadEditable(tx, actor, id);
         // Public or private decides who sees the project: a people change, not an edit.
@@ -383,6 +390,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
 
     async createTask(actor: Actor, projectId: string, body: TaskCreateBody) {
       assertCan(actor, 'projects:view');
+      assertBudgetOnPlan(actor, body);
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       return db.transaction().execute(async (tx) => {
@@ -410,6 +418,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
 
     async updateTask(actor: Actor, id: string, body: TaskUpdateBody) {
       assertCan(actor, 'projects:view');
+      assertBudgetOnPlan(actor, body);
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const task = await loadTask(tx, actor, id);

@@ -11,7 +11,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { RateRow } from '../../db/tables/rates.js';
-import { assertCan, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
+import { assertCan, assertFeature, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -98,7 +98,8 @@ const ratesHidden = () =>
 
 /**
  * Rates at five levels with their history, the workspace's rate settings, and re-applying the
- * rates in force to entries already saved. Owners and admins only (rates:manage), except reading
+ * rates in force to entries already saved; all of it but the settings' reading needs billing rates
+ * (Pro), a Free workspace keeping its rates untouched. Owners and admins only (rates:manage), except reading
  * the settings (every member formats money in the workspace's currency) and reading a level's
  * history as far as the reader sees that money (`readableParts`).
  */
@@ -110,6 +111,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
 
     async updateSettings(actor: Actor, body: UpdateRateSettingsBody) {
       assertCan(actor, 'rates:manage');
+      assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         await repo.upsertSettings(tx, workspaceId, {
@@ -134,6 +136,8 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
      * that then show nothing. 403 when the actor may read none of it.
      */
     async list(actor: Actor, target: RateTarget): Promise<RateHistoryView> {
+      // Kept while the workspace is on Free, shown again when it upgrades.
+      assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       const level = await targetOf(db, workspaceId, target);
       const parts = await readableParts(db, actor, level);
@@ -151,6 +155,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
     /** A new rate of a level from a day on; earlier rows stay as its history. */
     async create(actor: Actor, body: CreateRateBody) {
       assertCan(actor, 'rates:manage');
+      assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const target = await targetOf(tx, workspaceId, body);
@@ -182,6 +187,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
     /** Deletes a mistaken or future rate; entries keep the rates they copied. */
     async remove(actor: Actor, id: string): Promise<void> {
       assertCan(actor, 'rates:manage');
+      assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       await db.transaction().execute(async (tx) => {
         const row = await repo.find(tx, workspaceId, id);
@@ -200,6 +206,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
     /** What re-applying would change: the entries, their old and new rates and amounts, totals. */
     async reapplyPreview(actor: Actor, body: ReapplyRatesBody): Promise<ReapplyPreview> {
       assertCan(actor, 'rates:manage');
+      assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       const target = await targetOf(db, workspaceId, body);
       const rows = await timeEntries.repriceCandidates(db, workspaceId, selectionOf(target, body));
@@ -226,6 +233,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
     /** Re-applies the rates in force to the same selection as the preview, in one transaction. */
     async reapply(actor: Actor, body: ReapplyRatesBody): Promise<{ updated: number }> {
       assertCan(actor, 'rates:manage');
+      assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const target = await targetOf(tx, workspaceId, body);

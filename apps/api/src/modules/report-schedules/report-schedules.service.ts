@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { ReportScheduleRow } from '../../db/tables/report-schedules.js';
+import { assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
@@ -291,6 +292,8 @@ export function createReportSchedulesService(deps: {
       input: ReportScheduleBody,
       now = new Date(),
     ): Promise<ReportScheduleView> {
+      // A scheduled report is an export mailed as an attachment: Basic.
+      assertFeature(actor, 'export');
       const report = await ownReport(actor, savedReportId);
       const body = reportScheduleBody.parse(input);
       const workspaceId = actor.membership.workspace.id;
@@ -341,6 +344,7 @@ export function createReportSchedulesService(deps: {
 
     /** Sends again from the next slot after now; a failed schedule starts afresh. */
     async resume(actor: Actor, savedReportId: string, now = new Date()): Promise<ReportScheduleView> {
+      assertFeature(actor, 'export');
       return setState(actor, savedReportId, 'active', now);
     },
 
@@ -362,6 +366,7 @@ export function createReportSchedulesService(deps: {
 
     /** Queues one send at once, whatever the schedule's state; its next slot stays as it is. */
     async sendNow(actor: Actor, savedReportId: string): Promise<{ queued: true }> {
+      assertFeature(actor, 'export');
       await ownReport(actor, savedReportId);
       const row = await getSchedule(actor, savedReportId);
       await jobs.enqueue(db, reportScheduleSendJob, {

@@ -2,6 +2,7 @@ import type { ReportDimension, ReportQuery } from '@sundial/core';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
+import { entitledMembership } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { newId } from '../../platform/ids.js';
 import { reportsRepository } from './reports.repository.js';
@@ -66,7 +67,12 @@ beforeAll(async () => {
     .selectAll()
     .where('id', '=', owner.workspaceId)
     .executeTakeFirstOrThrow();
-  actor = { user, userId: user.id, membership: { workspace, role: 'owner', status: 'active' }, via: 'session' };
+  actor = {
+    user,
+    userId: user.id,
+    membership: entitledMembership({ workspace, role: 'owner', status: 'active' }, { billing: true }),
+    via: 'session',
+  };
   const services = ctx.t.app.services;
   rolled = createReportsService(ctx.t.db, services.timeEntries, services.projects, { rollups: true });
   raw = createReportsService(ctx.t.db, services.timeEntries, services.projects, { rollups: false });

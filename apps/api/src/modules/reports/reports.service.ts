@@ -32,7 +32,7 @@ import {
 import type { RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { copyOutFor, type Db } from '../../db/connection.js';
-import { type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
+import { assertFeature, type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import { defineJob } from '../../platform/jobs.js';
@@ -238,6 +238,8 @@ export function createReportsService(
     const wantsBillable = measures.some((m) => MONEY_MEASURES.includes(m) && m !== 'costAmount');
     const wantsCost = measures.includes('costAmount') || measures.includes('margin');
     if (!wantsBillable && !wantsCost) return;
+    // Money in reports needs billing rates (Pro): a Free workspace asking for it is told so.
+    assertFeature(actor, 'billing_rates');
     const covered = await moneyCovered(actor, f);
     if (wantsBillable && !covered.billable) throw moneyForbidden('billable amounts');
     if (wantsCost && !covered.cost) throw moneyForbidden('costs and margins');
@@ -403,6 +405,7 @@ export function createReportsService(
      * everyone in the report, else their figures are left out (moneyHidden).
      */
     async estimates(actor: Actor, q: EstimatesReportQuery, now = new Date()): Promise<EstimatesReportView> {
+      assertFeature(actor, 'budgets');
       const f = await resolve(actor, q, now);
       const lines = await projects.budgets(actor, { projectIds: q.projects, clientIds: q.clients });
       const hasFee = lines.some((l) => l.type === 'fee');

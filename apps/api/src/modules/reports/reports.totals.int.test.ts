@@ -15,6 +15,7 @@ import {
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { entitledMembership } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { newId } from '../../platform/ids.js';
 
@@ -51,7 +52,12 @@ beforeAll(async () => {
     .selectAll()
     .where('id', '=', owner.workspaceId)
     .executeTakeFirstOrThrow();
-  actor = { user, userId: user.id, membership: { workspace, role: 'owner', status: 'active' }, via: 'session' };
+  actor = {
+    user,
+    userId: user.id,
+    membership: entitledMembership({ workspace, role: 'owner', status: 'active' }, { billing: true }),
+    via: 'session',
+  };
 });
 
 interface Generated {

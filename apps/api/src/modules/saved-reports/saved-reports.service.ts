@@ -33,6 +33,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { ReportCsvLinkRow, ReportLinkRow } from '../../db/tables/saved-reports.js';
+import { assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -390,6 +391,8 @@ export function createSavedReportsService(deps: {
       input: CreateReportCsvLinkBody,
       now = new Date(),
     ): Promise<CreatedReportCsvLinkView> {
+      // A CSV link is an export (Google Sheets imports it): Basic.
+      assertFeature(actor, 'export');
       const body = createReportCsvLinkBody.parse(input);
       const expiresAt = linkExpiry(actor, body, now);
       const workspaceId = actor.membership.workspace.id;
@@ -468,7 +471,7 @@ export function createSavedReportsService(deps: {
         file_ = await deps.exports.export(actor, params, { withoutCosts });
       } catch (error) {
         // Money the creator may no longer see is left out, as the page link leaves it out.
-        if (!(error instanceof AppError && error.code === 'money_forbidden')) throw error;
+        if (!moneyRefused(error)) throw error;
         const kept = (params.get('measures') ?? '')
           .split(',')
           .filter((m) => m && !MONEY_MEASURES.includes(m as ReportMeasure));
@@ -528,7 +531,7 @@ export function createSavedReportsService(deps: {
     try {
       return { report: await run(measures), moneyHidden: false };
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'money_forbidden')) throw error;
+      if (!moneyRefused(error)) throw error;
       const without = measures.filter((m) => !MONEY_MEASURES.includes(m));
       return { report: await run(without.length ? without : ['trackedSeconds']), moneyHidden: true };
     }
@@ -557,7 +560,7 @@ export function createSavedReportsService(deps: {
     try {
       totals = await totalsOf(wanted);
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'money_forbidden')) throw error;
+      if (!moneyRefused(error)) throw error;
       moneyHidden = true;
       totals = await totalsOf(wanted.filter((m) => !MONEY_MEASURES.includes(m)));
     }
@@ -567,6 +570,13 @@ export function createSavedReportsService(deps: {
     };
   }
 }
+
+/**
+ * Whether a report refused its money: the creator may not see it (money_forbidden), or the
+ * workspace's plan has no billing rates (plan_limit_reached; a Free workspace's links show time only).
+ */
+const moneyRefused = (error: unknown): boolean =>
+  error instanceof AppError && (error.code === 'money_forbidden' || error.code === 'plan_limit_reached');
 
 /** The engine's measures a shared Detailed report totals (costs only when the link includes them). */
 const DETAILED_TOTALS: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount', 'entryCount'];

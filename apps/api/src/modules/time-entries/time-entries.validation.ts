@@ -68,7 +68,14 @@ export async function resolveRefs(
       for (const ownerId of new Set(ownerIds)) {
         // The actor's own role is known: no need to read it again.
         const role = ownerId === actor.userId ? actor.membership.role : undefined;
-        const reach = { workspaceId, userId: ownerId, projectId, role, projectExists: true };
+        const reach = {
+          workspaceId,
+          userId: ownerId,
+          projectId,
+          role,
+          features: actor.membership.features,
+          projectExists: true,
+        };
         if (await memberReachesProject(tx, reach)) continue;
         throw validationError({
           projectId:

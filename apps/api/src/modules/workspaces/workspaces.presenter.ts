@@ -1,17 +1,24 @@
 import { effectivePlan, trialDaysLeft, type WorkspaceView } from '@sundial/core';
-import type { MembershipWithWorkspace } from './workspaces.repository.js';
+import type { MembershipWithWorkspace } from '../../platform/actor.js';
 
 export { workspaceView } from '@sundial/core';
 
-export function presentWorkspace({ workspace, role }: MembershipWithWorkspace, now = new Date()): WorkspaceView {
+export function presentWorkspace(
+  { workspace, role, assignedRole, billing, features }: MembershipWithWorkspace,
+  now = new Date(),
+): WorkspaceView {
   return {
     id: workspace.id,
     name: workspace.name,
     role,
+    assignedRole,
     plan: effectivePlan(workspace.plan, workspace.trial_ends_at, now),
     purchasedPlan: workspace.plan,
     trialEndsAt: workspace.trial_ends_at ? new Date(workspace.trial_ends_at).toISOString() : null,
-    trialDaysLeft: trialDaysLeft(workspace.trial_ends_at, now),
+    // With billing off there is no trial to count down (and no banner).
+    trialDaysLeft: billing ? trialDaysLeft(workspace.trial_ends_at, now) : 0,
+    billing,
+    features: [...features],
     createdAt: new Date(workspace.created_at).toISOString(),
   };
 }

@@ -2,11 +2,11 @@ import type { PlanId, Role } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
 import type { Membership, Workspace } from '../../db/tables.js';
-import type { MembershipWithWorkspace } from '../../platform/actor.js';
+import type { StoredMembership } from '../../platform/actor.js';
 import type { SignedIn } from '../../platform/auth.js';
 import { liveSessions, sessionIdHash } from '../../platform/sessions.js';
 
-export type { MembershipWithWorkspace } from '../../platform/actor.js';
+export type { StoredMembership } from '../../platform/actor.js';
 
 export const workspacesRepository = {
   async insert(
@@ -36,7 +36,7 @@ export const workspacesRepository = {
   },
 
   /** The user's active membership of a workspace, with the workspace; undefined when none. */
-  async findMembership(db: Db, workspaceId: string, userId: string): Promise<MembershipWithWorkspace | undefined> {
+  async findMembership(db: Db, workspaceId: string, userId: string): Promise<StoredMembership | undefined> {
     const row = await membershipsOf(db, userId)
       .where('m.workspace_id', '=', workspaceId)
       .where('m.status', '=', 'active')
@@ -99,7 +99,7 @@ export const workspacesRepository = {
     return { session, user, membership };
   },
 
-  async listForUser(db: Db, userId: string): Promise<MembershipWithWorkspace[]> {
+  async listForUser(db: Db, userId: string): Promise<StoredMembership[]> {
     const rows = await membershipsOf(db, userId)
       .where('m.status', '=', 'active')
       .orderBy('w.name')
@@ -109,7 +109,7 @@ export const workspacesRepository = {
   },
 
   /** Workspaces that disabled or removed the user: they no longer have access to them. */
-  async listInactiveForUser(db: Db, userId: string): Promise<MembershipWithWorkspace[]> {
+  async listInactiveForUser(db: Db, userId: string): Promise<StoredMembership[]> {
     const rows = await membershipsOf(db, userId)
       .where('m.status', '!=', 'active')
       .orderBy('w.name')
@@ -224,7 +224,7 @@ function membershipsOf(db: Db, userId: string) {
     .where('m.user_id', '=', userId);
 }
 
-function toMembership(row: Workspace & { role: Role; status: Membership['status'] }): MembershipWithWorkspace {
+function toMembership(row: Workspace & { role: Role; status: Membership['status'] }): StoredMembership {
   const { role, status, ...workspace } = row;
   return { role, status, workspace };
 }

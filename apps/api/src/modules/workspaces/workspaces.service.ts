@@ -1,7 +1,7 @@
-import { type PlanId, TRIAL_DAYS } from '@sundial/core';
+import { type BillingMode, type PlanId, TRIAL_DAYS } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan } from '../../platform/access.js';
-import type { Actor, MembershipWithWorkspace } from '../../platform/actor.js';
+import { assertCan, entitledMembership } from '../../platform/access.js';
+import type { Actor, MembershipWithWorkspace, StoredMembership } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -14,7 +14,12 @@ export interface WorkspaceSeeds {
   seedTimeSettings(tx: Db, workspaceId: string, ownerUserId: string): Promise<void>;
 }
 
-export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds) {
+/**
+ * Workspaces and the memberships actors are built from: every membership this service hands out
+ * is resolved against the plan and the operator's BILLING switch (`entitledMembership`).
+ */
+export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds, mode: BillingMode = { billing: true }) {
+  const entitled = (stored: StoredMembership) => entitledMembership(stored, mode);
   return {
     /**
      * Creates a workspace owned by the user, with a 14-day Pro trial. Runs inside the caller's
@@ -32,7 +37,7 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds) {
         await workspacesRepository.addMember(tx, { workspaceId: workspace.id, userId: input.userId, role: 'owner' });
         await seeds.seedTimeSettings(tx, workspace.id, input.userId);
         await audit(tx, { action: 'workspace.created', actorUserId: input.userId, workspaceId: workspace.id });
-        return { workspace, role: 'owner' as const, status: 'active' as const };
+        return entitled({ workspace, role: 'owner', status: 'active' });
       };
       return input.tx ? run(input.tx) : db.transaction().execute(run);
     },
@@ -41,15 +46,15 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds) {
     async getMembership(workspaceId: string, userId: string): Promise<MembershipWithWorkspace> {
       const membership = await workspacesRepository.findMembership(db, workspaceId, userId);
       if (!membership) throw notFound('Workspace not found.');
-      return membership;
+      return entitled(membership);
     },
 
-    list(userId: string): Promise<MembershipWithWorkspace[]> {
-      return workspacesRepository.listForUser(db, userId);
+    async list(userId: string): Promise<MembershipWithWorkspace[]> {
+      return (await workspacesRepository.listForUser(db, userId)).map(entitled);
     },
 
     /** Workspaces that disabled or removed the user, so the app can say why they have no access. */
-    listInactive(userId: string): Promise<MembershipWithWorkspace[]> {
+    listInactive(userId: string): Promise<StoredMembership[]> {
       return workspacesRepository.listInactiveForUser(db, userId);
     },
 

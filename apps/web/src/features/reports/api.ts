@@ -35,7 +35,8 @@ export type WithMoney<T> = T & { moneyHidden: boolean };
 
 /**
  * Asks with the money measures wanted; when the API refuses them (money_forbidden: some people's
- * amounts are out of the viewer's reach) asks again without them. The API decides who sees money;
+ * amounts are out of the viewer's reach; plan_limit_reached: the plan has no billing rates) asks
+ * again without them. The API decides who sees money;
  * the page only shows what came back.
  */
 async function withMoneyFallback<T>(
@@ -50,8 +51,8 @@ async function withMoneyFallback<T>(
     return { ...(await ask(measures)), moneyHidden: false };
   } catch (error) {
     const without = measures.filter((m) => !MONEY_MEASURES.includes(m));
-    if (!(error instanceof ApiError && error.code === 'money_forbidden') || without.length === measures.length)
-      throw error;
+    const refused = error instanceof ApiError && ['money_forbidden', 'plan_limit_reached'].includes(error.code);
+    if (!refused || without.length === measures.length) throw error;
     return { ...(await ask(without.length ? without : ['trackedSeconds'])), moneyHidden: true };
   }
 }
@@ -90,12 +91,13 @@ export function useDetailed(w: string, query: ParamPatch) {
 }
 
 /** Estimates: each budget of the projects and tasks the viewer sees against what was tracked. */
-export function useEstimates(w: string, query: ParamPatch) {
+export function useEstimates(w: string, query: ParamPatch, enabled = true) {
   const params = toReportParams(query).toString();
   return useQuery({
     queryKey: reportKeys.one(w, 'estimates', params),
     queryFn: () => api<EstimatesReportView>('GET', `${base(w)}/estimates?${params}`),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

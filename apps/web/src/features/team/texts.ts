@@ -44,5 +44,20 @@ export const texts = {
   notLoaded: (n: number) => `${n} more ${n === 1 ? 'person' : 'people'} in this group not loaded yet`,
 };
 
-export const roleOptions = (roles: readonly AssignableRole[]) =>
-  roles.map((value) => ({ value, label: ROLE_LABELS[value] }));
+/** A Manager of a workspace whose plan has no management roles (Free) acts as a Member. */
+export const managerOnFree = 'Manager (acts as member on Free)';
+
+/** A role's label as it works now: `managersLocked` when the plan has no management roles. */
+export const roleLabel = (role: AssignableRole | 'owner', managersLocked: boolean) =>
+  role === 'manager' && managersLocked ? managerOnFree : ROLE_LABELS[role];
+
+/**
+ * The roles to choose from. Without management roles on the plan the Manager choice is shown,
+ * disabled, with what it does there (a person who is one keeps the role).
+ */
+export const roleOptions = (roles: readonly AssignableRole[], managersLocked = false) =>
+  roles.map((value) => ({
+    value,
+    label: roleLabel(value, managersLocked),
+    disabled: value === 'manager' && managersLocked,
+  }));

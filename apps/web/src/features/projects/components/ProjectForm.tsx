@@ -1,5 +1,6 @@
 import { Box, Checkbox, Divider, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useWorkspace } from '../../../api/session';
 import { done } from '../../../components/notify';
 import { type ProjectDetail, useClients, useSetProjectPeople, useUpdateProject } from '../api';
 import { ColourPalette, FormFooter, NameInput, PaneHeader, saveDescription, useSubmit } from './FormParts';
@@ -21,6 +22,7 @@ export function ProjectForm({
   canManage: boolean;
   onClose: () => void;
 }) {
+  const budgets = useWorkspace().hasFeature('budgets');
   const update = useUpdateProject(workspaceId);
   const setPeople = useSetProjectPeople(workspaceId);
   const clients = useClients(workspaceId);
@@ -37,7 +39,7 @@ export function ProjectForm({
       clientId,
       color,
       ...(canManage ? { isPublic } : {}),
-      ...sectionsBody(sections),
+      ...sectionsBody(sections, { budgets }),
     });
     const people = canManage ? changedPeople(sections, project.people) : null;
     if (people) await setPeople.mutateAsync({ id: project.id, ...people });

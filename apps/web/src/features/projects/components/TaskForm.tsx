@@ -1,5 +1,6 @@
 import { Divider, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useWorkspace } from '../../../api/session';
 import { done } from '../../../components/notify';
 import { type TaskDetail, useCreateTask, useSetTaskPeople, useUpdateTask } from '../api';
 import { FormFooter, NameInput, PaneHeader, saveDescription, useSubmit } from './FormParts';
@@ -30,13 +31,14 @@ export function TaskForm({
   onClose: () => void;
   onCreated: (task: TaskDetail) => void;
 }) {
+  const budgets = useWorkspace().hasFeature('budgets');
   const create = useCreateTask(workspaceId);
   const update = useUpdateTask(workspaceId);
   const setPeople = useSetTaskPeople(workspaceId);
   const [name, setName] = useState(task?.name ?? '');
   const [sections, setSections] = useState(() => initialSections(task));
   const { errors, onSubmit } = useSubmit(async () => {
-    const body = { name, ...sectionsBody(sections) };
+    const body = { name, ...sectionsBody(sections, { budgets }) };
     const saved = task
       ? await update.mutateAsync({ id: task.id, ...body })
       : await create.mutateAsync({ projectId, parentTaskId: parentTaskId ?? null, ...body });

@@ -1,5 +1,7 @@
 import { Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useWorkspace } from '../../../api/session';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { RatesPanel } from './RatesPanel';
 
 /**
@@ -19,12 +21,15 @@ export function ProjectRatesSection({
   people?: { value: string; label: string }[];
 }) {
   const [userId, setUserId] = useState<string | null>(null);
+  const locked = !useWorkspace().hasFeature('billing_rates');
   return (
     <Stack gap="sm" component="section" aria-label="Rates">
       <Text fw={600} size="sm">
         Rates
       </Text>
-      {taskId ? (
+      {locked ? (
+        <UpgradePrompt feature="billing_rates" />
+      ) : taskId ? (
         <RatesPanel workspaceId={workspaceId} target={{ level: 'task', taskId }} label="Task" />
       ) : (
         <>

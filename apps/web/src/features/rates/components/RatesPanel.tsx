@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { type RateTarget, useCreateRate, useDeleteRate, useRateHistory, useRateSettings } from '../api';
 import { money, toCents, today } from '../money';
 import { ReapplyDialog } from './ReapplyDialog';
@@ -27,7 +28,13 @@ import { ReapplyDialog } from './ReapplyDialog';
  * allowed) see it read-only, with the cost rates only when the API sends them. Saved entries keep
  * the rates they copied until re-applied.
  */
-export function RatesPanel({ workspaceId, target, label }: { workspaceId: string; target: RateTarget; label: string }) {
+export function RatesPanel(props: { workspaceId: string; target: RateTarget; label: string }) {
+  // Rates need billing rates (Pro); a Free workspace keeps its rates, shown again on upgrade.
+  if (!useWorkspace().hasFeature('billing_rates')) return <UpgradePrompt feature="billing_rates" />;
+  return <RatesHistory {...props} />;
+}
+
+function RatesHistory({ workspaceId, target, label }: { workspaceId: string; target: RateTarget; label: string }) {
   const canChange = useWorkspace().can('rates:manage');
   const history = useRateHistory(workspaceId, target);
   const costs = history.data?.costsShown ?? canChange;

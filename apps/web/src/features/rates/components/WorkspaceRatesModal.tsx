@@ -1,12 +1,24 @@
 import { Button, Checkbox, Divider, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useRateSettings, useUpdateRateSettings } from '../api';
 import { RatesPanel } from './RatesPanel';
 
 /** Workspace settings for money: the currency, who beside owners and admins sees it, and the workspace's rates. */
 export function WorkspaceRatesModal({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
+  if (!useWorkspace().hasFeature('billing_rates'))
+    return (
+      <Modal opened onClose={onClose} title="Rates and currency" size="lg">
+        <UpgradePrompt feature="billing_rates" />
+      </Modal>
+    );
+  return <RatesAndCurrency workspaceId={workspaceId} onClose={onClose} />;
+}
+
+function RatesAndCurrency({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
   const settings = useRateSettings(workspaceId);
   const save = useUpdateRateSettings(workspaceId);
   const [currency, setCurrency] = useState(settings.data?.currency ?? 'USD');

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useTimeSettings } from '../../timesheet/api';
 import { rangeLabel } from '../format';
 import { SaveReportButton } from '../saved/SaveReportButton';
@@ -70,6 +71,7 @@ export function ReportFrame({
   children: ReactNode;
 }) {
   const { today } = useViewerDays();
+  const { hasFeature } = useWorkspace();
   const { filters, dropped, update } = url;
   return (
     <Stack gap="md">
@@ -92,7 +94,8 @@ export function ReportFrame({
         </Group>
         <Group gap="sm" align="flex-end" wrap="wrap">
           {controls}
-          {exportAs && <ExportMenu report={exportAs} />}
+          {exportAs &&
+            (hasFeature('export') ? <ExportMenu report={exportAs} /> : <UpgradePrompt feature="export" compact />)}
           <SaveReportButton />
         </Group>
       </Group>
@@ -146,8 +149,11 @@ export function ReportBody({
   return <div style={{ opacity: dim ? 0.6 : 1, transition: 'opacity 150ms' }}>{children}</div>;
 }
 
+/** Why amounts are missing: the plan (no billing rates on it) or whose money the viewer may see. */
 export function MoneyHiddenNotice({ hidden }: { hidden: boolean | undefined }) {
+  const { hasFeature } = useWorkspace();
   if (!hidden) return null;
+  if (!hasFeature('billing_rates')) return <UpgradePrompt feature="billing_rates" compact />;
   return (
     <Alert color="gray" variant="light" data-testid="money-hidden">
       {t.moneyHidden}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { downloadExportJob, fileSize, useExportJobs } from './api';
 import { xt } from './texts';
 
@@ -22,7 +23,7 @@ const when = (iso: string | null) =>
 
 /** Recent exports: the viewer's background exports with their progress, and their files while they last. */
 export function RecentExportsPage() {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, hasFeature } = useWorkspace();
   const list = useExportJobs(workspaceId);
 
   const body = (
@@ -69,6 +70,8 @@ export function RecentExportsPage() {
       <Text c="dimmed" size="sm">
         {xt.pageHint}
       </Text>
+      {/* The list stays; its files download again once the plan has exports. */}
+      {!hasFeature('export') && <UpgradePrompt feature="export" />}
       {body}
     </Stack>
   );

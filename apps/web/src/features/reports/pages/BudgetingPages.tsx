@@ -10,6 +10,7 @@ import {
 import { IconLock } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useSummary } from '../api';
 import { ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { type ExtraColumn, SummaryTable } from '../components/SummaryTable';
@@ -76,7 +77,9 @@ function barsOf(groups: ReportGroup[], dimension: ReportDimension, series: Repor
  * amounts show is the API's answer; without them a money report explains why.
  */
 function BudgetReport({ spec }: { spec: BudgetSpec }) {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, hasFeature } = useWorkspace();
+  // Amounts need billing rates (Pro): a money report shows the upgrade prompt in its place.
+  const moneyLocked = !hasFeature('billing_rates');
   const url = useReportUrl();
   const { params, filters, update } = url;
   const format = useReportFormat();
@@ -84,7 +87,7 @@ function BudgetReport({ spec }: { spec: BudgetSpec }) {
   const range = useMemo(() => resolvePreset(filters.preset, today, weekStart, filters), [filters, today, weekStart]);
   const [dimension] = readGroupBy(params, ['project']).filter((d) => GROUPINGS.includes(d));
   const by: ReportDimension = dimension ?? 'project';
-  const summary = useSummary(workspaceId, { ...filters, groupBy: [by] }, spec.measures);
+  const summary = useSummary(workspaceId, { ...filters, groupBy: [by] }, spec.measures, !(moneyLocked && spec.money));
   const data = summary.data;
   const hidden = !!data?.moneyHidden;
   const shown = data ? spec.measures.filter((m) => data.measures.includes(m)) : spec.measures;
@@ -122,14 +125,19 @@ function BudgetReport({ spec }: { spec: BudgetSpec }) {
       controls={controls}
       notice={
         hidden &&
-        !spec.money && (
+        !spec.money &&
+        (moneyLocked ? (
+          <UpgradePrompt feature="billing_rates" compact />
+        ) : (
           <Alert color="gray" variant="light" data-testid="money-hidden">
             {t.budgeting.billableMoneyHidden}
           </Alert>
-        )
+        ))
       }
     >
-      {moneyMissing ? (
+      {moneyLocked && spec.money ? (
+        <UpgradePrompt feature="billing_rates" />
+      ) : moneyMissing ? (
         <MoneyExplanation kind={spec.money ?? 'billable'} />
       ) : (
         <ReportBody query={summary} isEmpty={!!data && data.groups.length === 0}>

@@ -3,6 +3,7 @@ import { type EstimateView, resolvePreset } from '@sundial/core';
 import { IconTargetArrow } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useEstimates } from '../api';
 import { ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { Swatch } from '../components/Swatch';
@@ -48,14 +49,22 @@ export function BudgetProgress({ item, width = 140 }: { item: EstimateView; widt
  * have a line per month of the range.
  */
 export function EstimatesPage() {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, hasFeature } = useWorkspace();
   const url = useReportUrl();
   const { filters } = url;
   const { today, weekStart } = useViewerDays();
   const range = useMemo(() => resolvePreset(filters.preset, today, weekStart, filters), [filters, today, weekStart]);
-  const estimates = useEstimates(workspaceId, filters);
+  const locked = !hasFeature('budgets');
+  const estimates = useEstimates(workspaceId, filters, !locked);
   const figure = useEstimateFormat();
   const data = estimates.data;
+
+  if (locked)
+    return (
+      <ReportFrame url={url} range={range}>
+        <UpgradePrompt feature="budgets" />
+      </ReportFrame>
+    );
 
   return (
     <ReportFrame

@@ -1,6 +1,7 @@
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Divider,
   Group,
@@ -28,6 +29,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useMembers } from '../../team/api';
 import { useReportSchedule, useScheduleAction } from './api';
 import { sch } from './schedule-texts';
@@ -55,10 +57,18 @@ const when = (iso: string, timeZone: string) =>
  * the last failure) with pause, resume, send now and delete.
  */
 export function ScheduleDialog({ report, onClose }: { report: SavedReportView; onClose: () => void }) {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, hasFeature } = useWorkspace();
+  // A scheduled report is an export sent by e-mail (Basic). On Free the schedule stays visible, to
+  // pause or delete; saving, resuming and sending are refused.
+  const locked = !hasFeature('export');
   const schedule = useReportSchedule(workspaceId, report.id);
   return (
     <Modal opened onClose={onClose} title={sch.title(report.name)} centered size="lg">
+      {locked && (
+        <Box mb="md">
+          <UpgradePrompt feature="export" />
+        </Box>
+      )}
       {schedule.isPending ? (
         <Group justify="center" py="xl">
           <Loader aria-label={sch.stateLabel} />

@@ -12,6 +12,7 @@ import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { CopyField } from '../../../components/CopyField';
 import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useCreateCsvLink, useCsvLink, useRevokeCsvLink, useSavedReports, useSaveReport } from './api';
 import { IncludeCostsCheckbox, ReportNameInput } from './fields';
 import { st } from './texts';
@@ -158,7 +159,11 @@ export function SheetsLinkPanel({ report }: { report: SavedReportView }) {
 export function SheetsLinkDialog({ report, onClose }: { report: SavedReportView; onClose: () => void }) {
   return (
     <Modal opened onClose={onClose} title={st.sheetsTitle(report.name)} size="lg" centered>
-      <SheetsLinkPanel report={report} />
+      {/* On Free a link made before stays visible, to revoke; making one is refused. */}
+      <Stack gap="md">
+        {!useWorkspace().hasFeature('export') && <UpgradePrompt feature="export" />}
+        <SheetsLinkPanel report={report} />
+      </Stack>
     </Modal>
   );
 }

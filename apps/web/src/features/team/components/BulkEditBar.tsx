@@ -1,6 +1,7 @@
 import { Button, Group, Select, Text } from '@mantine/core';
 import { ASSIGNABLE_ROLES, type AssignableRole, type MemberStatus } from '@sundial/core';
 import { useState } from 'react';
+import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import { type GroupView, groupOptions, useBulkEdit } from '../api';
 import { roleOptions, texts } from '../texts';
@@ -22,6 +23,7 @@ export function BulkEditBar({
 }) {
   const bulk = useBulkEdit(workspaceId);
   const [role, setRole] = useState<string | null>(null);
+  const managersLocked = !useWorkspace().hasFeature('management_roles');
   const [groupId, setGroupId] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const nothing = !role && !groupId && !status;
@@ -59,7 +61,13 @@ export function BulkEditBar({
       <Text size="sm" fw={500}>
         {selected.length} selected
       </Text>
-      <KeepSelect label="Change role" data={roleOptions(ASSIGNABLE_ROLES)} value={role} onChange={setRole} w={160} />
+      <KeepSelect
+        label="Change role"
+        data={roleOptions(ASSIGNABLE_ROLES, managersLocked)}
+        value={role}
+        onChange={setRole}
+        w={160}
+      />
       <KeepSelect label="Add to group" data={groupOptions(groups)} value={groupId} onChange={setGroupId} w={160} />
       <KeepSelect label="Status" data={STATUS_OPTIONS} value={status} onChange={setStatus} w={130} />
       <Button size="xs" onClick={handleSave} disabled={selected.length === 0 || nothing} loading={bulk.isPending}>

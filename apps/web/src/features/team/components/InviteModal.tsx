@@ -4,6 +4,8 @@ import { ASSIGNABLE_ROLES, type AssignableRole, splitEmails } from '@sundial/cor
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { type GroupView, groupOptions, useInvite } from '../api';
 import { roleOptions } from '../texts';
 
@@ -34,6 +36,7 @@ function InviteForm({ workspaceId, onClose, initialRole, groups }: Omit<Props, '
   const invite = useInvite(workspaceId);
   const [emails, setEmails] = useState('');
   const [role, setRole] = useState<AssignableRole>(initialRole);
+  const managersLocked = !useWorkspace().hasFeature('management_roles');
   const [groupId, setGroupId] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; code: string } | null>(null);
 
@@ -97,7 +100,7 @@ function InviteForm({ workspaceId, onClose, initialRole, groups }: Omit<Props, '
         <Group grow>
           <Select
             label="Role"
-            data={roleOptions(ASSIGNABLE_ROLES)}
+            data={roleOptions(ASSIGNABLE_ROLES, managersLocked)}
             value={role}
             onChange={(v) => v && setRole(v as AssignableRole)}
             allowDeselect={false}
@@ -111,6 +114,7 @@ function InviteForm({ workspaceId, onClose, initialRole, groups }: Omit<Props, '
             clearable
           />
         </Group>
+        {managersLocked && <UpgradePrompt feature="management_roles" compact />}
         <Text size="sm" c="dimmed">
           Each person gets an e-mail with a link that works once, for 7 days. Guests see only the projects shared with
           them and do not use a license.

@@ -2,9 +2,10 @@ import { Anchor, Badge, Checkbox, Group, Select, Stack, Table, Text, TextInput }
 import { ASSIGNABLE_ROLES, type AssignableRole, ROLE_LABELS } from '@sundial/core';
 import { IconUser } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import { type GroupView, type MemberView, useUpdateMember } from '../api';
-import { roleOptions, texts } from '../texts';
+import { roleLabel, roleOptions, texts } from '../texts';
 import { MemberMenu } from './MemberMenu';
 import type { PeopleTableProps } from './PeopleTable';
 import { displayName } from './people';
@@ -25,6 +26,7 @@ export function MemberRow(
   const isOwner = member.role === 'owner';
   const isMe = member.userId === me.user.id;
   const editable = canManage && !isOwner && !isMe;
+  const managersLocked = !useWorkspace().hasFeature('management_roles');
 
   return (
     // A disabled member reads dimmed (still AA), not faded by opacity, which would drop below AA.
@@ -104,7 +106,7 @@ export function MemberRow(
             <Select
               size="xs"
               aria-label={`Role of ${member.email}`}
-              data={roleOptions(ASSIGNABLE_ROLES)}
+              data={roleOptions(ASSIGNABLE_ROLES, managersLocked)}
               value={member.role}
               allowDeselect={false}
               onChange={(v) =>
@@ -120,7 +122,13 @@ export function MemberRow(
               w={150}
             />
           ) : (
-            <Text size="sm">{isOwner ? ROLE_LABELS.admin : member.roleLabel}</Text>
+            <Text size="sm">
+              {isOwner
+                ? ROLE_LABELS.admin
+                : member.role === 'manager'
+                  ? roleLabel(member.role, managersLocked)
+                  : member.roleLabel}
+            </Text>
           )}
           <MemberMenu {...props} />
         </Group>

@@ -1,6 +1,7 @@
-import { Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
+import { Box, Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
 import { BUDGET_TYPE_LABELS, type BudgetType, formatDuration } from '@sundial/core';
-import { useDurationFormat } from '../../../../api/session';
+import { useDurationFormat, useWorkspace } from '../../../../api/session';
+import { UpgradePrompt } from '../../../../components/UpgradePrompt';
 import { Section } from './Section';
 import type { SectionProps } from './sections';
 
@@ -9,16 +10,26 @@ const BUDGET_TYPES = (Object.keys(BUDGET_TYPE_LABELS) as BudgetType[]).map((v) =
   label: BUDGET_TYPE_LABELS[v],
 }));
 
-/** Estimated hours or fee, the amount, monthly reset; an hours budget shows the time tracked against it. */
+/**
+ * Estimated hours or fee, the amount, monthly reset; an hours budget shows the time tracked against
+ * it. Without budgeting on the plan (Basic) a saved budget shows, read-only, above the upgrade prompt.
+ */
 export function BudgetSection({
   value,
   onChange,
-  readOnly,
+  readOnly: readOnlyRole,
   trackedSeconds,
 }: SectionProps & { trackedSeconds?: number }) {
   const durationFormat = useDurationFormat();
+  const locked = !useWorkspace().hasFeature('budgets');
+  const readOnly = readOnlyRole || locked;
   return (
     <Section title="Budget">
+      {locked && (
+        <Box mb="xs">
+          <UpgradePrompt feature="budgets" />
+        </Box>
+      )}
       {/* Side by side when there is room; in a narrow pane the amount goes below the type. */}
       <Group align="flex-start" gap="sm">
         <Select

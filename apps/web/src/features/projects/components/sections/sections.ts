@@ -46,18 +46,25 @@ export function initialSections(x?: {
   };
 }
 
-/** The sections as an API body: budget in minutes or cents. */
-export function sectionsBody(s: SectionsState) {
+/**
+ * The sections as an API body: budget in minutes or cents. Without budgeting on the plan
+ * (`budgets: false`) the budget is left out, so the one saved stays as it is.
+ */
+export function sectionsBody(s: SectionsState, { budgets = true }: { budgets?: boolean } = {}) {
   const amount = typeof s.budgetAmount === 'number' ? s.budgetAmount : Number.parseFloat(s.budgetAmount);
   return {
     description: s.description.trim() ? s.description : null,
-    budget: Number.isFinite(amount)
+    ...(budgets
       ? {
-          type: s.budgetType,
-          amount: Math.round(amount * (s.budgetType === 'hours' ? 60 : 100)),
-          resetsMonthly: s.budgetResets,
+          budget: Number.isFinite(amount)
+            ? {
+                type: s.budgetType,
+                amount: Math.round(amount * (s.budgetType === 'hours' ? 60 : 100)),
+                resetsMonthly: s.budgetResets,
+              }
+            : null,
         }
-      : null,
+      : {}),
     billableDefault: s.billableDefault,
     keywordsEnabled: s.keywordsEnabled,
     keywords: s.keywords,

@@ -1,0 +1,386 @@
+import { type Feature, featureLockedMessage, type PlanId } from '@sundial/core';
+import { describe, expect, it } from 'vitest';
+import { type SignedUp, signUp, type TestApp, useTestApp } from '../../test/harness.js';
+import { workspacesRepository } from '../modules/workspaces/workspaces.repository.js';
+
+/**
+ * Plan gating: every route of a paid feature, walked on a Free workspace whose trial has ended
+ * (403 plan_limit_reached naming the plan), on the trial, on the plan that includes it (Basic vs
+ * Pro), and with BILLING=off; and a Free workspace keeps its data, its managers acting as members.
+ */
+const billed = useTestApp();
+const selfHosted = useTestApp({ BILLING: 'off' });
+
+const RANGE = 'preset=custom&from=2026-01-01&to=2026-01-31&timeZone=UTC';
+const DAY = 86_400_000;
+
+interface Setup {
+  owner: SignedUp;
+  ws: string;
+  projectId: string;
+  taskId: string;
+  memberId: string;
+  savedReportId: string;
+  rateId: string;
+  csvPath: string;
+}
+
+/** A workspace with something of every gated feature, made on its trial (which has them all). */
+async function setUp(t: TestApp): Promise<Setup> {
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, cookie: string, body?: object) =>
+    t.app.inject({ method, url, payload: body, headers: { cookie } });
+  const owner = await signUp(t.app);
+  const ws = `/api/v1/workspaces/${owner.workspaceId}`;
+  const ok = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: object) => {
+    const response = await call(method, `${ws}${url}`, owner.cookie, body);
+    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+    return response.json();
+  };
+  const project = await ok('POST', '/projects', { name: 'Website', budget: { type: 'hours', amount: 600 } });
+  const task = await ok('POST', `/projects/${project.id}/tasks`, { name: 'Design' });
+  const member = await signUp(t.app);
+  await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
+  const saved = await ok('POST', '/saved-reports', { name: 'Hours', kind: 'summary', query: RANGE });
+  await ok('PUT', `/saved-reports/${saved.id}/schedule`, weekly);
+  const rate = await ok('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00 });
+  const link = await ok('POST', `/saved-reports/${saved.id}/csv-link`, {});
+  return {
+    owner,
+    ws,
+    projectId: project.id,
+    taskId: task.id,
+    memberId: member.userId,
+    savedReportId: saved.id,
+    rateId: rate.id,
+    csvPath: link.path,
+  };
+}
+
+const weekly = {
+  frequency: 'weekly',
+  weekday: 1,
+  hour: 8,
+  timeZone: 'UTC',
+  format: 'csv',
+  recipientEmails: ['boss@example.com'],
+};
+
+/** Puts the workspace on a plan; `trial` false ends the trial (yesterday). */
+async function putOn(t: TestApp, workspaceId: string, plan: PlanId, trial = false) {
+  await t.db
+    .updateTable('workspaces')
+    .set({ plan, licenses: 50, trial_ends_at: new Date(Date.now() + (trial ? 7 : -1) * DAY) })
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+interface GatedRoute {
+  feature: Feature;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  url: (s: Setup) => string;
+  body?: (s: Setup) => object;
+  /** Signed out: the public CSV link. */
+  anonymous?: boolean;
+}
+
+/** Every route a plan gates today (the list docs/architecture.md, "Plan gating", gives). */
+const GATED: GatedRoute[] = [
+  // Exports (Basic)
+  {
+    feature: 'export',
+    method: 'GET',
+    url: (s) => `${s.ws}/reports/export?kind=summary&format=csv&groupBy=project&${RANGE}`,
+  },
+  {
+    feature: 'export',
+    method: 'POST',
+    url: (s) => `${s.ws}/reports/export-jobs`,
+    body: () => ({ query: `kind=detailed&${RANGE}`, format: 'csv' }),
+  },
+  // Before a new CSV link replaces the one the setup made.
+  { feature: 'export', method: 'GET', url: (s) => s.csvPath, anonymous: true },
+  {
+    feature: 'export',
+    method: 'POST',
+    url: (s) => `${s.ws}/saved-reports/${s.savedReportId}/csv-link`,
+    body: () => ({}),
+  },
+  {
+    feature: 'export',
+    method: 'PUT',
+    url: (s) => `${s.ws}/saved-reports/${s.savedReportId}/schedule`,
+    body: () => weekly,
+  },
+  { feature: 'export', method: 'POST', url: (s) => `${s.ws}/saved-reports/${s.savedReportId}/schedule/resume` },
+  { feature: 'export', method: 'POST', url: (s) => `${s.ws}/saved-reports/${s.savedReportId}/schedule/send` },
+  // Budgets and the Estimates report (Basic)
+  {
+    feature: 'budgets',
+    method: 'POST',
+    url: (s) => `${s.ws}/projects`,
+    body: () => ({ name: `Budgeted ${Math.random()}`, budget: { type: 'fee', amount: 100_000 } }),
+  },
+  {
+    feature: 'budgets',
+    method: 'PATCH',
+    url: (s) => `${s.ws}/projects/${s.projectId}`,
+    body: () => ({ budget: { type: 'hours', amount: 1200 } }),
+  },
+  {
+    feature: 'budgets',
+    method: 'POST',
+    url: (s) => `${s.ws}/projects/${s.projectId}/tasks`,
+    body: () => ({ name: `Task ${Math.random()}`, budget: { type: 'hours', amount: 60 } }),
+  },
+  {
+    feature: 'budgets',
+    method: 'PATCH',
+    url: (s) => `${s.ws}/tasks/${s.taskId}`,
+    body: () => ({ budget: { type: 'hours', amount: 120 } }),
+  },
+  { feature: 'budgets', method: 'GET', url: (s) => `${s.ws}/reports/estimates?${RANGE}` },
+  // Management roles (Basic)
+  {
+    feature: 'management_roles',
+    method: 'PATCH',
+    url: (s) => `${s.ws}/members/${s.memberId}`,
+    body: () => ({ role: 'manager' }),
+  },
+  {
+    feature: 'management_roles',
+    method: 'POST',
+    url: (s) => `${s.ws}/members/bulk`,
+    body: (s) => ({ userIds: [s.memberId], role: 'manager' }),
+  },
+  {
+    feature: 'management_roles',
+    method: 'POST',
+    url: (s) => `${s.ws}/invites`,
+    body: () => ({ emails: [`boss.${Math.random()}@example.com`], role: 'manager' }),
+  },
+  // Billing rates and labour costs (Pro)
+  {
+    feature: 'billing_rates',
+    method: 'PATCH',
+    url: (s) => `${s.ws}/rates/settings`,
+    body: () => ({ currency: 'EUR' }),
+  },
+  { feature: 'billing_rates', method: 'GET', url: (s) => `${s.ws}/rates?level=workspace` },
+  {
+    feature: 'billing_rates',
+    method: 'POST',
+    url: (s) => `${s.ws}/rates`,
+    body: () => ({ level: 'workspace', effectiveFrom: '2026-02-01', billableCents: 120_00 }),
+  },
+  {
+    feature: 'billing_rates',
+    method: 'POST',
+    url: (s) => `${s.ws}/rates/reapply/preview`,
+    body: () => ({ level: 'workspace', from: '2026-01-01', to: '2026-12-31' }),
+  },
+  {
+    feature: 'billing_rates',
+    method: 'POST',
+    url: (s) => `${s.ws}/rates/reapply`,
+    body: () => ({ level: 'workspace', from: '2026-01-01', to: '2026-12-31' }),
+  },
+  { feature: 'billing_rates', method: 'DELETE', url: (s) => `${s.ws}/rates/${s.rateId}` },
+  {
+    feature: 'billing_rates',
+    method: 'GET',
+    url: (s) => `${s.ws}/reports/summary?${RANGE}&groupBy=month&measures=billableAmount`,
+  },
+  {
+    feature: 'billing_rates',
+    method: 'GET',
+    url: (s) => `${s.ws}/reports/summary?${RANGE}&groupBy=month&measures=costAmount`,
+  },
+  {
+    feature: 'billing_rates',
+    method: 'GET',
+    url: (s) => `${s.ws}/reports/summary?${RANGE}&groupBy=month&measures=margin`,
+  },
+  {
+    feature: 'billing_rates',
+    method: 'GET',
+    url: (s) => `${s.ws}/reports/matrix?${RANGE}&rows=user&columns=month&measures=billableAmount`,
+  },
+];
+
+const label = (r: GatedRoute) =>
+  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
+
+async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
+  for (const route of GATED) {
+    const response = await t.app.inject({
+      method: route.method,
+      url: route.url(setup),
+      payload: route.body?.(setup),
+      headers: route.anonymous ? {} : { cookie: setup.owner.cookie },
+    });
+    const name = `${label(route)} (${route.feature}): ${response.body.slice(0, 300)}`;
+    if (features.includes(route.feature)) {
+      expect(response.statusCode, name).toBeLessThan(300);
+    } else {
+      expect(response.statusCode, name).toBe(403);
+      expect(response.json().error, name).toEqual({
+        code: 'plan_limit_reached',
+        message: featureLockedMessage(route.feature),
+      });
+    }
+  }
+}
+
+const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
+const ALL: Feature[] = [...BASIC, 'billing_rates'];
+
+describe('every gated route', () => {
+  it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
+    const setup = await setUp(billed.t);
+    await putOn(billed.t, setup.owner.workspaceId, 'free');
+    await walk(billed.t, setup, []);
+  });
+
+  it('works during the trial', async () => {
+    const setup = await setUp(billed.t);
+    await putOn(billed.t, setup.owner.workspaceId, 'free', true);
+    await walk(billed.t, setup, ALL);
+  });
+
+  it('works on Basic for Basic features, and refuses Pro ones', async () => {
+    const setup = await setUp(billed.t);
+    await putOn(billed.t, setup.owner.workspaceId, 'basic');
+    await walk(billed.t, setup, BASIC);
+  });
+
+  it('works on Pro', async () => {
+    const setup = await setUp(billed.t);
+    await putOn(billed.t, setup.owner.workspaceId, 'pro');
+    await walk(billed.t, setup, ALL);
+  });
+
+  it('works on Free when billing is off', async () => {
+    const setup = await setUp(selfHosted.t);
+    await putOn(selfHosted.t, setup.owner.workspaceId, 'free');
+    await walk(selfHosted.t, setup, ALL);
+  });
+});
+
+describe('a workspace that drops to Free', () => {
+  it('keeps its data: budgets, rates and schedules stay stored and the project still shows its budget', async () => {
+    const setup = await setUp(billed.t);
+    await putOn(billed.t, setup.owner.workspaceId, 'free');
+    const project = await billed.call('GET', `${setup.ws}/projects/${setup.projectId}`, setup.owner.cookie);
+    expect(project.json().budget).toEqual({ type: 'hours', amount: 600, resetsMonthly: false });
+    const rates = await billed.t.db
+      .selectFrom('rates')
+      .select('id')
+      .where('workspace_id', '=', setup.owner.workspaceId)
+      .execute();
+    expect(rates.map((r) => r.id)).toEqual([setup.rateId]);
+    const schedule = await billed.call(
+      'GET',
+      `${setup.ws}/saved-reports/${setup.savedReportId}/schedule`,
+      setup.owner.cookie,
+    );
+    expect(schedule.json().schedule).not.toBeNull();
+    // Taking a budget off is always allowed; a time report without money still runs.
+    const off = await billed.call('PATCH', `${setup.ws}/projects/${setup.projectId}`, setup.owner.cookie, {
+      budget: null,
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const summary = await billed.call(
+      'GET',
+      `${setup.ws}/reports/summary?${RANGE}&groupBy=project`,
+      setup.owner.cookie,
+    );
+    expect(summary.statusCode, summary.body).toBe(200);
+  });
+
+  it('tells the web its features and that billing is on; off says billing is off and shows no trial', async () => {
+    const setup = await setUp(billed.t);
+    await putOn(billed.t, setup.owner.workspaceId, 'basic');
+    const view = (await billed.call('GET', setup.ws, setup.owner.cookie)).json();
+    expect(view).toMatchObject({ billing: true, purchasedPlan: 'basic', trialDaysLeft: 0 });
+    expect(view.features).toEqual(['export', 'integrations', 'management_roles', 'budgets']);
+
+    const own = await setUp(selfHosted.t);
+    const me = (await selfHosted.call('GET', '/api/v1/me', own.owner.cookie)).json();
+    expect(me.workspaces[0]).toMatchObject({ billing: false, trialDaysLeft: 0 });
+    expect(me.workspaces[0].features).toHaveLength(12);
+  });
+
+  it('has its managers act as members until it upgrades, their role kept', async () => {
+    const setup = await setUp(billed.t);
+    const manager = await signUp(billed.t.app);
+    await workspacesRepository.addMember(billed.t.db, {
+      workspaceId: setup.owner.workspaceId,
+      userId: manager.userId,
+      role: 'manager',
+    });
+    const asManager = (method: 'GET' | 'POST', url: string, body?: object) =>
+      billed.call(method, `${setup.ws}${url}`, manager.cookie, body);
+    expect((await asManager('POST', '/projects', { name: 'On trial' })).statusCode).toBe(201);
+    const secret = await billed.call('POST', `${setup.ws}/projects`, setup.owner.cookie, {
+      name: 'Secret',
+      isPublic: false,
+    });
+    const secretId = secret.json().id;
+    expect((await asManager('GET', `/projects/${secretId}`)).statusCode).toBe(200);
+
+    await putOn(billed.t, setup.owner.workspaceId, 'free');
+    expect((await asManager('GET', '')).json()).toMatchObject({ role: 'member', assignedRole: 'manager' });
+    const refused = await asManager('POST', '/projects', { name: 'On Free' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('forbidden');
+    // A member does not see private projects they are not assigned to, nor may have time on them.
+    expect((await asManager('GET', `/projects/${secretId}`)).statusCode).toBe(404);
+    const theirTime = { start: '2026-01-05T09:00:00Z', duration: '1h', projectId: secretId, userId: manager.userId };
+    const onFree = await billed.call('POST', `${setup.ws}/time-entries`, setup.owner.cookie, theirTime);
+    expect(onFree.statusCode, onFree.body).toBe(422);
+    // The list shows the role as assigned; nothing was rewritten.
+    const listed = await billed.call('GET', `${setup.ws}/members/${manager.userId}`, setup.owner.cookie);
+    expect(listed.json().role).toBe('manager');
+    const stored = await billed.t.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('workspace_id', '=', setup.owner.workspaceId)
+      .where('user_id', '=', manager.userId)
+      .executeTakeFirstOrThrow();
+    expect(stored.role).toBe('manager');
+
+    await putOn(billed.t, setup.owner.workspaceId, 'basic');
+    expect((await asManager('GET', '')).json()).toMatchObject({ role: 'manager', assignedRole: 'manager' });
+    expect((await asManager('POST', '/projects', { name: 'On Basic' })).statusCode).toBe(201);
+    expect((await asManager('GET', `/projects/${secretId}`)).statusCode).toBe(200);
+    const onBasic = await billed.call('POST', `${setup.ws}/time-entries`, setup.owner.cookie, theirTime);
+    expect(onBasic.statusCode, onBasic.body).toBe(201);
+    const projects = await billed.t.db
+      .selectFrom('projects')
+      .select('name')
+      .where('workspace_id', '=', setup.owner.workspaceId)
+      .execute();
+    expect(projects.map((p) => p.name).sort()).toEqual(['On Basic', 'On trial', 'Secret', 'Website']);
+  });
+});
+
+describe('seats', () => {
+  it('are limited by the licenses when billing is on, and not at all when it is off', async () => {
+    for (const [ctx, expected] of [
+      [billed, 402],
+      [selfHosted, 201],
+    ] as const) {
+      const owner = await signUp(ctx.t.app);
+      await ctx.t.db
+        .updateTable('workspaces')
+        .set({ plan: 'basic', licenses: 1, trial_ends_at: null })
+        .where('id', '=', owner.workspaceId)
+        .execute();
+      const invited = await ctx.call('POST', `/api/v1/workspaces/${owner.workspaceId}/invites`, owner.cookie, {
+        emails: [`seat.${Math.random()}@example.com`],
+        role: 'member',
+      });
+      expect(invited.statusCode, invited.body).toBe(expected);
+    }
+  });
+});
