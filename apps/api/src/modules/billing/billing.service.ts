@@ -163,7 +163,7 @@ function linesOf(change: PlanChange, priced: Quote): QuoteLine[] {
   });
 }
 
-function buyerOf(details: BillingDetails | ReturnType<typeof detailsOf>): BuyerSnapshot {
+function buyerOf(details: BillingDetails | ReturnType<typeof presentDetails>): BuyerSnapshot {
   return {
     name: details.name,
     invoiceEmail: details.invoiceEmail,
@@ -173,19 +173,6 @@ function buyerOf(details: BillingDetails | ReturnType<typeof detailsOf>): BuyerS
     country: details.country,
     vatId: details.vatId,
     isBusiness: details.isBusiness,
-  };
-}
-
-function detailsOf(row: NonNullable<Awaited<ReturnType<typeof repo.findDetails>>>) {
-  return {
-    name: row.name,
-    invoiceEmail: row.invoice_email,
-    address: row.address,
-    city: row.city,
-    postalCode: row.postal_code,
-    country: row.country,
-    vatId: row.vat_id,
-    isBusiness: row.is_business,
   };
 }
 
@@ -590,7 +577,7 @@ export function createBillingService(deps: BillingDeps) {
       const workspaceId = actor.membership.workspace.id;
       const { price, change, lines } = await priceChange(workspaceId, terms, now);
       const details = await repo.findDetails(db, workspaceId);
-      const tax = details ? taxOf(buyerOf(detailsOf(details))) : null;
+      const tax = details ? taxOf(buyerOf(presentDetails(details))) : null;
       const totals = invoiceTotals(lines, tax ?? { ratePercentBasisPoints: 0 });
       return {
         ...terms,
@@ -707,7 +694,7 @@ export function createBillingService(deps: BillingDeps) {
         return { status: 200, body: { status: 'scheduled', checkoutId: id, effectiveOn: change.effectiveOn } };
       }
 
-      const buyer = buyerOf(detailsOf(detailsRow));
+      const buyer = buyerOf(presentDetails(detailsRow));
       const tax = taxOf(buyer);
       const totals = invoiceTotals(lines, tax);
       const savedCard = sub ? savedCardOf(sub) : null;
@@ -851,7 +838,7 @@ export function createBillingService(deps: BillingDeps) {
       ];
       const detailsRow = await repo.findDetails(db, workspaceId);
       if (!detailsRow) throw new AppError('billing_details_required', m.detailsRequired, { status: 422 });
-      const buyer = buyerOf(detailsOf(detailsRow));
+      const buyer = buyerOf(presentDetails(detailsRow));
       const tax = taxOf(buyer);
       const frozen: FrozenQuote = {
         terms,
