@@ -193,7 +193,7 @@ export const APP_ROUTES: AppRoute[] = [
   {
     path: '/homepage/billing',
     title: 'Your subscription',
-    page: { soon: 'Plans, licenses and checkout are being built.' },
+    page: { load: () => import('./features/billing/SubscriptionPage') },
   },
   { path: '/homepage/invoice', title: 'Invoice', page: { soon: 'Invoices are being built.' } },
   {
