@@ -18,6 +18,8 @@ import {
 import {
   type BillingCycle,
   type BillingView,
+  CARD_BRAND_NAMES,
+  type CardBrand,
   formatMoney,
   licenseCountError,
   PLAN_IDS,
@@ -273,7 +275,14 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
           <Row label="Period">{sub.cancelAtPeriodEnd ? bt.ends(sub.periodEnd) : bt.renews(sub.periodEnd)}</Row>
         )}
         {sub.card && (
-          <Row label="Card">{bt.card(sub.card.brand, sub.card.last4, sub.card.expMonth, sub.card.expYear)}</Row>
+          <Row label="Card">
+            {bt.card(
+              CARD_BRAND_NAMES[sub.card.brand as CardBrand] ?? sub.card.brand,
+              sub.card.last4,
+              sub.card.expMonth,
+              sub.card.expYear,
+            )}
+          </Row>
         )}
         {change && (
           <Row label="Scheduled change">
@@ -310,7 +319,11 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
 function TrialBanner({ days, isTrial }: { days: number; isTrial: boolean }) {
   if (!isTrial) return null;
   return (
-    <Alert color={days > 0 ? 'blue' : 'yellow'} icon={<IconInfoCircle aria-hidden="true" />} data-testid="trial-banner">
+    <Alert
+      color={days > 0 ? 'blue' : 'yellow'}
+      icon={<IconInfoCircle aria-hidden="true" />}
+      data-testid="billing-trial-banner"
+    >
       {days > 0 ? bt.trialBanner(days) : bt.trialOver}
     </Alert>
   );

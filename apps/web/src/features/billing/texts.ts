@@ -81,7 +81,7 @@ export const bt = {
   month: 'Month',
   year: 'Year',
   cvv: 'CVV',
-  pay: (amount: string) => `Pay ${amount}`,
+  pay: 'Pay now',
   paying: 'Processing the payment…',
   confirming: 'Checking the payment…',
   paid: 'Payment successful.',
