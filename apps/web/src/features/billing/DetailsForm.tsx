@@ -107,7 +107,7 @@ export function DetailsForm(props: {
           {bt.billingAddress}
         </Title>
         <TextInput label={bt.address} required value={form.address} onChange={set('address')} error={errors.address} />
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           <TextInput label={bt.city} required value={form.city} onChange={set('city')} error={errors.city} />
           <TextInput
             label={bt.postalCode}

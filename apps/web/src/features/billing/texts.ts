@@ -16,8 +16,8 @@ export const bt = {
   custom: 'CUSTOM',
   perLicense: (cents: number, cycle: 'annual' | 'monthly') =>
     cycle === 'annual'
-      ? `${formatMoney(Math.round(cents / 12))} per license per month, billed annually`
-      : `${formatMoney(cents)} per license per month`,
+      ? `per license per month, billed annually (${formatMoney(cents)} a year)`
+      : 'per license per month, billed monthly',
   licenses: 'Number of licenses',
   inUse: (n: number) => `${n} in use`,
   pricePerLicense: 'Price per license',
