@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
-import { signUpOverHttp, workspaceApi } from './support/users';
+import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 /** From the trial's billing page: Pro, 3 licenses, Annual; a US company's invoice information; to the card form. */
 async function chooseProAndFillInvoiceInformation(page: Page, shots: boolean) {
@@ -99,7 +99,27 @@ test.describe('billing', () => {
     await expect(subscription).toContainText('Pro');
     await expect(subscription).toContainText('Visa ending in 4242');
     await shotsAtWidths(page, 'billing-subscribed');
+    await subscription.getByRole('button', { name: 'Cancel subscription' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
+    await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect(subscription).toContainText('Ends on');
+    await expect(subscription.getByRole('button', { name: 'Keep my subscription' })).toBeVisible();
     expect((await (await page.request.get(`${ws}/billing`)).json()).subscription.licenses).toBe(3);
+  });
+
+  test('a member sees the plan and whom to ask, and no buying controls', async ({ page, browser }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    const context = await browser.newContext();
+    const member = await context.newPage();
+    await joinAsMember(page.request, ws, member.request, 'Mia Member');
+    await member.goto('/homepage/billing');
+    await expect(member.getByText('Only owners and admins can change the plan.')).toBeVisible();
+    await expect(member.getByRole('button', { name: 'Continue' })).toHaveCount(0);
+    await expect(member.getByLabel('Number of licenses')).toHaveCount(0);
+    await expectNoSeriousViolations(member, 'billing for a member');
+    await shotsAtWidths(member, 'billing-member');
+    await context.close();
   });
 
   test('a declined card says so and makes no invoice', async ({ page }) => {

@@ -254,6 +254,7 @@ function FreePanel({ billing }: { billing: BillingView }) {
 function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy: boolean }) {
   const { workspaceId } = useWorkspace();
   const action = useSubscriptionAction(workspaceId);
+  const [confirming, setConfirming] = useState(false);
   const sub = billing.subscription;
   if (!sub || sub.status === 'none' || sub.plan === 'free') return null;
   const change = sub.scheduledChange;
@@ -301,17 +302,37 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
               {bt.reactivate}
             </Button>
           ) : (
-            <Button
-              variant="subtle"
-              color="red"
-              loading={action.isPending}
-              onClick={() => action.mutate('cancel', { onSuccess: () => done(bt.canceled), onError: failed })}
-            >
+            <Button variant="light" color="red" onClick={() => setConfirming(true)}>
               {bt.cancel}
             </Button>
           )}
         </Group>
       )}
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={bt.cancelTitle}>
+        <Stack>
+          <Text size="sm">{bt.changeToFreeBody(sub.periodEnd ?? '')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              {bt.keep}
+            </Button>
+            <Button
+              color="red"
+              loading={action.isPending}
+              onClick={() =>
+                action.mutate('cancel', {
+                  onSuccess: () => {
+                    setConfirming(false);
+                    done(bt.canceled);
+                  },
+                  onError: failed,
+                })
+              }
+            >
+              {bt.cancel}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Paper>
   );
 }

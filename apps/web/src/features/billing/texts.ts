@@ -49,6 +49,7 @@ export const bt = {
   scheduled: (plan: string, cycle: string, licenses: number, day: string) =>
     `From ${day}: ${plan}, ${cycle}, ${licenses} ${licenses === 1 ? 'license' : 'licenses'}`,
   cancel: 'Cancel subscription',
+  cancelTitle: 'Cancel your subscription?',
   reactivate: 'Keep my subscription',
   canceled: 'Your subscription ends at the period’s end.',
   reactivated: 'Your subscription continues.',
