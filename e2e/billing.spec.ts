@@ -119,6 +119,8 @@ test.describe('billing', () => {
     await expect(member.getByLabel('Number of licenses')).toHaveCount(0);
     await expectNoSeriousViolations(member, 'billing for a member');
     await shotsAtWidths(member, 'billing-member');
+    await member.goto('/homepage/invoice');
+    await expect(member.getByText('Only owners and admins can change the plan: ask one of them.')).toBeVisible();
     await context.close();
   });
 

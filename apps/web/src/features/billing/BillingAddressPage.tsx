@@ -6,12 +6,13 @@ import { useWorkspace } from '../../api/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { done } from '../../components/notify';
 import { useBilling, useSaveDetails } from './api';
+import { BillingGuard } from './BillingGuard';
 import { BillingTabs } from './BillingTabs';
 import { DetailsForm } from './DetailsForm';
 import { bt } from './texts';
 
 /** /homepage/billingaddress: the invoice information and billing address alone, for future invoices. */
-export default function BillingAddressPage() {
+function BillingAddressPageBody() {
   const { workspaceId } = useWorkspace();
   const navigate = useNavigate();
   const billing = useBilling(workspaceId);
@@ -44,5 +45,13 @@ export default function BillingAddressPage() {
       <BillingTabs />
       {body}
     </Stack>
+  );
+}
+
+export default function BillingAddressPage() {
+  return (
+    <BillingGuard>
+      <BillingAddressPageBody />
+    </BillingGuard>
   );
 }

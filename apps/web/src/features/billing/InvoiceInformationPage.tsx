@@ -2,13 +2,14 @@ import { Alert, Anchor, Grid, Loader, Stack } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useWorkspace } from '../../api/session';
 import { useBilling, useSaveDetails } from './api';
+import { BillingGuard } from './BillingGuard';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { DetailsForm } from './DetailsForm';
 import { Summary } from './Summary';
 import { bt } from './texts';
 
 /** /homepage/subscription, "Invoice information": who the invoice is for, the price with VAT, Subscribe now. */
-export default function InvoiceInformationPage() {
+function InvoiceInformationPageBody() {
   const { workspaceId } = useWorkspace();
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -47,5 +48,13 @@ export default function InvoiceInformationPage() {
         </Grid.Col>
       </Grid>
     </Stack>
+  );
+}
+
+export default function InvoiceInformationPage() {
+  return (
+    <BillingGuard>
+      <InvoiceInformationPageBody />
+    </BillingGuard>
   );
 }

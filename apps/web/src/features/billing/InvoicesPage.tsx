@@ -6,6 +6,7 @@ import { parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { invoicePdfPath, useInvoices } from './api';
+import { BillingGuard } from './BillingGuard';
 import { BillingTabs } from './BillingTabs';
 import { bt, cycleName } from './texts';
 
@@ -55,7 +56,7 @@ function InvoiceRow({ invoice, workspaceId }: { invoice: InvoiceView; workspaceI
 }
 
 /** /homepage/invoice: the workspace's invoices and credit notes, newest first, each with its PDF. */
-export default function InvoicesPage() {
+function InvoicesPageBody() {
   const { workspaceId } = useWorkspace();
   const invoices = useInvoices(workspaceId);
   let body: ReactNode;
@@ -96,5 +97,13 @@ export default function InvoicesPage() {
       <BillingTabs />
       {body}
     </Stack>
+  );
+}
+
+export default function InvoicesPage() {
+  return (
+    <BillingGuard>
+      <InvoicesPageBody />
+    </BillingGuard>
   );
 }

@@ -17,6 +17,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
 import { tokenizeCard, useCheckout, useConfirmCheckout } from './api';
+import { BillingGuard } from './BillingGuard';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { Summary } from './Summary';
 import { bt } from './texts';
@@ -281,7 +282,7 @@ function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
 }
 
 /** /homepage/payment: the card form, or the end of a checkout back from the gateway's second step. */
-export default function PaymentPage() {
+function PaymentPageBody() {
   const [search] = useSearchParams();
   const checkoutId = search.get('checkout');
   const choice = choiceFromSearch(search);
@@ -296,4 +297,12 @@ export default function PaymentPage() {
       </Stack>
     );
   return <CardForm choice={choice} />;
+}
+
+export default function PaymentPage() {
+  return (
+    <BillingGuard>
+      <PaymentPageBody />
+    </BillingGuard>
+  );
 }

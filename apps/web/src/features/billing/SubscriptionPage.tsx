@@ -357,7 +357,11 @@ function AskOwner() {
   const names = (managers.data ?? []).map((m) => m.name || m.email).join(' or ');
   return (
     <Stack>
-      <TrialBanner days={workspace.trialDaysLeft} isTrial={workspace.trialDaysLeft > 0} />
+      {workspace.purchasedPlan === 'free' && workspace.trialDaysLeft > 0 && (
+        <Alert icon={<IconInfoCircle aria-hidden="true" />} data-testid="billing-trial-banner">
+          {bt.workspaceTrial(workspace.trialDaysLeft)}
+        </Alert>
+      )}
       <Text>{bt.currentPlan(PLANS[workspace.plan].name)}</Text>
       <Features plan={workspace.plan} />
       <Text c="dimmed">{names ? bt.askOwner(names) : bt.askOwnerNobody}</Text>

@@ -5,6 +5,7 @@ export const bt = {
   tabs: { billing: 'Your subscription', invoice: 'Invoice', address: 'Billing address' },
   trialBanner: (days: number) =>
     days === 1 ? 'You have 1 day left on your pro trial.' : `You have ${days} days left on your pro trial.`,
+  workspaceTrial: (days: number) => `This workspace has ${days} ${days === 1 ? 'day' : 'days'} left on its Pro trial.`,
   trialOver: 'Your pro trial has ended.',
   billingOff: 'Billing is off on this Sundial: there is nothing to buy, and every feature is on.',
   askOwner: (names: string) => `Only owners and admins can change the plan. Ask ${names}.`,
