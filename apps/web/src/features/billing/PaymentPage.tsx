@@ -101,7 +101,12 @@ function CardPreview(props: { number: string; name: string; month: number | null
 
 function Result({ answer }: { answer: CheckoutView }) {
   return (
-    <Alert color="green" icon={<IconCircleCheck aria-hidden="true" />} title={bt.paid} role="status">
+    <Alert
+      color="green"
+      icon={<IconCircleCheck aria-hidden="true" />}
+      title={answer.status === 'scheduled' ? bt.scheduledTitle : bt.paid}
+      role="status"
+    >
       <Stack gap="xs">
         <Text size="sm">
           {answer.status === 'succeeded' && bt.paidBody(answer.invoice.number)}

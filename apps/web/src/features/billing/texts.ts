@@ -87,6 +87,7 @@ export const bt = {
   paying: 'Processing the payment…',
   confirming: 'Checking the payment…',
   paid: 'Payment successful.',
+  scheduledTitle: 'Change scheduled.',
   paidBody: (number: string) => `Thank you: invoice ${number} is paid, and your plan is active now.`,
   scheduledBody: (day: string) => `Your change takes effect on ${day}. Nothing was charged today.`,
   toInvoices: 'See your invoices',
