@@ -1,0 +1,60 @@
+import { Alert, Anchor, Grid, Loader, Stack } from '@mantine/core';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useWorkspace } from '../../api/session';
+import { useBilling, useSaveDetails } from './api';
+import { BillingGuard } from './BillingGuard';
+import { choiceFromSearch, choiceSearch } from './choice';
+import { DetailsForm } from './DetailsForm';
+import { Summary } from './Summary';
+import { bt } from './texts';
+
+/** /homepage/subscription, "Invoice information": who the invoice is for, the price with VAT, Subscribe now. */
+function InvoiceInformationPageBody() {
+  const { workspaceId } = useWorkspace();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const choice = choiceFromSearch(search);
+  const billing = useBilling(workspaceId);
+  const save = useSaveDetails(workspaceId);
+  const back = (
+    <Anchor component={Link} to="/homepage/billing" size="sm">
+      {bt.backToBilling}
+    </Anchor>
+  );
+  if (!choice)
+    return (
+      <Stack>
+        <Alert color="yellow">{bt.noChoice}</Alert>
+        {back}
+      </Stack>
+    );
+  if (billing.isPending) return <Loader aria-label="Loading" />;
+  return (
+    <Stack>
+      {back}
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <DetailsForm
+            initial={billing.data?.details ?? null}
+            submitLabel={bt.subscribeNow}
+            save={async (body) => {
+              await save.mutateAsync(body);
+              navigate(`/homepage/payment?${choiceSearch(choice)}`);
+            }}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Summary choice={choice} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+export default function InvoiceInformationPage() {
+  return (
+    <BillingGuard>
+      <InvoiceInformationPageBody />
+    </BillingGuard>
+  );
+}

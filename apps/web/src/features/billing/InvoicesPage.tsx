@@ -1,0 +1,109 @@
+import { Anchor, Badge, Loader, Paper, Stack, Table, Text } from '@mantine/core';
+import { formatMoney, type InvoiceView, PLANS } from '@sundial/core';
+import { IconFileTypePdf } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { parseApiError } from '../../api/client';
+import { useWorkspace } from '../../api/session';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { invoicePdfPath, useInvoices } from './api';
+import { BillingGuard } from './BillingGuard';
+import { BillingTabs } from './BillingTabs';
+import { bt, cycleName } from './texts';
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+const STATUS_COLORS = { open: 'yellow', paid: 'green', void: 'gray' } as const;
+
+function InvoiceRow({ invoice, workspaceId }: { invoice: InvoiceView; workspaceId: string }) {
+  const period = invoice.periodStart && invoice.periodEnd ? `${invoice.periodStart} – ${invoice.periodEnd}` : '–';
+  return (
+    <Table.Tr data-testid="invoice-row">
+      <Table.Td style={nowrap}>
+        {invoice.number}
+        {invoice.kind === 'credit_note' && (
+          <Text size="xs" c="dimmed">
+            {bt.creditNote}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td style={nowrap}>{invoice.issuedAt.slice(0, 10)}</Table.Td>
+      <Table.Td style={nowrap}>{period}</Table.Td>
+      <Table.Td style={nowrap}>
+        {PLANS[invoice.plan].name}, {cycleName(invoice.cycle)}
+      </Table.Td>
+      <Table.Td ta="right">{invoice.licenses}</Table.Td>
+      <Table.Td ta="right" style={nowrap}>
+        {formatMoney(invoice.netCents, invoice.currency)}
+      </Table.Td>
+      <Table.Td ta="right" style={nowrap}>
+        {formatMoney(invoice.vatCents, invoice.currency)}
+      </Table.Td>
+      <Table.Td ta="right" style={nowrap} fw={600}>
+        {formatMoney(invoice.grossCents, invoice.currency)}
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={STATUS_COLORS[invoice.status]}>
+          {bt.invoiceStatus[invoice.status]}
+        </Badge>
+      </Table.Td>
+      <Table.Td>{invoice.country}</Table.Td>
+      <Table.Td>
+        <Anchor href={invoicePdfPath(workspaceId, invoice.id)} aria-label={bt.pdf(invoice.number)} download>
+          <IconFileTypePdf size={20} aria-hidden="true" />
+        </Anchor>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /homepage/invoice: the workspace's invoices and credit notes, newest first, each with its PDF. */
+function InvoicesPageBody() {
+  const { workspaceId } = useWorkspace();
+  const invoices = useInvoices(workspaceId);
+  let body: ReactNode;
+  if (invoices.isPending) body = <Loader aria-label="Loading" />;
+  else if (invoices.isError)
+    body = <ErrorPanel message={parseApiError(invoices.error).message} onRetry={() => invoices.refetch()} />;
+  else if (invoices.data.items.length === 0)
+    body = (
+      <Text c="dimmed" py="xl" ta="center" data-testid="invoices-empty">
+        {bt.noInvoices}
+      </Text>
+    );
+  else
+    body = (
+      <Paper withBorder radius="md">
+        <Table.ScrollContainer minWidth={960}>
+          <Table aria-label={bt.invoices} striped>
+            <Table.Thead>
+              <Table.Tr>
+                {bt.columns.map((column) => (
+                  <Table.Th key={column} style={nowrap}>
+                    {column}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {invoices.data.items.map((invoice) => (
+                <InvoiceRow key={invoice.id} invoice={invoice} workspaceId={workspaceId} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    );
+  return (
+    <Stack gap={0}>
+      <BillingTabs />
+      {body}
+    </Stack>
+  );
+}
+
+export default function InvoicesPage() {
+  return (
+    <BillingGuard>
+      <InvoicesPageBody />
+    </BillingGuard>
+  );
+}

@@ -1,0 +1,154 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectNoSeriousViolations } from './support/axe';
+import { shotsAtWidths } from './support/shots';
+import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
+
+/** From the trial's billing page: Pro, 3 licenses, Annual; a US company's invoice information; to the card form. */
+async function chooseProAndFillInvoiceInformation(page: Page, shots: boolean) {
+  await page.goto('/homepage/billing');
+  await expect(page.getByTestId('billing-trial-banner')).toContainText('days left on your pro trial');
+  await expect(page.getByTestId('plan-card-pro')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByText('1 in use')).toBeVisible();
+  await page.getByLabel('Number of licenses').fill('3');
+  await expect(page.getByRole('radio', { name: 'Annual' })).toBeChecked();
+  await expect(page.getByTestId('purchase-total')).toHaveText('$324.00');
+  // Monthly keeps the license count and shows monthly prices; back to Annual.
+  await page.getByRole('radio', { name: 'Monthly' }).check();
+  await expect(page.getByTestId('purchase-total')).toHaveText('$30.00');
+  await expect(page.getByLabel('Number of licenses')).toHaveValue('3');
+  await page.getByRole('radio', { name: 'Annual' }).check();
+  await expect(page.getByTestId('purchase-total')).toHaveText('$324.00');
+  if (shots) {
+    await expectNoSeriousViolations(page, 'your subscription');
+    await shotsAtWidths(page, 'billing-subscription');
+  }
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(page).toHaveURL(/\/homepage\/subscription\?plan=pro&cycle=annual&licenses=3/);
+  await page.getByLabel('Company name / your name').fill('Harbour Tools Inc.');
+  await page.getByLabel('Address').fill('1 Market Street');
+  await page.getByLabel('City').fill('San Francisco');
+  await page.getByLabel('Zip / Postal').fill('94105');
+  await page.getByRole('combobox', { name: 'Country' }).fill('United States of Am');
+  await page.getByRole('option', { name: 'United States of America' }).click();
+  await page.getByLabel('I buy as a business').check();
+  // A US business gives no VAT ID.
+  await expect(page.getByLabel('VAT ID')).toHaveCount(0);
+  if (shots) {
+    await expectNoSeriousViolations(page, 'invoice information');
+    await shotsAtWidths(page, 'billing-invoice-information');
+  }
+  await page.getByRole('button', { name: 'Subscribe now' }).click();
+  await expect(page).toHaveURL(/\/homepage\/payment\?plan=pro&cycle=annual&licenses=3/);
+  const summary = page.getByRole('region', { name: 'Summary' });
+  await expect(summary).toContainText('$324.00');
+  await expect(summary).not.toContainText('VAT (');
+}
+
+async function fillCard(page: Page, number: string) {
+  const year = String(new Date().getFullYear() + 2);
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Card holder').fill('Ada Harbour');
+  await page.getByRole('combobox', { name: 'Month' }).click();
+  await page.getByRole('option', { name: '08' }).click();
+  await page.getByRole('combobox', { name: 'Year' }).click();
+  await page.getByRole('option', { name: year }).click();
+  await page.getByLabel('CVV').fill('123');
+}
+
+test.describe('billing', () => {
+  test('a trial owner buys Pro for 3 licenses annually with a card, and finds the paid invoice and its PDF', async ({
+    page,
+  }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    await chooseProAndFillInvoiceInformation(page, true);
+
+    await fillCard(page, '4242424242424242');
+    const preview = page.getByTestId('card-preview');
+    await expect(preview).toContainText('4242 4242 4242 4242');
+    await expect(preview).toContainText('Visa');
+    await expect(preview).toContainText('08/');
+    await expectNoSeriousViolations(page, 'payment');
+    await shotsAtWidths(page, 'billing-payment');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+    await shotsAtWidths(page, 'billing-paid');
+
+    await page.getByRole('link', { name: 'See your invoices' }).click();
+    await expect(page).toHaveURL(/\/homepage\/invoice$/);
+    const rows = page.getByTestId('invoice-row');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('$324.00');
+    await expect(rows.first()).toContainText('Paid');
+    await expect(rows.first()).toContainText('US');
+    await expectNoSeriousViolations(page, 'invoices');
+    await shotsAtWidths(page, 'billing-invoices');
+    const href = await rows
+      .first()
+      .getByRole('link', { name: /as PDF/ })
+      .getAttribute('href');
+    const pdf = await page.request.get(href ?? '');
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+
+    // The billing page now shows the subscription.
+    await page.goto('/homepage/billing');
+    const subscription = page.getByRole('region', { name: 'Your subscription' });
+    await expect(subscription).toContainText('Pro');
+    await expect(subscription).toContainText('Visa ending in 4242');
+    await shotsAtWidths(page, 'billing-subscribed');
+    await subscription.getByRole('button', { name: 'Cancel subscription' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
+    await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect(subscription).toContainText('Ends on');
+    await expect(subscription.getByRole('button', { name: 'Keep my subscription' })).toBeVisible();
+    expect((await (await page.request.get(`${ws}/billing`)).json()).subscription.licenses).toBe(3);
+  });
+
+  test('a member sees the plan and whom to ask, and no buying controls', async ({ page, browser }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    const context = await browser.newContext();
+    const member = await context.newPage();
+    await joinAsMember(page.request, ws, member.request, 'Mia Member');
+    await member.goto('/homepage/billing');
+    await expect(member.getByText('Only owners and admins can change the plan.')).toBeVisible();
+    await expect(member.getByRole('button', { name: 'Continue' })).toHaveCount(0);
+    await expect(member.getByLabel('Number of licenses')).toHaveCount(0);
+    await expectNoSeriousViolations(member, 'billing for a member');
+    await shotsAtWidths(member, 'billing-member');
+    await member.goto('/homepage/invoice');
+    await expect(member.getByText('Only owners and admins can change the plan: ask one of them.')).toBeVisible();
+    await context.close();
+  });
+
+  test('a declined card says so and makes no invoice', async ({ page }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    await chooseProAndFillInvoiceInformation(page, false);
+    await fillCard(page, '4000000000000002');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page.getByTestId('payment-error')).toHaveText('Your card was declined.');
+    await shotsAtWidths(page, 'billing-declined');
+    expect((await (await page.request.get(`${ws}/billing/invoices`)).json()).items).toHaveLength(0);
+    await page.goto('/homepage/invoice');
+    await expect(page.getByTestId('invoices-empty')).toBeVisible();
+  });
+
+  test('a card that needs a second step goes through it and ends paid', async ({ page }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    await chooseProAndFillInvoiceInformation(page, false);
+    await fillCard(page, '4000002760003184');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await expect(page).toHaveURL(/\/homepage\/payment\?checkout=/);
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+    await page.goto('/homepage/invoice');
+    await expect(page.getByTestId('invoice-row')).toHaveCount(1);
+    await expect(page.getByTestId('invoice-row').first()).toContainText('Paid');
+  });
+});
