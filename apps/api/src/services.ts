@@ -110,8 +110,12 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     workspaces,
     seller: config.seller,
     mode: config.billing,
+    mailer,
+    jobs,
+    publicUrl: config.publicUrl,
     ...(now ? { now } : {}),
   });
+  billing.registerJobs();
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});

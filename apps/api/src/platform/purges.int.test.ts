@@ -126,6 +126,8 @@ describe('scheduled purges', () => {
 
     const done = await app.services.jobs.list({ state: 'done' });
     expect(done.map((j) => j.name).sort()).toEqual([
+      'billing.renewals',
+      'billing.trial-reminders',
       'exports.purge',
       'imports.purge',
       'jobs.purge',

@@ -28,6 +28,7 @@ import * as m202611280600 from './202611280600_create_workspace_logos.js';
 import * as m202612010100 from './202612010100_create_payments.js';
 import * as m202612010200 from './202612010200_create_billing.js';
 import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js';
+import * as m202612010600 from './202612010600_billing_dunning.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '202612010100_create_payments': m202612010100,
   '202612010200_create_billing': m202612010200,
   '202612010500_rollups_rebuild_in_background': m202612010500,
+  '202612010600_billing_dunning': m202612010600,
 };

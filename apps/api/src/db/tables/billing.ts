@@ -46,8 +46,19 @@ export interface SubscriptionsTable {
   card_last4: string | null;
   card_exp_month: number | null;
   card_exp_year: number | null;
+  /** Renewal retries that failed since the period's end (dunning); 0 when none. */
+  dunning_attempts: Generated<number>;
+  /** When a past-due renewal is tried again; null when none is planned. */
+  next_retry_at: Timestamp | null;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+}
+
+/** A billing e-mail sent once per workspace and key ("receipt:<invoice>", "trial-ending"). */
+export interface BillingMailsTable {
+  workspace_id: string;
+  key: string;
+  sent_at: Generated<Date>;
 }
 
 /** The last number given in a series of invoice numbers ("SUN-2026"). */
@@ -149,4 +160,5 @@ export interface BillingTables {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   checkout_attempts: CheckoutAttemptsTable;
+  billing_mails: BillingMailsTable;
 }

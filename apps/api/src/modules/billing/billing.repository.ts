@@ -41,6 +41,8 @@ const SUBSCRIPTION_COLUMNS = [
   'card_last4',
   'card_exp_month',
   'card_exp_year',
+  'dunning_attempts',
+  'next_retry_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -314,5 +316,119 @@ export const billingRepository = {
       .execute();
     for (const row of rows) if (row.credited_invoice_id) credited.set(row.credited_invoice_id, Number(row.credited));
     return credited;
+  },
+
+  /**
+   * Workspaces whose renewal is due at `now`: an active subscription whose period has ended, or a
+   * past-due one whose next retry is due (or not yet planned: its first failure was not recorded).
+   */
+  async dueRenewals(db: Db, now: Date, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('subscriptions')
+      .select('workspace_id')
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('status', '=', 'active'),
+            eb('period_end', '<=', sql<string>`${now.toISOString().slice(0, 10)}::date`),
+          ]),
+          eb.and([
+            eb('status', '=', 'past_due'),
+            eb.or([eb('next_retry_at', 'is', null), eb('next_retry_at', '<=', now)]),
+          ]),
+        ]),
+      )
+      .orderBy('workspace_id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.workspace_id);
+  },
+
+  /** Trial workspaces (plan free, no paid subscription) whose trial ends after `from` and by `to`. */
+  async trialsEnding(db: Db, from: Date, to: Date, limit: number) {
+    return db
+      .selectFrom('workspaces as w')
+      .select(['w.id', 'w.name', 'w.trial_ends_at'])
+      .where('w.plan', '=', 'free')
+      .where('w.trial_ends_at', '>', from)
+      .where('w.trial_ends_at', '<=', to)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('subscriptions as s')
+              .select('s.workspace_id')
+              .whereRef('s.workspace_id', '=', 'w.id')
+              .where('s.status', 'in', ['active', 'past_due']),
+          ),
+        ),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('billing_mails as b')
+              .select('b.workspace_id')
+              .whereRef('b.workspace_id', '=', 'w.id')
+              .where('b.key', '=', 'trial-ending'),
+          ),
+        ),
+      )
+      .orderBy('w.id')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Claims a billing e-mail's key; false when it was sent already. */
+  async claimMail(tx: Db, workspaceId: string, key: string): Promise<boolean> {
+    const row = await tx
+      .insertInto('billing_mails')
+      .values({ workspace_id: workspaceId, key })
+      .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    return !!row;
+  },
+
+  /** The workspace's name and where its billing e-mails go: its owners and the invoice e-mail, each once. */
+  async mailTargets(db: Db, workspaceId: string): Promise<{ name: string; to: string[] }> {
+    const workspace = await db
+      .selectFrom('workspaces')
+      .select('name')
+      .where('id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    const owners = await db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select('u.email')
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.role', '=', 'owner')
+      .where('m.status', '!=', 'removed')
+      .orderBy('u.email')
+      .execute();
+    const details = await db
+      .selectFrom('billing_details')
+      .select('invoice_email')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    const to = new Set(owners.map((o) => o.email.toLowerCase()));
+    if (details?.invoice_email) to.add(details.invoice_email.toLowerCase());
+    return { name: workspace.name, to: [...to] };
+  },
+
+  /** Records a failed retry, only if no other run recorded it first; false when one did. */
+  async recordRetry(
+    tx: Db,
+    workspaceId: string,
+    values: { from: number; to: number; nextRetryAt: Date | null },
+  ): Promise<boolean> {
+    const result = await tx
+      .updateTable('subscriptions')
+      .set({ dunning_attempts: values.to, next_retry_at: values.nextRetryAt, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'past_due')
+      .where('dunning_attempts', '=', values.from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   },
 };

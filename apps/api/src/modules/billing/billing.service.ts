@@ -27,6 +27,7 @@ import {
   taxFor,
   trialDaysLeft,
 } from '@sundial/core';
+import { z } from 'zod';
 import type { Seller } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { BuyerSnapshot, SellerSnapshot } from '../../db/tables/billing.js';
@@ -35,8 +36,11 @@ import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, newId } from '../../platform/ids.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
+import type { Mailer } from '../../platform/mail.js';
 import type { PaymentMethod, Payments } from '../../platform/payments/index.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
+import { type BillingMail, billingMails } from './billing.mails.js';
 import { presentDetails, presentInvoice, presentSubscription, type QuoteLine, taxView } from './billing.presenter.js';
 import {
   type CheckoutAttemptRow,
@@ -55,7 +59,24 @@ export interface BillingDeps {
   mode: BillingMode;
   /** The clock of every rule with a date in it; tests move it. */
   now?: () => Date;
+  /** Sends the receipts, payment-failed, trial-ending and plan-changed e-mails. */
+  mailer: Mailer;
+  /** Runs the renewals and trial reminders on a schedule. */
+  jobs: JobRunner;
+  /** The web app's address, for the links in e-mails. */
+  publicUrl: string;
 }
+
+/** Renews subscriptions whose period ended and retries past-due ones (dunning); hourly. */
+export const billingRenewalsJob = defineJob('billing.renewals', z.object({}));
+/** E-mails trial workspaces whose trial ends in 3 days; hourly. */
+export const billingTrialRemindersJob = defineJob('billing.trial-reminders', z.object({}));
+
+/** Days after the period's end on which a failed renewal is tried again; after the last, Free. */
+export const RENEWAL_RETRY_DAYS = [1, 3, 5, 7, 14] as const;
+const DAY_MS = 86_400_000;
+/** Workspaces handled per run of a job (the next run takes the rest). */
+const JOB_BATCH = 200;
 
 const CURRENCY = 'USD';
 const MAX_KEY_LENGTH = 200;
@@ -196,7 +217,7 @@ const declined = (message: string) => new AppError('payment_declined', message, 
  * `billing:manage` (owners and admins).
  */
 export function createBillingService(deps: BillingDeps) {
-  const { db, payments, workspaces, seller, mode } = deps;
+  const { db, payments, workspaces, seller, mode, mailer, jobs, publicUrl } = deps;
   /** With billing off there is nothing to buy: every workspace has every feature already. */
   const assertSelling = () => {
     if (!mode.billing)
@@ -216,6 +237,18 @@ export function createBillingService(deps: BillingDeps) {
     vatId: seller.vatId,
     email: seller.email,
   });
+
+  /**
+   * The one place billing e-mails leave: to the workspace's owners and its invoice e-mail, once
+   * per `key` (a retried job or a second completion sends nothing more), only if `tx` commits.
+   */
+  async function notify(tx: Db, workspaceId: string, key: string, mail: (workspace: string) => BillingMail) {
+    if (!(await repo.claimMail(tx, workspaceId, key))) return;
+    const { name, to } = await repo.mailTargets(tx, workspaceId);
+    const message = mail(name);
+    for (const address of to) await mailer.send({ to: address, ...message }, { db: tx });
+  }
+  const billingLink = `${publicUrl}/homepage/payment`;
 
   const taxOf = (buyer: BuyerSnapshot): Tax =>
     taxFor({
@@ -350,6 +383,8 @@ export function createBillingService(deps: BillingDeps) {
       scheduled_plan: null,
       scheduled_cycle: null,
       scheduled_licenses: null,
+      dunning_attempts: 0,
+      next_retry_at: null,
       ...(card
         ? {
             payment_method_id: card.paymentMethodId,
@@ -374,6 +409,29 @@ export function createBillingService(deps: BillingDeps) {
       subjectId: invoiceId,
       detail: { ...frozen.terms, grossCents: frozen.grossCents },
     });
+    const invoice = await repo.findInvoice(tx, workspaceId, invoiceId);
+    const number = invoice?.number ?? '';
+    const link = `${publicUrl}/homepage/invoice?invoice=${invoiceId}`;
+    if (attempt.idempotency_key.startsWith('renewal:'))
+      await notify(tx, workspaceId, `receipt:${invoiceId}`, (name) =>
+        billingMails.receipt({
+          workspace: name,
+          number,
+          grossCents: frozen.grossCents,
+          currency: CURRENCY,
+          terms: frozen.terms,
+          period: frozen.period,
+          link,
+        }),
+      );
+    else
+      await notify(tx, workspaceId, `plan-changed:${attemptId}`, (name) =>
+        billingMails.planChanged({
+          workspace: name,
+          what: `${name} is on ${billingMails.termsText(frozen.terms)} now, paid until ${frozen.period.end}. Invoice ${number}, total ${billingMails.money(frozen.grossCents, CURRENCY)}.`,
+          link,
+        }),
+      );
   }
 
   /** The answer for an attempt as it stands (402 for a declined one). */
@@ -532,7 +590,7 @@ export function createBillingService(deps: BillingDeps) {
       });
   });
 
-  return {
+  const service = {
     /** The billing page: plan, trial days left (the banner's figure), seats, subscription, details and prices. */
     async overview(actor: Actor, now = clock()): Promise<BillingView> {
       assertCan(actor, 'billing:manage');
@@ -688,6 +746,13 @@ export function createBillingService(deps: BillingDeps) {
             workspaceId,
             detail: { ...terms, effectiveOn: change.effectiveOn },
           });
+          await notify(tx, workspaceId, `plan-changed:${id}`, (name) =>
+            billingMails.planChanged({
+              workspace: name,
+              what: `${name} moves to ${billingMails.termsText(terms)} on ${change.effectiveOn}, at the end of the paid period.`,
+              link: billingLink,
+            }),
+          );
           return true;
         });
         if (!claimed) return (await resumeExisting()) ?? answerOf({ id } as CheckoutAttemptRow);
@@ -773,6 +838,13 @@ export function createBillingService(deps: BillingDeps) {
           workspaceId,
           detail: { endsOn: sub.period_end },
         });
+        await notify(tx, workspaceId, `plan-changed:${newId()}`, (name) =>
+          billingMails.planChanged({
+            workspace: name,
+            what: `The subscription of ${name} is canceled: it ends on ${sub.period_end}, then the workspace is on the Free plan with all its data kept.`,
+            link: billingLink,
+          }),
+        );
       });
       return this.overview(actor, now);
     },
@@ -802,6 +874,8 @@ export function createBillingService(deps: BillingDeps) {
     async renew(
       workspaceId: string,
       now = clock(),
+      /** 0 for the renewal at the period's end, 1 to 5 for dunning's retries: each charges once. */
+      retry = 0,
     ): Promise<{ status: 'not_due' | 'ended' | 'renewed' | 'requires_action' | 'declined'; checkoutId?: string }> {
       const sub = await repo.findSubscription(db, workspaceId);
       if (!isPaid(sub) || today(now) < sub.period_end) return { status: 'not_due' };
@@ -818,6 +892,13 @@ export function createBillingService(deps: BillingDeps) {
           });
           await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses: locked.licenses });
           await audit(tx, { action: 'subscription.ended', workspaceId, detail: { endedOn: locked.period_end } });
+          await notify(tx, workspaceId, `ended:${locked.period_end}`, (name) =>
+            billingMails.planChanged({
+              workspace: name,
+              what: `The subscription of ${name} ended on ${locked.period_end}: the workspace is on the Free plan now, with all its data kept.`,
+              link: billingLink,
+            }),
+          );
         });
         return { status: 'ended' };
       }
@@ -849,7 +930,7 @@ export function createBillingService(deps: BillingDeps) {
         buyer,
         savedCard: savedCardOf(sub),
       };
-      const key = `renewal:${sub.period_end}`;
+      const key = retry > 0 ? `renewal:${sub.period_end}:retry-${retry}` : `renewal:${sub.period_end}`;
       await repo.insertAttempt(db, {
         id: newId(),
         workspace_id: workspaceId,
@@ -978,7 +1059,105 @@ export function createBillingService(deps: BillingDeps) {
       });
       return invoiceView(db, workspaceId, await findOwnInvoice(workspaceId, creditId));
     },
+
+    /**
+     * One workspace's due renewal and its dunning: renews at the period's end (the receipt is
+     * mailed as the checkout completes) or tries a past-due one again. A failure e-mails the
+     * owners and plans the next try on days 1, 3, 5, 7 and 14 after the period's end; after the
+     * last one the workspace drops to Free, data kept. Each try charges once and mails once,
+     * however often the job runs (the try's number is in its checkout key and compared on write).
+     */
+    async renewOrRetry(workspaceId: string, now = clock()): Promise<string> {
+      const sub = await repo.findSubscription(db, workspaceId);
+      if (!isPaid(sub)) return 'not_due';
+      const tried = sub.status === 'past_due' ? sub.dunning_attempts : 0;
+      if (sub.status === 'past_due' && sub.next_retry_at && new Date(sub.next_retry_at) > now) return 'not_due';
+      const result = await service.renew(workspaceId, now, tried);
+      if (result.status !== 'declined' && result.status !== 'requires_action') return result.status;
+      const attempt = result.checkoutId ? await repo.findAttempt(db, workspaceId, result.checkoutId) : undefined;
+      const frozen = attempt?.quote as FrozenQuote | undefined;
+      const nextDays = RENEWAL_RETRY_DAYS[tried];
+      const nextTry =
+        nextDays === undefined ? null : new Date(Date.parse(`${sub.period_end}T00:00:00Z`) + nextDays * DAY_MS);
+      const needsConfirmation = result.status === 'requires_action' && !!attempt?.next_action_url;
+      await db.transaction().execute(async (tx) => {
+        if (!(await repo.recordRetry(tx, workspaceId, { from: tried, to: tried + 1, nextRetryAt: nextTry }))) return;
+        await notify(tx, workspaceId, `payment-failed:${sub.period_end}:${tried}`, (name) =>
+          billingMails.paymentFailed({
+            workspace: name,
+            grossCents: frozen?.grossCents ?? 0,
+            currency: CURRENCY,
+            reason: needsConfirmation
+              ? 'your bank asks you to confirm this payment.'
+              : (attempt?.decline_message ?? 'your card was declined.'),
+            nextTry,
+            link: needsConfirmation && attempt?.next_action_url ? attempt.next_action_url : billingLink,
+            needsConfirmation,
+          }),
+        );
+        if (nextTry) return;
+        await repo.saveSubscription(tx, workspaceId, {
+          status: 'canceled',
+          cancel_at_period_end: false,
+          scheduled_plan: null,
+          scheduled_cycle: null,
+          scheduled_licenses: null,
+          next_retry_at: null,
+        });
+        await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses: sub.licenses });
+        await audit(tx, { action: 'subscription.ended', workspaceId, detail: { unpaidSince: sub.period_end } });
+        await notify(tx, workspaceId, `dropped:${sub.period_end}`, (name) =>
+          billingMails.droppedToFree({ workspace: name, link: billingLink }),
+        );
+      });
+      return nextTry ? result.status : 'dropped';
+    },
+
+    /** The renewals job: every due renewal and retry, one workspace after another. */
+    async runRenewals(now = clock()): Promise<number> {
+      if (!mode.billing) return 0;
+      const due = await repo.dueRenewals(db, now, JOB_BATCH);
+      let failed: unknown;
+      for (const workspaceId of due) {
+        // One workspace's trouble (no billing details, the gateway down) does not hold up the others.
+        await service.renewOrRetry(workspaceId, now).catch((error: unknown) => {
+          failed ??= error;
+        });
+      }
+      if (failed) throw failed;
+      return due.length;
+    },
+
+    /** The trial reminders job: "Your trial ends in 3 days", once per workspace without a paid subscription. */
+    async remindTrials(now = clock()): Promise<number> {
+      if (!mode.billing) return 0;
+      const ending = await repo.trialsEnding(db, now, new Date(now.getTime() + 3 * DAY_MS), JOB_BATCH);
+      for (const workspace of ending)
+        await db.transaction().execute((tx) =>
+          notify(tx, workspace.id, 'trial-ending', (name) =>
+            billingMails.trialEnding({
+              workspace: name,
+              endsAt: new Date(workspace.trial_ends_at ?? now),
+              link: billingLink,
+            }),
+          ),
+        );
+      return ending.length;
+    },
+
+    /** Declares the hourly renewals and trial reminders on the job runner. */
+    registerJobs(): void {
+      jobs.register(billingRenewalsJob, async (_payload, { now }) => {
+        await service.runRenewals(now);
+      });
+      jobs.schedule(billingRenewalsJob, '5 * * * *', {});
+      jobs.register(billingTrialRemindersJob, async (_payload, { now }) => {
+        await service.remindTrials(now);
+      });
+      jobs.schedule(billingTrialRemindersJob, '35 * * * *', {});
+    },
   };
+  return service;
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;

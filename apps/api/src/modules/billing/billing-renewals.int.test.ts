@@ -1,0 +1,247 @@
+import { sql } from 'kysely';
+import type { ParsedMail } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
+import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
+
+/**
+ * Renewals, dunning and the billing e-mails end to end: the hourly jobs run by the job runner on
+ * a clock the tests move, the sandbox gateway's test cards, and a real SMTP inbox.
+ */
+let t: TestApp;
+let inbox: Inbox;
+let call: ReturnType<typeof caller>;
+let clock = new Date('2026-03-10T12:00:00Z');
+
+beforeAll(async () => {
+  inbox = await startInbox();
+  t = await createTestApp(
+    { SMTP_URL: inbox.url, JOBS_ENABLED: 'false', SELLER_COUNTRY: 'IE', PUBLIC_URL: 'https://sundial.test' },
+    { now: () => clock },
+  );
+  call = caller(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+  await inbox?.close();
+});
+
+const AMERICAN = {
+  name: 'Acme Inc.',
+  address: '1 Market St',
+  city: 'San Francisco',
+  postalCode: '94105',
+  country: 'US',
+};
+const PRO_MONTHLY = { plan: 'pro', cycle: 'monthly', licenses: 1 };
+const b = (owner: SignedUp, path = '') => `/api/v1/workspaces/${owner.workspaceId}/billing${path}`;
+
+async function tokenOf(number: string): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: SANDBOX_TOKENS_PATH,
+    payload: { number, expMonth: 12, expYear: 2030, cvc: '123', name: 'Ada Lovelace' },
+  });
+  if (response.statusCode !== 201) throw new Error(`tokenise: ${response.body}`);
+  return response.json().id;
+}
+
+let keys = 0;
+/** A new owner with billing details who bought Pro monthly (1 license, 10.00 USD) with a success card. */
+async function payingOwner(): Promise<SignedUp> {
+  const owner = await signUp(t.app);
+  // Sign-up starts the trial on the real clock; this test's clock is elsewhere.
+  await t.db
+    .updateTable('workspaces')
+    .set({ trial_ends_at: new Date(clock.getTime() + 14 * 86_400_000) })
+    .where('id', '=', owner.workspaceId)
+    .execute();
+  const saved = await call('PUT', b(owner, '/details'), owner.cookie, AMERICAN);
+  if (saved.statusCode !== 200) throw new Error(`details: ${saved.body}`);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: b(owner, '/checkout'),
+    headers: { cookie: owner.cookie, 'idempotency-key': `renewals-${++keys}` },
+    payload: { ...PRO_MONTHLY, paymentToken: await tokenOf('4242424242424242') },
+  });
+  if (response.statusCode !== 200) throw new Error(`checkout: ${response.body}`);
+  return owner;
+}
+
+/** Makes the saved card one of the sandbox's test cards (there is no route to change it yet). */
+async function saveCard(owner: SignedUp, number: string) {
+  const sub = await t.db
+    .selectFrom('subscriptions')
+    .select('gateway_customer_id')
+    .where('workspace_id', '=', owner.workspaceId)
+    .executeTakeFirstOrThrow();
+  const attached = await t.app.services.payments.gateway.attachPaymentMethod({
+    customerId: sub.gateway_customer_id ?? '',
+    token: await tokenOf(number),
+    usage: 'off_session',
+  });
+  if (attached.status !== 'attached') throw new Error('attach');
+  await t.db
+    .updateTable('subscriptions')
+    .set({ payment_method_id: attached.paymentMethod.paymentMethodId })
+    .where('workspace_id', '=', owner.workspaceId)
+    .execute();
+}
+
+/** Moves the clock and runs every due job, the mail deliveries among them. */
+async function at(iso: string) {
+  clock = new Date(iso);
+  await t.app.services.jobs.drain();
+  await t.app.services.jobs.drain();
+}
+
+const mailsTo = (owner: SignedUp, subject: RegExp): ParsedMail[] =>
+  inbox.messages.filter((m) => recipients(m).includes(owner.email.toLowerCase()) && subject.test(m.subject ?? ''));
+const chargesOf = async (workspaceId: string) => {
+  const row = await t.db
+    .selectFrom('payment_sandbox_charges as c')
+    .innerJoin('subscriptions as s', 's.gateway_customer_id', 'c.customer_id')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('s.workspace_id', '=', workspaceId)
+    .where('c.kind', '=', 'charge')
+    .executeTakeFirstOrThrow();
+  return row.n;
+};
+const subscriptionOf = (workspaceId: string) =>
+  t.db
+    .selectFrom('subscriptions')
+    .select(['status', 'dunning_attempts', 'next_retry_at', 'plan'])
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+
+describe('renewals and dunning (jobs billing.renewals and billing.trial-reminders)', () => {
+  it('renews at the period end once, however often the job runs, and mails the receipt', async () => {
+    clock = new Date('2026-03-10T12:00:00Z');
+    const owner = await payingOwner();
+    await at('2026-03-10T12:30:00Z');
+    const changed = mailsTo(owner, /^Plan changed/);
+    expect(changed).toHaveLength(1);
+    expect(changed[0]?.text).toContain('Pro, monthly, 1 license');
+    expect(await chargesOf(owner.workspaceId)).toBe(1);
+
+    await at('2026-04-09T23:00:00Z');
+    expect(await chargesOf(owner.workspaceId)).toBe(1);
+    await at('2026-04-10T06:00:00Z');
+    await at('2026-04-10T07:00:00Z');
+    expect(await chargesOf(owner.workspaceId)).toBe(2);
+    const invoices = await t.db
+      .selectFrom('invoices')
+      .select(['id', 'number'])
+      .where('workspace_id', '=', owner.workspaceId)
+      .orderBy('number', 'desc')
+      .execute();
+    expect(invoices).toHaveLength(2);
+    const receipts = mailsTo(owner, /^Receipt/);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.subject).toContain(invoices[0]?.number);
+    expect(receipts[0]?.text).toContain('total 10.00 USD');
+    expect(receipts[0]?.text).toContain(`https://sundial.test/homepage/invoice?invoice=${invoices[0]?.id}`);
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'active', dunning_attempts: 0 });
+  });
+
+  it('retries a declined renewal on days 1, 3, 5, 7 and 14, mailing each time, then drops to Free with data kept', async () => {
+    clock = new Date('2026-04-20T12:00:00Z');
+    const owner = await payingOwner();
+    await saveCard(owner, '4000000000000341');
+    const project = await call('POST', `/api/v1/workspaces/${owner.workspaceId}/projects`, owner.cookie, {
+      name: 'Kept',
+    });
+    expect(project.statusCode, project.body).toBe(201);
+
+    await at('2026-05-20T06:00:00Z');
+    await at('2026-05-20T07:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription.status).toBe('past_due');
+    let failed = mailsTo(owner, /^Payment failed/);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.text).toContain('10.00 USD');
+    expect(failed[0]?.text).toMatch(/declined/i);
+    expect(failed[0]?.text).toContain('We will try again on 2026-05-21.');
+    expect(failed[0]?.text).toContain('https://sundial.test/homepage/payment');
+
+    const retries = [
+      ['2026-05-21T06:00:00Z', '2026-05-23'],
+      ['2026-05-23T06:00:00Z', '2026-05-25'],
+      ['2026-05-25T06:00:00Z', '2026-05-27'],
+      ['2026-05-27T06:00:00Z', '2026-06-03'],
+    ] as const;
+    for (const [when, next] of retries) {
+      const charges = await chargesOf(owner.workspaceId);
+      await at(when);
+      await at(when.replace('T06', 'T09'));
+      expect(await chargesOf(owner.workspaceId)).toBe(charges + 1);
+      failed = mailsTo(owner, /^Payment failed/);
+      expect(failed.at(-1)?.text).toContain(`We will try again on ${next}.`);
+    }
+    expect(failed).toHaveLength(5);
+    await at('2026-06-02T06:00:00Z');
+    expect(mailsTo(owner, /^Payment failed/)).toHaveLength(5);
+    expect((await call('GET', b(owner), owner.cookie)).json().plan).toBe('pro');
+
+    await at('2026-06-03T06:00:00Z');
+    await at('2026-06-03T09:00:00Z');
+    expect(mailsTo(owner, /^Payment failed/)).toHaveLength(6);
+    expect(mailsTo(owner, /is on the Free plan now$/)).toHaveLength(1);
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'canceled', next_retry_at: null });
+    const view = (await call('GET', b(owner), owner.cookie)).json();
+    expect(view).toMatchObject({ plan: 'free', effectivePlan: 'free', subscription: { status: 'canceled' } });
+    const projects = await t.db
+      .selectFrom('projects')
+      .select('name')
+      .where('workspace_id', '=', owner.workspaceId)
+      .execute();
+    expect(projects.map((p) => p.name)).toContain('Kept');
+    expect(
+      await t.db.selectFrom('invoices').select('id').where('workspace_id', '=', owner.workspaceId).execute(),
+    ).toHaveLength(1);
+
+    const charges = await chargesOf(owner.workspaceId);
+    await at('2026-06-20T06:00:00Z');
+    expect(await chargesOf(owner.workspaceId)).toBe(charges);
+  });
+
+  it('e-mails the bank’s confirmation link when a renewal needs the second step', async () => {
+    clock = new Date('2026-07-01T12:00:00Z');
+    const owner = await payingOwner();
+    await saveCard(owner, '4000002760003184');
+    await at('2026-08-01T06:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
+    const attempt = await t.db
+      .selectFrom('checkout_attempts')
+      .select(['status', 'next_action_url'])
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('idempotency_key', 'like', 'renewal:%')
+      .executeTakeFirstOrThrow();
+    expect(attempt.status).toBe('requires_action');
+    expect(attempt.next_action_url).toBeTruthy();
+    const mails = mailsTo(owner, /^Payment failed .*confirm it with your bank$/);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(`Confirm the payment with your bank here: ${attempt.next_action_url}`);
+  });
+
+  it('mails "Your trial ends in 3 days" once, and not to a paying workspace', async () => {
+    clock = new Date('2026-09-01T12:00:00Z');
+    const trial = await signUp(t.app);
+    const paying = await payingOwner();
+    await t.db
+      .updateTable('workspaces')
+      .set({ trial_ends_at: new Date('2026-09-10T12:00:00Z') })
+      .where('id', 'in', [trial.workspaceId, paying.workspaceId])
+      .execute();
+    await at('2026-09-07T11:00:00Z');
+    expect(mailsTo(trial, /^Your trial ends in 3 days$/)).toHaveLength(0);
+    await at('2026-09-07T13:00:00Z');
+    await at('2026-09-08T13:00:00Z');
+    const mails = mailsTo(trial, /^Your trial ends in 3 days$/);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain('2026-09-10');
+    expect(mails[0]?.text).toContain('https://sundial.test/homepage/payment');
+    expect(mailsTo(paying, /^Your trial ends in 3 days$/)).toHaveLength(0);
+  });
+});
