@@ -244,4 +244,33 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(mails[0]?.text).toContain('https://sundial.test/homepage/payment');
     expect(mailsTo(paying, /^Your trial ends in 3 days$/)).toHaveLength(0);
   });
+
+  it('clears past due when a retry succeeds, and mails the plan change of a cancel', async () => {
+    clock = new Date('2026-10-01T12:00:00Z');
+    const owner = await payingOwner();
+    await saveCard(owner, '4000000000000341');
+    await at('2026-11-01T06:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
+    await saveCard(owner, '4242424242424242');
+    await at('2026-11-02T06:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({
+      status: 'active',
+      dunning_attempts: 0,
+      next_retry_at: null,
+      plan: 'pro',
+    });
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription).toMatchObject({
+      status: 'active',
+      periodEnd: '2026-12-01',
+    });
+    expect(mailsTo(owner, /^Receipt/)).toHaveLength(1);
+    expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
+
+    const changed = mailsTo(owner, /^Plan changed/).length;
+    expect((await call('POST', b(owner, '/cancel'), owner.cookie)).statusCode).toBe(200);
+    await at('2026-11-02T07:00:00Z');
+    const mails = mailsTo(owner, /^Plan changed/);
+    expect(mails).toHaveLength(changed + 1);
+    expect(mails.at(-1)?.text).toContain('is canceled: it ends on 2026-12-01');
+  });
 });
