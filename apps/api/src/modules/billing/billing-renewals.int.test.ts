@@ -142,6 +142,9 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(receipts[0]?.subject).toContain(invoices[0]?.number);
     expect(receipts[0]?.text).toContain('total 10.00 USD');
     expect(receipts[0]?.text).toContain(`https://sundial.test/homepage/invoice?invoice=${invoices[0]?.id}`);
+    const pdf = receipts[0]?.attachments[0];
+    expect(pdf?.filename).toBe(`${invoices[0]?.number}.pdf`);
+    expect(pdf?.content.subarray(0, 5).toString()).toBe('%PDF-');
     expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'active', dunning_attempts: 0 });
   });
 

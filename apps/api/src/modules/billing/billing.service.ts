@@ -69,6 +69,8 @@ export interface BillingDeps {
 
 /** Renews subscriptions whose period ended and retries past-due ones (dunning); hourly. */
 export const billingRenewalsJob = defineJob('billing.renewals', z.object({}));
+/** Sends a renewal's receipt with the invoice's PDF attached (retried while the mail server refuses). */
+export const billingReceiptJob = defineJob('billing.receipt', z.object({ workspaceId: z.uuid(), invoiceId: z.uuid() }));
 /** E-mails trial workspaces whose trial ends in 3 days; hourly. */
 export const billingTrialRemindersJob = defineJob('billing.trial-reminders', z.object({}));
 
@@ -412,19 +414,11 @@ export function createBillingService(deps: BillingDeps) {
     const invoice = await repo.findInvoice(tx, workspaceId, invoiceId);
     const number = invoice?.number ?? '';
     const link = `${publicUrl}/homepage/invoice?invoice=${invoiceId}`;
-    if (attempt.idempotency_key.startsWith('renewal:'))
-      await notify(tx, workspaceId, `receipt:${invoiceId}`, (name) =>
-        billingMails.receipt({
-          workspace: name,
-          number,
-          grossCents: frozen.grossCents,
-          currency: CURRENCY,
-          terms: frozen.terms,
-          period: frozen.period,
-          link,
-        }),
-      );
-    else
+    // The receipt carries the invoice's PDF, which the outbox does not keep: a job of its own sends it.
+    if (attempt.idempotency_key.startsWith('renewal:')) {
+      if (await repo.claimMail(tx, workspaceId, `receipt:${invoiceId}`))
+        await jobs.enqueue(tx, billingReceiptJob, { workspaceId, invoiceId });
+    } else
       await notify(tx, workspaceId, `plan-changed:${attemptId}`, (name) =>
         billingMails.planChanged({
           workspace: name,
@@ -1145,8 +1139,42 @@ export function createBillingService(deps: BillingDeps) {
       return ending.length;
     },
 
-    /** Declares the hourly renewals and trial reminders on the job runner. */
+    /** The receipt of a renewal's invoice, its PDF attached, to the owners and the invoice e-mail. */
+    async sendReceipt(workspaceId: string, invoiceId: string): Promise<void> {
+      const row = await repo.findInvoice(db, workspaceId, invoiceId);
+      if (!row) return;
+      const lines = (await repo.linesOf(db, [row.id])).get(row.id) ?? [];
+      const { name, to } = await repo.mailTargets(db, workspaceId);
+      if (to.length === 0) return;
+      const mail = billingMails.receipt({
+        workspace: name,
+        number: row.number,
+        grossCents: row.gross_cents,
+        currency: row.currency,
+        terms: { plan: row.plan, cycle: row.cycle, licenses: row.licenses },
+        period: { start: row.period_start ?? '', end: row.period_end ?? '' },
+        link: `${publicUrl}/homepage/invoice?invoice=${row.id}`,
+      });
+      await mailer.sendNow({
+        to,
+        ...mail,
+        attachments: [
+          {
+            filename: `${row.number}.pdf`,
+            contentType: 'application/pdf',
+            content: await writeInvoicePdf(row, lines, null),
+          },
+        ],
+      });
+    },
+
+    /** Declares the hourly renewals and trial reminders, and the receipts' job, on the job runner. */
     registerJobs(): void {
+      jobs.register(billingReceiptJob, ({ workspaceId, invoiceId }) => service.sendReceipt(workspaceId, invoiceId), {
+        maxAttempts: 8,
+        backoffMs: 30_000,
+        maxBackoffMs: 32 * 60_000,
+      });
       jobs.register(billingRenewalsJob, async (_payload, { now }) => {
         await service.runRenewals(now);
       });
