@@ -276,4 +276,32 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(mails).toHaveLength(changed + 1);
     expect(mails.at(-1)?.text).toContain('is canceled: it ends on 2026-12-01');
   });
+
+  it('sends no trial reminder and renews nothing with BILLING=off', async () => {
+    const offInbox = await startInbox();
+    let offClock = new Date('2026-05-01T12:00:00Z');
+    const off = await createTestApp(
+      { SMTP_URL: offInbox.url, JOBS_ENABLED: 'false', BILLING: 'off' },
+      { now: () => offClock },
+    );
+    try {
+      const owner = await signUp(off.app);
+      await off.db
+        .updateTable('workspaces')
+        .set({ trial_ends_at: new Date('2026-05-03T12:00:00Z') })
+        .where('id', '=', owner.workspaceId)
+        .execute();
+      await off.app.services.jobs.drain(); // saves the schedules: their first slots are the next ones
+      offClock = new Date('2026-05-01T14:00:00Z');
+      await off.app.services.jobs.drain();
+      await off.app.services.jobs.drain();
+      const done = await off.app.services.jobs.list({ state: 'done' });
+      expect(done.map((j) => j.name)).toContain('billing.trial-reminders');
+      expect(offInbox.messages.filter((m) => /trial ends/.test(m.subject ?? ''))).toHaveLength(0);
+      expect(await off.db.selectFrom('billing_mails').select('key').execute()).toHaveLength(0);
+    } finally {
+      await off.close();
+      await offInbox.close();
+    }
+  });
 });
