@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { Role } from '@sundial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -188,6 +189,37 @@ export function workspaceCalls(ctx: { call: ReturnType<typeof caller> }, base: (
     return response.json();
   };
   return { call, ok };
+}
+
+/**
+ * An app of its own for the test file's block, logging at info into `lines` (one JSON line each),
+ * so a test can read what the request log says (secrets left out, for instance).
+ */
+export function useLoggedTestApp(env: Record<string, string> = {}): { app: FastifyInstance; lines: string[] } {
+  const ctx = { lines: [] as string[] } as { app: FastifyInstance; lines: string[] };
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const opened = await openTestDb();
+    close = opened.close;
+    await migrateToLatest(opened.db);
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => ctx.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PUBLIC_URL: 'http://localhost:3000',
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'info',
+      ...GENEROUS_LIMITS,
+      ...env,
+    });
+    ctx.app = await buildApp({ config, db: opened.db, logStream: stream });
+    await ctx.app.ready();
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+    await close?.();
+  });
+  return ctx;
 }
 
 /** Statements sent to the database, as counted by `countingStatements`; begin and commit left out. */

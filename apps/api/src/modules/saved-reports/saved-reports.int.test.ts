@@ -1,18 +1,13 @@
-import { PassThrough } from 'node:stream';
 import { type Role, SHARE_SECRET_HEADER } from '@sundial/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  GENEROUS_LIMITS,
   joinWorkspace,
-  openTestDb,
   type SignedUp,
   signUp,
+  useLoggedTestApp,
   useTestApp,
   workspaceCalls,
 } from '../../../test/harness.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import { migrateToLatest } from '../../db/migrate.js';
 import { hashSecret } from '../../platform/ids.js';
 
 /**
@@ -362,32 +357,11 @@ describe('a shared Detailed report', () => {
 const secretOf = (link: { id: string; secret: string }): [string, string] => [link.id, link.secret];
 
 describe('public links in the request log', () => {
-  const lines: string[] = [];
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let closeDb: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestDb();
-    closeDb = opened.close;
-    await migrateToLatest(opened.db);
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      PUBLIC_URL: 'http://localhost:3000',
-      WEB_DIST: '/nonexistent',
-      LOG_LEVEL: 'info',
-      ...GENEROUS_LIMITS,
-      RATE_LIMIT_SHARE_VIEWS_PER_IP: '3',
-    });
-    app = await buildApp({ config, db: opened.db, logStream: stream });
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await closeDb?.();
-  });
+  const logged = useLoggedTestApp({ RATE_LIMIT_SHARE_VIEWS_PER_IP: '3' });
+  const { lines } = logged;
 
   it('logs the request without its secret, and limits the views of one address', async () => {
+    const { app } = logged;
     const user = await signUp(app);
     const base = `/api/v1/workspaces/${user.workspaceId}`;
     const headers = { cookie: user.cookie };
