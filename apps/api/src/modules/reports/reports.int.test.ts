@@ -242,6 +242,29 @@ describe('detailed', () => {
     expect(next.items.map((i: { id: string }) => i.id)).toEqual([ids.entryM]);
   });
 
+  it('pages by description with cursors that carry no note text, and refuses one whose entry is gone', async () => {
+    const seen: string[] = [];
+    const cursors: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { id: string }[]; nextCursor: string | null } = await ok(
+        owner,
+        'GET',
+        `/reports/detailed?${RANGE}&sort=description&order=asc&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.nextCursor;
+      if (cursor) cursors.push(Buffer.from(cursor, 'base64url').toString('utf8'));
+    } while (cursor);
+    expect(seen).toEqual([ids.entryB, ids.entryA, ids.entryM]);
+    expect(cursors).toHaveLength(2);
+    for (const text of cursors) expect(text).not.toMatch(/Design review|Late call/);
+    const gone = Buffer.from(JSON.stringify(['', '2026-11-02T09:00:00.000Z', newId()])).toString('base64url');
+    const response = await as(owner, 'GET', `/reports/detailed?${RANGE}&sort=description&cursor=${gone}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toMatch(/first page/);
+  });
+
   it('shows amounts per row only where money access reaches', async () => {
     const mine = await ok(manager, 'GET', `/reports/detailed?${RANGE}`);
     const a = mine.items.find((i: { id: string }) => i.id === ids.entryA);

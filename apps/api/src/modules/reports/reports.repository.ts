@@ -706,6 +706,17 @@ export const reportsRepository = {
 
   detailed: (db: Db, query: RawBuilder<DetailedRow>): Promise<DetailedRow[]> => withoutJit(db, query),
 
+  /** An entry's note, for a description-sorted page's keyset (the cursor carries the id, never the text). */
+  async noteOf(db: Db, workspaceId: string, entryId: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('time_entries')
+      .select('note')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', entryId)
+      .executeTakeFirst();
+    return row?.note;
+  },
+
   /**
    * A report statement read `chunkSize` rows at a time through a cursor, in a transaction of its
    * own with JIT off. The next chunk is read while the reader works on this one, so the database

@@ -271,6 +271,15 @@ export function createReportsService(
   });
 
   /** One keyset page of the Detailed report, each row's amounts shown only where the actor may see them. */
+  /** A cursor's keyset; a description page's note comes from its entry, which must still be there. */
+  async function afterOf(f: EngineFilter, sort: DetailedSortKey['sort'], cursor: string): Promise<DetailedAfter> {
+    const after = readCursor(cursor);
+    if (sort !== 'description') return after;
+    const note = await repo.noteOf(db, f.workspaceId, after.id);
+    if (note === undefined) throw badCursor();
+    return { ...after, value: note };
+  }
+
   async function detailedPage(
     f: EngineFilter,
     access: MoneyAccess,
@@ -289,8 +298,9 @@ export function createReportsService(
       next:
         rows.length > limit && last
           ? {
-              value:
-                sort.sort === 'duration' ? (last.duration_seconds ?? -1) : sort.sort === 'description' ? last.note : '',
+              // A description page's cursor holds no note text (it rides in URLs, and so in logs): the
+              // note is read back by id when the next page is asked for (afterOf).
+              value: sort.sort === 'duration' ? (last.duration_seconds ?? -1) : '',
               start: new Date(last.start_at).toISOString(),
               id: last.id,
             }
@@ -483,7 +493,13 @@ export function createReportsService(
     async detailed(actor: Actor, q: DetailedReportQuery, now = new Date()): Promise<DetailedReportView> {
       const f = await resolve(actor, q, now);
       const access = await moneyAccessOf(db, actor);
-      const { items, next } = await detailedPage(f, access, q, q.cursor ? readCursor(q.cursor) : undefined, q.limit);
+      const { items, next } = await detailedPage(
+        f,
+        access,
+        q,
+        q.cursor ? await afterOf(f, q.sort, q.cursor) : undefined,
+        q.limit,
+      );
       return { range: rangeOf(f), items, nextCursor: next ? writeCursor(next) : null };
     },
 
