@@ -1,7 +1,7 @@
 import { timeEntryView } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { projectingSerializerCompiler, projectionOf } from './response-serializer.js';
+import { projectingSerializerCompiler, writerSchemaOf } from './response-serializer.js';
 
 const entry = {
   id: '0192f0a4-6c2b-7c3e-9a1d-3f4e5d6c7b8a',
@@ -38,7 +38,7 @@ describe('the production response serializer', () => {
       [timer, { entry, stopped: { ...entry, end: '2026-11-24T11:00:00.000Z', isRunning: false } }],
       [timer, { entry, stopped: null }],
     ] as const) {
-      expect(projectionOf(schema)).toBeDefined();
+      expect(writerSchemaOf(schema)).toBeDefined();
       expect(JSON.parse(serializerOf(schema)(data))).toEqual(schema.parse(data));
     }
   });
@@ -49,11 +49,27 @@ describe('the production response serializer', () => {
     expect(sent).toEqual({ items: [entry], nextCursor: null });
   });
 
+  it('writes what JSON.stringify writes for dates, absent optional values, enums, literals and null', () => {
+    const shape = z.object({
+      at: z.string(),
+      kind: z.enum(['week', 'month']),
+      version: z.literal(2),
+      hint: z.string().optional(),
+      parent: z.object({ name: z.string() }).nullable(),
+      none: z.null(),
+    });
+    const value = { at: new Date('2026-11-24T09:00:00Z'), kind: 'week', version: 2, parent: null, none: null };
+    expect(writerSchemaOf(shape)).toBeDefined();
+    expect(JSON.parse(serializerOf(shape)(value))).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(serializerOf(z.null())(null)).toBe('null');
+  });
+
   it('keeps the full check for schemas it cannot follow', () => {
     const union = z.object({ value: z.union([z.string(), z.number()]) });
-    expect(projectionOf(union)).toBeUndefined();
-    expect(projectionOf(z.looseObject({ a: z.string() }))).toBeUndefined();
-    expect(projectionOf(z.object({ a: z.string().default('x') }))).toBeUndefined();
+    expect(writerSchemaOf(union)).toBeUndefined();
+    expect(writerSchemaOf(z.looseObject({ a: z.string() }))).toBeUndefined();
+    expect(writerSchemaOf(z.object({ a: z.string().default('x') }))).toBeUndefined();
+    expect(writerSchemaOf(z.literal(['a', 1]))).toBeUndefined();
     expect(() => serializerOf(union)({ value: true })).toThrow();
   });
 });

@@ -1,66 +1,61 @@
+import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { serializerCompiler as checkedSerializerCompiler } from 'fastify-type-provider-zod';
 import type { $ZodType } from 'zod/v4/core';
 
-/** Copies a response value keeping only what its schema declares. */
-type Projection = (value: unknown) => unknown;
+/** The part of JSON Schema the response writer is compiled from. */
+export type WriterSchema = { type?: string | string[]; [keyword: string]: unknown };
 
-const asIs: Projection = (value) => value;
+const typeOfValues = (values: unknown[]): string | undefined => {
+  const types = new Set(values.map((value) => (value === null ? 'null' : typeof value)));
+  const [only] = types;
+  return types.size === 1 && (only === 'string' || only === 'number' || only === 'boolean') ? only : undefined;
+};
 
 /**
- * The projection for a schema made of objects, arrays, nullable/optional parts and plain values:
- * what the schema declares is kept, anything else dropped, and nothing is checked. Undefined for
- * a schema with anything more (unions, records, transforms, codecs, loose objects): those keep
- * the full check.
+ * The JSON Schema of a zod schema made of objects, arrays, nullable/optional parts and plain
+ * values (strings, numbers, booleans, enums, literals, null), for a writer that sends what the
+ * schema declares and drops anything else, without checking values. No property is `required`:
+ * an absent value is left out, as `JSON.stringify` leaves out `undefined`. Undefined for a schema
+ * with anything more (unions, records, transforms, codecs, defaults, loose objects): those keep the
+ * full check.
  */
-export function projectionOf(schema: $ZodType): Projection | undefined {
+export function writerSchemaOf(schema: $ZodType): WriterSchema | undefined {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
   switch (def.type) {
     case 'string':
     case 'number':
     case 'boolean':
-    case 'enum':
-    case 'literal':
     case 'null':
-      return asIs;
+      return { type: def.type };
+    case 'enum': {
+      const type = typeOfValues(Object.values(def.entries as Record<string, unknown>));
+      return type ? { type } : undefined;
+    }
+    case 'literal': {
+      const type = typeOfValues(def.values as unknown[]);
+      return type ? { type } : undefined;
+    }
     case 'nullable': {
-      const inner = projectionOf(def.innerType as $ZodType);
-      return inner && ((value) => (value === null ? null : inner(value)));
+      const inner = writerSchemaOf(def.innerType as $ZodType);
+      if (!inner) return undefined;
+      return typeof inner.type === 'string' ? { ...inner, type: [inner.type, 'null'] } : undefined;
     }
-    case 'optional': {
-      const inner = projectionOf(def.innerType as $ZodType);
-      return inner && ((value) => (value === undefined ? undefined : inner(value)));
-    }
+    case 'optional':
+      return writerSchemaOf(def.innerType as $ZodType);
     case 'array': {
-      const element = projectionOf(def.element as $ZodType);
-      return element && ((value) => (Array.isArray(value) ? value.map(element) : value));
+      const items = writerSchemaOf(def.element as $ZodType);
+      return items && { type: 'array', items };
     }
     case 'object': {
       if (def.catchall !== undefined) return undefined;
-      // Plain values are copied as they are; only nested parts go through their projection.
-      const plain: string[] = [];
-      const nested: [string, Projection][] = [];
+      const properties: Record<string, WriterSchema> = {};
       for (const [key, field] of Object.entries(def.shape as Record<string, $ZodType>)) {
-        const projection = projectionOf(field);
-        if (!projection) return undefined;
-        if (projection === asIs) plain.push(key);
-        else nested.push([key, projection]);
+        const property = writerSchemaOf(field);
+        if (!property) return undefined;
+        properties[key] = property;
       }
-      return (value) => {
-        if (value === null || typeof value !== 'object') return value;
-        const from = value as Record<string, unknown>;
-        const out: Record<string, unknown> = {};
-        for (let i = 0; i < plain.length; i++) {
-          const key = plain[i] as string;
-          out[key] = from[key];
-        }
-        for (let i = 0; i < nested.length; i++) {
-          const [key, projection] = nested[i] as [string, Projection];
-          const field = from[key];
-          if (field !== undefined) out[key] = projection(field);
-        }
-        return out;
-      };
+      return { type: 'object', properties, additionalProperties: false };
     }
     default:
       return undefined;
@@ -68,11 +63,13 @@ export function projectionOf(schema: $ZodType): Projection | undefined {
 }
 
 /**
- * Responses in production: each is cut to what its route's schema declares (nothing undeclared
- * leaves the server), without checking every value against the schema on every request. Tests
- * and development keep the full zod check of every response (`checkedSerializerCompiler`), so a
- * presenter that drifts from its schema fails there; schemas the projection cannot follow keep
- * the check in production too.
+ * Responses in production: each is written by a JSON writer compiled once per route from its
+ * schema (fast-json-stringify), which sends only what the schema declares (nothing undeclared
+ * leaves the server) and checks no value on every request: no copy of the response and no
+ * second walk through it, as `JSON.stringify` of a projected copy needed. Tests and development
+ * keep the full zod check of every response (`checkedSerializerCompiler`), so a presenter that
+ * drifts from its schema fails there; schemas the writer cannot follow keep the check in
+ * production too.
  */
 export const projectingSerializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
   const { schema } = route as { schema: unknown };
@@ -80,7 +77,7 @@ export const projectingSerializerCompiler: FastifySerializerCompiler<unknown> = 
     schema && typeof schema === 'object' && '_zod' in schema
       ? (schema as $ZodType)
       : (schema as { properties?: $ZodType } | undefined)?.properties;
-  const projection = zodSchema && '_zod' in zodSchema ? projectionOf(zodSchema) : undefined;
-  if (!projection) return checkedSerializerCompiler(route as Parameters<typeof checkedSerializerCompiler>[0]);
-  return (data) => JSON.stringify(projection(data));
+  const writerSchema = zodSchema && '_zod' in zodSchema ? writerSchemaOf(zodSchema) : undefined;
+  if (!writerSchema) return checkedSerializerCompiler(route as Parameters<typeof checkedSerializerCompiler>[0]);
+  return fastJson(writerSchema as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
 };
