@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { checkVatId, isCountryCode, isEuCountry } from '@sundial/core';
 import { z } from 'zod';
+import { parseSecretsKey } from './platform/secrets.js';
 
 const port = z.coerce
   .number({ error: 'must be a number' })
@@ -127,6 +128,23 @@ const envSchema = z.object({
    * seat limit, no trial, and the billing pages say billing is off.
    */
   BILLING: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /**
+   * Seals secrets kept in the database (client secrets, SCIM tokens, TOTP seeds): 64 hex digits
+   * (`openssl rand -hex 32`). When unset, one is made in DATA_DIR/secrets.key on the first start.
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((value) => parseSecretsKey(value) !== undefined, {
+      message: 'must be 64 hex digits (openssl rand -hex 32)',
+    })
+    .optional(),
+  /** Earlier SECRETS_KEY values, comma-separated: what they sealed still opens after a key change. */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .refine((value) => value.split(',').every((k) => parseSecretsKey(k) !== undefined), {
+      message: 'must be keys of 64 hex digits, separated by commas',
+    })
+    .optional(),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -152,6 +170,9 @@ export interface Config extends Env {
   billing: { billing: boolean };
   /** PAYMENTS_WEBHOOK_SECRET, or one made for this process. */
   paymentsWebhookSecret: string;
+  /** SECRETS_KEY and SECRETS_KEY_PREVIOUS, parsed (platform/secrets.ts makes the key when unset). */
+  secretsKey: Buffer | undefined;
+  secretsKeysPrevious: Buffer[];
   seller: Seller;
   webDist: string;
 }
@@ -175,6 +196,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.startsWith('https:'),
     billing: { billing: env.BILLING === 'on' },
     paymentsWebhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
+    secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
+    secretsKeysPrevious: (env.SECRETS_KEY_PREVIOUS?.split(',') ?? []).map((k) => parseSecretsKey(k) as Buffer),
     seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
   };

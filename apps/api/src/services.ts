@@ -30,6 +30,7 @@ import { createLiveUpdates } from './platform/live-updates.js';
 import type { Mailer } from './platform/mail.js';
 import { createPayments, type DeliverPaymentEvent } from './platform/payments/index.js';
 import { schedulePlatformPurges } from './platform/purges.js';
+import { createSecretBox, loadSecretsKey } from './platform/secrets.js';
 import { createSessionStore } from './platform/sessions.js';
 
 export interface ServiceDeps {
@@ -56,6 +57,16 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
   const events = createEventBus(db);
+  const secrets = createSecretBox(
+    loadSecretsKey({
+      key: config.secretsKey,
+      nodeEnv: config.NODE_ENV,
+      dataDir: config.DATA_DIR,
+      onCreated: (file) =>
+        log?.warn({ file }, 'made a secrets key; set SECRETS_KEY when several processes share a database'),
+    }),
+    config.secretsKeysPrevious,
+  );
   auditEvents(events);
   const liveUpdates = createLiveUpdates(events);
   const timeEntries = createTimeEntriesService(db, events);
@@ -125,6 +136,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     jobs,
     background,
     sessions,
+    /** Seals secrets kept in the database (platform/secrets.ts). */
+    secrets,
     /** The session cookie's authenticator; the platform asks the users and memberships tables through this lookup. */
     sessionAuthenticator: createSessionAuthenticator({
       sessions,
