@@ -93,13 +93,25 @@ const envSchema = z.object({
     .min(10, 'must be at least 10')
     .max(600_000, 'must be at most 600000')
     .default(1000),
-  /** Which payment gateway moves money (platform/payments): only the built-in sandbox so far. */
-  PAYMENTS_GATEWAY: z
-    .enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' })
-    .default('sandbox')
-    .refine((value) => value !== 'stripe', {
-      message: 'stripe is not available in this version yet; leave it unset to use the built-in sandbox',
-    }),
+  /** Which payment gateway moves money (platform/payments): the built-in sandbox, or Stripe (STRIPE_*). */
+  PAYMENTS_GATEWAY: z.enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' }).default('sandbox'),
+  /** Stripe's secret API key; required with PAYMENTS_GATEWAY=stripe, never logged. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_live_…, sk_test_… or rk_…)')
+    .optional(),
+  /** Stripe's publishable key, for Stripe.js in the browser; required with PAYMENTS_GATEWAY=stripe. */
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe publishable key (pk_live_… or pk_test_…)')
+    .optional(),
+  /** The signing secret of the webhook endpoint made in Stripe's dashboard; required with PAYMENTS_GATEWAY=stripe. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  /** Another base for Stripe's API (a local mock or recorded-response server), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_BASE: url(['http', 'https']).optional(),
   /**
    * Signs and checks payment events (HMAC-SHA256). When unset, each process makes its own, which
    * suits the sandbox (it delivers its events to the process that signed them).
@@ -173,11 +185,58 @@ export interface Config extends Env {
   /** SECRETS_KEY and SECRETS_KEY_PREVIOUS, parsed (platform/secrets.ts makes the key when unset). */
   secretsKey: Buffer | undefined;
   secretsKeysPrevious: Buffer[];
+  /** The Stripe settings, checked together, with PAYMENTS_GATEWAY=stripe; null otherwise. */
+  stripe: StripeSettings | null;
   seller: Seller;
   webDist: string;
 }
 
 export class ConfigError extends Error {}
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** From STRIPE_API_BASE; unset for Stripe's own API. */
+  host?: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+}
+
+/** With PAYMENTS_GATEWAY=stripe, its three keys must all be set (one line each that is missing). */
+function stripeOf(env: Env): StripeSettings | null {
+  if (env.PAYMENTS_GATEWAY !== 'stripe') return null;
+  const {
+    STRIPE_SECRET_KEY: secretKey,
+    STRIPE_PUBLISHABLE_KEY: publishableKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+  } = env;
+  if (!secretKey || !publishableKey || !webhookSecret) {
+    const missing = (
+      [
+        ['STRIPE_SECRET_KEY', secretKey],
+        ['STRIPE_PUBLISHABLE_KEY', publishableKey],
+        ['STRIPE_WEBHOOK_SECRET', webhookSecret],
+      ] as const
+    ).filter(([, value]) => !value);
+    throw new ConfigError(
+      `Invalid configuration:\n${missing.map(([name]) => `  ${name}: required with PAYMENTS_GATEWAY=stripe`).join('\n')}`,
+    );
+  }
+  if (secretKey.includes('_live_') !== publishableKey.includes('_live_')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: must be of the same mode (live or test) as STRIPE_SECRET_KEY',
+    );
+  }
+  const settings: StripeSettings = { secretKey, publishableKey, webhookSecret };
+  if (env.STRIPE_API_BASE) {
+    const base = new URL(env.STRIPE_API_BASE);
+    settings.protocol = base.protocol === 'http:' ? 'http' : 'https';
+    settings.host = base.hostname;
+    settings.port = base.port ? Number(base.port) : settings.protocol === 'http' ? 80 : 443;
+  }
+  return settings;
+}
 
 /** Reads settings from the environment, failing with one line per wrong value. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -198,6 +257,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     paymentsWebhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
     secretsKeysPrevious: (env.SECRETS_KEY_PREVIOUS?.split(',') ?? []).map((k) => parseSecretsKey(k) as Buffer),
+    stripe: stripeOf(env),
     seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
   };

@@ -111,6 +111,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     db,
     jobs,
     gateway: config.PAYMENTS_GATEWAY,
+    stripe: config.stripe,
     webhookSecret: config.paymentsWebhookSecret,
     publicUrl: config.publicUrl,
     deliver: deliverPaymentEvent,

@@ -115,6 +115,12 @@ export const billingView = z.object({
   ),
   currency: z.literal('USD'),
   sellerCountry: z.string(),
+  /** How the payment page takes a card: the sandbox's form, or Stripe's Payment Element with this key. */
+  payments: z.object({
+    gateway: z.enum(['sandbox', 'stripe']),
+    /** Stripe's publishable key (`pk_…`); null with the sandbox. */
+    publishableKey: z.string().nullable(),
+  }),
 });
 export type BillingView = z.infer<typeof billingView>;
 

@@ -614,6 +614,7 @@ export function createBillingService(deps: BillingDeps) {
         })),
         currency: CURRENCY,
         sellerCountry: seller.country,
+        payments: { gateway: gateway.name, publishableKey: gateway.clientConfig().publishableKey ?? null },
       };
     },
 

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/connection.js';
 import type { JobRunner } from '../jobs.js';
 import { createPaymentEvents } from './events.js';
+import type { SandboxGateway } from './sandbox.js';
 import { createSandboxGateway, type DeliverPaymentEvent } from './sandbox.js';
+import { createStripeGateway, type StripeGatewayOptions } from './stripe.js';
 import type { GatewayName, PaymentGateway } from './types.js';
 
 export type { PaymentEventHandler, PaymentEvents } from './events.js';
@@ -13,6 +15,8 @@ export interface PaymentsDeps {
   jobs: JobRunner;
   /** PAYMENTS_GATEWAY. */
   gateway: GatewayName;
+  /** The STRIPE_* settings (config.ts requires them with PAYMENTS_GATEWAY=stripe). */
+  stripe?: Omit<StripeGatewayOptions, 'publicUrl'> | null;
   /** PAYMENTS_WEBHOOK_SECRET (config.ts makes one per process when unset). */
   webhookSecret: string;
   publicUrl: string;
@@ -29,29 +33,34 @@ export interface PaymentsDeps {
  */
 export function createPayments(deps: PaymentsDeps) {
   const events = createPaymentEvents(deps.db);
-  if (deps.gateway !== 'sandbox') {
-    // config.ts refuses any other value until its adapter exists.
-    throw new Error(`payment gateway ${deps.gateway} is not available`);
+  let gateway: PaymentGateway;
+  let sandbox: SandboxGateway | undefined;
+  if (deps.gateway === 'stripe') {
+    if (!deps.stripe) throw new Error('PAYMENTS_GATEWAY=stripe needs the STRIPE_* settings');
+    gateway = createStripeGateway({ ...deps.stripe, publicUrl: deps.publicUrl }).gateway;
+  } else {
+    sandbox = createSandboxGateway({
+      db: deps.db,
+      jobs: deps.jobs,
+      secret: deps.webhookSecret,
+      publicUrl: deps.publicUrl,
+      deliver: deps.deliver,
+    });
+    sandbox.registerJobs();
+    gateway = sandbox.gateway;
   }
-  const sandbox = createSandboxGateway({
-    db: deps.db,
-    jobs: deps.jobs,
-    secret: deps.webhookSecret,
-    publicUrl: deps.publicUrl,
-    deliver: deps.deliver,
-  });
-  sandbox.registerJobs();
-  const gateway: PaymentGateway = sandbox.gateway;
   return {
     gateway,
     events,
-    sandbox: sandbox as typeof sandbox | undefined,
+    sandbox,
     /**
      * Verifies a delivered event (400 `invalid_signature` / `invalid_event`) and hands it to the
-     * subscribers once; `duplicate` when this event id was handled before.
+     * subscribers once; `duplicate` when this event id was handled before. An event of a kind
+     * nobody acts on is only acknowledged.
      */
     async receive(rawBody: string, signatureHeader: string | undefined) {
       const event = gateway.verifyEvent(rawBody, signatureHeader, new Date());
+      if (!event) return { event, duplicate: false };
       return { event, ...(await events.dispatch(event)) };
     },
   };

@@ -574,9 +574,9 @@ describe('the tokens limit', () => {
 });
 
 describe('settings', () => {
-  it('refuses PAYMENTS_GATEWAY=stripe until its adapter exists, with a clear message', () => {
+  it('takes sandbox (the default) or stripe (whose keys stripe.int.test.ts checks), nothing else', () => {
     expect(() => loadConfig({ PAYMENTS_GATEWAY: 'stripe' })).toThrow(ConfigError);
-    expect(() => loadConfig({ PAYMENTS_GATEWAY: 'stripe' })).toThrow(/PAYMENTS_GATEWAY: stripe is not available/);
+    expect(() => loadConfig({ PAYMENTS_GATEWAY: 'stripe' })).toThrow(/STRIPE_SECRET_KEY: required/);
     expect(() => loadConfig({ PAYMENTS_GATEWAY: 'paypal' })).toThrow(/PAYMENTS_GATEWAY: must be sandbox or stripe/);
     expect(loadConfig({}).PAYMENTS_GATEWAY).toBe('sandbox');
     expect(loadConfig({}).paymentsWebhookSecret).not.toBe(loadConfig({}).paymentsWebhookSecret);

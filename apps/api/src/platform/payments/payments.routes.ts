@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { rateLimiter } from '../rate-limits.js';
 import { errorResponses } from '../schemas.js';
 import type { SandboxActionView } from './sandbox.js';
-import { SIGNATURE_HEADER } from './signature.js';
 
 const HOUR_MS = 3_600_000;
 const actionParams = z.object({ actionId: z.string().min(1).max(100) });
@@ -30,13 +29,14 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { public: true },
         schema: {
           tags: ['payments'],
-          summary: 'Receive a signed event from the payment gateway (Sundial-Signature: t=…,v1=…)',
+          summary: 'Receive a signed event from the payment gateway (Sundial-Signature or Stripe-Signature: t=…,v1=…)',
           response: { 200: z.object({ received: z.literal(true), duplicate: z.boolean() }), ...errorResponses },
         },
       },
       async (request) => {
         const rawBody = typeof request.body === 'string' ? request.body : '';
-        const { duplicate } = await payments.receive(rawBody, request.headers[SIGNATURE_HEADER]?.toString());
+        const signature = request.headers[payments.gateway.signatureHeader];
+        const { duplicate } = await payments.receive(rawBody, signature?.toString());
         return { received: true as const, duplicate };
       },
     );

@@ -9,7 +9,7 @@ import { newSecret } from '../ids.js';
 import { defineJob, type JobRunner } from '../jobs.js';
 import { parsePaymentEvent } from './events.js';
 import { behaviourOf, declineOnAttach, outcomeOf } from './sandbox-cards.js';
-import { signPayload, verifySignature } from './signature.js';
+import { SIGNATURE_HEADER, signPayload, verifySignature } from './signature.js';
 import {
   type ChargeResult,
   DECLINE_MESSAGES,
@@ -310,6 +310,7 @@ export function createSandboxGateway({ db, jobs, secret, publicUrl, deliver }: S
 
   const gateway: PaymentGateway = {
     name: 'sandbox',
+    signatureHeader: SIGNATURE_HEADER,
 
     clientConfig: () => ({ gateway: 'sandbox', tokensPath: SANDBOX_TOKENS_PATH }),
 

@@ -15,6 +15,8 @@ import type { CardBrand } from '@sundial/core';
  */
 export interface PaymentGateway {
   readonly name: GatewayName;
+  /** The request header its signed events carry (`sundial-signature`, `stripe-signature`). */
+  readonly signatureHeader: string;
   /** Where and how the browser tokenises a card for this gateway. */
   clientConfig(): GatewayClientConfig;
   /** A customer to save cards to; keep its id (e.g. on the workspace's subscription). */
@@ -51,9 +53,10 @@ export interface PaymentGateway {
    * Checks a delivered event's signature header (the gateway's scheme; see signature.ts for the
    * sandbox's) against the raw body at `now`, and parses the event. Throws 400
    * `invalid_signature` when missing, wrong or older than five minutes, 400 `invalid_event`
-   * when the signed body is not an event.
+   * when the signed body is not an event. `null` for a genuine event of a kind we do not act on
+   * (the route answers 200 so the gateway does not send it again).
    */
-  verifyEvent(rawBody: string, signatureHeader: string | undefined, now: Date): PaymentEvent;
+  verifyEvent(rawBody: string, signatureHeader: string | undefined, now: Date): PaymentEvent | null;
 }
 
 export const GATEWAY_NAMES = ['sandbox', 'stripe'] as const;
@@ -63,6 +66,8 @@ export interface GatewayClientConfig {
   gateway: GatewayName;
   /** The sandbox's tokenisation route (POST the card there, get `{ id }` back). */
   tokensPath?: string;
+  /** Stripe's publishable key (`pk_…`), for Stripe.js and its Payment Element. */
+  publishableKey?: string;
 }
 
 export interface CreateCustomerOptions {
