@@ -126,6 +126,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     jobs,
     publicUrl: config.publicUrl,
     ...(now ? { now } : {}),
+    ...(log ? { log } : {}),
   });
   billing.registerJobs();
   schedulePlatformPurges(jobs, { db, sessions });

@@ -50,6 +50,9 @@ export interface SubscriptionsTable {
   dunning_attempts: Generated<number>;
   /** When a past-due renewal is tried again; null when none is planned. */
   next_retry_at: Timestamp | null;
+  /** The last error of the renewals job for this workspace (retried on its next run); null once one goes through. */
+  renewal_error: string | null;
+  renewal_error_at: Timestamp | null;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }

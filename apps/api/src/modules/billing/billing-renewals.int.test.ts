@@ -277,6 +277,53 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(mails.at(-1)?.text).toContain('is canceled: it ends on 2026-12-01');
   });
 
+  it('renews the other workspaces when one fails, records the failure and tries it again next hour', async () => {
+    clock = new Date('2026-12-01T12:00:00Z');
+    const broken = await payingOwner();
+    const fine = await payingOwner();
+    // The gateway no longer knows the broken one's saved card: its charge throws (404), it is no decline.
+    await t.db
+      .updateTable('subscriptions')
+      .set({ payment_method_id: 'tok_gone' })
+      .where('workspace_id', '=', broken.workspaceId)
+      .execute();
+    const renewalRuns = async () => {
+      const runs = await t.app.services.jobs.list({ name: 'billing.renewals', limit: 1000 });
+      return { failed: runs.filter((run) => run.lastError !== null || run.state === 'dead').length };
+    };
+    expect(await renewalRuns()).toEqual({ failed: 0 });
+
+    await at('2027-01-01T06:00:00Z');
+    await at('2027-01-01T07:00:00Z');
+    expect(await subscriptionOf(fine.workspaceId)).toMatchObject({ status: 'active', plan: 'pro' });
+    expect((await call('GET', b(fine), fine.cookie)).json().subscription.periodEnd).toBe('2027-02-01');
+    expect(await chargesOf(fine.workspaceId)).toBe(2);
+    const recorded = await t.db
+      .selectFrom('subscriptions')
+      .select(['status', 'period_end', 'renewal_error', 'renewal_error_at'])
+      .where('workspace_id', '=', broken.workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(recorded.status).toBe('active');
+    expect(recorded.renewal_error).toMatch(/^payment_method_not_found: /);
+    expect(recorded.renewal_error_at?.toISOString()).toBe('2027-01-01T07:00:00.000Z');
+    expect(mailsTo(broken, /^Payment failed/)).toHaveLength(0);
+    // The job succeeded: the failure is the workspace's, not the run's.
+    expect(await renewalRuns()).toEqual({ failed: 0 });
+
+    // Next hour, with a card the gateway knows, the same renewal goes through (charged once).
+    await saveCard(broken, '4242424242424242');
+    await at('2027-01-01T08:00:00Z');
+    expect(await chargesOf(broken.workspaceId)).toBe(2);
+    const renewed = await t.db
+      .selectFrom('subscriptions')
+      .select(['status', 'renewal_error', 'renewal_error_at'])
+      .where('workspace_id', '=', broken.workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(renewed).toEqual({ status: 'active', renewal_error: null, renewal_error_at: null });
+    expect((await call('GET', b(broken), broken.cookie)).json().subscription.periodEnd).toBe('2027-02-01');
+    expect(mailsTo(broken, /^Receipt/)).toHaveLength(1);
+  });
+
   it('sends no trial reminder and renews nothing with BILLING=off', async () => {
     const offInbox = await startInbox();
     let offClock = new Date('2026-05-01T12:00:00Z');

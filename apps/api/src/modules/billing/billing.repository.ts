@@ -43,6 +43,8 @@ const SUBSCRIPTION_COLUMNS = [
   'card_exp_year',
   'dunning_attempts',
   'next_retry_at',
+  'renewal_error',
+  'renewal_error_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -417,6 +419,16 @@ export const billingRepository = {
   },
 
   /** Records a failed retry, only if no other run recorded it first; false when one did. */
+  /** Records the renewals job's last error for the workspace, or clears it (null). */
+  async recordRenewalError(db: Db, workspaceId: string, message: string | null, now: Date): Promise<void> {
+    let query = db
+      .updateTable('subscriptions')
+      .set({ renewal_error: message?.slice(0, 1000) ?? null, renewal_error_at: message ? now : null })
+      .where('workspace_id', '=', workspaceId);
+    if (message === null) query = query.where('renewal_error', 'is not', null);
+    await query.execute();
+  },
+
   async recordRetry(
     tx: Db,
     workspaceId: string,

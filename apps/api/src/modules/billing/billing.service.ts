@@ -27,6 +27,7 @@ import {
   taxFor,
   trialDaysLeft,
 } from '@sundial/core';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Seller } from '../../config.js';
 import type { Db } from '../../db/connection.js';
@@ -65,6 +66,8 @@ export interface BillingDeps {
   jobs: JobRunner;
   /** The web app's address, for the links in e-mails. */
   publicUrl: string;
+  /** Where the renewals job logs one workspace's failure (the others go on). */
+  log?: FastifyBaseLogger;
 }
 
 /** Renews subscriptions whose period ended and retries past-due ones (dunning); hourly. */
@@ -219,7 +222,7 @@ const declined = (message: string) => new AppError('payment_declined', message, 
  * `billing:manage` (owners and admins).
  */
 export function createBillingService(deps: BillingDeps) {
-  const { db, payments, workspaces, seller, mode, mailer, jobs, publicUrl } = deps;
+  const { db, payments, workspaces, seller, mode, mailer, jobs, publicUrl, log } = deps;
   /** With billing off there is nothing to buy: every workspace has every feature already. */
   const assertSelling = () => {
     if (!mode.billing)
@@ -530,6 +533,13 @@ export function createBillingService(deps: BillingDeps) {
         throw declined(attached.message);
       }
       card = attached.paymentMethod;
+      await repo.updateAttempt(db, workspaceId, attempt.id, { payment_method: JSON.stringify(card) });
+    }
+    const savedNow = options.offSession && !paymentToken && sub ? savedCardOf(sub) : null;
+    if (savedNow && savedNow.paymentMethodId !== card?.paymentMethodId) {
+      // A renewal tried again (its last run failed before the charge) pays with the card saved
+      // now, which may have been replaced since the attempt froze its quote.
+      card = savedNow;
       await repo.updateAttempt(db, workspaceId, attempt.id, { payment_method: JSON.stringify(card) });
     }
     card ??= frozen.savedCard;
@@ -1108,19 +1118,36 @@ export function createBillingService(deps: BillingDeps) {
       return nextTry ? result.status : 'dropped';
     },
 
-    /** The renewals job: every due renewal and retry, one workspace after another. */
-    async runRenewals(now = clock()): Promise<number> {
-      if (!mode.billing) return 0;
+    /**
+     * The renewals job: every due renewal and retry, one workspace after another, each in its own
+     * transactions. One workspace's trouble (a card the gateway no longer knows, billing details
+     * gone, the gateway down) is logged and recorded on its subscription (`renewal_error`), and
+     * the others go on; it is still due, so the next hourly run tries it again. The job itself
+     * succeeds. Answers how many workspaces failed.
+     */
+    async runRenewals(now = clock()): Promise<{ due: number; failed: number }> {
+      if (!mode.billing) return { due: 0, failed: 0 };
       const due = await repo.dueRenewals(db, now, JOB_BATCH);
-      let failed: unknown;
+      let failed = 0;
       for (const workspaceId of due) {
-        // One workspace's trouble (no billing details, the gateway down) does not hold up the others.
-        await service.renewOrRetry(workspaceId, now).catch((error: unknown) => {
-          failed ??= error;
-        });
+        try {
+          await service.renewOrRetry(workspaceId, now);
+          await repo.recordRenewalError(db, workspaceId, null, now);
+        } catch (error) {
+          failed += 1;
+          log?.error({ err: error, workspaceId }, 'billing renewal failed; it is tried again on the next run');
+          const message =
+            error instanceof AppError
+              ? `${error.code}: ${error.message}`
+              : error instanceof Error
+                ? error.message
+                : String(error);
+          await repo
+            .recordRenewalError(db, workspaceId, message, now)
+            .catch((recordError: unknown) => log?.error({ err: recordError, workspaceId }, 'recording it failed too'));
+        }
       }
-      if (failed) throw failed;
-      return due.length;
+      return { due: due.length, failed };
     },
 
     /** The trial reminders job: "Your trial ends in 3 days", once per workspace without a paid subscription. */
