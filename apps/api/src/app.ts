@@ -6,6 +6,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { clientsRoutes } from './modules/clients/clients.routes.js';
@@ -196,6 +197,7 @@ export async function buildApp({
       await api.register(exportsRoutes);
       await api.register(paymentsRoutes);
       await api.register(billingRoutes);
+      await api.register(approvalsRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,4 +1,4 @@
-import type { Role } from '@sundial/core';
+import { type Role, shiftDay } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { greyPng } from '../test/png.js';
@@ -966,5 +966,48 @@ beforeAll(async () => {
 describe('permission matrix: billing', () => {
   it('has a row for every billing route', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/billing(\/.*)?$/, 11)).toEqual([]);
+  });
+});
+
+// ---- approvals and locks (issue 17) ----------------------------------------------------------
+
+/**
+ * Everyone submits their own period (each call a fresh week, one further back); the subject's
+ * periods are approved, rejected and withdrawn by those who approve them: owners, admins and the
+ * manager of the subject's group. Members and guests may not decide (403), and someone else's
+ * request is not found by them (404).
+ */
+let approvalWeeks = 0;
+const nextWeek = () => shiftDay('2024-12-30', -7 * approvalWeeks++);
+const subjectSubmission = async () => {
+  const response = await ctx.call('POST', w('/approvals'), subject.cookie, { day: nextWeek() });
+  if (response.statusCode !== 201) throw new Error(`fixture approval: ${response.body}`);
+  return response.json().id as string;
+};
+const onSubmission = on('approvals', 'approvalId', subjectSubmission);
+const APPROVERS: Role[] = ['owner', 'admin', 'manager'];
+routes.push(
+  top('GET', '/approvals/settings', ALL_ROLES),
+  top('PUT', '/approvals/settings', ADMINS, () => ({
+    period: 'week',
+    approverRule: 'managers_and_admins',
+    lockDate: null,
+  })),
+  top('GET', '/approvals/period', ALL_ROLES, undefined, '?day=2026-11-10'),
+  top('GET', '/approvals', APPROVERS, undefined, '?status=submitted'),
+  {
+    path: '/workspaces/:id/approvals',
+    method: 'POST',
+    prepare: async () => ({ url: w('/approvals'), body: { day: nextWeek() } }),
+    allowed: ALL_ROLES,
+  },
+  onSubmission('POST', '/approve', APPROVERS, () => ({ comment: 'Looks right' })),
+  onSubmission('POST', '/reject', APPROVERS, () => ({ comment: 'Friday is missing' })),
+  { ...onSubmission('POST', '/withdraw', APPROVERS), hidden: ['member', 'guest'] },
+);
+
+describe('permission matrix: approvals', () => {
+  it('has a row for every approvals route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/approvals(\/.*)?$/, 8)).toEqual([]);
   });
 });

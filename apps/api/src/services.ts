@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
@@ -151,6 +152,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),
+    approvals: createApprovalsService({ db }),
     projects,
     clients: createClientsService(db),
     reports,

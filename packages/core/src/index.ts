@@ -7,6 +7,7 @@ export * from './money.js';
 export * from './password.js';
 export * from './permissions.js';
 export * from './plans.js';
+export * from './schemas/approvals.js';
 export * from './schemas/auth.js';
 export * from './schemas/billing.js';
 export * from './schemas/demo-requests.js';

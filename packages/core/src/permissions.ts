@@ -50,6 +50,12 @@ const MATRIX = {
   'saved_reports:share_costs': ['owner', 'admin'],
   /** E-mailing one's own saved report on a schedule (guests see too little of the workspace to pick recipients). */
   'saved_reports:schedule': ['owner', 'admin', 'manager', 'member'],
+  /** Submitting one's own timesheet period for approval, and withdrawing it before a decision. */
+  'approvals:submit': ['owner', 'admin', 'manager', 'member', 'guest'],
+  /** Approving and rejecting periods: admins everyone's, managers their groups' people (as the workspace says). */
+  'approvals:review': ['owner', 'admin', 'manager'],
+  /** The approval period, who approves, and the workspace lock date. */
+  'approvals:settings': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

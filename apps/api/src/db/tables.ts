@@ -1,5 +1,6 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ApprovalsTables } from './tables/approvals.js';
 import type { BillingTables } from './tables/billing.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
@@ -124,7 +125,8 @@ export interface Database
     ExportJobsTables,
     WorkspaceLogosTables,
     PaymentsTables,
-    BillingTables {
+    BillingTables,
+    ApprovalsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

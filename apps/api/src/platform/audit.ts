@@ -89,6 +89,12 @@ export const AUDIT_ACTIONS = [
   'subscription.reactivated',
   'subscription.ended',
   'invoice.credited',
+  // approvals and locks (issue 17)
+  'approval.submitted',
+  'approval.approved',
+  'approval.rejected',
+  'approval.withdrawn',
+  'approval_settings.updated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

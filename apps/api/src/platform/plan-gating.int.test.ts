@@ -23,6 +23,8 @@ interface Setup {
   savedReportId: string;
   rateId: string;
   csvPath: string;
+  /** Two periods the member submitted, waiting for approval. */
+  submittedIds: string[];
 }
 
 /** A workspace with something of every gated feature, made on its trial (which has them all). */
@@ -44,6 +46,12 @@ async function setUp(t: TestApp): Promise<Setup> {
   await ok('PUT', `/saved-reports/${saved.id}/schedule`, weekly);
   const rate = await ok('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00 });
   const link = await ok('POST', `/saved-reports/${saved.id}/csv-link`, {});
+  const submittedIds: string[] = [];
+  for (const day of ['2026-01-05', '2026-01-12']) {
+    const submitted = await call('POST', `${ws}/approvals`, member.cookie, { day });
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    submittedIds.push(submitted.json().id);
+  }
   return {
     owner,
     ws,
@@ -53,6 +61,7 @@ async function setUp(t: TestApp): Promise<Setup> {
     savedReportId: saved.id,
     rateId: rate.id,
     csvPath: link.path,
+    submittedIds,
   };
 }
 
@@ -205,10 +214,30 @@ const GATED: GatedRoute[] = [
     method: 'GET',
     url: (s) => `${s.ws}/reports/matrix?${RANGE}&rows=user&columns=month&measures=billableAmount`,
   },
+  // Approvals (Pro): withdrawing stays open to every plan, so a workspace that left Pro can unlock time.
+  {
+    feature: 'approvals',
+    method: 'PUT',
+    url: (s) => `${s.ws}/approvals/settings`,
+    body: () => ({ period: 'week', approverRule: 'managers_and_admins', lockDate: '2025-12-01' }),
+  },
+  { feature: 'approvals', method: 'POST', url: (s) => `${s.ws}/approvals`, body: () => ({ day: '2026-02-02' }) },
+  {
+    feature: 'approvals',
+    method: 'POST',
+    url: (s) => `${s.ws}/approvals/${s.submittedIds[0]}/approve`,
+    body: () => ({}),
+  },
+  {
+    feature: 'approvals',
+    method: 'POST',
+    url: (s) => `${s.ws}/approvals/${s.submittedIds[1]}/reject`,
+    body: () => ({ comment: 'Monday is missing' }),
+  },
 ];
 
 const label = (r: GatedRoute) =>
-  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
+  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
 
 async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
   for (const route of GATED) {
@@ -232,7 +261,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {

@@ -5,6 +5,7 @@ import type { Actor } from '../../platform/actor.js';
 import { notFound, validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { purgeIdempotencyKeys } from '../../platform/idempotency.js';
+import { assertUnlocked, lockWriter } from './time-entries.locks.js';
 import { presentEntry } from './time-entries.presenter.js';
 import { type EntryValues, type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
 import { assertEditable, by, moneyFor, publisher, settingsOf } from './time-entries.shared.js';
@@ -140,8 +141,15 @@ export function createBulk(db: Db, events: EventBus) {
         if (allowed.length !== unique.length) {
           throw notFound('These entries can no longer be restored: Undo works for 10 minutes after a delete.');
         }
+        const data = (row: (typeof rows)[number]) =>
+          (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as EntryWithRelations;
+        await assertUnlocked(
+          tx,
+          lockWriter(actor),
+          allowed.map((row) => ({ userId: row.user_id, at: new Date(data(row).start_at) })),
+        );
         for (const row of allowed) {
-          const e = (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as EntryWithRelations;
+          const e = data(row);
           const project = e.project_id ? await repo.findProject(tx, workspaceId, e.project_id) : undefined;
           const task = project && e.task_id ? await repo.findTask(tx, workspaceId, e.task_id) : undefined;
           await repo.insert(tx, {
@@ -198,6 +206,11 @@ async function loadForBulk(tx: Db, actor: Actor, ids: string[]): Promise<EntryWi
   for (const e of entries) if (await reachesTimeOf(tx, actor, e.user_id, 'view')) visible.push(e);
   if (visible.length !== unique.length) throw notFound('Some of these time entries were not found.');
   for (const e of visible) await assertEditable(tx, actor, e);
+  await assertUnlocked(
+    tx,
+    lockWriter(actor),
+    visible.map((e) => ({ userId: e.user_id, at: e.start_at })),
+  );
   return visible;
 }
 

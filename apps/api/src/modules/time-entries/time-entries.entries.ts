@@ -5,6 +5,7 @@ import type { Actor } from '../../platform/actor.js';
 import { notFound, validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { isUuid } from '../../platform/ids.js';
+import { assertUnlocked, lockWriter } from './time-entries.locks.js';
 import { presentEntry } from './time-entries.presenter.js';
 import { type EntryValues, timeEntriesRepository as repo } from './time-entries.repository.js';
 import {
@@ -110,6 +111,7 @@ export function createEntries(db: Db, events: EventBus) {
           else if (input.duration !== undefined) end = new Date(start.getTime() + input.duration * 1000);
           else throw validationError({ end: 'Enter an end time or a duration.' });
           assertTimes(settings, start, end, now);
+          await assertUnlocked(tx, lockWriter(actor), [{ userId, at: start }]);
           const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
           const note = input.note ?? '';
           assertRequired(settings, {
@@ -167,6 +169,10 @@ export function createEntries(db: Db, events: EventBus) {
           throw validationError({ start: 'A running timer cannot start in the future.' });
         }
         assertTimes(settings, start, end, now);
+        await assertUnlocked(tx, lockWriter(actor), [
+          { userId: entry.user_id, at: entry.start_at },
+          { userId: entry.user_id, at: start },
+        ]);
         const refs = await resolveRefs(tx, actor, input, entry, [entry.user_id]);
         const values: EntryValues = { start_at: start, end_at: end };
         if (refs.project_id !== undefined) values.project_id = refs.project_id;
@@ -202,6 +208,7 @@ export function createEntries(db: Db, events: EventBus) {
       await db.transaction().execute(async (tx) => {
         const entry = await getVisible(tx, actor, id);
         await assertEditable(tx, actor, entry);
+        await assertUnlocked(tx, lockWriter(actor), [{ userId: entry.user_id, at: entry.start_at }]);
         if (entry.end_at !== null) await repo.trash(tx, [entry], actor.userId, new Date());
         await repo.delete(tx, workspaceId, [id]);
         await publish(tx, 'deleted', by(actor), [{ id, userId: entry.user_id }]);

@@ -4,6 +4,7 @@ import { assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { type ConstraintTable, constraintViolation } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
+import { assertUnlocked, lockWriter } from './time-entries.locks.js';
 import { presentEntry } from './time-entries.presenter.js';
 import { type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
 import {
@@ -88,6 +89,10 @@ export function createTimer(db: Db, events: EventBus) {
             const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
             const now = wholeSecond(Date.now());
             const running = await repo.findRunningForUpdate(tx, workspaceId, userId);
+            await assertUnlocked(tx, lockWriter(actor), [
+              { userId, at: now },
+              ...(running ? [{ userId, at: running.start_at }] : []),
+            ]);
             const stopped = running && (await stopEntry(tx, workspaceId, running, now));
             const entry = await repo.insert(tx, {
               workspace_id: workspaceId,
@@ -134,6 +139,7 @@ export function createTimer(db: Db, events: EventBus) {
           // Locked: a second stop at the same moment waits here, then finds nothing running.
           const running = await repo.findRunningForUpdate(tx, workspaceId, target);
           if (!running) throw conflict('no_running_timer', 'No timer is running.');
+          await assertUnlocked(tx, lockWriter(actor), [{ userId: target, at: running.start_at }]);
           const settings = await settingsOf(tx, workspaceId);
           assertRequired(settings, { ...running, tagCount: running.tag_ids.length }, ' before stopping the timer');
           const now = wholeSecond(Date.now());
@@ -153,6 +159,7 @@ export function createTimer(db: Db, events: EventBus) {
         if (!running) throw conflict('no_running_timer', 'No timer is running.');
         if (running.breaks.some((b) => b.end_at === null))
           throw conflict('timer_paused', 'The timer is already paused.');
+        await assertUnlocked(tx, lockWriter(actor), [{ userId: target, at: running.start_at }]);
         const now = wholeSecond(Date.now());
         await repo.openBreak(tx, workspaceId, running.id, now);
         await repo.update(tx, workspaceId, [running.id], {});
@@ -167,6 +174,7 @@ export function createTimer(db: Db, events: EventBus) {
         const target = await targetUser(tx, actor, userId, 'edit');
         const running = await repo.findRunningForUpdate(tx, workspaceId, target);
         if (!running) throw conflict('no_running_timer', 'No timer is running.');
+        await assertUnlocked(tx, lockWriter(actor), [{ userId: target, at: running.start_at }]);
         const now = wholeSecond(Date.now());
         if (!(await repo.closeBreak(tx, workspaceId, running.id, now))) {
           throw conflict('timer_not_paused', 'The timer is not paused.');
@@ -184,6 +192,7 @@ export function createTimer(db: Db, events: EventBus) {
         const target = await targetUser(tx, actor, userId, 'edit');
         const running = await repo.findRunningForUpdate(tx, workspaceId, target);
         if (!running) throw conflict('no_running_timer', 'No timer is running.');
+        await assertUnlocked(tx, lockWriter(actor), [{ userId: target, at: running.start_at }]);
         await repo.delete(tx, workspaceId, [running.id]);
         await publish(tx, 'deleted', by(actor), [{ id: running.id, userId: target }]);
       });

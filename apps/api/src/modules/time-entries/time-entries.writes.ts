@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import { validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
+import { assertUnlocked } from './time-entries.locks.js';
 import {
   type RepriceSelection,
   timeEntriesRepository as repo,
@@ -68,6 +69,11 @@ export function createWrites(events: EventBus) {
           throw validationError({ end: 'The end must be after the start.' });
         }
       }
+      await assertUnlocked(
+        tx,
+        writer,
+        entries.map((e) => ({ userId: e.user_id, at: e.start_at })),
+      );
       await repo.insertStopped(tx, writer.workspaceId, entries);
       await publish(tx, 'created', writer, touched(entries));
       return entries.length;

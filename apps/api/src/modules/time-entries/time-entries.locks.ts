@@ -1,0 +1,99 @@
+import { type ApprovalStatus, approvalMessages, type Role } from '@sundial/core';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { Actor } from '../../platform/actor.js';
+import { AppError } from '../../platform/errors.js';
+import type { WriteBy } from './time-entries.shared.js';
+
+/**
+ * The locks on time (issue 17), checked by every write of the one write path for time before it
+ * changes anything: an entry belongs to the local day (its owner's time zone) it starts on, and
+ *
+ * - a day before the workspace's lock date is changed by owners and admins only;
+ * - a day of an approved period is changed by nobody until the approval is withdrawn;
+ * - a day of a submitted period is closed to its owner; their approvers may still change it (the
+ *   time-entry events audit who did).
+ *
+ * The owners' membership rows are held (`for key share`) until the write commits, and submitting
+ * a period takes its owner's row `for update`, so a write and a submission of the same time never
+ * pass each other.
+ */
+
+/** One person's time at one instant that a write touches (an entry's start, old or new). */
+export interface LockTarget {
+  userId: string;
+  at: Date;
+}
+
+export const timeLocked = (message: string) => new AppError('time_locked', message, { status: 409 });
+
+interface LockRow {
+  user_id: string;
+  day: string;
+  lock_date: string | null;
+  status: ApprovalStatus | null;
+  period_start: string | null;
+  period_end: string | null;
+}
+
+/** Throws 409 time_locked naming the first lock met; `role` is the writer's, looked up when not given. */
+export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, targets: LockTarget[]) {
+  if (targets.length === 0) return;
+  const userIds = [...new Set(targets.map((t) => t.userId))];
+  await tx
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('workspace_id', '=', writer.workspaceId)
+    .where('user_id', 'in', userIds)
+    .forKeyShare()
+    .execute();
+  const unique = new Map(targets.map((t) => [`${t.userId}|${t.at.toISOString()}`, t]));
+  const ids = [...unique.values()].map((t) => t.userId);
+  const ats = [...unique.values()].map((t) => t.at.toISOString());
+  const { rows } = await sql<LockRow>`
+    with t as (
+      select t.user_id, (t.at at time zone u.time_zone)::date as day
+      from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
+      join users u on u.id = t.user_id
+    )
+    select t.user_id, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+      a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end
+    from t
+    left join approval_settings s on s.workspace_id = ${writer.workspaceId}
+    left join approvals a on a.workspace_id = ${writer.workspaceId} and a.user_id = t.user_id
+      and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
+    where t.day < s.lock_date or a.id is not null
+    order by a.status = 'approved' desc nulls last, t.day
+  `.execute(tx);
+  if (rows.length === 0) return;
+  const role = writer.role ?? (await roleOf(tx, writer));
+  for (const row of rows) {
+    if (row.status === 'approved' && row.period_start && row.period_end) {
+      throw timeLocked(approvalMessages.approvedLock(row.period_start, row.period_end));
+    }
+    if (row.lock_date && row.day < row.lock_date && role !== 'owner' && role !== 'admin') {
+      throw timeLocked(approvalMessages.lockDate(row.lock_date));
+    }
+    if (row.status === 'submitted' && row.user_id === writer.actorUserId && row.period_start && row.period_end) {
+      throw timeLocked(approvalMessages.submittedLock(row.period_start, row.period_end));
+    }
+  }
+}
+
+async function roleOf(tx: Db, writer: WriteBy): Promise<Role | null> {
+  if (!writer.actorUserId) return null;
+  const row = await tx
+    .selectFrom('memberships')
+    .select('role')
+    .where('workspace_id', '=', writer.workspaceId)
+    .where('user_id', '=', writer.actorUserId)
+    .executeTakeFirst();
+  return row?.role ?? null;
+}
+
+/** The writer of an HTTP write: the actor, with the role in force. */
+export const lockWriter = (actor: Actor): WriteBy & { role: Role } => ({
+  workspaceId: actor.membership.workspace.id,
+  actorUserId: actor.userId,
+  role: actor.membership.role,
+});
