@@ -1,6 +1,7 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BillingTables } from './tables/billing.js';
+import type { ClientInvoicesTables } from './tables/client-invoices.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
@@ -124,7 +125,8 @@ export interface Database
     ExportJobsTables,
     WorkspaceLogosTables,
     PaymentsTables,
-    BillingTables {
+    BillingTables,
+    ClientInvoicesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;
