@@ -9,6 +9,7 @@ import type { Db } from './db/connection.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
+import { clientInvoicesRoutes } from './modules/client-invoices/client-invoices.routes.js';
 import { clientsRoutes } from './modules/clients/clients.routes.js';
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
@@ -190,6 +191,7 @@ export async function buildApp({
       await api.register(tagsRoutes);
       await api.register(importsRoutes);
       await api.register(ratesRoutes);
+      await api.register(clientInvoicesRoutes);
       await api.register(timeEntriesRoutes);
       await api.register(reportsRoutes);
       await api.register(savedReportsRoutes);

@@ -1011,3 +1011,45 @@ describe('permission matrix: approvals', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/approvals(\/.*)?$/, 8)).toEqual([]);
   });
 });
+
+// ---- client invoices (issue 17) -------------------------------------------------------------
+
+/** Owners and admins only (`invoices:manage`); each call gets fresh unbilled time of a new client. */
+let invoiceDay = 0;
+const unbilledTime = async () => {
+  const day = new Date(Date.UTC(2024, 0, 1) + invoiceDay++ * 86_400_000).toISOString().slice(0, 10);
+  const clientId = (await ownerCall('POST', w('/clients'), { name: named('Invoiced') })).id as string;
+  const projectId = (await ownerCall('POST', w('/projects'), { name: named('Billed'), clientId })).id as string;
+  await ownerCall('POST', w('/time-entries'), { start: `${day}T10:00:00Z`, duration: '1h', projectId, billable: true });
+  return { clientId, from: day, to: day, groupBy: 'project' };
+};
+const aDraftInvoice = async () => (await ownerCall('POST', w('/client-invoices'), await unbilledTime())).id as string;
+const anIssuedInvoice = async () => {
+  const id = await aDraftInvoice();
+  await ownerCall('POST', w(`/client-invoices/${id}/issue`));
+  return id;
+};
+const draftInvoice = on('client-invoices', 'invoiceId', aDraftInvoice);
+const issuedInvoice = on('client-invoices', 'invoiceId', anIssuedInvoice);
+const invoiceRoutes: Route[] = [
+  top('GET', '/client-invoice-settings', ADMINS),
+  top('PUT', '/client-invoice-settings', ADMINS, () => ({ paymentDetails: 'IBAN XX00' })),
+  top('GET', '/client-invoices', ADMINS, undefined, '?status=draft'),
+  top('POST', '/client-invoices/preview', ADMINS, unbilledTime),
+  top('POST', '/client-invoices', ADMINS, unbilledTime),
+  draftInvoice('GET', '', ADMINS),
+  draftInvoice('PATCH', '', ADMINS, () => ({ notes: 'Thanks' })),
+  draftInvoice('DELETE', '', ADMINS),
+  draftInvoice('POST', '/issue', ADMINS),
+  issuedInvoice('POST', '/mark-sent', ADMINS),
+  issuedInvoice('POST', '/mark-paid', ADMINS, () => ({ paidOn: '2024-12-31' })),
+  issuedInvoice('POST', '/void', ADMINS),
+];
+routes.push(...invoiceRoutes);
+
+describe('permission matrix: client invoices', () => {
+  it('has a row for every client invoice route', () => {
+    const family = /^\/api\/v1\/workspaces\/\{workspaceId\}\/client-invoice(s|-settings)(\/.*)?$/;
+    expect(missingRows(family, 12)).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import type { Db } from './db/connection.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
+import { createClientInvoicesService } from './modules/client-invoices/client-invoices.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
 import { createExportJobsService } from './modules/exports/export-jobs.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
@@ -170,6 +171,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     }),
     tags: createTagsService(db, timeEntries),
     rates,
+    clientInvoices: createClientInvoicesService({ db, timeEntries, ...(now ? { now } : {}) }),
     imports: createImportsService(db, timeEntries, jobs, {
       maxBytes: config.IMPORT_MAX_BYTES,
       maxRows: config.IMPORT_MAX_ROWS,

@@ -44,6 +44,8 @@ const MATRIX = {
   'time:settings': ['owner', 'admin'],
   /** Rates (billable and cost), the workspace's currency and money visibility, re-applying rates. */
   'rates:manage': ['owner', 'admin'],
+  /** Client invoices: making them from tracked time, issuing, sending, voiding; their numbering and payment details. */
+  'invoices:manage': ['owner', 'admin'],
   /** Deleting a saved report someone else shared with the workspace, and revoking its public links. */
   'saved_reports:manage_shared': ['owner', 'admin'],
   /** Showing costs and margins on a public report link. */

@@ -2,6 +2,7 @@ import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ApprovalsTables } from './tables/approvals.js';
 import type { BillingTables } from './tables/billing.js';
+import type { ClientInvoicesTables } from './tables/client-invoices.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
@@ -126,7 +127,8 @@ export interface Database
     WorkspaceLogosTables,
     PaymentsTables,
     BillingTables,
-    ApprovalsTables {
+    ApprovalsTables,
+    ClientInvoicesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -39,10 +39,13 @@ function body(code: string, message: string, fields?: Record<string, string>): A
 interface PgError {
   code?: string;
   constraint?: string;
+  hint?: string;
 }
 
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
+/** A database rule (a trigger) refusing a write: RAISE … USING ERRCODE 'SD409', HINT '<code>', MESSAGE '<for people>'. */
+const RULE_CONFLICT = 'SD409';
 
 /** What a violated unique or foreign-key constraint means to the person who sent the request. */
 export interface ConstraintMeaning {
@@ -102,6 +105,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       }
       const first = Object.values(fields)[0] ?? 'The request is not valid.';
       return reply.status(422).send(body('validation_failed', first, fields));
+    }
+    if (error.code === RULE_CONFLICT) {
+      return reply.status(409).send(body(error.hint ?? 'conflict', error.message));
     }
     // A violation no module's table named: the generic meaning.
     if (error.code === UNIQUE_VIOLATION) {

@@ -25,6 +25,8 @@ interface Setup {
   csvPath: string;
   /** Two periods the member submitted, waiting for approval. */
   submittedIds: string[];
+  /** Client invoices: a draft (edited, then issued, sent, paid), an issued one (voided), a draft to delete, time left unbilled. */
+  invoice: { draft: string; issued: string; doomed: string; unbilled: object };
 }
 
 /** A workspace with something of every gated feature, made on its trial (which has them all). */
@@ -52,6 +54,21 @@ async function setUp(t: TestApp): Promise<Setup> {
     expect(submitted.statusCode, submitted.body).toBe(201);
     submittedIds.push(submitted.json().id);
   }
+  const client = await ok('POST', '/clients', { name: 'Invoiced' });
+  const billed = await ok('POST', '/projects', { name: 'Billed', clientId: client.id });
+  const days = ['2026-01-05', '2026-01-06', '2026-01-07', '2026-01-08'];
+  for (const day of days)
+    await ok('POST', '/time-entries', {
+      start: `${day}T10:00:00Z`,
+      duration: '1h',
+      projectId: billed.id,
+      billable: true,
+    });
+  const range = (day: string) => ({ clientId: client.id, from: day, to: day, groupBy: 'project' });
+  const [draft, issued, doomed] = await Promise.all(
+    days.slice(0, 3).map((d) => ok('POST', '/client-invoices', range(d))),
+  );
+  await ok('POST', `/client-invoices/${issued.id}/issue`);
   return {
     owner,
     ws,
@@ -62,6 +79,7 @@ async function setUp(t: TestApp): Promise<Setup> {
     rateId: rate.id,
     csvPath: link.path,
     submittedIds,
+    invoice: { draft: draft.id, issued: issued.id, doomed: doomed.id, unbilled: range('2026-01-08') },
   };
 }
 
@@ -234,10 +252,48 @@ const GATED: GatedRoute[] = [
     url: (s) => `${s.ws}/approvals/${s.submittedIds[1]}/reject`,
     body: () => ({ comment: 'Monday is missing' }),
   },
+  // Client invoices (Pro)
+  { feature: 'invoicing', method: 'GET', url: (s) => `${s.ws}/client-invoice-settings` },
+  {
+    feature: 'invoicing',
+    method: 'PUT',
+    url: (s) => `${s.ws}/client-invoice-settings`,
+    body: () => ({ paymentDetails: 'IBAN XX00' }),
+  },
+  { feature: 'invoicing', method: 'GET', url: (s) => `${s.ws}/client-invoices` },
+  {
+    feature: 'invoicing',
+    method: 'POST',
+    url: (s) => `${s.ws}/client-invoices/preview`,
+    body: (s) => s.invoice.unbilled,
+  },
+  { feature: 'invoicing', method: 'GET', url: (s) => `${s.ws}/client-invoices/${s.invoice.draft}` },
+  {
+    feature: 'invoicing',
+    method: 'PATCH',
+    url: (s) => `${s.ws}/client-invoices/${s.invoice.draft}`,
+    body: () => ({ notes: 'Thanks' }),
+  },
+  { feature: 'invoicing', method: 'POST', url: (s) => `${s.ws}/client-invoices/${s.invoice.draft}/issue` },
+  { feature: 'invoicing', method: 'POST', url: (s) => `${s.ws}/client-invoices/${s.invoice.draft}/mark-sent` },
+  {
+    feature: 'invoicing',
+    method: 'POST',
+    url: (s) => `${s.ws}/client-invoices/${s.invoice.draft}/mark-paid`,
+    body: () => ({ paidOn: '2026-02-01' }),
+  },
+  { feature: 'invoicing', method: 'POST', url: (s) => `${s.ws}/client-invoices/${s.invoice.issued}/void` },
+  { feature: 'invoicing', method: 'DELETE', url: (s) => `${s.ws}/client-invoices/${s.invoice.doomed}` },
+  {
+    feature: 'invoicing',
+    method: 'POST',
+    url: (s) => `${s.ws}/client-invoices`,
+    body: (s) => s.invoice.unbilled,
+  },
 ];
 
 const label = (r: GatedRoute) =>
-  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
+  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], invoice: { draft: ':draft', issued: ':issued', doomed: ':doomed', unbilled: {} }, csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
 
 async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
   for (const route of GATED) {
@@ -261,7 +317,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
@@ -389,7 +445,7 @@ describe('a workspace that drops to Free', () => {
       .select('name')
       .where('workspace_id', '=', setup.owner.workspaceId)
       .execute();
-    expect(projects.map((p) => p.name).sort()).toEqual(['On Basic', 'On trial', 'Secret', 'Website']);
+    expect(projects.map((p) => p.name).sort()).toEqual(['Billed', 'On Basic', 'On trial', 'Secret', 'Website']);
   });
 });
 

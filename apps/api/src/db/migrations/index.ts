@@ -31,6 +31,7 @@ import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js'
 import * as m202612010600 from './202612010600_billing_dunning.js';
 import * as m202612010800 from './202612010800_billing_renewal_errors.js';
 import * as m202612010900 from './202612010900_create_approvals.js';
+import * as m202612011000 from './202612011000_create_client_invoices.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '202612010600_billing_dunning': m202612010600,
   '202612010800_billing_renewal_errors': m202612010800,
   '202612010900_create_approvals': m202612010900,
+  '202612011000_create_client_invoices': m202612011000,
 };

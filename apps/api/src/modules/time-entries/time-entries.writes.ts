@@ -62,6 +62,13 @@ export function createWrites(events: EventBus) {
       return repo.repriceCandidates(dbOrTx, workspaceId, selection);
     },
 
+    /** Client invoices: entries issued on an invoice are invoiced (`at`), a voided invoice's are not (null). */
+    async markInvoiced(tx: Db, writer: WriteBy, ids: string[], at: Date | null): Promise<number> {
+      const entries = await repo.setInvoiced(tx, writer.workspaceId, ids, at);
+      await publish(tx, 'updated', writer, touched(entries));
+      return entries.length;
+    },
+
     /** Stores finished entries read from a file (their projects, tasks and tags exist in `tx`). */
     async importEntries(tx: Db, writer: WriteBy, entries: StoppedEntryValues[]): Promise<number> {
       for (const e of entries) {
