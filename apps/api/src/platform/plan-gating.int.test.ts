@@ -23,6 +23,7 @@ interface Setup {
   savedReportId: string;
   rateId: string;
   csvPath: string;
+  tagListId: string;
 }
 
 /** A workspace with something of every gated feature, made on its trial (which has them all). */
@@ -44,6 +45,7 @@ async function setUp(t: TestApp): Promise<Setup> {
   await ok('PUT', `/saved-reports/${saved.id}/schedule`, weekly);
   const rate = await ok('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00 });
   const link = await ok('POST', `/saved-reports/${saved.id}/csv-link`, {});
+  const tagList = await ok('POST', '/tag-lists', { name: 'Phase' });
   return {
     owner,
     ws,
@@ -53,6 +55,7 @@ async function setUp(t: TestApp): Promise<Setup> {
     savedReportId: saved.id,
     rateId: rate.id,
     csvPath: link.path,
+    tagListId: tagList.id,
   };
 }
 
@@ -205,10 +208,23 @@ const GATED: GatedRoute[] = [
     method: 'GET',
     url: (s) => `${s.ws}/reports/matrix?${RANGE}&rows=user&columns=month&measures=billableAmount`,
   },
+  // Advanced tags (Pro): turning a rule on; turning them all off is allowed on every plan.
+  {
+    feature: 'advanced_tags',
+    method: 'PUT',
+    url: (s) => `${s.ws}/tag-lists/${s.tagListId}/rules`,
+    body: (s) => ({ exclusive: true, projectIds: [s.projectId], requiredProjectIds: [] }),
+  },
+  {
+    feature: 'advanced_tags',
+    method: 'PUT',
+    url: (s) => `${s.ws}/projects/${s.projectId}/required-tag-lists`,
+    body: (s) => ({ tagListIds: [s.tagListId] }),
+  },
 ];
 
 const label = (r: GatedRoute) =>
-  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
+  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', tagListId: ':list', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
 
 async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
   for (const route of GATED) {
@@ -232,7 +248,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'advanced_tags'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
@@ -267,6 +283,28 @@ describe('every gated route', () => {
 });
 
 describe('a workspace that drops to Free', () => {
+  it('keeps its tag rules in force, and may turn them off but not on', async () => {
+    const setup = await setUp(billed.t);
+    const as = (method: 'POST' | 'PUT', url: string, body: object) =>
+      billed.call(method, `${setup.ws}${url}`, setup.owner.cookie, body);
+    const tags: string[] = [];
+    for (const name of ['Design', 'Build'])
+      tags.push((await as('POST', `/tag-lists/${setup.tagListId}/tags`, { name })).json().id);
+    const pickOne = { exclusive: true, projectIds: [], requiredProjectIds: [] };
+    expect((await as('PUT', `/tag-lists/${setup.tagListId}/rules`, pickOne)).statusCode).toBe(200);
+    await putOn(billed.t, setup.owner.workspaceId, 'free');
+    const entry = { start: '2026-01-05T09:00:00Z', end: '2026-01-05T10:00:00Z', tagIds: tags };
+    expect((await as('POST', '/time-entries', entry)).json().error.message).toBe(
+      'Pick only one tag from "Phase": "Design" and "Build" exclude each other.',
+    );
+    expect((await as('PUT', `/tag-lists/${setup.tagListId}/rules`, pickOne)).statusCode).toBe(403);
+    const off = await as('PUT', `/tag-lists/${setup.tagListId}/rules`, { ...pickOne, exclusive: false });
+    expect(off.json()).toMatchObject({ exclusive: false });
+    expect((await as('POST', '/time-entries', entry)).statusCode).toBe(201);
+    const none = await as('PUT', `/projects/${setup.projectId}/required-tag-lists`, { tagListIds: [] });
+    expect(none.json()).toEqual({ tagListIds: [] });
+  });
+
   it('keeps its data: budgets, rates and schedules stay stored and the project still shows its budget', async () => {
     const setup = await setUp(billed.t);
     await putOn(billed.t, setup.owner.workspaceId, 'free');

@@ -7,6 +7,7 @@ import {
   type StoppedEntryValues,
 } from './time-entries.repository.js';
 import { publisher, touched, type WriteBy } from './time-entries.shared.js';
+import { assertTagRules } from './time-entries.tag-rules.js';
 
 /**
  * Writes of other modules to time entries, inside their transaction `tx`: the one write path for
@@ -68,6 +69,8 @@ export function createWrites(events: EventBus) {
           throw validationError({ end: 'The end must be after the start.' });
         }
       }
+      const ruled = entries.map((e) => ({ projectId: e.project_id, tagIds: e.tagIds, stopped: true }));
+      await assertTagRules(tx, writer.workspaceId, ruled);
       await repo.insertStopped(tx, writer.workspaceId, entries);
       await publish(tx, 'created', writer, touched(entries));
       return entries.length;
