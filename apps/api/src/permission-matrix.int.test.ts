@@ -359,6 +359,10 @@ const manageRoutes: Route[] = [
   tagList('POST', '/restore', MANAGERS),
   tagList('DELETE', '', MANAGERS),
   tagList('POST', '/tags', MANAGERS, () => ({ name: named('Tag') })),
+  tagList('PUT', '/rules', MANAGERS, () => ({ exclusive: true, projectIds: [], requiredProjectIds: [] })),
+  on('projects', 'projectId', manageFixtures.project)('PUT', '/required-tag-lists', MANAGERS, async () => ({
+    tagListIds: [await manageFixtures.tagList()],
+  })),
   top('GET', '/tags', ALL_ROLES, undefined, '?archived=all'),
   tag('GET', '', ALL_ROLES),
   tag('PATCH', '', MANAGERS, () => ({ name: named('Renamed') })),

@@ -26,6 +26,7 @@ export * from './schemas/reports.js';
 export * from './schemas/saved-reports.js';
 export * from './schemas/session.js';
 export * from './schemas/subscription.js';
+export * from './schemas/tag-rules.js';
 export * from './schemas/team.js';
 export * from './schemas/team-views.js';
 export * from './schemas/text.js';

@@ -27,6 +27,7 @@ interface Setup {
   submittedIds: string[];
   /** Client invoices: a draft (edited, then issued, sent, paid), an issued one (voided), a draft to delete, time left unbilled. */
   invoice: { draft: string; issued: string; doomed: string; unbilled: object };
+  tagListId: string;
 }
 
 /** A workspace with something of every gated feature, made on its trial (which has them all). */
@@ -69,6 +70,7 @@ async function setUp(t: TestApp): Promise<Setup> {
     days.slice(0, 3).map((d) => ok('POST', '/client-invoices', range(d))),
   );
   await ok('POST', `/client-invoices/${issued.id}/issue`);
+  const tagList = await ok('POST', '/tag-lists', { name: 'Phase' });
   return {
     owner,
     ws,
@@ -80,6 +82,7 @@ async function setUp(t: TestApp): Promise<Setup> {
     csvPath: link.path,
     submittedIds,
     invoice: { draft: draft.id, issued: issued.id, doomed: doomed.id, unbilled: range('2026-01-08') },
+    tagListId: tagList.id,
   };
 }
 
@@ -290,10 +293,23 @@ const GATED: GatedRoute[] = [
     url: (s) => `${s.ws}/client-invoices`,
     body: (s) => s.invoice.unbilled,
   },
+  // Advanced tags (Pro): turning a rule on; turning them all off is allowed on every plan.
+  {
+    feature: 'advanced_tags',
+    method: 'PUT',
+    url: (s) => `${s.ws}/tag-lists/${s.tagListId}/rules`,
+    body: (s) => ({ exclusive: true, projectIds: [s.projectId], requiredProjectIds: [] }),
+  },
+  {
+    feature: 'advanced_tags',
+    method: 'PUT',
+    url: (s) => `${s.ws}/projects/${s.projectId}/required-tag-lists`,
+    body: (s) => ({ tagListIds: [s.tagListId] }),
+  },
 ];
 
 const label = (r: GatedRoute) =>
-  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], invoice: { draft: ':draft', issued: ':issued', doomed: ':doomed', unbilled: {} }, csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
+  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], invoice: { draft: ':draft', issued: ':issued', doomed: ':doomed', unbilled: {} }, tagListId: ':list', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
 
 async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
   for (const route of GATED) {
@@ -317,7 +333,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing', 'advanced_tags'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
@@ -352,6 +368,28 @@ describe('every gated route', () => {
 });
 
 describe('a workspace that drops to Free', () => {
+  it('keeps its tag rules in force, and may turn them off but not on', async () => {
+    const setup = await setUp(billed.t);
+    const as = (method: 'POST' | 'PUT', url: string, body: object) =>
+      billed.call(method, `${setup.ws}${url}`, setup.owner.cookie, body);
+    const tags: string[] = [];
+    for (const name of ['Design', 'Build'])
+      tags.push((await as('POST', `/tag-lists/${setup.tagListId}/tags`, { name })).json().id);
+    const pickOne = { exclusive: true, projectIds: [], requiredProjectIds: [] };
+    expect((await as('PUT', `/tag-lists/${setup.tagListId}/rules`, pickOne)).statusCode).toBe(200);
+    await putOn(billed.t, setup.owner.workspaceId, 'free');
+    const entry = { start: '2026-01-05T09:00:00Z', end: '2026-01-05T10:00:00Z', tagIds: tags };
+    expect((await as('POST', '/time-entries', entry)).json().error.message).toBe(
+      'Pick only one tag from "Phase": "Design" and "Build" exclude each other.',
+    );
+    expect((await as('PUT', `/tag-lists/${setup.tagListId}/rules`, pickOne)).statusCode).toBe(403);
+    const off = await as('PUT', `/tag-lists/${setup.tagListId}/rules`, { ...pickOne, exclusive: false });
+    expect(off.json()).toMatchObject({ exclusive: false });
+    expect((await as('POST', '/time-entries', entry)).statusCode).toBe(201);
+    const none = await as('PUT', `/projects/${setup.projectId}/required-tag-lists`, { tagListIds: [] });
+    expect(none.json()).toEqual({ tagListIds: [] });
+  });
+
   it('keeps its data: budgets, rates and schedules stay stored and the project still shows its budget', async () => {
     const setup = await setUp(billed.t);
     await putOn(billed.t, setup.owner.workspaceId, 'free');

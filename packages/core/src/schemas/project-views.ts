@@ -114,6 +114,10 @@ export const tagListView = z.object({
   name: z.string(),
   archived: z.boolean(),
   tags: z.array(tagView),
+  /** Advanced tags: see schemas/tag-rules.ts. */
+  exclusive: z.boolean(),
+  projectIds: z.array(z.uuid()),
+  requiredProjectIds: z.array(z.uuid()),
 });
 export type TagListView = z.infer<typeof tagListView>;
 export const tagSettingsView = z.object({ tagsRequired: z.boolean() });

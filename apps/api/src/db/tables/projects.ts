@@ -72,9 +72,25 @@ export interface TagListsTable {
   id: string;
   workspace_id: string;
   name: string;
+  /** Advanced tags: an entry carries at most one tag of this list. */
+  exclusive: Generated<boolean>;
   archived_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Advanced tags: the projects a tag list is restricted to (none: every project). */
+export interface TagListProjectsTable {
+  workspace_id: string;
+  tag_list_id: string;
+  project_id: string;
+}
+
+/** Advanced tags: a stopped entry of the project carries at least one tag of the list. */
+export interface ProjectRequiredTagListsTable {
+  workspace_id: string;
+  project_id: string;
+  tag_list_id: string;
 }
 
 export interface TagsTable {
@@ -103,6 +119,8 @@ export interface ProjectsTables {
   tasks: TasksTable;
   project_members: ProjectMembersTable;
   tag_lists: TagListsTable;
+  tag_list_projects: TagListProjectsTable;
+  project_required_tag_lists: ProjectRequiredTagListsTable;
   tags: TagsTable;
 }
 

@@ -4,6 +4,12 @@ import type { Tag, TagList } from '../../db/tables/projects.js';
 
 type Archived = 'true' | 'false' | 'all';
 
+/** Which projects each list is restricted to (`allowed`) and required on. */
+export interface ListRules {
+  allowed: { tag_list_id: string; project_id: string }[];
+  required: { tag_list_id: string; project_id: string }[];
+}
+
 export const tagsRepository = {
   async lists(db: Db, workspaceId: string, archived: Archived): Promise<TagList[]> {
     let q = db.selectFrom('tag_lists').selectAll().where('workspace_id', '=', workspaceId);
@@ -121,6 +127,92 @@ export const tagsRepository = {
       .where('workspace_id', '=', workspaceId)
       .executeTakeFirst();
     return row?.require_tag ?? false;
+  },
+
+  /** The advanced-tags rules of these lists: the projects each is restricted to, and required on. */
+  async rulesOf(db: Db, workspaceId: string, listIds: string[]): Promise<ListRules> {
+    if (listIds.length === 0) return { allowed: [], required: [] };
+    const [allowed, required] = await Promise.all([
+      db
+        .selectFrom('tag_list_projects')
+        .select(['tag_list_id', 'project_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('tag_list_id', 'in', listIds)
+        .orderBy('project_id')
+        .execute(),
+      db
+        .selectFrom('project_required_tag_lists')
+        .select(['tag_list_id', 'project_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('tag_list_id', 'in', listIds)
+        .orderBy('project_id')
+        .execute(),
+    ]);
+    return { allowed, required };
+  },
+
+  /** Replaces a list's rules: exclusive, the projects it is restricted to, the projects requiring it. */
+  async setRules(
+    tx: Db,
+    workspaceId: string,
+    id: string,
+    r: { exclusive: boolean; projectIds: string[]; requiredProjectIds: string[] },
+  ): Promise<void> {
+    await tx
+      .updateTable('tag_lists')
+      .set({ exclusive: r.exclusive, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+    for (const [table, projectIds] of [
+      ['tag_list_projects', r.projectIds],
+      ['project_required_tag_lists', r.requiredProjectIds],
+    ] as const) {
+      await tx.deleteFrom(table).where('workspace_id', '=', workspaceId).where('tag_list_id', '=', id).execute();
+      if (projectIds.length === 0) continue;
+      await tx
+        .insertInto(table)
+        .values(projectIds.map((project_id) => ({ workspace_id: workspaceId, tag_list_id: id, project_id })))
+        .execute();
+    }
+  },
+
+  /** Replaces the lists a project requires. */
+  async setRequiredLists(tx: Db, workspaceId: string, projectId: string, listIds: string[]): Promise<void> {
+    await tx
+      .deleteFrom('project_required_tag_lists')
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', '=', projectId)
+      .execute();
+    if (listIds.length === 0) return;
+    await tx
+      .insertInto('project_required_tag_lists')
+      .values(listIds.map((tag_list_id) => ({ workspace_id: workspaceId, project_id: projectId, tag_list_id })))
+      .execute();
+  },
+
+  /** How many of these ids are projects of the workspace. */
+  async countProjects(db: Db, workspaceId: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const row = await db
+      .selectFrom('projects')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    return row.n;
+  },
+
+  /** How many of these ids are tag lists of the workspace. */
+  async countLists(db: Db, workspaceId: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const row = await db
+      .selectFrom('tag_lists')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    return row.n;
   },
 
   async setRequireTag(db: Db, workspaceId: string, value: boolean): Promise<void> {

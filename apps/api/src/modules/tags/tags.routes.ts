@@ -1,7 +1,10 @@
 import {
   listQuery,
+  projectRequiredTagListsBody,
+  projectRequiredTagListsView,
   tagCreateBody,
   tagListCreateBody,
+  tagListRulesBody,
   tagListUpdateBody,
   tagMergeBody,
   tagSettingsBody,
@@ -16,6 +19,7 @@ import { tagDetailView, tagListView, tagSettingsView, tagView } from './tags.pre
 const tags = ['tags'];
 const listParams = z.object({ workspaceId, tagListId: z.uuid({ error: 'Tag list not found.' }) });
 const tagParams = z.object({ workspaceId, tagId: z.uuid({ error: 'Tag not found.' }) });
+const projectParams = z.object({ workspaceId, projectId: z.uuid({ error: 'Project not found.' }) });
 const base = '/workspaces/:workspaceId';
 const page = { total: z.number().int(), limit: z.number(), offset: z.number() };
 const noContent = { 204: z.null(), ...errorResponses };
@@ -204,6 +208,34 @@ export const tagsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => svc.merge(actorOf(request), request.params.tagId, request.body.intoTagId),
+  );
+
+  app.put(
+    `${base}/tag-lists/:tagListId/rules`,
+    {
+      schema: {
+        tags,
+        summary: 'Set the advanced-tags rules of a list: pick one, restricted to projects, required on projects',
+        params: listParams,
+        body: tagListRulesBody,
+        response: { 200: tagListView, ...errorResponses },
+      },
+    },
+    async (request) => svc.setRules(actorOf(request), request.params.tagListId, request.body),
+  );
+
+  app.put(
+    `${base}/projects/:projectId/required-tag-lists`,
+    {
+      schema: {
+        tags,
+        summary: 'Set the tag lists a project requires (a tag of each on every entry)',
+        params: projectParams,
+        body: projectRequiredTagListsBody,
+        response: { 200: projectRequiredTagListsView, ...errorResponses },
+      },
+    },
+    async (request) => svc.setRequiredLists(actorOf(request), request.params.projectId, request.body.tagListIds),
   );
 
   app.get(

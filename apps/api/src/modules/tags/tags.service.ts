@@ -1,6 +1,6 @@
-import { can } from '@sundial/core';
+import { can, type TagListRulesInput, tagRulesTurnOn } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan } from '../../platform/access.js';
+import { assertCan, assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -20,7 +20,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
     const list = await repo.findList(tx, actor.membership.workspace.id, id);
     if (!list) throw notFound('Tag list not found.');
     const { rows } = await repo.tags(tx, actor.membership.workspace.id, { archived: 'all', tagListIds: [id] });
-    return presentTagList(list, rows);
+    return presentTagList(list, rows, await repo.rulesOf(tx, actor.membership.workspace.id, [id]));
   }
 
   async function loadTag(tx: Db, actor: Actor, id: string) {
@@ -42,8 +42,10 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
       const workspaceId = actor.membership.workspace.id;
       const all = await repo.lists(db, workspaceId, f.archived);
       const page = all.slice(f.offset, f.offset + f.limit);
-      const { rows } = await repo.tags(db, workspaceId, { archived: 'all', tagListIds: page.map((l) => l.id) });
-      return { items: page.map((l) => presentTagList(l, rows)), total: all.length };
+      const ids = page.map((l) => l.id);
+      const { rows } = await repo.tags(db, workspaceId, { archived: 'all', tagListIds: ids });
+      const rules = await repo.rulesOf(db, workspaceId, ids);
+      return { items: page.map((l) => presentTagList(l, rows, rules)), total: all.length };
     },
 
     getList(actor: Actor, id: string) {
@@ -98,6 +100,61 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
           subjectId: id,
           detail: { name: list.name },
         });
+      });
+    },
+
+    /**
+     * Sets a list's advanced-tags rules (exclusive, restricted to projects, required on projects).
+     * Turning any on needs the advanced_tags feature; turning them all off never does. 422 for a
+     * project not in the workspace.
+     */
+    setRules(actor: Actor, id: string, rules: TagListRulesInput) {
+      return write(actor, async (tx, workspaceId) => {
+        await loadList(tx, actor, id);
+        manage(actor);
+        const projectIds = [...new Set(rules.projectIds)];
+        const requiredProjectIds = [...new Set(rules.requiredProjectIds)];
+        if (tagRulesTurnOn(rules, requiredProjectIds.length)) assertFeature(actor, 'advanced_tags');
+        for (const [field, ids] of [
+          ['projectIds', projectIds],
+          ['requiredProjectIds', requiredProjectIds],
+        ] as const) {
+          if ((await repo.countProjects(tx, workspaceId, ids)) !== ids.length)
+            throw validationError({ [field]: 'A project does not exist in the workspace.' });
+        }
+        await repo.setRules(tx, workspaceId, id, { exclusive: rules.exclusive, projectIds, requiredProjectIds });
+        await audit(tx, {
+          action: 'tag_list.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { exclusive: rules.exclusive, projectIds, requiredProjectIds },
+        });
+        return loadList(tx, actor, id);
+      });
+    },
+
+    /**
+     * The tag lists a project requires (each stopped entry of it carries a tag of every one), set
+     * from the project's side. Adding any needs advanced_tags; 404 for a project not in the workspace.
+     */
+    setRequiredLists(actor: Actor, projectId: string, tagListIds: string[]) {
+      return write(actor, async (tx, workspaceId) => {
+        manage(actor);
+        if ((await repo.countProjects(tx, workspaceId, [projectId])) !== 1) throw notFound('Project not found.');
+        const ids = [...new Set(tagListIds)];
+        if (ids.length > 0) assertFeature(actor, 'advanced_tags');
+        if ((await repo.countLists(tx, workspaceId, ids)) !== ids.length)
+          throw validationError({ tagListIds: 'A tag list does not exist in the workspace.' });
+        await repo.setRequiredLists(tx, workspaceId, projectId, ids);
+        await audit(tx, {
+          action: 'project.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: projectId,
+          detail: { requiredTagListIds: ids },
+        });
+        return { tagListIds: ids };
       });
     },
 

@@ -9,6 +9,7 @@ import { assertUnlocked, lockWriter } from './time-entries.locks.js';
 import { presentEntry } from './time-entries.presenter.js';
 import { type EntryValues, type EntryWithRelations, timeEntriesRepository as repo } from './time-entries.repository.js';
 import { assertEditable, by, moneyFor, publisher, settingsOf } from './time-entries.shared.js';
+import { assertTagRules } from './time-entries.tag-rules.js';
 import { assertRequired, type EntryInput, resolveRefs } from './time-entries.validation.js';
 
 /** How long a deleted entry can be brought back with Undo. */
@@ -44,6 +45,13 @@ export function createBulk(db: Db, events: EventBus) {
           (added.length || removed.size
             ? [...new Set([...entry.tag_ids, ...added])].filter((id) => !removed.has(id))
             : undefined);
+        const movesProject = set.projectId !== undefined || set.taskId !== undefined;
+        const ruled = entries.map((e) => ({
+          projectId: movesProject ? (refs.project_id ?? null) : e.project_id,
+          tagIds: tagsOf(e) ?? e.tag_ids,
+          stopped: e.end_at !== null,
+        }));
+        await assertTagRules(tx, workspaceId, ruled);
         for (const entry of entries) {
           const newTags = tagsOf(entry);
           const values: EntryValues = {};

@@ -22,6 +22,7 @@ import {
   uniqueSorted,
   wholeSecond,
 } from './time-entries.shared.js';
+import { assertTagRules } from './time-entries.tag-rules.js';
 import { assertRequired, assertTimes, type EntryInput, resolveRefs } from './time-entries.validation.js';
 
 export interface ListInput {
@@ -120,6 +121,8 @@ export function createEntries(db: Db, events: EventBus) {
             note,
             tagCount: input.tagIds?.length ?? 0,
           });
+          const ruled = { projectId: refs.project_id ?? null, tagIds: input.tagIds ?? [], stopped: true };
+          await assertTagRules(tx, workspaceId, [ruled]);
           const entry = await repo.insert(tx, {
             workspace_id: workspaceId,
             user_id: userId,
@@ -187,6 +190,10 @@ export function createEntries(db: Db, events: EventBus) {
             tagCount: (input.tagIds ?? entry.tag_ids).length,
           });
         }
+        const projectId = values.project_id === undefined ? entry.project_id : values.project_id;
+        await assertTagRules(tx, workspaceId, [
+          { projectId, tagIds: input.tagIds ?? entry.tag_ids, stopped: !running },
+        ]);
         // Work seconds of a stopped entry follow its times; its breaks stay as they were read.
         if (end) values.duration_seconds = entryWork({ ...entry, start_at: start, end_at: end }, now);
         // A new start, project or task copies the rates in force then; a note or tags keep them.

@@ -20,6 +20,7 @@ import {
   uniqueSorted,
   wholeSecond,
 } from './time-entries.shared.js';
+import { assertTagRules } from './time-entries.tag-rules.js';
 import { assertRequired, type EntryInput, resolveRefs } from './time-entries.validation.js';
 
 const RUNNING_CONSTRAINTS: ConstraintTable = {
@@ -87,6 +88,8 @@ export function createTimer(db: Db, events: EventBus) {
           once(tx, actor, key, { operation: 'timer.start', body: input }, async () => {
             const userId = await targetUser(tx, actor, input.userId, 'edit');
             const refs = await resolveRefs(tx, actor, input, undefined, [userId]);
+            const ruled = { projectId: refs.project_id ?? null, tagIds: input.tagIds ?? [], stopped: false };
+            await assertTagRules(tx, workspaceId, [ruled]);
             const now = wholeSecond(Date.now());
             const running = await repo.findRunningForUpdate(tx, workspaceId, userId);
             await assertUnlocked(tx, lockWriter(actor), [
@@ -142,6 +145,8 @@ export function createTimer(db: Db, events: EventBus) {
           await assertUnlocked(tx, lockWriter(actor), [{ userId: target, at: running.start_at }]);
           const settings = await settingsOf(tx, workspaceId);
           assertRequired(settings, { ...running, tagCount: running.tag_ids.length }, ' before stopping the timer');
+          const ruled = { projectId: running.project_id, tagIds: running.tag_ids, stopped: true };
+          await assertTagRules(tx, workspaceId, [ruled], ' before stopping the timer');
           const now = wholeSecond(Date.now());
           const stopped = await stopEntry(tx, workspaceId, running, now);
           if (!stopped) throw conflict('no_running_timer', 'No timer is running.');

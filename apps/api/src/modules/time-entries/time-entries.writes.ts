@@ -8,6 +8,7 @@ import {
   type StoppedEntryValues,
 } from './time-entries.repository.js';
 import { publisher, touched, type WriteBy } from './time-entries.shared.js';
+import { assertTagRules } from './time-entries.tag-rules.js';
 
 /**
  * Writes of other modules to time entries, inside their transaction `tx`: the one write path for
@@ -81,6 +82,8 @@ export function createWrites(events: EventBus) {
         writer,
         entries.map((e) => ({ userId: e.user_id, at: e.start_at })),
       );
+      const ruled = entries.map((e) => ({ projectId: e.project_id, tagIds: e.tagIds, stopped: true }));
+      await assertTagRules(tx, writer.workspaceId, ruled);
       await repo.insertStopped(tx, writer.workspaceId, entries);
       await publish(tx, 'created', writer, touched(entries));
       return entries.length;

@@ -1,4 +1,11 @@
-import type { TagDetailView, TagListView, TagSettingsView, TagView } from '@sundial/core';
+import type {
+  ProjectRequiredTagLists,
+  TagDetailView,
+  TagListRulesInput,
+  TagListView,
+  TagSettingsView,
+  TagView,
+} from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { tagKeys, useTagLists } from '../../api/catalog';
 import { api } from '../../api/client';
@@ -63,3 +70,13 @@ export const useMergeTag = (w: string) =>
   );
 export const useSaveTagSettings = (w: string) =>
   useTagsMutation(w, (tagsRequired: boolean) => api<TagSettingsView>('PUT', `${ws(w)}/tag-settings`, { tagsRequired }));
+/** Advanced tags: a list's rules (pick one, only on some projects, required on some projects). */
+export const useSaveTagListRules = (w: string) =>
+  useTagsMutation(w, ({ id, ...rules }: TagListRulesInput & { id: string }) =>
+    api<TagList>('PUT', `${ws(w)}/tag-lists/${id}/rules`, rules),
+  );
+/** Advanced tags: the lists a project requires, set from the project. */
+export const useSaveRequiredTagLists = (w: string) =>
+  useTagsMutation(w, ({ projectId, tagListIds }: { projectId: string; tagListIds: string[] }) =>
+    api<ProjectRequiredTagLists>('PUT', `${ws(w)}/projects/${projectId}/required-tag-lists`, { tagListIds }),
+  );

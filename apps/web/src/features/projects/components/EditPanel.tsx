@@ -3,6 +3,7 @@ import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { ProjectRatesSection } from '../../rates/components/ProjectRatesSection';
+import { RequiredTagListsSection } from '../../tags/components/RequiredTagListsSection';
 import { type TaskDetail, useAssignable, useProject, useTask } from '../api';
 import { Loading } from './FormParts';
 import { ProjectForm } from './ProjectForm';
@@ -52,6 +53,12 @@ function ProjectPane({
             projectId={id}
             people={(assignable.data?.users ?? []).map((u) => ({ value: u.id, label: u.name || u.email }))}
           />
+        </>
+      )}
+      {allowed('tags:manage') && (
+        <>
+          <Divider />
+          <RequiredTagListsSection key={`tags-${id}`} workspaceId={workspaceId} projectId={id} />
         </>
       )}
     </Stack>

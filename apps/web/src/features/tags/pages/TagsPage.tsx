@@ -38,6 +38,7 @@ import {
   useTagLists,
   useTagSettings,
 } from '../api';
+import { TagRuleBadges, TagRulesModal } from '../components/TagRules';
 
 /** An inline name input with Save and Cancel; Enter saves, Esc cancels. */
 function NameBar({
@@ -267,6 +268,7 @@ function TagListCard({
   const [renaming, setRenaming] = useState(false);
   const [adding, setAdding] = useState(false);
   const [confirm, setConfirm] = useState(false);
+  const [rules, setRules] = useState(false);
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label={`Tag list ${list.name}`}>
@@ -289,7 +291,8 @@ function TagListCard({
               <Badge size="xs" color="gray">
                 archived
               </Badge>
-            )}
+            )}{' '}
+            <TagRuleBadges list={list} />
           </Title>
         )}
         {canManage && !renaming && (
@@ -310,6 +313,7 @@ function TagListCard({
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Item onClick={() => setRenaming(true)}>Rename</Menu.Item>
+                <Menu.Item onClick={() => setRules(true)}>Rules…</Menu.Item>
                 <Menu.Item
                   onClick={() => archive.mutate({ id: list.id, archived: !list.archived }, { onError: failed })}
                 >
@@ -354,6 +358,7 @@ function TagListCard({
           ))
         )}
       </Group>
+      {rules && <TagRulesModal list={list} workspaceId={workspaceId} opened onClose={() => setRules(false)} />}
       <Modal opened={confirm} onClose={() => setConfirm(false)} title="Delete tag list?" centered>
         <Text size="sm">
           “{list.name}” and its {list.tags.length} tags will be deleted, and removed from the time entries that have

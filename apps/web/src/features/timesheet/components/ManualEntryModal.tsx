@@ -122,6 +122,9 @@ export function ManualEntryModal(props: {
       },
     });
 
+  // Said once: the form's message repeats the field's.
+  const pickerError = errors.projectId ?? errors.taskId ?? errors.tagIds;
+
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={entry ? t.manual.editTitle : t.manual.title}>
       <form
@@ -191,14 +194,14 @@ export function ManualEntryModal(props: {
           />
           <TagSelect pickers={props.pickers} label={t.tags} value={tagIds} onChange={setTagIds} />
           <Switch label={t.billable} checked={billable} onChange={(e) => setBillable(e.currentTarget.checked)} />
-          {errors.form && !errors.end && !errors.start && !errors.duration && !errors.note && (
+          {errors.form && !errors.end && !errors.start && !errors.duration && !errors.note && !pickerError && (
             <div role="alert" style={{ color: 'var(--mantine-color-red-text)', fontSize: 14 }}>
               {errors.form}
             </div>
           )}
-          {(errors.projectId || errors.taskId || errors.tagIds) && (
+          {pickerError && (
             <div role="alert" style={{ color: 'var(--mantine-color-red-text)', fontSize: 14 }}>
-              {errors.projectId ?? errors.taskId ?? errors.tagIds}
+              {pickerError}
             </div>
           )}
           <Group justify={entry ? 'space-between' : 'flex-end'}>
