@@ -1,4 +1,4 @@
-import { Alert, Anchor, Box, Button, Grid, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Box, Grid, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   CARD_BRAND_NAMES,
   type CheckoutView,
@@ -12,13 +12,13 @@ import {
   type SubscriptionTermsBody,
 } from '@sundial/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
 import { tokenizeCard, useBilling, useCheckout, useConfirmCheckout } from './api';
 import { BillingGuard } from './BillingGuard';
-import { CardStepError } from './card-step';
+import { CardStepError, PayFooter } from './card-step';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { Summary } from './Summary';
 import { bt } from './texts';
@@ -232,75 +232,68 @@ function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
 
   if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
   return (
-    <Grid gap="xl">
-      <Grid.Col span={{ base: 12, md: 8 }}>
-        <Stack>
-          <CardPreview number={number} name={name} month={month} year={year} />
-          <form onSubmit={pay} noValidate aria-label={bt.payment}>
-            <Stack gap="sm" maw={520}>
+    <CheckoutLayout choice={choice}>
+      <Stack>
+        <CardPreview number={number} name={name} month={month} year={year} />
+        <form onSubmit={pay} noValidate aria-label={bt.payment}>
+          <Stack gap="sm" maw={520}>
+            <TextInput
+              label={bt.cardNumber}
+              inputMode="numeric"
+              autoComplete="cc-number"
+              value={number}
+              onChange={(e) => setNumber(cardNumberGroups(e.currentTarget.value.replace(/\D/g, '').slice(0, 19)))}
+              error={errors.number}
+              rightSection={brand ? <Text size="xs">{CARD_BRAND_NAMES[brand]}</Text> : null}
+              rightSectionWidth={brand ? 120 : undefined}
+            />
+            <TextInput
+              label={bt.cardHolder}
+              autoComplete="cc-name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+            />
+            <Group grow align="flex-start">
+              <Select
+                label={bt.month}
+                placeholder="MM"
+                data={EXPIRY_MONTHS.map((m) => ({ value: String(m.value), label: m.label }))}
+                value={month ? String(month) : null}
+                onChange={(value) => setMonth(value ? Number(value) : null)}
+                error={errors.expiry}
+              />
+              <Select
+                label={bt.year}
+                placeholder="YYYY"
+                data={expiryYears(now).map(String)}
+                value={year ? String(year) : null}
+                onChange={(value) => setYear(value ? Number(value) : null)}
+                error={Boolean(errors.expiry)}
+              />
               <TextInput
-                label={bt.cardNumber}
+                label={bt.cvv}
                 inputMode="numeric"
-                autoComplete="cc-number"
-                value={number}
-                onChange={(e) => setNumber(cardNumberGroups(e.currentTarget.value.replace(/\D/g, '').slice(0, 19)))}
-                error={errors.number}
-                rightSection={brand ? <Text size="xs">{CARD_BRAND_NAMES[brand]}</Text> : null}
-                rightSectionWidth={brand ? 120 : undefined}
+                autoComplete="cc-csc"
+                maxLength={cvvLength(brand)}
+                value={cvv}
+                onChange={(e) => setCvv(e.currentTarget.value.replace(/\D/g, ''))}
+                error={errors.cvv}
               />
-              <TextInput
-                label={bt.cardHolder}
-                autoComplete="cc-name"
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                error={errors.name}
-              />
-              <Group grow align="flex-start">
-                <Select
-                  label={bt.month}
-                  placeholder="MM"
-                  data={EXPIRY_MONTHS.map((m) => ({ value: String(m.value), label: m.label }))}
-                  value={month ? String(month) : null}
-                  onChange={(value) => setMonth(value ? Number(value) : null)}
-                  error={errors.expiry}
-                />
-                <Select
-                  label={bt.year}
-                  placeholder="YYYY"
-                  data={expiryYears(now).map(String)}
-                  value={year ? String(year) : null}
-                  onChange={(value) => setYear(value ? Number(value) : null)}
-                  error={Boolean(errors.expiry)}
-                />
-                <TextInput
-                  label={bt.cvv}
-                  inputMode="numeric"
-                  autoComplete="cc-csc"
-                  maxLength={cvvLength(brand)}
-                  value={cvv}
-                  onChange={(e) => setCvv(e.currentTarget.value.replace(/\D/g, ''))}
-                  error={errors.cvv}
-                />
-              </Group>
-              {outcome?.kind === 'declined' && (
-                <Alert color="red" role="alert" data-testid="payment-error">
-                  {outcome.message}
-                </Alert>
-              )}
-              <Group>
-                <Button type="submit" loading={busy}>
-                  {bt.pay}
-                </Button>
-                {busy && (
-                  <Text size="sm" c="dimmed" role="status">
-                    {bt.paying}
-                  </Text>
-                )}
-              </Group>
-            </Stack>
-          </form>
-        </Stack>
-      </Grid.Col>
+            </Group>
+            <PayFooter busy={busy} error={outcome?.kind === 'declined' ? outcome.message : null} />
+          </Stack>
+        </form>
+      </Stack>
+    </CheckoutLayout>
+  );
+}
+
+/** The card step beside the order's summary. */
+function CheckoutLayout({ choice, children }: { choice: SubscriptionTermsBody; children: ReactNode }) {
+  return (
+    <Grid gap="xl">
+      <Grid.Col span={{ base: 12, md: 8 }}>{children}</Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
         <Summary choice={choice} />
       </Grid.Col>
@@ -316,23 +309,18 @@ function StripeCheckout({ choice, publishableKey }: { choice: SubscriptionTermsB
   const { pay, busy, outcome } = useCardCheckout(choice);
   if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
   return (
-    <Grid gap="xl">
-      <Grid.Col span={{ base: 12, md: 8 }}>
-        <Stack maw={520}>
-          <Suspense fallback={<Loader size="sm" aria-label={bt.loadingCardForm} />}>
-            <StripeCardStep
-              publishableKey={publishableKey}
-              busy={busy}
-              error={outcome?.kind === 'declined' ? outcome.message : null}
-              onPay={(paymentMethodOf) => pay(paymentMethodOf).then(() => undefined)}
-            />
-          </Suspense>
-        </Stack>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 4 }}>
-        <Summary choice={choice} />
-      </Grid.Col>
-    </Grid>
+    <CheckoutLayout choice={choice}>
+      <Stack maw={520}>
+        <Suspense fallback={<Loader size="sm" aria-label={bt.loadingCardForm} />}>
+          <StripeCardStep
+            publishableKey={publishableKey}
+            busy={busy}
+            error={outcome?.kind === 'declined' ? outcome.message : null}
+            onPay={(paymentMethodOf) => pay(paymentMethodOf).then(() => undefined)}
+          />
+        </Suspense>
+      </Stack>
+    </CheckoutLayout>
   );
 }
 

@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { type FormEvent, useEffect, useState } from 'react';
-import { CardStepError } from './card-step';
+import { CardStepError, PayFooter } from './card-step';
 import { bt } from './texts';
 
 /** Stripe.js, loaded once per publishable key (loadStripe adds its script to the page). */
@@ -53,21 +53,7 @@ function PaymentForm({ busy, error, onPay }: Omit<StripeCardStepProps, 'publisha
         <Text size="xs" c="dimmed">
           {bt.stripeSecured}
         </Text>
-        {error && (
-          <Alert color="red" role="alert" data-testid="payment-error">
-            {error}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={busy} disabled={!stripe || !elements}>
-            {bt.pay}
-          </Button>
-          {busy && (
-            <Text size="sm" c="dimmed" role="status">
-              {bt.paying}
-            </Text>
-          )}
-        </Group>
+        <PayFooter busy={busy} error={error} disabled={!stripe || !elements} />
       </Stack>
     </form>
   );
