@@ -123,7 +123,11 @@ export async function buildApp({
     reply.header('x-request-id', request.id);
     done(null, payload);
   });
-  installSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist });
+  installSecurityHeaders(app, {
+    publicUrl: config.publicUrl,
+    webDist: config.webDist,
+    stripe: config.PAYMENTS_GATEWAY === 'stripe',
+  });
   await installCompression(app);
   // Every process runs due jobs unless JOBS_ENABLED=false; on close the job under way finishes
   // and what is still queued waits in the database for the next process.

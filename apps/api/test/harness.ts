@@ -195,7 +195,10 @@ export function workspaceCalls(ctx: { call: ReturnType<typeof caller> }, base: (
  * An app of its own for the test file's block, logging at info into `lines` (one JSON line each),
  * so a test can read what the request log says (secrets left out, for instance).
  */
-export function useLoggedTestApp(env: Record<string, string> = {}): { app: FastifyInstance; lines: string[] } {
+export function useLoggedTestApp(
+  /** Settings, or a function read when the app starts (for values other hooks make first). */
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): { app: FastifyInstance; lines: string[] } {
   const ctx = { lines: [] as string[] } as { app: FastifyInstance; lines: string[] };
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
@@ -210,7 +213,7 @@ export function useLoggedTestApp(env: Record<string, string> = {}): { app: Fasti
       WEB_DIST: '/nonexistent',
       LOG_LEVEL: 'info',
       ...GENEROUS_LIMITS,
-      ...env,
+      ...(typeof env === 'function' ? env() : env),
     });
     ctx.app = await buildApp({ config, db: opened.db, logStream: stream });
     await ctx.app.ready();

@@ -288,6 +288,18 @@ export async function startStripeServer(secretKey: string) {
     return missing(`Unrecognized request URL (${method}: ${url}).`, '');
   }
 
+  /** The route's answer as status and JSON; a refusal thrown by `needs` is an answer too. */
+  function answer(method: string, url: string, body: Record<string, string>): [number, string] {
+    let result: readonly [number, Json];
+    try {
+      result = route(method, url, body);
+    } catch (thrown) {
+      if (!Array.isArray(thrown)) throw thrown;
+      result = thrown as unknown as [number, Json];
+    }
+    return [result[0], JSON.stringify(result[1])];
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse) {
     let raw = '';
     for await (const chunk of request) raw += String(chunk);
@@ -323,26 +335,12 @@ export async function startStripeServer(secretKey: string) {
         }
         return send(first.status, first.body, true);
       }
-      let answer: readonly [number, Json];
-      try {
-        answer = route(method, url, body);
-      } catch (thrown) {
-        if (!Array.isArray(thrown)) throw thrown;
-        answer = thrown as unknown as [number, Json];
-      }
-      const json = JSON.stringify(answer[1]);
+      const [status, json] = answer(method, url, body);
       // Stripe keeps the answer of a completed request (a 4xx too) for the key.
-      byKey.set(key, { signature, status: answer[0], body: json });
-      return send(answer[0], json);
+      byKey.set(key, { signature, status, body: json });
+      return send(status, json);
     }
-    let answer: readonly [number, Json];
-    try {
-      answer = route(method, url, body);
-    } catch (thrown) {
-      if (!Array.isArray(thrown)) throw thrown;
-      answer = thrown as unknown as [number, Json];
-    }
-    return send(answer[0], JSON.stringify(answer[1]));
+    return send(...answer(method, url, body));
   }
 
   const server = createServer((request, response) => {

@@ -114,6 +114,17 @@ describe('htmlPolicy', () => {
     );
   });
 
+  it('lets Stripe.js load, frame its card fields and 3-D Secure, and call its API only with the Stripe gateway', () => {
+    const documents = [page('<script src="/a.js"></script>')];
+    const policy = htmlPolicy({ documents, publicUrl: 'https://sundial.example.com', stripe: true });
+    expect(policy).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com;");
+    expect(policy).toContain(
+      "frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com;",
+    );
+    expect(policy).toContain("connect-src 'self' https://api.stripe.com;");
+    expect(htmlPolicy({ documents, publicUrl: 'https://sundial.example.com' })).not.toContain('stripe');
+  });
+
   it('does not list an analytics script served from the site itself as another origin', () => {
     const documents = [page('<meta name="sundial-analytics" content="/stats.js"/>')];
     expect(htmlPolicy({ documents, publicUrl: 'https://sundial.example.com' })).toContain("connect-src 'self';");

@@ -16,7 +16,16 @@ export interface SecurityHeadersOptions {
   publicUrl: string;
   /** The built web app (index.html and the prerendered site/), read once for inline scripts. */
   webDist: string;
+  /** PAYMENTS_GATEWAY=stripe: the payment page loads Stripe.js, its frames and its API. */
+  stripe?: boolean;
 }
+
+/** What Stripe.js needs (Stripe's documented Content-Security-Policy for Elements and 3-D Secure). */
+const STRIPE_ORIGINS = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+};
 
 /**
  * The policy for every HTML page this server sends: the SPA, the prerendered public site, the
@@ -25,7 +34,15 @@ export interface SecurityHeadersOptions {
  * <style> tags at run time and the public site inlines its stylesheet and uses style attributes;
  * a hash cannot cover either, and injected CSS cannot run code.
  */
-export function htmlPolicy({ documents, publicUrl }: { documents: string[]; publicUrl: string }): string {
+export function htmlPolicy({
+  documents,
+  publicUrl,
+  stripe = false,
+}: {
+  documents: string[];
+  publicUrl: string;
+  stripe?: boolean;
+}): string {
   const hashes = new Set<string>();
   const origins = new Set<string>();
   const self = new URL(publicUrl).origin;
@@ -38,13 +55,15 @@ export function htmlPolicy({ documents, publicUrl }: { documents: string[]; publ
   // The operator's analytics script (site.json analyticsScriptUrl), loaded only after consent,
   // runs from its own origin and reports back to it.
   const external = [...origins].sort();
+  const third = stripe ? STRIPE_ORIGINS : { script: [], frame: [], connect: [] };
   return [
     "default-src 'self'",
-    ["script-src 'self'", ...[...hashes].sort(), ...external].join(' '),
+    ["script-src 'self'", ...[...hashes].sort(), ...external, ...third.script].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    ["connect-src 'self'", ...external].join(' '),
+    ["connect-src 'self'", ...external, ...third.connect].join(' '),
+    ...(third.frame.length ? [["frame-src 'self'", ...third.frame].join(' ')] : []),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -95,8 +114,11 @@ function servedDocuments(webDist: string, publicUrl: string): string[] {
  * HTML, nothing allowed elsewhere), no type sniffing, no framing, no Referer to other sites, and
  * Strict-Transport-Security when the public address is https.
  */
-export function installSecurityHeaders(app: FastifyInstance, { publicUrl, webDist }: SecurityHeadersOptions): void {
-  const pagePolicy = htmlPolicy({ documents: servedDocuments(webDist, publicUrl), publicUrl });
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  { publicUrl, webDist, stripe = false }: SecurityHeadersOptions,
+): void {
+  const pagePolicy = htmlPolicy({ documents: servedDocuments(webDist, publicUrl), publicUrl, stripe });
   const isHttps = publicUrl.startsWith('https:');
   app.addHook('onSend', (_request, reply, payload, done) => {
     // No sniffing of types, no framing by other sites (clickjacking), and no Referer carrying

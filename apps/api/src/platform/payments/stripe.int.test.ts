@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, GENEROUS_LIMITS, openTestDb, signUp } from '../../../test/harness.js';
+import { caller, signUp, useLoggedTestApp } from '../../../test/harness.js';
 import { type StripeServer, startStripeServer } from '../../../test/stripe-server.js';
-import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
-import { migrateToLatest } from '../../db/migrate.js';
 import type { PaymentEvent, PaymentGateway } from './index.js';
 import { createStripeGateway, STRIPE_SIGNATURE_HEADER } from './stripe.js';
 
@@ -27,9 +23,6 @@ const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, `$
 
 let server: StripeServer;
 let gateway: PaymentGateway;
-let app: FastifyInstance;
-let closeDb: () => Promise<void>;
-let log = '';
 const seen: PaymentEvent[] = [];
 
 beforeAll(async () => {
@@ -43,39 +36,25 @@ beforeAll(async () => {
     port: server.port,
     protocol: 'http',
   }).gateway;
-  const opened = await openTestDb();
-  closeDb = opened.close;
-  await migrateToLatest(opened.db);
-  const stream = new PassThrough();
-  stream.on('data', (chunk) => {
-    log += String(chunk);
-  });
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'trace',
-    PUBLIC_URL: 'http://localhost:3000',
-    WEB_DIST: '/nonexistent',
-    JOBS_ENABLED: 'false',
-    PAYMENTS_GATEWAY: 'stripe',
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: server.base,
-    ...GENEROUS_LIMITS,
-  });
-  app = await buildApp({ config, db: opened.db, logStream: stream });
-  await app.ready();
+});
+// An app on the Stripe gateway, logging every line, started once the server above listens.
+const logged = useLoggedTestApp(() => ({
+  LOG_LEVEL: 'trace',
+  JOBS_ENABLED: 'false',
+  PAYMENTS_GATEWAY: 'stripe',
+  STRIPE_SECRET_KEY: SECRET_KEY,
+  STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_API_BASE: server.base,
+}));
+beforeAll(() => {
   for (const type of ['charge.succeeded', 'charge.failed', 'charge.requires_action', 'refund.succeeded'] as const) {
-    app.services.payments.events.on(type, async (_tx, event) => {
+    logged.app.services.payments.events.on(type, async (_tx, event) => {
       seen.push(event);
     });
   }
 });
-afterAll(async () => {
-  await app?.close();
-  await closeDb?.();
-  await server?.close();
-});
+afterAll(() => server?.close());
 
 let customers = 0;
 const newCustomer = () => gateway.createCustomer({ email: `c${++customers}@example.com`, name: 'Ada Lovelace' });
@@ -431,7 +410,7 @@ describe('events', () => {
 
   it('the webhook route reads Stripe-Signature, hands an event to subscribers once and acknowledges the rest', async () => {
     const post = (payload: string, signature?: string) =>
-      app.inject({
+      logged.app.inject({
         method: 'POST',
         url: '/api/v1/payments/events',
         headers: {
@@ -494,6 +473,7 @@ describe('configuration', () => {
 
 describe('billing on the Stripe gateway', () => {
   it('an owner buys Pro with a card from Stripe.js: saved, charged once with the checkout’s key, invoice paid', async () => {
+    const { app } = logged;
     const call = caller(app);
     const owner = await signUp(app);
     const b = (p = '') => `/api/v1/workspaces/${owner.workspaceId}/billing${p}`;
@@ -528,6 +508,8 @@ describe('billing on the Stripe gateway', () => {
     expect(server.requests.length).toBe(requests);
     const overview = (await call('GET', b(), owner.cookie)).json();
     expect(overview).toMatchObject({ plan: 'pro', subscription: { status: 'active' } });
+    const log = logged.lines.join('\n');
+    expect(log).toContain('/billing/checkout');
     expect(log).not.toContain(SECRET_KEY);
     expect(log).not.toContain(WEBHOOK_SECRET);
   });

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Box, Button, Grid, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Box, Grid, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   CARD_BRAND_NAMES,
   type CheckoutView,
@@ -12,12 +12,13 @@ import {
   type SubscriptionTermsBody,
 } from '@sundial/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
-import { tokenizeCard, useCheckout, useConfirmCheckout } from './api';
+import { tokenizeCard, useBilling, useCheckout, useConfirmCheckout } from './api';
 import { BillingGuard } from './BillingGuard';
+import { CardStepError, PayFooter } from './card-step';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { Summary } from './Summary';
 import { bt } from './texts';
@@ -148,37 +149,22 @@ function ConfirmReturn({ checkoutId }: { checkoutId: string }) {
   return <Result answer={answer} />;
 }
 
-function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
+/**
+ * The checkout with a card token, whichever gateway made it: sends it with the attempt's
+ * Idempotency-Key (a new attempt when the key was left by another card), follows a second step,
+ * and says how it ended. `pay` answers the fields a 422 named, for the form to show.
+ */
+function useCardCheckout(choice: SubscriptionTermsBody) {
   const { workspaceId } = useWorkspace();
   const checkout = useCheckout(workspaceId);
-  const [number, setNumber] = useState('');
-  const [name, setName] = useState('');
-  const [month, setMonth] = useState<number | null>(null);
-  const [year, setYear] = useState<number | null>(null);
-  const [cvv, setCvv] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const now = new Date();
-  const brand = cardBrand(number);
 
-  const pay = async (event: FormEvent) => {
-    event.preventDefault();
-    const found: Partial<Record<Field, string>> = cardFormErrors({ number, month, year, cvv }, new Date());
-    if (!name.trim()) found.name = cardMessages.nameRequired;
-    setErrors(found);
+  const pay = async (tokenOf: () => Promise<string>): Promise<Record<string, string>> => {
     setOutcome(null);
-    if (Object.keys(found).length > 0 || month === null || year === null) return;
     setBusy(true);
     try {
-      const token = await tokenizeCard({
-        number: number.replace(/\s/g, ''),
-        expMonth: month,
-        expYear: year,
-        cvc: cvv.trim(),
-        name: name.trim(),
-      });
-      const body = { ...choice, paymentToken: token.id };
+      const body = { ...choice, paymentToken: await tokenOf() };
       let answer: CheckoutView;
       try {
         answer = await checkout.mutateAsync({ body, key: attemptKey(choice) });
@@ -190,7 +176,7 @@ function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
       }
       if (answer.status === 'requires_action') {
         window.location.assign(answer.nextActionUrl);
-        return;
+        return {};
       }
       endAttempt();
       setOutcome({ kind: 'done', answer });
@@ -200,90 +186,159 @@ function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
         endAttempt();
         setOutcome({ kind: 'declined', message });
       } else if (Object.keys(fields).length > 0) {
-        const mapped: Partial<Record<Field, string>> = {};
-        for (const [field, text] of Object.entries(fields)) mapped[TOKEN_FIELDS[field] ?? 'number'] ??= text;
-        setErrors(mapped);
-      } else setOutcome({ kind: 'declined', message });
+        setBusy(false);
+        return fields;
+      } else setOutcome({ kind: 'declined', message: error instanceof CardStepError ? error.message : message });
     }
     setBusy(false);
+    return {};
+  };
+
+  return { pay, busy, outcome, clear: () => setOutcome(null) };
+}
+
+function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
+  const { pay: payWith, busy, outcome, clear } = useCardCheckout(choice);
+  const [number, setNumber] = useState('');
+  const [name, setName] = useState('');
+  const [month, setMonth] = useState<number | null>(null);
+  const [year, setYear] = useState<number | null>(null);
+  const [cvv, setCvv] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const now = new Date();
+  const brand = cardBrand(number);
+
+  const pay = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: Partial<Record<Field, string>> = cardFormErrors({ number, month, year, cvv }, new Date());
+    if (!name.trim()) found.name = cardMessages.nameRequired;
+    setErrors(found);
+    clear();
+    if (Object.keys(found).length > 0 || month === null || year === null) return;
+    const fields = await payWith(async () => {
+      const token = await tokenizeCard({
+        number: number.replace(/\s/g, ''),
+        expMonth: month,
+        expYear: year,
+        cvc: cvv.trim(),
+        name: name.trim(),
+      });
+      return token.id;
+    });
+    const mapped: Partial<Record<Field, string>> = {};
+    for (const [field, text] of Object.entries(fields)) mapped[TOKEN_FIELDS[field] ?? 'number'] ??= text;
+    if (Object.keys(mapped).length > 0) setErrors(mapped);
   };
 
   if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
   return (
-    <Grid gap="xl">
-      <Grid.Col span={{ base: 12, md: 8 }}>
-        <Stack>
-          <CardPreview number={number} name={name} month={month} year={year} />
-          <form onSubmit={pay} noValidate aria-label={bt.payment}>
-            <Stack gap="sm" maw={520}>
+    <CheckoutLayout choice={choice}>
+      <Stack>
+        <CardPreview number={number} name={name} month={month} year={year} />
+        <form onSubmit={pay} noValidate aria-label={bt.payment}>
+          <Stack gap="sm" maw={520}>
+            <TextInput
+              label={bt.cardNumber}
+              inputMode="numeric"
+              autoComplete="cc-number"
+              value={number}
+              onChange={(e) => setNumber(cardNumberGroups(e.currentTarget.value.replace(/\D/g, '').slice(0, 19)))}
+              error={errors.number}
+              rightSection={brand ? <Text size="xs">{CARD_BRAND_NAMES[brand]}</Text> : null}
+              rightSectionWidth={brand ? 120 : undefined}
+            />
+            <TextInput
+              label={bt.cardHolder}
+              autoComplete="cc-name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+            />
+            <Group grow align="flex-start">
+              <Select
+                label={bt.month}
+                placeholder="MM"
+                data={EXPIRY_MONTHS.map((m) => ({ value: String(m.value), label: m.label }))}
+                value={month ? String(month) : null}
+                onChange={(value) => setMonth(value ? Number(value) : null)}
+                error={errors.expiry}
+              />
+              <Select
+                label={bt.year}
+                placeholder="YYYY"
+                data={expiryYears(now).map(String)}
+                value={year ? String(year) : null}
+                onChange={(value) => setYear(value ? Number(value) : null)}
+                error={Boolean(errors.expiry)}
+              />
               <TextInput
-                label={bt.cardNumber}
+                label={bt.cvv}
                 inputMode="numeric"
-                autoComplete="cc-number"
-                value={number}
-                onChange={(e) => setNumber(cardNumberGroups(e.currentTarget.value.replace(/\D/g, '').slice(0, 19)))}
-                error={errors.number}
-                rightSection={brand ? <Text size="xs">{CARD_BRAND_NAMES[brand]}</Text> : null}
-                rightSectionWidth={brand ? 120 : undefined}
+                autoComplete="cc-csc"
+                maxLength={cvvLength(brand)}
+                value={cvv}
+                onChange={(e) => setCvv(e.currentTarget.value.replace(/\D/g, ''))}
+                error={errors.cvv}
               />
-              <TextInput
-                label={bt.cardHolder}
-                autoComplete="cc-name"
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                error={errors.name}
-              />
-              <Group grow align="flex-start">
-                <Select
-                  label={bt.month}
-                  placeholder="MM"
-                  data={EXPIRY_MONTHS.map((m) => ({ value: String(m.value), label: m.label }))}
-                  value={month ? String(month) : null}
-                  onChange={(value) => setMonth(value ? Number(value) : null)}
-                  error={errors.expiry}
-                />
-                <Select
-                  label={bt.year}
-                  placeholder="YYYY"
-                  data={expiryYears(now).map(String)}
-                  value={year ? String(year) : null}
-                  onChange={(value) => setYear(value ? Number(value) : null)}
-                  error={Boolean(errors.expiry)}
-                />
-                <TextInput
-                  label={bt.cvv}
-                  inputMode="numeric"
-                  autoComplete="cc-csc"
-                  maxLength={cvvLength(brand)}
-                  value={cvv}
-                  onChange={(e) => setCvv(e.currentTarget.value.replace(/\D/g, ''))}
-                  error={errors.cvv}
-                />
-              </Group>
-              {outcome?.kind === 'declined' && (
-                <Alert color="red" role="alert" data-testid="payment-error">
-                  {outcome.message}
-                </Alert>
-              )}
-              <Group>
-                <Button type="submit" loading={busy}>
-                  {bt.pay}
-                </Button>
-                {busy && (
-                  <Text size="sm" c="dimmed" role="status">
-                    {bt.paying}
-                  </Text>
-                )}
-              </Group>
-            </Stack>
-          </form>
-        </Stack>
-      </Grid.Col>
+            </Group>
+            <PayFooter busy={busy} error={outcome?.kind === 'declined' ? outcome.message : null} />
+          </Stack>
+        </form>
+      </Stack>
+    </CheckoutLayout>
+  );
+}
+
+/** The card step beside the order's summary. */
+function CheckoutLayout({ choice, children }: { choice: SubscriptionTermsBody; children: ReactNode }) {
+  return (
+    <Grid gap="xl">
+      <Grid.Col span={{ base: 12, md: 8 }}>{children}</Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
         <Summary choice={choice} />
       </Grid.Col>
     </Grid>
   );
+}
+
+/** Stripe's card step, loaded only when the Stripe gateway takes the card (Stripe.js stays off the sandbox's page). */
+const StripeCardStep = lazy(() => import('./StripeCardStep'));
+
+/** The checkout with Stripe's Payment Element: the PaymentMethod it makes pays as the sandbox's token does. */
+function StripeCheckout({ choice, publishableKey }: { choice: SubscriptionTermsBody; publishableKey: string }) {
+  const { pay, busy, outcome } = useCardCheckout(choice);
+  if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
+  return (
+    <CheckoutLayout choice={choice}>
+      <Stack maw={520}>
+        <Suspense fallback={<Loader size="sm" aria-label={bt.loadingCardForm} />}>
+          <StripeCardStep
+            publishableKey={publishableKey}
+            busy={busy}
+            error={outcome?.kind === 'declined' ? outcome.message : null}
+            onPay={(paymentMethodOf) => pay(paymentMethodOf).then(() => undefined)}
+          />
+        </Suspense>
+      </Stack>
+    </CheckoutLayout>
+  );
+}
+
+/** The card step of the gateway the API names: the sandbox's form, or Stripe's Payment Element. */
+function CardStep({ choice }: { choice: SubscriptionTermsBody }) {
+  const { workspaceId } = useWorkspace();
+  const billing = useBilling(workspaceId);
+  if (billing.isError)
+    return (
+      <Alert color="red" role="alert" title={bt.payment}>
+        {parseApiError(billing.error).message}
+      </Alert>
+    );
+  const payments = billing.data?.payments;
+  if (!payments) return <Loader size="sm" aria-label={bt.loadingCardForm} />;
+  if (payments.gateway === 'stripe' && payments.publishableKey)
+    return <StripeCheckout choice={choice} publishableKey={payments.publishableKey} />;
+  return <CardForm choice={choice} />;
 }
 
 /** /homepage/payment: the card form, or the end of a checkout back from the gateway's second step. */
@@ -301,7 +356,7 @@ function PaymentPageBody() {
         </Anchor>
       </Stack>
     );
-  return <CardForm choice={choice} />;
+  return <CardStep choice={choice} />;
 }
 
 export default function PaymentPage() {
