@@ -99,6 +99,20 @@ test.describe('billing', () => {
     await expect(subscription).toContainText('Pro');
     await expect(subscription).toContainText('Visa ending in 4242');
     await shotsAtWidths(page, 'billing-subscribed');
+
+    // Replace the saved card: a declined one is refused and the saved one stays, then a Mastercard.
+    await subscription.getByRole('button', { name: 'Replace card' }).click();
+    const replace = page.getByRole('dialog', { name: 'Replace the saved card' });
+    await fillCard(page, '4000000000000002');
+    await replace.getByRole('button', { name: 'Save card' }).click();
+    await expect(replace.getByTestId('card-error')).toHaveText('Your card was declined.');
+    await shotsAtWidths(page, 'billing-replace-card');
+    // The rest of the form is kept (choosing the month again would clear it).
+    await page.getByLabel('Card number').fill('5555555555554444');
+    await replace.getByRole('button', { name: 'Save card' }).click();
+    await expect(replace).toBeHidden();
+    await expect(subscription).toContainText('Mastercard ending in 4444');
+
     await subscription.getByRole('button', { name: 'Cancel subscription' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
     await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
@@ -150,5 +164,14 @@ test.describe('billing', () => {
     await page.goto('/homepage/invoice');
     await expect(page.getByTestId('invoice-row')).toHaveCount(1);
     await expect(page.getByTestId('invoice-row').first()).toContainText('Paid');
+
+    // A replacement card that asks for the second step is saved once the bank says yes.
+    await page.goto('/homepage/billing?replace-card=1');
+    const replace = page.getByRole('dialog', { name: 'Replace the saved card' });
+    await fillCard(page, '4000002500003155');
+    await replace.getByRole('button', { name: 'Save card' }).click();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await expect(page).toHaveURL(/\/homepage\/billing/);
+    await expect(page.getByRole('region', { name: 'Your subscription' })).toContainText('Visa ending in 3155');
   });
 });
