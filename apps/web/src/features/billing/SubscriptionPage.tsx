@@ -213,10 +213,51 @@ function PurchasePanel(props: {
   );
 }
 
-/** Free: the list, unlimited users, $0, and "Change plan to free" (with a confirmation) when a paid plan runs. */
-function FreePanel({ billing }: { billing: BillingView }) {
+/**
+ * "Cancel subscription" and "Change plan to free" ask the same question (both end the paid plan at
+ * the period's end, then Free): one dialog, with its own title and confirm button.
+ */
+function EndSubscriptionDialog(props: {
+  opened: boolean;
+  onClose: () => void;
+  action: 'cancel' | 'change-to-free';
+  title: string;
+  confirm: string;
+  periodEnd: string;
+}) {
   const { workspaceId } = useWorkspace();
   const action = useSubscriptionAction(workspaceId);
+  return (
+    <Modal opened={props.opened} onClose={props.onClose} title={props.title}>
+      <Stack>
+        <Text size="sm">{bt.changeToFreeBody(props.periodEnd)}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            {bt.keep}
+          </Button>
+          <Button
+            color="red"
+            loading={action.isPending}
+            onClick={() =>
+              action.mutate(props.action, {
+                onSuccess: () => {
+                  props.onClose();
+                  done(bt.canceled);
+                },
+                onError: failed,
+              })
+            }
+          >
+            {props.confirm}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Free: the list, unlimited users, $0, and "Change plan to free" (with a confirmation) when a paid plan runs. */
+function FreePanel({ billing }: { billing: BillingView }) {
   const [confirming, setConfirming] = useState(false);
   const sub = billing.subscription;
   const paid = sub && sub.status !== 'none' && sub.status !== 'canceled' && sub.plan !== 'free';
@@ -239,31 +280,14 @@ function FreePanel({ billing }: { billing: BillingView }) {
           </Text>
         )
       )}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={bt.changeToFreeTitle}>
-        <Stack>
-          <Text size="sm">{bt.changeToFreeBody(sub?.periodEnd ?? '')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {bt.keep}
-            </Button>
-            <Button
-              color="red"
-              loading={action.isPending}
-              onClick={() =>
-                action.mutate('change-to-free', {
-                  onSuccess: () => {
-                    setConfirming(false);
-                    done(bt.canceled);
-                  },
-                  onError: failed,
-                })
-              }
-            >
-              {bt.changeToFreeConfirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <EndSubscriptionDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        action="change-to-free"
+        title={bt.changeToFreeTitle}
+        confirm={bt.changeToFreeConfirm}
+        periodEnd={sub?.periodEnd ?? ''}
+      />
     </Stack>
   );
 }
@@ -331,31 +355,14 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
           )}
         </Group>
       )}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={bt.cancelTitle}>
-        <Stack>
-          <Text size="sm">{bt.changeToFreeBody(sub.periodEnd ?? '')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {bt.keep}
-            </Button>
-            <Button
-              color="red"
-              loading={action.isPending}
-              onClick={() =>
-                action.mutate('cancel', {
-                  onSuccess: () => {
-                    setConfirming(false);
-                    done(bt.canceled);
-                  },
-                  onError: failed,
-                })
-              }
-            >
-              {bt.cancel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <EndSubscriptionDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        action="cancel"
+        title={bt.cancelTitle}
+        confirm={bt.cancel}
+        periodEnd={sub.periodEnd ?? ''}
+      />
     </Paper>
   );
 }
