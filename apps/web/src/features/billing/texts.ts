@@ -111,7 +111,10 @@ export const bt = {
   // Invoices
   invoices: 'Invoices',
   noInvoices: 'No invoices yet. They appear here once you subscribe.',
-  columns: ['Number', 'Date', 'Period', 'Plan', 'Licenses', 'Net', 'VAT', 'Total', 'Status', 'Country', 'PDF'],
+  columns: ['Invoice', 'Plan and period', 'Net', 'VAT', 'Total', 'Status', 'PDF'],
+  moneyColumns: ['Net', 'VAT', 'Total'] as readonly string[],
+  issued: (day: string, country: string) => `${day} · ${country}`,
+  licenseCount: (n: number) => `${n} ${n === 1 ? 'license' : 'licenses'}`,
   pdf: (number: string) => `Download ${number} as PDF`,
   invoiceStatus: { open: 'Open', paid: 'Paid', void: 'Void' },
   creditNote: 'Credit note',
