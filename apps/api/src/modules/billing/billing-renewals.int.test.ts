@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, joinWorkspace, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { passSecondStep } from '../../../test/payments.js';
 import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 
@@ -457,12 +458,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     const { changeId, nextActionUrl } = pending.json();
     expect((await call('POST', b(owner, `/payment-method/${changeId}/confirm`), owner.cookie)).statusCode).toBe(202);
     expect((await call('GET', b(owner), owner.cookie)).json().subscription.card.last4).toBe('4242');
-    const step = await t.app.inject({
-      method: 'POST',
-      url: new URL(nextActionUrl).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=complete',
-    });
+    const step = await passSecondStep(t.app, nextActionUrl);
     expect(step.statusCode).toBe(303);
     expect(step.headers.location).toBe(`/homepage/billing?card=${changeId}`);
     const done = await call('POST', b(owner, `/payment-method/${changeId}/confirm`), owner.cookie);
