@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
@@ -99,12 +103,75 @@ test.describe('billing', () => {
     await expect(subscription).toContainText('Pro');
     await expect(subscription).toContainText('Visa ending in 4242');
     await shotsAtWidths(page, 'billing-subscribed');
+
+    // Replace the saved card: a declined one is refused and the saved one stays, then a Mastercard.
+    await subscription.getByRole('button', { name: 'Replace card' }).click();
+    const replace = page.getByRole('dialog', { name: 'Replace the saved card' });
+    await fillCard(page, '4000000000000002');
+    await replace.getByRole('button', { name: 'Save card' }).click();
+    await expect(replace.getByTestId('card-error')).toHaveText('Your card was declined.');
+    await shotsAtWidths(page, 'billing-replace-card');
+    // The rest of the form is kept (choosing the month again would clear it).
+    await page.getByLabel('Card number').fill('5555555555554444');
+    await replace.getByRole('button', { name: 'Save card' }).click();
+    await expect(replace).toBeHidden();
+    await expect(subscription).toContainText('Mastercard ending in 4444');
+
     await subscription.getByRole('button', { name: 'Cancel subscription' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
     await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
     await expect(subscription).toContainText('Ends on');
     await expect(subscription.getByRole('button', { name: 'Keep my subscription' })).toBeVisible();
     expect((await (await page.request.get(`${ws}/billing`)).json()).subscription.licenses).toBe(3);
+  });
+
+  test('an EU business with a valid VAT id in another country than the seller’s is reverse charged', async ({
+    page,
+  }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    await page.goto('/homepage/subscription?plan=pro&cycle=annual&licenses=1');
+    await page.getByLabel('Company name / your name').fill('Muster GmbH');
+    await page.getByLabel('Address').fill('Hauptstraße 1');
+    await page.getByLabel('City').fill('Berlin');
+    await page.getByLabel('Zip / Postal').fill('10115');
+    await page.getByRole('combobox', { name: 'Country' }).fill('Germa');
+    await page.getByRole('option', { name: 'Germany' }).click();
+    await page.getByLabel('I buy as a business').check();
+    await page.getByLabel('VAT ID').fill('DE136695976');
+    await page.getByRole('button', { name: 'Subscribe now' }).click();
+
+    // The seller is in Ireland: the summary shows 0% VAT and the reverse-charge note.
+    await expect(page).toHaveURL(/\/homepage\/payment\?plan=pro&cycle=annual&licenses=1/);
+    const summary = page.getByRole('region', { name: 'Summary' });
+    await expect(summary).toContainText('VAT (0%)$0.00');
+    await expect(summary.getByTestId('tax-note')).toHaveText(
+      'Reverse charge: VAT to be accounted for by the recipient (Article 196, Directive 2006/112/EC)',
+    );
+    await expect(summary).toContainText('Total$108.00');
+    await shotsAtWidths(page, 'billing-reverse-charge');
+    await fillCard(page, '4242424242424242');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+
+    await page.goto('/homepage/invoice');
+    const row = page.getByTestId('invoice-row');
+    await expect(row).toHaveCount(1);
+    const cells = row.getByRole('cell');
+    await expect(cells.nth(2)).toHaveText('$108.00');
+    await expect(cells.nth(3)).toHaveText('$0.00');
+    await expect(cells.nth(4)).toHaveText('$108.00');
+    await expect(cells.nth(0)).toContainText('DE');
+
+    // The PDF says so in words (pdftotext, from poppler-utils).
+    const href = await row.getByRole('link', { name: /as PDF/ }).getAttribute('href');
+    const pdf = await page.request.get(href ?? '');
+    expect(pdf.status()).toBe(200);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'sundial-invoice-')), 'invoice.pdf');
+    writeFileSync(file, await pdf.body());
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(text).toContain('Reverse charge: VAT to be accounted for by the recipient');
+    expect(text).toContain('DE136695976');
   });
 
   test('a member sees the plan and whom to ask, and no buying controls', async ({ page, browser }) => {
@@ -150,5 +217,14 @@ test.describe('billing', () => {
     await page.goto('/homepage/invoice');
     await expect(page.getByTestId('invoice-row')).toHaveCount(1);
     await expect(page.getByTestId('invoice-row').first()).toContainText('Paid');
+
+    // A replacement card that asks for the second step is saved once the bank says yes.
+    await page.goto('/homepage/billing?replace-card=1');
+    const replace = page.getByRole('dialog', { name: 'Replace the saved card' });
+    await fillCard(page, '4000002500003155');
+    await replace.getByRole('button', { name: 'Save card' }).click();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await expect(page).toHaveURL(/\/homepage\/billing/);
+    await expect(page.getByRole('region', { name: 'Your subscription' })).toContainText('Visa ending in 3155');
   });
 });

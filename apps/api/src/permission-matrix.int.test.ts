@@ -927,6 +927,27 @@ const billingRoutes: Route[] = [
     },
     allowed: ADMINS,
   },
+  {
+    path: '/workspaces/:id/billing/payment-method',
+    method: 'PUT',
+    prepare: async () => ({ url: w('/billing/payment-method'), body: { paymentToken: await cardToken() } }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/billing/payment-method/:changeId/confirm',
+    method: 'POST',
+    prepare: async () => {
+      const changed = await ctx.t.app.inject({
+        method: 'PUT',
+        url: w('/billing/payment-method'),
+        headers: { cookie: people.owner.cookie },
+        payload: { paymentToken: await cardToken() },
+      });
+      if (changed.statusCode !== 200) throw new Error(`fixture card change: ${changed.body}`);
+      return { url: w(`/billing/payment-method/${changed.json().changeId}/confirm`) };
+    },
+    allowed: ADMINS,
+  },
   top('POST', '/billing/cancel', ADMINS),
   {
     path: '/workspaces/:id/billing/reactivate',

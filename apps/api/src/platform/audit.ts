@@ -91,6 +91,7 @@ export const AUDIT_ACTIONS = [
   'report_schedule.deleted',
   // billing (issue 16)
   'billing.details_updated',
+  'billing.card_replaced',
   'subscription.purchased',
   'subscription.changed',
   'subscription.change_scheduled',

@@ -36,6 +36,12 @@ export const checkoutBody = subscriptionTermsBody.extend({
 });
 export type CheckoutBody = z.infer<typeof checkoutBody>;
 
+/** PUT /billing/payment-method: the token of the card that replaces the saved one. */
+export const paymentMethodBody = z.object({
+  paymentToken: z.string({ error: m.paymentToken }).trim().min(1, m.paymentToken).max(200, m.paymentToken),
+});
+export type PaymentMethodBody = z.infer<typeof paymentMethodBody>;
+
 export const creditNoteBody = z.object({
   /** Gross cents to give back; all that is left to credit when left out. */
   amountCents: z.number({ error: m.amount }).int(m.amount).min(1, m.amount).optional(),
@@ -85,6 +91,27 @@ export const subscriptionView = termsView.extend({
   scheduledChange: termsView.extend({ effectiveOn: day }).nullable(),
   card: savedCardView.nullable(),
 });
+
+/**
+ * PUT /billing/payment-method and its confirm: `saved` (the card pays from now on) or
+ * `requires_action` (send the browser to `nextActionUrl`; it comes back to
+ * /homepage/billing?card=<changeId>). `renewal` says how retrying a past-due renewal on the new
+ * card went (null when none was due): `requires_action` has the payment's own second step.
+ */
+export const cardChangeView = z.object({
+  status: z.enum(['saved', 'requires_action']),
+  changeId: z.string(),
+  nextActionUrl: z.string().nullable(),
+  card: savedCardView.nullable(),
+  renewal: z
+    .object({
+      status: z.enum(['renewed', 'declined', 'requires_action']),
+      message: z.string().nullable(),
+      nextActionUrl: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type CardChangeView = z.infer<typeof cardChangeView>;
 
 /** GET /billing: everything the billing page shows. */
 export const billingView = z.object({

@@ -33,6 +33,7 @@ import * as m202612010800 from './202612010800_billing_renewal_errors.js';
 import * as m202612010900 from './202612010900_create_approvals.js';
 import * as m202612011000 from './202612011000_create_client_invoices.js';
 import * as m202612011100 from './202612011100_advanced_tags.js';
+import * as m202612010810 from './202612010810_create_card_changes.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '202612010900_create_approvals': m202612010900,
   '202612011000_create_client_invoices': m202612011000,
   '202612011100_advanced_tags': m202612011100,
+  '202612010810_create_card_changes': m202612010810,
 };

@@ -156,6 +156,26 @@ export interface CheckoutAttemptsTable {
   updated_at: Timestamp;
 }
 
+export type CardChangeStatus = 'pending' | 'requires_action' | 'saved' | 'declined';
+
+/** A replacement of the saved card, once per (workspace, token). */
+export interface CardChangesTable {
+  id: string;
+  workspace_id: string;
+  user_id: string | null;
+  token: string;
+  status: CardChangeStatus;
+  /** The attached card (PaymentMethod), before and after its verification. */
+  payment_method: Json<unknown> | null;
+  authorisation_id: string | null;
+  next_action_url: string | null;
+  decline_message: string | null;
+  /** How retrying the past-due renewal on the new card went (null when none was due). */
+  renewal: Json<unknown> | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
 export interface BillingTables {
   billing_details: BillingDetailsTable;
   subscriptions: SubscriptionsTable;
@@ -164,4 +184,5 @@ export interface BillingTables {
   invoice_lines: InvoiceLinesTable;
   checkout_attempts: CheckoutAttemptsTable;
   billing_mails: BillingMailsTable;
+  card_changes: CardChangesTable;
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { caller, createTestApp, joinWorkspace, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { passSecondStep } from '../../../test/payments.js';
 import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 
@@ -166,7 +167,8 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(failed[0]?.text).toContain('10.00 USD');
     expect(failed[0]?.text).toMatch(/declined/i);
     expect(failed[0]?.text).toContain('We will try again on 2026-05-21.');
-    expect(failed[0]?.text).toContain('https://sundial.test/homepage/payment');
+    // It links to the form that replaces the card.
+    expect(failed[0]?.text).toContain('https://sundial.test/homepage/billing?replace-card=1');
 
     const retries = [
       ['2026-05-21T06:00:00Z', '2026-05-23'],
@@ -275,6 +277,77 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     const mails = mailsTo(owner, /^Plan changed/);
     expect(mails).toHaveLength(changed + 1);
     expect(mails.at(-1)?.text).toContain('is canceled: it ends on 2026-12-01');
+
+    // Reactivated before the period's end: the owners hear it continues.
+    expect((await call('POST', b(owner, '/reactivate'), owner.cookie)).statusCode).toBe(200);
+    await at('2026-11-02T08:00:00Z');
+    const reactivated = mailsTo(owner, /^Plan changed/);
+    expect(reactivated).toHaveLength(changed + 2);
+    expect(reactivated.at(-1)?.text).toContain('continues: Pro, monthly, 1 license, renewing on 2026-12-01.');
+    expect(reactivated.at(-1)?.text).toContain('https://sundial.test/homepage/billing');
+  });
+
+  it('charges the open renewal at once when a past-due workspace replaces its card', async () => {
+    clock = new Date('2026-11-03T12:00:00Z');
+    const owner = await payingOwner();
+    await saveCard(owner, '4000000000000341');
+    await at('2026-11-03T12:30:00Z');
+    await at('2026-12-03T06:00:00Z');
+    await at('2026-12-03T07:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
+    expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
+
+    clock = new Date('2026-12-03T15:00:00Z');
+    // A new plan waits for the open renewal: the answer says how to pay it.
+    const upgrade = { plan: 'pro', cycle: 'annual', licenses: 2 };
+    for (const [path, body] of [
+      ['/quote', upgrade],
+      ['/checkout', { ...upgrade, paymentToken: await tokenOf('4242424242424242') }],
+    ] as const) {
+      const blocked = await t.app.inject({
+        method: 'POST',
+        url: b(owner, path),
+        headers: { cookie: owner.cookie, 'idempotency-key': `overdue-${++keys}` },
+        payload: body,
+      });
+      expect(blocked.statusCode, blocked.body).toBe(409);
+      expect(blocked.json().error).toEqual({
+        code: 'payment_overdue',
+        message:
+          'The last renewal of this workspace is unpaid. Replace the card on "Your subscription" to pay it, then change the plan.',
+      });
+    }
+    expect(await chargesOf(owner.workspaceId)).toBe(2);
+    const replaced = await call('PUT', b(owner, '/payment-method'), owner.cookie, {
+      paymentToken: await tokenOf('4242424242424242'),
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().renewal).toEqual({ status: 'renewed', message: null, nextActionUrl: null });
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({
+      status: 'active',
+      dunning_attempts: 0,
+      next_retry_at: null,
+    });
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription).toMatchObject({
+      status: 'active',
+      periodEnd: '2027-01-03',
+    });
+    expect(await chargesOf(owner.workspaceId)).toBe(3);
+    // Dunning's retry the next day finds it paid: no second charge, no more "payment failed".
+    await at('2026-12-04T06:00:00Z');
+    await at('2026-12-04T07:00:00Z');
+    expect(await chargesOf(owner.workspaceId)).toBe(3);
+    expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
+    expect(mailsTo(owner, /^Receipt/)).toHaveLength(1);
+    // Paid up, the new plan can be bought.
+    const bought = await t.app.inject({
+      method: 'POST',
+      url: b(owner, '/checkout'),
+      headers: { cookie: owner.cookie, 'idempotency-key': `overdue-${++keys}` },
+      payload: upgrade,
+    });
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(bought.json().status).toBe('succeeded');
   });
 
   it('renews the other workspaces when one fails, records the failure and tries it again next hour', async () => {
@@ -322,6 +395,80 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(renewed).toEqual({ status: 'active', renewal_error: null, renewal_error_at: null });
     expect((await call('GET', b(broken), broken.cookie)).json().subscription.periodEnd).toBe('2027-02-01');
     expect(mailsTo(broken, /^Receipt/)).toHaveLength(1);
+  });
+
+  it('replaces the saved card (owners and admins), once per token; a declined card leaves the saved one', async () => {
+    clock = new Date('2027-02-01T12:00:00Z');
+    const owner = await payingOwner();
+    const admin = await joinWorkspace(t, owner.workspaceId, 'admin');
+    const member = await joinWorkspace(t, owner.workspaceId, 'member');
+    const cardOf = async () => (await call('GET', b(owner), owner.cookie)).json().subscription.card;
+    expect(await cardOf()).toMatchObject({ brand: 'visa', last4: '4242' });
+
+    const token = await tokenOf('5555555555554444');
+    const refused = await call('PUT', b(owner, '/payment-method'), member.cookie, { paymentToken: token });
+    expect(refused.statusCode).toBe(403);
+    const declinedCard = await call('PUT', b(owner, '/payment-method'), admin.cookie, {
+      paymentToken: await tokenOf('4000000000009995'),
+    });
+    expect(declinedCard.statusCode).toBe(402);
+    expect(declinedCard.json().error).toEqual({
+      code: 'payment_declined',
+      message: 'Your card has insufficient funds.',
+    });
+    // A card that attaches but cannot be charged fails its $1.00 verification.
+    const failsLater = await call('PUT', b(owner, '/payment-method'), admin.cookie, {
+      paymentToken: await tokenOf('4000000000000341'),
+    });
+    expect(failsLater.statusCode).toBe(402);
+    expect(await cardOf()).toMatchObject({ brand: 'visa', last4: '4242' });
+
+    const saved = await call('PUT', b(owner, '/payment-method'), admin.cookie, { paymentToken: token });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      status: 'saved',
+      card: { brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 },
+      renewal: null,
+    });
+    expect(await cardOf()).toMatchObject({ brand: 'mastercard', last4: '4444' });
+    const again = await call('PUT', b(owner, '/payment-method'), owner.cookie, { paymentToken: token });
+    expect(again.json()).toEqual(saved.json());
+    // Nothing was charged; the next renewal pays with the new card.
+    expect(await chargesOf(owner.workspaceId)).toBe(1);
+    await at('2027-03-01T06:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'active', dunning_attempts: 0 });
+    const renewal = await t.db
+      .selectFrom('payment_sandbox_charges as c')
+      .innerJoin('payment_sandbox_tokens as k', 'k.id', 'c.token_id')
+      .select('k.last4')
+      .where('c.kind', '=', 'charge')
+      .where('c.description', 'like', 'Sundial%')
+      .orderBy('c.created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(renewal.last4).toBe('4444');
+  });
+
+  it('saves a card that asks for the second step once the bank says yes', async () => {
+    clock = new Date('2027-04-01T12:00:00Z');
+    const owner = await payingOwner();
+    const pending = await call('PUT', b(owner, '/payment-method'), owner.cookie, {
+      paymentToken: await tokenOf('4000002500003155'),
+    });
+    expect(pending.statusCode, pending.body).toBe(202);
+    const { changeId, nextActionUrl } = pending.json();
+    expect((await call('POST', b(owner, `/payment-method/${changeId}/confirm`), owner.cookie)).statusCode).toBe(202);
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription.card.last4).toBe('4242');
+    const step = await passSecondStep(t.app, nextActionUrl);
+    expect(step.statusCode).toBe(303);
+    expect(step.headers.location).toBe(`/homepage/billing?card=${changeId}`);
+    const done = await call('POST', b(owner, `/payment-method/${changeId}/confirm`), owner.cookie);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ status: 'saved', card: { last4: '3155' } });
+    expect((await call('GET', b(owner), owner.cookie)).json().subscription.card.last4).toBe('3155');
+    // Set up for off-session use, it renews without asking again.
+    await at('2027-05-01T06:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'active' });
+    expect(await chargesOf(owner.workspaceId)).toBe(2);
   });
 
   it('sends no trial reminder and renews nothing with BILLING=off', async () => {

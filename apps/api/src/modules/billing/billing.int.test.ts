@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
+import { passSecondStep } from '../../../test/payments.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -253,12 +254,7 @@ describe('checkout', () => {
     expect(nextActionUrl).toMatch(/^http:\/\/localhost:3000\/api\/v1\/payments\/sandbox\/actions\//);
     // Confirming before the step is done still waits.
     expect((await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie)).statusCode).toBe(202);
-    const step = await t.app.inject({
-      method: 'POST',
-      url: new URL(nextActionUrl).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=complete',
-    });
+    const step = await passSecondStep(t.app, nextActionUrl);
     expect(step.statusCode).toBe(303);
     expect(step.headers.location).toBe(`/homepage/payment?checkout=${checkoutId}`);
     const done = await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie);

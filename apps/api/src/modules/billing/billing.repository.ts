@@ -2,6 +2,8 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type {
   BillingDetailsTable,
+  CardChangeStatus,
+  CardChangesTable,
   CheckoutAttemptsTable,
   CheckoutStatus,
   InvoicesTable,
@@ -14,6 +16,7 @@ type Row<T> = Selectable<T>;
 export type BillingDetailsRow = Row<BillingDetailsTable>;
 export type SubscriptionRow = Row<SubscriptionsTable>;
 export type CheckoutAttemptRow = Row<CheckoutAttemptsTable>;
+export type CardChangeRow = Omit<Row<CardChangesTable>, 'created_at' | 'updated_at'>;
 export type InvoiceRow = Row<InvoicesTable>;
 export interface InvoiceLineRow {
   description: string;
@@ -419,6 +422,71 @@ export const billingRepository = {
   },
 
   /** Records a failed retry, only if no other run recorded it first; false when one did. */
+  /** Claims a card change for (workspace, token); undefined when it exists (read it with findCardChange). */
+  async insertCardChange(
+    db: Db,
+    values: { id: string; workspace_id: string; user_id: string; token: string },
+  ): Promise<string | undefined> {
+    const inserted = await db
+      .insertInto('card_changes')
+      .values({ ...values, status: 'pending', updated_at: new Date() })
+      .onConflict((oc) => oc.constraint('card_changes_token').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted?.id;
+  },
+
+  async findCardChange(
+    db: Db,
+    workspaceId: string,
+    by: { id: string } | { token: string },
+    options: { lock?: boolean } = {},
+  ) {
+    let query = db
+      .selectFrom('card_changes')
+      .select([
+        'id',
+        'workspace_id',
+        'user_id',
+        'token',
+        'status',
+        'payment_method',
+        'authorisation_id',
+        'next_action_url',
+        'decline_message',
+        'renewal',
+      ])
+      .where('workspace_id', '=', workspaceId);
+    query = 'id' in by ? query.where('id', '=', by.id) : query.where('token', '=', by.token);
+    if (options.lock) query = query.forUpdate();
+    return (await query.executeTakeFirst()) as CardChangeRow | undefined;
+  },
+
+  async updateCardChange(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    values: {
+      status?: CardChangeStatus;
+      payment_method?: string;
+      authorisation_id?: string | null;
+      next_action_url?: string | null;
+      decline_message?: string | null;
+      renewal?: string | null;
+    },
+  ): Promise<void> {
+    await db
+      .updateTable('card_changes')
+      .set({ ...values, updated_at: new Date() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async deleteCardChange(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('card_changes').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  },
+
   /** Records the renewals job's last error for the workspace, or clears it (null). */
   async recordRenewalError(db: Db, workspaceId: string, message: string | null, now: Date): Promise<void> {
     let query = db

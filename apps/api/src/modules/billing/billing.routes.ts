@@ -3,11 +3,13 @@ import {
   billingDetailsView,
   billingQuoteView,
   billingView,
+  cardChangeView,
   checkoutBody,
   checkoutView,
   creditNoteBody,
   invoiceListView,
   invoiceView,
+  paymentMethodBody,
   subscriptionTermsBody,
 } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,9 +22,11 @@ const tags = ['billing'];
 const base = '/workspaces/:workspaceId/billing';
 const invoiceParams = z.object({ workspaceId, invoiceId: z.uuid({ error: 'Invoice not found.' }) });
 const checkoutParams = z.object({ workspaceId, checkoutId: z.uuid({ error: 'Checkout not found.' }) });
+const cardChangeParams = z.object({ workspaceId, changeId: z.uuid({ error: 'Card change not found.' }) });
 /** 402: the card was declined (payment_declined, with the gateway's message to show). */
 const payResponses = { ...errorResponses, 402: errorBody };
 const checkoutAnswers = { 200: checkoutView, 202: checkoutView, ...payResponses };
+const cardAnswers = { 200: cardChangeView, 202: cardChangeView, ...payResponses };
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { billing } = app.services;
@@ -112,6 +116,48 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const answer = await billing.confirm(actorOf(request), request.params.checkoutId);
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+
+  app.put(
+    `${base}/payment-method`,
+    {
+      schema: {
+        tags,
+        summary: 'Replace the saved card that renewals charge (Owners and Admins)',
+        description:
+          'The card of `paymentToken` (from POST /payments/sandbox/tokens) is saved for off-session renewals after ' +
+          'a $1.00 verification, voided at once: 200 `saved`, 202 `requires_action` with `nextActionUrl` (the ' +
+          'bank’s second step; the browser comes back to /homepage/billing?card=<changeId>, then POST ' +
+          '…/payment-method/<changeId>/confirm), or 402 `payment_declined` (the saved card stays). The same token ' +
+          'answers the same change again. When the workspace is past due, its open renewal is charged on the new ' +
+          'card at once: `renewal` says how that went. 409 `no_subscription` without a paid subscription.',
+        params: wsParams,
+        body: paymentMethodBody,
+        response: cardAnswers,
+      },
+    },
+    async (request, reply) => {
+      const answer = await billing.replaceCard(actorOf(request), request.body);
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+
+  app.post(
+    `${base}/payment-method/:changeId/confirm`,
+    {
+      schema: {
+        tags,
+        summary:
+          'After the card’s second step: saves the card if the bank said yes (200), 202 while it waits, 402 if ' +
+          'not (Owners and Admins)',
+        params: cardChangeParams,
+        response: cardAnswers,
+      },
+    },
+    async (request, reply) => {
+      const answer = await billing.confirmCard(actorOf(request), request.params.changeId);
       return reply.status(answer.status).send(answer.body);
     },
   );

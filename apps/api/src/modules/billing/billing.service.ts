@@ -6,6 +6,7 @@ import {
   type BillingQuoteView,
   type BillingView,
   billingPeriod,
+  type CardChangeView,
   type CheckoutBody,
   type CheckoutView,
   type CreditNoteBody,
@@ -14,6 +15,7 @@ import {
   type InvoiceView,
   invoiceTotals,
   licenseCountError,
+  type PaymentMethodBody,
   PLAN_IDS,
   PLANS,
   type PlanChange,
@@ -39,11 +41,12 @@ import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, newId } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
-import type { PaymentMethod, Payments } from '../../platform/payments/index.js';
+import type { PaymentMethod, Payments, VerificationResult } from '../../platform/payments/index.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { type BillingMail, billingMails } from './billing.mails.js';
 import { presentDetails, presentInvoice, presentSubscription, type QuoteLine, taxView } from './billing.presenter.js';
 import {
+  type CardChangeRow,
   type CheckoutAttemptRow,
   type InvoiceRow,
   billingRepository as repo,
@@ -97,11 +100,14 @@ export const billingServiceMessages = {
   keyReused: 'This Idempotency-Key was already used for another purchase. Send a new key for a new purchase.',
   detailsRequired: 'Please fill in the invoice information (name, address, country) before paying.',
   cardRequired: 'Please enter a card to pay with.',
+  cardChangeInProgress: 'This card is being saved already; wait a moment and reload the page.',
   freeByCheckout: 'To move to Free, use "Change plan to free": it takes effect at the end of the paid period.',
   checkoutInProgress:
     'Another payment for this workspace is under way or waiting for its confirmation step: finish it first, or try again in 30 minutes.',
   nothingToChange: 'The workspace already has this plan, billing cycle and number of licenses.',
   renewalDue: 'The current period has ended and its renewal is under way; try again in a moment.',
+  paymentOverdue:
+    'The last renewal of this workspace is unpaid. Replace the card on "Your subscription" to pay it, then change the plan.',
   noSubscription: 'This workspace has no paid subscription.',
   notCanceled: 'The subscription is not set to end, so there is nothing to reactivate.',
   periodOver: 'The paid period is over: buy a plan again instead.',
@@ -254,6 +260,9 @@ export function createBillingService(deps: BillingDeps) {
     for (const address of to) await mailer.send({ to: address, ...message }, { db: tx });
   }
   const billingLink = `${publicUrl}/homepage/payment`;
+  /** The billing page ("Your subscription"), and with the form to replace the saved card open. */
+  const subscriptionLink = `${publicUrl}/homepage/billing`;
+  const replaceCardLink = `${subscriptionLink}?replace-card=1`;
 
   const taxOf = (buyer: BuyerSnapshot): Tax =>
     taxFor({
@@ -273,7 +282,11 @@ export function createBillingService(deps: BillingDeps) {
     const sub = await repo.findSubscription(db, workspaceId);
     const { from, period } = currentOf(sub);
     const on = today(now);
-    if (period && on >= period.end) throw new AppError('renewal_due', m.renewalDue, { status: 409 });
+    if (period && on >= period.end)
+      // Past due: the open renewal is paid first (replacing the card charges it at once).
+      throw sub?.status === 'past_due'
+        ? new AppError('payment_overdue', m.paymentOverdue, { status: 409 })
+        : new AppError('renewal_due', m.renewalDue, { status: 409 });
     const change = planChange({ from, to: terms, period, on });
     return { price, change, sub, lines: linesOf(change, price) };
   }
@@ -594,6 +607,128 @@ export function createBillingService(deps: BillingDeps) {
       });
   });
 
+  /** Card changes being worked on in this process: a concurrent retry waits for the same answer. */
+  const cardsInFlight = new Map<string, Promise<{ status: number; body: CardChangeView }>>();
+
+  /** A card change's answer as it stands (402 for a declined one). */
+  function cardAnswer(change: CardChangeRow): { status: number; body: CardChangeView } {
+    const card = change.payment_method as PaymentMethod | null;
+    if (change.status === 'declined') throw declined(change.decline_message ?? 'Your card was declined.');
+    if (change.status === 'pending')
+      throw new AppError('card_change_in_progress', m.cardChangeInProgress, { status: 409 });
+    return {
+      status: change.status === 'saved' ? 200 : 202,
+      body: {
+        status: change.status,
+        changeId: change.id,
+        nextActionUrl: change.status === 'requires_action' ? change.next_action_url : null,
+        card: card ? { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } : null,
+        renewal: (change.renewal as CardChangeView['renewal']) ?? null,
+      },
+    };
+  }
+
+  /**
+   * Records how the card's $1.00 verification ended. Verified, the card is saved on the
+   * subscription (once, under the change's row lock); a past-due workspace's open renewal is then
+   * charged on it at once, with the key dunning's next retry would use, so the two never both charge.
+   */
+  async function settleCard(
+    change: CardChangeRow,
+    result: VerificationResult,
+    now: Date,
+  ): Promise<{ status: number; body: CardChangeView }> {
+    const workspaceId = change.workspace_id;
+    if (result.status === 'requires_action') {
+      await repo.updateCardChange(db, workspaceId, change.id, {
+        status: 'requires_action',
+        authorisation_id: result.authorisationId,
+        next_action_url: result.nextAction.url,
+      });
+    } else if (result.status === 'declined') {
+      await repo.updateCardChange(db, workspaceId, change.id, {
+        status: 'declined',
+        authorisation_id: result.authorisationId,
+        decline_message: result.message,
+        next_action_url: null,
+      });
+    } else {
+      const card = change.payment_method as PaymentMethod;
+      const saved = await db.transaction().execute(async (tx) => {
+        const locked = await repo.findCardChange(tx, workspaceId, { id: change.id }, { lock: true });
+        if (!locked || locked.status === 'saved') return false;
+        await repo.saveSubscription(tx, workspaceId, {
+          payment_method_id: card.paymentMethodId,
+          card_brand: card.brand,
+          card_last4: card.last4,
+          card_exp_month: card.expMonth,
+          card_exp_year: card.expYear,
+        });
+        await repo.updateCardChange(tx, workspaceId, change.id, {
+          status: 'saved',
+          authorisation_id: result.authorisationId,
+          next_action_url: null,
+        });
+        await audit(tx, {
+          action: 'billing.card_replaced',
+          actorUserId: change.user_id,
+          workspaceId,
+          detail: { brand: card.brand, last4: card.last4 },
+        });
+        return true;
+      });
+      const sub = await repo.findSubscription(db, workspaceId);
+      if (saved && sub?.status === 'past_due') {
+        const retried = await service.renew(workspaceId, now, Math.max(sub.dunning_attempts, 1));
+        const attempt = retried.checkoutId ? await repo.findAttempt(db, workspaceId, retried.checkoutId) : undefined;
+        const renewal: CardChangeView['renewal'] =
+          retried.status === 'renewed' || retried.status === 'declined' || retried.status === 'requires_action'
+            ? {
+                status: retried.status,
+                message: retried.status === 'declined' ? (attempt?.decline_message ?? 'Your card was declined.') : null,
+                nextActionUrl: retried.status === 'requires_action' ? (attempt?.next_action_url ?? null) : null,
+              }
+            : null;
+        await repo.updateCardChange(db, workspaceId, change.id, { renewal: JSON.stringify(renewal) });
+      }
+    }
+    const after = await repo.findCardChange(db, workspaceId, { id: change.id });
+    if (!after) throw notFound('Card change not found.');
+    return cardAnswer(after);
+  }
+
+  /** Attaches the card off-session (once) and verifies it with the $1.00 authorisation. */
+  async function attachCard(change: CardChangeRow, customerId: string, now: Date) {
+    const workspaceId = change.workspace_id;
+    let card = change.payment_method as PaymentMethod | null;
+    if (!card) {
+      const attached = await gateway
+        .attachPaymentMethod({ customerId, token: change.token, usage: 'off_session' })
+        .catch(async (error: unknown) => {
+          // A token the gateway refuses (unknown, used already): nothing was saved; forget the try.
+          await repo.deleteCardChange(db, workspaceId, change.id);
+          throw error;
+        });
+      if (attached.status === 'declined') {
+        await repo.updateCardChange(db, workspaceId, change.id, {
+          status: 'declined',
+          decline_message: attached.message,
+        });
+        throw declined(attached.message);
+      }
+      card = attached.paymentMethod;
+      await repo.updateCardChange(db, workspaceId, change.id, { payment_method: JSON.stringify(card) });
+    }
+    const result = await gateway.verifyCard({
+      customerId,
+      paymentMethodId: card.paymentMethodId,
+      idempotencyKey: `card-change:${change.id}:verify`,
+      currency: CURRENCY,
+      returnPath: `/homepage/billing?card=${change.id}`,
+    });
+    return settleCard({ ...change, payment_method: card }, result, now);
+  }
+
   const service = {
     /** The billing page: plan, trial days left (the banner's figure), seats, subscription, details and prices. */
     async overview(actor: Actor, now = clock()): Promise<BillingView> {
@@ -865,6 +1000,13 @@ export function createBillingService(deps: BillingDeps) {
         if (!sub.cancel_at_period_end) throw new AppError('not_canceled', m.notCanceled, { status: 409 });
         await repo.saveSubscription(tx, workspaceId, { cancel_at_period_end: false });
         await audit(tx, { action: 'subscription.reactivated', actorUserId: actor.userId, workspaceId });
+        await notify(tx, workspaceId, `plan-changed:${newId()}`, (name) =>
+          billingMails.planChanged({
+            workspace: name,
+            what: `The subscription of ${name} continues: ${billingMails.termsText(termsOf(sub))}, renewing on ${sub.period_end}.`,
+            link: subscriptionLink,
+          }),
+        );
       });
       return this.overview(actor, now);
     },
@@ -965,6 +1107,47 @@ export function createBillingService(deps: BillingDeps) {
         await repo.saveSubscription(db, workspaceId, { status: 'past_due' });
         return { status: 'declined', checkoutId: attempt.id };
       }
+    },
+
+    /**
+     * Replaces the saved card with the one of `paymentToken` (owners and admins): attached
+     * off-session for renewals and verified with the $1.00 authorisation, voided at once. 200
+     * `saved`, 202 `requires_action` (the bank's second step; then POST …/payment-method/<id>/confirm),
+     * or 402 `payment_declined` (the saved card stays). The same token answers the same change again.
+     * A past-due workspace's open renewal is charged on the new card at once (`renewal`).
+     */
+    async replaceCard(actor: Actor, body: PaymentMethodBody, now = clock()) {
+      assertCan(actor, 'billing:manage');
+      assertSelling();
+      const workspaceId = actor.membership.workspace.id;
+      const sub = await repo.findSubscription(db, workspaceId);
+      if (!isPaid(sub) || !sub.gateway_customer_id)
+        throw new AppError('no_subscription', m.noSubscription, { status: 409 });
+      const customerId = sub.gateway_customer_id;
+      await repo.insertCardChange(db, {
+        id: newId(),
+        workspace_id: workspaceId,
+        user_id: actor.userId,
+        token: body.paymentToken,
+      });
+      const change = await repo.findCardChange(db, workspaceId, { token: body.paymentToken });
+      if (!change) throw notFound('Card change not found.');
+      if (change.status !== 'pending') return cardAnswer(change);
+      const running = cardsInFlight.get(change.id);
+      if (running) return running;
+      const work = attachCard(change, customerId, now).finally(() => cardsInFlight.delete(change.id));
+      cardsInFlight.set(change.id, work);
+      return work;
+    },
+
+    /** After the card's second step: saves it if the bank said yes (200), 202 while it waits, 402 if not. */
+    async confirmCard(actor: Actor, changeId: string, now = clock()) {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const change = await repo.findCardChange(db, workspaceId, { id: changeId });
+      if (!change) throw notFound('Card change not found.');
+      if (change.status !== 'requires_action' || !change.authorisation_id) return cardAnswer(change);
+      return settleCard(change, await gateway.confirmVerification(change.authorisation_id), now);
     },
 
     /** Invoices and credit notes, newest first. */
@@ -1096,7 +1279,7 @@ export function createBillingService(deps: BillingDeps) {
               ? 'your bank asks you to confirm this payment.'
               : (attempt?.decline_message ?? 'your card was declined.'),
             nextTry,
-            link: needsConfirmation && attempt?.next_action_url ? attempt.next_action_url : billingLink,
+            link: needsConfirmation && attempt?.next_action_url ? attempt.next_action_url : replaceCardLink,
             needsConfirmation,
           }),
         );

@@ -13,39 +13,46 @@ import { bt, cycleName } from './texts';
 const nowrap = { whiteSpace: 'nowrap' } as const;
 const STATUS_COLORS = { open: 'yellow', paid: 'green', void: 'gray' } as const;
 
+/**
+ * One invoice in seven columns, so Total, Status and the PDF fit at 1024 px: the date and the
+ * buyer's country go under the number, the period under the plan.
+ */
 function InvoiceRow({ invoice, workspaceId }: { invoice: InvoiceView; workspaceId: string }) {
-  const period = invoice.periodStart && invoice.periodEnd ? `${invoice.periodStart} – ${invoice.periodEnd}` : '–';
+  const period = invoice.periodStart && invoice.periodEnd ? `${invoice.periodStart} – ${invoice.periodEnd}` : null;
+  const money = (cents: number) => formatMoney(cents, invoice.currency);
   return (
     <Table.Tr data-testid="invoice-row">
       <Table.Td style={nowrap}>
-        {invoice.number}
-        {invoice.kind === 'credit_note' && (
-          <Text size="xs" c="dimmed">
-            {bt.creditNote}
+        <Text size="sm">{invoice.number}</Text>
+        <Text size="xs" c="dimmed">
+          {invoice.kind === 'credit_note' && `${bt.creditNote} · `}
+          {bt.issued(invoice.issuedAt.slice(0, 10), invoice.country)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">
+          {PLANS[invoice.plan].name}, {cycleName(invoice.cycle)}, {bt.licenseCount(invoice.licenses)}
+        </Text>
+        {period && (
+          <Text size="xs" c="dimmed" style={nowrap}>
+            {period}
           </Text>
         )}
       </Table.Td>
-      <Table.Td style={nowrap}>{invoice.issuedAt.slice(0, 10)}</Table.Td>
-      <Table.Td style={nowrap}>{period}</Table.Td>
-      <Table.Td style={nowrap}>
-        {PLANS[invoice.plan].name}, {cycleName(invoice.cycle)}
-      </Table.Td>
-      <Table.Td ta="right">{invoice.licenses}</Table.Td>
       <Table.Td ta="right" style={nowrap}>
-        {formatMoney(invoice.netCents, invoice.currency)}
+        {money(invoice.netCents)}
       </Table.Td>
       <Table.Td ta="right" style={nowrap}>
-        {formatMoney(invoice.vatCents, invoice.currency)}
+        {money(invoice.vatCents)}
       </Table.Td>
       <Table.Td ta="right" style={nowrap} fw={600}>
-        {formatMoney(invoice.grossCents, invoice.currency)}
+        {money(invoice.grossCents)}
       </Table.Td>
       <Table.Td>
         <Badge variant="light" color={STATUS_COLORS[invoice.status]}>
           {bt.invoiceStatus[invoice.status]}
         </Badge>
       </Table.Td>
-      <Table.Td>{invoice.country}</Table.Td>
       <Table.Td>
         <Anchor href={invoicePdfPath(workspaceId, invoice.id)} aria-label={bt.pdf(invoice.number)} download>
           <IconFileTypePdf size={20} aria-hidden="true" />
@@ -72,12 +79,12 @@ function InvoicesPageBody() {
   else
     body = (
       <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={960}>
+        <Table.ScrollContainer minWidth={680}>
           <Table aria-label={bt.invoices} striped>
             <Table.Thead>
               <Table.Tr>
                 {bt.columns.map((column) => (
-                  <Table.Th key={column} style={nowrap}>
+                  <Table.Th key={column} style={nowrap} ta={bt.moneyColumns.includes(column) ? 'right' : undefined}>
                     {column}
                   </Table.Th>
                 ))}

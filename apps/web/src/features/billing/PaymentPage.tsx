@@ -1,23 +1,13 @@
-import { Alert, Anchor, Box, Grid, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import {
-  CARD_BRAND_NAMES,
-  type CheckoutView,
-  cardBrand,
-  cardFormErrors,
-  cardMessages,
-  cardNumberGroups,
-  cvvLength,
-  EXPIRY_MONTHS,
-  expiryYears,
-  type SubscriptionTermsBody,
-} from '@sundial/core';
+import { Alert, Anchor, Grid, Group, Loader, Stack, Text } from '@mantine/core';
+import type { CheckoutView, SubscriptionTermsBody } from '@sundial/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
-import { tokenizeCard, useBilling, useCheckout, useConfirmCheckout } from './api';
+import { useBilling, useCheckout, useConfirmCheckout } from './api';
 import { BillingGuard } from './BillingGuard';
+import { CardInputs, CardPreview, cardFieldErrors, useCardFields } from './CardFields';
 import { CardStepError, PayFooter } from './card-step';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { Summary } from './Summary';
@@ -41,64 +31,7 @@ function attemptKey(choice: SubscriptionTermsBody): string {
 
 const endAttempt = () => sessionStorage.removeItem(KEY_STORE);
 
-type Field = 'number' | 'name' | 'expiry' | 'cvv';
 type Outcome = { kind: 'done'; answer: CheckoutView } | { kind: 'declined'; message: string } | null;
-
-/** The gateway's field names on the card form's. */
-const TOKEN_FIELDS: Record<string, Field> = {
-  number: 'number',
-  name: 'name',
-  expMonth: 'expiry',
-  expYear: 'expiry',
-  cvc: 'cvv',
-};
-
-/** The card as it is typed: number in groups, the brand, the holder and the expiry. */
-function CardPreview(props: { number: string; name: string; month: number | null; year: number | null }) {
-  const brand = cardBrand(props.number);
-  const expiry = `${props.month ? String(props.month).padStart(2, '0') : 'MM'}/${props.year ? String(props.year).slice(2) : 'YY'}`;
-  return (
-    <Paper
-      radius="lg"
-      p="lg"
-      maw={380}
-      h={220}
-      data-testid="card-preview"
-      aria-hidden="true"
-      style={{
-        background: 'linear-gradient(135deg, var(--mantine-color-indigo-8), var(--mantine-color-blue-6))',
-        color: 'white',
-      }}
-    >
-      <Stack justify="space-between" h="100%">
-        <Group justify="flex-end">
-          <Text fw={700} data-testid="card-brand">
-            {brand ? CARD_BRAND_NAMES[brand] : ''}
-          </Text>
-        </Group>
-        <Text ff="monospace" fz={22} style={{ letterSpacing: 2 }}>
-          {props.number ? cardNumberGroups(props.number) : '•••• •••• •••• ••••'}
-        </Text>
-        <Group justify="space-between" wrap="nowrap">
-          <Box>
-            <Text size="xs" opacity={0.8}>
-              {bt.cardHolder}
-            </Text>
-            <Text fw={600} tt="uppercase" truncate maw={240}>
-              {props.name || 'YOUR NAME'}
-            </Text>
-          </Box>
-          <Box>
-            <Text size="xs" opacity={0.8}>
-              Expires
-            </Text>
-            <Text fw={600}>{expiry}</Text>
-          </Box>
-        </Group>
-      </Stack>
-    </Paper>
-  );
-}
 
 function Result({ answer }: { answer: CheckoutView }) {
   return (
@@ -160,11 +93,17 @@ function useCardCheckout(choice: SubscriptionTermsBody) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
-  const pay = async (tokenOf: () => Promise<string>): Promise<Record<string, string>> => {
+  const pay = async (tokenOf: () => Promise<string | null>): Promise<Record<string, string>> => {
     setOutcome(null);
     setBusy(true);
     try {
-      const body = { ...choice, paymentToken: await tokenOf() };
+      const paymentToken = await tokenOf();
+      if (paymentToken === null) {
+        // A field is wrong: the form shows it, nothing was sent.
+        setBusy(false);
+        return {};
+      }
+      const body = { ...choice, paymentToken };
       let answer: CheckoutView;
       try {
         answer = await checkout.mutateAsync({ body, key: attemptKey(choice) });
@@ -199,88 +138,23 @@ function useCardCheckout(choice: SubscriptionTermsBody) {
 
 function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
   const { pay: payWith, busy, outcome, clear } = useCardCheckout(choice);
-  const [number, setNumber] = useState('');
-  const [name, setName] = useState('');
-  const [month, setMonth] = useState<number | null>(null);
-  const [year, setYear] = useState<number | null>(null);
-  const [cvv, setCvv] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const now = new Date();
-  const brand = cardBrand(number);
+  const card = useCardFields();
 
   const pay = async (event: FormEvent) => {
     event.preventDefault();
-    const found: Partial<Record<Field, string>> = cardFormErrors({ number, month, year, cvv }, new Date());
-    if (!name.trim()) found.name = cardMessages.nameRequired;
-    setErrors(found);
     clear();
-    if (Object.keys(found).length > 0 || month === null || year === null) return;
-    const fields = await payWith(async () => {
-      const token = await tokenizeCard({
-        number: number.replace(/\s/g, ''),
-        expMonth: month,
-        expYear: year,
-        cvc: cvv.trim(),
-        name: name.trim(),
-      });
-      return token.id;
-    });
-    const mapped: Partial<Record<Field, string>> = {};
-    for (const [field, text] of Object.entries(fields)) mapped[TOKEN_FIELDS[field] ?? 'number'] ??= text;
-    if (Object.keys(mapped).length > 0) setErrors(mapped);
+    const fields = await payWith(card.tokenize);
+    if (Object.keys(fields).length > 0) card.setErrors(cardFieldErrors(fields));
   };
 
   if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
   return (
     <CheckoutLayout choice={choice}>
       <Stack>
-        <CardPreview number={number} name={name} month={month} year={year} />
+        <CardPreview {...card.values} />
         <form onSubmit={pay} noValidate aria-label={bt.payment}>
           <Stack gap="sm" maw={520}>
-            <TextInput
-              label={bt.cardNumber}
-              inputMode="numeric"
-              autoComplete="cc-number"
-              value={number}
-              onChange={(e) => setNumber(cardNumberGroups(e.currentTarget.value.replace(/\D/g, '').slice(0, 19)))}
-              error={errors.number}
-              rightSection={brand ? <Text size="xs">{CARD_BRAND_NAMES[brand]}</Text> : null}
-              rightSectionWidth={brand ? 120 : undefined}
-            />
-            <TextInput
-              label={bt.cardHolder}
-              autoComplete="cc-name"
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={errors.name}
-            />
-            <Group grow align="flex-start">
-              <Select
-                label={bt.month}
-                placeholder="MM"
-                data={EXPIRY_MONTHS.map((m) => ({ value: String(m.value), label: m.label }))}
-                value={month ? String(month) : null}
-                onChange={(value) => setMonth(value ? Number(value) : null)}
-                error={errors.expiry}
-              />
-              <Select
-                label={bt.year}
-                placeholder="YYYY"
-                data={expiryYears(now).map(String)}
-                value={year ? String(year) : null}
-                onChange={(value) => setYear(value ? Number(value) : null)}
-                error={Boolean(errors.expiry)}
-              />
-              <TextInput
-                label={bt.cvv}
-                inputMode="numeric"
-                autoComplete="cc-csc"
-                maxLength={cvvLength(brand)}
-                value={cvv}
-                onChange={(e) => setCvv(e.currentTarget.value.replace(/\D/g, ''))}
-                error={errors.cvv}
-              />
-            </Group>
+            <CardInputs card={card} />
             <PayFooter busy={busy} error={outcome?.kind === 'declined' ? outcome.message : null} />
           </Stack>
         </form>

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Group,
@@ -28,7 +29,7 @@ import {
 } from '@sundial/core';
 import { IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -36,6 +37,7 @@ import { done, failed } from '../../components/notify';
 import { useBilling, useBillingManagers, useQuote, useSubscriptionAction } from './api';
 import { BillingTabs } from './BillingTabs';
 import { choiceSearch } from './choice';
+import { ReplaceCard } from './ReplaceCard';
 import { bt, cycleName } from './texts';
 
 /** The demo-request page of the landing site: Enterprise is sold by a call with sales. */
@@ -126,6 +128,20 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** Past due: a new plan waits until the open renewal is paid, which replacing the card does at once. */
+function PayOverdueFirst() {
+  return (
+    <Alert color="yellow" icon={<IconInfoCircle aria-hidden="true" />} data-testid="pay-overdue-first">
+      <Stack gap={6} align="flex-start">
+        <Text size="sm">{bt.payOverdueFirst}</Text>
+        <Anchor component={Link} to="?replace-card=1" fw={600} size="sm">
+          {bt.replaceCardToPay}
+        </Anchor>
+      </Stack>
+    </Alert>
+  );
+}
+
 /** Licenses, price, plan, cycle and the quoted total of a paid plan, then Continue to the invoice information. */
 function PurchasePanel(props: {
   plan: 'basic' | 'pro';
@@ -140,10 +156,12 @@ function PurchasePanel(props: {
   const [licenses, setLicenses] = useState<number | string>(Math.max(billing.licenses || 1, inUse, 1));
   const count = typeof licenses === 'number' ? licenses : Number.NaN;
   const error = licenseCountError(count, inUse);
-  const terms = error ? null : { plan, cycle, licenses: count };
+  const pastDue = billing.subscription?.status === 'past_due';
+  const terms = error || pastDue ? null : { plan, cycle, licenses: count };
   const quote = useQuote(workspaceId, terms);
   const price = billing.prices.find((p) => p.plan === plan);
   const unit = (cycle === 'annual' ? price?.annualCents : price?.monthlyCents) ?? 0;
+  if (pastDue) return <PayOverdueFirst />;
   return (
     <Stack gap="sm">
       <NumberInput
@@ -195,10 +213,51 @@ function PurchasePanel(props: {
   );
 }
 
-/** Free: the list, unlimited users, $0, and "Change plan to free" (with a confirmation) when a paid plan runs. */
-function FreePanel({ billing }: { billing: BillingView }) {
+/**
+ * "Cancel subscription" and "Change plan to free" ask the same question (both end the paid plan at
+ * the period's end, then Free): one dialog, with its own title and confirm button.
+ */
+function EndSubscriptionDialog(props: {
+  opened: boolean;
+  onClose: () => void;
+  action: 'cancel' | 'change-to-free';
+  title: string;
+  confirm: string;
+  periodEnd: string;
+}) {
   const { workspaceId } = useWorkspace();
   const action = useSubscriptionAction(workspaceId);
+  return (
+    <Modal opened={props.opened} onClose={props.onClose} title={props.title}>
+      <Stack>
+        <Text size="sm">{bt.changeToFreeBody(props.periodEnd)}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            {bt.keep}
+          </Button>
+          <Button
+            color="red"
+            loading={action.isPending}
+            onClick={() =>
+              action.mutate(props.action, {
+                onSuccess: () => {
+                  props.onClose();
+                  done(bt.canceled);
+                },
+                onError: failed,
+              })
+            }
+          >
+            {props.confirm}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Free: the list, unlimited users, $0, and "Change plan to free" (with a confirmation) when a paid plan runs. */
+function FreePanel({ billing }: { billing: BillingView }) {
   const [confirming, setConfirming] = useState(false);
   const sub = billing.subscription;
   const paid = sub && sub.status !== 'none' && sub.status !== 'canceled' && sub.plan !== 'free';
@@ -221,31 +280,14 @@ function FreePanel({ billing }: { billing: BillingView }) {
           </Text>
         )
       )}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={bt.changeToFreeTitle}>
-        <Stack>
-          <Text size="sm">{bt.changeToFreeBody(sub?.periodEnd ?? '')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {bt.keep}
-            </Button>
-            <Button
-              color="red"
-              loading={action.isPending}
-              onClick={() =>
-                action.mutate('change-to-free', {
-                  onSuccess: () => {
-                    setConfirming(false);
-                    done(bt.canceled);
-                  },
-                  onError: failed,
-                })
-              }
-            >
-              {bt.changeToFreeConfirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <EndSubscriptionDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        action="change-to-free"
+        title={bt.changeToFreeTitle}
+        confirm={bt.changeToFreeConfirm}
+        periodEnd={sub?.periodEnd ?? ''}
+      />
     </Stack>
   );
 }
@@ -291,6 +333,11 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
           </Row>
         )}
       </SimpleGrid>
+      {canBuy && sub.card && (
+        <Stack mt="sm" gap="xs">
+          <ReplaceCard pastDue={sub.status === 'past_due'} />
+        </Stack>
+      )}
       {canBuy && (
         <Group mt="sm">
           {sub.cancelAtPeriodEnd ? (
@@ -308,31 +355,14 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
           )}
         </Group>
       )}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={bt.cancelTitle}>
-        <Stack>
-          <Text size="sm">{bt.changeToFreeBody(sub.periodEnd ?? '')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {bt.keep}
-            </Button>
-            <Button
-              color="red"
-              loading={action.isPending}
-              onClick={() =>
-                action.mutate('cancel', {
-                  onSuccess: () => {
-                    setConfirming(false);
-                    done(bt.canceled);
-                  },
-                  onError: failed,
-                })
-              }
-            >
-              {bt.cancel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <EndSubscriptionDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        action="cancel"
+        title={bt.cancelTitle}
+        confirm={bt.cancel}
+        periodEnd={sub.periodEnd ?? ''}
+      />
     </Paper>
   );
 }

@@ -43,7 +43,8 @@ export function Summary({ choice }: { choice: SubscriptionTermsBody }) {
           <>
             <Divider />
             <Line label={bt.net} value={formatMoney(q.netCents)} />
-            {q.tax?.kind === 'standard' && (
+            {/* Reverse charged, the VAT line says 0% (the note below says why). */}
+            {(q.tax?.kind === 'standard' || q.tax?.kind === 'reverse_charge') && (
               <Line label={bt.vat(q.tax.rateBasisPoints)} value={formatMoney(q.vatCents)} />
             )}
             {q.tax && q.tax.kind !== 'standard' && q.tax.note && (

@@ -3,6 +3,7 @@ import type {
   BillingDetailsView,
   BillingQuoteView,
   BillingView,
+  CardChangeView,
   CheckoutBody,
   CheckoutView,
   InvoiceView,
@@ -101,6 +102,24 @@ export function useConfirmCheckout(w: string) {
   const refresh = useRefresh(w);
   return useMutation({
     mutationFn: (checkoutId: string) => api<CheckoutView>('POST', `${base(w)}/checkout/${checkoutId}/confirm`),
+    onSuccess: refresh,
+  });
+}
+
+/** Replaces the saved card with the card of `paymentToken` (a past-due renewal is charged on it at once). */
+export function useReplaceCard(w: string) {
+  const refresh = useRefresh(w);
+  return useMutation({
+    mutationFn: (paymentToken: string) => api<CardChangeView>('PUT', `${base(w)}/payment-method`, { paymentToken }),
+    onSuccess: refresh,
+  });
+}
+
+/** Back from the card's second step: saves it if the bank said yes. */
+export function useConfirmCard(w: string) {
+  const refresh = useRefresh(w);
+  return useMutation({
+    mutationFn: (changeId: string) => api<CardChangeView>('POST', `${base(w)}/payment-method/${changeId}/confirm`),
     onSuccess: refresh,
   });
 }

@@ -54,6 +54,23 @@ export const bt = {
   reactivate: 'Keep my subscription',
   canceled: 'Your subscription ends at the period’s end.',
   reactivated: 'Your subscription continues.',
+  // Replacing the saved card
+  replaceCard: 'Replace card',
+  replaceCardTitle: 'Replace the saved card',
+  replaceCardBody:
+    'Renewals are charged on this card from now on. We check it with $1.00, given back at once; your bank may ask you to confirm.',
+  saveCard: 'Save card',
+  savingCard: 'Checking the card…',
+  cardSaved: 'Your new card is saved.',
+  checkingCard: 'Checking the card with your bank…',
+  renewedOnNewCard: 'Your new card is saved and the overdue renewal is paid: your plan is active again.',
+  renewalStillDue: (message: string) => `Your new card is saved, but paying the overdue renewal failed: ${message}`,
+  confirmRenewal: 'Your new card is saved; your bank asks you to confirm the overdue payment.',
+  confirmRenewalLink: 'Confirm the payment',
+  payOverdueFirst:
+    'The last renewal of this workspace is unpaid, so the plan cannot change yet. Replace the card to pay it now; then choose the new plan.',
+  replaceCardToPay: 'Replace the card and pay the renewal',
+  pastDue: 'The last renewal could not be charged. Replace the card to pay it now and keep your plan.',
   // Invoice information
   invoiceInfo: 'Invoice information',
   billingAddress: 'Billing address',
@@ -97,7 +114,10 @@ export const bt = {
   // Invoices
   invoices: 'Invoices',
   noInvoices: 'No invoices yet. They appear here once you subscribe.',
-  columns: ['Number', 'Date', 'Period', 'Plan', 'Licenses', 'Net', 'VAT', 'Total', 'Status', 'Country', 'PDF'],
+  columns: ['Invoice', 'Plan and period', 'Net', 'VAT', 'Total', 'Status', 'PDF'],
+  moneyColumns: ['Net', 'VAT', 'Total'] as readonly string[],
+  issued: (day: string, country: string) => `${day} · ${country}`,
+  licenseCount: (n: number) => `${n} ${n === 1 ? 'license' : 'licenses'}`,
   pdf: (number: string) => `Download ${number} as PDF`,
   invoiceStatus: { open: 'Open', paid: 'Paid', void: 'Void' },
   creditNote: 'Credit note',
