@@ -30,6 +30,7 @@ import * as m202612010200 from './202612010200_create_billing.js';
 import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js';
 import * as m202612010600 from './202612010600_billing_dunning.js';
 import * as m202612010900 from './202612010900_create_approvals.js';
+import * as m202612010901 from './202612010901_approval_reminders.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '202612010500_rollups_rebuild_in_background': m202612010500,
   '202612010600_billing_dunning': m202612010600,
   '202612010900_create_approvals': m202612010900,
+  '202612010901_approval_reminders': m202612010901,
 };
