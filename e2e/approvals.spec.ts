@@ -103,6 +103,21 @@ test.describe('approvals', () => {
       expect(refused.status()).toBe(409);
       expect((await refused.json()).error).toEqual({ code: 'time_locked', message: locked });
     }
+
+    // The owner sets a lock date (payroll closed) from the Approvals page's settings.
+    await page.goto('/homepage/approvals');
+    await page.getByRole('button', { name: 'Approval settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Approvals and lock date' });
+    await settings.getByLabel('Lock time before').fill(week.start);
+    await shotsAtWidths(page, 'approvals-settings');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect(settings).toBeHidden();
+    await expect(page.getByText(`Lock time before ${week.start}`)).toBeVisible();
+    const before = await member.request.post(`${ws}/time-entries`, {
+      data: { start: `${shiftDay(week.start, -1)}T09:00:00.000Z`, duration: 600 },
+    });
+    expect(before.status()).toBe(409);
+    expect((await before.json()).error.message).toBe(approvalMessages.lockDate(week.start));
     await memberContext.close();
     await managerContext.close();
   });
