@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
@@ -131,6 +132,14 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     ...(log ? { log } : {}),
   });
   billing.registerJobs();
+  const approvalReminders = createApprovalReminders({
+    db,
+    jobs,
+    mailer,
+    publicUrl: config.publicUrl,
+    billing: config.billing,
+  });
+  approvalReminders.registerJobs();
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -154,6 +163,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),
     approvals: createApprovalsService({ db }),
+    approvalReminders,
     projects,
     clients: createClientsService(db),
     reports,

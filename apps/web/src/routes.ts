@@ -1,6 +1,7 @@
 import type { MeView } from '@sundial/core';
 import {
   IconChartBar,
+  IconChecklist,
   IconClock,
   IconDeviceDesktopAnalytics,
   IconFolder,
@@ -189,6 +190,12 @@ export const APP_ROUTES: AppRoute[] = [
     title: 'Attendance',
     page: { soon: 'Attendance is being built.' },
     nav: { section: 'TEAM', label: 'Attendance', icon: IconUserCheck },
+  },
+  {
+    path: '/homepage/approvals',
+    title: 'Approvals',
+    page: { load: () => import('./features/approvals/pages/ApprovalsPage') },
+    nav: { section: 'TEAM', label: 'Approvals', icon: IconChecklist },
   },
   {
     path: '/homepage/billing',

@@ -126,6 +126,7 @@ describe('scheduled purges', () => {
 
     const done = await app.services.jobs.list({ state: 'done' });
     expect(done.map((j) => j.name).sort()).toEqual([
+      'approvals.reminders',
       'billing.renewals',
       'billing.trial-reminders',
       'exports.purge',

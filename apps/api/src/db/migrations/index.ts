@@ -34,6 +34,7 @@ import * as m202612010900 from './202612010900_create_approvals.js';
 import * as m202612011000 from './202612011000_create_client_invoices.js';
 import * as m202612011100 from './202612011100_advanced_tags.js';
 import * as m202612010810 from './202612010810_create_card_changes.js';
+import * as m202612010901 from './202612010901_approval_reminders.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '202612011000_create_client_invoices': m202612011000,
   '202612011100_advanced_tags': m202612011100,
   '202612010810_create_card_changes': m202612010810,
+  '202612010901_approval_reminders': m202612010901,
 };

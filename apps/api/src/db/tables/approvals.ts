@@ -25,7 +25,16 @@ export interface ApprovalSettingsTable {
   updated_at: Timestamp;
 }
 
+/** A reminder sent once: `unsubmitted:<period start>` to a member, `pending:<approval id>` to an approver. */
+export interface ApprovalRemindersTable {
+  workspace_id: string;
+  user_id: string;
+  subject: string;
+  sent_at: Generated<Date>;
+}
+
 export interface ApprovalsTables {
   approvals: ApprovalsTable;
   approval_settings: ApprovalSettingsTable;
+  approval_reminders: ApprovalRemindersTable;
 }

@@ -205,3 +205,54 @@ export const approvalsRepository = {
     return row?.status;
   },
 };
+
+/** What the reminders job reads and writes. */
+export const remindersRepository = {
+  workspaces(db: Db) {
+    return db.selectFrom('workspaces').select(['id', 'name', 'plan', 'trial_ends_at']).execute();
+  },
+
+  /** Active members with their zone, week start, e-mail and role. */
+  members(db: Db, workspaceId: string): Promise<PeriodOwner[]> {
+    return db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['m.user_id', 'm.role', 'm.status', 'u.time_zone', 'u.week_start', 'u.email', 'u.name'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.status', '=', 'active')
+      .execute();
+  },
+
+  /** Whether the person tracked stopped time in [start, end] (local days of their zone). */
+  async trackedWithin(db: Db, workspaceId: string, owner: PeriodOwner, start: string, end: string) {
+    const row = await db
+      .selectFrom('time_entries')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', owner.user_id)
+      .where('end_at', 'is not', null)
+      .where(sql<boolean>`(start_at at time zone ${owner.time_zone})::date between ${start}::date and ${end}::date`)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Submitted periods waiting since before `before`. */
+  pending(db: Db, workspaceId: string, before: Date): Promise<ApprovalRow[]> {
+    return selectApprovals(db, workspaceId)
+      .where('approvals.status', '=', 'submitted')
+      .where('approvals.submitted_at', '<', before)
+      .orderBy('approvals.submitted_at')
+      .execute();
+  },
+
+  /** Records a reminder; false when it was sent already (by this run or another process). */
+  async claim(db: Db, workspaceId: string, userId: string, subject: string): Promise<boolean> {
+    const row = await db
+      .insertInto('approval_reminders')
+      .values({ workspace_id: workspaceId, user_id: userId, subject })
+      .onConflict((oc) => oc.doNothing())
+      .returning('subject')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+};

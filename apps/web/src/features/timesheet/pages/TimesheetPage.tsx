@@ -20,6 +20,7 @@ import { useMemo, useState } from 'react';
 import { api, parseApiError } from '../../../api/client';
 import { type Me, useWorkspace } from '../../../api/session';
 import { failed } from '../../../components/notify';
+import { PeriodBar } from '../../approvals/components/PeriodBar';
 import {
   type TimeEntryView,
   useEntries,
@@ -229,6 +230,7 @@ function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; rol
         </Group>
       </Group>
 
+      <PeriodBar workspaceId={workspaceId} userId={userId} day={dayMode ? anchor : firstDay} />
       {entries.isError && <Alert color="red">{parseApiError(entries.error).message}</Alert>}
       {entries.isPending ? (
         <Loader />
