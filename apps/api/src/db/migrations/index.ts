@@ -30,11 +30,11 @@ import * as m202612010200 from './202612010200_create_billing.js';
 import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js';
 import * as m202612010600 from './202612010600_billing_dunning.js';
 import * as m202612010800 from './202612010800_billing_renewal_errors.js';
+import * as m202612010810 from './202612010810_create_card_changes.js';
 import * as m202612010900 from './202612010900_create_approvals.js';
+import * as m202612010901 from './202612010901_approval_reminders.js';
 import * as m202612011000 from './202612011000_create_client_invoices.js';
 import * as m202612011100 from './202612011100_advanced_tags.js';
-import * as m202612010810 from './202612010810_create_card_changes.js';
-import * as m202612010901 from './202612010901_approval_reminders.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -69,9 +69,9 @@ export const migrations: Record<string, Migration> = {
   '202612010500_rollups_rebuild_in_background': m202612010500,
   '202612010600_billing_dunning': m202612010600,
   '202612010800_billing_renewal_errors': m202612010800,
+  '202612010810_create_card_changes': m202612010810,
   '202612010900_create_approvals': m202612010900,
+  '202612010901_approval_reminders': m202612010901,
   '202612011000_create_client_invoices': m202612011000,
   '202612011100_advanced_tags': m202612011100,
-  '202612010810_create_card_changes': m202612010810,
-  '202612010901_approval_reminders': m202612010901,
 };
