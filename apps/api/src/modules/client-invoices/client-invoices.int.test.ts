@@ -290,6 +290,17 @@ describe('client invoices', () => {
     expect((await ok(owner, 'GET', '/client-invoice-settings')).nextNumber).toBe(8);
   });
 
+  it('keeps a client with invoices: deleting it is refused', async () => {
+    const w = await world();
+    await ok(owner, 'POST', '/client-invoices', create(w));
+    const refused = await call(owner, 'DELETE', `/clients/${w.clientId}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toEqual({
+      code: 'client_has_invoices',
+      message: '“Acme” has invoices, which keep their client: archive it instead.',
+    });
+  });
+
   it('is for owners and admins of the workspace only', async () => {
     const w = await world();
     const draft = await ok(owner, 'POST', '/client-invoices', create(w));
