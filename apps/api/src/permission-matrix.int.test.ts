@@ -1069,12 +1069,14 @@ const invoiceRoutes: Route[] = [
   issuedInvoice('POST', '/mark-sent', ADMINS),
   issuedInvoice('POST', '/mark-paid', ADMINS, () => ({ paidOn: '2024-12-31' })),
   issuedInvoice('POST', '/void', ADMINS),
+  draftInvoice('GET', '/pdf', ADMINS),
+  issuedInvoice('POST', '/send', ADMINS, () => ({ to: ['client@example.com'] })),
 ];
 routes.push(...invoiceRoutes);
 
 describe('permission matrix: client invoices', () => {
   it('has a row for every client invoice route', () => {
     const family = /^\/api\/v1\/workspaces\/\{workspaceId\}\/client-invoice(s|-settings)(\/.*)?$/;
-    expect(missingRows(family, 12)).toEqual([]);
+    expect(missingRows(family, 14)).toEqual([]);
   });
 });

@@ -83,13 +83,14 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   });
   jobs.schedule(rebuildRollupsJob, '* * * * *', {});
   const rates = createRatesService(db, timeEntries);
+  const logoOf = async (workspaceId: string) => (await workspaces.logo(workspaceId))?.data ?? null;
   const exports = createExportsService({
     reports,
     rates,
     pageRows: config.EXPORT_PAGE_ROWS,
     jobMinRows: config.EXPORT_JOB_MIN_ROWS,
     databaseCsv: config.EXPORT_DATABASE_CSV,
-    logoOf: async (workspaceId) => (await workspaces.logo(workspaceId))?.data ?? null,
+    logoOf,
   });
   const savedReports = createSavedReportsService({
     db,
@@ -181,7 +182,13 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     }),
     tags: createTagsService(db, timeEntries),
     rates,
-    clientInvoices: createClientInvoicesService({ db, timeEntries, ...(now ? { now } : {}) }),
+    clientInvoices: createClientInvoicesService({
+      db,
+      timeEntries,
+      mailer,
+      logoOf,
+      ...(now ? { now } : {}),
+    }),
     imports: createImportsService(db, timeEntries, jobs, {
       maxBytes: config.IMPORT_MAX_BYTES,
       maxRows: config.IMPORT_MAX_ROWS,

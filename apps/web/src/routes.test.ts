@@ -42,7 +42,7 @@ describe('the sidebar', () => {
     expect(SIDEBAR.map(({ section, entries }) => [section, entries.map((e) => e.label)])).toEqual([
       ['TRACK', ['Timesheet']],
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
-      ['MANAGE', ['Projects', 'Tags']],
+      ['MANAGE', ['Projects', 'Tags', 'Invoices']],
       ['TEAM', ['Users', 'Attendance', 'Approvals']],
     ]);
   });

@@ -4,6 +4,7 @@ import {
   IconChecklist,
   IconClock,
   IconDeviceDesktopAnalytics,
+  IconFileInvoice,
   IconFolder,
   IconLayoutDashboard,
   IconTags,
@@ -178,6 +179,12 @@ export const APP_ROUTES: AppRoute[] = [
     title: 'Tags',
     page: { load: () => import('./features/tags/pages/TagsPage') },
     nav: { section: 'MANAGE', label: 'Tags', icon: IconTags },
+  },
+  {
+    path: '/homepage/invoices',
+    title: 'Invoices',
+    page: { load: () => import('./features/invoices/pages/ClientInvoicesPage') },
+    nav: { section: 'MANAGE', label: 'Invoices', icon: IconFileInvoice },
   },
   {
     path: '/homepage/user',

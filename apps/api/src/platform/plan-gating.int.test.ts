@@ -285,6 +285,13 @@ const GATED: GatedRoute[] = [
     url: (s) => `${s.ws}/client-invoices/${s.invoice.draft}/mark-paid`,
     body: () => ({ paidOn: '2026-02-01' }),
   },
+  { feature: 'invoicing', method: 'GET', url: (s) => `${s.ws}/client-invoices/${s.invoice.issued}/pdf` },
+  {
+    feature: 'invoicing',
+    method: 'POST',
+    url: (s) => `${s.ws}/client-invoices/${s.invoice.issued}/send`,
+    body: () => ({ to: ['client@example.com'] }),
+  },
   { feature: 'invoicing', method: 'POST', url: (s) => `${s.ws}/client-invoices/${s.invoice.issued}/void` },
   { feature: 'invoicing', method: 'DELETE', url: (s) => `${s.ws}/client-invoices/${s.invoice.doomed}` },
   {

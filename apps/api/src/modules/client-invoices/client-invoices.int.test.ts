@@ -290,6 +290,17 @@ describe('client invoices', () => {
     expect((await ok(owner, 'GET', '/client-invoice-settings')).nextNumber).toBe(8);
   });
 
+  it('keeps a client with invoices: deleting it is refused', async () => {
+    const w = await world();
+    await ok(owner, 'POST', '/client-invoices', create(w));
+    const refused = await call(owner, 'DELETE', `/clients/${w.clientId}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toEqual({
+      code: 'client_has_invoices',
+      message: '“Acme” has invoices, which keep their client: archive it instead.',
+    });
+  });
+
   it('is for owners and admins of the workspace only', async () => {
     const w = await world();
     const draft = await ok(owner, 'POST', '/client-invoices', create(w));
@@ -323,6 +334,55 @@ describe('client invoices under concurrency', () => {
       .execute();
     expect(links).toHaveLength(3);
   });
+
+  // PostgreSQL only: PGlite runs one transaction at a time, so there the second request simply
+  // finds the time taken (the 409 of the test above).
+  it.runIf(process.env.DATABASE_URL)(
+    'answers 409 to an invoice that waited on a concurrent one taking the same time',
+    async () => {
+      const w = await world();
+      let answer: ReturnType<typeof call> | undefined;
+      await ctx.t.db.transaction().execute(async (tx) => {
+        const id = '00000000-0000-4000-8000-00000000c0de';
+        await tx
+          .insertInto('client_invoices')
+          .values({
+            id,
+            workspace_id: owner.workspaceId,
+            client_id: w.clientId,
+            currency: 'EUR',
+            period_from: JAN.from,
+            period_to: JAN.to,
+            group_by: 'entry',
+            discount: 'null',
+            taxes: '[]',
+            total_cents: 0,
+            client_name: 'Acme',
+          })
+          .execute();
+        await tx
+          .insertInto('client_invoice_entries')
+          .values({
+            entry_id: w.entries.web1,
+            workspace_id: owner.workspaceId,
+            invoice_id: id,
+            seconds: 3600,
+            rate_cents: null,
+            amount_cents: 0,
+          })
+          .execute();
+        // The request reads the entry as free (this link is not committed) and waits on its key.
+        answer = call(owner, 'POST', '/client-invoices', create(w));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      });
+      const response = await (answer as ReturnType<typeof call>);
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json().error).toEqual({
+        code: 'entries_already_invoiced',
+        message: 'Some of this time is already on another invoice. Refresh the preview and try again.',
+      });
+    },
+  );
 
   it('gives two issues at once consecutive numbers', async () => {
     const w = await world();

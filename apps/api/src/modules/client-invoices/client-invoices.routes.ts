@@ -8,6 +8,7 @@ import {
   listClientInvoicesQuery,
   markClientInvoicePaidBody,
   previewClientInvoiceBody,
+  sendClientInvoiceBody,
   updateClientInvoiceBody,
 } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -152,5 +153,39 @@ export const clientInvoicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => clientInvoices.markPaid(actorOf(request), request.params.invoiceId, request.body.paidOn),
+  );
+
+  app.get(
+    `${base}/:invoiceId/pdf`,
+    {
+      schema: {
+        tags,
+        summary: "The invoice as an A4 PDF with the workspace's logo, address and payment details (application/pdf)",
+        params: invoiceParams,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const file = await clientInvoices.pdf(actorOf(request), request.params.invoiceId);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(file.pdf as never);
+    },
+  );
+
+  app.post(
+    `${base}/:invoiceId/send`,
+    {
+      schema: {
+        tags,
+        summary: 'E-mail the issued invoice as a PDF to the client, and mark it sent',
+        params: invoiceParams,
+        body: sendClientInvoiceBody,
+        response: one,
+      },
+    },
+    async (request) => clientInvoices.send(actorOf(request), request.params.invoiceId, request.body),
   );
 };

@@ -6,10 +6,12 @@ import {
   type ClientInvoiceView,
   type CreateClientInvoiceBody,
   formatInvoiceNumber,
+  formatMoney,
   type ListClientInvoicesQuery,
   MAX_INVOICE_CENTS,
   clientInvoiceMessages as messages,
   type PreviewClientInvoiceBody,
+  type SendClientInvoiceBody,
   type UpdateClientInvoiceBody,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
@@ -18,8 +20,10 @@ import type { Actor } from '../../platform/actor.js';
 import { type AuditAction, audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { Mailer } from '../../platform/mail.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import { FIXED_LINES_FROM, timeLines } from './client-invoices.lines.js';
+import { writeClientInvoicePdf } from './client-invoices.pdf.js';
 import { moneyOf, presentInvoice, presentLine, presentSettings, presentSummary } from './client-invoices.presenter.js';
 import { type InvoiceRow, type LineRow, clientInvoicesRepository as repo } from './client-invoices.repository.js';
 
@@ -40,6 +44,9 @@ const conflict = (code: string, message: string) => new AppError(code, message, 
 export interface ClientInvoicesDeps {
   db: Db;
   timeEntries: TimeEntriesService;
+  mailer: Mailer;
+  /** The workspace's logo (PNG or JPEG bytes) for the PDF, from the workspaces service. */
+  logoOf: (workspaceId: string) => Promise<Buffer | null>;
   now?: () => Date;
 }
 
@@ -49,7 +56,13 @@ export interface ClientInvoicesDeps {
  * from the workspace's counter under its row lock and its entries marked invoiced, in one
  * transaction. Sent and paid follow; voiding keeps the number and frees the entries.
  */
-export function createClientInvoicesService({ db, timeEntries, now = () => new Date() }: ClientInvoicesDeps) {
+export function createClientInvoicesService({
+  db,
+  timeEntries,
+  mailer,
+  logoOf,
+  now = () => new Date(),
+}: ClientInvoicesDeps) {
   const guard = (actor: Actor) => {
     assertCan(actor, 'invoices:manage');
     assertFeature(actor, 'invoicing');
@@ -112,7 +125,59 @@ export function createClientInvoicesService({ db, timeEntries, now = () => new D
     });
   }
 
+  /** The invoice as a PDF: an issued one with the seller's details as issued, a draft with today's settings. */
+  async function pdfOf(actor: Actor, id: string) {
+    const { workspaceId } = guard(actor);
+    const row = await found(db, workspaceId, id, false);
+    const invoice = await view(db, workspaceId, row);
+    const current = row.status === 'draft' ? ((await repo.settings(db, workspaceId)) ?? DEFAULT_SETTINGS) : null;
+    const pdf = await writeClientInvoicePdf(invoice, row.client_address, {
+      name: actor.membership.workspace.name,
+      logo: await logoOf(workspaceId),
+      address: current ? current.address : row.seller_address,
+      paymentDetails: current ? current.payment_details : row.payment_details,
+    });
+    const fileName = `invoice-${(row.number ?? 'draft').replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
+    return { pdf, fileName, row };
+  }
+
   return {
+    pdf: pdfOf,
+
+    /**
+     * E-mails the issued invoice as a PDF to the client's addresses (at once, over SMTP: files never
+     * go through the outbox), then marks it sent. A refused delivery is a 502 and changes nothing.
+     */
+    async send(actor: Actor, id: string, body: SendClientInvoiceBody): Promise<ClientInvoiceView> {
+      const { pdf, fileName, row } = await pdfOf(actor, id);
+      if (row.status === 'draft' || row.status === 'void') throw conflict('invoice_not_issued', messages.cannotSend);
+      const sender = actor.membership.workspace.name;
+      const total = formatMoney(row.total_cents, row.currency);
+      const lines = [
+        body.message?.trim() || `Please find attached invoice ${row.number} from ${sender}.`,
+        '',
+        `Invoice: ${row.number}`,
+        `Total: ${total}`,
+        ...(row.due_on ? [`Due: ${row.due_on}`] : []),
+      ];
+      try {
+        await mailer.sendNow({
+          to: body.to,
+          subject: `Invoice ${row.number} from ${sender}`,
+          text: lines.join('\n'),
+          attachments: [{ filename: fileName, contentType: 'application/pdf', content: pdf }],
+        });
+      } catch {
+        throw new AppError('mail_failed', 'The e-mail could not be sent: nothing was marked. Try again later.', {
+          status: 502,
+        });
+      }
+      return transition(actor, id, 'client_invoice.sent', async (tx, locked) => {
+        if (locked.status === 'issued')
+          await repo.update(tx, locked.workspace_id, id, { status: 'sent', sent_at: now() });
+      });
+    },
+
     async settings(actor: Actor): Promise<ClientInvoiceSettingsView> {
       const { workspaceId } = guard(actor);
       return presentSettings((await repo.settings(db, workspaceId)) ?? DEFAULT_SETTINGS);

@@ -93,7 +93,18 @@ export function createClientsService(db: Db) {
         assertCan(actor, 'clients:manage');
         // Its projects lose their client; two of them may then clash with a same-named project.
         const clash = `A project of “${client.name}” has the same name as a project without a client; rename one of them first.`;
-        await mapConstraints({ projects_sibling_name_key: { message: clash } }, () => repo.delete(tx, workspaceId, id));
+        const invoiced = `“${client.name}” has invoices, which keep their client: archive it instead.`;
+        await mapConstraints(
+          {
+            projects_sibling_name_key: { message: clash },
+            client_invoices_workspace_id_client_id_fkey: {
+              message: invoiced,
+              code: 'client_has_invoices',
+              status: 409,
+            },
+          },
+          () => repo.delete(tx, workspaceId, id),
+        );
         await audit(tx, {
           action: 'client.deleted',
           actorUserId: actor.userId,

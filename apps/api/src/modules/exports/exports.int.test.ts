@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import type { Role } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import { greyPng } from '../../../test/png.js';
 
 /**
@@ -56,42 +56,6 @@ const column = (rows: string[][], header: string) => {
   expect(i, `column ${header} in ${rows[0]}`).toBeGreaterThanOrEqual(0);
   return rows.slice(1).map((r) => r[i] as string);
 };
-
-/** The PDF's standard fonts write Windows-1252: Latin-1 but for a few punctuation marks. */
-const CP1252: Record<number, string> = {
-  128: '€',
-  133: '…',
-  145: '‘',
-  146: '’',
-  147: '“',
-  148: '”',
-  149: '•',
-  150: '–',
-  151: '—',
-};
-const cp1252 = { decode: (bytes: Buffer) => [...bytes].map((b) => CP1252[b] ?? String.fromCharCode(b)).join('') };
-/** The text a PDF shows: its Flate streams inflated, the strings of its text operators decoded. */
-function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  const parts: string[] = [];
-  for (const match of body.matchAll(/stream\r?\n/g)) {
-    const start = (match.index ?? 0) + match[0].length;
-    const end = body.indexOf('endstream', start);
-    let content = '';
-    try {
-      content = inflateSync(pdf.subarray(start, end)).toString('latin1');
-    } catch {
-      content = body.slice(start, end);
-    }
-    for (const op of content.matchAll(/\[(.*?)\]\s*TJ/gs))
-      parts.push(
-        [...(op[1] ?? '').matchAll(/<([0-9a-fA-F]*)>/g)]
-          .map((h) => cp1252.decode(Buffer.from(h[1] ?? '', 'hex')))
-          .join(''),
-      );
-  }
-  return parts.join('\n');
-}
 
 beforeAll(async () => {
   owner = await signUp(ctx.t.app);

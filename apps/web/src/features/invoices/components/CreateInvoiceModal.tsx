@@ -1,0 +1,134 @@
+import { Button, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { formatDuration, formatMoney, INVOICE_GROUPINGS, type InvoiceGrouping } from '@sundial/core';
+import { useState } from 'react';
+import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { useClients } from '../../projects/api';
+import { useCreateInvoice, usePreviewInvoice } from '../api';
+import { iv } from '../texts';
+
+const monthOf = (offset: number) => {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset + 1, 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+};
+
+/** New invoice: a client, its days and how lines group; the preview shows the lines before the draft is made. */
+export function CreateInvoiceModal({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (id: string) => void;
+}) {
+  const { workspaceId } = useWorkspace();
+  const clients = useClients(workspaceId, opened);
+  const preview = usePreviewInvoice(workspaceId);
+  const create = useCreateInvoice(workspaceId);
+  const [clientId, setClientId] = useState<string | null>(null);
+  const [range, setRange] = useState(monthOf(-1));
+  const [groupBy, setGroupBy] = useState<InvoiceGrouping>('project');
+  const body = clientId ? { clientId, ...range, groupBy } : null;
+  const error = preview.error ?? create.error;
+  const shown = preview.data;
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={iv.newInvoice} size="lg">
+      <Stack>
+        <Select
+          label={iv.client}
+          data={(clients.data?.items ?? []).filter((c) => !c.archived).map((c) => ({ value: c.id, label: c.name }))}
+          value={clientId}
+          onChange={(value) => {
+            setClientId(value);
+            preview.reset();
+          }}
+          searchable
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <TextInput
+            type="date"
+            label={iv.from}
+            value={range.from}
+            onChange={(e) => setRange({ ...range, from: e.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label={iv.to}
+            value={range.to}
+            onChange={(e) => setRange({ ...range, to: e.currentTarget.value })}
+          />
+          <Select
+            label={iv.groupBy}
+            data={INVOICE_GROUPINGS.map((g) => ({ value: g, label: iv.grouping[g] }))}
+            value={groupBy}
+            onChange={(value) => value && setGroupBy(value as InvoiceGrouping)}
+            allowDeselect={false}
+          />
+        </SimpleGrid>
+        {error && (
+          <Text c="red" size="sm" role="alert">
+            {parseApiError(error).message}
+          </Text>
+        )}
+        {shown && (
+          <Table data-testid="invoice-preview">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{iv.description}</Table.Th>
+                <Table.Th ta="right">{iv.hours}</Table.Th>
+                <Table.Th ta="right">{iv.amount}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.lines.map((line) => (
+                <Table.Tr key={line.description}>
+                  <Table.Td>{line.description}</Table.Td>
+                  <Table.Td ta="right">{line.seconds === null ? '' : formatDuration(line.seconds, 'decimal')}</Table.Td>
+                  <Table.Td ta="right">{formatMoney(line.amountCents, shown.currency)}</Table.Td>
+                </Table.Tr>
+              ))}
+              <Table.Tr>
+                <Table.Td fw={600}>
+                  {iv.total} ({iv.entries(shown.entryCount)})
+                </Table.Td>
+                <Table.Td />
+                <Table.Td ta="right" fw={600} data-testid="preview-total">
+                  {formatMoney(shown.money.totalCents, shown.currency)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group justify="flex-end">
+          <Button
+            variant="default"
+            disabled={!body}
+            loading={preview.isPending}
+            onClick={() => body && preview.mutate(body)}
+          >
+            {iv.preview}
+          </Button>
+          <Button
+            disabled={!body || !shown}
+            loading={create.isPending}
+            onClick={() =>
+              body &&
+              create.mutate(body, {
+                onSuccess: (invoice) => {
+                  preview.reset();
+                  onCreated(invoice.id);
+                },
+              })
+            }
+          >
+            {iv.create}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { formatMoney } from '@sundial/core';
+import { pdfText } from '../apps/api/test/pdf-text';
+import { expectNoSeriousViolations } from './support/axe';
+import { shotsAtWidths } from './support/shots';
+import { signUpOverHttp, workspaceApi } from './support/users';
+
+/** Last month's first and last day (UTC), the range the new-invoice dialog starts with. */
+function lastMonth() {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10), first };
+}
+
+test.describe('client invoices', () => {
+  test("an admin invoices a client's month and downloads the PDF, whose total is the billable report's", async ({
+    page,
+  }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    await page.goto('/homepage/invoices');
+    await expect(page.getByText('No invoices yet')).toBeVisible();
+    await shotsAtWidths(page, 'client-invoices-empty');
+
+    // A client with two projects and a month of billable time at two rates; other time left out.
+    const post = async (url: string, data: object) => {
+      const response = await page.request.post(`${ws}${url}`, { data });
+      expect(response.status(), await response.text()).toBeLessThan(300);
+      return response.json();
+    };
+    await post('/rates', { level: 'workspace', effectiveFrom: '2020-01-01', billableCents: 95_50 });
+    const client = await post('/clients', { name: 'Harbour Co', currency: 'USD', address: '9 Pier Road' });
+    const website = await post('/projects', { name: 'Website', clientId: client.id, isPublic: true });
+    const shop = await post('/projects', { name: 'Shop', clientId: client.id, isPublic: true });
+    await post('/rates', { level: 'project', projectId: shop.id, effectiveFrom: '2020-01-01', billableCents: 120_00 });
+    const { from, to, first } = lastMonth();
+    const day = (n: number) => new Date(first.getTime() + n * 86_400_000 + 10 * 3_600_000).toISOString();
+    for (const [n, duration, projectId] of [
+      [1, '1h20m', website.id],
+      [3, '2h45m', website.id],
+      [8, '37m', shop.id],
+      [12, '3h', shop.id],
+    ] as const)
+      await post('/time-entries', { start: day(n), duration, projectId, billable: true });
+    await post('/time-entries', { start: day(5), duration: '2h', projectId: website.id, billable: false });
+    await page.request.put(`${ws}/client-invoice-settings`, {
+      data: { address: 'Sundial Studio, 1 Dial Street', paymentDetails: 'IBAN GB00 0000 1111' },
+    });
+    const report = await (
+      await page.request.get(
+        `${ws}/reports/summary?preset=custom&from=${from}&to=${to}&timeZone=UTC&groupBy=client&measures=billableAmount&clients=${client.id}`,
+      )
+    ).json();
+    const billable = formatMoney(report.totals.billableAmount, 'USD');
+
+    // New invoice: the client, last month (the default), lines per project, previewed first.
+    await page.goto('/homepage/invoices');
+    await page.getByRole('button', { name: 'New invoice' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New invoice' });
+    await dialog.getByLabel('Client').click();
+    await page.getByRole('option', { name: 'Harbour Co' }).click();
+    await expect(dialog.getByLabel('From')).toHaveValue(from);
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await expect(dialog.getByTestId('preview-total')).toHaveText(billable);
+    await expect(dialog.getByTestId('invoice-preview')).toContainText('Website');
+    await expectNoSeriousViolations(page, 'new invoice dialog');
+    await shotsAtWidths(page, 'client-invoices-new');
+    await dialog.getByRole('button', { name: 'Create draft' }).click();
+
+    // The draft opens; issuing numbers it.
+    const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('invoice-lines') });
+    await expect(drawer.getByTestId('invoice-status')).toHaveText('Draft');
+    await expect(drawer.getByTestId('invoice-total')).toHaveText(billable);
+    await expectNoSeriousViolations(page, 'draft invoice');
+    await shotsAtWidths(page, 'client-invoices-draft');
+    await drawer.getByRole('button', { name: 'Issue', exact: true }).click();
+    await expect(drawer.getByTestId('invoice-status')).toHaveText('Issued');
+    const year = new Date().getUTCFullYear();
+    await expect(drawer.getByRole('heading', { name: `${year}-0001` })).toBeVisible();
+
+    // The PDF's total is the billable report's.
+    const downloading = page.waitForEvent('download');
+    await drawer.getByRole('button', { name: 'Download PDF' }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toBe(`invoice-${year}-0001.pdf`);
+    const text = pdfText(readFileSync(await file.path()));
+    expect(text).toContain(`No. ${year}-0001`);
+    expect(text).toContain('Harbour Co');
+    expect(text).toContain('IBAN GB00 0000 1111');
+    expect(text).toContain(billable);
+
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('client-invoice-row')).toHaveCount(1);
+    await expect(page.getByTestId('invoice-totals')).toContainText(billable);
+    await expectNoSeriousViolations(page, 'invoices list');
+    await shotsAtWidths(page, 'client-invoices-full');
+  });
+});
