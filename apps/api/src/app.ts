@@ -22,6 +22,7 @@ import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
@@ -178,6 +179,7 @@ export async function buildApp({
         }
       });
       await api.register(authRoutes);
+      await api.register(ssoRoutes);
       await api.register(meRoutes);
       await api.register(workspacesRoutes);
       await api.register(demoRequestsRoutes);

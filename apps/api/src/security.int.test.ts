@@ -28,6 +28,12 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/v1/auth/password/forgot',
   'GET /api/v1/auth/password/reset/{token}',
   'POST /api/v1/auth/password/reset',
+  // Single sign-on (modules/sso): reached before there is a session; a provider's callback proves who it is.
+  'GET /api/v1/auth/oidc/providers',
+  'GET /api/v1/auth/oidc/{providerId}/start',
+  'GET /api/v1/auth/oidc/{providerId}/callback',
+  'GET /api/v1/auth/sso/link',
+  'POST /api/v1/auth/sso/link',
   'POST /api/v1/demo-requests',
   'GET /api/v1/invites/{token}',
   'POST /api/v1/invites/{token}/accept',

@@ -17,6 +17,8 @@ import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
 import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
+import { createOidcRelyingParty } from './modules/sso/oidc.js';
+import { createSsoService } from './modules/sso/sso.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
@@ -146,6 +148,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     }),
     workspaces,
     auth,
+    /** Signing in through identity providers: social OpenID Connect and workspace SSO (modules/sso). */
+    sso: createSsoService({ db, config, sessions, auth, oidc: createOidcRelyingParty() }),
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),

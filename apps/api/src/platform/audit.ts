@@ -89,6 +89,15 @@ export const AUDIT_ACTIONS = [
   'subscription.reactivated',
   'subscription.ended',
   'invoice.credited',
+  // single sign-on (issue 18)
+  'user.signed_in_sso',
+  'user.identity_linked',
+  'sso.settings_saved',
+  'sso.settings_removed',
+  'sso.domain_added',
+  'sso.domain_verified',
+  'sso.domain_removed',
+  'sso.member_joined',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
