@@ -205,6 +205,19 @@ const GATED: GatedRoute[] = [
     method: 'GET',
     url: (s) => `${s.ws}/reports/matrix?${RANGE}&rows=user&columns=month&measures=billableAmount`,
   },
+  // Workspace single sign-on (Pro, issue 18)
+  {
+    feature: 'sso',
+    method: 'PUT',
+    url: (s) => `${s.ws}/sso`,
+    body: () => ({
+      protocol: 'saml',
+      entryPoint: 'https://idp.example.com/sso',
+      idpIssuer: 'https://idp.example.com',
+      idpCertificate: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(200)}\n-----END CERTIFICATE-----`,
+    }),
+  },
+  { feature: 'sso', method: 'POST', url: (s) => `${s.ws}/sso/domains`, body: () => ({ domain: 'corp.example.org' }) },
 ];
 
 const label = (r: GatedRoute) =>
@@ -232,7 +245,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'sso'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {

@@ -64,3 +64,72 @@ export const ssoLinkBody = z.object({
 
 export const socialProviderView = z.object({ id: z.string(), name: z.string() });
 export type SocialProviderView = z.infer<typeof socialProviderView>;
+
+// ---- workspace SSO (Pro) ------------------------------------------------------------------------
+
+const httpsUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .url('Enter a URL, like https://idp.example.com.')
+  .refine((value) => /^https?:\/\//.test(value), { message: 'Enter a URL starting with https://.' });
+const joinRole = z.enum(['admin', 'manager', 'member', 'guest']);
+
+const common = {
+  requireSso: z.boolean().default(false),
+  defaultRole: joinRole.default('member'),
+};
+
+/** A workspace's identity provider, as its owner or admin sets it. */
+export const workspaceSsoBody = z.discriminatedUnion('protocol', [
+  z.object({
+    protocol: z.literal('oidc'),
+    issuer: httpsUrl,
+    clientId: text({ min: 1, max: 300 }),
+    /** Left out: the stored one stays. */
+    clientSecret: text({ trim: false, min: 1, max: 1000 }).optional(),
+    ...common,
+  }),
+  z.object({
+    protocol: z.literal('saml'),
+    entryPoint: httpsUrl,
+    idpIssuer: text({ min: 1, max: 500 }),
+    /** The identity provider's signing certificate, PEM or its base64 body. */
+    idpCertificate: text({ min: 100, max: 20_000 }),
+    ...common,
+  }),
+]);
+export type WorkspaceSsoBody = z.input<typeof workspaceSsoBody>;
+
+export const ssoDomainSchema = text({ min: 3, max: 253 })
+  .transform((value) => value.toLowerCase())
+  .refine((value) => /^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(value), {
+    message: 'Enter a domain, like example.com.',
+  });
+
+export const workspaceSsoView = z.object({
+  protocol: z.enum(['oidc', 'saml']).nullable(),
+  issuer: z.string().nullable(),
+  clientId: z.string().nullable(),
+  hasClientSecret: z.boolean(),
+  entryPoint: z.string().nullable(),
+  idpIssuer: z.string().nullable(),
+  idpCertificate: z.string().nullable(),
+  requireSso: z.boolean(),
+  defaultRole: joinRole,
+  domains: z.array(z.object({ domain: z.string(), verified: z.boolean(), verifiedAt: z.string().nullable() })),
+  /** What to enter at the identity provider. */
+  oidcRedirectUri: z.string(),
+  samlEntityId: z.string(),
+  samlAcsUrl: z.string(),
+});
+export type WorkspaceSsoView = z.infer<typeof workspaceSsoView>;
+
+/** "Log in with SSO": an e-mail (its verified domain finds the workspace) or a workspace id. */
+export const ssoStartBody = z
+  .object({
+    email: text({ max: 254 }).optional(),
+    workspaceId: z.uuid().optional(),
+    returnTo: z.string().max(500).optional(),
+  })
+  .refine((body) => body.email || body.workspaceId, { message: 'Enter your work e-mail.', path: ['email'] });

@@ -34,6 +34,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       nonce text,
       code_verifier text,
       request_id text,
+      -- A domain verification: the admin who started it and the domain their own address proves.
+      verify_user_id uuid references users (id) on delete cascade,
+      verify_domain text,
       return_to text not null,
       expires_at timestamptz not null
     );

@@ -19,6 +19,8 @@ export interface SsoStatesTable {
   nonce: string | null;
   code_verifier: string | null;
   request_id: string | null;
+  verify_user_id: string | null;
+  verify_domain: string | null;
   return_to: string;
   expires_at: Timestamp;
 }

@@ -1,7 +1,10 @@
+import type { Role } from '@sundial/core';
 import type { Insertable, Updateable } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { SsoPendingLinksTable, SsoStatesTable, WorkspaceSsoTable } from '../../db/tables/sso.js';
 import { newId } from '../../platform/ids.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
 
 export const ssoRepository = {
   async findIdentity(db: Db, provider: string, subject: string) {
@@ -174,4 +177,40 @@ export const ssoRepository = {
       .executeTakeFirst();
     return row !== undefined;
   },
+
+  /** Makes the user a member with the role, when they have no membership (a removed one stays removed); true when added. */
+  async joinWorkspace(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<boolean> {
+    const row = await db
+      .insertInto('memberships')
+      .values({ workspace_id: input.workspaceId, user_id: input.userId, role: input.role })
+      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async setCurrentWorkspace(db: Db, userId: string, workspaceId: string): Promise<void> {
+    await db.updateTable('users').set({ current_workspace_id: workspaceId }).where('id', '=', userId).execute();
+  },
+
+  /** The user, when they are an active owner or admin of the workspace. */
+  async findActiveAdmin(db: Db, workspaceId: string, userId: string) {
+    return db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.user_id', '=', userId)
+      .where('m.status', '=', 'active')
+      .where('m.role', 'in', ['owner', 'admin'])
+      .executeTakeFirst();
+  },
 };
+
+/** Forgets sign-ins under way, link requests and seen SAML assertions once past their time. */
+export const purgeSsoJob = defineJob('sso.purge', z.object({}));
+
+export function scheduleSsoPurge(jobs: JobRunner, db: Db): void {
+  jobs.register(purgeSsoJob, () => ssoRepository.purgeExpired(db));
+  jobs.schedule(purgeSsoJob, '19 * * * *', {});
+}

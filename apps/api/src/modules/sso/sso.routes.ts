@@ -12,9 +12,9 @@ import { type SsoOutcome, STATE_MS } from './sso.service.js';
 const tags = ['sso'];
 
 /** The cookies of a sign-in under way: the browser's copy of its state, and a link request waiting for a password. */
-const STATE_COOKIE = 'sundial_sso_state';
+export const STATE_COOKIE = 'sundial_sso_state';
 const LINK_COOKIE = 'sundial_sso_link';
-const cookieOptions = (config: Pick<Config, 'secureCookies'>, maxAgeMs: number) => ({
+export const cookieOptions = (config: Pick<Config, 'secureCookies'>, maxAgeMs: number) => ({
   path: '/api/v1/auth',
   httpOnly: true,
   // Lax: the provider's redirect back is a top-level GET, which carries it; nothing else cross-site does.
@@ -23,7 +23,7 @@ const cookieOptions = (config: Pick<Config, 'secureCookies'>, maxAgeMs: number) 
   maxAge: Math.floor(maxAgeMs / 1000),
 });
 
-const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+export const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
 /**
  * Sends the browser on after a provider's callback: signed in, to where it was going; to the link

@@ -149,6 +149,8 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
         nonce: checks.nonce,
         code_verifier: checks.codeVerifier,
         request_id: null,
+        verify_user_id: null,
+        verify_domain: null,
         return_to: safeReturnPath(returnTo),
         expires_at: new Date(Date.now() + STATE_MS),
       });
