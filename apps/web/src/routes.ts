@@ -104,6 +104,11 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: 'New password',
     page: { load: named(() => import('./features/auth/pages/NewPasswordPage'), 'NewPasswordPage') },
   },
+  {
+    path: '/link-account',
+    title: 'Link your account',
+    page: { load: named(() => import('./features/auth/pages/LinkAccountPage'), 'LinkAccountPage') },
+  },
   { path: '/invite', title: 'Invitation', page: { load: () => import('./features/team/pages/AcceptInvitePage') } },
   { path: '/billing', title: 'Your subscription', page: { redirect: '/homepage/billing' } },
   /** A report shared by a public link: read-only, no sign-in; the secret is in the URL fragment. */

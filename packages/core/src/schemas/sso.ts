@@ -4,7 +4,7 @@ import { text } from './text.js';
 
 /**
  * Single sign-on (issue 18): what the API answers when a sign-in through an identity provider
- * cannot finish. The callback sends the browser to `/login?ssoError=<code>`; the page says this.
+ * cannot finish. The callback sends the browser to `/loginpage?ssoError=<code>`; the page says this.
  */
 export const ssoMessages = {
   providerUnknown: 'This sign-in provider is not configured.',

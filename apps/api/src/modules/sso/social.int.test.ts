@@ -125,18 +125,18 @@ describe('social sign-in through OpenID Connect', () => {
     const { back, callback, stateCookie } = await signInThroughProvider('twice');
     expect(callback.statusCode).toBe(303);
     const replay = await t.app.inject({ url: `${back.pathname}${back.search}`, headers: { cookie: stateCookie } });
-    expect(replay.headers.location).toBe('/login?ssoError=sso_expired');
+    expect(replay.headers.location).toBe('/loginpage?ssoError=sso_expired');
     expect(replay.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
 
     const start = await t.app.inject({ url: '/api/v1/auth/oidc/acme/start' });
     const elsewhere = await idp.signIn(start.headers.location as string, 'twice');
     const noCookie = await t.app.inject({ url: `${elsewhere.pathname}${elsewhere.search}` });
-    expect(noCookie.headers.location).toBe('/login?ssoError=sso_expired');
+    expect(noCookie.headers.location).toBe('/loginpage?ssoError=sso_expired');
     const otherState = await t.app.inject({
       url: `${elsewhere.pathname}${elsewhere.search}`,
       headers: { cookie: 'sundial_sso_state=someone-elses' },
     });
-    expect(otherState.headers.location).toBe('/login?ssoError=sso_expired');
+    expect(otherState.headers.location).toBe('/loginpage?ssoError=sso_expired');
     expect(ssoErrorMessage('sso_expired')).toMatch(/took too long/);
   });
 
@@ -144,7 +144,7 @@ describe('social sign-in through OpenID Connect', () => {
     const email = uniqueEmail('unverified').toLowerCase();
     idp.accounts.set('unverified', { email, email_verified: false });
     const { callback } = await signInThroughProvider('unverified');
-    expect(callback.headers.location).toBe('/login?ssoError=sso_no_email');
+    expect(callback.headers.location).toBe('/loginpage?ssoError=sso_no_email');
     expect(await usersWith(email)).toHaveLength(0);
   });
 

@@ -47,7 +47,7 @@ export async function finishInBrowser(
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) reply.log.warn({ err: error }, 'single sign-on failed');
     const code = error instanceof AppError ? error.code : 'sso_failed';
-    return reply.redirect(`/login?ssoError=${encodeURIComponent(code)}`, 303);
+    return reply.redirect(`/loginpage?ssoError=${encodeURIComponent(code)}`, 303);
   }
 }
 

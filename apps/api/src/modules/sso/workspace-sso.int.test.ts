@@ -139,7 +139,7 @@ describe('workspace SSO through OpenID Connect', () => {
     idp.accounts.set('stranger', { email: 'stranger@other.test', email_verified: true });
     const start = await call('POST', '/api/v1/auth/sso/start', undefined, { workspaceId: owner.workspaceId });
     const done = await through(start, 'stranger');
-    expect(done.headers.location).toBe('/login?ssoError=sso_outside_domains');
+    expect(done.headers.location).toBe('/loginpage?ssoError=sso_outside_domains');
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
   });
 
@@ -244,7 +244,7 @@ describe('workspace SSO through SAML 2.0', () => {
     const signed = response(request, `sam@${domain}`);
     expect((await post(signed, request.relayState)).headers.location).toBe('/');
     const replay = await post(signed, request.relayState);
-    expect(replay.headers.location).toMatch(/^\/login\?ssoError=/);
+    expect(replay.headers.location).toMatch(/^\/loginpage\?ssoError=/);
     expect(replay.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
   });
 
@@ -263,7 +263,7 @@ describe('workspace SSO through SAML 2.0', () => {
     const request = await startFor(`sam@${domain}`);
     const done = await post(build(request), request.relayState);
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/login?ssoError=sso_failed');
+    expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
   });
 });
