@@ -37,7 +37,7 @@ export function SsoOptions({ next, workspaceSso = true }: { next: string; worksp
   };
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" mt="md">
       <Divider label="or" labelPosition="center" />
       {items.map((provider) => (
         <Button key={provider.id} component="a" href={socialStartUrl(provider.id, next)} variant="default" fullWidth>
