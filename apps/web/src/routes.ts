@@ -216,6 +216,11 @@ export const APP_ROUTES: AppRoute[] = [
   { path: '/homepage/addproject', title: 'Add project', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/tab', title: 'Settings', page: { redirect: '/homepage/profile' } },
   {
+    path: '/homepage/sso',
+    title: 'Single sign-on',
+    page: { load: named(() => import('./features/sso/SsoSettingsPage'), 'SsoSettingsPage') },
+  },
+  {
     path: '/homepage/profile',
     title: 'Profile settings',
     page: { load: named(() => import('./features/profile/pages/ProfilePage'), 'ProfilePage') },

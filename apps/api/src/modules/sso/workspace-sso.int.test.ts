@@ -103,7 +103,7 @@ describe('workspace SSO through OpenID Connect', () => {
     const start = await call('POST', `${ws()}/domains/${domain}/verify`, owner.cookie);
     const done = await through(start, 'owner-sub');
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/settings/sso');
+    expect(done.headers.location).toBe('/homepage/sso');
     expect((await call('GET', ws(), owner.cookie)).json().domains[0]).toMatchObject({ domain, verified: true });
   });
 
@@ -219,7 +219,7 @@ describe('workspace SSO through SAML 2.0', () => {
     const verify = await call('POST', `${ws()}/domains/${domain}/verify`, owner.cookie);
     const request = readAuthnRequest(verify.json().url);
     const done = await post(response(request, owner.email), request.relayState);
-    expect(done.headers.location).toBe('/settings/sso');
+    expect(done.headers.location).toBe('/homepage/sso');
   });
 
   it('serves its service provider metadata', async () => {

@@ -298,7 +298,7 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       if (domainOf(actor.user.email) !== domain) {
         throw new AppError('sso_domain_not_proved', ssoMessages.domainNotYours, { status: 422 });
       }
-      return start(await settingsOf(workspaceId), '/settings/sso', { userId: actor.userId, domain });
+      return start(await settingsOf(workspaceId), '/homepage/sso', { userId: actor.userId, domain });
     },
 
     /** "Log in with SSO": the identity provider of the e-mail's verified domain, or of the workspace. */
