@@ -24,6 +24,8 @@ import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { workspaceSsoRoutes } from './modules/sso/workspace-sso.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
@@ -50,6 +52,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a session. */
     public?: boolean;
+    /** Posted by another site's page by design (a SAML identity provider's form); proves itself otherwise. */
+    crossSite?: boolean;
   }
 }
 
@@ -170,7 +174,7 @@ export async function buildApp({
       // Who is asking, before the body is even validated: 401 comes before 422, and a workspace
       // the user is not a member of is a 404, whatever else is wrong with the request.
       api.addHook('onRequest', async (request) => {
-        assertSameOrigin(request);
+        if (!request.routeOptions.config.crossSite) assertSameOrigin(request);
         const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
         const wellFormed = workspaceId !== undefined && isUuid(workspaceId) ? workspaceId : undefined;
         // The session authenticator finds the membership with the session and user, in one query.
@@ -184,6 +188,8 @@ export async function buildApp({
         }
       });
       await api.register(authRoutes);
+      await api.register(ssoRoutes);
+      await api.register(workspaceSsoRoutes);
       await api.register(meRoutes);
       await api.register(workspacesRoutes);
       await api.register(demoRequestsRoutes);

@@ -67,3 +67,46 @@ describe('config', () => {
     expect(loadConfig({ SELLER_COUNTRY: 'US', SELLER_VAT_ID: '12-3456789' }).seller.vatId).toBe('12-3456789');
   });
 });
+
+describe('social sign-in providers', () => {
+  const acme = { id: 'acme', name: 'Acme ID', issuer: 'https://id.acme.test', clientId: 'c', clientSecret: 's' };
+
+  it('reads none by default, the presets, and the JSON list', () => {
+    expect(loadConfig({}).socialProviders).toEqual([]);
+    const config = loadConfig({
+      OIDC_GOOGLE_CLIENT_ID: 'g-id',
+      OIDC_GOOGLE_CLIENT_SECRET: 'g-secret',
+      OIDC_MICROSOFT_CLIENT_ID: 'm-id',
+      OIDC_MICROSOFT_CLIENT_SECRET: 'm-secret',
+      OIDC_MICROSOFT_TENANT: 'contoso.onmicrosoft.com',
+      OIDC_PROVIDERS: JSON.stringify([acme]),
+    });
+    expect(config.socialProviders).toEqual([
+      {
+        id: 'google',
+        name: 'Google',
+        issuer: 'https://accounts.google.com',
+        clientId: 'g-id',
+        clientSecret: 'g-secret',
+      },
+      {
+        id: 'microsoft',
+        name: 'Microsoft',
+        issuer: 'https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0',
+        clientId: 'm-id',
+        clientSecret: 'm-secret',
+      },
+      acme,
+    ]);
+  });
+
+  it.each([
+    [{ OIDC_GOOGLE_CLIENT_ID: 'g-id' }, 'OIDC_GOOGLE_CLIENT_ID and OIDC_GOOGLE_CLIENT_SECRET: set both, or neither'],
+    [{ OIDC_PROVIDERS: '{not json' }, 'OIDC_PROVIDERS: must be JSON'],
+    [{ OIDC_PROVIDERS: JSON.stringify([{ ...acme, issuer: 'ftp://x' }]) }, 'OIDC_PROVIDERS.0.issuer: must start with'],
+    [{ OIDC_PROVIDERS: JSON.stringify([{ ...acme, id: 'Has Space' }]) }, 'OIDC_PROVIDERS.0.id: must be 1 to 30'],
+    [{ OIDC_PROVIDERS: JSON.stringify([acme, acme]) }, 'the id "acme" is used twice'],
+  ])('fails with a clear line for %j', (env, line) => {
+    expect(() => loadConfig(env)).toThrow(line);
+  });
+});

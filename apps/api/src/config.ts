@@ -157,6 +157,20 @@ const envSchema = z.object({
       message: 'must be keys of 64 hex digits, separated by commas',
     })
     .optional(),
+  /**
+   * Social sign-in (OpenID Connect): a JSON list of providers, each
+   * {"id","name","issuer","clientId","clientSecret"}, beside the presets below (README, Single sign-on).
+   */
+  OIDC_PROVIDERS: z.string().optional(),
+  OIDC_GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OIDC_MICROSOFT_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_MICROSOFT_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** The Entra ID tenant of the Microsoft preset: a tenant id for work accounts, `consumers` for personal ones. */
+  OIDC_MICROSOFT_TENANT: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,100}$/, 'must be a tenant id or domain')
+    .default('consumers'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -189,6 +203,72 @@ export interface Config extends Env {
   stripe: StripeSettings | null;
   seller: Seller;
   webDist: string;
+  /** The social sign-in providers the operator configured (none: the buttons are hidden). */
+  socialProviders: SocialProvider[];
+}
+
+/** An OpenID provider people may sign up and sign in with (issue 18). */
+export interface SocialProvider {
+  /** Short and stable: it is in the callback URL and links accounts (`social:<id>`). */
+  id: string;
+  /** What the button says: "Continue with <name>". */
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+const socialProviderSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]{1,30}$/, 'must be 1 to 30 lower-case letters, digits or dashes'),
+  name: z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters'),
+  issuer: url(['https', 'http']),
+  clientId: z.string().trim().min(1, 'is required'),
+  clientSecret: z.string().trim().min(1, 'is required'),
+});
+
+/** OIDC_PROVIDERS and the Google and Microsoft presets, each checked with a line per problem. */
+function socialProvidersOf(env: Env): SocialProvider[] {
+  const problems: string[] = [];
+  const providers: SocialProvider[] = [];
+  const preset = (id: string, name: string, issuer: string, clientId?: string, clientSecret?: string) => {
+    const prefix = `OIDC_${id.toUpperCase()}`;
+    if (!clientId && !clientSecret) return;
+    if (!clientId || !clientSecret) {
+      problems.push(`  ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET: set both, or neither`);
+      return;
+    }
+    providers.push({ id, name, issuer, clientId, clientSecret });
+  };
+  preset('google', 'Google', 'https://accounts.google.com', env.OIDC_GOOGLE_CLIENT_ID, env.OIDC_GOOGLE_CLIENT_SECRET);
+  preset(
+    'microsoft',
+    'Microsoft',
+    `https://login.microsoftonline.com/${env.OIDC_MICROSOFT_TENANT}/v2.0`,
+    env.OIDC_MICROSOFT_CLIENT_ID,
+    env.OIDC_MICROSOFT_CLIENT_SECRET,
+  );
+  if (env.OIDC_PROVIDERS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(env.OIDC_PROVIDERS);
+    } catch {
+      problems.push('  OIDC_PROVIDERS: must be JSON: a list of {"id","name","issuer","clientId","clientSecret"}');
+    }
+    if (json !== undefined) {
+      const parsed = z.array(socialProviderSchema, { error: 'must be a JSON list' }).safeParse(json);
+      if (parsed.success) providers.push(...parsed.data);
+      else
+        for (const issue of parsed.error.issues)
+          problems.push(`  OIDC_PROVIDERS.${issue.path.join('.')}: ${issue.message}`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const provider of providers) {
+    if (seen.has(provider.id)) problems.push(`  OIDC_PROVIDERS: the id "${provider.id}" is used twice`);
+    seen.add(provider.id);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return providers;
 }
 
 export class ConfigError extends Error {}
@@ -260,6 +340,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     stripe: stripeOf(env),
     seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    socialProviders: socialProvidersOf(env),
   };
 }
 

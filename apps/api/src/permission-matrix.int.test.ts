@@ -1080,3 +1080,63 @@ describe('permission matrix: client invoices', () => {
     expect(missingRows(family, 14)).toEqual([]);
   });
 });
+
+// ---- workspace single sign-on (issue 18) ----------------------------------------------------
+
+/**
+ * Owners and admins set the workspace's identity provider and its domains. The SAML settings are
+ * stored as given (nothing reaches the identity provider until someone signs in), and every
+ * signed-up person's address is at example.com, so each may start that domain's verification.
+ */
+const SAML_SETTINGS = {
+  protocol: 'saml',
+  entryPoint: 'https://idp.example.com/sso',
+  idpIssuer: 'https://idp.example.com',
+  idpCertificate: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(200)}\n-----END CERTIFICATE-----`,
+};
+const ssoConfigured = async (domain?: string) => {
+  const saved = await ctx.call('PUT', w('/sso'), people.owner.cookie, SAML_SETTINGS);
+  if (saved.statusCode !== 200) throw new Error(`fixture sso: ${saved.body}`);
+  if (domain) await ownerCall('POST', w('/sso/domains'), { domain });
+};
+let ssoDomains = 0;
+const ssoRoutes: Route[] = [
+  top('GET', '/sso', ADMINS),
+  top('PUT', '/sso', ADMINS, () => SAML_SETTINGS),
+  {
+    path: '/workspaces/:id/sso',
+    method: 'DELETE',
+    prepare: async () => {
+      await ssoConfigured();
+      return { url: w('/sso') };
+    },
+    allowed: ADMINS,
+  },
+  top('POST', '/sso/domains', ADMINS, () => ({ domain: `d${++ssoDomains}.example.org` })),
+  {
+    path: '/workspaces/:id/sso/domains/:domain',
+    method: 'DELETE',
+    prepare: async () => {
+      const domain = `gone${++ssoDomains}.example.org`;
+      await ownerCall('POST', w('/sso/domains'), { domain });
+      return { url: w(`/sso/domains/${domain}`) };
+    },
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/sso/domains/:domain/verify',
+    method: 'POST',
+    prepare: async () => {
+      await ssoConfigured('example.com');
+      return { url: w('/sso/domains/example.com/verify') };
+    },
+    allowed: ADMINS,
+  },
+];
+routes.push(...ssoRoutes);
+
+describe('permission matrix: single sign-on', () => {
+  it('has a row for every workspace SSO route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/sso(\/.*)?$/, 6)).toEqual([]);
+  });
+});

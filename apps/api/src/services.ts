@@ -20,6 +20,10 @@ import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
 import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
+import { createOidcRelyingParty } from './modules/sso/oidc.js';
+import { scheduleSsoPurge } from './modules/sso/sso.repository.js';
+import { createSsoService } from './modules/sso/sso.service.js';
+import { createWorkspaceSsoService } from './modules/sso/workspace-sso.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
@@ -77,6 +81,9 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
+  const oidc = createOidcRelyingParty();
+  const sso = createSsoService({ db, config, sessions, auth, oidc });
+  scheduleSsoPurge(jobs, db);
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {
     await reports.rebuildStaleRollups();
@@ -160,6 +167,9 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     }),
     workspaces,
     auth,
+    /** Signing in through identity providers: social OpenID Connect and workspace SSO (modules/sso). */
+    sso,
+    workspaceSso: createWorkspaceSsoService({ db, config, secrets, oidc, sso }),
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),

@@ -106,6 +106,11 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: 'New password',
     page: { load: named(() => import('./features/auth/pages/NewPasswordPage'), 'NewPasswordPage') },
   },
+  {
+    path: '/link-account',
+    title: 'Link your account',
+    page: { load: named(() => import('./features/auth/pages/LinkAccountPage'), 'LinkAccountPage') },
+  },
   { path: '/invite', title: 'Invitation', page: { load: () => import('./features/team/pages/AcceptInvitePage') } },
   { path: '/billing', title: 'Your subscription', page: { redirect: '/homepage/billing' } },
   /** A report shared by a public link: read-only, no sign-in; the secret is in the URL fragment. */
@@ -224,6 +229,11 @@ export const APP_ROUTES: AppRoute[] = [
   { path: '/homepage/addtask', title: 'Add task', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/addproject', title: 'Add project', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/tab', title: 'Settings', page: { redirect: '/homepage/profile' } },
+  {
+    path: '/homepage/sso',
+    title: 'Single sign-on',
+    page: { load: named(() => import('./features/sso/SsoSettingsPage'), 'SsoSettingsPage') },
+  },
   {
     path: '/homepage/profile',
     title: 'Profile settings',

@@ -25,6 +25,7 @@ export * from './schemas/report-schedules.js';
 export * from './schemas/reports.js';
 export * from './schemas/saved-reports.js';
 export * from './schemas/session.js';
+export * from './schemas/sso.js';
 export * from './schemas/subscription.js';
 export * from './schemas/tag-rules.js';
 export * from './schemas/team.js';

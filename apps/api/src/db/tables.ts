@@ -14,6 +14,7 @@ import type { RateLimitsTables } from './tables/rate-limits.js';
 import type { RatesTables } from './tables/rates.js';
 import type { ReportSchedulesTables } from './tables/report-schedules.js';
 import type { SavedReportsTables } from './tables/saved-reports.js';
+import type { SsoTables } from './tables/sso.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
 import type { WorkspaceLogosTables } from './tables/workspace-logos.js';
@@ -125,6 +126,7 @@ export interface Database
     ReportSchedulesTables,
     ExportJobsTables,
     WorkspaceLogosTables,
+    SsoTables,
     PaymentsTables,
     BillingTables,
     ApprovalsTables,

@@ -105,6 +105,15 @@ export const AUDIT_ACTIONS = [
   'approval.rejected',
   'approval.withdrawn',
   'approval_settings.updated',
+  // single sign-on (issue 18)
+  'user.signed_in_sso',
+  'user.identity_linked',
+  'sso.settings_saved',
+  'sso.settings_removed',
+  'sso.domain_added',
+  'sso.domain_verified',
+  'sso.domain_removed',
+  'sso.member_joined',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

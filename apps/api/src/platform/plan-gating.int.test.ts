@@ -313,6 +313,19 @@ const GATED: GatedRoute[] = [
     url: (s) => `${s.ws}/projects/${s.projectId}/required-tag-lists`,
     body: (s) => ({ tagListIds: [s.tagListId] }),
   },
+  // Workspace single sign-on (Pro, issue 18)
+  {
+    feature: 'sso',
+    method: 'PUT',
+    url: (s) => `${s.ws}/sso`,
+    body: () => ({
+      protocol: 'saml',
+      entryPoint: 'https://idp.example.com/sso',
+      idpIssuer: 'https://idp.example.com',
+      idpCertificate: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(200)}\n-----END CERTIFICATE-----`,
+    }),
+  },
+  { feature: 'sso', method: 'POST', url: (s) => `${s.ws}/sso/domains`, body: () => ({ domain: 'corp.example.org' }) },
 ];
 
 const label = (r: GatedRoute) =>
@@ -340,7 +353,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing', 'advanced_tags'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing', 'advanced_tags', 'sso'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {

@@ -10,6 +10,8 @@ import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword, verifyDecoy, verifyPassword } from '../../platform/passwords.js';
 import { hashedKey, rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
+import { ssoRepository } from '../sso/sso.repository.js';
+import { ssoRequired } from '../sso/sso.service.js';
 import { usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { passwordResetMail } from './auth.mails.js';
@@ -134,7 +136,40 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
     await mailer.send({ to: user.email, ...passwordResetMail(link) });
   }
 
+  /**
+   * Inserts the user and a workspace they own (14-day Pro trial), audited as a sign-up, in the
+   * caller's transaction: the password sign-up and a first sign-in through an identity provider.
+   */
+  async function createAccount(
+    tx: Db,
+    input: { email: string; passwordHash: string; phone?: string; timeZone?: string; via?: string },
+  ): Promise<User> {
+    const userId = newId();
+    await usersService.insert(tx, {
+      id: userId,
+      email: input.email,
+      password_hash: input.passwordHash,
+      phone: input.phone ?? null,
+      time_zone: input.timeZone ?? 'UTC',
+    });
+    const { workspace } = await workspaces.createOwned({
+      userId,
+      name: `${input.email.split('@')[0]}'s workspace`,
+      tx,
+    });
+    const user = await usersService.update(tx, userId, { current_workspace_id: workspace.id });
+    await audit(tx, {
+      action: 'user.signed_up',
+      actorUserId: userId,
+      workspaceId: workspace.id,
+      ...(input.via ? { detail: { via: input.via } } : {}),
+    });
+    return user;
+  }
+
   return {
+    createAccount,
+
     /**
      * Creates the user and a workspace they own (14-day Pro trial) in one transaction, and
      * signs them in. Throws 409 email_taken when the address has an account, 429 past
@@ -157,22 +192,8 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       try {
         return await db.transaction().execute(async (tx) => {
           if (await usersService.findByEmail(tx, input.email)) throw emailTaken();
-          const userId = newId();
-          await usersService.insert(tx, {
-            id: userId,
-            email: input.email,
-            password_hash: passwordHash,
-            phone: input.phone ?? null,
-            time_zone: input.timeZone ?? 'UTC',
-          });
-          const { workspace } = await workspaces.createOwned({
-            userId,
-            name: `${input.email.split('@')[0]}'s workspace`,
-            tx,
-          });
-          const user = await usersService.update(tx, userId, { current_workspace_id: workspace.id });
-          await audit(tx, { action: 'user.signed_up', actorUserId: userId, workspaceId: workspace.id });
-          const session = await sessions.start({ userId, remember: false, ...client, db: tx });
+          const user = await createAccount(tx, { ...input, passwordHash });
+          const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
           return { user, session };
         });
       } catch (error) {
@@ -191,7 +212,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
     async login(
       input: { email: string; password: string; remember?: boolean },
       client: ClientInfo,
-      options: { deviceToken?: string; rememberDevice?: boolean } = {},
+      options: { deviceToken?: string; rememberDevice?: boolean; ssoChecked?: boolean } = {},
     ): Promise<{ user: User; session: StartedSession; device?: KnownDevice }> {
       // Counted before the password is checked, given back when it was right: failures per address.
       const ipHit = await rateLimiter.hit(db, {
@@ -225,6 +246,8 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       if (!user || !ok) throw new AppError('wrong_credentials', messages.wrongCredentials, { status: 401 });
       await rateLimiter.release(db, ipHit);
       if (attemptId !== undefined) await authRepository.markAttemptSucceeded(db, attemptId);
+      // Single sign-on (modules/sso): a workspace may require its members to sign in through it.
+      if (!options.ssoChecked && (await ssoRepository.ssoRequiredFor(db, user.id))) throw ssoRequired();
       const device = options.rememberDevice ? await rememberDevice(user.id, options.deviceToken) : undefined;
       const session = await sessions.start({ userId: user.id, remember: input.remember ?? false, ...client });
       return { user, session, device };

@@ -24,3 +24,19 @@ export const resetPassword = (token: string, password: string) =>
 export function safeNext(next: string | null): string {
   return next?.startsWith('/homepage') ? next : '/homepage/timesheet';
 }
+
+/** The social sign-in providers the operator configured (none: no buttons). */
+export const fetchSocialProviders = () => api<{ items: { id: string; name: string }[] }>('GET', '/auth/oidc/providers');
+
+/** Where a social provider's sign-in starts: a full-page navigation, the server redirects on. */
+export const socialStartUrl = (providerId: string, next: string) =>
+  `/api/v1/auth/oidc/${encodeURIComponent(providerId)}/start?returnTo=${encodeURIComponent(next)}`;
+
+/** "Log in with SSO": the URL of the identity provider of the e-mail's workspace. */
+export const startWorkspaceSso = (email: string, returnTo: string) =>
+  api<{ url: string }>('POST', '/auth/sso/start', { email, returnTo });
+
+export const fetchLinkRequest = () => api<{ email: string; provider: string }>('GET', '/auth/sso/link');
+
+export const useLinkAccount = () =>
+  useSessionMutation((body: { password: string }) => api<{ returnTo: string }>('POST', '/auth/sso/link', body));

@@ -1,5 +1,5 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { messages } from '@sundial/core';
+import { messages, ssoErrorMessage } from '@sundial/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { ErrorBox } from '../components/ErrorBox';
 import { Notice } from '../components/Notice';
 import { PluginPanel } from '../components/PluginPanel';
+import { SsoOptions } from '../components/SsoOptions';
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -20,7 +21,8 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const ssoError = params.get('ssoError');
+  const [error, setError] = useState<string | null>(ssoError ? ssoErrorMessage(ssoError) : null);
   const notice = (location.state as { notice?: string } | null)?.notice;
   const queryClient = useQueryClient();
   const next = safeNext(params.get('next'));
@@ -87,6 +89,7 @@ export function LoginPage() {
           </Text>
         </Stack>
       </form>
+      <SsoOptions next={next} />
     </AuthLayout>
   );
 }

@@ -4,9 +4,10 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { EmailField, NewPasswordField } from '../../../components/fields';
-import { useSignup } from '../api';
+import { safeNext, useSignup } from '../api';
 import { AuthLayout } from '../components/AuthLayout';
 import { ErrorBox } from '../components/ErrorBox';
+import { SsoOptions } from '../components/SsoOptions';
 
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -96,6 +97,7 @@ export function SignupPage() {
           </Text>
         </Stack>
       </form>
+      <SsoOptions next={safeNext(null)} workspaceSso={false} />
     </AuthLayout>
   );
 }

@@ -1,0 +1,216 @@
+import type { Role } from '@sundial/core';
+import type { Insertable, Updateable } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import type { SsoPendingLinksTable, SsoStatesTable, WorkspaceSsoTable } from '../../db/tables/sso.js';
+import { newId } from '../../platform/ids.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
+
+export const ssoRepository = {
+  async findIdentity(db: Db, provider: string, subject: string) {
+    return db
+      .selectFrom('user_identities')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+  },
+
+  /** Links an account to a provider's subject; false when that subject is already linked (a race). */
+  async insertIdentity(db: Db, input: { userId: string; provider: string; subject: string; email: string }) {
+    const row = await db
+      .insertInto('user_identities')
+      .values({
+        id: newId(),
+        user_id: input.userId,
+        provider: input.provider,
+        subject: input.subject,
+        email: input.email,
+      })
+      .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async insertState(db: Db, state: Insertable<SsoStatesTable>): Promise<void> {
+    await db.insertInto('sso_states').values(state).execute();
+  },
+
+  /** Takes a sign-in under way, once: deleted as it is read; undefined when unknown or expired. */
+  async takeState(db: Db, idHash: string) {
+    const row = await db.deleteFrom('sso_states').where('id_hash', '=', idHash).returningAll().executeTakeFirst();
+    return row && new Date(row.expires_at) > new Date() ? row : undefined;
+  },
+
+  async insertPendingLink(db: Db, link: Insertable<SsoPendingLinksTable>): Promise<void> {
+    await db.insertInto('sso_pending_links').values(link).execute();
+  },
+
+  async findPendingLink(db: Db, tokenHash: string) {
+    return db
+      .selectFrom('sso_pending_links')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('expires_at', '>', new Date())
+      .executeTakeFirst();
+  },
+
+  async deletePendingLink(db: Db, tokenHash: string): Promise<void> {
+    await db.deleteFrom('sso_pending_links').where('token_hash', '=', tokenHash).execute();
+  },
+
+  /** Forgets sign-ins, link requests and seen assertions past their time. */
+  async purgeExpired(db: Db): Promise<void> {
+    const now = new Date();
+    await db.deleteFrom('sso_states').where('expires_at', '<=', now).execute();
+    await db.deleteFrom('sso_pending_links').where('expires_at', '<=', now).execute();
+    await db.deleteFrom('saml_assertions_seen').where('expires_at', '<=', now).execute();
+  },
+
+  // ---- workspace SSO -------------------------------------------------------------------------
+
+  async findWorkspaceSso(db: Db, workspaceId: string) {
+    return db.selectFrom('workspace_sso').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+  },
+
+  async saveWorkspaceSso(db: Db, row: Insertable<WorkspaceSsoTable>, update: Updateable<WorkspaceSsoTable>) {
+    await db
+      .insertInto('workspace_sso')
+      .values(row)
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(update))
+      .execute();
+  },
+
+  async deleteWorkspaceSso(db: Db, workspaceId: string): Promise<boolean> {
+    const result = await db.deleteFrom('workspace_sso').where('workspace_id', '=', workspaceId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  async listDomains(db: Db, workspaceId: string) {
+    return db
+      .selectFrom('workspace_sso_domains')
+      .select(['domain', 'verified_at', 'created_at'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('domain')
+      .execute();
+  },
+
+  /** Adds a domain, unverified; false when the workspace has it already. */
+  async insertDomain(db: Db, workspaceId: string, domain: string): Promise<boolean> {
+    const row = await db
+      .insertInto('workspace_sso_domains')
+      .values({ workspace_id: workspaceId, domain })
+      .onConflict((oc) => oc.columns(['workspace_id', 'domain']).doNothing())
+      .returning('domain')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async deleteDomain(db: Db, workspaceId: string, domain: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('workspace_sso_domains')
+      .where('workspace_id', '=', workspaceId)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  async markDomainVerified(db: Db, input: { workspaceId: string; domain: string; userId: string }): Promise<boolean> {
+    const result = await db
+      .updateTable('workspace_sso_domains')
+      .set({ verified_at: new Date(), verified_by_user_id: input.userId })
+      .where('workspace_id', '=', input.workspaceId)
+      .where('domain', '=', input.domain)
+      .where('verified_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** The workspace whose verified domain this is, with its identity provider, when one has it. */
+  async findSsoByVerifiedDomain(db: Db, domain: string) {
+    return db
+      .selectFrom('workspace_sso_domains as d')
+      .innerJoin('workspace_sso as s', 's.workspace_id', 'd.workspace_id')
+      .select('s.workspace_id')
+      .where('d.domain', '=', domain)
+      .where('d.verified_at', 'is not', null)
+      .executeTakeFirst();
+  },
+
+  async isVerifiedDomain(db: Db, workspaceId: string, domain: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('workspace_sso_domains')
+      .select('domain')
+      .where('workspace_id', '=', workspaceId)
+      .where('domain', '=', domain)
+      .where('verified_at', 'is not', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /**
+   * Whether the user belongs, other than as its owner, to a workspace that requires SSO (other
+   * than the one they sign in through): then their password, or another provider, does not sign them in.
+   */
+  async ssoRequiredFor(db: Db, userId: string, exceptWorkspaceId?: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('memberships as m')
+      .innerJoin('workspace_sso as s', 's.workspace_id', 'm.workspace_id')
+      .select('m.workspace_id')
+      .where('m.user_id', '=', userId)
+      .where('m.status', '=', 'active')
+      .where('m.role', '!=', 'owner')
+      .where('s.require_sso', '=', true)
+      .$if(exceptWorkspaceId !== undefined, (q) => q.where('m.workspace_id', '!=', exceptWorkspaceId ?? ''))
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Remembers an accepted SAML assertion until it expires; false when it was seen before (a replay). */
+  async markAssertionSeen(db: Db, assertionId: string, expiresAt: Date): Promise<boolean> {
+    const row = await db
+      .insertInto('saml_assertions_seen')
+      .values({ assertion_id: assertionId, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('assertion_id').doNothing())
+      .returning('assertion_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Makes the user a member with the role, when they have no membership (a removed one stays removed); true when added. */
+  async joinWorkspace(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<boolean> {
+    const row = await db
+      .insertInto('memberships')
+      .values({ workspace_id: input.workspaceId, user_id: input.userId, role: input.role })
+      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async setCurrentWorkspace(db: Db, userId: string, workspaceId: string): Promise<void> {
+    await db.updateTable('users').set({ current_workspace_id: workspaceId }).where('id', '=', userId).execute();
+  },
+
+  /** The user, when they are an active owner or admin of the workspace. */
+  async findActiveAdmin(db: Db, workspaceId: string, userId: string) {
+    return db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.user_id', '=', userId)
+      .where('m.status', '=', 'active')
+      .where('m.role', 'in', ['owner', 'admin'])
+      .executeTakeFirst();
+  },
+};
+
+/** Forgets sign-ins under way, link requests and seen SAML assertions once past their time. */
+export const purgeSsoJob = defineJob('sso.purge', z.object({}));
+
+export function scheduleSsoPurge(jobs: JobRunner, db: Db): void {
+  jobs.register(purgeSsoJob, () => ssoRepository.purgeExpired(db));
+  jobs.schedule(purgeSsoJob, '19 * * * *', {});
+}

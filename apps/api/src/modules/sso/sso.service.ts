@@ -1,0 +1,225 @@
+import { timingSafeEqual } from 'node:crypto';
+import { safeReturnPath, ssoMessages } from '@sundial/core';
+import type { Config, SocialProvider } from '../../config.js';
+import type { Db } from '../../db/connection.js';
+import type { User } from '../../db/tables.js';
+import { audit } from '../../platform/audit.js';
+import { AppError } from '../../platform/errors.js';
+import { hashSecret, newSecret } from '../../platform/ids.js';
+import { hashPassword } from '../../platform/passwords.js';
+import type { SessionStore, StartedSession } from '../../platform/sessions.js';
+import type { AuthService, ClientInfo } from '../auth/auth.service.js';
+import { usersService } from '../users/users.service.js';
+import type { OidcIdentity, OidcRelyingParty } from './oidc.js';
+import { ssoRepository } from './sso.repository.js';
+
+/** How long a sign-in may take at the provider, and a link request wait for the password. */
+export const STATE_MS = 10 * 60_000;
+const LINK_MS = 15 * 60_000;
+
+export const ssoRequired = () => new AppError('sso_required', ssoMessages.ssoRequired, { status: 403 });
+export const ssoExpired = () => new AppError('sso_expired', ssoMessages.expired, { status: 400 });
+
+/** Where a sign-in through an identity provider ends. */
+export type SsoOutcome =
+  | { kind: 'signed_in'; user: User; session: StartedSession; returnTo: string }
+  /** The e-mail has an account not linked to this identity: its password must be proved first. */
+  | { kind: 'link'; token: string; returnTo: string };
+
+/** A string compare whose time does not tell how much matched. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface SsoServiceDeps {
+  db: Db;
+  config: Pick<Config, 'publicUrl' | 'socialProviders'>;
+  sessions: SessionStore;
+  auth: AuthService;
+  oidc: OidcRelyingParty;
+}
+
+/**
+ * Signing in through identity providers (issue 18). A provider's identity (its name for the
+ * account, `social:<id>` or `workspace:<id>`, and its subject) signs in the account it is linked
+ * to. An identity not linked yet: a new e-mail creates the account and its workspace as the
+ * sign-up does; an e-mail that has an account is linked only once that account's password is
+ * proved (`link`), so an identity provider that vouches for someone else's address takes nothing over.
+ */
+export function createSsoService({ db, config, sessions, auth, oidc }: SsoServiceDeps) {
+  const providerOf = (id: string): SocialProvider => {
+    const provider = config.socialProviders.find((p) => p.id === id);
+    if (!provider) throw new AppError('sso_provider_unknown', ssoMessages.providerUnknown, { status: 404 });
+    return provider;
+  };
+  const socialCallbackUrl = (provider: SocialProvider) =>
+    `${config.publicUrl}/api/v1/auth/oidc/${provider.id}/callback`;
+
+  /** Takes the sign-in a callback's state names, when this browser started it (its cookie) and it is still fresh. */
+  async function takeState(state: string | null, browserState: string | undefined, provider: string) {
+    if (!state || !browserState || !sameSecret(state, browserState)) throw ssoExpired();
+    const row = await ssoRepository.takeState(db, hashSecret(state));
+    if (!row || row.provider !== provider) throw ssoExpired();
+    return row;
+  }
+
+  /**
+   * Signs in with an identity the provider proved. `afterSignIn` runs in the transaction that
+   * starts the session (a workspace's just-in-time membership).
+   */
+  async function signInWith(input: {
+    provider: string;
+    identity: OidcIdentity;
+    returnTo: string;
+    client: ClientInfo;
+    afterSignIn?: (tx: Db, user: User) => Promise<void>;
+  }): Promise<SsoOutcome> {
+    const { provider, identity, client, returnTo } = input;
+    const linked = await ssoRepository.findIdentity(db, provider, identity.subject);
+    if (linked) {
+      const user = await usersService.findById(db, linked.user_id);
+      if (!user) throw ssoExpired();
+      await assertSsoNotRequired(user.id, provider);
+      return db.transaction().execute(async (tx) => {
+        await input.afterSignIn?.(tx, user);
+        await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail: { provider } });
+        const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
+        return { kind: 'signed_in' as const, user, session, returnTo };
+      });
+    }
+    const email = identity.email;
+    if (!email) throw new AppError('sso_no_email', ssoMessages.noEmail, { status: 401 });
+    const existing = await usersService.findByEmail(db, email);
+    if (existing) {
+      const token = newSecret();
+      await ssoRepository.insertPendingLink(db, {
+        token_hash: hashSecret(token),
+        user_id: existing.id,
+        provider,
+        subject: identity.subject,
+        email,
+        return_to: returnTo,
+        expires_at: new Date(Date.now() + LINK_MS),
+      });
+      return { kind: 'link', token, returnTo };
+    }
+    // The account has no password anyone knows: "Forgot password" sets one.
+    const passwordHash = await hashPassword(newSecret());
+    return db.transaction().execute(async (tx) => {
+      const user = await auth.createAccount(tx, { email, passwordHash, via: provider });
+      await ssoRepository.insertIdentity(tx, { userId: user.id, provider, subject: identity.subject, email });
+      await input.afterSignIn?.(tx, user);
+      await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail: { provider, created: true } });
+      const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
+      return { kind: 'signed_in' as const, user, session, returnTo };
+    });
+  }
+
+  /** A workspace that requires SSO of the user is signed in to through its own provider only. */
+  async function assertSsoNotRequired(userId: string, provider: string): Promise<void> {
+    const through = provider.startsWith('workspace:') ? provider.slice('workspace:'.length) : undefined;
+    if (await ssoRepository.ssoRequiredFor(db, userId, through)) throw ssoRequired();
+  }
+
+  async function pendingLink(token: string | undefined) {
+    const link = token ? await ssoRepository.findPendingLink(db, hashSecret(token)) : undefined;
+    if (!link) throw new AppError('sso_link_expired', ssoMessages.linkExpired, { status: 410 });
+    return link;
+  }
+
+  return {
+    signInWith,
+    takeState,
+
+    /** The social providers people may use (the buttons): ids and names only. */
+    socialProviders(): { id: string; name: string }[] {
+      return config.socialProviders.map(({ id, name }) => ({ id, name }));
+    },
+
+    /** Starts a social sign-in: the provider's URL, and the state this browser keeps (its cookie). */
+    async startSocial(providerId: string, returnTo: string | undefined): Promise<{ url: string; state: string }> {
+      const provider = providerOf(providerId);
+      const { url, checks } = await oidc.start(provider, socialCallbackUrl(provider));
+      await ssoRepository.insertState(db, {
+        id_hash: hashSecret(checks.state),
+        provider: `social:${provider.id}`,
+        workspace_id: null,
+        nonce: checks.nonce,
+        code_verifier: checks.codeVerifier,
+        request_id: null,
+        verify_user_id: null,
+        verify_domain: null,
+        return_to: safeReturnPath(returnTo),
+        expires_at: new Date(Date.now() + STATE_MS),
+      });
+      return { url, state: checks.state };
+    },
+
+    /** Finishes a social sign-in from the provider's callback to this browser. */
+    async finishSocial(
+      providerId: string,
+      callbackUrl: URL,
+      browserState: string | undefined,
+      client: ClientInfo,
+    ): Promise<SsoOutcome> {
+      const provider = providerOf(providerId);
+      const row = await takeState(callbackUrl.searchParams.get('state'), browserState, `social:${provider.id}`);
+      const identity = await oidc.finish(provider, callbackUrl, {
+        state: callbackUrl.searchParams.get('state') ?? '',
+        nonce: row.nonce ?? '',
+        codeVerifier: row.code_verifier ?? '',
+      });
+      return signInWith({ provider: `social:${provider.id}`, identity, returnTo: row.return_to, client });
+    },
+
+    /** What the link page shows: the account's e-mail and the provider it would be linked to. */
+    async linkRequest(token: string | undefined): Promise<{ email: string; provider: string }> {
+      const link = await pendingLink(token);
+      const user = await usersService.findById(db, link.user_id);
+      if (!user) throw new AppError('sso_link_expired', ssoMessages.linkExpired, { status: 410 });
+      return { email: user.email, provider: providerName(config.socialProviders, link.provider) };
+    },
+
+    /**
+     * Links the identity once the account's password is proved, and signs in. The password goes
+     * through the log-in (its limits and delays apply); a wrong one is 401 and the request stays.
+     */
+    async link(
+      token: string | undefined,
+      password: string,
+      client: ClientInfo,
+    ): Promise<{ user: User; session: StartedSession; returnTo: string }> {
+      const link = await pendingLink(token);
+      const owner = await usersService.findById(db, link.user_id);
+      if (!owner) throw new AppError('sso_link_expired', ssoMessages.linkExpired, { status: 410 });
+      await assertSsoNotRequired(owner.id, link.provider);
+      const { user, session } = await auth.login({ email: owner.email, password }, client, { ssoChecked: true });
+      await db.transaction().execute(async (tx) => {
+        await ssoRepository.insertIdentity(tx, {
+          userId: user.id,
+          provider: link.provider,
+          subject: link.subject,
+          email: link.email,
+        });
+        await ssoRepository.deletePendingLink(tx, link.token_hash);
+        await audit(tx, {
+          action: 'user.identity_linked',
+          actorUserId: user.id,
+          workspaceId: link.provider.startsWith('workspace:') ? link.provider.slice('workspace:'.length) : null,
+          detail: { provider: link.provider },
+        });
+      });
+      return { user, session, returnTo: link.return_to };
+    },
+  };
+}
+
+/** What people call a provider: the social provider's name, or "your workspace's identity provider". */
+function providerName(social: SocialProvider[], provider: string): string {
+  const id = provider.startsWith('social:') ? provider.slice('social:'.length) : undefined;
+  return social.find((p) => p.id === id)?.name ?? "your workspace's identity provider";
+}
+
+export type SsoService = ReturnType<typeof createSsoService>;

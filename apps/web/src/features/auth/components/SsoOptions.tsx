@@ -1,0 +1,72 @@
+import { Button, Divider, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { parseApiError } from '../../../api/client';
+import { fetchSocialProviders, socialStartUrl, startWorkspaceSso } from '../api';
+import { ErrorBox } from './ErrorBox';
+
+/**
+ * Other ways in on the log-in and sign-up pages: a "Continue with …" button per social provider the
+ * operator configured (none: no buttons), and "Log in with SSO", which asks for the work e-mail and
+ * goes to its workspace's identity provider.
+ */
+export function SsoOptions({ next, workspaceSso = true }: { next: string; workspaceSso?: boolean }) {
+  const providers = useQuery({ queryKey: ['auth', 'social-providers'], queryFn: fetchSocialProviders });
+  const [asking, setAsking] = useState(false);
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [going, setGoing] = useState(false);
+  const items = providers.data?.items ?? [];
+  if (items.length === 0 && !workspaceSso) return null;
+
+  const handleSso = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!email.trim()) {
+      setError('Enter your work e-mail.');
+      return;
+    }
+    setGoing(true);
+    try {
+      const { url } = await startWorkspaceSso(email.trim(), next);
+      window.location.assign(url);
+    } catch (err) {
+      setError(parseApiError(err).message);
+      setGoing(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm" mt="md">
+      <Divider label="or" labelPosition="center" />
+      {items.map((provider) => (
+        <Button key={provider.id} component="a" href={socialStartUrl(provider.id, next)} variant="default" fullWidth>
+          Continue with {provider.name}
+        </Button>
+      ))}
+      {workspaceSso && !asking && (
+        <Button variant="subtle" onClick={() => setAsking(true)} fullWidth>
+          Log in with SSO
+        </Button>
+      )}
+      {workspaceSso && asking && (
+        <form onSubmit={handleSso} noValidate aria-label="Log in with SSO">
+          <Stack gap="sm">
+            <ErrorBox message={error} />
+            <TextInput
+              label="Work e-mail"
+              description="We send you to your workspace's identity provider."
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+            />
+            <Button type="submit" loading={going} fullWidth>
+              Continue with SSO
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Stack>
+  );
+}
