@@ -19,6 +19,8 @@ import { createReportsService, rebuildRollupsJob } from './modules/reports/repor
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
+import { createAccountSessionsService } from './modules/two-factor/sessions.service.js';
+import { createTwoFactorService } from './modules/two-factor/two-factor.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
 import { auditEvents } from './platform/audit.js';
@@ -73,7 +75,16 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings }, config.billing);
   const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
-  const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
+  const twoFactor = createTwoFactorService({
+    db,
+    secrets,
+    sessions,
+    mailer,
+    billing: config.billing,
+    publicUrl: config.publicUrl,
+    ...(now ? { now } : {}),
+  });
+  const auth = createAuthService({ db, config, mailer, sessions, workspaces, background, twoFactor });
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {
     await reports.rebuildStaleRollups();
@@ -146,6 +157,9 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     }),
     workspaces,
     auth,
+    /** Two-factor authentication (issue 18) and the user's own sessions. */
+    twoFactor,
+    accountSessions: createAccountSessionsService({ db, sessions }),
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),

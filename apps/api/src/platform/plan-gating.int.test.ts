@@ -205,6 +205,8 @@ const GATED: GatedRoute[] = [
     method: 'GET',
     url: (s) => `${s.ws}/reports/matrix?${RANGE}&rows=user&columns=month&measures=billableAmount`,
   },
+  // Two-factor authentication (Pro): requiring it of members. A person's own 2FA is never gated.
+  { feature: 'two_factor', method: 'PUT', url: (s) => `${s.ws}/two-factor-policy`, body: () => ({ required: false }) },
 ];
 
 const label = (r: GatedRoute) =>
@@ -232,7 +234,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'two_factor'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
