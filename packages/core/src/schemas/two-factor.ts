@@ -13,26 +13,21 @@ export const recoveryCode = z
   .transform((v) => v.toLowerCase().replace(/[\s-]+/g, ''))
   .pipe(z.string().regex(/^[a-z2-7]{10}$/, 'A recovery code has ten letters and digits.'));
 
+const factorFields = { code: totpCode.optional(), recoveryCode: recoveryCode.optional() };
+/** Exactly one of the two. */
+const oneFactor: [(v: { code?: string; recoveryCode?: string }) => boolean, { message: string; path: string[] }] = [
+  (v) => (v.code === undefined) !== (v.recoveryCode === undefined),
+  { message: 'Enter the code from your authenticator app or one recovery code.', path: ['code'] },
+];
+
 /** A fresh code: from the app, or one of the recovery codes. */
-export const secondFactorBody = z
-  .object({ code: totpCode.optional(), recoveryCode: recoveryCode.optional() })
-  .refine((v) => (v.code === undefined) !== (v.recoveryCode === undefined), {
-    message: 'Enter the code from your authenticator app or one recovery code.',
-    path: ['code'],
-  });
+export const secondFactorBody = z.object(factorFields).refine(...oneFactor);
 export type SecondFactorBody = z.input<typeof secondFactorBody>;
 
 /** The sign-in's second step: the challenge the password step answered, and a code. */
 export const loginSecondStepBody = z
-  .object({
-    challenge: text({ trim: false, min: 10, max: 200 }),
-    code: totpCode.optional(),
-    recoveryCode: recoveryCode.optional(),
-  })
-  .refine((v) => (v.code === undefined) !== (v.recoveryCode === undefined), {
-    message: 'Enter the code from your authenticator app or one recovery code.',
-    path: ['code'],
-  });
+  .object({ challenge: text({ trim: false, min: 10, max: 200 }), ...factorFields })
+  .refine(...oneFactor);
 export type LoginSecondStepBody = z.input<typeof loginSecondStepBody>;
 
 export const enableTwoFactorBody = z.object({ code: totpCode });

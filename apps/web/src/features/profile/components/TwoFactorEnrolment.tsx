@@ -1,7 +1,8 @@
-import { Anchor, Button, Code, Group, Image, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Code, Group, Image, Loader, Stack, Text } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useEnableTwoFactor, useTwoFactorSetup } from '../security-api';
+import { AppCodeInput } from './AppCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
 
 /**
@@ -54,16 +55,7 @@ export function TwoFactorEnrolment({ onDone, onCancel }: { onDone: () => void; o
         </Stack>
       </Group>
       <Group align="flex-end">
-        <TextInput
-          label="Code from the app"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
-          value={code}
-          onChange={(e) => setCode(e.currentTarget.value)}
-          error={error}
-          w={200}
-        />
+        <AppCodeInput value={code} onChange={setCode} error={error} />
         <Button type="submit" loading={enable.isPending}>
           Turn on
         </Button>

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useDisableTwoFactor, useRegenerateRecoveryCodes, useTwoFactorStatus } from '../security-api';
+import { AppCodeInput } from './AppCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
 import { TwoFactorEnrolment } from './TwoFactorEnrolment';
 
@@ -33,16 +34,7 @@ function FreshCode({
   };
   return (
     <Group align="flex-end" component="form" onSubmit={submit}>
-      <TextInput
-        label={label}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
-        value={code}
-        onChange={(e) => setCode(e.currentTarget.value)}
-        error={error}
-        w={220}
-      />
+      <AppCodeInput value={code} onChange={setCode} error={error} label={label} />
       <Button type="submit" color={color} loading={pending}>
         {submitLabel}
       </Button>
