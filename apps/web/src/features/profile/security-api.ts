@@ -59,3 +59,9 @@ export function useSetTwoFactorPolicy(workspaceId: string) {
     onSuccess: (data) => queryClient.setQueryData(securityKeys.policy(workspaceId), data),
   });
 }
+
+/** An owner or admin turns a member's 2FA off (a lost phone); the member's sessions end. */
+export const useResetMemberTwoFactor = (workspaceId: string) =>
+  useMutation({
+    mutationFn: (userId: string) => api<void>('POST', `/workspaces/${workspaceId}/members/${userId}/two-factor/reset`),
+  });
