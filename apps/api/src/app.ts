@@ -28,10 +28,11 @@ import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { workspaceSsoRoutes } from './modules/sso/workspace-sso.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { requireAuth } from './platform/actor.js';
 import { assertSameOrigin, createRequestAuthenticator, type TokenAuthenticator } from './platform/auth.js';
-import { installErrorHandler, notFound } from './platform/errors.js';
+import { AppError, installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
 import { createJobRunner } from './platform/jobs.js';
 import { loggerOptions } from './platform/logging.js';
@@ -54,6 +55,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Posted by another site's page by design (a SAML identity provider's form); proves itself otherwise. */
     crossSite?: boolean;
+    /** Reachable by a session limited to setting up two-factor authentication (a workspace requires it). */
+    allowDuringEnrolment?: boolean;
   }
 }
 
@@ -180,7 +183,15 @@ export async function buildApp({
         // The session authenticator finds the membership with the session and user, in one query.
         request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
         if (request.routeOptions.config.public) return;
-        const { user, membership } = requireAuth(request);
+        const { user, membership, enrolmentOnly } = requireAuth(request);
+        // A workspace requires 2FA the user has not set up: until they do, only enrolment (and /me, sign-out).
+        if (enrolmentOnly && !request.routeOptions.config.allowDuringEnrolment) {
+          throw new AppError(
+            'two_factor_enrolment_required',
+            'Your workspace requires two-factor authentication: set it up to continue.',
+            { status: 403 },
+          );
+        }
         if (workspaceId !== undefined) {
           if (!wellFormed) throw notFound('Workspace not found.');
           if (membership === null) throw notFound('Workspace not found.');
@@ -210,6 +221,7 @@ export async function buildApp({
       await api.register(paymentsRoutes);
       await api.register(billingRoutes);
       await api.register(approvalsRoutes);
+      await api.register(twoFactorRoutes);
     },
     { prefix: '/api/v1' },
   );

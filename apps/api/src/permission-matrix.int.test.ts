@@ -1,4 +1,5 @@
 import { type Role, shiftDay } from '@sundial/core';
+import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { greyPng } from '../test/png.js';
@@ -54,6 +55,31 @@ const fresh = {
     return (await ownerCall('POST', `/api/v1/workspaces/${ws}/invites`, { emails: [uniqueEmail('inv')] })).items[0].id;
   },
 };
+
+/** Each person's authenticator seed, as the set-up showed it; codes step forwards so none is reused. */
+const totp = {
+  secrets: {} as Partial<Record<Who, string>>,
+  async setUp(who: Who): Promise<string> {
+    const setup = await ctx.call('POST', '/api/v1/me/two-factor/setup', people[who].cookie);
+    if (setup.statusCode === 200) totp.secrets[who] = new URL(setup.json().otpauthUrl).searchParams.get('secret') ?? '';
+    return totp.code(who, -1);
+  },
+  code: (who: Who, steps: number) =>
+    generate({ secret: totp.secrets[who] ?? 'A'.repeat(32), epoch: Math.floor(Date.now() / 1000) + 30 * steps }),
+};
+
+/** The id of a second session the person just signed in with. */
+async function otherSession(who: Who): Promise<string> {
+  const login = await ctx.call('POST', '/api/v1/auth/login', undefined, {
+    email: people[who].email,
+    password: STRONG_PASSWORD,
+  });
+  if (login.statusCode !== 200) throw new Error(`fixture login: ${login.body}`);
+  const list = await ctx.call('GET', '/api/v1/me/sessions', people[who].cookie);
+  const other = list.json().items.find((s: { current: boolean }) => !s.current);
+  if (!other) throw new Error('fixture: no other session');
+  return other.id;
+}
 
 interface Route {
   path: string;
@@ -126,6 +152,81 @@ const routes: Route[] = [
       url: '/api/v1/me/password',
       body: { currentPassword: STRONG_PASSWORD, newPassword: STRONG_PASSWORD },
     }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  // two-factor authentication and sessions (issue 18): each person enrols, makes new codes and turns it off again
+  {
+    path: '/me/two-factor',
+    method: 'GET',
+    prepare: async () => ({ url: '/api/v1/me/two-factor' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/two-factor/setup',
+    method: 'POST',
+    prepare: async () => ({ url: '/api/v1/me/two-factor/setup' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/two-factor/enable',
+    method: 'POST',
+    prepare: async (who) => ({ url: '/api/v1/me/two-factor/enable', body: { code: await totp.setUp(who) } }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/two-factor/recovery-codes',
+    method: 'POST',
+    prepare: async (who) => ({ url: '/api/v1/me/two-factor/recovery-codes', body: { code: await totp.code(who, 0) } }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/two-factor/disable',
+    method: 'POST',
+    prepare: async (who) => ({ url: '/api/v1/me/two-factor/disable', body: { code: await totp.code(who, 1) } }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/workspaces/:id/two-factor-policy',
+    method: 'GET',
+    prepare: async () => ({ url: w('/two-factor-policy') }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/two-factor-policy',
+    method: 'PUT',
+    prepare: async () => ({ url: w('/two-factor-policy'), body: { required: false } }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/members/:userId/two-factor/reset',
+    method: 'POST',
+    prepare: async () => ({ url: w(`/members/${await fresh.member()}/two-factor/reset`) }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/me/sessions',
+    method: 'GET',
+    prepare: async () => ({ url: '/api/v1/me/sessions' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/sessions/:sessionId',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: `/api/v1/me/sessions/${await otherSession(who)}` }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/sessions/sign-out-others',
+    method: 'POST',
+    prepare: async () => ({ url: '/api/v1/me/sessions/sign-out-others' }),
     allowed: ALL_ROLES,
     personal: true,
   },

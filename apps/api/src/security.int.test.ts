@@ -24,6 +24,8 @@ const call: typeof ctx.call = (...args) => ctx.call(...args);
 const PUBLIC_ROUTES = new Set([
   'POST /api/v1/auth/signup',
   'POST /api/v1/auth/login',
+  // The sign-in's second step: its single-use challenge (from a right password) instead of a session.
+  'POST /api/v1/auth/login/two-factor',
   'POST /api/v1/auth/logout',
   'POST /api/v1/auth/password/forgot',
   'GET /api/v1/auth/password/reset/{token}',

@@ -26,6 +26,8 @@ import { createSsoService } from './modules/sso/sso.service.js';
 import { createWorkspaceSsoService } from './modules/sso/workspace-sso.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
+import { createAccountSessionsService } from './modules/two-factor/sessions.service.js';
+import { createTwoFactorService } from './modules/two-factor/two-factor.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
 import { auditEvents } from './platform/audit.js';
@@ -80,7 +82,16 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const workspaces = createWorkspacesService(db, { seedTimeSettings: timeEntries.seedSettings }, config.billing);
   const projects = createProjectsService(db, timeEntries);
   const background = createBackgroundQueue(log);
-  const auth = createAuthService({ db, config, mailer, sessions, workspaces, background });
+  const twoFactor = createTwoFactorService({
+    db,
+    secrets,
+    sessions,
+    mailer,
+    billing: config.billing,
+    publicUrl: config.publicUrl,
+    ...(now ? { now } : {}),
+  });
+  const auth = createAuthService({ db, config, mailer, sessions, workspaces, background, twoFactor });
   const oidc = createOidcRelyingParty();
   const sso = createSsoService({ db, config, sessions, auth, oidc });
   scheduleSsoPurge(jobs, db);
@@ -170,6 +181,9 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     /** Signing in through identity providers: social OpenID Connect and workspace SSO (modules/sso). */
     sso,
     workspaceSso: createWorkspaceSsoService({ db, config, secrets, oidc, sso }),
+    /** Two-factor authentication (issue 18) and the user's own sessions. */
+    twoFactor,
+    accountSessions: createAccountSessionsService({ db, sessions }),
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),

@@ -32,4 +32,5 @@ export * from './schemas/team.js';
 export * from './schemas/team-views.js';
 export * from './schemas/text.js';
 export * from './schemas/time-entries.js';
+export * from './schemas/two-factor.js';
 export * from './time/index.js';

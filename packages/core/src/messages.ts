@@ -32,6 +32,7 @@ export function waitText(seconds: number): string {
 /** Answers of the abuse limits (429); each takes the wait in words from waitText. */
 export const limitMessages = {
   signupPerIp: (wait: string) => `Too many sign-ups from your network. Please try again in ${wait}.`,
+  twoFactorCodes: (wait: string) => `Too many wrong codes. Please try again in ${wait}.`,
   loginPerIp: (wait: string) => `Too many failed log-in attempts from your network. Please try again in ${wait}.`,
   loginDelayed: (wait: string) =>
     `Too many failed log-in attempts for this account. Please try again in ${wait}, or reset your password.`,

@@ -17,6 +17,7 @@ import type { SavedReportsTables } from './tables/saved-reports.js';
 import type { SsoTables } from './tables/sso.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
+import type { TwoFactorTables } from './tables/two-factor.js';
 import type { WorkspaceLogosTables } from './tables/workspace-logos.js';
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -61,6 +62,10 @@ export interface MembershipsTable {
 
 export interface SessionsTable {
   id_hash: string;
+  /** The public id (the profile lists and ends sessions by it); never the secret or its hash. */
+  id: Generated<string>;
+  /** Signed in while a workspace requires 2FA the user has not set up: only enrolment is allowed. */
+  enrolment_only: Generated<boolean>;
   user_id: string;
   remember: Generated<boolean>;
   user_agent: string | null;
@@ -119,6 +124,7 @@ export interface Database
     TimeEntriesTables,
     RateLimitsTables,
     KnownDevicesTables,
+    TwoFactorTables,
     JobsTables,
     ImportsTables,
     RatesTables,

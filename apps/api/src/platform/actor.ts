@@ -12,6 +12,8 @@ export interface RequestAuth {
   method: AuthMethod;
   /** The session's secret when a session cookie signed the request; a token has none to keep or end. */
   sessionSecret?: string;
+  /** The session may only set up two-factor authentication (a workspace requires it; app.ts enforces). */
+  enrolmentOnly?: boolean;
   /**
    * The active membership of the URL's workspace, when the authenticator found it with the user
    * (null: not a member); absent when it did not look, and the workspace hook looks it up.

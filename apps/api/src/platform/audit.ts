@@ -12,6 +12,15 @@ export const AUDIT_ACTIONS = [
   'user.signed_up',
   'user.password_reset',
   'user.password_changed',
+  'user.signed_in',
+  // two-factor authentication and sessions (issue 18)
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.recovery_codes_regenerated',
+  'two_factor.reset_by_admin',
+  'workspace.two_factor_policy_updated',
+  'session.revoked',
+  'session.others_revoked',
   // workspace and its settings
   'workspace.created',
   'workspace.renamed',

@@ -52,7 +52,7 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 
 /** A live session as the app's lookup found it: with its user, and their membership when asked. */
 export interface SignedIn {
-  session: Pick<Session, 'remember' | 'last_seen_at' | 'expires_at'>;
+  session: Pick<Session, 'remember' | 'last_seen_at' | 'expires_at'> & { enrolment_only?: boolean };
   user: User;
   /** The active membership of the workspace asked about; null when there is none. */
   membership?: StoredMembership | null;
@@ -88,6 +88,7 @@ export function createSessionAuthenticator(deps: {
         user: found.user,
         method: 'session',
         sessionSecret: secret,
+        ...(found.session.enrolment_only ? { enrolmentOnly: true } : {}),
         ...(found.membership === undefined
           ? {}
           : { membership: found.membership && entitledMembership(found.membership, deps.config.billing, now) }),

@@ -326,6 +326,8 @@ const GATED: GatedRoute[] = [
     }),
   },
   { feature: 'sso', method: 'POST', url: (s) => `${s.ws}/sso/domains`, body: () => ({ domain: 'corp.example.org' }) },
+  // Two-factor authentication (Pro): requiring it of members. A person's own 2FA is never gated.
+  { feature: 'two_factor', method: 'PUT', url: (s) => `${s.ws}/two-factor-policy`, body: () => ({ required: false }) },
 ];
 
 const label = (r: GatedRoute) =>
@@ -353,7 +355,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing', 'advanced_tags', 'sso'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing', 'advanced_tags', 'sso', 'two_factor'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {

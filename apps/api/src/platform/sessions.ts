@@ -44,6 +44,8 @@ export function createSessionStore(db: Db, policy: SessionPolicy) {
       remember: boolean;
       userAgent?: string;
       ip?: string;
+      /** May only set up two-factor authentication (a workspace of the user requires it). */
+      enrolmentOnly?: boolean;
       db?: Db;
     }): Promise<StartedSession> {
       const secret = newSecret();
@@ -57,6 +59,7 @@ export function createSessionStore(db: Db, policy: SessionPolicy) {
           remember: input.remember,
           user_agent: input.userAgent?.slice(0, 300) ?? null,
           ip: input.ip ?? null,
+          enrolment_only: input.enrolmentOnly ?? false,
           idle_expires_at: new Date(Math.min(now + idle(input.remember), expiresAt.getTime())),
           expires_at: expiresAt,
         })
@@ -92,6 +95,40 @@ export function createSessionStore(db: Db, policy: SessionPolicy) {
       let query = (options.db ?? db).deleteFrom('sessions').where('user_id', '=', userId);
       if (options.keepSecret) query = query.where('id_hash', '!=', hashSecret(options.keepSecret));
       await query.execute();
+    },
+
+    /** The live sessions of a user, most recently seen first; `current` marks the one of `secret`. */
+    async listForUser(userId: string, secret: string | undefined, now = new Date()) {
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['id', 'id_hash', 'user_agent', 'ip', 'created_at', 'last_seen_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .where('idle_expires_at', '>', now)
+        .orderBy('last_seen_at', 'desc')
+        .execute();
+      const currentHash = secret ? hashSecret(secret) : undefined;
+      return rows.map(({ id_hash, ...row }) => ({ ...row, current: id_hash === currentHash }));
+    },
+
+    /** Ends one session of a user by its public id; false when the user has no such session. */
+    async endById(userId: string, id: string, options: { db?: Db } = {}): Promise<boolean> {
+      const ended = await (options.db ?? db)
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(ended.numDeletedRows) > 0;
+    },
+
+    /** Lifts the enrolment-only limit from every session of a user (they set up two-factor authentication). */
+    async liftEnrolmentOnly(userId: string, options: { db?: Db } = {}): Promise<void> {
+      await (options.db ?? db)
+        .updateTable('sessions')
+        .set({ enrolment_only: false })
+        .where('user_id', '=', userId)
+        .where('enrolment_only', '=', true)
+        .execute();
     },
 
     async purgeExpired(): Promise<void> {

@@ -1,4 +1,12 @@
-import { forgotPasswordBody, loginBody, messages, resetPasswordBody, signupBody, text } from '@sundial/core';
+import {
+  forgotPasswordBody,
+  loginBody,
+  messages,
+  resetPasswordBody,
+  signupBody,
+  text,
+  twoFactorChallengeView,
+} from '@sundial/core';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +16,19 @@ import { presentUser, userView } from '../users/users.presenter.js';
 import type { KnownDevice } from './auth.service.js';
 
 const tags = ['auth'];
+
+/** A sign-in's answer: the user (signed in), or the second step's challenge (2FA). */
+const loginAnswer = z.object({
+  user: userView.optional(),
+  twoFactor: twoFactorChallengeView.shape.twoFactor.optional(),
+  /** Signed in, but a workspace requires 2FA: the session may only set it up. */
+  twoFactorEnrolmentRequired: z.boolean().optional(),
+});
+
+const twoFactorAnswer = (challenge: { challenge: string; expiresAt: Date } | undefined) => {
+  if (!challenge) throw new Error('a sign-in without a session must have a two-factor challenge');
+  return { challenge: challenge.challenge, expiresAt: challenge.expiresAt.toISOString() };
+};
 
 /** The known-device cookie: `__Host-` needs Secure, which a plain-http localhost cannot have. */
 const deviceCookieName = (config: { secureCookies: boolean }) =>
@@ -55,22 +76,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true },
       schema: {
         tags,
-        summary: 'Sign in with e-mail and password',
+        summary: 'Sign in with e-mail and password (with 2FA: the challenge of the second step, no session yet)',
         body: loginBody,
-        response: { 200: z.object({ user: userView }), ...errorResponses },
+        response: { 200: loginAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
       const deviceToken = request.cookies[deviceCookieName(app.config)];
-      const { user, session, device } = await auth.login(request.body, client(request), {
-        deviceToken,
-        rememberDevice: true,
-      });
+      const { user, session, device, twoFactorChallenge, enrolmentOnly } = await auth.login(
+        request.body,
+        client(request),
+        { deviceToken, rememberDevice: true },
+      );
+      if (device) setDeviceCookie(reply, app.config, device);
+      // Two-factor authentication: no session until the second step (two-factor.routes.ts).
+      if (!session) return { twoFactor: twoFactorAnswer(twoFactorChallenge) };
       // The session this browser had before (perhaps someone else's) ends: one browser, one session.
       if (request.auth?.sessionSecret) await auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
-      if (device) setDeviceCookie(reply, app.config, device);
-      return { user: presentUser(user) };
+      return { user: presentUser(user), ...(enrolmentOnly ? { twoFactorEnrolmentRequired: true } : {}) };
     },
   );
 

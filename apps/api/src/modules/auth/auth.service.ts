@@ -10,8 +10,8 @@ import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword, verifyDecoy, verifyPassword } from '../../platform/passwords.js';
 import { hashedKey, rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
-import { ssoRepository } from '../sso/sso.repository.js';
-import { ssoRequired } from '../sso/sso.service.js';
+import { assertPasswordSignInAllowed } from '../sso/sso.service.js';
+import type { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { passwordResetMail } from './auth.mails.js';
@@ -68,6 +68,8 @@ export interface AuthServiceDeps {
   sessions: SessionStore;
   workspaces: WorkspacesService;
   background: BackgroundQueue;
+  /** Decides what a right password leads to: a second step, or a session (perhaps limited to enrolment). */
+  twoFactor?: Pick<TwoFactorService, 'afterPassword'>;
 }
 
 /** A browser's known-device token (for its cookie) and until when it is remembered. */
@@ -81,7 +83,25 @@ function assertAcceptablePassword(password: string, field: string): void {
   if (problem) throw validationError({ [field]: problem });
 }
 
-export function createAuthService({ db, config, mailer, sessions, workspaces, background }: AuthServiceDeps) {
+/** What a right password leads to: a session, or (a user with 2FA) the challenge of the second step and no session. */
+export interface LoginResult {
+  user: User;
+  session?: StartedSession;
+  /** The session may only set up 2FA: a workspace of the user requires it. */
+  enrolmentOnly?: boolean;
+  twoFactorChallenge?: { challenge: string; expiresAt: Date };
+  device?: KnownDevice;
+}
+
+export function createAuthService({
+  db,
+  config,
+  mailer,
+  sessions,
+  workspaces,
+  background,
+  twoFactor,
+}: AuthServiceDeps) {
   /**
    * Records a password guess for an account and answers its id; 429 with Retry-After while the
    * account's delay runs. The attempt is written down as a failure before it is counted and
@@ -213,7 +233,7 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       input: { email: string; password: string; remember?: boolean },
       client: ClientInfo,
       options: { deviceToken?: string; rememberDevice?: boolean; ssoChecked?: boolean } = {},
-    ): Promise<{ user: User; session: StartedSession; device?: KnownDevice }> {
+    ): Promise<LoginResult> {
       // Counted before the password is checked, given back when it was right: failures per address.
       const ipHit = await rateLimiter.hit(db, {
         bucket: `login:ip:${client.ip}`,
@@ -247,10 +267,21 @@ export function createAuthService({ db, config, mailer, sessions, workspaces, ba
       await rateLimiter.release(db, ipHit);
       if (attemptId !== undefined) await authRepository.markAttemptSucceeded(db, attemptId);
       // Single sign-on (modules/sso): a workspace may require its members to sign in through it.
-      if (!options.ssoChecked && (await ssoRepository.ssoRequiredFor(db, user.id))) throw ssoRequired();
+      if (!options.ssoChecked) await assertPasswordSignInAllowed(db, user.id);
       const device = options.rememberDevice ? await rememberDevice(user.id, options.deviceToken) : undefined;
-      const session = await sessions.start({ userId: user.id, remember: input.remember ?? false, ...client });
-      return { user, session, device };
+      const remember = input.remember ?? false;
+      const next = (await twoFactor?.afterPassword(user, { remember })) ?? { kind: 'session', enrolmentOnly: false };
+      if (next.kind === 'challenge') {
+        return { user, device, twoFactorChallenge: { challenge: next.challenge, expiresAt: next.expiresAt } };
+      }
+      const session = await sessions.start({ userId: user.id, remember, enrolmentOnly: next.enrolmentOnly, ...client });
+      await audit(db, {
+        action: 'user.signed_in',
+        actorUserId: user.id,
+        subjectId: user.id,
+        detail: { with: 'password' },
+      });
+      return { user, session, device, enrolmentOnly: next.enrolmentOnly };
     },
 
     logout(secret: string): Promise<void> {

@@ -29,6 +29,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/me',
     {
+      config: { allowDuringEnrolment: true },
       schema: {
         tags,
         summary: 'The signed-in user, their workspaces and the current one',

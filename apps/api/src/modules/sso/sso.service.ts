@@ -18,6 +18,11 @@ export const STATE_MS = 10 * 60_000;
 const LINK_MS = 15 * 60_000;
 
 export const ssoRequired = () => new AppError('sso_required', ssoMessages.ssoRequired, { status: 403 });
+
+/** For the password log-in (modules/auth): refuses someone a workspace requires to sign in through its provider. */
+export async function assertPasswordSignInAllowed(db: Db, userId: string): Promise<void> {
+  if (await ssoRepository.ssoRequiredFor(db, userId)) throw ssoRequired();
+}
 export const ssoExpired = () => new AppError('sso_expired', ssoMessages.expired, { status: 400 });
 
 /** Where a sign-in through an identity provider ends. */
@@ -196,6 +201,14 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
       if (!owner) throw new AppError('sso_link_expired', ssoMessages.linkExpired, { status: 410 });
       await assertSsoNotRequired(owner.id, link.provider);
       const { user, session } = await auth.login({ email: owner.email, password }, client, { ssoChecked: true });
+      // The password alone does not sign in an account with two-factor authentication, so it links nothing either.
+      if (!session) {
+        throw new AppError(
+          'two_factor_required',
+          'This account signs in with a two-factor code: log in with your password and code instead.',
+          { status: 409 },
+        );
+      }
       await db.transaction().execute(async (tx) => {
         await ssoRepository.insertIdentity(tx, {
           userId: user.id,

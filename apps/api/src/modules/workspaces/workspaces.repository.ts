@@ -65,6 +65,7 @@ export const workspacesRepository = {
       session_remember,
       session_last_seen_at,
       session_expires_at,
+      session_enrolment_only,
       member_role,
       member_status,
       workspace_id,
@@ -77,7 +78,12 @@ export const workspacesRepository = {
       workspace_updated_at,
       ...user
     } = row;
-    const session = { remember: session_remember, last_seen_at: session_last_seen_at, expires_at: session_expires_at };
+    const session = {
+      remember: session_remember,
+      last_seen_at: session_last_seen_at,
+      expires_at: session_expires_at,
+      enrolment_only: session_enrolment_only,
+    };
     if (workspaceId === undefined) return { session, user };
     const membership =
       member_role && member_status && workspace_id && workspace_name && workspace_plan && workspace_created_at
@@ -191,6 +197,7 @@ const signedInQuery = prepared(
         's.remember as session_remember',
         's.last_seen_at as session_last_seen_at',
         's.expires_at as session_expires_at',
+        's.enrolment_only as session_enrolment_only',
         'm.role as member_role',
         'm.status as member_status',
         'w.id as workspace_id',

@@ -12,6 +12,7 @@ import { ErrorBox } from '../components/ErrorBox';
 import { Notice } from '../components/Notice';
 import { PluginPanel } from '../components/PluginPanel';
 import { SsoOptions } from '../components/SsoOptions';
+import { TwoFactorGate } from '../components/TwoFactorGate';
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -23,6 +24,8 @@ export function LoginPage() {
   const [remember, setRemember] = useState(false);
   const ssoError = params.get('ssoError');
   const [error, setError] = useState<string | null>(ssoError ? ssoErrorMessage(ssoError) : null);
+  // Issue 18: a second step (2FA) or an enrolment a workspace requires, after the password.
+  const [gate, setGate] = useState<{ challenge?: string; enrol?: boolean } | null>(null);
   const notice = (location.state as { notice?: string } | null)?.notice;
   const queryClient = useQueryClient();
   const next = safeNext(params.get('next'));
@@ -32,6 +35,19 @@ export function LoginPage() {
     const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
     idle(() => preloadApp(next));
   }, [next]);
+
+  const enter = () => {
+    warmUp(queryClient, next);
+    navigate(next, { replace: true });
+  };
+
+  if (gate) {
+    return (
+      <AuthLayout aside={<PluginPanel />} headerLink={{ to: '/signuppage', label: 'Sign up' }}>
+        <TwoFactorGate {...gate} onDone={enter} onRestart={() => setGate(null)} />
+      </AuthLayout>
+    );
+  }
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -43,9 +59,10 @@ export function LoginPage() {
     login.mutate(
       { email, password, remember },
       {
-        onSuccess: () => {
-          warmUp(queryClient, next);
-          navigate(next, { replace: true });
+        onSuccess: (answer) => {
+          if (answer.twoFactor) return setGate({ challenge: answer.twoFactor.challenge });
+          if (answer.twoFactorEnrolmentRequired) return setGate({ enrol: true });
+          enter();
         },
         onError: (err) => {
           const { code, message } = parseApiError(err);

@@ -9,6 +9,9 @@ import { NewPasswordField } from '../../../components/fields';
 import { failed } from '../../../components/notify';
 import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
+import { SessionsSection } from '../components/SessionsSection';
+import { TwoFactorPolicySetting } from '../components/TwoFactorPolicySetting';
+import { TwoFactorSection } from '../components/TwoFactorSection';
 import { WorkspaceLogo } from '../components/WorkspaceLogo';
 
 const WEEK_START_LABELS: Record<string, string> = { monday: 'Monday', sunday: 'Sunday', saturday: 'Saturday' };
@@ -193,6 +196,7 @@ function WorkspaceForm() {
           </Button>
         </Group>
         <WorkspaceLogo workspaceId={workspace.id} canEdit={canRename} />
+        {canRename && <TwoFactorPolicySetting />}
         <Group align="flex-end">
           <TextInput
             label="New workspace"
@@ -229,6 +233,8 @@ export function ProfilePage() {
     <Stack maw={900}>
       <ProfileForm me={me} />
       <PasswordForm />
+      <TwoFactorSection />
+      <SessionsSection />
       <WorkspaceForm key={me.currentWorkspaceId} />
     </Stack>
   );

@@ -4,6 +4,7 @@ import { IconDots } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { useResetMemberTwoFactor } from '../../profile/security-api';
 import { useRateSettings } from '../../rates/api';
 import { RatesPanel } from '../../rates/components/RatesPanel';
 import {
@@ -24,6 +25,7 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
   const remove = useRemoveMember(workspaceId);
   const transfer = useTransferOwnership(workspaceId);
   const membership = useGroupMembership(workspaceId);
+  const resetTwoFactor = useResetMemberTwoFactor(workspaceId);
   const { confirm, dialog } = useConfirm();
   const { role } = useWorkspace();
   const isMe = member.userId === me.user.id;
@@ -124,6 +126,25 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
               }
             >
               Transfer ownership
+            </Menu.Item>
+          )}
+          {editable && !inGroup && (
+            <Menu.Item
+              onClick={() =>
+                confirm({
+                  title: 'Reset two-factor authentication',
+                  message: `Turn off two-factor authentication for ${member.email} (a lost phone)? They are signed out everywhere and told by e-mail.`,
+                  confirmLabel: 'Reset',
+                  danger: true,
+                  onConfirm: () =>
+                    resetTwoFactor.mutate(member.userId, {
+                      onSuccess: () => done(`Two-factor authentication of ${member.email} is reset.`),
+                      onError: failed,
+                    }),
+                })
+              }
+            >
+              Reset two-factor authentication
             </Menu.Item>
           )}
           {editable && !inGroup && (
