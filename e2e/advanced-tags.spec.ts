@@ -22,7 +22,10 @@ test.describe('advanced tags', () => {
 
     // The project asks for a tag of "Activity" (its panel on Projects).
     await page.goto('/homepage/projects');
-    await page.getByRole('listitem', { name: 'Website' }).getByRole('button', { name: /^Website/ }).click();
+    await page
+      .getByRole('listitem', { name: 'Website' })
+      .getByRole('button', { name: /^Website/ })
+      .click();
     await expect(page.getByRole('heading', { name: 'Edit Project' })).toBeVisible();
     const required = page.getByRole('region', { name: 'Required tag lists' });
     await required.getByPlaceholder('Choose tag lists').click();

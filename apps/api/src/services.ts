@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
+import { createBudgetAlertsService } from './modules/budget-alerts/budget-alerts.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
 import { createExportJobsService } from './modules/exports/export-jobs.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
@@ -12,6 +13,7 @@ import { createImportsService } from './modules/imports/imports.service.js';
 import { createInvitesService } from './modules/invites/invites.service.js';
 import { createProfileService } from './modules/me/me.service.js';
 import { createMembersService } from './modules/members/members.service.js';
+import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
@@ -116,6 +118,17 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     ...(now ? { now } : {}),
   });
   billing.registerJobs();
+  const notifications = createNotificationsService(db);
+  const budgetAlerts = createBudgetAlertsService({
+    db,
+    events,
+    jobs,
+    mailer,
+    notifications,
+    billing: config.billing,
+    publicUrl: config.publicUrl,
+  });
+  budgetAlerts.register();
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -152,6 +165,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
       chunkBytes: config.EXPORT_JOB_CHUNK_BYTES,
     }),
     tags: createTagsService(db, timeEntries),
+    notifications,
+    budgetAlerts,
     rates,
     imports: createImportsService(db, timeEntries, jobs, {
       maxBytes: config.IMPORT_MAX_BYTES,

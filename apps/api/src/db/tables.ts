@@ -6,6 +6,7 @@ import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
+import type { NotificationsTables } from './tables/notifications.js';
 import type { PaymentsTables } from './tables/payments.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
@@ -124,7 +125,8 @@ export interface Database
     ExportJobsTables,
     WorkspaceLogosTables,
     PaymentsTables,
-    BillingTables {
+    BillingTables,
+    NotificationsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -30,6 +30,7 @@ import * as m202612010200 from './202612010200_create_billing.js';
 import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js';
 import * as m202612010600 from './202612010600_billing_dunning.js';
 import * as m202612011100 from './202612011100_advanced_tags.js';
+import * as m202612011110 from './202612011110_budget_alerts.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '202612010500_rollups_rebuild_in_background': m202612010500,
   '202612010600_billing_dunning': m202612010600,
   '202612011100_advanced_tags': m202612011100,
+  '202612011110_budget_alerts': m202612011110,
 };
