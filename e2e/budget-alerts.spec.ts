@@ -1,18 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { shotsAtWidths } from './support/shots';
-import { signUpOverHttp, workspaceApi } from './support/users';
+import { signUpOverHttp, workspaceApi, workspacePoster } from './support/users';
 
 test.describe('budget alerts', () => {
   test('a project crossing 80 % of its budget shows its alert in the app and its state on Projects', async ({
     page,
   }) => {
     await signUpOverHttp(page.request);
-    const ws = await workspaceApi(page.request);
-    const post = async (path: string, data: object) => {
-      const response = await page.request.post(`${ws}${path}`, { data });
-      expect(response.status(), await response.text()).toBeLessThan(300);
-      return response.json();
-    };
+    const post = workspacePoster(page.request, await workspaceApi(page.request));
     // Nothing yet: the bell says so.
     await page.goto('/homepage/timesheet');
     await page.getByRole('button', { name: 'Notifications' }).click();
