@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { shotsAtWidths } from './support/shots';
-import { signUpOverHttp, workspaceApi } from './support/users';
+import { signUpOverHttp, workspaceApi, workspacePoster } from './support/users';
 
 test.describe('advanced tags', () => {
   test('a list required on a project blocks saving an entry with a message naming it, and picking a tag saves it; the rules are set on the Tags screen and the project', async ({
@@ -8,12 +8,7 @@ test.describe('advanced tags', () => {
   }) => {
     test.slow();
     await signUpOverHttp(page.request);
-    const ws = await workspaceApi(page.request);
-    const post = async (path: string, data: object) => {
-      const response = await page.request.post(`${ws}${path}`, { data });
-      expect(response.status(), await response.text()).toBeLessThan(300);
-      return response.json();
-    };
+    const post = workspacePoster(page.request, await workspaceApi(page.request));
     await post('/projects', { name: 'Website', isPublic: true });
     const activity = await post('/tag-lists', { name: 'Activity' });
     await post(`/tag-lists/${activity.id}/tags`, { name: 'Meeting' });

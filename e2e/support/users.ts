@@ -23,6 +23,13 @@ export async function workspaceApi(request: APIRequestContext): Promise<string> 
   return `/api/v1/workspaces/${await currentWorkspaceId(request)}`;
 }
 
+/** POSTs to the signed-in user's workspace API (`ws`), expecting a success; answers the JSON. */
+export const workspacePoster = (request: APIRequestContext, ws: string) => async (path: string, data: object) => {
+  const response = await request.post(`${ws}${path}`, { data });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+  return response.json();
+};
+
 /** The owner invites a member by e-mail; the invite is accepted over `request` (which is then signed in). */
 export async function joinAsMember(owner: APIRequestContext, ws: string, request: APIRequestContext, name: string) {
   const email = newEmail('member');

@@ -19,6 +19,7 @@ import { importsRoutes } from './modules/imports/imports.routes.js';
 import { invitesRoutes } from './modules/invites/invites.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { membersRoutes } from './modules/members/members.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
@@ -210,6 +211,7 @@ export async function buildApp({
       await api.register(projectsRoutes);
       await api.register(clientsRoutes);
       await api.register(tagsRoutes);
+      await api.register(notificationsRoutes);
       await api.register(importsRoutes);
       await api.register(ratesRoutes);
       await api.register(clientInvoicesRoutes);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { greyPng } from '../test/png.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
+import { newId } from './platform/ids.js';
 
 /**
  * Every route so far, called by each role of a workspace and by an outsider (a signed-in user
@@ -1239,5 +1240,47 @@ routes.push(...ssoRoutes);
 describe('permission matrix: single sign-on', () => {
   it('has a row for every workspace SSO route', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/sso(\/.*)?$/, 6)).toEqual([]);
+  });
+});
+
+// ---- notifications (issue 17) ---------------------------------------------------------------
+
+/** A notification of `who` (the owner's for an outsider, who is not a member), straight in the table. */
+async function notificationOf(who: Who): Promise<string> {
+  const id = newId();
+  await ctx.t.db
+    .insertInto('notifications')
+    .values({
+      id,
+      workspace_id: ws,
+      user_id: people[who === 'outsider' ? 'owner' : who].userId,
+      kind: 'budget_alert',
+      title: 'A budget alert',
+      body: 'Used 48 of 60 minutes.',
+      link: null,
+      read_at: null,
+      created_at: new Date(),
+    })
+    .execute();
+  return id;
+}
+
+// Every member reads and marks read their own notifications.
+routes.push(top('GET', '/notifications', ALL_ROLES), top('POST', '/notifications/read', ALL_ROLES), {
+  path: '/workspaces/:id/notifications/:notificationId/read',
+  method: 'POST',
+  prepare: async (who) => ({ url: w(`/notifications/${await notificationOf(who)}/read`) }),
+  allowed: ALL_ROLES,
+});
+
+describe('permission matrix: notifications', () => {
+  it('has a row for every notifications route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/notifications(\/.*)?$/, 3)).toEqual([]);
+  });
+
+  it("answers 404 for someone else's notification", async () => {
+    const owners = await notificationOf('owner');
+    const response = await ctx.call('POST', w(`/notifications/${owners}/read`), people.admin.cookie);
+    expect(response.statusCode).toBe(404);
   });
 });

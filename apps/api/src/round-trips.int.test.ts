@@ -124,7 +124,9 @@ describe('round trips per request', () => {
     check('stop', await send('POST', `${ws}/timer/stop`, member.cookie, {}), 200);
     // Authentication 1; create and start check the task, the project, the member's reach to it and
     // the tags; then the write, its tags, the audit row and the notify (it was 15 to 21 round trips).
-    const limits = { create: 10, edit: 6, start: 9, stop: 6 };
+    // Issue 17 adds two to each: the tag lists' rules (one statement for the tags and the project)
+    // and the budget-alert job queued with the event (the budgets are read by the job, not here).
+    const limits = { create: 12, edit: 8, start: 11, stop: 8 };
     for (const [name, limit] of Object.entries(limits)) expect(budgets[name], name).toBeLessThanOrEqual(limit);
   });
 });

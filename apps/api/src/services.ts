@@ -6,6 +6,7 @@ import { createApprovalReminders } from './modules/approvals/approvals.reminders
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
+import { createBudgetAlertsService } from './modules/budget-alerts/budget-alerts.service.js';
 import { createClientInvoicesService } from './modules/client-invoices/client-invoices.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
 import { createExportJobsService } from './modules/exports/export-jobs.service.js';
@@ -15,6 +16,7 @@ import { createImportsService } from './modules/imports/imports.service.js';
 import { createInvitesService } from './modules/invites/invites.service.js';
 import { createProfileService } from './modules/me/me.service.js';
 import { createMembersService } from './modules/members/members.service.js';
+import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
@@ -159,6 +161,17 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     billing: config.billing,
   });
   approvalReminders.registerJobs();
+  const notifications = createNotificationsService(db);
+  const budgetAlerts = createBudgetAlertsService({
+    db,
+    events,
+    jobs,
+    mailer,
+    notifications,
+    billing: config.billing,
+    publicUrl: config.publicUrl,
+  });
+  budgetAlerts.register();
   schedulePlatformPurges(jobs, { db, sessions });
   jobs.register(pruneTimeEntriesJob, () => timeEntries.pruneIdempotencyKeys());
   jobs.schedule(pruneTimeEntriesJob, '13 * * * *', {});
@@ -205,6 +218,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
       chunkBytes: config.EXPORT_JOB_CHUNK_BYTES,
     }),
     tags: createTagsService(db, timeEntries),
+    notifications,
+    budgetAlerts,
     rates,
     clientInvoices: createClientInvoicesService({
       db,

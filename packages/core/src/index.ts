@@ -15,6 +15,7 @@ export * from './schemas/client-invoices.js';
 export * from './schemas/demo-requests.js';
 export * from './schemas/export-jobs.js';
 export * from './schemas/imports.js';
+export * from './schemas/notifications.js';
 export * from './schemas/page.js';
 export * from './schemas/payments.js';
 export * from './schemas/profile.js';

@@ -8,6 +8,7 @@ import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { KnownDevicesTables } from './tables/known-devices.js';
+import type { NotificationsTables } from './tables/notifications.js';
 import type { PaymentsTables } from './tables/payments.js';
 import type { ProjectsTables } from './tables/projects.js';
 import type { RateLimitsTables } from './tables/rate-limits.js';
@@ -136,7 +137,8 @@ export interface Database
     PaymentsTables,
     BillingTables,
     ApprovalsTables,
-    ClientInvoicesTables {
+    ClientInvoicesTables,
+    NotificationsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { currentWorkspace, type Me, useMe } from '../api/session';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { NotificationsBell } from '../features/notifications/NotificationsBell';
 import { titleForPath } from '../routes';
 import { NoWorkspace } from './NoWorkspace';
 import classes from './Shell.module.css';
@@ -88,6 +89,7 @@ function Shell({ me }: { me: Me }) {
                 Subscribe to Pro
               </Button>
             )}
+            {workspace && <NotificationsBell workspaceId={workspace.id} />}
             <UserMenu me={me} />
           </Group>
         </header>

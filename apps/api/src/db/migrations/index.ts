@@ -35,6 +35,7 @@ import * as m202612010900 from './202612010900_create_approvals.js';
 import * as m202612010901 from './202612010901_approval_reminders.js';
 import * as m202612011000 from './202612011000_create_client_invoices.js';
 import * as m202612011100 from './202612011100_advanced_tags.js';
+import * as m202612011110 from './202612011110_budget_alerts.js';
 import * as m202612011200 from './202612011200_create_two_factor.js';
 import * as m202612011300 from './202612011300_create_sso.js';
 
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   '202612010901_approval_reminders': m202612010901,
   '202612011000_create_client_invoices': m202612011000,
   '202612011100_advanced_tags': m202612011100,
-  '202612011300_create_sso': m202612011300,
+  '202612011110_budget_alerts': m202612011110,
   '202612011200_create_two_factor': m202612011200,
+  '202612011300_create_sso': m202612011300,
 };

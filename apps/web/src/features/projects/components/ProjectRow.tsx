@@ -1,5 +1,5 @@
-import { ActionIcon, Box, Button, Menu, Text, UnstyledButton } from '@mantine/core';
-import { formatDuration } from '@sundial/core';
+import { ActionIcon, Badge, Box, Button, Menu, Text, UnstyledButton } from '@mantine/core';
+import { budgetStatus, formatDuration } from '@sundial/core';
 import { IconChevronDown, IconChevronRight, IconDotsVertical } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useDurationFormat } from '../../../api/session';
@@ -147,6 +147,7 @@ export function ProjectRow({
         {project.canEdit && (
           <RowActions workspaceId={workspaceId} project={project} canDelete={canManage} {...actions} />
         )}
+        <BudgetState project={project} />
         <TrackedTime seconds={project.trackedSeconds} />
       </div>
       {expanded && children}
@@ -155,6 +156,22 @@ export function ProjectRow({
 }
 
 /** A project's tracked total, in the person's duration format. */
+/**
+ * How an hours budget over all time stands against the time tracked to the project: "Near budget"
+ * from 80 %, "Over budget" past it (monthly and fee budgets are read in the Estimates report).
+ */
+function BudgetState({ project }: { project: Project }) {
+  const budget = project.budget;
+  if (budget?.type !== 'hours' || budget.resetsMonthly) return null;
+  const status = budgetStatus(project.trackedSeconds, budget.amount * 60);
+  if (status === 'ok') return null;
+  return (
+    <Badge size="sm" variant="light" color={status === 'over' ? 'red' : 'orange'} style={{ flexShrink: 0 }}>
+      {status === 'over' ? 'Over budget' : 'Near budget'}
+    </Badge>
+  );
+}
+
 function TrackedTime({ seconds }: { seconds: number }) {
   const format = useDurationFormat();
   return (

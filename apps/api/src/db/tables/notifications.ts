@@ -1,0 +1,36 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Timestamp } from '../tables.js';
+
+/** One (project or task budget, period, threshold) crossed: recorded once, which sends the alert once. */
+export interface BudgetAlertsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  task_id: string | null;
+  /** 'YYYY-MM' for a budget that resets monthly, 'total' otherwise. */
+  period: string;
+  threshold: number;
+  used: number;
+  budget: number;
+  created_at: Generated<Date>;
+}
+
+/** An in-app notification of one member. */
+export interface NotificationsTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  kind: string;
+  title: string;
+  body: string;
+  link: string | null;
+  read_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface NotificationsTables {
+  budget_alerts: BudgetAlertsTable;
+  notifications: NotificationsTable;
+}
+
+export type NotificationRow = Selectable<NotificationsTable>;

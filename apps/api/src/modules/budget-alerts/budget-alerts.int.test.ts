@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  caller,
+  createTestApp,
+  joinWorkspace,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
+import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
+
+/**
+ * Budget alerts end to end: time written through the API, the job run by the job runner, the
+ * notifications read through the API, and the e-mails received by a real SMTP server.
+ */
+let t: TestApp;
+let inbox: Inbox;
+let owner: SignedUp;
+const ctx = {} as { call: ReturnType<typeof caller> };
+const { call, ok } = workspaceCalls(ctx, () => `/api/v1/workspaces/${owner.workspaceId}`);
+
+beforeAll(async () => {
+  inbox = await startInbox();
+  t = await createTestApp({ SMTP_URL: inbox.url, JOBS_ENABLED: 'false', PUBLIC_URL: 'https://sundial.test' });
+  ctx.call = caller(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+  await inbox?.close();
+});
+
+/** `hour`:`minute` after a moment 10 hours ago (so in the past whenever the test runs), minus `days`. */
+const BASE = Math.floor(Date.now() / 60_000) * 60_000 - 10 * 3_600_000;
+const at = (hour: number, minute = 0, days = 0) =>
+  new Date(BASE + (hour * 60 + minute) * 60_000 - days * 86_400_000).toISOString();
+const mailsTo = (who: SignedUp) => inbox.messages.filter((m) => recipients(m).includes(who.email.toLowerCase()));
+const run = async () => {
+  // Twice: mail deliveries are jobs queued by the first round.
+  await t.app.services.jobs.drain();
+  await t.app.services.jobs.drain();
+};
+const titles = async (who: SignedUp) =>
+  (await ok(who, 'GET', '/notifications')).items.map((n: { title: string }) => n.title);
+
+describe('budget alerts', () => {
+  it('tell owners, admins and the project managers once per threshold, in the app and by e-mail', async () => {
+    owner = await signUp(t.app);
+    const admin = await joinWorkspace(t, owner.workspaceId, 'admin');
+    const lead = await joinWorkspace(t, owner.workspaceId, 'member');
+    const member = await joinWorkspace(t, owner.workspaceId, 'member');
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Harbour',
+      isPublic: true,
+      budget: { type: 'hours', amount: 60 },
+    });
+    await ok(owner, 'PUT', `/projects/${project.id}/people`, {
+      userIds: [lead.userId, member.userId],
+      groupIds: [],
+      managerUserIds: [lead.userId],
+    });
+    // 47 minutes of 60: nothing yet.
+    await ok(member, 'POST', '/time-entries', { start: at(1), end: at(1, 47), projectId: project.id });
+    await run();
+    expect(await titles(owner)).toEqual([]);
+
+    // 48 of 60: 80 %.
+    const entry = await ok(member, 'POST', '/time-entries', { start: at(2), end: at(2, 1), projectId: project.id });
+    await run();
+    const near = 'Project "Harbour" has reached 80% of its budget';
+    for (const who of [owner, admin, lead]) expect(await titles(who)).toEqual([near]);
+    expect(await titles(member)).toEqual([]);
+    const mail = await inbox.waitFor(lead.email);
+    expect(mail.subject?.startsWith(`${near} (`), mail.subject).toBe(true);
+    expect(mail.text).toContain('Project "Harbour" used 0:48 h of 1:00 h.');
+    expect(mail.text).toContain('https://sundial.test/homepage/projects');
+
+    // Editing the same entries again sends nothing more; crossing 100 % sends the second alert.
+    await ok(member, 'PATCH', `/time-entries/${entry.id}`, { note: 'again' });
+    await run();
+    expect(await titles(owner)).toEqual([near]);
+    await ok(member, 'PATCH', `/time-entries/${entry.id}`, { end: at(2, 13) });
+    await run();
+    expect(await titles(owner)).toEqual(['Project "Harbour" has used all of its budget', near]);
+    await run();
+    for (const who of [owner, admin, lead]) expect(mailsTo(who)).toHaveLength(2);
+    expect(mailsTo(member)).toHaveLength(0);
+  });
+
+  it('watch task budgets too, and a monthly budget counts this month only', async () => {
+    owner = await signUp(t.app);
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Lighthouse',
+      budget: { type: 'hours', amount: 600, resetsMonthly: true },
+    });
+    const task = await ok(owner, 'POST', `/projects/${project.id}/tasks`, {
+      name: 'Design',
+      budget: { type: 'hours', amount: 60 },
+    });
+    // Last month's hours do not count against this month's budget.
+    await ok(owner, 'POST', '/time-entries', { start: at(1, 0, 40), end: at(9, 0, 40), projectId: project.id });
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(2), taskId: task.id });
+    await run();
+    expect(await titles(owner)).toEqual([
+      'Task "Design" of "Lighthouse" has used all of its budget',
+      'Task "Design" of "Lighthouse" has reached 80% of its budget',
+    ]);
+  });
+
+  it('are marked read one at a time or all at once, by their reader only', async () => {
+    owner = await signUp(t.app);
+    const other = await joinWorkspace(t, owner.workspaceId, 'admin');
+    const project = await ok(owner, 'POST', '/projects', { name: 'Quay', budget: { type: 'hours', amount: 60 } });
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(2), projectId: project.id });
+    await run();
+    const mine = await ok(owner, 'GET', '/notifications');
+    expect(mine.unread).toBe(2);
+    const [first] = mine.items;
+    expect((await call(other, 'POST', `/notifications/${first.id}/read`)).statusCode).toBe(404);
+    expect((await call(owner, 'POST', `/notifications/${first.id}/read`)).statusCode).toBe(204);
+    expect((await ok(owner, 'GET', '/notifications')).unread).toBe(1);
+    expect((await call(owner, 'POST', '/notifications/read')).statusCode).toBe(204);
+    const after = await ok(owner, 'GET', '/notifications');
+    expect([after.unread, after.items.every((n: { read: boolean }) => n.read)]).toEqual([0, true]);
+    expect((await ok(other, 'GET', '/notifications')).unread).toBe(2);
+    expect((await call(undefined, 'GET', '/notifications')).statusCode).toBe(401);
+  });
+
+  it('are not sent for a workspace without budgets on its plan', async () => {
+    owner = await signUp(t.app);
+    const project = await ok(owner, 'POST', '/projects', { name: 'Pier', budget: { type: 'hours', amount: 60 } });
+    await t.db
+      .updateTable('workspaces')
+      .set({ plan: 'free', trial_ends_at: new Date(Date.now() - 86_400_000) })
+      .where('id', '=', owner.workspaceId)
+      .execute();
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(2), projectId: project.id });
+    await run();
+    expect(await titles(owner)).toEqual([]);
+  });
+});
