@@ -21,6 +21,7 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
@@ -196,6 +197,7 @@ export async function buildApp({
       await api.register(exportsRoutes);
       await api.register(paymentsRoutes);
       await api.register(billingRoutes);
+      await api.register(rolesRoutes);
     },
     { prefix: '/api/v1' },
   );

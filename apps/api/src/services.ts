@@ -16,6 +16,7 @@ import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
 import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
+import { createRolesService } from './modules/roles/roles.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
@@ -149,6 +150,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),
+    roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),
     reports,

@@ -1,6 +1,7 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BillingTables } from './tables/billing.js';
+import type { CustomRolesTables } from './tables/custom-roles.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
@@ -53,6 +54,8 @@ export interface MembershipsTable {
   /** 'removed': no longer a member, kept so their past entries stay attributed. */
   status: Generated<'active' | 'disabled' | 'removed'>;
   external_id: Generated<string | null>;
+  /** A custom role (Pro) acting instead of `role`'s permissions; `role` stays the fallback. */
+  custom_role_id: Generated<string | null>;
   created_at: Timestamp;
 }
 
@@ -124,7 +127,8 @@ export interface Database
     ExportJobsTables,
     WorkspaceLogosTables,
     PaymentsTables,
-    BillingTables {
+    BillingTables,
+    CustomRolesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -29,6 +29,8 @@ import * as m202612010100 from './202612010100_create_payments.js';
 import * as m202612010200 from './202612010200_create_billing.js';
 import * as m202612010500 from './202612010500_rollups_rebuild_in_background.js';
 import * as m202612010600 from './202612010600_billing_dunning.js';
+import * as m202612011400 from './202612011400_create_custom_roles.js';
+import * as m202612011401 from './202612011401_create_scim_tokens.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +64,6 @@ export const migrations: Record<string, Migration> = {
   '202612010200_create_billing': m202612010200,
   '202612010500_rollups_rebuild_in_background': m202612010500,
   '202612010600_billing_dunning': m202612010600,
+  '202612011400_create_custom_roles': m202612011400,
+  '202612011401_create_scim_tokens': m202612011401,
 };
