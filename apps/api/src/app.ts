@@ -23,6 +23,7 @@ import { reportSchedulesRoutes } from './modules/report-schedules/report-schedul
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
+import { scimRoutes, scimTokenRoutes } from './modules/scim/scim.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
@@ -198,9 +199,13 @@ export async function buildApp({
       await api.register(paymentsRoutes);
       await api.register(billingRoutes);
       await api.register(rolesRoutes);
+      await api.register(scimTokenRoutes);
     },
     { prefix: '/api/v1' },
   );
+
+  // SCIM for identity providers: its own bearer token per workspace, never the session (modules/scim).
+  await app.register(scimRoutes, { prefix: '/scim/v2' });
 
   // The outbox holds reset and invite links: only a development server on this machine shows it,
   // never one with a public address, even if NODE_ENV was left unset there.

@@ -1006,6 +1006,17 @@ const roleRoutes: Route[] = [
 ];
 routes.push(...roleRoutes);
 
+/** The SCIM token (Pro, with SSO): owners and admins; each DELETE finds one to revoke. */
+routes.push(top('GET', '/scim-token', ADMINS), top('POST', '/scim-token', ADMINS), {
+  path: '/workspaces/:id/scim-token',
+  method: 'DELETE',
+  prepare: async () => {
+    await ownerCall('POST', w('/scim-token'));
+    return { url: w('/scim-token') };
+  },
+  allowed: ADMINS,
+});
+
 /**
  * A member holding a custom role ("Reviewer": a Regular user's permissions, plus seeing others'
  * time, minus editing granted projects) goes through the same checks as the built-in roles.
@@ -1038,7 +1049,10 @@ describe('permission matrix: custom roles', () => {
 
   it('has a row for every roles route', () => {
     expect(
-      missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/(roles(\/.*)?|(members|groups)\/\{\w+\}\/custom-role)$/, 7),
+      missingRows(
+        /^\/api\/v1\/workspaces\/\{workspaceId\}\/(roles(\/.*)?|scim-token|(members|groups)\/\{\w+\}\/custom-role)$/,
+        10,
+      ),
     ).toEqual([]);
   });
 

@@ -18,6 +18,7 @@ import { createReportSchedulesService } from './modules/report-schedules/report-
 import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
 import { createRolesService } from './modules/roles/roles.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
+import { createScimService } from './modules/scim/scim.service.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
@@ -151,6 +152,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     members: createMembersService({ db, sessions, billing: config.billing }),
     groups: createGroupsService({ db }),
     roles: createRolesService({ db }),
+    scim: createScimService({ db, sessions, billing: config.billing, publicUrl: config.publicUrl }),
     projects,
     clients: createClientsService(db),
     reports,

@@ -228,6 +228,8 @@ GATED.push(
     url: (s) => `${s.ws}/members/${s.memberId}/custom-role`,
     body: (s) => ({ customRoleId: s.roleId }),
   },
+  // SCIM provisioning rides with SSO (Pro): a new token; the SCIM API itself refuses such a workspace's token.
+  { feature: 'sso', method: 'POST', url: (s) => `${s.ws}/scim-token` },
 );
 
 const label = (r: GatedRoute) =>
@@ -255,7 +257,7 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates', 'custom_roles'];
+const ALL: Feature[] = [...BASIC, 'billing_rates', 'custom_roles', 'sso'];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
