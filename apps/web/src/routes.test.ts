@@ -43,7 +43,7 @@ describe('the sidebar', () => {
       ['TRACK', ['Timesheet']],
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
       ['MANAGE', ['Projects', 'Tags']],
-      ['TEAM', ['Users', 'Attendance']],
+      ['TEAM', ['Users', 'Roles', 'Attendance']],
     ]);
   });
 
