@@ -24,7 +24,9 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
+import { scimRoutes, scimTokenRoutes } from './modules/scim/scim.routes.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { workspaceSsoRoutes } from './modules/sso/workspace-sso.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
@@ -224,9 +226,14 @@ export async function buildApp({
       await api.register(billingRoutes);
       await api.register(approvalsRoutes);
       await api.register(twoFactorRoutes);
+      await api.register(rolesRoutes);
+      await api.register(scimTokenRoutes);
     },
     { prefix: '/api/v1' },
   );
+
+  // SCIM for identity providers: its own bearer token per workspace, never the session (modules/scim).
+  await app.register(scimRoutes, { prefix: '/scim/v2' });
 
   // The outbox holds reset and invite links: only a development server on this machine shows it,
   // never one with a public address, even if NODE_ENV was left unset there.

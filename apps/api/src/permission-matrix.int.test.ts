@@ -1284,3 +1284,114 @@ describe('permission matrix: notifications', () => {
     expect(response.statusCode).toBe(404);
   });
 });
+
+// ---- custom roles (issue 18) ----------------------------------------------------------------
+
+let roleCount = 0;
+const roleBody = () => ({
+  name: named(`Role ${++roleCount}`),
+  baseRole: 'member',
+  permissions: ['time:track', 'time:view_others'],
+});
+const aRole = async () => (await ownerCall('POST', w('/roles'), roleBody())).id as string;
+/** Defining and giving custom roles is `roles:manage`: owners and admins, never a custom role. */
+const roleRoutes: Route[] = [
+  top('GET', '/roles', ADMINS),
+  top('POST', '/roles', ADMINS, roleBody),
+  on('roles', 'roleId', aRole)('GET', '', ADMINS),
+  on('roles', 'roleId', aRole)('PUT', '', ADMINS, roleBody),
+  on('roles', 'roleId', aRole)('DELETE', '', ADMINS),
+  {
+    path: '/workspaces/:id/members/:userId/custom-role',
+    method: 'PUT',
+    prepare: async () => ({
+      url: w(`/members/${await fresh.member()}/custom-role`),
+      body: { customRoleId: await aRole() },
+    }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/groups/:groupId/custom-role',
+    method: 'PUT',
+    prepare: async () => ({
+      url: w(`/groups/${await fresh.group()}/custom-role`),
+      body: { customRoleId: await aRole() },
+    }),
+    allowed: ADMINS,
+  },
+];
+routes.push(...roleRoutes);
+
+/** The SCIM token (Pro, with SSO): owners and admins; each DELETE finds one to revoke. */
+routes.push(top('GET', '/scim-token', ADMINS), top('POST', '/scim-token', ADMINS), {
+  path: '/workspaces/:id/scim-token',
+  method: 'DELETE',
+  prepare: async () => {
+    await ownerCall('POST', w('/scim-token'));
+    return { url: w('/scim-token') };
+  },
+  allowed: ADMINS,
+});
+
+/**
+ * A member holding a custom role ("Reviewer": a Regular user's permissions, plus seeing others'
+ * time, minus editing granted projects) goes through the same checks as the built-in roles.
+ */
+describe('permission matrix: custom roles', () => {
+  let reviewer: SignedUp;
+  let projectId: string;
+  let ownersEntry: string;
+  beforeAll(async () => {
+    reviewer = await signUp(ctx.t.app);
+    await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: reviewer.userId, role: 'member' });
+    const memberSet = (await ctx.call('GET', w(), people.member.cookie)).json().permissions as string[];
+    const role = await ownerCall('POST', w('/roles'), {
+      name: named('Reviewer'),
+      baseRole: 'member',
+      permissions: [...memberSet.filter((p) => p !== 'projects:edit_granted'), 'time:view_others'],
+    });
+    const given = await ctx.call('PUT', w(`/members/${reviewer.userId}/custom-role`), people.owner.cookie, {
+      customRoleId: role.id,
+    });
+    if (given.statusCode !== 204) throw new Error(`fixture custom role: ${given.body}`);
+    projectId = (await ownerCall('POST', w('/projects'), { name: named('Reviewed'), isPublic: true })).id;
+    await ctx.call('PUT', w(`/projects/${projectId}/people`), people.owner.cookie, {
+      userIds: [reviewer.userId, people.member.userId],
+      groupIds: [],
+      managerUserIds: [reviewer.userId, people.member.userId],
+    });
+    ownersEntry = (await ownerCall('POST', w('/time-entries'), { start: hourAgo(), duration: '5m' })).id;
+  });
+
+  it('has a row for every roles route', () => {
+    expect(
+      missingRows(
+        /^\/api\/v1\/workspaces\/\{workspaceId\}\/(roles(\/.*)?|scim-token|(members|groups)\/\{\w+\}\/custom-role)$/,
+        10,
+      ),
+    ).toEqual([]);
+  });
+
+  const as = (cookie: string, method: Route['method'], url: string, body?: object) =>
+    ctx.call(method, w(url), cookie, body).then((r) => r.statusCode);
+
+  it("sees others' time where a Regular user may not", async () => {
+    expect(await as(people.member.cookie, 'GET', `/time-entries?userId=${people.owner.userId}`)).toBe(403);
+    expect(await as(reviewer.cookie, 'GET', `/time-entries?userId=${people.owner.userId}`)).toBe(200);
+    expect(await as(reviewer.cookie, 'GET', `/time-entries/${ownersEntry}`)).toBe(200);
+  });
+
+  it("may not edit others' time, nor a project granted to them, where a Regular user may", async () => {
+    expect(await as(reviewer.cookie, 'PATCH', `/time-entries/${ownersEntry}`, { note: 'x' })).toBe(403);
+    expect(await as(people.member.cookie, 'PATCH', `/projects/${projectId}`, { name: named('Granted') })).toBe(200);
+    expect(await as(reviewer.cookie, 'PATCH', `/projects/${projectId}`, { name: named('Granted') })).toBe(403);
+    expect(await as(reviewer.cookie, 'POST', '/projects', { name: named('Own') })).toBe(403);
+  });
+
+  it('keeps what a Regular user may and may not do elsewhere', async () => {
+    expect(await as(reviewer.cookie, 'GET', '/members')).toBe(200);
+    expect(await as(reviewer.cookie, 'POST', '/tag-lists', { name: named('Tags') })).toBe(403);
+    expect(await as(reviewer.cookie, 'GET', '/roles')).toBe(403);
+    expect(await as(reviewer.cookie, 'PATCH', '', { name: 'Renamed' })).toBe(403);
+  });
+});

@@ -62,7 +62,8 @@ describe('authentication of every route', () => {
     };
     const checked: string[] = [];
     for (const [path, operations] of Object.entries(spec.paths)) {
-      if (!path.startsWith('/api/v1/')) continue;
+      // SCIM (/scim/v2) answers 401 to a request without its workspace's bearer token.
+      if (!path.startsWith('/api/v1/') && !path.startsWith('/scim/v2/')) continue;
       for (const method of Object.keys(operations)) {
         const key = `${method.toUpperCase()} ${path}`;
         if (PUBLIC_ROUTES.has(key)) continue;
@@ -75,6 +76,7 @@ describe('authentication of every route', () => {
     // The sweep really ran over the workspace routes, not over nothing.
     expect(checked.length).toBeGreaterThan(20);
     expect(checked).toContain('GET /api/v1/workspaces/{workspaceId}/members');
+    expect(checked).toContain('PATCH /scim/v2/Users/{id}');
   });
 
   it('answers 404 to a signed-in user for a workspace they are not a member of, whatever the object id', async () => {

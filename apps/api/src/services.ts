@@ -21,7 +21,9 @@ import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
 import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
+import { createRolesService } from './modules/roles/roles.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
+import { createScimService } from './modules/scim/scim.service.js';
 import { createOidcRelyingParty } from './modules/sso/oidc.js';
 import { scheduleSsoPurge } from './modules/sso/sso.repository.js';
 import { createSsoService } from './modules/sso/sso.service.js';
@@ -202,6 +204,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     groups: createGroupsService({ db }),
     approvals: createApprovalsService({ db }),
     approvalReminders,
+    roles: createRolesService({ db }),
+    scim: createScimService({ db, sessions, billing: config.billing, publicUrl: config.publicUrl }),
     projects,
     clients: createClientsService(db),
     reports,

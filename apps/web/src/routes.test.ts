@@ -43,7 +43,7 @@ describe('the sidebar', () => {
       ['TRACK', ['Timesheet']],
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
       ['MANAGE', ['Projects', 'Tags', 'Invoices']],
-      ['TEAM', ['Users', 'Attendance', 'Approvals']],
+      ['TEAM', ['Users', 'Roles', 'Attendance', 'Approvals']],
     ]);
   });
 

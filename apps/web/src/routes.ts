@@ -7,6 +7,7 @@ import {
   IconFileInvoice,
   IconFolder,
   IconLayoutDashboard,
+  IconShieldLock,
   IconTags,
   IconUserCheck,
   IconUsers,
@@ -196,6 +197,12 @@ export const APP_ROUTES: AppRoute[] = [
     title: 'Users',
     page: { load: () => import('./features/team/pages/UsersPage') },
     nav: { section: 'TEAM', label: 'Users', icon: IconUsers },
+  },
+  {
+    path: '/homepage/roles',
+    title: 'Roles and access',
+    page: { load: () => import('./features/roles/RolesPage') },
+    nav: { section: 'TEAM', label: 'Roles', icon: IconShieldLock },
   },
   {
     path: '/homepage/attendance',

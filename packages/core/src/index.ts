@@ -1,6 +1,7 @@
 export * from './api-error.js';
 export * from './billing/index.js';
 export * from './contrast.js';
+export * from './custom-roles.js';
 export * from './entitlements.js';
 export * from './invoicing.js';
 export * from './messages.js';

@@ -27,6 +27,10 @@ const MATRIX = {
   'groups:manage': ['owner', 'admin'],
   /** Managers: the membership of the groups they belong to, and of the groups below those. */
   'groups:manage_own': ['owner', 'admin', 'manager'],
+  /** Defining custom roles and giving them to members and groups (never held through a custom role). */
+  'roles:manage': ['owner', 'admin'],
+  /** The workspace's SCIM token for an identity provider (never held through a custom role). */
+  'scim:manage': ['owner', 'admin'],
   'projects:view': ['owner', 'admin', 'manager', 'member', 'guest'],
   'projects:view_all': ['owner', 'admin', 'manager'],
   /** Public projects, beside the assigned ones; guests see only what is shared with them. */

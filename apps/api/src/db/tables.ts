@@ -3,6 +3,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { ApprovalsTables } from './tables/approvals.js';
 import type { BillingTables } from './tables/billing.js';
 import type { ClientInvoicesTables } from './tables/client-invoices.js';
+import type { CustomRolesTables } from './tables/custom-roles.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
 import type { ImportsTables } from './tables/imports.js';
@@ -58,6 +59,8 @@ export interface MembershipsTable {
   /** 'removed': no longer a member, kept so their past entries stay attributed. */
   status: Generated<'active' | 'disabled' | 'removed'>;
   external_id: Generated<string | null>;
+  /** A custom role (Pro) acting instead of `role`'s permissions; `role` stays the fallback. */
+  custom_role_id: Generated<string | null>;
   created_at: Timestamp;
 }
 
@@ -138,7 +141,8 @@ export interface Database
     BillingTables,
     ApprovalsTables,
     ClientInvoicesTables,
-    NotificationsTables {
+    NotificationsTables,
+    CustomRolesTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

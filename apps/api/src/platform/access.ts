@@ -1,6 +1,7 @@
 import {
   type BillingMode,
   can,
+  effectivePermissions,
   effectiveRole,
   type Feature,
   featureLockedMessage,
@@ -24,9 +25,21 @@ import { AppError, forbidden } from './errors.js';
 
 export type { ProjectViewer } from './access.repository.js';
 
-/** Throws 403 unless the actor's role grants the permission. */
+/**
+ * Whether a role, or a member's effective permission set (`membership.permissions`, from
+ * `effectivePermissions` in packages/core: built-in role, custom role, group roles), grants it.
+ */
+export function grants(who: Role | ReadonlySet<Permission>, permission: Permission): boolean {
+  return typeof who === 'string' ? can(who, permission) : who.has(permission);
+}
+
+/** Whether the member may: every check on an actor goes through here (or `assertCan`). */
+export const allows = (membership: Pick<MembershipWithWorkspace, 'permissions'>, permission: Permission): boolean =>
+  membership.permissions.has(permission);
+
+/** Throws 403 unless the actor's permissions (built-in or custom role) grant the permission. */
 export function assertCan(actor: Pick<Actor, 'membership'>, permission: Permission): void {
-  if (!can(actor.membership.role, permission)) throw forbidden();
+  if (!allows(actor.membership, permission)) throw forbidden();
 }
 
 // ---- whose time
@@ -48,7 +61,7 @@ export async function othersTimeScope(db: Db, actor: Actor): Promise<Set<string>
 /** Whether the actor may see (or, with `edit`, change) time of `userId`. */
 export async function reachesTimeOf(db: Db, actor: Actor, userId: string, access: TimeAccess): Promise<boolean> {
   if (userId === actor.userId) return true;
-  if (!can(actor.membership.role, access === 'view' ? 'time:view_others' : 'time:edit_others')) return false;
+  if (!allows(actor.membership, access === 'view' ? 'time:view_others' : 'time:edit_others')) return false;
   const scope = await othersTimeScope(db, actor);
   return scope === null || scope.has(userId);
 }
@@ -90,26 +103,30 @@ export const seesMoneyOf = (access: Set<string> | null, userId: string): boolean
  * Which projects a person reaches: Managers and above every one; members the public ones and those
  * they are assigned to; guests only those assigned to them (directly, through a group, or on a task).
  */
-export function projectViewer(o: { workspaceId: string; userId: string; role: Role }): ProjectViewer {
+export function projectViewer(o: {
+  workspaceId: string;
+  userId: string;
+  role: Role | ReadonlySet<Permission>;
+}): ProjectViewer {
   return {
     workspaceId: o.workspaceId,
     userId: o.userId,
-    seesAll: can(o.role, 'projects:view_all'),
-    seesPublic: can(o.role, 'projects:view_public'),
+    seesAll: grants(o.role, 'projects:view_all'),
+    seesPublic: grants(o.role, 'projects:view_public'),
   };
 }
 
 /** The projects the actor reaches, for queries that list or find projects. */
 export const projectViewerOf = ({ membership, userId }: Actor): ProjectViewer =>
-  projectViewer({ workspaceId: membership.workspace.id, userId, role: membership.role });
+  projectViewer({ workspaceId: membership.workspace.id, userId, role: membership.permissions });
 
 /**
  * The one rule for changing a project one can see (its edit-panel sections, its tasks, archiving):
  * projects:manage, or a Member's "Can manage" grant on an assignment to the whole project, held
  * directly or through a group. Deleting it and its people/grants stay with projects:manage.
  */
-export function mayEditProject(role: Role, project: { granted: boolean }): boolean {
-  return can(role, 'projects:manage') || (project.granted && can(role, 'projects:edit_granted'));
+export function mayEditProject(who: Role | ReadonlySet<Permission>, project: { granted: boolean }): boolean {
+  return grants(who, 'projects:manage') || (project.granted && grants(who, 'projects:edit_granted'));
 }
 
 /**
@@ -124,7 +141,8 @@ export async function memberReachesProject(
     workspaceId: string;
     userId: string;
     projectId: string;
-    role?: Role;
+    /** The actor's own permissions (`membership.permissions`); others' are read as their built-in role. */
+    role?: Role | ReadonlySet<Permission>;
     /**
      * The workspace's features now (the actor's `membership.features`): a stored role read here
      * acts as the plan allows (a Manager on Free reaches what a Member reaches).
@@ -134,9 +152,12 @@ export async function memberReachesProject(
     projectExists?: boolean;
   },
 ): Promise<boolean> {
-  const stored = o.role ?? (await accessRepository.findMemberRole(db, o.workspaceId, o.userId));
-  if (!stored) return false;
-  const role = o.role ?? effectiveRole(stored, o.features);
+  let role = o.role;
+  if (role === undefined) {
+    const stored = await accessRepository.findMemberRole(db, o.workspaceId, o.userId);
+    if (!stored) return false;
+    role = effectiveRole(stored, o.features);
+  }
   const viewer = projectViewer({ workspaceId: o.workspaceId, userId: o.userId, role });
   if (viewer.seesAll && o.projectExists) return true;
   return accessRepository.reachesProject(db, viewer, o.projectId);
@@ -146,8 +167,8 @@ export async function memberReachesProject(
 
 /** The groups whose membership the actor may change: null for all (groups:manage). */
 export async function managedGroupIds(db: Db, actor: Actor): Promise<Set<string> | null> {
-  if (can(actor.membership.role, 'groups:manage')) return null;
-  if (!can(actor.membership.role, 'groups:manage_own')) return new Set();
+  if (allows(actor.membership, 'groups:manage')) return null;
+  if (!allows(actor.membership, 'groups:manage_own')) return new Set();
   return accessRepository.managedGroupIds(db, actor.membership.workspace.id, actor.userId);
 }
 
@@ -167,6 +188,8 @@ export async function assertManagesGroup(db: Db, actor: Actor, groupId: string):
  * The membership as it acts now: the one place the plan (and the operator's BILLING switch) meets
  * roles. The features the workspace has at `now`, and the role in force: a Manager of a workspace
  * without management roles acts as a Member (the stored role is kept for when it upgrades).
+ * Its `permissions` are `effectivePermissions` (packages/core): the role's, or its custom role's,
+ * with its groups' custom roles added, while the plan has custom roles.
  * Every membership an actor is built from passes through here (the session authenticator and
  * the workspaces service).
  */
@@ -176,9 +199,18 @@ export function entitledMembership(
   now: Date = new Date(),
 ): MembershipWithWorkspace {
   const features = workspaceFeatures(stored.workspace, now, mode);
+  const role = effectiveRole(stored.role, features);
+  const custom = features.includes('custom_roles') ? (stored.customRole ?? null) : null;
   return {
     ...stored,
-    role: effectiveRole(stored.role, features),
+    role,
+    permissions: effectivePermissions({
+      role,
+      own: custom?.permissions,
+      groups: stored.groupRolePermissions,
+      features,
+    }),
+    customRole: custom && { id: custom.id, name: custom.name },
     assignedRole: stored.role,
     billing: mode.billing,
     features,

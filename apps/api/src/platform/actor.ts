@@ -1,4 +1,4 @@
-import type { Feature, Role } from '@sundial/core';
+import type { Feature, Permission, Role } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Membership, User, Workspace } from '../db/tables.js';
 import { AppError, unauthenticated } from './errors.js';
@@ -26,13 +26,21 @@ export interface StoredMembership {
   workspace: Workspace;
   role: Role;
   status: Membership['status'];
+  /** The member's custom role (Pro), when they hold one; `role` is then its base role, the fallback. */
+  customRole?: { id: string; name: string; permissions: readonly string[] } | null;
+  /** The permission sets of the custom roles of the member's groups (added to theirs). */
+  groupRolePermissions?: readonly (readonly string[])[];
 }
 
 /**
  * A membership as it acts now (`entitledMembership` in access.ts): the plan's features and the
  * role in force, a Manager acting as a Member while the plan lacks management roles.
  */
-export interface MembershipWithWorkspace extends StoredMembership {
+export interface MembershipWithWorkspace extends Omit<StoredMembership, 'customRole'> {
+  /** What the member may do now: every access check reads this (access.ts `allows`). */
+  permissions: ReadonlySet<Permission>;
+  /** The custom role in force (null without one, or while the plan lacks custom roles). */
+  customRole: { id: string; name: string } | null;
   /** The role as stored; `role` is the one in force. */
   assignedRole: Role;
   /** BILLING=on: plans are sold here (off: every feature, no seat limit). */

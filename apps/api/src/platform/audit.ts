@@ -123,6 +123,21 @@ export const AUDIT_ACTIONS = [
   'sso.domain_verified',
   'sso.domain_removed',
   'sso.member_joined',
+  // custom roles and SCIM provisioning (issue 18)
+  'custom_role.created',
+  'custom_role.updated',
+  'custom_role.deleted',
+  'custom_role.member_assigned',
+  'custom_role.group_assigned',
+  'scim_token.created',
+  'scim_token.revoked',
+  'scim.user_created',
+  'scim.user_updated',
+  'scim.user_deactivated',
+  'scim.user_deleted',
+  'scim.group_created',
+  'scim.group_updated',
+  'scim.group_deleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,4 +1,4 @@
-import { type Feature, featureLockedMessage, type PlanId } from '@sundial/core';
+import { effectivePermissions, type Feature, featureLockedMessage, type PlanId } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, type TestApp, useTestApp } from '../../test/harness.js';
 import { workspacesRepository } from '../modules/workspaces/workspaces.repository.js';
@@ -28,6 +28,7 @@ interface Setup {
   /** Client invoices: a draft (edited, then issued, sent, paid), an issued one (voided), a draft to delete, time left unbilled. */
   invoice: { draft: string; issued: string; doomed: string; unbilled: object };
   tagListId: string;
+  roleId: string;
 }
 
 /** A workspace with something of every gated feature, made on its trial (which has them all). */
@@ -71,6 +72,7 @@ async function setUp(t: TestApp): Promise<Setup> {
   );
   await ok('POST', `/client-invoices/${issued.id}/issue`);
   const tagList = await ok('POST', '/tag-lists', { name: 'Phase' });
+  const role = await ok('POST', '/roles', { ...REVIEWER, name: `Reviewer ${Math.random()}` });
   return {
     owner,
     ws,
@@ -83,8 +85,12 @@ async function setUp(t: TestApp): Promise<Setup> {
     submittedIds,
     invoice: { draft: draft.id, issued: issued.id, doomed: doomed.id, unbilled: range('2026-01-08') },
     tagListId: tagList.id,
+    roleId: role.id,
   };
 }
+
+/** A custom role: a Regular user who also sees others' time. */
+const REVIEWER = { name: 'Reviewer', baseRole: 'member', permissions: ['time:track', 'time:view_others'] };
 
 const weekly = {
   frequency: 'weekly',
@@ -330,8 +336,27 @@ const GATED: GatedRoute[] = [
   { feature: 'two_factor', method: 'PUT', url: (s) => `${s.ws}/two-factor-policy`, body: () => ({ required: false }) },
 ];
 
+GATED.push(
+  // Custom roles (Pro): defining, changing and giving them; reading and deleting stay open.
+  {
+    feature: 'custom_roles',
+    method: 'POST',
+    url: (s) => `${s.ws}/roles`,
+    body: () => ({ ...REVIEWER, name: `R ${Math.random()}` }),
+  },
+  { feature: 'custom_roles', method: 'PUT', url: (s) => `${s.ws}/roles/${s.roleId}`, body: () => REVIEWER },
+  {
+    feature: 'custom_roles',
+    method: 'PUT',
+    url: (s) => `${s.ws}/members/${s.memberId}/custom-role`,
+    body: (s) => ({ customRoleId: s.roleId }),
+  },
+  // SCIM provisioning rides with SSO (Pro): a new token; the SCIM API itself refuses such a workspace's token.
+  { feature: 'sso', method: 'POST', url: (s) => `${s.ws}/scim-token` },
+);
+
 const label = (r: GatedRoute) =>
-  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], invoice: { draft: ':draft', issued: ':issued', doomed: ':doomed', unbilled: {} }, tagListId: ':list', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
+  `${r.method} ${r.url({ ws: '/api/v1/workspaces/:id', savedReportId: ':report', projectId: ':project', taskId: ':task', memberId: ':member', rateId: ':rate', submittedIds: [':approval', ':approval'], invoice: { draft: ':draft', issued: ':issued', doomed: ':doomed', unbilled: {} }, tagListId: ':list', roleId: ':role', csvPath: '/api/v1/public/reports/csv/:token.csv' } as Setup)}`;
 
 async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
   for (const route of GATED) {
@@ -355,7 +380,16 @@ async function walk(t: TestApp, setup: Setup, features: readonly Feature[]) {
 }
 
 const BASIC: Feature[] = ['export', 'budgets', 'management_roles'];
-const ALL: Feature[] = [...BASIC, 'billing_rates', 'approvals', 'invoicing', 'advanced_tags', 'sso', 'two_factor'];
+const ALL: Feature[] = [
+  ...BASIC,
+  'billing_rates',
+  'approvals',
+  'invoicing',
+  'advanced_tags',
+  'sso',
+  'two_factor',
+  'custom_roles',
+];
 
 describe('every gated route', () => {
   it('answers 403 plan_limit_reached on a Free workspace whose trial has ended', async () => {
@@ -440,6 +474,35 @@ describe('a workspace that drops to Free', () => {
       setup.owner.cookie,
     );
     expect(summary.statusCode, summary.body).toBe(200);
+  });
+
+  it('has a custom role act as its base role, and group roles count for nothing, the roles kept', async () => {
+    const setup = await setUp(billed.t);
+    const { ws, owner, memberId, roleId } = setup;
+    const given = await billed.call('PUT', `${ws}/members/${memberId}/custom-role`, owner.cookie, {
+      customRoleId: roleId,
+    });
+    expect(given.statusCode, given.body).toBe(204);
+    const member = await billed.t.db
+      .selectFrom('memberships')
+      .select('custom_role_id')
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('user_id', '=', memberId)
+      .executeTakeFirstOrThrow();
+    expect(member.custom_role_id).toBe(roleId);
+    await putOn(billed.t, owner.workspaceId, 'free');
+    // Stored still, listed still, and back in force on Pro.
+    const roles = await billed.call('GET', `${ws}/roles`, owner.cookie);
+    expect(roles.json().items.map((r: { id: string; memberIds: string[] }) => [r.id, r.memberIds])).toEqual([
+      [roleId, [memberId]],
+    ]);
+    const free = await billed.t.app.services.workspaces.getMembership(owner.workspaceId, memberId);
+    expect(free.customRole).toBeNull();
+    expect([...free.permissions]).toEqual([...effectivePermissions({ role: 'member', features: [] })]);
+    await putOn(billed.t, owner.workspaceId, 'pro');
+    const pro = await billed.t.app.services.workspaces.getMembership(owner.workspaceId, memberId);
+    expect(pro.customRole?.id).toBe(roleId);
+    expect([...pro.permissions].sort()).toEqual(['time:track', 'time:view_others', 'workspace:view']);
   });
 
   it('tells the web its features and that billing is on; off says billing is off and shows no trial', async () => {

@@ -1,5 +1,4 @@
 import {
-  can,
   DEFAULT_DURATION_FORMAT,
   type DurationFormat,
   type Feature,
@@ -71,7 +70,7 @@ export function useWorkspace(): CurrentWorkspace {
     workspace,
     workspaceId: workspace.id,
     role: workspace.role,
-    can: (p) => can(workspace.role, p),
+    can: (p) => workspace.permissions.includes(p),
     hasFeature: (feature) => workspace.features.includes(feature),
   };
 }

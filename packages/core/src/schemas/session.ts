@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FEATURES } from '../entitlements.js';
-import { ROLES } from '../permissions.js';
+import { PERMISSIONS, type Permission, ROLES } from '../permissions.js';
 import { PLAN_IDS } from '../plans.js';
 import { DURATION_FORMATS } from '../time/duration.js';
 
@@ -37,6 +37,10 @@ export const workspaceView = z.object({
   billing: z.boolean(),
   /** The plan features the workspace may use now (workspaceFeatures): the web shows upgrade prompts for the others. */
   features: z.array(z.enum(FEATURES)),
+  /** What the member may do now (built-in role, custom role and their groups' roles): the web hides the rest. */
+  permissions: z.array(z.enum(PERMISSIONS as [Permission, ...Permission[]])),
+  /** The custom role in force, if any. */
+  customRole: z.object({ id: z.uuid(), name: z.string() }).nullable(),
   createdAt: z.string(),
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;

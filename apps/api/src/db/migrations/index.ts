@@ -38,6 +38,8 @@ import * as m202612011100 from './202612011100_advanced_tags.js';
 import * as m202612011110 from './202612011110_budget_alerts.js';
 import * as m202612011200 from './202612011200_create_two_factor.js';
 import * as m202612011300 from './202612011300_create_sso.js';
+import * as m202612011400 from './202612011400_create_custom_roles.js';
+import * as m202612011401 from './202612011401_create_scim_tokens.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +82,6 @@ export const migrations: Record<string, Migration> = {
   '202612011110_budget_alerts': m202612011110,
   '202612011200_create_two_factor': m202612011200,
   '202612011300_create_sso': m202612011300,
+  '202612011400_create_custom_roles': m202612011400,
+  '202612011401_create_scim_tokens': m202612011401,
 };

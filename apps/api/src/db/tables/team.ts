@@ -7,6 +7,8 @@ export interface GroupsTable {
   workspace_id: string;
   parent_id: string | null;
   name: string;
+  /** A custom role (Pro) every member of the group holds on top of their own (a union). */
+  custom_role_id: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -3,12 +3,11 @@ import {
   type ApprovalStatus,
   type ApprovalView,
   approvalPeriodOf,
-  can,
   approvalMessages as msg,
   type PeriodStateView,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, assertFeature, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
+import { allows, assertCan, assertFeature, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
@@ -34,7 +33,7 @@ const isAdmin = (actor: Actor) => actor.membership.role === 'owner' || actor.mem
 export function createApprovalsService({ db }: { db: Db }) {
   /** Whether the actor approves `userId`'s periods under the workspace's rule. */
   async function approves(tx: Db, actor: Actor, settings: ApprovalSettings, userId: string): Promise<boolean> {
-    if (!can(actor.membership.role, 'approvals:review')) return false;
+    if (!allows(actor.membership, 'approvals:review')) return false;
     if (isAdmin(actor)) return true;
     if (settings.approverRule === 'admins_only' || userId === actor.userId) return false;
     return reachesTimeOf(tx, actor, userId, 'edit');

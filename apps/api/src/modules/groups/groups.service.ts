@@ -1,7 +1,7 @@
-import { type CreateGroupBody, can, type Role, teamMessages, type UpdateGroupBody } from '@sundial/core';
+import { type CreateGroupBody, type Role, teamMessages, type UpdateGroupBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Group } from '../../db/tables/team.js';
-import { assertCan, assertManagesGroup } from '../../platform/access.js';
+import { allows, assertCan, assertManagesGroup } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
@@ -48,13 +48,15 @@ export function createGroupsService({ db }: { db: Db }) {
     const group = await db.transaction().execute(async (tx) => {
       const found = await getGroup(tx, workspaceId, groupId);
       await assertManagesGroup(tx, actor, groupId);
+      // A group that carries a custom role gives it to whoever joins: only those who assign roles move people there.
+      if (found.custom_role_id && !allows(actor.membership, 'roles:manage')) throw forbidden();
       const target = await memberRecords.find(tx, workspaceId, userId);
       // A manager's groups are their reach over others' time: they move regular users and guests
       // only, never the owner, an admin or another manager into (or out of) them.
       if (
         target &&
         target.user_id !== actor.userId &&
-        !can(actor.membership.role, 'groups:manage') &&
+        !allows(actor.membership, 'groups:manage') &&
         !MANAGER_MOVES.has(target.role)
       ) {
         throw forbidden();

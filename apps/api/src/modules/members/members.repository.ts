@@ -98,7 +98,8 @@ export const membersRepository = {
   ): Promise<void> {
     await db
       .updateTable('memberships')
-      .set(changes)
+      // A built-in role given here replaces a custom role (modules/roles assigns those).
+      .set(changes.role ? { ...changes, custom_role_id: null } : changes)
       .where('workspace_id', '=', workspaceId)
       .where('user_id', '=', userId)
       .execute();

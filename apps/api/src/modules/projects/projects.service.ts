@@ -69,11 +69,12 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
   /** A visible project the actor may edit (404 when invisible, 403 when only visible). */
   async function loadEditable(dbOrTx: Db, actor: Actor, id: string) {
     const row = await loadProject(dbOrTx, actor, id);
-    if (!mayEditProject(actor.membership.role, row)) throw forbidden();
+    if (!mayEditProject(actor.membership.permissions, row)) throw forbidden();
     return row;
   }
 
-  const present = (actor: Actor, row: ProjectRow) => presentProject(row, mayEditProject(actor.membership.role, row));
+  const present = (actor: Actor, row: ProjectRow) =>
+    presentProject(row, mayEditProject(actor.membership.permissions, row));
 
   async function loadTask(dbOrTx: Db, actor: Actor, id: string) {
     const task = await repo.findTask(dbOrTx, actor.membership.workspace.id, id);

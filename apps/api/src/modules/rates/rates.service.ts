@@ -1,7 +1,6 @@
 import {
   amountCents,
   type CreateRateBody,
-  can,
   type RateHistoryView,
   type RateTarget,
   type ReapplyPreview,
@@ -11,7 +10,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { RateRow } from '../../db/tables/rates.js';
-import { assertCan, assertFeature, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
+import { allows, assertCan, assertFeature, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -84,7 +83,7 @@ function amounts(e: RepricedEntry, billableRate: number | null, costRate: number
  * when the workspace lets managers see costs), never for members and guests.
  */
 async function readableParts(db: Db, actor: Actor, t: Target): Promise<{ billable: boolean; cost: boolean }> {
-  if (can(actor.membership.role, 'rates:manage')) return { billable: true, cost: true };
+  if (allows(actor.membership, 'rates:manage')) return { billable: true, cost: true };
   const access = await moneyAccessOf(db, actor);
   if (t.user_id !== null)
     return { billable: seesMoneyOf(access.billableOf, t.user_id), cost: seesMoneyOf(access.costOf, t.user_id) };
@@ -148,7 +147,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
           .filter((r) => (parts.billable && r.billable_cents !== null) || (parts.cost && r.cost_cents !== null))
           .map((r) => presentRate(r, parts.cost)),
         costsShown: parts.cost,
-        canChange: can(actor.membership.role, 'rates:manage'),
+        canChange: allows(actor.membership, 'rates:manage'),
       };
     },
 

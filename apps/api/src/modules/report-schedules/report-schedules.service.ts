@@ -1,5 +1,4 @@
 import {
-  can,
   MONEY_MEASURES,
   reportScheduleMessages as msg,
   nextSendAt,
@@ -15,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { ReportScheduleRow } from '../../db/tables/report-schedules.js';
-import { assertFeature } from '../../platform/access.js';
+import { allows, assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, forbidden, notFound, validationError } from '../../platform/errors.js';
@@ -105,7 +104,7 @@ export function createReportSchedulesService(deps: {
 
   /** The actor's own saved report; 404 when they do not see it, 403 when it is someone else's. */
   async function ownReport(actor: Actor, savedReportId: string): Promise<SavedReportView> {
-    if (!can(actor.membership.role, 'saved_reports:schedule')) throw forbidden();
+    if (!allows(actor.membership, 'saved_reports:schedule')) throw forbidden();
     const report = await deps.savedReports.get(actor, savedReportId);
     if (!report.canEdit) throw new AppError('forbidden', msg.onlyOwner, { status: 403 });
     return report;
@@ -197,7 +196,7 @@ export function createReportSchedulesService(deps: {
     try {
       const owner = await activeMember(row.workspace_id, row.owner_user_id);
       if (!owner) throw new SendRefused('Not sent: the owner of this schedule is no longer an active member.');
-      if (!can(owner.membership.role, 'saved_reports:schedule'))
+      if (!allows(owner.membership, 'saved_reports:schedule'))
         throw new SendRefused('Not sent: the owner’s role may no longer schedule reports.');
       const report = await deps.savedReports.get(owner, row.saved_report_id).catch(() => undefined);
       if (!report) throw new SendRefused('Not sent: the saved report is no longer available to its owner.');

@@ -1,6 +1,5 @@
 import {
   budgetStatus,
-  can,
   DEFAULT_MEASURES,
   type DetailedEntryView,
   type DetailedReportQuery,
@@ -32,7 +31,14 @@ import {
 import type { RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { copyOutFor, type Db } from '../../db/connection.js';
-import { assertFeature, type MoneyAccess, moneyAccessOf, othersTimeScope, seesMoneyOf } from '../../platform/access.js';
+import {
+  allows,
+  assertFeature,
+  type MoneyAccess,
+  moneyAccessOf,
+  othersTimeScope,
+  seesMoneyOf,
+} from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import { defineJob } from '../../platform/jobs.js';
@@ -186,7 +192,7 @@ export function createReportsService(
       rounding.mode === storedRounding.mode &&
       (rounding.mode === 'none' || rounding.minutes === storedRounding.minutes);
     let scope: string[] | null = [actor.userId];
-    if (can(actor.membership.role, 'time:view_others')) {
+    if (allows(actor.membership, 'time:view_others')) {
       const others = await othersTimeScope(db, actor);
       scope = others === null ? null : [...new Set([...others, actor.userId])];
     }

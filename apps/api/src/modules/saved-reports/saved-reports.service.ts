@@ -6,7 +6,6 @@ import {
   type CreateReportCsvLinkBody,
   type CreateReportLinkBody,
   type CreateSavedReportBody,
-  can,
   createReportCsvLinkBody,
   createReportLinkBody,
   createSavedReportBody,
@@ -33,7 +32,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { ReportCsvLinkRow, ReportLinkRow } from '../../db/tables/saved-reports.js';
-import { assertFeature } from '../../platform/access.js';
+import { allows, assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -134,7 +133,7 @@ function sameHash(a: string, b: string): boolean {
  * an expiry (or none) that is still ahead. Returns the expiry.
  */
 function linkExpiry(actor: Actor, body: { includeCosts: boolean; expiresAt: string | null }, now: Date): Date | null {
-  if (body.includeCosts && !can(actor.membership.role, 'saved_reports:share_costs'))
+  if (body.includeCosts && !allows(actor.membership, 'saved_reports:share_costs'))
     throw new AppError('forbidden', msg.costsForAdmins, { status: 403 });
   const expiresAt = body.expiresAt === null ? null : new Date(body.expiresAt);
   if (expiresAt && expiresAt <= now) throw validationError({ expiresAt: msg.expiryPast });
@@ -162,7 +161,7 @@ export function createSavedReportsService(deps: {
       ownerUserId: row.owner_user_id,
       ownerName: row.owner_name,
       canEdit: own,
-      canDelete: own || (row.visibility === 'workspace' && can(actor.membership.role, 'saved_reports:manage_shared')),
+      canDelete: own || (row.visibility === 'workspace' && allows(actor.membership, 'saved_reports:manage_shared')),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -182,7 +181,7 @@ export function createSavedReportsService(deps: {
   /** Its owner, or owners and admins for one shared with the workspace: who may delete it and revoke its links. */
   function assertManages(actor: Actor, row: SavedReportWithOwner) {
     if (row.owner_user_id === actor.userId) return;
-    if (row.visibility === 'workspace' && can(actor.membership.role, 'saved_reports:manage_shared')) return;
+    if (row.visibility === 'workspace' && allows(actor.membership, 'saved_reports:manage_shared')) return;
     throw new AppError('forbidden', msg.deleteRefused, { status: 403 });
   }
 

@@ -1,6 +1,6 @@
-import { can, type TagListRulesInput, tagRulesTurnOn } from '@sundial/core';
+import { type TagListRulesInput, tagRulesTurnOn } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, assertFeature } from '../../platform/access.js';
+import { allows, assertCan, assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -167,7 +167,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
     async getTag(actor: Actor, id: string) {
       assertCan(actor, 'tags:view');
       const tag = await loadTag(db, actor, id);
-      const entryCount = can(actor.membership.role, 'tags:manage')
+      const entryCount = allows(actor.membership, 'tags:manage')
         ? await repo.countEntries(db, actor.membership.workspace.id, id)
         : null;
       return { ...presentTag(tag), entryCount };

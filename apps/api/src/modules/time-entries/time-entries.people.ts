@@ -1,6 +1,5 @@
-import { can } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, othersTimeScope } from '../../platform/access.js';
+import { allows, assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { hashSecret } from '../../platform/ids.js';
 import { timeEntriesRepository as repo } from './time-entries.repository.js';
@@ -29,7 +28,7 @@ export function createPeople(db: Db) {
     async people(actor: Actor): Promise<{ userId: string; name: string; email: string }[]> {
       assertCan(actor, 'time:track');
       const workspaceId = actor.membership.workspace.id;
-      if (!can(actor.membership.role, 'time:view_others')) {
+      if (!allows(actor.membership, 'time:view_others')) {
         return repo.activeMembers(db, workspaceId, [actor.userId]);
       }
       const scope = await othersTimeScope(db, actor);

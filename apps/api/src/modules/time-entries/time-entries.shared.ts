@@ -1,6 +1,13 @@
-import { can, DEFAULT_TIME_SETTINGS, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
+import { DEFAULT_TIME_SETTINGS, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, type MoneyAccess, moneyAccessOf, outOfTimeScope, reachesTimeOf } from '../../platform/access.js';
+import {
+  allows,
+  assertCan,
+  type MoneyAccess,
+  moneyAccessOf,
+  outOfTimeScope,
+  reachesTimeOf,
+} from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
@@ -55,7 +62,7 @@ export async function targetUser(tx: Db, actor: Actor, userId: string | undefine
   assertCan(actor, 'time:track');
   if (!userId || userId === actor.userId) return actor.userId;
   const needed = permission === 'view' ? 'time:view_others' : 'time:edit_others';
-  if (!can(actor.membership.role, needed)) throw forbidden();
+  if (!allows(actor.membership, needed)) throw forbidden();
   if (!(await reachesTimeOf(tx, actor, userId, permission))) throw outOfTimeScope();
   const member = await repo.findMember(tx, actor.membership.workspace.id, userId);
   // Past time of a removed member stays readable; nobody books new time for them.

@@ -1,6 +1,6 @@
-import { can, type RunningTimerView, type TimeEntryView } from '@sundial/core';
+import type { RunningTimerView, TimeEntryView } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { assertCan, othersTimeScope } from '../../platform/access.js';
+import { allows, assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { type ConstraintTable, constraintViolation } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
@@ -61,9 +61,7 @@ export function createTimer(db: Db, events: EventBus) {
     async team(actor: Actor): Promise<RunningTimerView[]> {
       assertCan(actor, 'time:track');
       const workspaceId = actor.membership.workspace.id;
-      const scope = can(actor.membership.role, 'time:view_others')
-        ? await othersTimeScope(db, actor)
-        : new Set<string>();
+      const scope = allows(actor.membership, 'time:view_others') ? await othersTimeScope(db, actor) : new Set<string>();
       const rows = await repo.listRunning(db, workspaceId, scope ? [actor.userId, ...scope] : undefined);
       const now = new Date();
       const money = await moneyFor(db, actor, rows);

@@ -67,7 +67,7 @@ export async function resolveRefs(
     if (projectId !== current?.project_id) {
       for (const ownerId of new Set(ownerIds)) {
         // The actor's own role is known: no need to read it again.
-        const role = ownerId === actor.userId ? actor.membership.role : undefined;
+        const role = ownerId === actor.userId ? actor.membership.permissions : undefined;
         const reach = {
           workspaceId,
           userId: ownerId,

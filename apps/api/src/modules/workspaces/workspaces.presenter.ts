@@ -4,7 +4,7 @@ import type { MembershipWithWorkspace } from '../../platform/actor.js';
 export { workspaceView } from '@sundial/core';
 
 export function presentWorkspace(
-  { workspace, role, assignedRole, billing, features }: MembershipWithWorkspace,
+  { workspace, role, assignedRole, billing, features, permissions, customRole }: MembershipWithWorkspace,
   now = new Date(),
 ): WorkspaceView {
   return {
@@ -19,6 +19,8 @@ export function presentWorkspace(
     trialDaysLeft: billing ? trialDaysLeft(workspace.trial_ends_at, now) : 0,
     billing,
     features: [...features],
+    permissions: [...permissions],
+    customRole,
     createdAt: new Date(workspace.created_at).toISOString(),
   };
 }

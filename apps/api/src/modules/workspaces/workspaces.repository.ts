@@ -5,6 +5,7 @@ import type { Membership, Workspace } from '../../db/tables.js';
 import type { StoredMembership } from '../../platform/actor.js';
 import type { SignedIn } from '../../platform/auth.js';
 import { liveSessions, sessionIdHash } from '../../platform/sessions.js';
+import { customRoleColumns, customRoleFields } from '../roles/roles.membership-columns.js';
 
 export type { StoredMembership } from '../../platform/actor.js';
 
@@ -68,6 +69,8 @@ export const workspacesRepository = {
       session_enrolment_only,
       member_role,
       member_status,
+      member_custom_role,
+      member_group_role_permissions,
       workspace_id,
       workspace_name,
       workspace_plan,
@@ -90,6 +93,7 @@ export const workspacesRepository = {
         ? {
             role: member_role,
             status: member_status,
+            ...customRoleFields(member_custom_role, member_group_role_permissions),
             workspace: {
               id: workspace_id,
               name: workspace_name,
@@ -200,6 +204,8 @@ const signedInQuery = prepared(
         's.enrolment_only as session_enrolment_only',
         'm.role as member_role',
         'm.status as member_status',
+        customRoleColumns.ownRole.as('member_custom_role'),
+        customRoleColumns.groupPermissions.as('member_group_role_permissions'),
         'w.id as workspace_id',
         'w.name as workspace_name',
         'w.plan as workspace_plan',
@@ -227,11 +233,15 @@ function membershipsOf(db: Db, userId: string) {
       'w.hide_disabled_users',
       'w.created_at',
       'w.updated_at',
+      customRoleColumns.ownRole.as('custom_role'),
+      customRoleColumns.groupPermissions.as('group_role_permissions'),
     ])
     .where('m.user_id', '=', userId);
 }
 
-function toMembership(row: Workspace & { role: Role; status: Membership['status'] }): StoredMembership {
-  const { role, status, ...workspace } = row;
-  return { role, status, workspace };
+function toMembership(
+  row: Workspace & { role: Role; status: Membership['status']; custom_role: unknown; group_role_permissions: unknown },
+): StoredMembership {
+  const { role, status, custom_role, group_role_permissions, ...workspace } = row;
+  return { role, status, ...customRoleFields(custom_role, group_role_permissions), workspace };
 }

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useLocalStorage } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { can, dayBounds, dayKey, gridRowKey, type Role, shiftDay, weekDays } from '@sundial/core';
+import { dayBounds, dayKey, gridRowKey, shiftDay, weekDays } from '@sundial/core';
 import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -45,11 +45,11 @@ import { asWeekStart } from '../warm';
 type ViewMode = 'list' | 'week' | 'calendar';
 
 export function TimesheetPage() {
-  const { me, workspaceId, role } = useWorkspace();
-  return <Timesheet me={me} workspaceId={workspaceId} role={role} />;
+  const { me, workspaceId } = useWorkspace();
+  return <Timesheet me={me} workspaceId={workspaceId} />;
 }
 
-function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; role: Role }) {
+function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
   const timeZone = me.user.timeZone;
   const weekStart = asWeekStart(me.user.weekStart);
   const queryClient = useQueryClient();
@@ -69,7 +69,9 @@ function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; rol
   const [manualOpen, setManualOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const seesOthers = can(role, 'time:view_others');
+  // The member's permissions in force (a custom role's too), as the API decides them.
+  const { can: may } = useWorkspace();
+  const seesOthers = may('time:view_others');
 
   const days = useMemo(() => weekDays(anchor, weekStart), [anchor, weekStart]);
   const firstDay = days[0] ?? anchor;
@@ -210,7 +212,7 @@ function Timesheet({ me, workspaceId, role }: { me: Me; workspaceId: string; rol
           <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setManualOpen(true)}>
             {t.newEntry}
           </Button>
-          {can(role, 'time:settings') && (
+          {may('time:settings') && (
             <Tooltip label={t.settings.open}>
               <ActionIcon
                 variant="subtle"
