@@ -27,7 +27,7 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Email').fill(email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(page).toHaveURL(/\/homepage\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   });
@@ -66,7 +66,7 @@ test.describe('accounts', () => {
     await page.goto('/loginpage');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Not-the-password-1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText('Wrong e-mail or password.');
     await expect(page).toHaveURL(/\/loginpage$/);
   });
@@ -76,7 +76,7 @@ test.describe('accounts', () => {
   }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/loginpage');
-    const form = page.getByRole('button', { name: 'Log in' });
+    const form = page.getByRole('button', { name: 'Log in', exact: true });
     const panel = page.getByTestId('plugin-panel');
     const wide = { form: await form.boundingBox(), panel: await panel.boundingBox() };
     expect(wide.panel?.x).toBeGreaterThan((wide.form?.x ?? 0) + (wide.form?.width ?? 0));
@@ -112,7 +112,7 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Email').fill(email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Moonlit-nights-77');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(page).toHaveURL(/\/homepage\/timesheet$/);
 
     await page.goto(link as string);

@@ -56,7 +56,7 @@ test.describe('content security policy', () => {
   }) => {
     const reports = await watchPolicy(page);
     await open(page, '/loginpage');
-    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
 
     await signUpOverHttp(page.request);
     await open(page, '/homepage/timesheet');

@@ -46,7 +46,7 @@ test.describe('team', () => {
     await them.goto('/loginpage');
     await them.getByLabel('Email').fill(colleague);
     await them.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await them.getByRole('button', { name: 'Log in' }).click();
+    await them.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(them).toHaveURL(/\/homepage\/timesheet$/);
 
     // The owner sees them, creates a group and puts them in it.
@@ -139,7 +139,7 @@ test.describe('team', () => {
     const workspaceName = (await (await page.request.get(`/api/v1/workspaces/${workspaceId}`)).json()).name;
     await them.getByLabel('Email').fill(colleague);
     await them.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await them.getByRole('button', { name: 'Log in' }).click();
+    await them.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(them.getByRole('heading', { name: `You no longer have access to ${workspaceName}` })).toBeVisible();
     await expect(them.getByText(`An administrator of ${workspaceName} disabled your account`)).toBeVisible();
     await expect(them.getByRole('button', { name: 'Log out' })).toBeVisible();

@@ -18,7 +18,7 @@ async function password(page: Page, email: string) {
   await page.goto('/loginpage');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
 }
 

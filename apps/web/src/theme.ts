@@ -5,6 +5,7 @@ import {
   DEFAULT_THEME,
   Drawer,
   defaultVariantColorsResolver,
+  Loader,
   Menu,
   Modal,
   Notification,
@@ -197,6 +198,9 @@ export const theme = createTheme({
     Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss message' } } }),
+    // A spinner's name ("Loading tags") is only allowed on an element with a role (axe:
+    // aria-prohibited-attr on a bare span): every loader is a status.
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
   },
 });
 

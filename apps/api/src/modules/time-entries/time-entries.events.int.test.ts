@@ -313,7 +313,9 @@ describe('live changes of time entries', () => {
       body: JSON.stringify({ email: owner.email, password: owner.password }),
     });
     expect(second.status).toBe(200);
-    const secondCookie = (second.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    // The session's cookie among those the log-in sets (a remembered device's may come first).
+    const sessionCookie = second.headers.getSetCookie().find((c) => /^(sundial_sid|__Host-sid)=/.test(c));
+    const secondCookie = sessionCookie?.split(';')[0] ?? '';
     const path = `/api/v1/workspaces/${owner.workspaceId}/time-entries/events`;
     const signedOut = await openStream(`${bases[1]}${path}`, owner.cookie);
     const expiring = await openStream(`${bases[0]}${path}`, secondCookie);
