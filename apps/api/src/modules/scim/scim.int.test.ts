@@ -171,6 +171,7 @@ describe('Okta', () => {
       .selectFrom('audit_log')
       .select('action')
       .where('subject_id', '=', created.id)
+      .where('action', 'like', 'scim.%')
       .orderBy('created_at')
       .execute();
     expect(actions.map((a) => a.action)).toEqual([
