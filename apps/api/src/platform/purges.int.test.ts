@@ -137,6 +137,7 @@ describe('scheduled purges', () => {
       'reports.rebuild-rollups',
       'sessions.purge',
       'sign-in-records.purge',
+      'sso.purge',
       'time-entries.prune',
     ]);
   });

@@ -40,21 +40,22 @@ interface LockRow {
 export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, targets: LockTarget[]) {
   if (targets.length === 0) return;
   const userIds = [...new Set(targets.map((t) => t.userId))];
-  await tx
-    .selectFrom('memberships')
-    .select('user_id')
-    .where('workspace_id', '=', writer.workspaceId)
-    .where('user_id', 'in', userIds)
-    .forKeyShare()
-    .execute();
   const unique = new Map(targets.map((t) => [`${t.userId}|${t.at.toISOString()}`, t]));
   const ids = [...unique.values()].map((t) => t.userId);
   const ats = [...unique.values()].map((t) => t.at.toISOString());
+  // One round trip: the owners' membership rows are held (`locked`, counted so it runs) in the same
+  // statement that reads the locks.
   const { rows } = await sql<LockRow>`
-    with t as (
+    with locked as materialized (
+      select m.user_id from memberships m
+      where m.workspace_id = ${writer.workspaceId} and m.user_id = any(${userIds}::uuid[])
+      for key share
+    ),
+    t as (
       select t.user_id, (t.at at time zone u.time_zone)::date as day
       from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
       join users u on u.id = t.user_id
+      cross join (select count(*) from locked) as held
     )
     select t.user_id, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
       a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end
