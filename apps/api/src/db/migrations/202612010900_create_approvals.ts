@@ -44,5 +44,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runSql(db, 'drop table if exists approval_settings; drop table if exists approvals;');
+  await runSql(db, 'drop table if exists approval_settings;\ndrop table if exists approvals;');
 }

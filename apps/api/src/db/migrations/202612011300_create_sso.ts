@@ -88,8 +88,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await runSql(
     db,
-    `drop table if exists saml_assertions_seen; drop table if exists workspace_sso_domains;
-     drop table if exists workspace_sso; drop table if exists sso_pending_links;
-     drop table if exists sso_states; drop table if exists user_identities;`,
+    `drop table if exists saml_assertions_seen;
+     drop table if exists workspace_sso_domains;
+     drop table if exists workspace_sso;
+     drop table if exists sso_pending_links;
+     drop table if exists sso_states;
+     drop table if exists user_identities;`,
   );
 }
