@@ -10,9 +10,23 @@ step() { printf '\n=== %s ===\n' "$1"; }
 step "lint (Biome)";        npm run lint --silent
 step "types (tsc)";         npm run typecheck --silent
 step "unit tests";          npx vitest run --project unit
-step "API tests on PGlite"; env -u DATABASE_URL npx vitest run --project int
 if [ -n "${DATABASE_URL:-}" ]; then
-  step "API tests on PostgreSQL"; npx vitest run --project int
+  # Side by side: Vitest runs one test file at a time on a two-core machine, so the PGlite and the
+  # PostgreSQL runs each take a core (CI stays under 30 minutes). Each run's output follows in turn.
+  step "API tests on PGlite and on PostgreSQL, side by side"
+  logs=$(mktemp -d)
+  env -u DATABASE_URL npx vitest run --project int > "$logs/pglite.log" 2>&1 &
+  on_pglite=$!
+  npx vitest run --project int > "$logs/postgres.log" 2>&1 &
+  on_postgres=$!
+  pglite_rc=0; wait "$on_pglite" || pglite_rc=$?
+  postgres_rc=0; wait "$on_postgres" || postgres_rc=$?
+  step "API tests on PGlite (exit $pglite_rc)"; cat "$logs/pglite.log"
+  step "API tests on PostgreSQL (exit $postgres_rc)"; cat "$logs/postgres.log"
+  rm -rf "$logs"
+  if [ "$pglite_rc" -ne 0 ] || [ "$postgres_rc" -ne 0 ]; then exit 1; fi
+else
+  step "API tests on PGlite"; env -u DATABASE_URL npx vitest run --project int
 fi
 step "build";               npm run build --silent
 step "browser journeys";    npx playwright test -c e2e/playwright.config.ts
