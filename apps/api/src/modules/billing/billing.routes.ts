@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
+import { attachmentDisposition } from '../../platform/downloads.js';
 import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorBody, errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 
@@ -228,7 +229,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await billing.invoicePdf(actorOf(request), request.params.invoiceId);
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('content-disposition', attachmentDisposition(file.fileName))
         .header('cache-control', 'no-store')
         .send(file.pdf as never);
     },

@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
+import { attachmentDisposition } from '../../platform/downloads.js';
 import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
 
 const tags = ['client invoices'];
@@ -169,7 +170,7 @@ export const clientInvoicesRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await clientInvoices.pdf(actorOf(request), request.params.invoiceId);
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('content-disposition', attachmentDisposition(file.fileName))
         .header('cache-control', 'no-store')
         .send(file.pdf as never);
     },

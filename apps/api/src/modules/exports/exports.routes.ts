@@ -2,14 +2,11 @@ import { createExportJobBody, exportJobList, exportJobView, exportQuery } from '
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
+import { attachmentDisposition } from '../../platform/downloads.js';
 import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceParams as params } from '../../platform/schemas.js';
 
 const jobParams = params.extend({ jobId: z.uuid() });
-
-/** `attachment; filename="..."` with the UTF-8 name beside an ASCII one (RFC 6266). */
-const disposition = (name: string) =>
-  `attachment; filename="${name.replace(/[^\x20-\x7E]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 /** Exports: any report of the engine as a CSV, XLSX or PDF file, with the report's own query string. */
 export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -44,7 +41,7 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       return (
         reply
           .header('content-type', file.contentType)
-          .header('content-disposition', disposition(file.fileName))
+          .header('content-disposition', attachmentDisposition(file.fileName))
           .header('cache-control', 'no-store')
           // The file streams as it is written; only the errors have a JSON schema.
           .send(file.stream as never)
@@ -113,7 +110,7 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('content-type', file.contentType)
         .header('content-length', String(file.sizeBytes))
-        .header('content-disposition', disposition(file.fileName))
+        .header('content-disposition', attachmentDisposition(file.fileName))
         .header('cache-control', 'no-store')
         .send(file.stream as never);
     },
