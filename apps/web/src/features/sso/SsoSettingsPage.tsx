@@ -50,9 +50,6 @@ export function SsoSettingsPage() {
   if (settings.isError) return <ErrorPanel onRetry={() => settings.refetch()} />;
   return (
     <Stack gap="lg" p="lg" maw={760}>
-      <Title order={1} size="h2">
-        Single sign-on
-      </Title>
       <ProviderForm view={settings.data} base={base} onSaved={refresh} />
       <Domains view={settings.data} base={base} onChanged={refresh} />
     </Stack>
