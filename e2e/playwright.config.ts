@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { socialProvidersSetting } from './support/openid';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${PORT}`;
@@ -48,6 +49,8 @@ export default defineConfig({
       RATE_LIMIT_DEMO_PER_EMAIL: '100000',
       // A Detailed report over 25 rows exports as a background job (e2e/export-jobs.spec.ts).
       EXPORT_JOB_MIN_ROWS: '25',
+      // The social sign-in provider, which e2e/sso.spec.ts runs at PORT + 100 (e2e/support/openid.ts).
+      OIDC_PROVIDERS: socialProvidersSetting(PORT),
     },
   },
 });

@@ -21,15 +21,21 @@ export interface TestOpenIdProvider {
 }
 
 /**
- * A real OpenID provider (oidc-provider) on a random local port, for tests of the relying party:
- * its development log-in and consent pages are driven by HTTP as a browser would, cookies and all.
+ * A real OpenID provider (oidc-provider) on a random local port (or `port`, when the server under
+ * test must be told the issuer before it starts, as in the journeys), for tests of the relying
+ * party: its development log-in and consent pages are driven by HTTP as a browser would, cookies
+ * and all, or by a real browser.
  */
 export async function startOpenIdProvider(
   clients: { clientId: string; clientSecret: string; redirectUris: string[] }[],
+  options: { port?: number } = {},
 ): Promise<TestOpenIdProvider> {
   const accounts = new Map<string, ProviderAccount>();
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: clients.map((c) => ({

@@ -1,3 +1,4 @@
+import { can, type Role } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import {
   APP_ROUTES,
@@ -7,6 +8,7 @@ import {
   REPORT_SECTIONS,
   SIDEBAR,
   SIGNED_IN_PATHS,
+  sidebarFor,
   titleForPath,
 } from './routes';
 
@@ -43,8 +45,21 @@ describe('the sidebar', () => {
       ['TRACK', ['Timesheet']],
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
       ['MANAGE', ['Projects', 'Tags', 'Invoices']],
-      ['TEAM', ['Users', 'Roles', 'Attendance', 'Approvals']],
+      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Attendance', 'Approvals']],
     ]);
+  });
+
+  it('shows Single sign-on, beside Roles, only to roles that change workspace settings (owners and admins)', () => {
+    const team = (role: Role) =>
+      sidebarFor((permission) => can(role, permission))
+        .find((s) => s.section === 'TEAM')
+        ?.entries.map((e) => e.label);
+    expect(team('owner')).toEqual(['Users', 'Roles', 'Single sign-on', 'Attendance', 'Approvals']);
+    expect(team('admin')).toContain('Single sign-on');
+    for (const role of ['manager', 'member', 'guest'] as const) expect(team(role)).not.toContain('Single sign-on');
+    expect(team('member')).toEqual(['Users', 'Roles', 'Attendance', 'Approvals']);
+    const link = SIDEBAR.flatMap((s) => s.entries).find((e) => e.label === 'Single sign-on');
+    expect(link).toMatchObject({ kind: 'link', path: '/homepage/sso' });
   });
 
   it('links and menu items go to pages of the route table, menu items under their menu', () => {

@@ -1,4 +1,4 @@
-import type { MeView } from '@sundial/core';
+import type { MeView, Permission } from '@sundial/core';
 import {
   IconChartBar,
   IconChecklist,
@@ -6,6 +6,7 @@ import {
   IconDeviceDesktopAnalytics,
   IconFileInvoice,
   IconFolder,
+  IconKey,
   IconLayoutDashboard,
   IconShieldLock,
   IconTags,
@@ -57,8 +58,8 @@ export interface AppRoute {
   /** The page title (top bar and document title). */
   title: string;
   page: RoutePage;
-  /** A link of its own in the sidebar. */
-  nav?: { section: NavSection; label: string; icon: Icon };
+  /** A link of its own in the sidebar; with `permission`, shown only to whoever has it in the workspace. */
+  nav?: { section: NavSection; label: string; icon: Icon; permission?: Permission };
   /** An item of a sidebar menu; `group` indexes REPORT_GROUPS for reports. */
   menu?: { id: MenuId; group?: number };
   /** Asks for the data the page shows first, under its queries' keys (see warm-up.ts). */
@@ -205,6 +206,13 @@ export const APP_ROUTES: AppRoute[] = [
     nav: { section: 'TEAM', label: 'Roles', icon: IconShieldLock },
   },
   {
+    path: '/homepage/sso',
+    title: 'Single sign-on',
+    page: { load: named(() => import('./features/sso/SsoSettingsPage'), 'SsoSettingsPage') },
+    // The page and its API are for whoever changes workspace settings (owners and admins).
+    nav: { section: 'TEAM', label: 'Single sign-on', icon: IconKey, permission: 'workspace:update' },
+  },
+  {
     path: '/homepage/attendance',
     title: 'Attendance',
     page: { soon: 'Attendance is being built.' },
@@ -236,11 +244,6 @@ export const APP_ROUTES: AppRoute[] = [
   { path: '/homepage/addtask', title: 'Add task', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/addproject', title: 'Add project', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/tab', title: 'Settings', page: { redirect: '/homepage/profile' } },
-  {
-    path: '/homepage/sso',
-    title: 'Single sign-on',
-    page: { load: named(() => import('./features/sso/SsoSettingsPage'), 'SsoSettingsPage') },
-  },
   {
     path: '/homepage/profile',
     title: 'Profile settings',
@@ -279,7 +282,7 @@ export const COMPUTER_TIME_ITEMS: NavItem[] = menuItems('computerTime');
 
 /** One line of the sidebar: a link to a page, or a menu of pages. */
 export type SidebarEntry =
-  | { kind: 'link'; label: string; path: string; icon: Icon }
+  | { kind: 'link'; label: string; path: string; icon: Icon; permission?: Permission }
   | { kind: 'menu'; id: MenuId; label: string; icon: Icon; prefix: string; items: NavItem[] };
 
 /** The sidebar, section by section, in table order; a menu sits where its first page is listed. */
@@ -288,7 +291,8 @@ export const SIDEBAR: { section: NavSection; entries: SidebarEntry[] }[] = NAV_S
   const seen = new Set<MenuId>();
   for (const route of APP_ROUTES) {
     if (route.nav?.section === section) {
-      entries.push({ kind: 'link', label: route.nav.label, path: route.path, icon: route.nav.icon });
+      const { label, icon, permission } = route.nav;
+      entries.push({ kind: 'link', label, path: route.path, icon, ...(permission ? { permission } : {}) });
     }
     const id = route.menu?.id;
     if (id && MENUS[id].section === section && !seen.has(id)) {
@@ -299,3 +303,11 @@ export const SIDEBAR: { section: NavSection; entries: SidebarEntry[] }[] = NAV_S
   }
   return { section, entries };
 });
+
+/** The sidebar as someone sees it: without the links their permissions in the workspace do not reach. */
+export function sidebarFor(can: (permission: Permission) => boolean): typeof SIDEBAR {
+  return SIDEBAR.map(({ section, entries }) => ({
+    section,
+    entries: entries.filter((entry) => entry.kind !== 'link' || !entry.permission || can(entry.permission)),
+  }));
+}

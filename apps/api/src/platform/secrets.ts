@@ -4,8 +4,9 @@ import path from 'node:path';
 import { AppError } from './errors.js';
 
 /**
- * Secrets kept in the database (identity providers' client secrets, SCIM tokens, TOTP seeds) are
- * sealed with AES-256-GCM under the operator's key (SECRETS_KEY). Each sealed value names the
+ * Secrets kept in the database that Sundial must read back (identity providers' client secrets, TOTP
+ * seeds) are sealed with AES-256-GCM under the operator's key (SECRETS_KEY). SCIM tokens are not
+ * here: only their SHA-256 is stored (`hashSecret`), since Sundial only compares them. Each sealed value names the
  * purpose and row it belongs to (`context`, e.g. `totp:<userId>`), bound in as additional data, so
  * a value copied onto another row or purpose does not open. Sealed text: `v1.<iv>.<ciphertext and
  * tag>`, base64url. Values sealed under SECRETS_KEY_PREVIOUS still open (key rotation: set the new

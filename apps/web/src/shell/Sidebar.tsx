@@ -7,8 +7,9 @@ import {
 } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { currentWorkspace, useMe } from '../api/session';
 import { Logo } from '../components/Logo';
-import { type Icon, MENUS, type NavItem, REPORT_SECTIONS, SIDEBAR, type SidebarEntry } from '../routes';
+import { type Icon, MENUS, type NavItem, REPORT_SECTIONS, type SidebarEntry, sidebarFor } from '../routes';
 import classes from './Shell.module.css';
 
 interface SidebarProps {
@@ -164,6 +165,8 @@ function SidebarLine({ entry, collapsed, inDrawer }: { entry: SidebarEntry; coll
 
 export function Sidebar({ collapsed: collapsedProp, onToggle, inDrawer = false }: SidebarProps) {
   const collapsed = collapsedProp && !inDrawer;
+  const workspace = currentWorkspace(useMe().data);
+  const sidebar = sidebarFor((permission) => workspace?.permissions.includes(permission) ?? false);
   return (
     <nav
       className={classes.sidebar}
@@ -191,7 +194,7 @@ export function Sidebar({ collapsed: collapsedProp, onToggle, inDrawer = false }
           )}
         </div>
         <ScrollArea className={classes.sidebarScroll}>
-          {SIDEBAR.map(({ section, entries }) => (
+          {sidebar.map(({ section, entries }) => (
             <Fragment key={section}>
               <Group label={section} collapsed={collapsed} />
               {entries.map((entry) => (

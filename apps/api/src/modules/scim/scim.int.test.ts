@@ -181,6 +181,58 @@ describe('Okta', () => {
       'scim.user_deleted',
     ]);
   });
+
+  it('pushes a group: creates it, replaces its members, then finds it by displayName', async () => {
+    const [ada, bob, cy] = await Promise.all(
+      ['ada', 'bob', 'cy'].map(async (who) => {
+        const email = uniqueEmail(`okta-push-${who}`);
+        return expectStatus(await scim('POST', '/Users', { userName: email, active: true }), 201);
+      }),
+    );
+    const displayName = `Okta push ${Date.now()}`;
+    // Okta looks the group up by name before it pushes it.
+    expect(
+      expectStatus(await scim('GET', `/Groups?${q(`displayName eq "${displayName}"`)}&startIndex=1&count=100`), 200),
+    ).toMatchObject({ totalResults: 0, Resources: [] });
+    const group = expectStatus(
+      await scim('POST', '/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName,
+        members: [{ value: ada.id, display: ada.userName }],
+      }),
+      201,
+    );
+    expect(group).toMatchObject({ displayName, members: [{ value: ada.id }] });
+    // Okta's "push now": the whole member list as one replace.
+    const replaced = expectStatus(
+      await scim('PATCH', `/Groups/${group.id}`, {
+        schemas: [PATCH],
+        Operations: [
+          {
+            op: 'replace',
+            path: 'members',
+            value: [
+              { value: bob.id, display: bob.userName },
+              { value: cy.id, display: cy.userName },
+            ],
+          },
+        ],
+      }),
+      200,
+    );
+    const ids = (members: { value: string }[]) => new Set(members.map((m) => m.value));
+    expect(ids(replaced.members)).toEqual(new Set([bob.id, cy.id]));
+    const found = expectStatus(
+      await scim('GET', `/Groups?${q(`displayName eq "${displayName}"`)}&startIndex=1&count=100`),
+      200,
+    );
+    expect(found).toMatchObject({ totalResults: 1, startIndex: 1, itemsPerPage: 1 });
+    expect(found.Resources[0]).toMatchObject({ id: group.id, displayName });
+    expect(ids(found.Resources[0].members)).toEqual(new Set([bob.id, cy.id]));
+    const sundial = await ctx.call('GET', `/api/v1/workspaces/${owner.workspaceId}/groups`, owner.cookie);
+    const pushed = sundial.json().items.find((g: { id: string }) => g.id === group.id);
+    expect(new Set(pushed.memberIds)).toEqual(new Set([bob.id, cy.id]));
+  });
 });
 
 describe('Microsoft Entra', () => {
@@ -272,6 +324,46 @@ describe('Microsoft Entra', () => {
     expect(after).toMatchObject({ displayName: 'Platform', members: [{ value: created.id }] });
     expect(expectStatus(await scim('GET', `/Groups?${q('displayName eq "Platform"')}`), 200).totalResults).toBe(1);
     expectStatus(await scim('DELETE', `/Groups/${group.id}`), 204);
+  });
+
+  it('finds a user by the work e-mail filter Entra sends', async () => {
+    const email = uniqueEmail('entra-mail');
+    const created = expectStatus(
+      await scim('POST', '/Users', {
+        userName: email,
+        active: true,
+        emails: [{ primary: true, type: 'work', value: email }],
+      }),
+      201,
+    );
+    const found = expectStatus(await scim('GET', `/Users?${q(`emails[type eq "work"].value eq "${email}"`)}`), 200);
+    expect(found).toMatchObject({ totalResults: 1, Resources: [{ id: created.id, userName: email }] });
+    expect(
+      expectStatus(await scim('GET', `/Users?${q(`emails[type eq "work"].value eq "nobody.${email}"`)}`), 200)
+        .totalResults,
+    ).toBe(0);
+  });
+
+  it('pages users with startIndex and count', async () => {
+    // A workspace of its own, so the three users are all there is.
+    const other = await signUp(ctx.t.app);
+    const own = (await ctx.call('POST', `/api/v1/workspaces/${other.workspaceId}/scim-token`, other.cookie)).json()
+      .token as string;
+    const made: string[] = [];
+    for (const who of ['one', 'two', 'three']) {
+      const user = expectStatus(await scim('POST', '/Users', { userName: uniqueEmail(who), active: true }, own), 201);
+      made.push(user.id);
+    }
+    const page = async (query: string) => expectStatus(await scim('GET', `/Users?${query}`, undefined, own), 200);
+    const second = await page('startIndex=2&count=1');
+    expect(second).toMatchObject({ totalResults: 3, itemsPerPage: 1, startIndex: 2 });
+    expect(second.Resources).toHaveLength(1);
+    const all = await page('startIndex=1&count=10');
+    expect(all).toMatchObject({ totalResults: 3, itemsPerPage: 3, startIndex: 1 });
+    expect(new Set(all.Resources.map((r: { id: string }) => r.id))).toEqual(new Set(made));
+    expect(second.Resources[0].id).toBe(all.Resources[1].id);
+    expect(await page('startIndex=3&count=5')).toMatchObject({ totalResults: 3, itemsPerPage: 1, startIndex: 3 });
+    expect(await page('startIndex=4&count=5')).toMatchObject({ totalResults: 3, itemsPerPage: 0, Resources: [] });
   });
 
   it('keeps to its workspace: another workspace’s users and groups are not found, and the owner is not a SCIM user', async () => {

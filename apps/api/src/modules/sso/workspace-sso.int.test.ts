@@ -239,13 +239,41 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(body.workspaces.find((w: { id: string }) => w.id === owner.workspaceId)).toMatchObject({ role: 'guest' });
   });
 
-  it('refuses a replayed response', async () => {
+  it('refuses a replayed response under its used-up RelayState', async () => {
     const request = await startFor(`sam@${domain}`);
     const signed = response(request, `sam@${domain}`);
     expect((await post(signed, request.relayState)).headers.location).toBe('/');
     const replay = await post(signed, request.relayState);
     expect(replay.headers.location).toMatch(/^\/loginpage\?ssoError=/);
     expect(replay.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+  });
+
+  it('refuses a replayed assertion even under a fresh, valid RelayState that expects its request id', async () => {
+    const first = await startFor(`sam@${domain}`);
+    const signed = response(first, `sam@${domain}`);
+    expect((await post(signed, first.relayState)).headers.location).toBe('/');
+    // A new sign-in whose stored request is the one the captured assertion answers: the state is
+    // unused, InResponseTo, audience, signature and time window all hold, so only the table of
+    // assertion ids already seen can refuse it.
+    const second = await startFor(`sam@${domain}`);
+    const moved = await t.db
+      .updateTable('sso_states')
+      .set({ request_id: first.requestId })
+      .where('request_id', '=', second.requestId)
+      .executeTakeFirst();
+    expect(Number(moved.numUpdatedRows)).toBe(1);
+    const replay = await post(signed, second.relayState);
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toBe('/loginpage?ssoError=sso_failed');
+    expect(replay.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    // The same fresh state with a new assertion for that request is accepted: the refusal was the replay.
+    const third = await startFor(`sam@${domain}`);
+    await t.db
+      .updateTable('sso_states')
+      .set({ request_id: first.requestId })
+      .where('request_id', '=', third.requestId)
+      .execute();
+    expect((await post(response(first, `sam@${domain}`), third.relayState)).headers.location).toBe('/');
   });
 
   it.each([

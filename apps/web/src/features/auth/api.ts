@@ -40,8 +40,8 @@ export const socialStartUrl = (providerId: string, next: string) =>
   `/api/v1/auth/oidc/${encodeURIComponent(providerId)}/start?returnTo=${encodeURIComponent(next)}`;
 
 /** "Log in with SSO": the URL of the identity provider of the e-mail's workspace. */
-export const startWorkspaceSso = (email: string, returnTo: string) =>
-  api<{ url: string }>('POST', '/auth/sso/start', { email, returnTo });
+export const startWorkspaceSso = (target: { email: string } | { workspaceId: string }, returnTo: string) =>
+  api<{ url: string }>('POST', '/auth/sso/start', { ...target, returnTo });
 
 export const fetchLinkRequest = () => api<{ email: string; provider: string }>('GET', '/auth/sso/link');
 

@@ -51,6 +51,14 @@ export function SsoSettingsPage() {
   return (
     <Stack gap="lg" p="lg" maw={760}>
       <ProviderForm view={settings.data} base={base} onSaved={refresh} />
+      <Paper withBorder p="lg">
+        <Stack gap="xs">
+          <CopyField label="Workspace ID" value={workspaceId} copy="Copy" copied="Copied" />
+          <Text size="sm" c="dimmed">
+            People may type it instead of their e-mail in "Log in with SSO" on the log-in page.
+          </Text>
+        </Stack>
+      </Paper>
       <Domains view={settings.data} base={base} onChanged={refresh} />
     </Stack>
   );

@@ -3,17 +3,18 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { fetchSocialProviders, socialStartUrl, startWorkspaceSso } from '../api';
+import { ssoTargetOf, ssoTexts } from '../sso-target';
 import { ErrorBox } from './ErrorBox';
 
 /**
  * Other ways in on the log-in and sign-up pages: a "Continue with …" button per social provider the
- * operator configured (none: no buttons), and "Log in with SSO", which asks for the work e-mail and
- * goes to its workspace's identity provider.
+ * operator configured (none: no buttons), and "Log in with SSO", which asks for the work e-mail or
+ * the workspace ID and goes to that workspace's identity provider.
  */
 export function SsoOptions({ next, workspaceSso = true }: { next: string; workspaceSso?: boolean }) {
   const providers = useQuery({ queryKey: ['auth', 'social-providers'], queryFn: fetchSocialProviders });
   const [asking, setAsking] = useState(false);
-  const [email, setEmail] = useState('');
+  const [target, setTarget] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [going, setGoing] = useState(false);
   const items = providers.data?.items ?? [];
@@ -22,13 +23,14 @@ export function SsoOptions({ next, workspaceSso = true }: { next: string; worksp
   const handleSso = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    if (!email.trim()) {
-      setError('Enter your work e-mail.');
+    const body = ssoTargetOf(target);
+    if ('error' in body) {
+      setError(body.error);
       return;
     }
     setGoing(true);
     try {
-      const { url } = await startWorkspaceSso(email.trim(), next);
+      const { url } = await startWorkspaceSso(body, next);
       window.location.assign(url);
     } catch (err) {
       setError(parseApiError(err).message);
@@ -54,12 +56,14 @@ export function SsoOptions({ next, workspaceSso = true }: { next: string; worksp
           <Stack gap="sm">
             <ErrorBox message={error} />
             <TextInput
-              label="Work e-mail"
-              description="We send you to your workspace's identity provider."
-              type="email"
+              label={ssoTexts.label}
+              description={ssoTexts.description}
               autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
+              autoCapitalize="none"
+              spellCheck={false}
+              value={target}
+              onChange={(e) => setTarget(e.currentTarget.value)}
+              error={error !== null}
             />
             <Button type="submit" loading={going} fullWidth>
               Continue with SSO

@@ -38,7 +38,7 @@ export function SessionsSection() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Device</Table.Th>
-                <Table.Th>Address</Table.Th>
+                <Table.Th>IP address</Table.Th>
                 <Table.Th>Last seen</Table.Th>
                 <Table.Th />
               </Table.Tr>
