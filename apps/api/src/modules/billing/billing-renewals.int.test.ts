@@ -99,6 +99,8 @@ async function at(iso: string) {
 
 const mailsTo = (owner: SignedUp, subject: RegExp): ParsedMail[] =>
   inbox.messages.filter((m) => recipients(m).includes(owner.email.toLowerCase()) && subject.test(m.subject ?? ''));
+/** Receipts of renewals (a purchase's receipt thanks for it instead). */
+const renewalReceipts = (owner: SignedUp) => mailsTo(owner, /^Receipt/).filter((m) => m.text?.includes('was renewed'));
 const chargesOf = async (workspaceId: string) => {
   const row = await t.db
     .selectFrom('payment_sandbox_charges as c')
@@ -138,7 +140,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
       .orderBy('number', 'desc')
       .execute();
     expect(invoices).toHaveLength(2);
-    const receipts = mailsTo(owner, /^Receipt/);
+    const receipts = renewalReceipts(owner);
     expect(receipts).toHaveLength(1);
     expect(receipts[0]?.subject).toContain(invoices[0]?.number);
     expect(receipts[0]?.text).toContain('total 10.00 USD');
@@ -147,6 +149,53 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(pdf?.filename).toBe(`${invoices[0]?.number}.pdf`);
     expect(pdf?.content.subarray(0, 5).toString()).toBe('%PDF-');
     expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'active', dunning_attempts: 0 });
+  });
+
+  it('mails a receipt with the invoice PDF for a first purchase and for an upgrade, once each', async () => {
+    clock = new Date('2026-03-12T12:00:00Z');
+    const owner = await payingOwner();
+    await at('2026-03-12T12:30:00Z');
+    await at('2026-03-12T13:30:00Z');
+    const bought = await t.db
+      .selectFrom('invoices')
+      .select(['id', 'number'])
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    let receipts = mailsTo(owner, /^Receipt/);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.subject).toMatch(new RegExp(`^Receipt for .+: invoice ${bought.number}$`));
+    expect(receipts[0]?.text).toContain('Thank you for your purchase');
+    expect(receipts[0]?.text).toContain('Pro, monthly, 1 license, 2026-03-12 to 2026-04-12.');
+    expect(receipts[0]?.text).toContain('total 10.00 USD, paid');
+    expect(receipts[0]?.attachments.map((a) => a.filename)).toEqual([`${bought.number}.pdf`]);
+    expect(receipts[0]?.attachments[0]?.content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(mailsTo(owner, /^Plan changed/)).toHaveLength(1);
+
+    // An upgrade with the saved card: a receipt for its own invoice, beside "Plan changed".
+    const upgraded = await t.app.inject({
+      method: 'POST',
+      url: b(owner, '/checkout'),
+      headers: { cookie: owner.cookie, 'idempotency-key': `renewals-${++keys}` },
+      payload: { ...PRO_MONTHLY, licenses: 2 },
+    });
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    const upgrade = upgraded.json().invoice;
+    await at('2026-03-12T14:30:00Z');
+    await at('2026-03-12T15:30:00Z');
+    receipts = mailsTo(owner, /^Receipt/);
+    expect(receipts).toHaveLength(2);
+    expect(receipts[1]?.subject).toContain(upgrade.number);
+    expect(receipts[1]?.text).toContain(`total ${(upgrade.grossCents / 100).toFixed(2)} USD, paid`);
+    expect(receipts[1]?.attachments[0]?.filename).toBe(`${upgrade.number}.pdf`);
+    expect(mailsTo(owner, /^Plan changed/)).toHaveLength(2);
+    expect(
+      await t.db
+        .selectFrom('billing_mails')
+        .select('key')
+        .where('key', 'like', 'receipt:%')
+        .where('workspace_id', '=', owner.workspaceId)
+        .execute(),
+    ).toHaveLength(2);
   });
 
   it('retries a declined renewal on days 1, 3, 5, 7 and 14, mailing each time, then drops to Free with data kept', async () => {
@@ -268,7 +317,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
       status: 'active',
       periodEnd: '2026-12-01',
     });
-    expect(mailsTo(owner, /^Receipt/)).toHaveLength(1);
+    expect(renewalReceipts(owner)).toHaveLength(1);
     expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
 
     const changed = mailsTo(owner, /^Plan changed/).length;
@@ -338,7 +387,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     await at('2026-12-04T07:00:00Z');
     expect(await chargesOf(owner.workspaceId)).toBe(3);
     expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
-    expect(mailsTo(owner, /^Receipt/)).toHaveLength(1);
+    expect(renewalReceipts(owner)).toHaveLength(1);
     // Paid up, the new plan can be bought.
     const bought = await t.app.inject({
       method: 'POST',
@@ -394,7 +443,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
       .executeTakeFirstOrThrow();
     expect(renewed).toEqual({ status: 'active', renewal_error: null, renewal_error_at: null });
     expect((await call('GET', b(broken), broken.cookie)).json().subscription.periodEnd).toBe('2027-02-01');
-    expect(mailsTo(broken, /^Receipt/)).toHaveLength(1);
+    expect(renewalReceipts(broken)).toHaveLength(1);
   });
 
   it('replaces the saved card (owners and admins), once per token; a declined card leaves the saved one', async () => {
