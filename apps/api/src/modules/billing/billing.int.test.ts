@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
-import { passSecondStep } from '../../../test/payments.js';
+import { attachSavedCard, passSecondStep } from '../../../test/payments.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -487,21 +487,12 @@ describe('renewal (the seam for the renewals job)', () => {
     await buy(owner, { plan: 'pro', cycle: 'monthly', licenses: 1 });
     const sub = await t.db
       .selectFrom('subscriptions')
-      .select(['gateway_customer_id', sql<string>`to_char(period_end, 'YYYY-MM-DD')`.as('end')])
+      .select(sql<string>`to_char(period_end, 'YYYY-MM-DD')`.as('end'))
       .where('workspace_id', '=', owner.workspaceId)
       .executeTakeFirstOrThrow();
-    // The saved card is now one that declines every charge (there is no route to change it yet).
-    const attached = await t.app.services.payments.gateway.attachPaymentMethod({
-      customerId: sub.gateway_customer_id ?? '',
-      token: await tokenOf('4000000000000341'),
-      usage: 'off_session',
-    });
-    if (attached.status !== 'attached') throw new Error('attach');
-    await t.db
-      .updateTable('subscriptions')
-      .set({ payment_method_id: attached.paymentMethod.paymentMethodId })
-      .where('workspace_id', '=', owner.workspaceId)
-      .execute();
+    // The saved card now declines every charge (the card-replacement route refuses this card at its
+    // $1.00 verification, so it is saved at the gateway: see attachSavedCard).
+    await attachSavedCard(t, owner.workspaceId, await tokenOf('4000000000000341'));
     const renewal = await t.app.services.billing.renew(owner.workspaceId, new Date(`${sub.end}T08:00:00Z`));
     expect(renewal.status).toBe('declined');
     expect((await call('GET', b(owner), owner.cookie)).json().subscription.status).toBe('past_due');
