@@ -352,6 +352,38 @@ describe('checkout', () => {
     expect(await chargesOf()).toBe(before);
   });
 
+  it('a process killed after a successful charge and before the invoice charges once when retried', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const key = newKey();
+    const body = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') };
+    // The gateway really charges; the process dies before it hears the answer (and before any invoice).
+    const gateway = t.app.services.payments.gateway;
+    const charge = gateway.charge;
+    gateway.charge = async (options) => {
+      gateway.charge = charge;
+      await charge.call(gateway, options);
+      throw new Error('the process died here');
+    };
+    const before = await chargesOf();
+    try {
+      const crashed = await checkout(owner, body, key);
+      expect(crashed.statusCode).toBe(500);
+    } finally {
+      gateway.charge = charge;
+    }
+    expect(await chargesOf()).toBe(before + 1);
+    expect(await invoicesOf(owner.workspaceId)).toEqual([]);
+
+    const retried = await checkout(owner, body, key);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toMatchObject({ status: 'succeeded', invoice: { status: 'paid', grossCents: 32400 } });
+    // The gateway's own event of that charge changes nothing more.
+    await t.app.services.jobs.drain();
+    expect(await chargesOf()).toBe(before + 1);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+    expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({ plan: 'pro', licenses: 3 });
+  });
+
   it('gives gapless invoice numbers to 10 concurrent checkouts in different workspaces', async () => {
     const owners = await Promise.all(Array.from({ length: 10 }, () => ownerWith(AMERICAN)));
     const tokens = await Promise.all(owners.map(() => tokenOf('4242424242424242')));
