@@ -597,6 +597,34 @@ describe('credit notes', () => {
   });
 });
 
+describe('issued invoices are immutable (a database guard)', () => {
+  it('refuses changes to an issued invoice’s amounts, number, buyer and lines; only its status may move to void', async () => {
+    const owner = await ownerWith(IRISH);
+    const { invoice } = await buy(owner);
+    const refused = /An issued invoice cannot be changed/;
+    const change = (values: Parameters<ReturnType<typeof t.db.updateTable<'invoices'>>['set']>[0]) =>
+      t.db.updateTable('invoices').set(values).where('id', '=', invoice.id).execute();
+    await expect(change({ gross_cents: 1, net_cents: 1, vat_cents: 0 })).rejects.toThrow(refused);
+    await expect(change({ number: 'SUN-2026-999999' })).rejects.toThrow(refused);
+    await expect(change({ buyer: JSON.stringify({ ...IRISH, address: 'Elsewhere' }) })).rejects.toThrow(refused);
+    await expect(change({ tax_rate_basis_points: 0 })).rejects.toThrow(refused);
+    await expect(
+      t.db.updateTable('invoice_lines').set({ amount_cents: 1 }).where('invoice_id', '=', invoice.id).execute(),
+    ).rejects.toThrow(refused);
+    // The lines and totals are as issued.
+    const list = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+    expect(list[0]).toMatchObject({ number: invoice.number, grossCents: 39852, lines: invoice.lines });
+
+    await change({ status: 'void' });
+    await expect(change({ status: 'paid' })).rejects.toThrow(refused);
+    await expect(change({ status: 'void', gross_cents: 0, net_cents: 0, vat_cents: 0 })).rejects.toThrow(refused);
+    expect((await call('GET', b(owner, '/invoices'), owner.cookie)).json().items[0]).toMatchObject({
+      status: 'void',
+      grossCents: 39852,
+    });
+  });
+});
+
 describe('who may', () => {
   it('refuses members and managers (403) and other workspaces (404)', async () => {
     const owner = await ownerWith(AMERICAN);
