@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
 import { attachSavedCard, passSecondStep } from '../../../test/payments.js';
+import type { InvoicesTable } from '../../db/tables/billing.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -602,7 +603,7 @@ describe('issued invoices are immutable (a database guard)', () => {
     const owner = await ownerWith(IRISH);
     const { invoice } = await buy(owner);
     const refused = /An issued invoice cannot be changed/;
-    const change = (values: Parameters<ReturnType<typeof t.db.updateTable<'invoices'>>['set']>[0]) =>
+    const change = (values: Updateable<InvoicesTable>) =>
       t.db.updateTable('invoices').set(values).where('id', '=', invoice.id).execute();
     await expect(change({ gross_cents: 1, net_cents: 1, vat_cents: 0 })).rejects.toThrow(refused);
     await expect(change({ number: 'SUN-2026-999999' })).rejects.toThrow(refused);
