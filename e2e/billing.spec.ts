@@ -169,6 +169,59 @@ test.describe('billing', () => {
     expect(text).toContain('DE136695976');
   });
 
+  test('more seats from the Users screen are paid with the saved card, without entering it again', async ({ page }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    await chooseProAndFillInvoiceInformation(page, false);
+    await fillCard(page, '4242424242424242');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+
+    await page.goto('/homepage/user');
+    await page.getByRole('link', { name: 'Change number of seats' }).click();
+    await expect(page).toHaveURL(/\/homepage\/billing$/);
+    await page.getByLabel('Number of licenses').fill('5');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByLabel('Company name / your name')).toHaveValue('Harbour Tools Inc.');
+    await page.getByRole('button', { name: 'Subscribe now' }).click();
+
+    // The payment step offers the saved card; no card form unless another card is asked for.
+    await expect(page).toHaveURL(/\/homepage\/payment\?plan=pro&cycle=annual&licenses=5/);
+    await expect(page.getByTestId('saved-card')).toContainText('Visa ending 4242');
+    await expect(page.getByLabel('Card number')).toHaveCount(0);
+    await expectNoSeriousViolations(page, 'payment with the saved card');
+    await shotsAtWidths(page, 'billing-saved-card');
+    await page.getByRole('button', { name: 'Use another card' }).click();
+    await expect(page.getByLabel('Card number')).toBeVisible();
+    await page.reload();
+    await page.getByRole('button', { name: 'Pay with Visa ending 4242' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+
+    await page.getByRole('link', { name: 'See your invoices' }).click();
+    const rows = page.getByTestId('invoice-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText('5 licenses');
+    await expect(rows.first()).toContainText('Paid');
+  });
+
+  test('a change at the period’s end asks for no card', async ({ page }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    await chooseProAndFillInvoiceInformation(page, false);
+    await fillCard(page, '4242424242424242');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+
+    // Fewer licenses take effect at the period's end: nothing is charged, so no card is asked for.
+    await page.goto('/homepage/payment?plan=pro&cycle=annual&licenses=2');
+    await expect(page.getByText('nothing is charged today, so no card is needed')).toBeVisible();
+    await expect(page.getByLabel('Card number')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Confirm the change' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Change scheduled.' })).toBeVisible();
+    await page.goto('/homepage/invoice');
+    await expect(page.getByTestId('invoice-row')).toHaveCount(1);
+  });
+
   test('a member sees the plan and whom to ask, and no buying controls', async ({ page, browser }) => {
     await signUpOverHttp(page.request);
     const ws = await workspaceApi(page.request);

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type BrowserContext, expect, test } from '@playwright/test';
+import { freePort, startSundial as startOwnSundial, stopSundial } from './support/own-server';
 import { RUN_DIR } from './support/paths';
 import { shotsAtWidths } from './support/shots';
 import { PASSWORD, signUpOverHttp, workspaceApi } from './support/users';
@@ -16,51 +16,8 @@ import { PASSWORD, signUpOverHttp, workspaceApi } from './support/users';
  * compiled API, its own embedded database): it sets the workspace up over HTTP, stops the server,
  * moves the trial's end into the past in the database, and starts the server again.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA_DIR = path.join(RUN_DIR, 'plan-gating-data');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
-async function startSundial(port: number): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
-    DATA_DIR,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_SIGNUP_PER_IP: '100000',
-    RATE_LIMIT_LOGIN_PER_IP: '100000',
-  };
-  // Its own embedded database, whatever the journeys' server uses: the journey edits it in between.
-  delete env.DATABASE_URL;
-  delete env.SMTP_URL;
-  const child = spawn(process.execPath, ['apps/api/dist/main.mjs'], { cwd: ROOT, env, stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
-    const ready = await fetch(`http://localhost:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return child;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGTERM');
-  throw new Error('Sundial did not start');
-}
-
-async function stopSundial(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
+const startSundial = (port: number) => startOwnSundial(port, { dataDir: DATA_DIR });
 
 test.describe('plan gating', () => {
   let port: number;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, joinWorkspace, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
-import { passSecondStep } from '../../../test/payments.js';
+import { attachSavedCard, passSecondStep } from '../../../test/payments.js';
 import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 
@@ -70,24 +70,21 @@ async function payingOwner(): Promise<SignedUp> {
   return owner;
 }
 
-/** Makes the saved card one of the sandbox's test cards (there is no route to change it yet). */
-async function saveCard(owner: SignedUp, number: string) {
-  const sub = await t.db
-    .selectFrom('subscriptions')
-    .select('gateway_customer_id')
-    .where('workspace_id', '=', owner.workspaceId)
-    .executeTakeFirstOrThrow();
-  const attached = await t.app.services.payments.gateway.attachPaymentMethod({
-    customerId: sub.gateway_customer_id ?? '',
-    token: await tokenOf(number),
-    usage: 'off_session',
+/** The card that attaches and then declines every charge, saved at the gateway (see attachSavedCard). */
+const saveDecliningCard = async (owner: SignedUp) =>
+  attachSavedCard(t, owner.workspaceId, await tokenOf('4000000000000341'));
+
+/** Replaces the saved card as an owner does, through PUT …/billing/payment-method (and its second step when asked). */
+async function replaceCard(owner: SignedUp, number: string) {
+  const replaced = await call('PUT', b(owner, '/payment-method'), owner.cookie, {
+    paymentToken: await tokenOf(number),
   });
-  if (attached.status !== 'attached') throw new Error('attach');
-  await t.db
-    .updateTable('subscriptions')
-    .set({ payment_method_id: attached.paymentMethod.paymentMethodId })
-    .where('workspace_id', '=', owner.workspaceId)
-    .execute();
+  if (replaced.statusCode === 200) return replaced.json();
+  if (replaced.statusCode !== 202) throw new Error(`replace card: ${replaced.body}`);
+  await passSecondStep(t.app, replaced.json().nextActionUrl);
+  const confirmed = await call('POST', b(owner, `/payment-method/${replaced.json().changeId}/confirm`), owner.cookie);
+  if (confirmed.statusCode !== 200) throw new Error(`confirm card: ${confirmed.body}`);
+  return confirmed.json();
 }
 
 /** Moves the clock and runs every due job, the mail deliveries among them. */
@@ -99,6 +96,8 @@ async function at(iso: string) {
 
 const mailsTo = (owner: SignedUp, subject: RegExp): ParsedMail[] =>
   inbox.messages.filter((m) => recipients(m).includes(owner.email.toLowerCase()) && subject.test(m.subject ?? ''));
+/** Receipts of renewals (a purchase's receipt thanks for it instead). */
+const renewalReceipts = (owner: SignedUp) => mailsTo(owner, /^Receipt/).filter((m) => m.text?.includes('was renewed'));
 const chargesOf = async (workspaceId: string) => {
   const row = await t.db
     .selectFrom('payment_sandbox_charges as c')
@@ -117,6 +116,191 @@ const subscriptionOf = (workspaceId: string) =>
     .executeTakeFirstOrThrow();
 
 describe('renewals and dunning (jobs billing.renewals and billing.trial-reminders)', () => {
+  it('goes trial -> paid -> more seats -> renewal -> failed renewal -> Free, to the cent, with its invoices and e-mails', async () => {
+    // The tests move one clock forward, so this earliest one comes first. Its year is its own, so its
+    // invoices are the whole series and their numbers can be asserted; a past one, as the outbox's
+    // purge compares this clock with rows written on the real one.
+    clock = new Date('2025-01-10T12:00:00Z');
+    const owner = await signUp(t.app);
+    await t.db
+      .updateTable('workspaces')
+      .set({ trial_ends_at: new Date(clock.getTime() + 14 * 86_400_000) })
+      .where('id', '=', owner.workspaceId)
+      .execute();
+    const IRISH = {
+      name: 'Aoife Byrne',
+      address: '1 Main Street',
+      city: 'Dublin',
+      postalCode: 'D02 X285',
+      country: 'IE',
+    };
+    expect((await call('PUT', b(owner, '/details'), owner.cookie, IRISH)).statusCode).toBe(200);
+    expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({ isTrial: true, effectivePlan: 'pro' });
+    const pay = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: b(owner, '/checkout'),
+        headers: { cookie: owner.cookie, 'idempotency-key': `chain-${++keys}` },
+        payload,
+      });
+
+    // Trial -> Pro monthly, 3 licenses: 3 x 10.00 + 23% Irish VAT.
+    const bought = await pay({
+      plan: 'pro',
+      cycle: 'monthly',
+      licenses: 3,
+      paymentToken: await tokenOf('4242424242424242'),
+    });
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(bought.json().invoice).toMatchObject({
+      number: 'SUN-2025-000001',
+      periodStart: '2025-01-10',
+      periodEnd: '2025-02-10',
+      licenses: 3,
+      netCents: 3000,
+      vatCents: 690,
+      grossCents: 3690,
+      lines: [{ quantity: 3, unitCents: 1000, amountCents: 3000 }],
+    });
+    await at('2025-01-10T13:00:00Z');
+    expect(mailsTo(owner, /^Plan changed/).map((m) => m.text)).toEqual([
+      expect.stringContaining(
+        'Pro, monthly, 3 licenses now, paid until 2025-02-10. Invoice SUN-2025-000001, total 36.90 USD.',
+      ),
+    ]);
+
+    // Mid-period, 3 -> 5 licenses with the saved card: 16 of 31 days left, prorated to the cent.
+    // Credit 3000 x 16/31 = 1548.39 -> 1548; charge 5000 x 16/31 = 2580.65 -> 2581; net 1033; VAT 237.59 -> 238.
+    clock = new Date('2025-01-25T09:00:00Z');
+    const more = await pay({ plan: 'pro', cycle: 'monthly', licenses: 5 });
+    expect(more.statusCode, more.body).toBe(200);
+    expect(more.json().invoice).toMatchObject({
+      number: 'SUN-2025-000002',
+      periodStart: '2025-01-10',
+      periodEnd: '2025-02-10',
+      licenses: 5,
+      netCents: 1033,
+      vatCents: 238,
+      grossCents: 1271,
+    });
+    expect(more.json().invoice.lines.map((l: { amountCents: number }) => l.amountCents)).toEqual([-1548, 2581]);
+    await at('2025-01-25T10:00:00Z');
+    expect(mailsTo(owner, /^Plan changed/)).toHaveLength(2);
+    expect(mailsTo(owner, /^Plan changed/)[1]?.text).toContain(
+      'Pro, monthly, 5 licenses now, paid until 2025-02-10. Invoice SUN-2025-000002, total 12.71 USD.',
+    );
+    expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({ licenses: 5, seats: { limit: 5 } });
+
+    // A new billing address before the renewal: on the renewal's invoice, not on the earlier ones.
+    const moved = await call('PUT', b(owner, '/details'), owner.cookie, { ...IRISH, address: '2 Grand Canal Dock' });
+    expect(moved.statusCode, moved.body).toBe(200);
+
+    // The renewal charges 5 licenses for the next month and mails the receipt with the PDF.
+    await at('2025-02-10T06:00:00Z');
+    await at('2025-02-10T07:00:00Z');
+    const invoices = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+    expect(invoices[0]).toMatchObject({
+      number: 'SUN-2025-000003',
+      periodStart: '2025-02-10',
+      periodEnd: '2025-03-10',
+      licenses: 5,
+      netCents: 5000,
+      vatCents: 1150,
+      grossCents: 6150,
+      lines: [{ quantity: 5, unitCents: 1000, amountCents: 5000 }],
+    });
+    const receipt = renewalReceipts(owner);
+    expect(receipt).toHaveLength(1);
+    expect(receipt[0]?.subject).toContain('SUN-2025-000003');
+    expect(receipt[0]?.text).toContain('Pro, monthly, 5 licenses, 2025-02-10 to 2025-03-10.');
+    expect(receipt[0]?.text).toContain('total 61.50 USD, paid');
+    expect(receipt[0]?.attachments[0]?.filename).toBe('SUN-2025-000003.pdf');
+    expect(receipt[0]?.attachments[0]?.content.subarray(0, 5).toString()).toBe('%PDF-');
+    const addresses = await t.db
+      .selectFrom('invoices')
+      .select(['number', sql<string>`buyer->>'address'`.as('address')])
+      .where('workspace_id', '=', owner.workspaceId)
+      .orderBy('number')
+      .execute();
+    expect(addresses).toEqual([
+      { number: 'SUN-2025-000001', address: '1 Main Street' },
+      { number: 'SUN-2025-000002', address: '1 Main Street' },
+      { number: 'SUN-2025-000003', address: '2 Grand Canal Dock' },
+    ]);
+
+    // The card is replaced through the route with one whose bank wants every payment confirmed
+    // (no test card passes the $1.00 verification and then declines: 0341 fails it, see below).
+    clock = new Date('2025-02-20T12:00:00Z');
+    expect(await replaceCard(owner, '4000002760003184')).toMatchObject({ status: 'saved', card: { last4: '3184' } });
+
+    // The next renewal fails off-session, and so do the retries on days 1, 3, 5, 7 and 14.
+    await at('2025-03-10T06:00:00Z');
+    await at('2025-03-10T09:00:00Z');
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
+    expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({
+      plan: 'pro',
+      subscription: { status: 'past_due' },
+    });
+    const retries = [
+      ['2025-03-11T06:00:00Z', 'We will try again on 2025-03-13.'],
+      ['2025-03-13T06:00:00Z', 'We will try again on 2025-03-15.'],
+      ['2025-03-15T06:00:00Z', 'We will try again on 2025-03-17.'],
+      ['2025-03-17T06:00:00Z', 'We will try again on 2025-03-24.'],
+      ['2025-03-24T06:00:00Z', 'This was the last try'],
+    ] as const;
+    expect(mailsTo(owner, /^Payment failed/).map((m) => m.text)).toEqual([
+      expect.stringContaining('We will try again on 2025-03-11.'),
+    ]);
+    for (const [when, next] of retries) {
+      await at(when);
+      await at(when.replace('T06', 'T09'));
+      const failed = mailsTo(owner, /^Payment failed/);
+      expect(failed.at(-1)?.text).toContain('The renewal of');
+      expect(failed.at(-1)?.text).toContain('for 61.50 USD did not go through');
+      expect(failed.at(-1)?.text).toContain(next);
+    }
+    expect(mailsTo(owner, /^Payment failed/)).toHaveLength(6);
+    expect(mailsTo(owner, /is on the Free plan now$/)).toHaveLength(1);
+    expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'canceled', plan: 'pro' });
+    const view = (await call('GET', b(owner), owner.cookie)).json();
+    expect(view).toMatchObject({ plan: 'free', effectivePlan: 'free', isTrial: false });
+    expect(view.details).toMatchObject({ address: '2 Grand Canal Dock' });
+
+    // Every invoice to the cent, numbered 1, 2, 3 in the year's series; the failed renewal has none.
+    const all = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+    expect(
+      all.map((i: { number: string; status: string; netCents: number; vatCents: number; grossCents: number }) => [
+        i.number,
+        i.status,
+        i.netCents,
+        i.vatCents,
+        i.grossCents,
+      ]),
+    ).toEqual([
+      ['SUN-2025-000003', 'paid', 5000, 1150, 6150],
+      ['SUN-2025-000002', 'paid', 1033, 238, 1271],
+      ['SUN-2025-000001', 'paid', 3000, 690, 3690],
+    ]);
+    const series = await t.db
+      .selectFrom('invoices')
+      .select('number')
+      .where('number', 'like', 'SUN-2025-%')
+      .orderBy('number')
+      .execute();
+    expect(series.map((r) => r.number)).toEqual(['SUN-2025-000001', 'SUN-2025-000002', 'SUN-2025-000003']);
+    expect(mailsTo(owner, /^Receipt/)).toHaveLength(3);
+    const charged = await t.db
+      .selectFrom('payment_sandbox_charges as c')
+      .innerJoin('subscriptions as s', 's.gateway_customer_id', 'c.customer_id')
+      .select(['c.amount_cents', 'c.status'])
+      .where('s.workspace_id', '=', owner.workspaceId)
+      .where('c.kind', '=', 'charge')
+      .where('c.status', '=', 'succeeded')
+      .orderBy('c.created_at')
+      .execute();
+    expect(charged.map((c) => Number(c.amount_cents))).toEqual([3690, 1271, 6150]);
+  });
+
   it('renews at the period end once, however often the job runs, and mails the receipt', async () => {
     clock = new Date('2026-03-10T12:00:00Z');
     const owner = await payingOwner();
@@ -138,7 +322,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
       .orderBy('number', 'desc')
       .execute();
     expect(invoices).toHaveLength(2);
-    const receipts = mailsTo(owner, /^Receipt/);
+    const receipts = renewalReceipts(owner);
     expect(receipts).toHaveLength(1);
     expect(receipts[0]?.subject).toContain(invoices[0]?.number);
     expect(receipts[0]?.text).toContain('total 10.00 USD');
@@ -149,10 +333,57 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'active', dunning_attempts: 0 });
   });
 
+  it('mails a receipt with the invoice PDF for a first purchase and for an upgrade, once each', async () => {
+    clock = new Date('2026-03-12T12:00:00Z');
+    const owner = await payingOwner();
+    await at('2026-03-12T12:30:00Z');
+    await at('2026-03-12T13:30:00Z');
+    const bought = await t.db
+      .selectFrom('invoices')
+      .select(['id', 'number'])
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    let receipts = mailsTo(owner, /^Receipt/);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.subject).toMatch(new RegExp(`^Receipt for .+: invoice ${bought.number}$`));
+    expect(receipts[0]?.text).toContain('Thank you for your purchase');
+    expect(receipts[0]?.text).toContain('Pro, monthly, 1 license, 2026-03-12 to 2026-04-12.');
+    expect(receipts[0]?.text).toContain('total 10.00 USD, paid');
+    expect(receipts[0]?.attachments.map((a) => a.filename)).toEqual([`${bought.number}.pdf`]);
+    expect(receipts[0]?.attachments[0]?.content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(mailsTo(owner, /^Plan changed/)).toHaveLength(1);
+
+    // An upgrade with the saved card: a receipt for its own invoice, beside "Plan changed".
+    const upgraded = await t.app.inject({
+      method: 'POST',
+      url: b(owner, '/checkout'),
+      headers: { cookie: owner.cookie, 'idempotency-key': `renewals-${++keys}` },
+      payload: { ...PRO_MONTHLY, licenses: 2 },
+    });
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    const upgrade = upgraded.json().invoice;
+    await at('2026-03-12T14:30:00Z');
+    await at('2026-03-12T15:30:00Z');
+    receipts = mailsTo(owner, /^Receipt/);
+    expect(receipts).toHaveLength(2);
+    expect(receipts[1]?.subject).toContain(upgrade.number);
+    expect(receipts[1]?.text).toContain(`total ${(upgrade.grossCents / 100).toFixed(2)} USD, paid`);
+    expect(receipts[1]?.attachments[0]?.filename).toBe(`${upgrade.number}.pdf`);
+    expect(mailsTo(owner, /^Plan changed/)).toHaveLength(2);
+    expect(
+      await t.db
+        .selectFrom('billing_mails')
+        .select('key')
+        .where('key', 'like', 'receipt:%')
+        .where('workspace_id', '=', owner.workspaceId)
+        .execute(),
+    ).toHaveLength(2);
+  });
+
   it('retries a declined renewal on days 1, 3, 5, 7 and 14, mailing each time, then drops to Free with data kept', async () => {
     clock = new Date('2026-04-20T12:00:00Z');
     const owner = await payingOwner();
-    await saveCard(owner, '4000000000000341');
+    await saveDecliningCard(owner);
     const project = await call('POST', `/api/v1/workspaces/${owner.workspaceId}/projects`, owner.cookie, {
       name: 'Kept',
     });
@@ -214,7 +445,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
   it('e-mails the bank’s confirmation link when a renewal needs the second step', async () => {
     clock = new Date('2026-07-01T12:00:00Z');
     const owner = await payingOwner();
-    await saveCard(owner, '4000002760003184');
+    await replaceCard(owner, '4000002760003184');
     await at('2026-08-01T06:00:00Z');
     expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
     const attempt = await t.db
@@ -253,10 +484,11 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
   it('clears past due when a retry succeeds, and mails the plan change of a cancel', async () => {
     clock = new Date('2026-10-01T12:00:00Z');
     const owner = await payingOwner();
-    await saveCard(owner, '4000000000000341');
+    await saveDecliningCard(owner);
     await at('2026-11-01T06:00:00Z');
     expect(await subscriptionOf(owner.workspaceId)).toMatchObject({ status: 'past_due', dunning_attempts: 1 });
-    await saveCard(owner, '4242424242424242');
+    // Not through the route, which would charge the open renewal at once: here dunning's retry pays.
+    await attachSavedCard(t, owner.workspaceId, await tokenOf('4242424242424242'));
     await at('2026-11-02T06:00:00Z');
     expect(await subscriptionOf(owner.workspaceId)).toMatchObject({
       status: 'active',
@@ -268,7 +500,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
       status: 'active',
       periodEnd: '2026-12-01',
     });
-    expect(mailsTo(owner, /^Receipt/)).toHaveLength(1);
+    expect(renewalReceipts(owner)).toHaveLength(1);
     expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
 
     const changed = mailsTo(owner, /^Plan changed/).length;
@@ -290,7 +522,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
   it('charges the open renewal at once when a past-due workspace replaces its card', async () => {
     clock = new Date('2026-11-03T12:00:00Z');
     const owner = await payingOwner();
-    await saveCard(owner, '4000000000000341');
+    await saveDecliningCard(owner);
     await at('2026-11-03T12:30:00Z');
     await at('2026-12-03T06:00:00Z');
     await at('2026-12-03T07:00:00Z');
@@ -338,7 +570,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     await at('2026-12-04T07:00:00Z');
     expect(await chargesOf(owner.workspaceId)).toBe(3);
     expect(mailsTo(owner, /^Payment failed/)).toHaveLength(1);
-    expect(mailsTo(owner, /^Receipt/)).toHaveLength(1);
+    expect(renewalReceipts(owner)).toHaveLength(1);
     // Paid up, the new plan can be bought.
     const bought = await t.app.inject({
       method: 'POST',
@@ -384,7 +616,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
     expect(await renewalRuns()).toEqual({ failed: 0 });
 
     // Next hour, with a card the gateway knows, the same renewal goes through (charged once).
-    await saveCard(broken, '4242424242424242');
+    await replaceCard(broken, '4242424242424242');
     await at('2027-01-01T08:00:00Z');
     expect(await chargesOf(broken.workspaceId)).toBe(2);
     const renewed = await t.db
@@ -394,7 +626,7 @@ describe('renewals and dunning (jobs billing.renewals and billing.trial-reminder
       .executeTakeFirstOrThrow();
     expect(renewed).toEqual({ status: 'active', renewal_error: null, renewal_error_at: null });
     expect((await call('GET', b(broken), broken.cookie)).json().subscription.periodEnd).toBe('2027-02-01');
-    expect(mailsTo(broken, /^Receipt/)).toHaveLength(1);
+    expect(renewalReceipts(broken)).toHaveLength(1);
   });
 
   it('replaces the saved card (owners and admins), once per token; a declined card leaves the saved one', async () => {

@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import fc from 'fast-check';
+import { sql, type Updateable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
-import { passSecondStep } from '../../../test/payments.js';
+import { attachSavedCard, passSecondStep } from '../../../test/payments.js';
+import type { InvoicesTable } from '../../db/tables/billing.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -352,23 +354,81 @@ describe('checkout', () => {
     expect(await chargesOf()).toBe(before);
   });
 
-  it('gives gapless invoice numbers to 10 concurrent checkouts in different workspaces', async () => {
-    const owners = await Promise.all(Array.from({ length: 10 }, () => ownerWith(AMERICAN)));
-    const tokens = await Promise.all(owners.map(() => tokenOf('4242424242424242')));
-    const answers = await Promise.all(
-      owners.map((owner, i) => checkout(owner, { ...PRO_3_ANNUAL, paymentToken: tokens[i] })),
-    );
-    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
-    // Every series (a prefix and a year) runs 1, 2, 3 … without a gap, whatever the clock said.
-    const all = await t.db.selectFrom('invoices').select('number').execute();
-    const series = new Map<string, number[]>();
-    for (const { number } of all)
-      series.set(number.slice(0, -7), [...(series.get(number.slice(0, -7)) ?? []), Number(number.slice(-6))]);
-    for (const unsorted of series.values()) {
-      const numbers = unsorted.sort((x, y) => x - y);
-      expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
+  it('a process killed after a successful charge and before the invoice charges once when retried', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const key = newKey();
+    const body = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') };
+    // The gateway really charges; the process dies before it hears the answer (and before any invoice).
+    const gateway = t.app.services.payments.gateway;
+    const charge = gateway.charge;
+    gateway.charge = async (options) => {
+      gateway.charge = charge;
+      await charge.call(gateway, options);
+      throw new Error('the process died here');
+    };
+    const before = await chargesOf();
+    try {
+      const crashed = await checkout(owner, body, key);
+      expect(crashed.statusCode).toBe(500);
+    } finally {
+      gateway.charge = charge;
     }
-    expect(all.length).toBeGreaterThanOrEqual(10);
+    expect(await chargesOf()).toBe(before + 1);
+    expect(await invoicesOf(owner.workspaceId)).toEqual([]);
+
+    const retried = await checkout(owner, body, key);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toMatchObject({ status: 'succeeded', invoice: { status: 'paid', grossCents: 32400 } });
+    // The gateway's own event of that charge changes nothing more.
+    await t.app.services.jobs.drain();
+    expect(await chargesOf()).toBe(before + 1);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+    expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({ plan: 'pro', licenses: 3 });
+  });
+
+  it('keeps every invoice series gapless under concurrent checkouts, declines and credit notes, in any mix', async () => {
+    /** Every series (a prefix and a year) runs 1, 2, 3 … without a gap or a repeat, whatever the clock said. */
+    const expectGapless = async () => {
+      const all = await t.db.selectFrom('invoices').select('number').execute();
+      const series = new Map<string, number[]>();
+      for (const { number } of all)
+        series.set(number.slice(0, -7), [...(series.get(number.slice(0, -7)) ?? []), Number(number.slice(-6))]);
+      for (const unsorted of series.values()) {
+        const numbers = unsorted.sort((x, y) => x - y);
+        expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
+      }
+      return all.length;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('success', 'decline', 'credit'), { minLength: 2, maxLength: 8 }),
+        async (mix) => {
+          // A credit note needs a paid invoice first; the rest are new trial workspaces.
+          const work = await Promise.all(
+            mix.map(async (kind) => {
+              const owner = await ownerWith(AMERICAN);
+              if (kind === 'credit') {
+                const { invoice } = await buy(owner);
+                return () =>
+                  call('POST', b(owner, `/invoices/${invoice.id}/credit-note`), owner.cookie, {
+                    amountCents: 1000,
+                    reason: 'Goodwill',
+                  });
+              }
+              const token = await tokenOf(kind === 'success' ? '4242424242424242' : '4000000000000002');
+              return () => checkout(owner, { ...PRO_3_ANNUAL, paymentToken: token });
+            }),
+          );
+          const before = await expectGapless();
+          const answers = await Promise.all(work.map((run) => run()));
+          const expected = { success: 200, decline: 402, credit: 201 } as const;
+          expect(answers.map((answer) => answer.statusCode)).toEqual(mix.map((kind) => expected[kind]));
+          // Declines take no number; every success and credit note takes one.
+          expect(await expectGapless()).toBe(before + mix.filter((kind) => kind !== 'decline').length);
+        },
+      ),
+      { numRuns: 4 },
+    );
   });
 });
 
@@ -487,21 +547,12 @@ describe('renewal (the seam for the renewals job)', () => {
     await buy(owner, { plan: 'pro', cycle: 'monthly', licenses: 1 });
     const sub = await t.db
       .selectFrom('subscriptions')
-      .select(['gateway_customer_id', sql<string>`to_char(period_end, 'YYYY-MM-DD')`.as('end')])
+      .select(sql<string>`to_char(period_end, 'YYYY-MM-DD')`.as('end'))
       .where('workspace_id', '=', owner.workspaceId)
       .executeTakeFirstOrThrow();
-    // The saved card is now one that declines every charge (there is no route to change it yet).
-    const attached = await t.app.services.payments.gateway.attachPaymentMethod({
-      customerId: sub.gateway_customer_id ?? '',
-      token: await tokenOf('4000000000000341'),
-      usage: 'off_session',
-    });
-    if (attached.status !== 'attached') throw new Error('attach');
-    await t.db
-      .updateTable('subscriptions')
-      .set({ payment_method_id: attached.paymentMethod.paymentMethodId })
-      .where('workspace_id', '=', owner.workspaceId)
-      .execute();
+    // The saved card now declines every charge (the card-replacement route refuses this card at its
+    // $1.00 verification, so it is saved at the gateway: see attachSavedCard).
+    await attachSavedCard(t, owner.workspaceId, await tokenOf('4000000000000341'));
     const renewal = await t.app.services.billing.renew(owner.workspaceId, new Date(`${sub.end}T08:00:00Z`));
     expect(renewal.status).toBe('declined');
     expect((await call('GET', b(owner), owner.cookie)).json().subscription.status).toBe('past_due');
@@ -544,6 +595,34 @@ describe('credit notes', () => {
       .where('refunded_charge_id', '=', charged.charge_id)
       .executeTakeFirstOrThrow();
     expect(refunds.total).toBe(39852);
+  });
+});
+
+describe('issued invoices are immutable (a database guard)', () => {
+  it('refuses changes to an issued invoice’s amounts, number, buyer and lines; only its status may move to void', async () => {
+    const owner = await ownerWith(IRISH);
+    const { invoice } = await buy(owner);
+    const refused = /An issued invoice cannot be changed/;
+    const change = (values: Updateable<InvoicesTable>) =>
+      t.db.updateTable('invoices').set(values).where('id', '=', invoice.id).execute();
+    await expect(change({ gross_cents: 1, net_cents: 1, vat_cents: 0 })).rejects.toThrow(refused);
+    await expect(change({ number: 'SUN-2026-999999' })).rejects.toThrow(refused);
+    await expect(change({ buyer: JSON.stringify({ ...IRISH, address: 'Elsewhere' }) })).rejects.toThrow(refused);
+    await expect(change({ tax_rate_basis_points: 0 })).rejects.toThrow(refused);
+    await expect(
+      t.db.updateTable('invoice_lines').set({ amount_cents: 1 }).where('invoice_id', '=', invoice.id).execute(),
+    ).rejects.toThrow(refused);
+    // The lines and totals are as issued.
+    const list = (await call('GET', b(owner, '/invoices'), owner.cookie)).json().items;
+    expect(list[0]).toMatchObject({ number: invoice.number, grossCents: 39852, lines: invoice.lines });
+
+    await change({ status: 'void' });
+    await expect(change({ status: 'paid' })).rejects.toThrow(refused);
+    await expect(change({ status: 'void', gross_cents: 0, net_cents: 0, vat_cents: 0 })).rejects.toThrow(refused);
+    expect((await call('GET', b(owner, '/invoices'), owner.cookie)).json().items[0]).toMatchObject({
+      status: 'void',
+      grossCents: 39852,
+    });
   });
 });
 

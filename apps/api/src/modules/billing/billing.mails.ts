@@ -15,6 +15,8 @@ const dayText = (at: Date) => at.toISOString().slice(0, 10);
 export const billingMails = {
   receipt(v: {
     workspace: string;
+    /** A renewal's receipt, or a purchase's (a first plan, an upgrade). */
+    renewal: boolean;
     number: string;
     grossCents: number;
     currency: string;
@@ -25,7 +27,7 @@ export const billingMails = {
     return {
       subject: `Receipt for ${v.workspace}: invoice ${v.number}`,
       text: [
-        `Your subscription of ${v.workspace} was renewed: ${termsText(v.terms)}, ${v.period.start} to ${v.period.end}.`,
+        `${v.renewal ? `Your subscription of ${v.workspace} was renewed` : `Thank you for your purchase for ${v.workspace}`}: ${termsText(v.terms)}, ${v.period.start} to ${v.period.end}.`,
         `Invoice ${v.number}, total ${money(v.grossCents, v.currency)}, paid.`,
         `See the invoice and download its PDF: ${v.link}`,
       ].join('\n\n'),

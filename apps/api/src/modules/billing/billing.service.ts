@@ -75,8 +75,14 @@ export interface BillingDeps {
 
 /** Renews subscriptions whose period ended and retries past-due ones (dunning); hourly. */
 export const billingRenewalsJob = defineJob('billing.renewals', z.object({}));
-/** Sends a renewal's receipt with the invoice's PDF attached (retried while the mail server refuses). */
-export const billingReceiptJob = defineJob('billing.receipt', z.object({ workspaceId: z.uuid(), invoiceId: z.uuid() }));
+/**
+ * Sends a paid invoice's receipt with its PDF attached (retried while the mail server refuses).
+ * `renewal` words it as a renewal; jobs queued before checkouts had receipts were all renewals.
+ */
+export const billingReceiptJob = defineJob(
+  'billing.receipt',
+  z.object({ workspaceId: z.uuid(), invoiceId: z.uuid(), renewal: z.boolean().default(true) }),
+);
 /** E-mails trial workspaces whose trial ends in 3 days; hourly. */
 export const billingTrialRemindersJob = defineJob('billing.trial-reminders', z.object({}));
 
@@ -430,11 +436,12 @@ export function createBillingService(deps: BillingDeps) {
     const invoice = await repo.findInvoice(tx, workspaceId, invoiceId);
     const number = invoice?.number ?? '';
     const link = `${publicUrl}/homepage/invoice?invoice=${invoiceId}`;
-    // The receipt carries the invoice's PDF, which the outbox does not keep: a job of its own sends it.
-    if (attempt.idempotency_key.startsWith('renewal:')) {
-      if (await repo.claimMail(tx, workspaceId, `receipt:${invoiceId}`))
-        await jobs.enqueue(tx, billingReceiptJob, { workspaceId, invoiceId });
-    } else
+    // Every paid invoice gets its receipt. It carries the invoice's PDF, which the outbox does not
+    // keep: a job of its own sends it, claimed once per invoice.
+    const isRenewal = attempt.idempotency_key.startsWith('renewal:');
+    if (await repo.claimMail(tx, workspaceId, `receipt:${invoiceId}`))
+      await jobs.enqueue(tx, billingReceiptJob, { workspaceId, invoiceId, renewal: isRenewal });
+    if (!isRenewal)
       await notify(tx, workspaceId, `plan-changed:${attemptId}`, (name) =>
         billingMails.planChanged({
           workspace: name,
@@ -1350,8 +1357,8 @@ export function createBillingService(deps: BillingDeps) {
       return ending.length;
     },
 
-    /** The receipt of a renewal's invoice, its PDF attached, to the owners and the invoice e-mail. */
-    async sendReceipt(workspaceId: string, invoiceId: string): Promise<void> {
+    /** The receipt of a paid invoice (a renewal's or a checkout's), its PDF attached, to the owners and the invoice e-mail. */
+    async sendReceipt(workspaceId: string, invoiceId: string, renewal = true): Promise<void> {
       const row = await repo.findInvoice(db, workspaceId, invoiceId);
       if (!row) return;
       const lines = (await repo.linesOf(db, [row.id])).get(row.id) ?? [];
@@ -1359,6 +1366,7 @@ export function createBillingService(deps: BillingDeps) {
       if (to.length === 0) return;
       const mail = billingMails.receipt({
         workspace: name,
+        renewal,
         number: row.number,
         grossCents: row.gross_cents,
         currency: row.currency,
@@ -1381,11 +1389,15 @@ export function createBillingService(deps: BillingDeps) {
 
     /** Declares the hourly renewals and trial reminders, and the receipts' job, on the job runner. */
     registerJobs(): void {
-      jobs.register(billingReceiptJob, ({ workspaceId, invoiceId }) => service.sendReceipt(workspaceId, invoiceId), {
-        maxAttempts: 8,
-        backoffMs: 30_000,
-        maxBackoffMs: 32 * 60_000,
-      });
+      jobs.register(
+        billingReceiptJob,
+        ({ workspaceId, invoiceId, renewal }) => service.sendReceipt(workspaceId, invoiceId, renewal),
+        {
+          maxAttempts: 8,
+          backoffMs: 30_000,
+          maxBackoffMs: 32 * 60_000,
+        },
+      );
       jobs.register(billingRenewalsJob, async (_payload, { now }) => {
         await service.runRenewals(now);
       });

@@ -1,17 +1,17 @@
-import { Alert, Anchor, Grid, Group, Loader, Stack, Text } from '@mantine/core';
-import type { CheckoutView, SubscriptionTermsBody } from '@sundial/core';
+import { Alert, Anchor, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import type { BillingView, CheckoutView, SubscriptionTermsBody } from '@sundial/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
-import { useBilling, useCheckout, useConfirmCheckout } from './api';
+import { useBilling, useCheckout, useConfirmCheckout, useQuote } from './api';
 import { BillingGuard } from './BillingGuard';
 import { CardInputs, CardPreview, cardFieldErrors, useCardFields } from './CardFields';
 import { CardStepError, PayFooter } from './card-step';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { Summary } from './Summary';
-import { bt } from './texts';
+import { bt, cardBrandName } from './texts';
 
 /** The Idempotency-Key of the attempt under way, kept so a reload sends the same attempt again. */
 const KEY_STORE = 'sundial.checkout.attempt';
@@ -93,17 +93,18 @@ function useCardCheckout(choice: SubscriptionTermsBody) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
-  const pay = async (tokenOf: () => Promise<string | null>): Promise<Record<string, string>> => {
+  /** `tokenOf` makes the new card's token; without it the saved card pays (or, for a change at the period's end, nothing is charged). */
+  const pay = async (tokenOf?: () => Promise<string | null>): Promise<Record<string, string>> => {
     setOutcome(null);
     setBusy(true);
     try {
-      const paymentToken = await tokenOf();
+      const paymentToken = tokenOf ? await tokenOf() : undefined;
       if (paymentToken === null) {
         // A field is wrong: the form shows it, nothing was sent.
         setBusy(false);
         return {};
       }
-      const body = { ...choice, paymentToken };
+      const body = paymentToken ? { ...choice, paymentToken } : choice;
       let answer: CheckoutView;
       try {
         answer = await checkout.mutateAsync({ body, key: attemptKey(choice) });
@@ -134,6 +135,61 @@ function useCardCheckout(choice: SubscriptionTermsBody) {
   };
 
   return { pay, busy, outcome, clear: () => setOutcome(null) };
+}
+
+type SavedCard = NonNullable<NonNullable<BillingView['subscription']>['card']>;
+
+/** A change without a new card: paid with the saved one, or (at the period's end) only scheduled. */
+function NoCardCheckout({
+  choice,
+  savedCard,
+  onOtherCard,
+}: {
+  choice: SubscriptionTermsBody;
+  /** The card that pays; null when nothing is charged now (a change at the period's end). */
+  savedCard: SavedCard | null;
+  onOtherCard?: () => void;
+}) {
+  const { pay, busy, outcome } = useCardCheckout(choice);
+  if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void pay();
+  };
+  return (
+    <CheckoutLayout choice={choice}>
+      <form onSubmit={handleSubmit} noValidate aria-label={bt.payment}>
+        <Stack gap="sm" maw={520}>
+          <Text>{savedCard ? bt.savedCardBody : bt.atPeriodEndBody}</Text>
+          {savedCard && (
+            <Paper withBorder radius="md" p="md" data-testid="saved-card">
+              <Text fw={600}>{bt.savedCard(cardBrandName(savedCard.brand), savedCard.last4)}</Text>
+              <Text size="sm" c="dimmed">
+                {bt.savedCardExpires(savedCard.expMonth, savedCard.expYear)}
+              </Text>
+            </Paper>
+          )}
+          <PayFooter
+            busy={busy}
+            error={outcome?.kind === 'declined' ? outcome.message : null}
+            label={savedCard ? bt.payWithSaved(cardBrandName(savedCard.brand), savedCard.last4) : bt.confirmChange}
+          />
+          {onOtherCard && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={onOtherCard}
+              disabled={busy}
+              style={{ alignSelf: 'flex-start' }}
+            >
+              {bt.useAnotherCard}
+            </Anchor>
+          )}
+        </Stack>
+      </form>
+    </CheckoutLayout>
+  );
 }
 
 function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
@@ -198,16 +254,34 @@ function StripeCheckout({ choice, publishableKey }: { choice: SubscriptionTermsB
   );
 }
 
-/** The card step of the gateway the API names: the sandbox's form, or Stripe's Payment Element. */
+/**
+ * The payment step: nothing to enter for a change at the period's end (the API charges nothing
+ * then), the saved card for one charged now (or another card, if the person asks), else the card
+ * step of the gateway the API names: the sandbox's form, or Stripe's Payment Element.
+ */
 function CardStep({ choice }: { choice: SubscriptionTermsBody }) {
   const { workspaceId } = useWorkspace();
   const billing = useBilling(workspaceId);
-  if (billing.isError)
-    return (
-      <Alert color="red" role="alert" title={bt.payment}>
-        {parseApiError(billing.error).message}
-      </Alert>
-    );
+  const quote = useQuote(workspaceId, choice);
+  // Decided once: paying saves the card and changes the quote, and the step must stay to say how it ended.
+  const [way, setWay] = useState<'at_period_end' | 'saved_card' | 'new_card' | null>(null);
+  const subscription = billing.data?.subscription;
+  const savedCard = subscription?.status === 'active' ? subscription.card : null;
+  if (way === null) {
+    const failed = billing.error ?? quote.error;
+    if (failed)
+      return (
+        <Alert color="red" role="alert" title={bt.payment}>
+          {parseApiError(failed).message}
+        </Alert>
+      );
+    if (!billing.data || !quote.data) return <Loader size="sm" aria-label={bt.loadingCardForm} />;
+    setWay(quote.data.timing === 'period_end' ? 'at_period_end' : savedCard ? 'saved_card' : 'new_card');
+    return <Loader size="sm" aria-label={bt.loadingCardForm} />;
+  }
+  if (way === 'at_period_end') return <NoCardCheckout choice={choice} savedCard={null} />;
+  if (way === 'saved_card' && savedCard)
+    return <NoCardCheckout choice={choice} savedCard={savedCard} onOtherCard={() => setWay('new_card')} />;
   const payments = billing.data?.payments;
   if (!payments) return <Loader size="sm" aria-label={bt.loadingCardForm} />;
   if (payments.gateway === 'stripe' && payments.publishableKey)

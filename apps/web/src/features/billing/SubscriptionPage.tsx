@@ -19,8 +19,6 @@ import {
 import {
   type BillingCycle,
   type BillingView,
-  CARD_BRAND_NAMES,
-  type CardBrand,
   formatMoney,
   licenseCountError,
   PLAN_IDS,
@@ -38,7 +36,7 @@ import { useBilling, useBillingManagers, useQuote, useSubscriptionAction } from 
 import { BillingTabs } from './BillingTabs';
 import { choiceSearch } from './choice';
 import { ReplaceCard } from './ReplaceCard';
-import { bt, cycleName } from './texts';
+import { bt, cardBrandName, cycleName } from './texts';
 
 /** The demo-request page of the landing site: Enterprise is sold by a call with sales. */
 const DEMO_PATH = '/demo';
@@ -319,12 +317,7 @@ function CurrentSubscription({ billing, canBuy }: { billing: BillingView; canBuy
         )}
         {sub.card && (
           <Row label="Card">
-            {bt.card(
-              CARD_BRAND_NAMES[sub.card.brand as CardBrand] ?? sub.card.brand,
-              sub.card.last4,
-              sub.card.expMonth,
-              sub.card.expYear,
-            )}
+            {bt.card(cardBrandName(sub.card.brand), sub.card.last4, sub.card.expMonth, sub.card.expYear)}
           </Row>
         )}
         {change && (

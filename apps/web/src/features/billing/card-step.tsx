@@ -12,10 +12,13 @@ export function PayFooter({
   busy,
   error,
   disabled = false,
+  label = bt.pay,
 }: {
   busy: boolean;
   error: string | null;
   disabled?: boolean;
+  /** The button's words (Pay now, unless the step pays otherwise). */
+  label?: string;
 }) {
   return (
     <>
@@ -26,7 +29,7 @@ export function PayFooter({
       )}
       <Group>
         <Button type="submit" loading={busy} disabled={disabled}>
-          {bt.pay}
+          {label}
         </Button>
         {busy && (
           <Text size="sm" c="dimmed" role="status">

@@ -1,4 +1,4 @@
-import { formatMoney } from '@sundial/core';
+import { CARD_BRAND_NAMES, type CardBrand, formatMoney } from '@sundial/core';
 
 /** The words of the billing pages, in one place (the spec's, without the prototype's typos). */
 export const bt = {
@@ -101,6 +101,14 @@ export const bt = {
   year: 'Year',
   cvv: 'CVV',
   pay: 'Pay now',
+  savedCardBody: 'The saved card pays for this change; nothing to enter.',
+  savedCard: (brand: string, last4: string) => `${brand} ending ${last4}`,
+  savedCardExpires: (month: number, year: number) => `Expires ${String(month).padStart(2, '0')}/${year}`,
+  payWithSaved: (brand: string, last4: string) => `Pay with ${brand} ending ${last4}`,
+  useAnotherCard: 'Use another card',
+  atPeriodEndBody:
+    'This change takes effect at the end of the paid period: nothing is charged today, so no card is needed.',
+  confirmChange: 'Confirm the change',
   paying: 'Processing the payment…',
   loadingCardForm: 'Loading the card form…',
   stripeUnavailable: 'The card form could not be loaded. Check your connection and reload the page.',
@@ -124,3 +132,6 @@ export const bt = {
 } as const;
 
 export const cycleName = (cycle: 'annual' | 'monthly') => (cycle === 'annual' ? bt.annual : bt.monthly);
+
+/** A saved card's brand as people know it (the gateway's id when it is one we do not name). */
+export const cardBrandName = (brand: string) => CARD_BRAND_NAMES[brand as CardBrand] ?? brand;

@@ -33,6 +33,8 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: R
   const canManage = can(role, 'members:manage');
   const canInvite = can(role, 'members:invite');
   const canGroups = can(role, 'groups:manage');
+  // With BILLING=off there are no seats to buy.
+  const { workspace } = useWorkspace();
   const [search, setSearch] = useState('');
   const [searched] = useDebouncedValue(search, 300);
   const members = useMembers(workspaceId, searched);
@@ -63,7 +65,7 @@ function Users({ workspaceId, me, role }: { workspaceId: string; me: Me; role: R
         onCreateGroup={canGroups ? () => setGroupModal({}) : undefined}
         search={search}
         onSearch={setSearch}
-        canChangeSeats={can(role, 'billing:manage')}
+        canChangeSeats={workspace.billing && can(role, 'billing:manage')}
       />
 
       {canInvite && invites.data && invites.data.length > 0 && (
