@@ -7,8 +7,9 @@ import { audit } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { hashSecret, newSecret } from '../../platform/ids.js';
 import { hashPassword } from '../../platform/passwords.js';
-import type { SessionStore, StartedSession } from '../../platform/sessions.js';
+import type { StartedSession } from '../../platform/sessions.js';
 import type { AuthService, ClientInfo } from '../auth/auth.service.js';
+import type { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { usersService } from '../users/users.service.js';
 import type { OidcIdentity, OidcRelyingParty } from './oidc.js';
 import { ssoRepository } from './sso.repository.js';
@@ -27,7 +28,10 @@ export const ssoExpired = () => new AppError('sso_expired', ssoMessages.expired,
 
 /** Where a sign-in through an identity provider ends. */
 export type SsoOutcome =
-  | { kind: 'signed_in'; user: User; session: StartedSession; returnTo: string }
+  /** `enrolmentOnly`: a workspace requires 2FA the user has not set up; the session may only set it up. */
+  | { kind: 'signed_in'; user: User; session: StartedSession; enrolmentOnly: boolean; returnTo: string }
+  /** The user has 2FA: no session until the second step answers this challenge with a code. */
+  | { kind: 'two_factor'; challenge: string; expiresAt: Date; returnTo: string }
   /** The e-mail has an account not linked to this identity: its password must be proved first. */
   | { kind: 'link'; token: string; returnTo: string };
 
@@ -41,9 +45,10 @@ export function sameSecret(a: string, b: string): boolean {
 export interface SsoServiceDeps {
   db: Db;
   config: Pick<Config, 'publicUrl' | 'socialProviders'>;
-  sessions: SessionStore;
   auth: AuthService;
   oidc: OidcRelyingParty;
+  /** The gate every sign-in passes after its first factor (two-factor.service startSignIn), the password's too. */
+  twoFactor: Pick<TwoFactorService, 'startSignIn'>;
 }
 
 /**
@@ -53,7 +58,7 @@ export interface SsoServiceDeps {
  * sign-up does; an e-mail that has an account is linked only once that account's password is
  * proved (`link`), so an identity provider that vouches for someone else's address takes nothing over.
  */
-export function createSsoService({ db, config, sessions, auth, oidc }: SsoServiceDeps) {
+export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServiceDeps) {
   const providerOf = (id: string): SocialProvider => {
     const provider = config.socialProviders.find((p) => p.id === id);
     if (!provider) throw new AppError('sso_provider_unknown', ssoMessages.providerUnknown, { status: 404 });
@@ -81,7 +86,7 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
     client: ClientInfo;
     afterSignIn?: (tx: Db, user: User) => Promise<void>;
   }): Promise<SsoOutcome> {
-    const { provider, identity, client, returnTo } = input;
+    const { provider, identity, returnTo } = input;
     const linked = await ssoRepository.findIdentity(db, provider, identity.subject);
     if (linked) {
       const user = await usersService.findById(db, linked.user_id);
@@ -89,9 +94,7 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
       await assertSsoNotRequired(user.id, provider);
       return db.transaction().execute(async (tx) => {
         await input.afterSignIn?.(tx, user);
-        await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail: { provider } });
-        const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
-        return { kind: 'signed_in' as const, user, session, returnTo };
+        return passGate(tx, user, { provider }, input);
       });
     }
     const email = identity.email;
@@ -116,10 +119,33 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
       const user = await auth.createAccount(tx, { email, passwordHash, via: provider });
       await ssoRepository.insertIdentity(tx, { userId: user.id, provider, subject: identity.subject, email });
       await input.afterSignIn?.(tx, user);
-      await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail: { provider, created: true } });
-      const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
-      return { kind: 'signed_in' as const, user, session, returnTo };
+      return passGate(tx, user, { provider, created: true }, input);
     });
+  }
+
+  /**
+   * The provider proved the first factor; the same gate as the password's decides the rest (a
+   * second step, or a session perhaps limited to enrolment). The sign-in is audited once it has
+   * a session; with a challenge, the second step audits it.
+   */
+  async function passGate(
+    tx: Db,
+    user: User,
+    detail: { provider: string; created?: boolean },
+    input: { client: ClientInfo; returnTo: string },
+  ): Promise<SsoOutcome> {
+    const next = await twoFactor.startSignIn(user, { remember: false, client: input.client, db: tx });
+    if (next.kind === 'challenge') {
+      return { kind: 'two_factor', challenge: next.challenge, expiresAt: next.expiresAt, returnTo: input.returnTo };
+    }
+    await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail });
+    return {
+      kind: 'signed_in',
+      user,
+      session: next.session,
+      enrolmentOnly: next.enrolmentOnly,
+      returnTo: input.returnTo,
+    };
   }
 
   /** A workspace that requires SSO of the user is signed in to through its own provider only. */

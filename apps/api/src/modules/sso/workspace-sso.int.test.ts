@@ -11,6 +11,7 @@ import {
 } from '../../../test/harness.js';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../../../test/openid-provider.js';
 import { makeSigningKey, readAuthnRequest, samlResponse } from '../../../test/saml-idp.js';
+import { cookieOf, freshCode, sendSecondStep, turnOnTwoFactor } from '../../../test/two-factor.js';
 
 /**
  * Workspace SSO: OpenID Connect against a real provider (oidc-provider), SAML against an identity
@@ -133,6 +134,25 @@ describe('workspace SSO through OpenID Connect', () => {
       .where('action', '=', 'sso.member_joined')
       .execute();
     expect(joined).toHaveLength(1);
+  });
+
+  it('asks a member with 2FA for the code after the provider, and signs in only with it', async () => {
+    idp.accounts.set('kim-sub', { email: `kim@${domain}`, email_verified: true });
+    const startAs = () =>
+      call('POST', '/api/v1/auth/sso/start', undefined, { email: `kim@${domain}`, returnTo: '/team' });
+    const first = await through(await startAs(), 'kim-sub');
+    const { secret } = await turnOnTwoFactor(t.app, sessionCookie(first));
+
+    const done = await through(await startAs(), 'kim-sub');
+    expect(done.headers.location).toBe('/loginpage?twoFactor=code&next=%2Fteam');
+    expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    const challenge = cookieOf(done, 'sundial_2fa_challenge');
+    const wrong = await sendSecondStep(t.app, challenge, { code: '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    const right = await sendSecondStep(t.app, challenge, { code: await freshCode(secret) });
+    expect(right.statusCode, right.body).toBe(200);
+    expect((await me(right)).user.email).toBe(`kim@${domain}`);
   });
 
   it('refuses an address outside the verified domains', async () => {
@@ -265,6 +285,25 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+  });
+
+  it('gives a new member of a workspace that requires 2FA a session that may only set it up', async () => {
+    const policy = (required: boolean) =>
+      call('PUT', `/api/v1/workspaces/${owner.workspaceId}/two-factor-policy`, owner.cookie, { required });
+    expect((await policy(true)).statusCode).toBe(200);
+    try {
+      const request = await startFor(`ria@${domain}`);
+      const done = await post(response(request, `ria@${domain}`), request.relayState);
+      expect(done.headers.location).toBe('/loginpage?twoFactor=enrol&next=%2F');
+      const limited = sessionCookie(done);
+      const blocked = await call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, limited);
+      expect(blocked.statusCode).toBe(403);
+      expect(blocked.json().error.code).toBe('two_factor_enrolment_required');
+      await turnOnTwoFactor(t.app, limited);
+      expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, limited)).statusCode).toBe(200);
+    } finally {
+      await policy(false);
+    }
   });
 });
 
