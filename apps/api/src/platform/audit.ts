@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   // workspace and its settings
   'workspace.created',
   'workspace.renamed',
+  'workspace.email_domains_updated',
   'workspace.logo_updated',
   'workspace.logo_removed',
   'workspace.ownership_transferred',

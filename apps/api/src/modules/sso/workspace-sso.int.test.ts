@@ -1,3 +1,4 @@
+import { ssoErrorMessage } from '@sundial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -32,7 +33,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) =>
+const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, cookie?: string, payload?: object) =>
   t.app.inject({ method, url, payload, headers: cookie ? { cookie } : {} });
 const stateCookieOf = (response: LightMyRequestResponse) => {
   const cookie = response.cookies.find((c) => c.name === 'sundial_sso_state');
@@ -285,6 +286,30 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+  });
+
+  it('admits new members only from the allowed e-mail domains, and keeps existing ones', async () => {
+    const allow = (allowedEmailDomains: string[]) =>
+      call('PATCH', `/api/v1/workspaces/${owner.workspaceId}`, owner.cookie, { allowedEmailDomains });
+    expect((await allow(['elsewhere.test'])).statusCode).toBe(200);
+    try {
+      const request = await startFor(`lee@${domain}`);
+      const refused = await post(response(request, `lee@${domain}`), request.relayState);
+      expect(refused.headers.location).toBe('/loginpage?ssoError=email_domain_not_allowed');
+      expect(refused.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+      const account = await t.db.selectFrom('users').select('id').where('email', '=', `lee@${domain}`).execute();
+      expect(account).toEqual([]);
+      expect(ssoErrorMessage('email_domain_not_allowed')).toMatch(/allowed e-mail domains/);
+      // Someone already a member is not a just-in-time join: the list does not lock them out.
+      const again = await startFor(`sam@${domain}`);
+      expect((await post(response(again, `sam@${domain}`), again.relayState)).headers.location).toBe('/');
+
+      await allow(['elsewhere.test', domain]);
+      const admitted = await startFor(`lee@${domain}`);
+      expect((await post(response(admitted, `lee@${domain}`), admitted.relayState)).headers.location).toBe('/');
+    } finally {
+      await allow([]);
+    }
   });
 
   it('gives a new member of a workspace that requires 2FA a session that may only set it up', async () => {

@@ -12,6 +12,8 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { hashSecret } from '../../platform/ids.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ClientInfo } from '../auth/auth.service.js';
+import { memberRecords } from '../members/members.service.js';
+import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import type { OidcRelyingParty } from './oidc.js';
 import { finishSaml, type SamlSettings, samlMetadata, startSaml } from './saml.js';
 import { ssoRepository } from './sso.repository.js';
@@ -124,6 +126,13 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       returnTo: state.return_to,
       client,
       afterSignIn: async (tx, user) => {
+        // Just-in-time membership admits only the workspace's allowed e-mail domains (when it lists any).
+        if (
+          !(await memberRecords.find(tx, workspaceId, user.id)) &&
+          (await emailDomainRefusal(tx, workspaceId, user.email))
+        ) {
+          throw new AppError('email_domain_not_allowed', ssoMessages.emailDomainNotAllowed, { status: 403 });
+        }
         if (await ssoRepository.joinWorkspace(tx, { workspaceId, userId: user.id, role: row.default_role })) {
           await audit(tx, {
             action: 'sso.member_joined',
