@@ -49,6 +49,13 @@ async function signInThroughProvider(subject: string, returnTo = '/timesheet') {
   return { start, back, callback, stateCookie };
 }
 
+const failuresAudited = () =>
+  t.db
+    .selectFrom('audit_log')
+    .select(['workspace_id', 'actor_user_id', 'detail'])
+    .where('action', '=', 'user.sso_sign_in_failed')
+    .orderBy('created_at')
+    .execute();
 const usersWith = (email: string) => t.db.selectFrom('users').select('id').where('email', '=', email).execute();
 
 describe('social sign-in through OpenID Connect', () => {
@@ -133,6 +140,22 @@ describe('social sign-in through OpenID Connect', () => {
     });
     expect(otherState.headers.location).toBe('/loginpage?ssoError=sso_expired');
     expect(ssoErrorMessage('sso_expired')).toMatch(/took too long/);
+  });
+
+  it('audits a failed sign-in with the provider and the reason, never what the provider sent', async () => {
+    idp.accounts.set('audited', { email: uniqueEmail('audited').toLowerCase(), email_verified: true });
+    const { back, stateCookie } = await signInThroughProvider('audited');
+    const before = await failuresAudited();
+    const replay = await t.app.inject({ url: `${back.pathname}${back.search}`, headers: { cookie: stateCookie } });
+    expect(replay.headers.location).toBe('/loginpage?ssoError=sso_expired');
+    const after = await failuresAudited();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.at(-1)).toMatchObject({
+      workspace_id: null,
+      actor_user_id: null,
+      detail: { provider: 'social:acme', code: 'sso_expired', ip: '127.0.0.1' },
+    });
+    expect(JSON.stringify(after)).not.toContain(back.searchParams.get('code') ?? 'no code');
   });
 
   it('refuses a provider account whose e-mail the provider does not vouch for', async () => {

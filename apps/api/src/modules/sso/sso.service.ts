@@ -35,6 +35,40 @@ export type SsoOutcome =
   /** The e-mail has an account not linked to this identity: its password must be proved first. */
   | { kind: 'link'; token: string; returnTo: string };
 
+/** Who a provider's callback was for, as far as it is known yet: filled in as the callback proves it. */
+export interface SsoAttempt {
+  provider: string;
+  /** Set only once our own state row names the workspace (never from the URL alone). */
+  workspaceId?: string;
+}
+
+/**
+ * Runs a provider's callback and audits it when it fails (`user.sso_sign_in_failed`: the
+ * provider, the error's code and the address it came from; never what the provider sent), then
+ * throws on. Outside the sign-in's transaction, which has rolled back by then.
+ */
+export async function auditedSsoCallback<T>(
+  db: Db,
+  attempt: SsoAttempt,
+  client: ClientInfo,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    await audit(db, {
+      action: 'user.sso_sign_in_failed',
+      workspaceId: attempt.workspaceId ?? null,
+      detail: {
+        provider: attempt.provider,
+        code: error instanceof AppError ? error.code : 'sso_failed',
+        ip: client.ip,
+      },
+    });
+    throw error;
+  }
+}
+
 /** A string compare whose time does not tell how much matched. */
 export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -188,21 +222,23 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
       return { url, state: checks.state };
     },
 
-    /** Finishes a social sign-in from the provider's callback to this browser. */
+    /** Finishes a social sign-in from the provider's callback to this browser; a failure is audited. */
     async finishSocial(
       providerId: string,
       callbackUrl: URL,
       browserState: string | undefined,
       client: ClientInfo,
     ): Promise<SsoOutcome> {
-      const provider = providerOf(providerId);
-      const row = await takeState(callbackUrl.searchParams.get('state'), browserState, `social:${provider.id}`);
-      const identity = await oidc.finish(provider, callbackUrl, {
-        state: callbackUrl.searchParams.get('state') ?? '',
-        nonce: row.nonce ?? '',
-        codeVerifier: row.code_verifier ?? '',
+      return auditedSsoCallback(db, { provider: `social:${providerId}` }, client, async () => {
+        const provider = providerOf(providerId);
+        const row = await takeState(callbackUrl.searchParams.get('state'), browserState, `social:${provider.id}`);
+        const identity = await oidc.finish(provider, callbackUrl, {
+          state: callbackUrl.searchParams.get('state') ?? '',
+          nonce: row.nonce ?? '',
+          codeVerifier: row.code_verifier ?? '',
+        });
+        return signInWith({ provider: `social:${provider.id}`, identity, returnTo: row.return_to, client });
       });
-      return signInWith({ provider: `social:${provider.id}`, identity, returnTo: row.return_to, client });
     },
 
     /** What the link page shows: the account's e-mail and the provider it would be linked to. */

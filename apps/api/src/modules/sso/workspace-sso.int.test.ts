@@ -260,6 +260,19 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(body.workspaces.find((w: { id: string }) => w.id === owner.workspaceId)).toMatchObject({ role: 'guest' });
   });
 
+  it('audits a refused response for the workspace its request belongs to', async () => {
+    const request = await startFor(`sam@${domain}`);
+    const done = await post(tamper(response(request, `sam@${domain}`)), request.relayState);
+    expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
+    const audited = await t.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('action', '=', 'user.sso_sign_in_failed')
+      .execute();
+    expect(audited.at(-1)?.detail).toMatchObject({ provider: `workspace:${owner.workspaceId}`, code: 'sso_failed' });
+  });
+
   it('refuses a replayed response', async () => {
     const request = await startFor(`sam@${domain}`);
     const signed = response(request, `sam@${domain}`);
