@@ -117,7 +117,7 @@ const routes: Route[] = [
   {
     path: '/workspaces/:id',
     method: 'PATCH',
-    prepare: async () => ({ url: w(), body: { name: 'Renamed' } }),
+    prepare: async () => ({ url: w(), body: { name: 'Renamed', allowedEmailDomains: [] } }),
     allowed: ADMINS,
   },
   // the workspace's logo (issue 15: the PDF exports show it); each call finds one set

@@ -332,7 +332,7 @@ describe('/dev/mail', () => {
 });
 
 describe('the request log', () => {
-  it('never holds a reset, invitation or report CSV link token from a URL', async () => {
+  it('never holds a reset, invitation or report CSV link token, nor an identity provider’s code and state, from a URL', async () => {
     const { db, close } = await openTestDb();
     await migrateToLatest(db);
     const stream = new PassThrough();
@@ -350,16 +350,20 @@ describe('the request log', () => {
         'PageSecretToken333',
         'AcceptSecretToken444',
         'CsvLinkSecretToken555',
+        'OidcCodeSecret666',
+        'OidcStateSecret777',
       ];
       await app.inject(`/api/v1/auth/password/reset/${secrets[0]}`);
       await app.inject(`/api/v1/invites/${secrets[1]}`);
       await app.inject(`/password?token=${secrets[2]}`);
       await app.inject({ method: 'POST', url: `/api/v1/invites/${secrets[3]}/accept`, payload: {} });
       await app.inject(`/api/v1/public/reports/csv/${secrets[4]}.csv`);
+      await app.inject(`/api/v1/auth/sso/oidc/callback?iss=x&code=${secrets[5]}&state=${secrets[6]}`);
       expect(log).toContain('incoming request');
       expect(log).toContain('/api/v1/invites/[redacted]');
       expect(log).toContain('/password?token=[redacted]');
       expect(log).toContain('/api/v1/public/reports/csv/[redacted]');
+      expect(log).toContain('/api/v1/auth/sso/oidc/callback?iss=x&code=[redacted]&state=[redacted]');
       for (const secret of secrets) expect(log).not.toContain(secret);
     } finally {
       await app.close();

@@ -97,7 +97,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   });
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background, twoFactor });
   const oidc = createOidcRelyingParty();
-  const sso = createSsoService({ db, config, sessions, auth, oidc });
+  const sso = createSsoService({ db, config, auth, oidc, twoFactor });
   scheduleSsoPurge(jobs, db);
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {

@@ -14,6 +14,7 @@ export * from './schemas/auth.js';
 export * from './schemas/billing.js';
 export * from './schemas/client-invoices.js';
 export * from './schemas/demo-requests.js';
+export * from './schemas/email-domains.js';
 export * from './schemas/export-jobs.js';
 export * from './schemas/imports.js';
 export * from './schemas/notifications.js';

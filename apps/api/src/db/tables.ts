@@ -20,6 +20,7 @@ import type { SsoTables } from './tables/sso.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
 import type { TwoFactorTables } from './tables/two-factor.js';
+import type { WorkspaceEmailDomainsTables } from './tables/workspace-email-domains.js';
 import type { WorkspaceLogosTables } from './tables/workspace-logos.js';
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -136,6 +137,7 @@ export interface Database
     ReportSchedulesTables,
     ExportJobsTables,
     WorkspaceLogosTables,
+    WorkspaceEmailDomainsTables,
     SsoTables,
     PaymentsTables,
     BillingTables,

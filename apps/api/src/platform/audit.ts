@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   // workspace and its settings
   'workspace.created',
   'workspace.renamed',
+  'workspace.email_domains_updated',
   'workspace.logo_updated',
   'workspace.logo_removed',
   'workspace.ownership_transferred',
@@ -116,6 +117,7 @@ export const AUDIT_ACTIONS = [
   'approval_settings.updated',
   // single sign-on (issue 18)
   'user.signed_in_sso',
+  'user.sso_sign_in_failed',
   'user.identity_linked',
   'sso.settings_saved',
   'sso.settings_removed',

@@ -41,6 +41,27 @@ export function setSessionCookie(reply: FastifyReply, config: Config, session: S
   });
 }
 
+/**
+ * The challenge of a sign-in's second step (2FA) when an identity provider proved the first: its
+ * redirect back cannot answer JSON as the password does, so the browser keeps the challenge here
+ * (HttpOnly, only sent to /api/v1/auth) until the code is sent with it.
+ */
+export const CHALLENGE_COOKIE = 'sundial_2fa_challenge';
+const challengeCookieOptions = (config: Pick<Config, 'secureCookies'>) => ({
+  path: '/api/v1/auth',
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: config.secureCookies,
+});
+
+export function setChallengeCookie(reply: FastifyReply, config: Config, challenge: string, expiresAt: Date): void {
+  reply.setCookie(CHALLENGE_COOKIE, challenge, { ...challengeCookieOptions(config), expires: expiresAt });
+}
+
+export function clearChallengeCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(CHALLENGE_COOKIE, challengeCookieOptions(config));
+}
+
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(sessionCookieName(config), {
     path: '/',

@@ -5,7 +5,8 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
  * tokens, and the sandbox gateway's second-step ids (whoever has one may answer the step).
  */
 const SECRET_IN_PATH = /(\/(?:invites|password\/reset|public\/reports\/csv|payments\/sandbox\/actions)\/)[^/?#]+/g;
-const SECRET_IN_QUERY = /([?&]token=)[^&#]*/gi;
+/** `token` of links; `code` and `state` of an identity provider's callback (OAuth's code is a credential until used). */
+const SECRET_IN_QUERY = /([?&](?:token|code|state)=)[^&#]*/gi;
 
 /** A URL fit for the log: secret tokens replaced, so logs never hold a working link. */
 export function redactUrl(url: string): string {

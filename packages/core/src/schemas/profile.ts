@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DURATION_FORMATS } from '../time/duration.js';
 import { timeZoneSchema } from './auth.js';
+import { allowedEmailDomainsSchema } from './email-domains.js';
 import { text } from './text.js';
 
 export const WEEK_STARTS = ['monday', 'sunday', 'saturday'] as const;
@@ -28,4 +29,11 @@ export const workspaceNameSchema = text({
 });
 
 export const createWorkspaceBody = z.object({ name: workspaceNameSchema });
-export const updateWorkspaceBody = z.object({ name: workspaceNameSchema });
+/** A workspace's settings an owner or admin changes: its name, its allowed e-mail domains, or both. */
+export const updateWorkspaceBody = z
+  .object({ name: workspaceNameSchema, allowedEmailDomains: allowedEmailDomainsSchema })
+  .partial()
+  .refine((body) => body.name !== undefined || body.allowedEmailDomains !== undefined, {
+    message: 'Send a name or the allowed e-mail domains.',
+  });
+export type UpdateWorkspaceBody = z.input<typeof updateWorkspaceBody>;

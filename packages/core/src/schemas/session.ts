@@ -45,6 +45,13 @@ export const workspaceView = z.object({
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;
 
+/** One workspace with its settings (GET and PATCH /workspaces/:id); the me view lists the short form. */
+export const workspaceDetailView = workspaceView.extend({
+  /** Only addresses at these domains may join by invite, SSO or SCIM; empty: any. */
+  allowedEmailDomains: z.array(z.string()),
+});
+export type WorkspaceDetailView = z.infer<typeof workspaceDetailView>;
+
 /** A workspace that disabled or removed the user: named so the app can say why there is no access. */
 export const inactiveWorkspaceView = z.object({
   id: z.uuid(),

@@ -17,6 +17,8 @@ export const ssoMessages = {
   outsideDomains: "That address is not in one of the workspace's verified domains.",
   ssoRequired: 'Your workspace requires single sign-on. Use "Log in with SSO".',
   domainTaken: 'Another workspace has already verified this domain.',
+  emailDomainNotAllowed:
+    "Your address is not at one of this workspace's allowed e-mail domains. Ask an owner or admin of the workspace.",
   domainNotYours: 'Verify a domain by signing in through the identity provider with an address of that domain.',
 } as const;
 
@@ -28,7 +30,8 @@ export type SsoErrorCode =
   | 'sso_no_email'
   | 'sso_not_configured'
   | 'sso_outside_domains'
-  | 'sso_required';
+  | 'sso_required'
+  | 'email_domain_not_allowed';
 
 /** The message of a callback's `ssoError` code (unknown codes get the general one). */
 export function ssoErrorMessage(code: string): string {
@@ -41,6 +44,7 @@ export function ssoErrorMessage(code: string): string {
     sso_not_configured: ssoMessages.notConfigured,
     sso_outside_domains: ssoMessages.outsideDomains,
     sso_required: ssoMessages.ssoRequired,
+    email_domain_not_allowed: ssoMessages.emailDomainNotAllowed,
   };
   return byCode[code as SsoErrorCode] ?? ssoMessages.failed;
 }

@@ -24,9 +24,12 @@ const oneFactor: [(v: { code?: string; recoveryCode?: string }) => boolean, { me
 export const secondFactorBody = z.object(factorFields).refine(...oneFactor);
 export type SecondFactorBody = z.input<typeof secondFactorBody>;
 
-/** The sign-in's second step: the challenge the password step answered, and a code. */
+/**
+ * The sign-in's second step: the challenge the password step answered, and a code. After an
+ * identity provider the browser holds the challenge in a cookie and sends none here.
+ */
 export const loginSecondStepBody = z
-  .object({ challenge: text({ trim: false, min: 10, max: 200 }), ...factorFields })
+  .object({ challenge: text({ trim: false, min: 10, max: 200 }).optional(), ...factorFields })
   .refine(...oneFactor);
 export type LoginSecondStepBody = z.input<typeof loginSecondStepBody>;
 

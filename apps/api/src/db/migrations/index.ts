@@ -40,6 +40,7 @@ import * as m202612011200 from './202612011200_create_two_factor.js';
 import * as m202612011300 from './202612011300_create_sso.js';
 import * as m202612011400 from './202612011400_create_custom_roles.js';
 import * as m202612011401 from './202612011401_create_scim_tokens.js';
+import * as m202612030200 from './202612030200_create_workspace_email_domains.js';
 import * as m202612030400 from './202612030400_guard_issued_invoices.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -85,5 +86,6 @@ export const migrations: Record<string, Migration> = {
   '202612011300_create_sso': m202612011300,
   '202612011400_create_custom_roles': m202612011400,
   '202612011401_create_scim_tokens': m202612011401,
+  '202612030200_create_workspace_email_domains': m202612030200,
   '202612030400_guard_issued_invoices': m202612030400,
 };

@@ -69,7 +69,7 @@ export interface AuthServiceDeps {
   workspaces: WorkspacesService;
   background: BackgroundQueue;
   /** Decides what a right password leads to: a second step, or a session (perhaps limited to enrolment). */
-  twoFactor?: Pick<TwoFactorService, 'afterPassword'>;
+  twoFactor: Pick<TwoFactorService, 'startSignIn'>;
 }
 
 /** A browser's known-device token (for its cookie) and until when it is remembered. */
@@ -270,11 +270,11 @@ export function createAuthService({
       if (!options.ssoChecked) await assertPasswordSignInAllowed(db, user.id);
       const device = options.rememberDevice ? await rememberDevice(user.id, options.deviceToken) : undefined;
       const remember = input.remember ?? false;
-      const next = (await twoFactor?.afterPassword(user, { remember })) ?? { kind: 'session', enrolmentOnly: false };
+      const next = await twoFactor.startSignIn(user, { remember, client });
       if (next.kind === 'challenge') {
         return { user, device, twoFactorChallenge: { challenge: next.challenge, expiresAt: next.expiresAt } };
       }
-      const session = await sessions.start({ userId: user.id, remember, enrolmentOnly: next.enrolmentOnly, ...client });
+      const { session } = next;
       await audit(db, {
         action: 'user.signed_in',
         actorUserId: user.id,

@@ -31,6 +31,7 @@ import type { AuthService, ClientInfo } from '../auth/auth.service.js';
 import { groupNotFound, groupRecords } from '../groups/groups.service.js';
 import { memberRecords } from '../members/members.service.js';
 import { usersService } from '../users/users.service.js';
+import { assertEmailDomainAllowed, emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import { inviteMail } from './invites.mails.js';
 import { type InviteWithWorkspace, invitesRepository } from './invites.repository.js';
 
@@ -104,6 +105,12 @@ function assertUsable(invite: InviteWithWorkspace | undefined): asserts invite i
   }
 }
 
+/** Refuses the invite when any address has a problem: each named at its place, the first as the message. */
+function refuseAddresses(code: string, status: number, problems: Record<string, string>): void {
+  const first = Object.values(problems)[0];
+  if (first !== undefined) throw new AppError(code, first, { status, fields: problems });
+}
+
 export interface InvitesServiceDeps {
   db: Db;
   config: Pick<Config, 'publicUrl' | 'RATE_LIMIT_INVITE_RESEND' | 'billing'>;
@@ -130,6 +137,8 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
 
   /** Joins a user to the invite's workspace (and group) and uses the invite up, inside a transaction. */
   async function join(tx: Db, invite: InviteWithWorkspace, userId: string): Promise<void> {
+    // The allowed e-mail domains may have changed since the invite was sent.
+    await assertEmailDomainAllowed(tx, invite.workspace_id, invite.email);
     const existing = await memberRecords.find(tx, invite.workspace_id, userId);
     if (existing) {
       throw new AppError('already_member', teamMessages.alreadyMember(invite.email), { status: 409 });
@@ -197,7 +206,8 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     /**
      * Invites one or many people with a role and optional group, e-mailing each a single-use link
      * valid for INVITE_VALID_DAYS. Inviting an address with a pending invite renews it. Refuses
-     * addresses that are already members (409) and, on a paid plan, non-guest invites beyond the
+     * addresses that are already members (409), addresses outside the workspace's allowed e-mail
+     * domains (422 email_domain_not_allowed, each named), and, on a paid plan, non-guest invites beyond the
      * licenses (402 seat_limit_reached) and past the mail limits (429); nothing is sent unless all can be.
      */
     async create(actor: Actor & { user: User }, input: InviteBody): Promise<InviteView[]> {
@@ -216,10 +226,13 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
             taken[`emails.${index}`] = teamMessages.alreadyMember(email);
           }
         }
-        if (Object.keys(taken).length > 0) {
-          const first = Object.values(taken)[0] ?? '';
-          throw new AppError('already_member', first, { status: 409, fields: taken });
+        refuseAddresses('already_member', 409, taken);
+        const outside: Record<string, string> = {};
+        for (const [index, email] of emails.entries()) {
+          const refusal = await emailDomainRefusal(tx, workspaceId, email);
+          if (refusal) outside[`emails.${index}`] = refusal;
         }
+        refuseAddresses('email_domain_not_allowed', 422, outside);
         const result: Array<{ invite: Invite; token: string }> = [];
         await assertSeatsAfterChange(tx, workspaceId, config.billing, async () => {
           for (const email of emails) {

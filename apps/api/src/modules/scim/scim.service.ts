@@ -7,6 +7,7 @@ import { AppError, type ConstraintTable, mapConstraints } from '../../platform/e
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import { hashPassword } from '../../platform/passwords.js';
 import type { SessionStore } from '../../platform/sessions.js';
+import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import {
   asBoolean,
   type Clause,
@@ -376,6 +377,9 @@ export function createScimService(deps: { db: Db; sessions: SessionStore; billin
         if (membership && membership.status !== 'removed') {
           throw new ScimError(409, 'A user with this userName already exists in the workspace.', 'uniqueness');
         }
+        // The workspace's allowed e-mail domains hold for provisioning too.
+        const refusal = await emailDomainRefusal(tx, workspaceId, state.email);
+        if (refusal) throw new ScimError(400, refusal, 'invalidValue');
         const id = existing?.id ?? newId();
         if (!existing) {
           // No password anyone knows: the person signs in with SSO, or sets one with "forgot password".

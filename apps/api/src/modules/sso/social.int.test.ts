@@ -1,5 +1,4 @@
 import { ssoErrorMessage } from '@sundial/core';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
@@ -10,6 +9,7 @@ import {
   uniqueEmail,
 } from '../../../test/harness.js';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../../../test/openid-provider.js';
+import { cookieOf, freshCode, sendSecondStep, turnOnTwoFactor } from '../../../test/two-factor.js';
 
 /**
  * Social sign-in against a real OpenID provider started here (oidc-provider, PKCE required):
@@ -32,11 +32,6 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const cookieOf = (response: LightMyRequestResponse, name: string) => {
-  const cookie = response.cookies.find((c) => c.name === name);
-  return cookie ? `${cookie.name}=${cookie.value}` : '';
-};
-
 /** Starts at the app, signs in at the provider as `subject`, and brings the callback back to the app. */
 async function signInThroughProvider(subject: string, returnTo = '/timesheet') {
   const start = await t.app.inject({
@@ -54,6 +49,13 @@ async function signInThroughProvider(subject: string, returnTo = '/timesheet') {
   return { start, back, callback, stateCookie };
 }
 
+const failuresAudited = () =>
+  t.db
+    .selectFrom('audit_log')
+    .select(['workspace_id', 'actor_user_id', 'detail'])
+    .where('action', '=', 'user.sso_sign_in_failed')
+    .orderBy('created_at')
+    .execute();
 const usersWith = (email: string) => t.db.selectFrom('users').select('id').where('email', '=', email).execute();
 
 describe('social sign-in through OpenID Connect', () => {
@@ -140,6 +142,22 @@ describe('social sign-in through OpenID Connect', () => {
     expect(ssoErrorMessage('sso_expired')).toMatch(/took too long/);
   });
 
+  it('audits a failed sign-in with the provider and the reason, never what the provider sent', async () => {
+    idp.accounts.set('audited', { email: uniqueEmail('audited').toLowerCase(), email_verified: true });
+    const { back, stateCookie } = await signInThroughProvider('audited');
+    const before = await failuresAudited();
+    const replay = await t.app.inject({ url: `${back.pathname}${back.search}`, headers: { cookie: stateCookie } });
+    expect(replay.headers.location).toBe('/loginpage?ssoError=sso_expired');
+    const after = await failuresAudited();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.at(-1)).toMatchObject({
+      workspace_id: null,
+      actor_user_id: null,
+      detail: { provider: 'social:acme', code: 'sso_expired', ip: '127.0.0.1' },
+    });
+    expect(JSON.stringify(after)).not.toContain(back.searchParams.get('code') ?? 'no code');
+  });
+
   it('refuses a provider account whose e-mail the provider does not vouch for', async () => {
     const email = uniqueEmail('unverified').toLowerCase();
     idp.accounts.set('unverified', { email, email_verified: false });
@@ -216,5 +234,69 @@ describe('an e-mail that already has an account', () => {
       .where('action', '=', 'user.identity_linked')
       .execute();
     expect(audited).toHaveLength(1);
+  });
+});
+
+describe('the same two-factor gate as the password', () => {
+  it('asks a user with 2FA for the code on the log-in page, and signs in only with it', async () => {
+    const email = uniqueEmail('social.2fa').toLowerCase();
+    idp.accounts.set('with-2fa', { email, email_verified: true });
+    const first = await signInThroughProvider('with-2fa');
+    const { secret } = await turnOnTwoFactor(t.app, sessionCookie(first.callback));
+
+    const { callback } = await signInThroughProvider('with-2fa', '/reports');
+    expect(callback.statusCode, callback.body).toBe(303);
+    expect(callback.headers.location).toBe('/loginpage?twoFactor=code&next=%2Freports');
+    expect(callback.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    const challenge = cookieOf(callback, 'sundial_2fa_challenge');
+    expect(callback.cookies.find((c) => c.name === 'sundial_2fa_challenge')).toMatchObject({
+      httpOnly: true,
+      path: '/api/v1/auth',
+    });
+
+    const wrong = await sendSecondStep(t.app, challenge, { code: '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    const withoutChallenge = await sendSecondStep(t.app, '', { code: await freshCode(secret) });
+    expect(withoutChallenge.statusCode).toBe(401);
+
+    const right = await sendSecondStep(t.app, challenge, { code: await freshCode(secret) });
+    expect(right.statusCode, right.body).toBe(200);
+    const me = await t.app.inject({ url: '/api/v1/me', headers: { cookie: sessionCookie(right) } });
+    expect(me.json().user.email).toBe(email);
+    const again = await sendSecondStep(t.app, challenge, { code: await freshCode(secret) });
+    expect(again.statusCode).toBe(401);
+  });
+
+  it('limits the session to setting 2FA up when a workspace of the user requires it', async () => {
+    const email = uniqueEmail('social.enrol').toLowerCase();
+    idp.accounts.set('must-enrol', { email, email_verified: true });
+    const first = await signInThroughProvider('must-enrol');
+    const cookie = sessionCookie(first.callback);
+    const workspaceId = (await t.app.inject({ url: '/api/v1/me', headers: { cookie } })).json().currentWorkspaceId;
+    const policy = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${workspaceId}/two-factor-policy`,
+      headers: { cookie },
+      payload: { required: true },
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
+
+    const { callback } = await signInThroughProvider('must-enrol', '/reports');
+    expect(callback.headers.location).toBe('/loginpage?twoFactor=enrol&next=%2Freports');
+    const limited = sessionCookie(callback);
+    const blocked = await t.app.inject({
+      url: `/api/v1/workspaces/${workspaceId}/projects`,
+      headers: { cookie: limited },
+    });
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json().error.code).toBe('two_factor_enrolment_required');
+
+    await turnOnTwoFactor(t.app, limited);
+    const lifted = await t.app.inject({
+      url: `/api/v1/workspaces/${workspaceId}/projects`,
+      headers: { cookie: limited },
+    });
+    expect(lifted.statusCode).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { setSessionCookie } from '../../platform/auth.js';
+import { setChallengeCookie, setSessionCookie } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
@@ -26,8 +26,9 @@ export const cookieOptions = (config: Pick<Config, 'secureCookies'>, maxAgeMs: n
 export const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
 /**
- * Sends the browser on after a provider's callback: signed in, to where it was going; to the link
- * page when the e-mail's account must prove its password; back to the log-in page with an
+ * Sends the browser on after a provider's callback: signed in, to where it was going; to the log-in
+ * page's second step when the user has 2FA (a code) or a workspace requires it (set it up); to the
+ * link page when the e-mail's account must prove its password; back to the log-in page with an
  * `ssoError` code (packages/core ssoErrorMessage) when the sign-in failed.
  */
 export async function finishInBrowser(
@@ -42,8 +43,15 @@ export async function finishInBrowser(
       reply.setCookie(LINK_COOKIE, result.token, cookieOptions(config, 15 * 60_000));
       return reply.redirect(`/link-account?returnTo=${encodeURIComponent(result.returnTo)}`, 303);
     }
+    // The same second step as after a password, on the log-in page: the code, or setting 2FA up.
+    const secondStep = (step: 'code' | 'enrol') =>
+      `/loginpage?twoFactor=${step}&next=${encodeURIComponent(result.returnTo)}`;
+    if (result.kind === 'two_factor') {
+      setChallengeCookie(reply, config, result.challenge, result.expiresAt);
+      return reply.redirect(secondStep('code'), 303);
+    }
     setSessionCookie(reply, config, result.session);
-    return reply.redirect(result.returnTo, 303);
+    return reply.redirect(result.enrolmentOnly ? secondStep('enrol') : result.returnTo, 303);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) reply.log.warn({ err: error }, 'single sign-on failed');
     const code = error instanceof AppError ? error.code : 'sso_failed';

@@ -7,8 +7,9 @@ import { audit } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { hashSecret, newSecret } from '../../platform/ids.js';
 import { hashPassword } from '../../platform/passwords.js';
-import type { SessionStore, StartedSession } from '../../platform/sessions.js';
+import type { StartedSession } from '../../platform/sessions.js';
 import type { AuthService, ClientInfo } from '../auth/auth.service.js';
+import type { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { usersService } from '../users/users.service.js';
 import type { OidcIdentity, OidcRelyingParty } from './oidc.js';
 import { ssoRepository } from './sso.repository.js';
@@ -27,9 +28,46 @@ export const ssoExpired = () => new AppError('sso_expired', ssoMessages.expired,
 
 /** Where a sign-in through an identity provider ends. */
 export type SsoOutcome =
-  | { kind: 'signed_in'; user: User; session: StartedSession; returnTo: string }
+  /** `enrolmentOnly`: a workspace requires 2FA the user has not set up; the session may only set it up. */
+  | { kind: 'signed_in'; user: User; session: StartedSession; enrolmentOnly: boolean; returnTo: string }
+  /** The user has 2FA: no session until the second step answers this challenge with a code. */
+  | { kind: 'two_factor'; challenge: string; expiresAt: Date; returnTo: string }
   /** The e-mail has an account not linked to this identity: its password must be proved first. */
   | { kind: 'link'; token: string; returnTo: string };
+
+/** Who a provider's callback was for, as far as it is known yet: filled in as the callback proves it. */
+export interface SsoAttempt {
+  provider: string;
+  /** Set only once our own state row names the workspace (never from the URL alone). */
+  workspaceId?: string;
+}
+
+/**
+ * Runs a provider's callback and audits it when it fails (`user.sso_sign_in_failed`: the
+ * provider, the error's code and the address it came from; never what the provider sent), then
+ * throws on. Outside the sign-in's transaction, which has rolled back by then.
+ */
+export async function auditedSsoCallback<T>(
+  db: Db,
+  attempt: SsoAttempt,
+  client: ClientInfo,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    await audit(db, {
+      action: 'user.sso_sign_in_failed',
+      workspaceId: attempt.workspaceId ?? null,
+      detail: {
+        provider: attempt.provider,
+        code: error instanceof AppError ? error.code : 'sso_failed',
+        ip: client.ip,
+      },
+    });
+    throw error;
+  }
+}
 
 /** A string compare whose time does not tell how much matched. */
 export function sameSecret(a: string, b: string): boolean {
@@ -41,9 +79,10 @@ export function sameSecret(a: string, b: string): boolean {
 export interface SsoServiceDeps {
   db: Db;
   config: Pick<Config, 'publicUrl' | 'socialProviders'>;
-  sessions: SessionStore;
   auth: AuthService;
   oidc: OidcRelyingParty;
+  /** The gate every sign-in passes after its first factor (two-factor.service startSignIn), the password's too. */
+  twoFactor: Pick<TwoFactorService, 'startSignIn'>;
 }
 
 /**
@@ -53,7 +92,7 @@ export interface SsoServiceDeps {
  * sign-up does; an e-mail that has an account is linked only once that account's password is
  * proved (`link`), so an identity provider that vouches for someone else's address takes nothing over.
  */
-export function createSsoService({ db, config, sessions, auth, oidc }: SsoServiceDeps) {
+export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServiceDeps) {
   const providerOf = (id: string): SocialProvider => {
     const provider = config.socialProviders.find((p) => p.id === id);
     if (!provider) throw new AppError('sso_provider_unknown', ssoMessages.providerUnknown, { status: 404 });
@@ -81,7 +120,7 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
     client: ClientInfo;
     afterSignIn?: (tx: Db, user: User) => Promise<void>;
   }): Promise<SsoOutcome> {
-    const { provider, identity, client, returnTo } = input;
+    const { provider, identity, returnTo } = input;
     const linked = await ssoRepository.findIdentity(db, provider, identity.subject);
     if (linked) {
       const user = await usersService.findById(db, linked.user_id);
@@ -89,9 +128,7 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
       await assertSsoNotRequired(user.id, provider);
       return db.transaction().execute(async (tx) => {
         await input.afterSignIn?.(tx, user);
-        await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail: { provider } });
-        const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
-        return { kind: 'signed_in' as const, user, session, returnTo };
+        return passGate(tx, user, { provider }, input);
       });
     }
     const email = identity.email;
@@ -116,10 +153,33 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
       const user = await auth.createAccount(tx, { email, passwordHash, via: provider });
       await ssoRepository.insertIdentity(tx, { userId: user.id, provider, subject: identity.subject, email });
       await input.afterSignIn?.(tx, user);
-      await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail: { provider, created: true } });
-      const session = await sessions.start({ userId: user.id, remember: false, ...client, db: tx });
-      return { kind: 'signed_in' as const, user, session, returnTo };
+      return passGate(tx, user, { provider, created: true }, input);
     });
+  }
+
+  /**
+   * The provider proved the first factor; the same gate as the password's decides the rest (a
+   * second step, or a session perhaps limited to enrolment). The sign-in is audited once it has
+   * a session; with a challenge, the second step audits it.
+   */
+  async function passGate(
+    tx: Db,
+    user: User,
+    detail: { provider: string; created?: boolean },
+    input: { client: ClientInfo; returnTo: string },
+  ): Promise<SsoOutcome> {
+    const next = await twoFactor.startSignIn(user, { remember: false, client: input.client, db: tx });
+    if (next.kind === 'challenge') {
+      return { kind: 'two_factor', challenge: next.challenge, expiresAt: next.expiresAt, returnTo: input.returnTo };
+    }
+    await audit(tx, { action: 'user.signed_in_sso', actorUserId: user.id, detail });
+    return {
+      kind: 'signed_in',
+      user,
+      session: next.session,
+      enrolmentOnly: next.enrolmentOnly,
+      returnTo: input.returnTo,
+    };
   }
 
   /** A workspace that requires SSO of the user is signed in to through its own provider only. */
@@ -162,21 +222,23 @@ export function createSsoService({ db, config, sessions, auth, oidc }: SsoServic
       return { url, state: checks.state };
     },
 
-    /** Finishes a social sign-in from the provider's callback to this browser. */
+    /** Finishes a social sign-in from the provider's callback to this browser; a failure is audited. */
     async finishSocial(
       providerId: string,
       callbackUrl: URL,
       browserState: string | undefined,
       client: ClientInfo,
     ): Promise<SsoOutcome> {
-      const provider = providerOf(providerId);
-      const row = await takeState(callbackUrl.searchParams.get('state'), browserState, `social:${provider.id}`);
-      const identity = await oidc.finish(provider, callbackUrl, {
-        state: callbackUrl.searchParams.get('state') ?? '',
-        nonce: row.nonce ?? '',
-        codeVerifier: row.code_verifier ?? '',
+      return auditedSsoCallback(db, { provider: `social:${providerId}` }, client, async () => {
+        const provider = providerOf(providerId);
+        const row = await takeState(callbackUrl.searchParams.get('state'), browserState, `social:${provider.id}`);
+        const identity = await oidc.finish(provider, callbackUrl, {
+          state: callbackUrl.searchParams.get('state') ?? '',
+          nonce: row.nonce ?? '',
+          codeVerifier: row.code_verifier ?? '',
+        });
+        return signInWith({ provider: `social:${provider.id}`, identity, returnTo: row.return_to, client });
       });
-      return signInWith({ provider: `social:${provider.id}`, identity, returnTo: row.return_to, client });
     },
 
     /** What the link page shows: the account's e-mail and the provider it would be linked to. */

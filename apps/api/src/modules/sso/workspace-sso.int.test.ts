@@ -1,3 +1,4 @@
+import { ssoErrorMessage } from '@sundial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../../test/harness.js';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../../../test/openid-provider.js';
 import { makeSigningKey, readAuthnRequest, samlResponse } from '../../../test/saml-idp.js';
+import { cookieOf, freshCode, sendSecondStep, turnOnTwoFactor } from '../../../test/two-factor.js';
 
 /**
  * Workspace SSO: OpenID Connect against a real provider (oidc-provider), SAML against an identity
@@ -31,7 +33,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) =>
+const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, cookie?: string, payload?: object) =>
   t.app.inject({ method, url, payload, headers: cookie ? { cookie } : {} });
 const stateCookieOf = (response: LightMyRequestResponse) => {
   const cookie = response.cookies.find((c) => c.name === 'sundial_sso_state');
@@ -133,6 +135,25 @@ describe('workspace SSO through OpenID Connect', () => {
       .where('action', '=', 'sso.member_joined')
       .execute();
     expect(joined).toHaveLength(1);
+  });
+
+  it('asks a member with 2FA for the code after the provider, and signs in only with it', async () => {
+    idp.accounts.set('kim-sub', { email: `kim@${domain}`, email_verified: true });
+    const startAs = () =>
+      call('POST', '/api/v1/auth/sso/start', undefined, { email: `kim@${domain}`, returnTo: '/team' });
+    const first = await through(await startAs(), 'kim-sub');
+    const { secret } = await turnOnTwoFactor(t.app, sessionCookie(first));
+
+    const done = await through(await startAs(), 'kim-sub');
+    expect(done.headers.location).toBe('/loginpage?twoFactor=code&next=%2Fteam');
+    expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    const challenge = cookieOf(done, 'sundial_2fa_challenge');
+    const wrong = await sendSecondStep(t.app, challenge, { code: '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    const right = await sendSecondStep(t.app, challenge, { code: await freshCode(secret) });
+    expect(right.statusCode, right.body).toBe(200);
+    expect((await me(right)).user.email).toBe(`kim@${domain}`);
   });
 
   it('refuses an address outside the verified domains', async () => {
@@ -239,6 +260,19 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(body.workspaces.find((w: { id: string }) => w.id === owner.workspaceId)).toMatchObject({ role: 'guest' });
   });
 
+  it('audits a refused response for the workspace its request belongs to', async () => {
+    const request = await startFor(`sam@${domain}`);
+    const done = await post(tamper(response(request, `sam@${domain}`)), request.relayState);
+    expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
+    const audited = await t.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('action', '=', 'user.sso_sign_in_failed')
+      .execute();
+    expect(audited.at(-1)?.detail).toMatchObject({ provider: `workspace:${owner.workspaceId}`, code: 'sso_failed' });
+  });
+
   it('refuses a replayed response under its used-up RelayState', async () => {
     const request = await startFor(`sam@${domain}`);
     const signed = response(request, `sam@${domain}`);
@@ -293,6 +327,49 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+  });
+
+  it('admits new members only from the allowed e-mail domains, and keeps existing ones', async () => {
+    const allow = (allowedEmailDomains: string[]) =>
+      call('PATCH', `/api/v1/workspaces/${owner.workspaceId}`, owner.cookie, { allowedEmailDomains });
+    expect((await allow(['elsewhere.test'])).statusCode).toBe(200);
+    try {
+      const request = await startFor(`lee@${domain}`);
+      const refused = await post(response(request, `lee@${domain}`), request.relayState);
+      expect(refused.headers.location).toBe('/loginpage?ssoError=email_domain_not_allowed');
+      expect(refused.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+      const account = await t.db.selectFrom('users').select('id').where('email', '=', `lee@${domain}`).execute();
+      expect(account).toEqual([]);
+      expect(ssoErrorMessage('email_domain_not_allowed')).toMatch(/allowed e-mail domains/);
+      // Someone already a member is not a just-in-time join: the list does not lock them out.
+      const again = await startFor(`sam@${domain}`);
+      expect((await post(response(again, `sam@${domain}`), again.relayState)).headers.location).toBe('/');
+
+      await allow(['elsewhere.test', domain]);
+      const admitted = await startFor(`lee@${domain}`);
+      expect((await post(response(admitted, `lee@${domain}`), admitted.relayState)).headers.location).toBe('/');
+    } finally {
+      await allow([]);
+    }
+  });
+
+  it('gives a new member of a workspace that requires 2FA a session that may only set it up', async () => {
+    const policy = (required: boolean) =>
+      call('PUT', `/api/v1/workspaces/${owner.workspaceId}/two-factor-policy`, owner.cookie, { required });
+    expect((await policy(true)).statusCode).toBe(200);
+    try {
+      const request = await startFor(`ria@${domain}`);
+      const done = await post(response(request, `ria@${domain}`), request.relayState);
+      expect(done.headers.location).toBe('/loginpage?twoFactor=enrol&next=%2F');
+      const limited = sessionCookie(done);
+      const blocked = await call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, limited);
+      expect(blocked.statusCode).toBe(403);
+      expect(blocked.json().error.code).toBe('two_factor_enrolment_required');
+      await turnOnTwoFactor(t.app, limited);
+      expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, limited)).statusCode).toBe(200);
+    } finally {
+      await policy(false);
+    }
   });
 });
 

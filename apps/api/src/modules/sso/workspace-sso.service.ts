@@ -12,10 +12,19 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { hashSecret } from '../../platform/ids.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ClientInfo } from '../auth/auth.service.js';
+import { memberRecords } from '../members/members.service.js';
+import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import type { OidcRelyingParty } from './oidc.js';
 import { finishSaml, type SamlSettings, samlMetadata, startSaml } from './saml.js';
 import { ssoRepository } from './sso.repository.js';
-import { type SsoOutcome, type SsoService, STATE_MS, ssoExpired } from './sso.service.js';
+import {
+  auditedSsoCallback,
+  type SsoAttempt,
+  type SsoOutcome,
+  type SsoService,
+  STATE_MS,
+  ssoExpired,
+} from './sso.service.js';
 
 type SsoRow = Selectable<WorkspaceSsoTable>;
 const notConfigured = () => new AppError('sso_not_configured', ssoMessages.notConfigured, { status: 404 });
@@ -124,6 +133,13 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       returnTo: state.return_to,
       client,
       afterSignIn: async (tx, user) => {
+        // Just-in-time membership admits only the workspace's allowed e-mail domains (when it lists any).
+        if (
+          !(await memberRecords.find(tx, workspaceId, user.id)) &&
+          (await emailDomainRefusal(tx, workspaceId, user.email))
+        ) {
+          throw new AppError('email_domain_not_allowed', ssoMessages.emailDomainNotAllowed, { status: 403 });
+        }
         if (await ssoRepository.joinWorkspace(tx, { workspaceId, userId: user.id, role: row.default_role })) {
           await audit(tx, {
             action: 'sso.member_joined',
@@ -316,17 +332,21 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
 
     /** The OpenID Connect callback of every workspace: the state names the workspace. */
     async finishOidc(callbackUrl: URL, browserState: string | undefined, client: ClientInfo): Promise<SsoOutcome> {
-      const state = callbackUrl.searchParams.get('state');
-      const row = state ? await ssoRepository.takeState(db, hashSecret(state)) : undefined;
-      if (!row?.workspace_id || !state || browserState !== state) throw ssoExpired();
-      const settings = await settingsOf(row.workspace_id);
-      if (settings.protocol !== 'oidc' || row.provider !== `workspace:${row.workspace_id}`) throw ssoExpired();
-      const identity = await oidc.finish(oidcSettings(settings), callbackUrl, {
-        state,
-        nonce: row.nonce ?? '',
-        codeVerifier: row.code_verifier ?? '',
+      const attempt: SsoAttempt = { provider: 'workspace' };
+      return auditedSsoCallback(db, attempt, client, async () => {
+        const state = callbackUrl.searchParams.get('state');
+        const row = state ? await ssoRepository.takeState(db, hashSecret(state)) : undefined;
+        if (!row?.workspace_id || !state || browserState !== state) throw ssoExpired();
+        Object.assign(attempt, { provider: `workspace:${row.workspace_id}`, workspaceId: row.workspace_id });
+        const settings = await settingsOf(row.workspace_id);
+        if (settings.protocol !== 'oidc' || row.provider !== `workspace:${row.workspace_id}`) throw ssoExpired();
+        const identity = await oidc.finish(oidcSettings(settings), callbackUrl, {
+          state,
+          nonce: row.nonce ?? '',
+          codeVerifier: row.code_verifier ?? '',
+        });
+        return conclude(settings, row, identity, client);
       });
-      return conclude(settings, row, identity, client);
     },
 
     /** A SAML response posted to the workspace's assertion consumer service, RelayState being our state. */
@@ -335,16 +355,21 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       input: { SAMLResponse?: string; RelayState?: string },
       client: ClientInfo,
     ): Promise<SsoOutcome> {
-      if (!input.SAMLResponse || !input.RelayState) throw ssoExpired();
-      const row = await ssoRepository.takeState(db, hashSecret(input.RelayState));
-      if (!row?.request_id || row.workspace_id !== workspaceId) throw ssoExpired();
-      const settings = await settingsOf(workspaceId);
-      if (settings.protocol !== 'saml') throw ssoExpired();
-      const result = await finishSaml(samlSettings(settings), input.SAMLResponse, row.request_id);
-      if (!(await ssoRepository.markAssertionSeen(db, result.assertionId, result.notOnOrAfter))) {
-        throw new AppError('sso_failed', ssoMessages.failed, { status: 401 });
-      }
-      return conclude(settings, row, result, client);
+      // The URL's workspace is only a claim until our state row agrees with it.
+      const attempt: SsoAttempt = { provider: `workspace:${workspaceId}` };
+      return auditedSsoCallback(db, attempt, client, async () => {
+        if (!input.SAMLResponse || !input.RelayState) throw ssoExpired();
+        const row = await ssoRepository.takeState(db, hashSecret(input.RelayState));
+        if (!row?.request_id || row.workspace_id !== workspaceId) throw ssoExpired();
+        attempt.workspaceId = workspaceId;
+        const settings = await settingsOf(workspaceId);
+        if (settings.protocol !== 'saml') throw ssoExpired();
+        const result = await finishSaml(samlSettings(settings), input.SAMLResponse, row.request_id);
+        if (!(await ssoRepository.markAssertionSeen(db, result.assertionId, result.notOnOrAfter))) {
+          throw new AppError('sso_failed', ssoMessages.failed, { status: 401 });
+        }
+        return conclude(settings, row, result, client);
+      });
     },
 
     /** Our SAML metadata for the workspace (public: identity providers read it). */

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
-import { setSessionCookie } from '../../platform/auth.js';
+import { CHALLENGE_COOKIE, clearChallengeCookie, setSessionCookie } from '../../platform/auth.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
 
@@ -114,7 +114,10 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { user, session } = await twoFactor.completeSignIn(request.body, client(request));
+      // After an identity provider, the challenge came in a cookie (platform/auth.ts) rather than in JSON.
+      const challenge = request.body.challenge ?? request.cookies[CHALLENGE_COOKIE];
+      const { user, session } = await twoFactor.completeSignIn({ ...request.body, challenge }, client(request));
+      clearChallengeCookie(reply, app.config);
       if (request.auth?.sessionSecret) await app.services.auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);
       return { user: presentUser(user) };

@@ -44,10 +44,10 @@ export interface SecondFactor {
   recoveryCode?: string;
 }
 
-/** What a right password leads to: a second step, or a session (limited to enrolment when a workspace requires 2FA). */
-export type AfterPassword =
+/** What a proved first factor leads to: a second step, or a session (limited to enrolment when a workspace requires 2FA). */
+export type SignInStart =
   | { kind: 'challenge'; challenge: string; expiresAt: Date }
-  | { kind: 'session'; enrolmentOnly: boolean };
+  | { kind: 'session'; session: StartedSession; enrolmentOnly: boolean };
 
 export function createTwoFactorService(deps: {
   db: Db;
@@ -230,16 +230,20 @@ export function createTwoFactorService(deps: {
     },
 
     /**
-     * After a right password: a user with 2FA gets a challenge for the second step (5 minutes,
-     * single use); one without it whom a workspace requires to use it gets a session limited to enrolment.
+     * The one gate of every sign-in once its first factor is proved (a password, a social provider,
+     * a workspace's identity provider): a user with 2FA gets a challenge for the second step (5
+     * minutes, single use) and no session; one without it whom a workspace requires to use it gets
+     * a session limited to enrolment; anyone else a full session. `db` is the caller's transaction
+     * (a just-in-time membership made in it counts).
      */
-    async afterPassword(user: User, options: { remember: boolean }): Promise<AfterPassword> {
-      const totp = await twoFactorRepository.findTotp(db, user.id);
+    async startSignIn(user: User, options: { remember: boolean; client: ClientInfo; db?: Db }): Promise<SignInStart> {
+      const executor = options.db ?? db;
+      const totp = await twoFactorRepository.findTotp(executor, user.id);
       if (totp?.enabled_at) {
         const challenge = newSecret();
         const expiresAt = new Date(now().getTime() + CHALLENGE_MS);
-        await twoFactorRepository.purgeChallenges(db, now());
-        await twoFactorRepository.insertChallenge(db, {
+        await twoFactorRepository.purgeChallenges(executor, now());
+        await twoFactorRepository.insertChallenge(executor, {
           tokenHash: hashSecret(challenge),
           userId: user.id,
           remember: options.remember,
@@ -247,16 +251,24 @@ export function createTwoFactorService(deps: {
         });
         return { kind: 'challenge', challenge, expiresAt };
       }
-      return { kind: 'session', enrolmentOnly: await requiredByWorkspace(db, user.id) };
+      const enrolmentOnly = await requiredByWorkspace(executor, user.id);
+      const session = await sessions.start({
+        userId: user.id,
+        remember: options.remember,
+        enrolmentOnly,
+        ...options.client,
+        db: executor,
+      });
+      return { kind: 'session', session, enrolmentOnly };
     },
 
     /** The second step of a sign-in: a code (or a recovery code) for the challenge, then the session. */
     async completeSignIn(
-      input: { challenge: string } & SecondFactor,
+      input: { challenge: string | undefined } & SecondFactor,
       client: ClientInfo,
     ): Promise<{ user: User; session: StartedSession }> {
-      const tokenHash = hashSecret(input.challenge);
-      const challenge = await twoFactorRepository.findChallenge(db, tokenHash, now());
+      const tokenHash = hashSecret(input.challenge ?? '');
+      const challenge = input.challenge ? await twoFactorRepository.findChallenge(db, tokenHash, now()) : undefined;
       if (!challenge) {
         throw new AppError('challenge_expired', 'The sign-in took too long. Enter your password again.', {
           status: 401,

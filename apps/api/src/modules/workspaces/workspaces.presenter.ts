@@ -1,7 +1,7 @@
-import { effectivePlan, trialDaysLeft, type WorkspaceView } from '@sundial/core';
+import { effectivePlan, trialDaysLeft, type WorkspaceDetailView, type WorkspaceView } from '@sundial/core';
 import type { MembershipWithWorkspace } from '../../platform/actor.js';
 
-export { workspaceView } from '@sundial/core';
+export { workspaceDetailView, workspaceView } from '@sundial/core';
 
 export function presentWorkspace(
   { workspace, role, assignedRole, billing, features, permissions, customRole }: MembershipWithWorkspace,
@@ -23,4 +23,12 @@ export function presentWorkspace(
     customRole,
     createdAt: new Date(workspace.created_at).toISOString(),
   };
+}
+
+/** One workspace with its settings: GET and PATCH /workspaces/:id. */
+export function presentWorkspaceDetail(
+  membership: MembershipWithWorkspace,
+  allowedEmailDomains: string[],
+): WorkspaceDetailView {
+  return { ...presentWorkspace(membership), allowedEmailDomains };
 }

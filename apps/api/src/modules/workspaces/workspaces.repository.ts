@@ -137,6 +137,27 @@ export const workspacesRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /** The workspace's allowed e-mail domains, sorted; empty: any address may join. */
+  async listEmailDomains(db: Db, workspaceId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('workspace_email_domains')
+      .select('domain')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('domain')
+      .execute();
+    return rows.map((r) => r.domain);
+  },
+
+  /** Replaces the workspace's allowed e-mail domains with these (lower-case, distinct). */
+  async replaceEmailDomains(db: Db, workspaceId: string, domains: readonly string[]): Promise<void> {
+    await db.deleteFrom('workspace_email_domains').where('workspace_id', '=', workspaceId).execute();
+    if (domains.length === 0) return;
+    await db
+      .insertInto('workspace_email_domains')
+      .values(domains.map((domain) => ({ workspace_id: workspaceId, domain })))
+      .execute();
+  },
+
   /** The workspace's logo (bytes, type and size), or undefined. */
   findLogo(db: Db, workspaceId: string) {
     return db

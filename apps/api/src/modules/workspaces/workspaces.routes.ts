@@ -5,7 +5,12 @@ import { actorOf, requireAuth, requireMembership } from '../../platform/actor.js
 import { notFound } from '../../platform/errors.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { LOGO_MAX_BYTES } from './workspaces.logo.js';
-import { presentWorkspace, workspaceView } from './workspaces.presenter.js';
+import {
+  presentWorkspace,
+  presentWorkspaceDetail,
+  workspaceDetailView,
+  workspaceView,
+} from './workspaces.presenter.js';
 
 const logoBody = z.object({
   /** The image file's bytes, base64. */
@@ -60,12 +65,15 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'One workspace',
+        summary: 'One workspace, with its settings (any member)',
         params: workspaceParams,
-        response: { 200: workspaceView, ...errorResponses },
+        response: { 200: workspaceDetailView, ...errorResponses },
       },
     },
-    async (request) => presentWorkspace(requireMembership(request)),
+    async (request) => {
+      const membership = requireMembership(request);
+      return presentWorkspaceDetail(membership, await workspaces.emailDomains(membership.workspace.id));
+    },
   );
 
   app.patch(
@@ -73,14 +81,15 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Rename a workspace (owner or admin)',
+        summary: 'Rename a workspace and/or set its allowed e-mail domains (owner or admin)',
         params: workspaceParams,
         body: updateWorkspaceBody,
-        response: { 200: workspaceView, ...errorResponses },
+        response: { 200: workspaceDetailView, ...errorResponses },
       },
     },
     async (request) => {
-      return presentWorkspace(await workspaces.rename(actorOf(request), request.body.name));
+      const { membership, allowedEmailDomains } = await workspaces.update(actorOf(request), request.body);
+      return presentWorkspaceDetail(membership, allowedEmailDomains);
     },
   );
 

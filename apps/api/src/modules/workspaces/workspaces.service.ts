@@ -1,9 +1,17 @@
-import { type BillingMode, type PlanId, TRIAL_DAYS } from '@sundial/core';
+import {
+  type BillingMode,
+  emailDomainMessages,
+  isEmailDomainAllowed,
+  type PlanId,
+  TRIAL_DAYS,
+  type updateWorkspaceBody,
+} from '@sundial/core';
+import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { assertCan, entitledMembership } from '../../platform/access.js';
 import type { Actor, MembershipWithWorkspace, StoredMembership } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { notFound } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { checkLogo } from './workspaces.logo.js';
 import { workspacesRepository } from './workspaces.repository.js';
@@ -12,6 +20,31 @@ import { workspacesRepository } from './workspaces.repository.js';
 export interface WorkspaceSeeds {
   /** The time settings (time-entries), with the owner's zone as the report zone. */
   seedTimeSettings(tx: Db, workspaceId: string, ownerUserId: string): Promise<void>;
+}
+
+/**
+ * For the ways into a workspace (invites and their acceptance, SSO's just-in-time membership,
+ * SCIM): the message when its allowed e-mail domains do not admit the address, else undefined (an
+ * empty list admits any). Reads in the caller's transaction, so a list changed meanwhile counts.
+ */
+export async function emailDomainRefusal(db: Db, workspaceId: string, email: string): Promise<string | undefined> {
+  const domains = await workspacesRepository.listEmailDomains(db, workspaceId);
+  return isEmailDomainAllowed(domains, email) ? undefined : emailDomainMessages.notAllowed(email, domains);
+}
+
+/** 422 email_domain_not_allowed (with `field` named) when the workspace's allowed e-mail domains refuse the address. */
+export async function assertEmailDomainAllowed(
+  db: Db,
+  workspaceId: string,
+  email: string,
+  options: { field?: string; status?: number } = {},
+): Promise<void> {
+  const refusal = await emailDomainRefusal(db, workspaceId, email);
+  if (!refusal) return;
+  throw new AppError('email_domain_not_allowed', refusal, {
+    status: options.status ?? 422,
+    ...(options.field ? { fields: { [options.field]: refusal } } : {}),
+  });
 }
 
 /**
@@ -58,18 +91,48 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds, mode: Bil
       return workspacesRepository.listInactiveForUser(db, userId);
     },
 
-    async rename(actor: Actor, name: string): Promise<MembershipWithWorkspace> {
+    /** The workspace's allowed e-mail domains (any member may read them); empty: any address may join. */
+    emailDomains(workspaceId: string): Promise<string[]> {
+      return workspacesRepository.listEmailDomains(db, workspaceId);
+    },
+
+    /**
+     * Renames the workspace and/or sets its allowed e-mail domains (owner or admin), audited each.
+     * Pending invites are not withdrawn: their acceptance checks the list again.
+     */
+    async update(
+      actor: Actor,
+      body: z.output<typeof updateWorkspaceBody>,
+    ): Promise<{ membership: MembershipWithWorkspace; allowedEmailDomains: string[] }> {
       assertCan(actor, 'workspace:update');
       const { membership, userId } = actor;
+      const workspaceId = membership.workspace.id;
       return db.transaction().execute(async (tx) => {
-        const workspace = await workspacesRepository.rename(tx, membership.workspace.id, name);
-        await audit(tx, {
-          action: 'workspace.renamed',
-          actorUserId: userId,
-          workspaceId: workspace.id,
-          detail: { from: membership.workspace.name, to: name },
-        });
-        return { ...membership, workspace };
+        let workspace = membership.workspace;
+        if (body.name !== undefined) {
+          workspace = await workspacesRepository.rename(tx, workspaceId, body.name);
+          await audit(tx, {
+            action: 'workspace.renamed',
+            actorUserId: userId,
+            workspaceId,
+            detail: { from: membership.workspace.name, to: body.name },
+          });
+        }
+        const before = await workspacesRepository.listEmailDomains(tx, workspaceId);
+        let allowedEmailDomains = before;
+        if (body.allowedEmailDomains !== undefined) {
+          allowedEmailDomains = [...body.allowedEmailDomains].sort();
+          if (allowedEmailDomains.join() !== before.join()) {
+            await workspacesRepository.replaceEmailDomains(tx, workspaceId, allowedEmailDomains);
+            await audit(tx, {
+              action: 'workspace.email_domains_updated',
+              actorUserId: userId,
+              workspaceId,
+              detail: { from: before, to: allowedEmailDomains },
+            });
+          }
+        }
+        return { membership: { ...membership, workspace }, allowedEmailDomains };
       });
     },
 

@@ -1,4 +1,4 @@
-import type { ProfileUpdateBody } from '@sundial/core';
+import type { ProfileUpdateBody, WorkspaceDetailView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
 import { type Me, sessionKeys, type WorkspaceView } from '../../api/session';
@@ -22,6 +22,22 @@ export function useRenameWorkspace() {
     mutationFn: ({ id, name }: { id: string; name: string }) =>
       api<WorkspaceView>('PATCH', `/workspaces/${id}`, { name }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionKeys.me }),
+  });
+}
+
+export const workspaceKeys = { detail: (id: string) => ['workspace', id] as const };
+
+/** One workspace with its settings (its allowed e-mail domains). */
+export const useWorkspaceDetail = (id: string) =>
+  useQuery({ queryKey: workspaceKeys.detail(id), queryFn: () => api<WorkspaceDetailView>('GET', `/workspaces/${id}`) });
+
+/** Sets the workspace's allowed e-mail domains (owner or admin); an empty list allows any address. */
+export function useSetAllowedEmailDomains(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (allowedEmailDomains: string[]) =>
+      api<WorkspaceDetailView>('PATCH', `/workspaces/${id}`, { allowedEmailDomains }),
+    onSuccess: (data) => queryClient.setQueryData(workspaceKeys.detail(id), data),
   });
 }
 

@@ -3,16 +3,14 @@ import { TwoFactorEnrolment } from '../../profile/components/TwoFactorEnrolment'
 import { TwoFactorStep } from './TwoFactorStep';
 
 /**
- * What follows a right password (issue 18): the code of a user with two-factor authentication, or
- * setting it up when a workspace requires it (the API allows nothing else until then).
+ * What follows a right password or an identity provider's sign-in (issue 18): the code of a user
+ * with two-factor authentication, or setting it up when a workspace requires it (the API allows
+ * nothing else until then). After a provider the challenge is in an HttpOnly cookie, not here.
  */
-export function TwoFactorGate(props: {
-  challenge?: string;
-  enrol?: boolean;
-  onDone: () => void;
-  onRestart: () => void;
-}) {
-  if (props.challenge)
+export type SecondStep = { step: 'code'; challenge?: string } | { step: 'enrol' };
+
+export function TwoFactorGate(props: SecondStep & { onDone: () => void; onRestart: () => void }) {
+  if (props.step === 'code')
     return <TwoFactorStep challenge={props.challenge} onDone={props.onDone} onRestart={props.onRestart} />;
   return (
     <Stack gap="md">

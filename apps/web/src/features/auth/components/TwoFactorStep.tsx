@@ -5,7 +5,7 @@ import { useSessionMutation } from '../../../api/session';
 import { ErrorBox } from './ErrorBox';
 
 const useSecondStep = () =>
-  useSessionMutation((body: { challenge: string; code?: string; recoveryCode?: string }) =>
+  useSessionMutation((body: { challenge?: string; code?: string; recoveryCode?: string }) =>
     api('POST', '/auth/login/two-factor', body),
   );
 
@@ -15,7 +15,8 @@ export function TwoFactorStep({
   onDone,
   onRestart,
 }: {
-  challenge: string;
+  /** None after an identity provider: the browser holds it in a cookie. */
+  challenge?: string;
   onDone: () => void;
   onRestart: () => void;
 }) {

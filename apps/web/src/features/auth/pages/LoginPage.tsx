@@ -12,7 +12,13 @@ import { ErrorBox } from '../components/ErrorBox';
 import { Notice } from '../components/Notice';
 import { PluginPanel } from '../components/PluginPanel';
 import { SsoOptions } from '../components/SsoOptions';
-import { TwoFactorGate } from '../components/TwoFactorGate';
+import { type SecondStep, TwoFactorGate } from '../components/TwoFactorGate';
+
+function secondStepOf(param: string | null): SecondStep | null {
+  if (param === 'code') return { step: 'code' };
+  if (param === 'enrol') return { step: 'enrol' };
+  return null;
+}
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -24,8 +30,9 @@ export function LoginPage() {
   const [remember, setRemember] = useState(false);
   const ssoError = params.get('ssoError');
   const [error, setError] = useState<string | null>(ssoError ? ssoErrorMessage(ssoError) : null);
-  // Issue 18: a second step (2FA) or an enrolment a workspace requires, after the password.
-  const [gate, setGate] = useState<{ challenge?: string; enrol?: boolean } | null>(null);
+  // Issue 18: a second step (2FA) or an enrolment a workspace requires, after the password or
+  // after an identity provider (its callback sends the browser here with ?twoFactor=code|enrol).
+  const [gate, setGate] = useState<SecondStep | null>(() => secondStepOf(params.get('twoFactor')));
   const notice = (location.state as { notice?: string } | null)?.notice;
   const queryClient = useQueryClient();
   const next = safeNext(params.get('next'));
@@ -60,8 +67,8 @@ export function LoginPage() {
       { email, password, remember },
       {
         onSuccess: (answer) => {
-          if (answer.twoFactor) return setGate({ challenge: answer.twoFactor.challenge });
-          if (answer.twoFactorEnrolmentRequired) return setGate({ enrol: true });
+          if (answer.twoFactor) return setGate({ step: 'code', challenge: answer.twoFactor.challenge });
+          if (answer.twoFactorEnrolmentRequired) return setGate({ step: 'enrol' });
           enter();
         },
         onError: (err) => {

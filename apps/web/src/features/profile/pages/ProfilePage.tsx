@@ -9,6 +9,7 @@ import { NewPasswordField } from '../../../components/fields';
 import { failed } from '../../../components/notify';
 import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
+import { AllowedEmailDomainsSetting } from '../components/AllowedEmailDomainsSetting';
 import { SessionsSection } from '../components/SessionsSection';
 import { TwoFactorPolicySetting } from '../components/TwoFactorPolicySetting';
 import { TwoFactorSection } from '../components/TwoFactorSection';
@@ -197,6 +198,7 @@ function WorkspaceForm() {
         </Group>
         <WorkspaceLogo workspaceId={workspace.id} canEdit={canRename} />
         {canRename && <TwoFactorPolicySetting />}
+        {canRename && <AllowedEmailDomainsSetting workspaceId={workspace.id} />}
         <Group align="flex-end">
           <TextInput
             label="New workspace"
