@@ -8,7 +8,7 @@ import {
   type StoppedEntryValues,
 } from './time-entries.repository.js';
 import { publisher, touched, type WriteBy } from './time-entries.shared.js';
-import { assertTagRules } from './time-entries.tag-rules.js';
+import { assertTagRules, assertTagRulesKept } from './time-entries.tag-rules.js';
 
 /**
  * Writes of other modules to time entries, inside their transaction `tx`: the one write path for
@@ -48,7 +48,7 @@ export function createWrites(events: EventBus) {
 
     /**
      * A tag is merged into another: its entries carry `intoId` instead; returns how many gained it.
-     * Refused (409) when any of them is locked.
+     * Refused (409) when any of them is locked, and (422) when it would make one break a tag rule.
      */
     async retag(tx: Db, writer: WriteBy, fromId: string, intoId: string): Promise<number> {
       const entries = await repo.carryingTag(tx, writer.workspaceId, fromId);
@@ -57,6 +57,14 @@ export function createWrites(events: EventBus) {
         writer,
         entries.map((e) => ({ userId: e.user_id, at: e.start_at })),
         'Merging this tag',
+      );
+      await assertTagRulesKept(
+        tx,
+        writer.workspaceId,
+        entries.map((e) => {
+          const before = { projectId: e.project_id, tagIds: e.tag_ids, stopped: e.stopped };
+          return { before, after: { ...before, tagIds: [...e.tag_ids.filter((id) => id !== fromId), intoId] } };
+        }),
       );
       const moved = await repo.retag(tx, writer.workspaceId, fromId, intoId);
       await publish(tx, 'updated', writer, touched(entries));
