@@ -266,17 +266,38 @@ describe('the locks hold on every way of writing time', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ note: 'Work', billable: false });
 
-    // The approver edits; the event audit names them.
-    const edit = await call('PATCH', team.w(`/time-entries/${id}`), team.manager.cookie, { note: 'Fixed by manager' });
+    // The approver edits; the event audit names them and what they changed, before and after.
+    const edit = await call('PATCH', team.w(`/time-entries/${id}`), team.manager.cookie, {
+      note: 'Fixed by manager',
+      billable: true,
+      start: at(day, '09:30'),
+    });
     expect(edit.statusCode, edit.body).toBe(200);
     const audited = await ctx.t.db
       .selectFrom('audit_log')
-      .select('actor_user_id')
+      .select(['actor_user_id', 'subject_id', 'detail'])
       .where('action', '=', 'time_entry.updated')
       .where('workspace_id', '=', team.owner.workspaceId)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow();
     expect(audited.actor_user_id).toBe(team.manager.userId);
+    expect(audited.subject_id).toBe(id);
+    expect(audited.detail).toMatchObject({
+      userId: team.member.userId,
+      changes: {
+        note: { before: 'Work', after: 'Fixed by manager' },
+        billable: { before: false, after: true },
+        start: { before: at(day), after: at(day, '09:30') },
+        end: { before: at(day, '11:00'), after: at(day, '10:30') },
+      },
+    });
+    // Only what changed.
+    expect(Object.keys((audited.detail as { changes: object }).changes).sort()).toEqual([
+      'billable',
+      'end',
+      'note',
+      'start',
+    ]);
   });
 
   it('imports: a file cannot put time into an approved period', async () => {
