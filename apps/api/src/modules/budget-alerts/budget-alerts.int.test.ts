@@ -125,9 +125,16 @@ describe('budget alerts', () => {
     const mail = await inbox.waitFor(owner.email);
     expect(mail.subject?.startsWith(`${near} (`), mail.subject).toBe(true);
     expect(mail.text).toContain('Project "Ferry" used 80.00 of 100.00.');
+    const listed = async () => (await ok(owner, 'GET', '/projects')).items[0].budgetReached;
+    // The Projects list shows the state from the recorded alerts, with no summing on the read.
+    expect(await listed()).toBe(80);
     await ok(owner, 'PATCH', `/time-entries/${last.id}`, { end: at(6, 13) });
     await run();
     expect(await titles(owner)).toEqual(['Project "Ferry" has used all of its budget', near]);
+    expect(await listed()).toBe(100);
+    // A new budget amount is a new budget: the alerts of the old one no longer say how it stands.
+    await ok(owner, 'PATCH', `/projects/${project.id}`, { budget: { type: 'fee', amount: 500_00 } });
+    expect(await listed()).toBeNull();
   });
 
   it('a monthly fee budget counts this month’s billable amounts only', async () => {
@@ -152,6 +159,10 @@ describe('budget alerts', () => {
     expect(await titles(owner)).toEqual(['Project "Tug" has reached 80% of its budget']);
     const [alert] = (await ok(owner, 'GET', '/notifications')).items;
     expect(alert.body).toBe(`Project "Tug" used 83.33 of 100.00 this month (${month}).`);
+    expect((await ok(owner, 'GET', '/projects')).items[0].budgetReached).toBe(80);
+    // Last month's alerts do not count for this month.
+    await t.db.updateTable('budget_alerts').set({ period: '2000-01' }).where('project_id', '=', project.id).execute();
+    expect((await ok(owner, 'GET', '/projects')).items[0].budgetReached).toBeNull();
   });
 
   it('are marked read one at a time or all at once, by their reader only', async () => {
