@@ -3,7 +3,7 @@ import { shotsAtWidths } from './support/shots';
 import { signUpOverHttp, workspaceApi, workspacePoster } from './support/users';
 
 test.describe('budget alerts', () => {
-  test('a project crossing 80 % of its budget shows its alert in the app and its state on Projects', async ({
+  test('a project crossing 80 % of its budget shows its alert in the app and its state on Projects, as a monthly fee budget does', async ({
     page,
   }) => {
     await signUpOverHttp(page.request);
@@ -39,6 +39,23 @@ test.describe('budget alerts', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
     await expect(page.getByRole('listitem', { name: 'Harbour' }).getByText('Near budget')).toBeVisible();
+
+    // A monthly fee budget shows its state too, from the alerts of this month.
+    await post('/rates', { level: 'workspace', effectiveFrom: '2020-01-01', billableCents: 100_00 });
+    const quay = await post('/projects', { name: 'Quay', budget: { type: 'fee', amount: 50_00, resetsMonthly: true } });
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await post('/time-entries', {
+      start: hourAgo.toISOString(),
+      end: new Date(hourAgo.getTime() + 50 * 60_000).toISOString(),
+      projectId: quay.id,
+      billable: true,
+    });
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('listitem', { name: 'Quay' }).getByText('Over budget')).toBeVisible({
+        timeout: 1000,
+      });
+    }).toPass({ timeout: 20_000 });
     await shotsAtWidths(page, 'budget-alerts-projects');
   });
 });

@@ -4,7 +4,7 @@ import { formatMoney } from '@sundial/core';
 import { pdfText } from '../apps/api/test/pdf-text';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
-import { signUpOverHttp, workspaceApi } from './support/users';
+import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 /** Last month's first and last day (UTC), the range the new-invoice dialog starts with. */
 function lastMonth() {
@@ -15,19 +15,26 @@ function lastMonth() {
 }
 
 test.describe('client invoices', () => {
-  test("an admin invoices a client's month and downloads the PDF, whose total is the billable report's", async ({
+  test("an admin invoices a client's month and downloads the PDF, whose total is the billable report's; the invoice lists its entries and the Detailed report links each entry to it", async ({
     page,
+    browser,
   }) => {
     test.slow();
-    await signUpOverHttp(page.request);
-    const ws = await workspaceApi(page.request);
+    // The owner sets the workspace up; an admin (invited, then promoted) does the invoicing.
+    const ownerContext = await browser.newContext();
+    const owner = ownerContext.request;
+    await signUpOverHttp(owner);
+    expect((await owner.patch('/api/v1/me', { data: { name: 'Olive Owner' } })).status()).toBe(200);
+    const ws = await workspaceApi(owner);
+    const ada = await joinAsMember(owner, ws, page.request, 'Ada Admin');
+    expect((await owner.patch(`${ws}/members/${ada.id}`, { data: { role: 'admin' } })).status()).toBe(200);
     await page.goto('/homepage/invoices');
     await expect(page.getByText('No invoices yet')).toBeVisible();
     await shotsAtWidths(page, 'client-invoices-empty');
 
     // A client with two projects and a month of billable time at two rates; other time left out.
     const post = async (url: string, data: object) => {
-      const response = await page.request.post(`${ws}${url}`, { data });
+      const response = await owner.post(`${ws}${url}`, { data });
       expect(response.status(), await response.text()).toBeLessThan(300);
       return response.json();
     };
@@ -46,11 +53,11 @@ test.describe('client invoices', () => {
     ] as const)
       await post('/time-entries', { start: day(n), duration, projectId, billable: true });
     await post('/time-entries', { start: day(5), duration: '2h', projectId: website.id, billable: false });
-    await page.request.put(`${ws}/client-invoice-settings`, {
+    await owner.put(`${ws}/client-invoice-settings`, {
       data: { address: 'Sundial Studio, 1 Dial Street', paymentDetails: 'IBAN GB00 0000 1111' },
     });
     const report = await (
-      await page.request.get(
+      await owner.get(
         `${ws}/reports/summary?preset=custom&from=${from}&to=${to}&timeZone=UTC&groupBy=client&measures=billableAmount&clients=${client.id}`,
       )
     ).json();
@@ -74,6 +81,13 @@ test.describe('client invoices', () => {
     const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('invoice-lines') });
     await expect(drawer.getByTestId('invoice-status')).toHaveText('Draft');
     await expect(drawer.getByTestId('invoice-total')).toHaveText(billable);
+    // The time it was made from: the four billable entries, each with its person, project and amount.
+    const entries = drawer.getByRole('table', { name: 'Time on this invoice' });
+    await expect(entries.getByRole('row')).toHaveCount(5);
+    await expect(entries.getByRole('row').nth(1)).toContainText('Olive Owner');
+    await expect(entries.getByRole('row').nth(1)).toContainText('Website');
+    await expect(entries.getByRole('row').nth(1)).toContainText(formatMoney(Math.round((80 / 60) * 95_50), 'USD'));
+    await expect(entries.getByRole('row').nth(4)).toContainText('Shop');
     await expectNoSeriousViolations(page, 'draft invoice');
     await shotsAtWidths(page, 'client-invoices-draft');
     await drawer.getByRole('button', { name: 'Issue', exact: true }).click();
@@ -97,5 +111,21 @@ test.describe('client invoices', () => {
     await expect(page.getByTestId('invoice-totals')).toContainText(billable);
     await expectNoSeriousViolations(page, 'invoices list');
     await shotsAtWidths(page, 'client-invoices-full');
+
+    // The Detailed report names the invoice on each invoiced entry; the link opens it.
+    await page.goto(`/homepage/reports/detailed?preset=custom&from=${from}&to=${to}`);
+    const rows = page.getByTestId('detailed-row');
+    await expect(rows).toHaveCount(5);
+    await expect(page.getByRole('link', { name: `Invoice ${year}-0001` })).toHaveCount(4);
+    await expect(rows.filter({ hasText: 'Not invoiced' }).getByRole('link')).toHaveCount(0);
+    await shotsAtWidths(page, 'client-invoices-detailed-links');
+    await page
+      .getByRole('link', { name: `Invoice ${year}-0001` })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/homepage\/invoices\?invoice=/);
+    await expect(drawer.getByRole('heading', { name: `${year}-0001` })).toBeVisible();
+    await expect(drawer.getByRole('table', { name: 'Time on this invoice' }).getByRole('row')).toHaveCount(5);
+    await ownerContext.close();
   });
 });

@@ -70,6 +70,23 @@ test.describe('rates', () => {
     await page.goto('/homepage/timesheet');
     await expect(row.getByTestId('entry-amount')).toHaveText('$75.00 · cost $20.00');
 
+    // Time already on a client invoice keeps its rates: the preview says it is left out.
+    const client = await (await page.request.post(`${ws}/clients`, { data: { name: 'Harbour Co' } })).json();
+    await page.request.patch(`${ws}/projects/${project.id}`, { data: { clientId: client.id } });
+    const invoiced = await page.request.post(`${ws}/time-entries`, {
+      data: { start: '2026-02-02T10:00:00.000Z', duration: 3600, projectId: project.id, billable: true },
+    });
+    expect(invoiced.status()).toBe(201);
+    const draft = await page.request.post(`${ws}/client-invoices`, {
+      data: { clientId: client.id, from: '2026-02-01', to: '2026-02-28', groupBy: 'entry' },
+    });
+    expect(draft.status(), await draft.text()).toBe(201);
+    // A rate from February on would change that entry's rate, were it not invoiced.
+    const february = await page.request.post(`${ws}/rates`, {
+      data: { level: 'project', projectId: project.id, effectiveFrom: '2026-02-01', billableCents: 175_00 },
+    });
+    expect(february.status(), await february.text()).toBe(201);
+
     // Re-applied to the range, after a preview of what changes.
     await page.goto('/homepage/projects');
     await page.getByTestId('project-row').filter({ hasText: 'Harbour' }).click();
@@ -79,6 +96,9 @@ test.describe('rates', () => {
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await expect(dialog.getByRole('status')).toContainText('1 entry changes: billable $75.00 → $100.00');
     await expect(dialog.getByRole('table', { name: 'Entries that change' })).toContainText('$150.00 → $200.00');
+    await expect(dialog.getByRole('note')).toHaveText(
+      'Left out, keeping their rates: 1 entry on a client invoice (void the invoice or delete the draft first).',
+    );
     await expectNoSeriousViolations(page, 're-apply preview');
     await shotsAtWidths(page, 'rates-reapply');
     await dialog.getByRole('button', { name: 'Apply to 1 entry' }).click();

@@ -137,6 +137,11 @@ describe('creates and updates of time entries are audited too', () => {
     await expectAudited('time_entry.created', id);
     await ctx.call('PATCH', `${ws}/time-entries/${id}`, owner.cookie, { note: 'changed' });
     const [updated] = await auditOf('time_entry.updated', id);
-    expect(updated?.detail).toEqual({ userId: owner.userId, entryIds: [id], count: 1 });
+    expect(updated?.detail).toEqual({
+      userId: owner.userId,
+      entryIds: [id],
+      count: 1,
+      changes: { note: { before: 'created', after: 'changed' } },
+    });
   });
 });

@@ -188,15 +188,15 @@ export async function audit(db: Db, entry: AuditEntry): Promise<void> {
   });
 }
 
-/** The audit row of a domain event: one per event, naming its entries (the subject when only one). */
+/** The audit row of a domain event: one per event, naming its entries (the subject when only one) and an edit's changes. */
 function auditOfEvent(event: DomainEvent): AuditEntry {
-  const { userId, entryIds } = event.payload;
+  const { userId, entryIds, changes } = event.payload;
   return {
     action: event.name,
     actorUserId: event.actorUserId,
     workspaceId: event.workspaceId,
     subjectId: entryIds.length === 1 ? entryIds[0] : null,
-    detail: { userId, entryIds, count: entryIds.length },
+    detail: { userId, entryIds, count: entryIds.length, ...(changes ? { changes } : {}) },
   };
 }
 

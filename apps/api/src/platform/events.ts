@@ -7,6 +7,11 @@ export interface TimeEntriesChanged {
   /** Whose entries they are. */
   userId: string;
   entryIds: string[];
+  /**
+   * One entry's edit: the fields that changed, before and after. Audited in the publishing
+   * transaction; not sent to live streams (they read the entry again).
+   */
+  changes?: Record<string, { before: unknown; after: unknown }>;
 }
 
 /**
@@ -96,7 +101,10 @@ export function createEventBus(db: Db) {
       for (const subscriber of inTransaction) await subscriber(tx, event);
       const { entryIds } = event.payload;
       for (let i = 0; i < entryIds.length; i += IDS_PER_NOTIFY) {
-        const part = { ...event, payload: { ...event.payload, entryIds: entryIds.slice(i, i + IDS_PER_NOTIFY) } };
+        const part = {
+          ...event,
+          payload: { userId: event.payload.userId, entryIds: entryIds.slice(i, i + IDS_PER_NOTIFY) },
+        };
         await tx.executeQuery(CompiledQuery.raw(NOTIFY, [EVENTS_CHANNEL, JSON.stringify(part)]));
       }
     },

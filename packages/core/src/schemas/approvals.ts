@@ -39,10 +39,13 @@ export const approvalMessages = {
   futurePeriod: 'A period can be submitted once it has begun.',
   submittedLock: (start: string, end: string) =>
     `Your time from ${start} to ${end} is submitted for approval and cannot be changed. Withdraw the submission to change it.`,
-  approvedLock: (start: string, end: string) =>
-    `The time from ${start} to ${end} is approved and locked. An approver must withdraw the approval before it can change.`,
+  /** `name`: whose time, when the writer changes others' (a project, task or tag deleted). */
+  approvedLock: (start: string, end: string, name?: string) =>
+    `${name ? `${name}’s time` : 'The time'} from ${start} to ${end} is approved and locked. An approver must withdraw the approval before it can change.`,
   lockDate: (day: string) =>
-    `Time before ${day} is locked by the workspace lock date. Only owners and admins can change it.`,
+    `Time before ${day} is locked by the workspace lock date. Only owners and admins can change it or move the lock date.`,
+  /** A catalogue cleanup (`doing`: "Deleting this project") refused by a lock (`reason`, one of the above). */
+  cleanupLocked: (doing: string, reason: string) => `${doing} would change locked time. ${reason}`,
 } as const;
 
 const msg = approvalMessages;

@@ -42,6 +42,11 @@ export const projectView = z.object({
   taskCount: z.number().int(),
   /** Seconds of finished time entries on the project. */
   trackedSeconds: z.number().int(),
+  /**
+   * The highest budget alert threshold (80, 100) the project's budget reached in its current period
+   * (this UTC month for a monthly budget), as the budget alerts recorded it; null when none.
+   */
+  budgetReached: z.number().int().nullable(),
   /** The caller may edit this project and its tasks (projects:manage, or a "Can manage" grant). */
   canEdit: z.boolean(),
   ...sectionsView,
@@ -70,7 +75,7 @@ export type TaskDetailView = z.infer<typeof taskDetailView>;
  * false, the pickers search on the server for the rest.
  */
 export const pickerProjectView = projectView
-  .omit({ trackedSeconds: true, taskCount: true })
+  .omit({ trackedSeconds: true, taskCount: true, budgetReached: true })
   .extend({ tasks: z.array(taskView) });
 export type PickerProjectView = z.infer<typeof pickerProjectView>;
 export const projectPickerView = z.object({ items: z.array(pickerProjectView), complete: z.boolean() });

@@ -20,6 +20,19 @@ export const rateMessages = {
   sameDay: 'This level already has a rate from that day; delete it first or choose another day.',
   rangeOrder: 'The end of the range must be on or after its start.',
   rangeTooLong: 'Re-apply at most 3 years at once.',
+  /** What a re-apply leaves out, or null when nothing. */
+  leftOut: (locked: number, invoiced: number): string | null => {
+    const n = (k: number) => (k === 1 ? '1 entry' : `${k} entries`);
+    const parts = [
+      ...(locked > 0
+        ? [
+            `${n(locked)} in an approved, submitted or lock-dated period (withdraw the approval or move the lock date first)`,
+          ]
+        : []),
+      ...(invoiced > 0 ? [`${n(invoiced)} on a client invoice (void the invoice or delete the draft first)`] : []),
+    ];
+    return parts.length > 0 ? `Left out, keeping their rates: ${parts.join('; ')}.` : null;
+  },
 } as const;
 
 /** A calendar day, YYYY-MM-DD, that exists. */
@@ -125,6 +138,8 @@ const rateAndAmount = z.object({
 export const reapplyPreviewView = z.object({
   /** Entries whose rates would change (at most the first 500 listed; `count` has them all). */
   count: z.number().int(),
+  /** Entries whose rates differ but that the re-apply leaves out, by why (not in `count`), and the sentence saying so. */
+  leftOut: z.object({ locked: z.number().int(), invoiced: z.number().int(), message: z.string().nullable() }),
   entries: z.array(
     z.object({
       id: z.uuid(),

@@ -392,6 +392,8 @@ export const detailedEntryView = z.object({
   seconds: z.number().int(),
   billableAmount: z.number().int().nullable().optional(),
   costAmount: z.number().int().nullable().optional(),
+  /** The client invoice the entry is on (`number` null on a draft), for those who manage invoices; else null. */
+  invoice: z.object({ id: z.string(), number: z.string().nullable() }).nullable().optional(),
 });
 export type DetailedEntryView = z.infer<typeof detailedEntryView>;
 

@@ -1,6 +1,6 @@
-import { approvalMessages } from '@sundial/core';
+import { approvalMessages, rateMessages } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -266,17 +266,38 @@ describe('the locks hold on every way of writing time', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ note: 'Work', billable: false });
 
-    // The approver edits; the event audit names them.
-    const edit = await call('PATCH', team.w(`/time-entries/${id}`), team.manager.cookie, { note: 'Fixed by manager' });
+    // The approver edits; the event audit names them and what they changed, before and after.
+    const edit = await call('PATCH', team.w(`/time-entries/${id}`), team.manager.cookie, {
+      note: 'Fixed by manager',
+      billable: true,
+      start: at(day, '09:30'),
+    });
     expect(edit.statusCode, edit.body).toBe(200);
     const audited = await ctx.t.db
       .selectFrom('audit_log')
-      .select('actor_user_id')
+      .select(['actor_user_id', 'subject_id', 'detail'])
       .where('action', '=', 'time_entry.updated')
       .where('workspace_id', '=', team.owner.workspaceId)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow();
     expect(audited.actor_user_id).toBe(team.manager.userId);
+    expect(audited.subject_id).toBe(id);
+    expect(audited.detail).toMatchObject({
+      userId: team.member.userId,
+      changes: {
+        note: { before: 'Work', after: 'Fixed by manager' },
+        billable: { before: false, after: true },
+        start: { before: at(day), after: at(day, '09:30') },
+        end: { before: at(day, '11:00'), after: at(day, '10:30') },
+      },
+    });
+    // Only what changed.
+    expect(Object.keys((audited.detail as { changes: object }).changes).sort()).toEqual([
+      'billable',
+      'end',
+      'note',
+      'start',
+    ]);
   });
 
   it('imports: a file cannot put time into an approved period', async () => {
@@ -384,5 +405,210 @@ describe('the locks hold on every way of writing time', () => {
     expect(
       (await call('PATCH', team.w(`/time-entries/${monday}`), team.member.cookie, { note: 'no' })).statusCode,
     ).toBe(409);
+  });
+});
+
+describe('the locks hold on the writes of other modules', () => {
+  const day = '2026-03-03';
+  const week = { start: '2026-03-02', end: '2026-03-08' };
+
+  /** The member's entry of an approved week on a project, its task and a tag; the approval to withdraw. */
+  async function approvedCatalogue() {
+    const team = await makeTeam();
+    const o = team.owner.cookie;
+    const projectId = (await call('POST', team.w('/projects'), o, { name: 'Website', isPublic: true })).json()
+      .id as string;
+    const taskId = (await call('POST', team.w(`/projects/${projectId}/tasks`), o, { name: 'Design' })).json()
+      .id as string;
+    const listId = (await call('POST', team.w('/tag-lists'), o, { name: 'Phase' })).json().id as string;
+    const tag = async (name: string) =>
+      (await call('POST', team.w(`/tag-lists/${listId}/tags`), o, { name })).json().id as string;
+    const [tagId, otherTagId] = [await tag('Draft'), await tag('Final')];
+    const created = await call('POST', team.w('/time-entries'), o, {
+      userId: team.member.userId,
+      start: at(day),
+      end: at(day, '11:00'),
+      projectId,
+      taskId,
+      tagIds: [tagId],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const entryId = created.json().id as string;
+    const request = await submit(team, team.member, day);
+    expect((await call('POST', team.w(`/approvals/${request.id}/approve`), team.admin.cookie, {})).statusCode).toBe(
+      200,
+    );
+    const unchanged = async () =>
+      expect((await call('GET', team.w(`/time-entries/${entryId}`), o)).json(), 'the entry is as it was').toMatchObject(
+        { projectId, taskId, tagIds: [tagId] },
+      );
+    const withdraw = async () =>
+      expect((await call('POST', team.w(`/approvals/${request.id}/withdraw`), team.admin.cookie)).statusCode).toBe(200);
+    const refusal = (doing: string) =>
+      approvalMessages.cleanupLocked(doing, approvalMessages.approvedLock(week.start, week.end, team.member.email));
+    return { team, projectId, taskId, tagId, otherTagId, entryId, unchanged, withdraw, refusal };
+  }
+
+  it('deleting a project with approved time is refused, naming whose; withdrawn, it goes', async () => {
+    const c = await approvedCatalogue();
+    const remove = () => call('DELETE', c.team.w(`/projects/${c.projectId}`), c.team.owner.cookie);
+    expectLocked(await remove(), c.refusal('Deleting this project'));
+    await c.unchanged();
+    await c.withdraw();
+    expect((await remove()).statusCode).toBe(204);
+  });
+
+  it('deleting a task with approved time is refused; withdrawn, it goes', async () => {
+    const c = await approvedCatalogue();
+    const remove = () => call('DELETE', c.team.w(`/tasks/${c.taskId}`), c.team.owner.cookie);
+    expectLocked(await remove(), c.refusal('Deleting this task'));
+    await c.unchanged();
+    await c.withdraw();
+    expect((await remove()).statusCode).toBe(204);
+  });
+
+  it('deleting a tag on approved time is refused; withdrawn, it goes', async () => {
+    const c = await approvedCatalogue();
+    const remove = () => call('DELETE', c.team.w(`/tags/${c.tagId}`), c.team.owner.cookie);
+    expectLocked(await remove(), c.refusal('Deleting this tag'));
+    await c.unchanged();
+    await c.withdraw();
+    expect((await remove()).statusCode).toBe(204);
+  });
+
+  it('merging a tag on approved time is refused; withdrawn, it merges', async () => {
+    const c = await approvedCatalogue();
+    const merge = () =>
+      call('POST', c.team.w(`/tags/${c.tagId}/merge`), c.team.owner.cookie, { intoTagId: c.otherTagId });
+    expectLocked(await merge(), c.refusal('Merging this tag'));
+    await c.unchanged();
+    await c.withdraw();
+    expect((await merge()).statusCode).toBe(200);
+  });
+
+  it('the lock date: a manager deleting a tag on locked time is refused and told to move the lock date; an admin may', async () => {
+    const c = await approvedCatalogue();
+    await c.withdraw();
+    const settings = { period: 'week', approverRule: 'managers_and_admins', lockDate: '2026-04-01' };
+    expect((await call('PUT', c.team.w('/approvals/settings'), c.team.admin.cookie, settings)).statusCode).toBe(200);
+    const remove = (who: SignedUp) => call('DELETE', c.team.w(`/tags/${c.tagId}`), who.cookie);
+    expectLocked(
+      await remove(c.team.manager),
+      approvalMessages.cleanupLocked('Deleting this tag', approvalMessages.lockDate('2026-04-01')),
+    );
+    await c.unchanged();
+    expect((await remove(c.team.admin)).statusCode).toBe(204);
+  });
+
+  it('re-applying rates leaves out approved and invoiced entries, and the preview says how many and why', async () => {
+    const team = await makeTeam();
+    const o = team.owner.cookie;
+    const ok = async (method: 'POST' | 'GET', path: string, body?: object) => {
+      const response = await call(method, team.w(path), o, body);
+      expect(response.statusCode, `${method} ${path}: ${response.body}`).toBeLessThan(300);
+      return response.json();
+    };
+    await ok('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00 });
+    const client = await ok('POST', '/clients', { name: 'Acme' });
+    const billed = (await ok('POST', '/projects', { name: 'Billed', clientId: client.id, isPublic: true })).id;
+    const entryOf = async (start: string, projectId: string | null = null) =>
+      (
+        await ok('POST', '/time-entries', {
+          userId: team.member.userId,
+          start,
+          duration: '1h',
+          billable: true,
+          projectId,
+        })
+      ).id as string;
+    const approved = await entryOf(at(day));
+    const invoiced = await entryOf(at('2026-03-17'), billed);
+    const free = await entryOf(at('2026-03-18'));
+    const request = await submit(team, team.member, day);
+    await ok('POST', `/approvals/${request.id}/approve`, {});
+    await ok('POST', '/client-invoices', {
+      clientId: client.id,
+      from: '2026-03-01',
+      to: '2026-03-31',
+      groupBy: 'entry',
+    });
+    await ok('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-02-01', billableCents: 150_00 });
+
+    const body = { level: 'workspace', from: '2026-03-01', to: '2026-03-31' };
+    const preview = await ok('POST', '/rates/reapply/preview', body);
+    expect(preview.count).toBe(1);
+    expect(preview.entries.map((e: { id: string }) => e.id)).toEqual([free]);
+    expect(preview.leftOut).toEqual({ locked: 1, invoiced: 1, message: rateMessages.leftOut(1, 1) });
+    expect(preview.leftOut.message).toMatch(
+      /1 entry in an approved.*withdraw the approval.*1 entry on a client invoice/,
+    );
+
+    expect(await ok('POST', '/rates/reapply', body)).toEqual({ updated: 1 });
+    const rate = async (id: string) => (await ok('GET', `/time-entries/${id}`)).billableRateCents;
+    expect([await rate(approved), await rate(invoiced), await rate(free)]).toEqual([100_00, 100_00, 150_00]);
+  });
+});
+
+describe('the lock date holds on bulk edits, the timer and imports', () => {
+  const lockDate = async (team: Team, day: string | null) => {
+    const settings = { period: 'week', approverRule: 'managers_and_admins', lockDate: day };
+    expect((await call('PUT', team.w('/approvals/settings'), team.admin.cookie, settings)).statusCode).toBe(200);
+  };
+
+  it('bulk edits and bulk deletes of time before the lock date are refused to a member; an admin may', async () => {
+    const team = await makeTeam();
+    const id = await entry(team, team.member, '2026-02-03');
+    await lockDate(team, '2026-02-10');
+    const message = approvalMessages.lockDate('2026-02-10');
+    const m = team.member.cookie;
+    expectLocked(
+      await call('POST', team.w('/time-entries/bulk-update'), m, { ids: [id], set: { billable: true } }),
+      message,
+    );
+    expectLocked(await call('POST', team.w('/time-entries/bulk-delete'), m, { ids: [id] }), message);
+    const byAdmin = await call('POST', team.w('/time-entries/bulk-update'), team.admin.cookie, {
+      ids: [id],
+      set: { billable: true },
+    });
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+  });
+
+  it('the timer neither starts nor stops on a locked day', async () => {
+    const team = await makeTeam();
+    // The timer runs now: a lock date of tomorrow locks today.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const message = approvalMessages.lockDate(tomorrow);
+    const m = team.member.cookie;
+    await lockDate(team, tomorrow);
+    expectLocked(await call('POST', team.w('/timer/start'), m, { note: 'Now' }), message);
+    await lockDate(team, null);
+    expect((await call('POST', team.w('/timer/start'), m, { note: 'Now' })).statusCode).toBe(201);
+    await lockDate(team, tomorrow);
+    expectLocked(await call('POST', team.w('/timer/stop'), m, {}), message);
+    await lockDate(team, null);
+    expect((await call('POST', team.w('/timer/stop'), m, {})).statusCode).toBe(200);
+  });
+
+  it('an import through /imports of time before the lock date stops, nothing imported', async () => {
+    const team = await makeTeam();
+    await lockDate(team, '2026-02-10');
+    const toggl = [
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount ()',
+      `Max,${team.manager.email},,Imported,,Old work,No,2026-02-03,09:00:00,2026-02-03,10:00:00,01:00:00,,`,
+    ].join('\n');
+    const read = await sendCsv(ctx.t.app, team.w('/imports?source=toggl'), team.manager.cookie, toggl);
+    expect(read.statusCode, read.body).toBe(201);
+    const run = await call('POST', team.w(`/imports/${read.json().id}/run`), team.manager.cookie);
+    expect(run.statusCode, run.body).toBe(202);
+    await ctx.t.app.services.jobs.drain();
+    const done = (await call('GET', team.w(`/imports/${read.json().id}`), team.manager.cookie)).json();
+    expect(done.status).toBe('failed');
+    expect(done.message).toBe(`The import stopped: ${approvalMessages.lockDate('2026-02-10')} Nothing was imported.`);
+    const entries = await ctx.t.db
+      .selectFrom('time_entries')
+      .select('id')
+      .where('workspace_id', '=', team.owner.workspaceId)
+      .execute();
+    expect(entries).toEqual([]);
   });
 });

@@ -107,6 +107,64 @@ describe('budget alerts', () => {
     ]);
   });
 
+  it('watch fee budgets on the billable amounts: unbillable time does not count, the e-mail says the money', async () => {
+    owner = await signUp(t.app);
+    await ok(owner, 'POST', '/rates', { level: 'workspace', effectiveFrom: '2020-01-01', billableCents: 100_00 });
+    // A fee of 100.00 at 100.00 an hour: 48 billable minutes are 80 %.
+    const project = await ok(owner, 'POST', '/projects', { name: 'Ferry', budget: { type: 'fee', amount: 100_00 } });
+    const entry = (start: string, end: string, billable: boolean) =>
+      ok(owner, 'POST', '/time-entries', { start, end, billable, projectId: project.id });
+    await entry(at(1), at(4), false);
+    await entry(at(5), at(5, 47), true);
+    await run();
+    expect(await titles(owner)).toEqual([]);
+    const last = await entry(at(6), at(6, 1), true);
+    await run();
+    const near = 'Project "Ferry" has reached 80% of its budget';
+    expect(await titles(owner)).toEqual([near]);
+    const mail = await inbox.waitFor(owner.email);
+    expect(mail.subject?.startsWith(`${near} (`), mail.subject).toBe(true);
+    expect(mail.text).toContain('Project "Ferry" used 80.00 of 100.00.');
+    const listed = async () => (await ok(owner, 'GET', '/projects')).items[0].budgetReached;
+    // The Projects list shows the state from the recorded alerts, with no summing on the read.
+    expect(await listed()).toBe(80);
+    await ok(owner, 'PATCH', `/time-entries/${last.id}`, { end: at(6, 13) });
+    await run();
+    expect(await titles(owner)).toEqual(['Project "Ferry" has used all of its budget', near]);
+    expect(await listed()).toBe(100);
+    // A new budget amount is a new budget: the alerts of the old one no longer say how it stands.
+    await ok(owner, 'PATCH', `/projects/${project.id}`, { budget: { type: 'fee', amount: 500_00 } });
+    expect(await listed()).toBeNull();
+  });
+
+  it('a monthly fee budget counts this month’s billable amounts only', async () => {
+    owner = await signUp(t.app);
+    await ok(owner, 'POST', '/rates', { level: 'workspace', effectiveFrom: '2020-01-01', billableCents: 100_00 });
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Tug',
+      budget: { type: 'fee', amount: 100_00, resetsMonthly: true },
+    });
+    // Forty days ago: last month, whatever today is; 8 hours would be 800 % of this month's budget.
+    await ok(owner, 'POST', '/time-entries', {
+      start: at(1, 0, 40),
+      end: at(9, 0, 40),
+      billable: true,
+      projectId: project.id,
+    });
+    await run();
+    expect(await titles(owner)).toEqual([]);
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(1, 50), billable: true, projectId: project.id });
+    await run();
+    const month = new Date().toISOString().slice(0, 7);
+    expect(await titles(owner)).toEqual(['Project "Tug" has reached 80% of its budget']);
+    const [alert] = (await ok(owner, 'GET', '/notifications')).items;
+    expect(alert.body).toBe(`Project "Tug" used 83.33 of 100.00 this month (${month}).`);
+    expect((await ok(owner, 'GET', '/projects')).items[0].budgetReached).toBe(80);
+    // Last month's alerts do not count for this month.
+    await t.db.updateTable('budget_alerts').set({ period: '2000-01' }).where('project_id', '=', project.id).execute();
+    expect((await ok(owner, 'GET', '/projects')).items[0].budgetReached).toBeNull();
+  });
+
   it('are marked read one at a time or all at once, by their reader only', async () => {
     owner = await signUp(t.app);
     const other = await joinWorkspace(t, owner.workspaceId, 'admin');

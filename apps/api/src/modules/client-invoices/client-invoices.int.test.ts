@@ -301,6 +301,36 @@ describe('client invoices', () => {
     });
   });
 
+  it('names each entry’s invoice in the Detailed report, to those who manage invoices only', async () => {
+    const w = await world();
+    const manager = await joinWorkspace(ctx.t, owner.workspaceId, 'manager');
+    const managers = await ok(manager, 'POST', '/time-entries', {
+      start: '2026-01-12T09:00:00Z',
+      duration: '1h',
+      billable: true,
+      projectId: w.website,
+    });
+    const draft = await ok(owner, 'POST', '/client-invoices', create(w));
+    const detailed = `/reports/detailed?preset=custom&from=${JAN.from}&to=${JAN.to}&timeZone=UTC&limit=50`;
+    const invoiceOf = async (who: SignedUp) => {
+      const { items } = await ok(who, 'GET', detailed);
+      return Object.fromEntries(items.map((e: { id: string; invoice: unknown }) => [e.id, e.invoice]));
+    };
+    const drafted = await invoiceOf(owner);
+    expect(drafted[w.entries.web1]).toEqual({ id: draft.id, number: null });
+    expect(drafted[w.entries.unpaid]).toBeNull();
+    const issued = await ok(owner, 'POST', `/client-invoices/${draft.id}/issue`);
+    const admin = await joinWorkspace(ctx.t, owner.workspaceId, 'admin');
+    const byAdmin = await invoiceOf(admin);
+    for (const id of [w.entries.web1, w.entries.web2, w.entries.design]) {
+      expect(byAdmin[id]).toEqual({ id: draft.id, number: issued.number });
+    }
+    expect(byAdmin[w.entries.other]).toBeNull();
+    // A manager sees their time, not the invoice it is on.
+    expect(byAdmin[managers.id]).toEqual({ id: draft.id, number: issued.number });
+    expect((await invoiceOf(manager))[managers.id]).toBeNull();
+  });
+
   it('is for owners and admins of the workspace only', async () => {
     const w = await world();
     const draft = await ok(owner, 'POST', '/client-invoices', create(w));

@@ -45,6 +45,7 @@ export function presentProject(row: ProjectRow, canEdit: boolean): ProjectView {
     isPublic: row.is_public,
     taskCount: Number(row.task_count ?? 0),
     trackedSeconds: Number(row.tracked_seconds ?? 0),
+    budgetReached: row.budget_reached === null ? null : Number(row.budget_reached),
     canEdit,
     ...sections(row),
   };

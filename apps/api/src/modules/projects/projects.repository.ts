@@ -18,6 +18,8 @@ export interface ProjectRow extends Project {
   task_count: number | null;
   /** null when the query did not count (the pickers). */
   tracked_seconds: number | null;
+  /** The highest budget alert threshold recorded for the budget as it is, in its current period; null: none (or not counted). */
+  budget_reached: number | null;
   /** The viewer holds a "Can manage" grant on the project (directly or through a group). */
   granted: boolean;
 }
@@ -70,6 +72,22 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: {
             .whereRef('tt.project_id', '=', 'p.id')
             .as('tracked_seconds')
         : sql<number | null>`null`.as('tracked_seconds'),
+      // What the budget-alerts job recorded for this budget (same amount) in its current period
+      // (this UTC month for a monthly budget): fee and monthly budgets are not summed on a read.
+      opts.counts
+        ? eb
+            .selectFrom('budget_alerts as ba')
+            .select(sql<number>`max(ba.threshold)::int`.as('r'))
+            .whereRef('ba.project_id', '=', 'p.id')
+            .where('ba.task_id', 'is', null)
+            .where(
+              sql<boolean>`ba.period = case when p.budget_resets_monthly then to_char(now() at time zone 'UTC', 'YYYY-MM') else 'total' end`,
+            )
+            .where(
+              sql<boolean>`ba.budget = case p.budget_type when 'hours' then p.budget_amount * 60 else p.budget_amount end`,
+            )
+            .as('budget_reached')
+        : sql<number | null>`null`.as('budget_reached'),
       assignedTo(eb, viewer.userId, true).as('granted'),
     ]);
 }

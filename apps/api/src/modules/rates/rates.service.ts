@@ -208,7 +208,15 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
       assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       const target = await targetOf(db, workspaceId, body);
-      const rows = await timeEntries.repriceCandidates(db, workspaceId, selectionOf(target, body));
+      const all = await timeEntries.repriceCandidates(
+        db,
+        { workspaceId, actorUserId: actor.userId },
+        selectionOf(target, body),
+      );
+      const rows = all.filter((e) => e.lock === null && !e.invoiced);
+      // An entry both locked and invoiced is counted once, as locked.
+      const locked = all.filter((e) => e.lock !== null).length;
+      const invoiced = all.filter((e) => e.lock === null && e.invoiced).length;
       const entries = rows.map((e) => ({
         id: e.id,
         userId: e.user_id,
@@ -224,6 +232,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
       });
       return {
         count: entries.length,
+        leftOut: { locked, invoiced, message: rateMessages.leftOut(locked, invoiced) },
         entries: entries.slice(0, PREVIEW_LIMIT),
         totals: { old: total('old'), new: total('new') },
       };

@@ -519,7 +519,17 @@ export interface DetailedRow {
   seconds: string | number;
   billable_cents: string | number;
   cost_cents: string | number;
+  /** The client invoice the entry is on (a draft's number is null), or null. */
+  invoice_id: string | null;
+  invoice_number: string | null;
 }
+
+/** The invoice of a Detailed row's entry `entry`: a key lookup on each link table (primary keys). */
+const invoiceOf = (ws: string, entry: RawBuilder<unknown>) => ({
+  columns: sql`ci.id as invoice_id, ci.number as invoice_number`,
+  joins: sql`left join client_invoice_entries il on il.entry_id = ${entry}
+  left join client_invoices ci on ci.workspace_id = ${ws} and ci.id = il.invoice_id`,
+});
 
 export type DetailedSortKey = { sort: 'start' | 'duration' | 'description'; order: 'asc' | 'desc' };
 export type DetailedAfter = { value: string | number; start: string; id: string };
@@ -565,6 +575,7 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
     ${f.clients?.length ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``}
     where ${matchingEntries(f, which)}${keyset ? sql` and ${keyset}` : sql``}
     ${order} limit ${o.limit})`;
+  const invoice = invoiceOf(ws, sql`en.id`);
   return sql<DetailedRow>`with page as materialized (
     select * from (${part('finished')} union all ${part('running')}) e ${order} limit ${o.limit}
   ),
@@ -585,9 +596,11 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
       join tags tg on tg.workspace_id = tt.workspace_id and tg.id = tt.tag_id
       where tt.workspace_id = ${ws} and tt.entry_id = en.id), '{}') as tag_names,
     en.note, en.billable, en.invoiced_at, en.start_at, en.end_at, en.duration_seconds,
-    coalesce(s.seconds, 0) as seconds, coalesce(s.billable_cents, 0) as billable_cents, coalesce(s.cost_cents, 0) as cost_cents
+    coalesce(s.seconds, 0) as seconds, coalesce(s.billable_cents, 0) as billable_cents, coalesce(s.cost_cents, 0) as cost_cents,
+    ${invoice.columns}
   from page en
   left join sums s on s.entry_id = en.id
+  ${invoice.joins}
   join users u on u.id = en.user_id
   left join projects p on p.workspace_id = ${ws} and p.id = en.project_id
   left join clients c on c.workspace_id = ${ws} and c.id = p.client_id
@@ -606,12 +619,13 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey) {
     o.sort === 'start'
       ? sql`order by f.start_at ${dir}, f.entry_id ${dir}`
       : sql`order by ${o.sort === 'duration' ? sql`coalesce(f.duration_seconds, -1)` : sql`f.note`} ${dir}, f.start_at ${dir}, f.entry_id ${dir}`;
+  const invoice = invoiceOf(ws, sql`f.entry_id`);
   return sql<DetailedRow>`with ${factsCte(f, { day: false, listing: true })}
   select f.entry_id as id, f.user_id, coalesce(nullif(u.name, ''), u.email) as user_name, f.project_id,
     p.name as project_name, p.color as project_color, c.name as client_name, f.task_id, t.name as task_name,
     coalesce(tg.ids, '{}') as tag_ids, coalesce(tg.names, '{}') as tag_names,
     f.note, f.billable, f.invoiced_at, f.start_at, f.end_at, f.duration_seconds,
-    f.seconds, f.billable_cents, f.cost_cents
+    f.seconds, f.billable_cents, f.cost_cents, ${invoice.columns}
   from facts f
   cross join lateral (select array_agg(tt.tag_id::text order by tt.tag_id) as ids, array_agg(g.name order by g.name) as names
     from time_entry_tags tt join tags g on g.workspace_id = tt.workspace_id and g.id = tt.tag_id
@@ -620,6 +634,7 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey) {
   left join projects p on p.workspace_id = ${ws} and p.id = f.project_id
   left join clients c on c.workspace_id = ${ws} and c.id = f.client_id
   left join tasks t on t.workspace_id = ${ws} and t.id = f.task_id
+  ${invoice.joins}
   ${order}`;
 }
 

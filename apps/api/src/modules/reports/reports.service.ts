@@ -253,8 +253,11 @@ export function createReportsService(
 
   const rangeOf = (f: EngineFilter) => ({ from: f.fromDay, to: f.toDay, timeZone: f.timeZone, weekStart: f.weekStart });
 
-  /** A Detailed row as the API gives it, its amounts shown only where the actor may see them. */
-  const entryView = (r: DetailedRow, access: MoneyAccess): DetailedEntryView => ({
+  /**
+   * A Detailed row as the API gives it, its amounts shown only where the actor may see them, and
+   * its invoice to those who manage invoices (`seesInvoices`).
+   */
+  const entryView = (r: DetailedRow, access: MoneyAccess, seesInvoices: boolean): DetailedEntryView => ({
     id: r.id,
     userId: r.user_id,
     userName: r.user_name,
@@ -274,6 +277,7 @@ export function createReportsService(
     seconds: Number(r.seconds),
     billableAmount: seesMoneyOf(access.billableOf, r.user_id) ? Number(r.billable_cents) : null,
     costAmount: seesMoneyOf(access.costOf, r.user_id) ? Number(r.cost_cents) : null,
+    invoice: seesInvoices && r.invoice_id ? { id: r.invoice_id, number: r.invoice_number } : null,
   });
 
   /** One keyset page of the Detailed report, each row's amounts shown only where the actor may see them. */
@@ -289,6 +293,7 @@ export function createReportsService(
   async function detailedPage(
     f: EngineFilter,
     access: MoneyAccess,
+    seesInvoices: boolean,
     sort: DetailedSortKey,
     after: DetailedAfter | undefined,
     limit: number,
@@ -300,7 +305,7 @@ export function createReportsService(
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map((r) => entryView(r, access)),
+      items: page.map((r) => entryView(r, access, seesInvoices)),
       next:
         rows.length > limit && last
           ? {
@@ -502,6 +507,7 @@ export function createReportsService(
       const { items, next } = await detailedPage(
         f,
         access,
+        allows(actor.membership, 'invoices:manage'),
         q,
         q.cursor ? await afterOf(f, q.sort, q.cursor) : undefined,
         q.limit,
@@ -526,7 +532,7 @@ export function createReportsService(
       const access = await moneyAccessOf(db, actor);
       async function* chunks(): AsyncGenerator<DetailedEntryView[]> {
         for await (const rows of repo.stream(db, compileDetailedListing(f, q), chunkSize))
-          yield rows.map((r) => entryView(r, access));
+          yield rows.map((r) => entryView(r, access, false));
       }
       return { range: rangeOf(f), access, chunks: chunks() };
     },

@@ -538,7 +538,7 @@ export function createSavedReportsService(deps: {
 
   /**
    * One page of a saved Detailed report as `actor`, with the whole report's totals (the signed-in
-   * page's figures); entries' costs are dropped unless the link includes them, and the totals leave
+   * page's figures); entries' costs are dropped unless the link includes them, their invoices always, and the totals leave
    * out the amounts the creator may not see for everyone in the report (moneyHidden).
    */
   async function runDetailed(
@@ -550,7 +550,8 @@ export function createSavedReportsService(deps: {
     const { measures: _m, groupBy: _g, limit: _l, ...filters } = params;
     const q = detailedReportQuery.parse({ ...filters, cursor, limit: SHARED_DETAILED_PAGE });
     const view = await deps.reports.detailed(actor, q);
-    const items = includeCosts ? view.items : view.items.map((e) => ({ ...e, costAmount: null }));
+    // A shared link's readers are not the creator: the creator's invoices stay out of it.
+    const items = view.items.map((e) => ({ ...e, invoice: null, ...(includeCosts ? {} : { costAmount: null }) }));
     const wanted = includeCosts ? [...DETAILED_TOTALS, 'costAmount' as const] : DETAILED_TOTALS;
     const totalsOf = (measures: ReportMeasure[]) =>
       deps.reports.summary(actor, reportQuery.parse({ ...filters, measures })).then((s) => s.totals);

@@ -123,6 +123,27 @@ describe('tag list rules', () => {
     expect((await ok(owner, 'GET', `/time-entries/${one.id}`)).tagIds).toEqual([design]);
   });
 
+  it('pick one: merging a tag that would give an entry two tags of an exclusive list is refused, nothing merged', async () => {
+    const s = await setUp();
+    await ok(owner, 'PUT', `/tag-lists/${s.phase.id}/rules`, {
+      exclusive: true,
+      projectIds: [],
+      requiredProjectIds: [],
+    });
+    const [design, build] = s.phase.tags as [string, string];
+    const [meeting] = s.activity.tags as [string];
+    const tagged = await ok(owner, 'POST', '/time-entries', entry(9, s.website, [design, meeting]));
+    const merge = () => call(owner, 'POST', `/tags/${meeting}/merge`, { intoTagId: build });
+    const refused = await merge();
+    expect(message(refused)).toEqual([422, 'Pick only one tag from "Phase": "Design" and "Build" exclude each other.']);
+    expect(refused.json().error.fields).toEqual({ tagIds: refused.json().error.message });
+    expect((await ok(owner, 'GET', `/time-entries/${tagged.id}`)).tagIds.sort()).toEqual([design, meeting].sort());
+    // Without the other tag of the list, the merge is fine.
+    await ok(owner, 'POST', '/time-entries/bulk-update', { ids: [tagged.id], set: { removeTagIds: [design] } });
+    expect((await merge()).statusCode).toBe(200);
+    expect((await ok(owner, 'GET', `/time-entries/${tagged.id}`)).tagIds).toEqual([build]);
+  });
+
   it('restricted: a list kept to some projects is refused on the others and without a project', async () => {
     const s = await setUp();
     const [ticket] = s.tickets.tags as [string];

@@ -11,6 +11,7 @@ import { type EntryValues, timeEntriesRepository as repo } from './time-entries.
 import {
   assertEditable,
   by,
+  changesOf,
   entryWork,
   getVisible,
   moneyFor,
@@ -205,7 +206,8 @@ export function createEntries(db: Db, events: EventBus) {
         if (!row) throw notFound('Time entry not found.');
         const tagIds = input.tagIds ? uniqueSorted(input.tagIds) : entry.tag_ids;
         if (input.tagIds) await repo.setTags(tx, workspaceId, id, tagIds);
-        await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }]);
+        const changes = changesOf(entry, { ...row, tag_ids: tagIds });
+        await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }], changes);
         return presentEntry({ ...row, tag_ids: tagIds, breaks: entry.breaks }, now, await moneyFor(tx, actor, [row]));
       });
     },

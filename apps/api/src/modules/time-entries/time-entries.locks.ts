@@ -29,6 +29,7 @@ export const timeLocked = (message: string) => new AppError('time_locked', messa
 
 interface LockRow {
   user_id: string;
+  name: string;
   day: string;
   lock_date: string | null;
   status: ApprovalStatus | null;
@@ -36,8 +37,12 @@ interface LockRow {
   period_end: string | null;
 }
 
-/** Throws 409 time_locked naming the first lock met; `role` is the writer's, looked up when not given. */
-export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, targets: LockTarget[]) {
+/**
+ * Throws 409 time_locked naming the first lock met; `role` is the writer's, looked up when not given.
+ * `doing` ("Deleting this project") marks a write of other modules that changes many people's time:
+ * the refusal says what was refused and whose approved time stood in the way.
+ */
+export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, targets: LockTarget[], doing?: string) {
   if (targets.length === 0) return;
   const userIds = [...new Set(targets.map((t) => t.userId))];
   const unique = new Map(targets.map((t) => [`${t.userId}|${t.at.toISOString()}`, t]));
@@ -52,12 +57,12 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
       for key share
     ),
     t as (
-      select t.user_id, (t.at at time zone u.time_zone)::date as day
+      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
       from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
       join users u on u.id = t.user_id
       cross join (select count(*) from locked) as held
     )
-    select t.user_id, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+    select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
       a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end
     from t
     left join approval_settings s on s.workspace_id = ${writer.workspaceId}
@@ -68,15 +73,17 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   `.execute(tx);
   if (rows.length === 0) return;
   const role = writer.role ?? (await roleOf(tx, writer));
+  const refuse = (reason: string) => timeLocked(doing ? approvalMessages.cleanupLocked(doing, reason) : reason);
   for (const row of rows) {
     if (row.status === 'approved' && row.period_start && row.period_end) {
-      throw timeLocked(approvalMessages.approvedLock(row.period_start, row.period_end));
+      const whose = doing && row.user_id !== writer.actorUserId ? row.name : undefined;
+      throw refuse(approvalMessages.approvedLock(row.period_start, row.period_end, whose));
     }
     if (row.lock_date && row.day < row.lock_date && role !== 'owner' && role !== 'admin') {
-      throw timeLocked(approvalMessages.lockDate(row.lock_date));
+      throw refuse(approvalMessages.lockDate(row.lock_date));
     }
     if (row.status === 'submitted' && row.user_id === writer.actorUserId && row.period_start && row.period_end) {
-      throw timeLocked(approvalMessages.submittedLock(row.period_start, row.period_end));
+      throw refuse(approvalMessages.submittedLock(row.period_start, row.period_end));
     }
   }
 }
@@ -98,3 +105,25 @@ export const lockWriter = (actor: Actor): WriteBy & { role: Role } => ({
   actorUserId: actor.userId,
   role: actor.membership.role,
 });
+
+/** Why a write by `writer` may not change an entry, as `assertUnlocked` decides it. */
+export type EntryLock = 'approved' | 'lock_date' | 'submitted';
+
+/**
+ * `assertUnlocked`'s rules as a column of a query over entries `e` joined to their owners `u`:
+ * the lock that closes the entry to `writer`, or null. For writes that leave locked entries out
+ * instead of refusing (re-applying rates).
+ */
+export function entryLockOf(writer: WriteBy) {
+  const day = sql`(e.start_at at time zone u.time_zone)::date`;
+  const period = (status: 'approved' | 'submitted') => sql`exists (select 1 from approvals a
+    where a.workspace_id = e.workspace_id and a.user_id = e.user_id and a.status = ${status}
+      and a.period_start <= ${day} and a.period_end >= ${day})`;
+  return sql<EntryLock | null>`case
+    when ${period('approved')} then 'approved'
+    when ${day} < (select s.lock_date from approval_settings s where s.workspace_id = e.workspace_id)
+      and not exists (select 1 from memberships m where m.workspace_id = e.workspace_id
+        and m.user_id = ${writer.actorUserId} and m.role in ('owner', 'admin')) then 'lock_date'
+    when e.user_id = ${writer.actorUserId} and ${period('submitted')} then 'submitted'
+  end`;
+}

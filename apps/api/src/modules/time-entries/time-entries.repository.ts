@@ -3,6 +3,8 @@ import type { Db } from '../../db/connection.js';
 import { prepared, preparedByShape } from '../../db/prepared.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
+import { type EntryLock, entryLockOf, type LockTarget } from './time-entries.locks.js';
+import type { WriteBy } from './time-entries.shared.js';
 
 export interface EntryWithRelations extends TimeEntryRow {
   tag_ids: string[];
@@ -13,6 +15,14 @@ export interface EntryWithRelations extends TimeEntryRow {
 export interface TouchedEntry {
   id: string;
   user_id: string;
+}
+
+/** An entry with its project and tags, as a tag merge changes it. */
+export interface TaggedEntry extends TouchedEntry {
+  start_at: Date;
+  project_id: string | null;
+  stopped: boolean;
+  tag_ids: string[];
 }
 
 /** A finished entry as an import stores it. */
@@ -111,7 +121,8 @@ export interface RepriceSelection {
  * The entries of the selection whose copied rates differ from those in force at their start, with
  * both: one definition for the preview and the apply, so what is shown is what changes.
  */
-function repricing(db: Db, workspaceId: string, s: RepriceSelection) {
+function repricing(db: Db, writer: WriteBy, s: RepriceSelection) {
+  const { workspaceId } = writer;
   const day = 86_400_000;
   const inner = db
     .selectFrom('time_entries as e')
@@ -119,6 +130,8 @@ function repricing(db: Db, workspaceId: string, s: RepriceSelection) {
     .select(['e.id', 'e.user_id', 'e.start_at', 'e.duration_seconds', 'e.billable'])
     .select(['e.billable_rate_cents', 'e.cost_rate_cents'])
     .select([
+      entryLockOf(writer).as('lock'),
+      sql<boolean>`exists (select 1 from client_invoice_entries l where l.entry_id = e.id)`.as('invoiced'),
       sql<number | null>`rate_in_force('billable', e.workspace_id, e.user_id, e.project_id, e.task_id, e.start_at)`.as(
         'new_billable_rate_cents',
       ),
@@ -154,6 +167,9 @@ export interface RepricedEntry {
   cost_rate_cents: number | null;
   new_billable_rate_cents: number | null;
   new_cost_rate_cents: number | null;
+  /** Left out by a re-apply: the lock closing it to the writer, or being on a client invoice. */
+  lock: EntryLock | null;
+  invoiced: boolean;
 }
 
 async function withRelations(db: Db, workspaceId: string, rows: TimeEntryRow[]): Promise<EntryWithRelations[]> {
@@ -629,6 +645,43 @@ export const timeEntriesRepository = {
 
   // ---- writes other modules ask for through the time-entries service
 
+  /**
+   * The lock targets of the entries a catalogue cleanup would change (on the project, on any of the
+   * tasks, carrying any of the tags): one entry's start per person and local day is enough, since
+   * a lock holds a whole day.
+   */
+  async lockTargetsOf(
+    tx: Db,
+    workspaceId: string,
+    scope: { projectId: string } | { taskIds: string[] } | { tagIds: string[] },
+  ): Promise<LockTarget[]> {
+    if (('taskIds' in scope && scope.taskIds.length === 0) || ('tagIds' in scope && scope.tagIds.length === 0)) {
+      return [];
+    }
+    const { rows } = await sql<{ user_id: string; start_at: Date }>`
+      select distinct on (e.user_id, (e.start_at at time zone u.time_zone)::date) e.user_id, e.start_at
+      from time_entries e join users u on u.id = e.user_id
+      where e.workspace_id = ${workspaceId} and ${
+        'projectId' in scope
+          ? sql`e.project_id = ${scope.projectId}`
+          : 'taskIds' in scope
+            ? sql`e.task_id in (${sql.join(scope.taskIds)})`
+            : sql`exists (select 1 from time_entry_tags t where t.workspace_id = e.workspace_id and t.entry_id = e.id
+                and t.tag_id in (${sql.join(scope.tagIds)}))`
+      }`.execute(tx);
+    return rows.map((r) => ({ userId: r.user_id, at: new Date(r.start_at) }));
+  },
+
+  /** The entries carrying the tag, with what the tag rules and the locks read of them. */
+  async carryingTag(tx: Db, workspaceId: string, tagId: string): Promise<TaggedEntry[]> {
+    const { rows } = await sql<TaggedEntry>`
+      select e.id, e.user_id, e.start_at, e.project_id, e.end_at is not null as stopped, ${TAG_IDS} as tag_ids
+      from time_entries e
+      where e.workspace_id = ${workspaceId} and exists (select 1 from time_entry_tags t
+        where t.workspace_id = e.workspace_id and t.entry_id = e.id and t.tag_id = ${tagId})`.execute(tx);
+    return rows.map((r) => ({ ...r, start_at: new Date(r.start_at) }));
+  },
+
   /** Deletes every entry on the project; returns whose they were. */
   async deleteOnProject(tx: Db, workspaceId: string, projectId: string): Promise<TouchedEntry[]> {
     return tx
@@ -720,22 +773,27 @@ export const timeEntriesRepository = {
     }
   },
 
-  /** Re-apply, first look: the entries that would change, oldest first, with old and new rates. */
-  async repriceCandidates(db: Db, workspaceId: string, selection: RepriceSelection): Promise<RepricedEntry[]> {
-    return (await repricing(db, workspaceId, selection)
+  /**
+   * Re-apply, first look: the entries whose rates differ, oldest first, with old and new rates,
+   * and whether the re-apply leaves them out (locked to `writer`, or invoiced).
+   */
+  async repriceCandidates(db: Db, writer: WriteBy, selection: RepriceSelection): Promise<RepricedEntry[]> {
+    return (await repricing(db, writer, selection)
       .selectAll('x')
       .orderBy('x.start_at')
       .orderBy('x.id')
       .execute()) as RepricedEntry[];
   },
 
-  /** Re-apply: copies the rates in force onto the selection's entries that differ; returns them. */
-  async reprice(tx: Db, workspaceId: string, selection: RepriceSelection): Promise<TouchedEntry[]> {
-    const changing = repricing(tx, workspaceId, selection).select([
-      'x.id',
-      'x.new_billable_rate_cents',
-      'x.new_cost_rate_cents',
-    ]);
+  /**
+   * Re-apply: copies the rates in force onto the selection's entries that differ, leaving out those
+   * locked to `writer` and those on a client invoice; returns the entries changed.
+   */
+  async reprice(tx: Db, writer: WriteBy, selection: RepriceSelection): Promise<TouchedEntry[]> {
+    const { workspaceId } = writer;
+    const changing = repricing(tx, writer, selection)
+      .where(sql<boolean>`x.lock is null and not x.invoiced`)
+      .select(['x.id', 'x.new_billable_rate_cents', 'x.new_cost_rate_cents']);
     const { rows } = await sql<TouchedEntry>`
       update time_entries e set
         billable_rate_cents = c.new_billable_rate_cents,

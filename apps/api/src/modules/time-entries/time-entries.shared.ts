@@ -10,7 +10,7 @@ import {
 } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { EventBus, TimeEntriesChanged } from '../../platform/events.js';
 import { idempotent, type WriteResult } from '../../platform/idempotency.js';
 import { NO_MONEY, presentEntry, presentSettings } from './time-entries.presenter.js';
 import {
@@ -110,14 +110,49 @@ export type Publish = (
   type: 'created' | 'updated' | 'deleted',
   writer: WriteBy,
   entries: { id: string; userId: string }[],
+  /** One entry's edit: what changed (see `changesOf`), for the audit log. */
+  changes?: EntryChanges,
 ) => Promise<void>;
+
+export type EntryChanges = NonNullable<TimeEntriesChanged['changes']>;
+
+type Audited = Pick<
+  EntryWithRelations,
+  'start_at' | 'end_at' | 'duration_seconds' | 'project_id' | 'task_id' | 'note' | 'billable' | 'tag_ids'
+>;
+
+/**
+ * The fields of an entry that an edit changed, before and after, so the audit log shows what an
+ * approver (or anyone) changed on someone's time; instants as ISO strings.
+ */
+export function changesOf(before: Audited, after: Audited): EntryChanges {
+  const view = (e: Audited) => ({
+    start: e.start_at.toISOString(),
+    end: e.end_at?.toISOString() ?? null,
+    durationSeconds: e.duration_seconds,
+    projectId: e.project_id,
+    taskId: e.task_id,
+    note: e.note,
+    billable: e.billable,
+    tagIds: e.tag_ids.join(','),
+  });
+  const [b, a] = [view(before), view(after)];
+  const changes: EntryChanges = {};
+  for (const key of Object.keys(b) as (keyof typeof b)[]) {
+    if (b[key] !== a[key]) {
+      changes[key] =
+        key === 'tagIds' ? { before: before.tag_ids, after: after.tag_ids } : { before: b[key], after: a[key] };
+    }
+  }
+  return changes;
+}
 
 /**
  * Announces changed entries from inside the writing transaction, one event per person whose
  * entries they are: the bus audits it there and delivers it to live streams once it commits.
  */
 export function publisher(events: EventBus): Publish {
-  return async (tx, type, writer, entries) => {
+  return async (tx, type, writer, entries, changes) => {
     const byUser = new Map<string, string[]>();
     for (const e of entries) byUser.set(e.userId, [...(byUser.get(e.userId) ?? []), e.id]);
     for (const [userId, entryIds] of byUser) {
@@ -125,7 +160,7 @@ export function publisher(events: EventBus): Publish {
         name: `time_entry.${type}`,
         workspaceId: writer.workspaceId,
         actorUserId: writer.actorUserId,
-        payload: { userId, entryIds },
+        payload: { userId, entryIds, ...(changes ? { changes } : {}) },
       });
     }
   };

@@ -8,7 +8,7 @@ import {
   type StoppedEntryValues,
 } from './time-entries.repository.js';
 import { publisher, touched, type WriteBy } from './time-entries.shared.js';
-import { assertTagRules } from './time-entries.tag-rules.js';
+import { assertTagRules, assertTagRulesKept } from './time-entries.tag-rules.js';
 
 /**
  * Writes of other modules to time entries, inside their transaction `tx`: the one write path for
@@ -18,31 +18,54 @@ import { assertTagRules } from './time-entries.tag-rules.js';
 export function createWrites(events: EventBus) {
   const publish = publisher(events);
   return {
-    /** A project is being deleted: its entries go with it. */
+    /** A project is being deleted: its entries go with it (409 time_locked when any is locked). */
     async deleteOnProject(tx: Db, writer: WriteBy, projectId: string): Promise<number> {
+      const targets = await repo.lockTargetsOf(tx, writer.workspaceId, { projectId });
+      await assertUnlocked(tx, writer, targets, 'Deleting this project');
       const entries = await repo.deleteOnProject(tx, writer.workspaceId, projectId);
       await publish(tx, 'deleted', writer, touched(entries));
       return entries.length;
     },
 
-    /** Tasks are being deleted: their entries keep the project and lose the task. */
+    /** Tasks are being deleted: their entries keep the project and lose the task (409 when any is locked). */
     async detachTasks(tx: Db, writer: WriteBy, taskIds: string[]): Promise<number> {
+      const targets = await repo.lockTargetsOf(tx, writer.workspaceId, { taskIds });
+      await assertUnlocked(tx, writer, targets, taskIds.length > 1 ? 'Deleting these tasks' : 'Deleting this task');
       const entries = await repo.detachTasks(tx, writer.workspaceId, taskIds);
       await publish(tx, 'updated', writer, touched(entries));
       return entries.length;
     },
 
-    /** Tags are being deleted: every entry loses them. */
+    /** Tags are being deleted: every entry loses them (409 when any such entry is locked). */
     async removeTags(tx: Db, writer: WriteBy, tagIds: string[]): Promise<number> {
+      const targets = await repo.lockTargetsOf(tx, writer.workspaceId, { tagIds });
+      await assertUnlocked(tx, writer, targets, tagIds.length > 1 ? 'Deleting these tags' : 'Deleting this tag');
       const entries = await repo.taggedWith(tx, writer.workspaceId, tagIds);
       await repo.untag(tx, writer.workspaceId, tagIds);
       await publish(tx, 'updated', writer, touched(entries));
       return entries.length;
     },
 
-    /** A tag is merged into another: its entries carry `intoId` instead; returns how many gained it. */
+    /**
+     * A tag is merged into another: its entries carry `intoId` instead; returns how many gained it.
+     * Refused (409) when any of them is locked, and (422) when it would make one break a tag rule.
+     */
     async retag(tx: Db, writer: WriteBy, fromId: string, intoId: string): Promise<number> {
-      const entries = await repo.taggedWith(tx, writer.workspaceId, [fromId]);
+      const entries = await repo.carryingTag(tx, writer.workspaceId, fromId);
+      await assertUnlocked(
+        tx,
+        writer,
+        entries.map((e) => ({ userId: e.user_id, at: e.start_at })),
+        'Merging this tag',
+      );
+      await assertTagRulesKept(
+        tx,
+        writer.workspaceId,
+        entries.map((e) => {
+          const before = { projectId: e.project_id, tagIds: e.tag_ids, stopped: e.stopped };
+          return { before, after: { ...before, tagIds: [...e.tag_ids.filter((id) => id !== fromId), intoId] } };
+        }),
+      );
       const moved = await repo.retag(tx, writer.workspaceId, fromId, intoId);
       await publish(tx, 'updated', writer, touched(entries));
       return moved;
@@ -50,17 +73,18 @@ export function createWrites(events: EventBus) {
 
     /**
      * Rates re-applied (the caller checked rates:manage): the selection's entries whose copied rates
-     * differ from those in force at their start get those; returns how many changed.
+     * differ from those in force at their start get those, but for the ones locked to the writer
+     * and the ones on a client invoice, which keep theirs; returns how many changed.
      */
     async reprice(tx: Db, writer: WriteBy, selection: RepriceSelection): Promise<number> {
-      const entries = await repo.reprice(tx, writer.workspaceId, selection);
+      const entries = await repo.reprice(tx, writer, selection);
       await publish(tx, 'updated', writer, touched(entries));
       return entries.length;
     },
 
-    /** What `reprice` would change, read in `db` (or the caller's transaction). */
-    repriceCandidates(dbOrTx: Db, workspaceId: string, selection: RepriceSelection) {
-      return repo.repriceCandidates(dbOrTx, workspaceId, selection);
+    /** What `reprice` would change and would leave out (`lock`, `invoiced`), read in `db` (or the caller's transaction). */
+    repriceCandidates(dbOrTx: Db, writer: WriteBy, selection: RepriceSelection) {
+      return repo.repriceCandidates(dbOrTx, writer, selection);
     },
 
     /** Client invoices: entries issued on an invoice are invoiced (`at`), a voided invoice's are not (null). */

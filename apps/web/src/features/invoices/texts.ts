@@ -59,4 +59,8 @@ export const iv = {
   paymentDetails: 'Payment details',
   saved: 'Saved.',
   entriesOnInvoice: 'Time on this invoice',
+  entryColumns: { date: 'Date', person: 'Person', work: 'Project / task', note: 'Note', duration: 'Duration' },
+  noProject: 'No project',
+  unnamed: 'Unnamed member',
+  noEntries: 'No tracked time on this invoice: its lines are fixed-price.',
 };

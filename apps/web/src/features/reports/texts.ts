@@ -64,6 +64,8 @@ export const t = {
     status: 'Invoiced',
     invoiced: 'Invoiced',
     notInvoiced: 'Not invoiced',
+    /** The invoice an entry is on (a draft has no number yet); opens it on the Invoices page. */
+    onInvoice: (number: string | null) => (number ? `Invoice ${number}` : 'Draft invoice'),
     running: 'running',
     noDescription: '(no description)',
     noProject: 'No project',

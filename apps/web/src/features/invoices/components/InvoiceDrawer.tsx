@@ -50,6 +50,8 @@ const draftOf = (invoice: ClientInvoiceView): Draft => ({
   dueOn: invoice.dueOn ?? '',
 });
 
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
 const cents = (value: number | string) => Math.round(Number(value || 0) * 100);
 
 /** A draft's editor: fixed-price lines, a discount percentage, one or two taxes, notes and due day. */
@@ -247,7 +249,51 @@ function Lines({ invoice }: { invoice: ClientInvoiceView }) {
   );
 }
 
-/** The open invoice: its lines and totals, the draft's editor, and the steps its status allows. */
+/** The entries the invoice was made from, each as invoiced: day, person, project / task, note, time and amount. */
+function Entries({ invoice }: { invoice: ClientInvoiceView }) {
+  const c = iv.entryColumns;
+  if (invoice.entries.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {iv.noEntries}
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped fz="sm" aria-label={iv.entriesOnInvoice} data-testid="invoice-entries">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{c.date}</Table.Th>
+            <Table.Th>{c.person}</Table.Th>
+            <Table.Th>{c.work}</Table.Th>
+            <Table.Th>{c.note}</Table.Th>
+            <Table.Th ta="right">{c.duration}</Table.Th>
+            <Table.Th ta="right">{iv.amount}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {invoice.entries.map((e) => (
+            <Table.Tr key={e.id}>
+              <Table.Td style={nowrap}>{new Date(e.start).toLocaleDateString()}</Table.Td>
+              <Table.Td>{e.userName || iv.unnamed}</Table.Td>
+              <Table.Td>{[e.project ?? iv.noProject, e.task].filter(Boolean).join(' / ')}</Table.Td>
+              <Table.Td>{e.note}</Table.Td>
+              <Table.Td ta="right" style={nowrap}>
+                {formatDuration(e.seconds)}
+              </Table.Td>
+              <Table.Td ta="right" style={nowrap}>
+                {formatMoney(e.amountCents, invoice.currency)}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The open invoice: its lines and totals, the time it was made from, the draft's editor, and the steps its status allows. */
 export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const { workspaceId } = useWorkspace();
   const query = useClientInvoice(workspaceId, id);
@@ -283,6 +329,8 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
             </Badge>
           </Group>
           <Lines invoice={invoice} />
+          <Title order={5}>{iv.entriesOnInvoice}</Title>
+          <Entries invoice={invoice} />
           <Group gap="xs">
             <Button
               variant="default"

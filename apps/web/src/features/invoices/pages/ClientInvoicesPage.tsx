@@ -2,6 +2,7 @@ import { Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table
 import { CLIENT_INVOICE_STATUSES, type ClientInvoiceStatus, formatMoney } from '@sundial/core';
 import { IconFileInvoice } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useWorkspace } from '../../../api/session';
 import { ListState } from '../../../components/ListState';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
@@ -14,13 +15,27 @@ import { iv } from '../texts';
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
-/** /homepage/invoices: client invoices with a status filter, totals per status, and the way to make one from time. */
+/**
+ * /homepage/invoices: client invoices with a status filter, totals per status, and the way to make one from time.
+ * `?invoice=<id>` opens that invoice (the Detailed report's rows link to it).
+ */
 function InvoicesBody() {
   const { workspaceId } = useWorkspace();
   const [status, setStatus] = useState<ClientInvoiceStatus | null>(null);
   const [creating, setCreating] = useState(false);
   const [settings, setSettings] = useState(false);
-  const [open, setOpen] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  const open = params.get('invoice');
+  const setOpen = (id: string | null) =>
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        if (id) next.set('invoice', id);
+        else next.delete('invoice');
+        return next;
+      },
+      { replace: id === null },
+    );
   const invoices = useClientInvoices(workspaceId, status);
   const totals = invoices.data?.totals ?? [];
   return (

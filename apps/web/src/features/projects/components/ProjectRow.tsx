@@ -157,13 +157,22 @@ export function ProjectRow({
 
 /** A project's tracked total, in the person's duration format. */
 /**
- * How an hours budget over all time stands against the time tracked to the project: "Near budget"
- * from 80 %, "Over budget" past it (monthly and fee budgets are read in the Estimates report).
+ * How the budget stands: "Near budget" from 80 %, "Over budget" past it. An hours budget over all
+ * time is read against the time tracked to the project; a fee or monthly budget from the budget
+ * alerts recorded for its current period (`budgetReached`; the Estimates report has the figures).
  */
 function BudgetState({ project }: { project: Project }) {
   const budget = project.budget;
-  if (budget?.type !== 'hours' || budget.resetsMonthly) return null;
-  const status = budgetStatus(project.trackedSeconds, budget.amount * 60);
+  if (!budget) return null;
+  const reached = project.budgetReached;
+  const status =
+    budget.type === 'hours' && !budget.resetsMonthly
+      ? budgetStatus(project.trackedSeconds, budget.amount * 60)
+      : reached === null
+        ? 'ok'
+        : reached >= 100
+          ? 'over'
+          : 'near';
   if (status === 'ok') return null;
   return (
     <Badge size="sm" variant="light" color={status === 'over' ? 'red' : 'orange'} style={{ flexShrink: 0 }}>

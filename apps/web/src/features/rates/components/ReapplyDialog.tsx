@@ -65,7 +65,12 @@ export function ReapplyDialog({
             {parseApiError(error).message}
           </Alert>
         )}
-        {shown && shown.count === 0 && (
+        {shown?.leftOut.message && (
+          <Alert color="yellow" role="note">
+            {shown.leftOut.message}
+          </Alert>
+        )}
+        {shown && shown.count === 0 && !shown.leftOut.message && (
           <Text size="sm" c="dimmed" role="status">
             No entry in this range would change: they already carry the rates in force.
           </Text>

@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Anchor,
   Badge,
   Box,
   Checkbox,
@@ -20,6 +21,7 @@ import {
 } from '@sundial/core';
 import { IconTag } from '@tabler/icons-react';
 import { memo, type ReactNode, type RefObject, useState } from 'react';
+import { Link } from 'react-router';
 import { useInPlace } from '../../../components/useInPlace';
 import { type Pickers, ProjectTaskSelect, TagSelect } from '../../timesheet/components/EntryFields';
 import type { RowNames } from '../api';
@@ -225,6 +227,11 @@ export const DetailedRow = memo(function DetailedRow(props: {
         <Text size="sm" c={e.invoiced ? 'teal.9' : 'dimmed'} fw={e.invoiced ? 600 : 400}>
           {e.invoiced ? t.detailed.invoiced : t.detailed.notInvoiced}
         </Text>
+        {e.invoice && (
+          <Anchor component={Link} to={`/homepage/invoices?invoice=${e.invoice.id}`} size="xs">
+            {t.detailed.onInvoice(e.invoice.number)}
+          </Anchor>
+        )}
       </Table.Td>
     </Table.Tr>
   );
