@@ -255,3 +255,26 @@ export function countingStatements(): StatementLog {
     },
   };
 }
+
+/** Which rows of the audit trail `auditTrail` reads; an action ending in `%` matches a prefix. */
+export interface AuditFilter {
+  workspaceId?: string;
+  actorUserId?: string;
+  subjectId?: string;
+  action?: string;
+}
+
+/** The audit trail's rows that match every given field, oldest first. */
+export function auditTrail(db: Db, filter: AuditFilter) {
+  let query = db
+    .selectFrom('audit_log')
+    .select(['action', 'actor_user_id', 'workspace_id', 'subject_id', 'detail'])
+    .orderBy('created_at')
+    .orderBy('id');
+  if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+  if (filter.actorUserId !== undefined) query = query.where('actor_user_id', '=', filter.actorUserId);
+  if (filter.subjectId !== undefined) query = query.where('subject_id', '=', filter.subjectId);
+  if (filter.action !== undefined)
+    query = query.where('action', filter.action.endsWith('%') ? 'like' : '=', filter.action);
+  return query.execute();
+}

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, uniqueEmail, useTestApp } from '../../test/harness.js';
+import { auditTrail, type SignedUp, signUp, uniqueEmail, useTestApp } from '../../test/harness.js';
 import { workspacesRepository } from '../modules/workspaces/workspaces.repository.js';
 import { AUDIT_ACTIONS } from './audit.js';
 
@@ -24,12 +24,7 @@ async function call(method: 'POST' | 'PUT' | 'DELETE', url: string, body?: objec
 }
 
 async function auditOf(action: string, subjectId: string) {
-  return ctx.t.db
-    .selectFrom('audit_log')
-    .select(['action', 'actor_user_id', 'workspace_id', 'subject_id', 'detail'])
-    .where('action', '=', action)
-    .where('subject_id', '=', subjectId)
-    .execute();
+  return auditTrail(ctx.t.db, { action, subjectId });
 }
 
 async function expectAudited(action: string, subjectId: string) {
@@ -100,12 +95,7 @@ describe('every delete of a workspace object is audited', () => {
 
     const bulk = [await entry('bulk 1'), await entry('bulk 2')];
     await call('POST', '/time-entries/bulk-delete', { ids: bulk });
-    const rows = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('detail')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('action', '=', 'time_entry.deleted')
-      .execute();
+    const rows = await auditTrail(ctx.t.db, { workspaceId: owner.workspaceId, action: 'time_entry.deleted' });
     expect(rows.map((r) => r.detail)).toContainEqual({ userId: owner.userId, entryIds: bulk, count: 2 });
 
     const timer = (await call('POST', '/timer/start', {})).entry.id;

@@ -1,6 +1,6 @@
 import { approvalMessages, rateMessages } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
+import { auditTrail, type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -137,13 +137,7 @@ describe('a period goes through approval', () => {
     expect(withdrawn.json().status).toBe('withdrawn');
     expect((await call('DELETE', team.w(`/time-entries/${id}`), team.member.cookie)).statusCode).toBe(204);
 
-    const actions = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('workspace_id', '=', team.owner.workspaceId)
-      .where('action', 'like', 'approval.%')
-      .orderBy('created_at')
-      .execute();
+    const actions = await auditTrail(ctx.t.db, { workspaceId: team.owner.workspaceId, action: 'approval.%' });
     expect(actions.map((a) => a.action)).toEqual([
       'approval.submitted',
       'approval.rejected',

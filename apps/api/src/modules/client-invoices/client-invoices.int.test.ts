@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import { auditTrail, joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 
 /**
  * Client invoices: from a client's unbilled billable time to a numbered invoice, the entries
@@ -86,7 +86,7 @@ describe('client invoices', () => {
     // each entry links to its invoice
     const linked = await ok(owner, 'GET', `/client-invoices?entryId=${w.entries.web1}`);
     expect(linked.items.map((i: { id: string }) => i.id)).toEqual([draft.id]);
-    const audit = await ctx.t.db.selectFrom('audit_log').select('action').where('subject_id', '=', draft.id).execute();
+    const audit = await auditTrail(ctx.t.db, { subjectId: draft.id });
     expect(audit.map((a) => a.action)).toEqual(['client_invoice.created']);
   });
 
@@ -253,12 +253,7 @@ describe('client invoices', () => {
     const list = await ok(owner, 'GET', '/client-invoices?status=paid');
     expect(list.items.map((i: { id: string }) => i.id)).toEqual([next.id]);
     expect(list.totals).toEqual([{ status: 'paid', currency: 'EUR', count: 1, totalCents: 275_00 }]);
-    const actions = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('subject_id', '=', next.id)
-      .orderBy('created_at')
-      .execute();
+    const actions = await auditTrail(ctx.t.db, { subjectId: next.id });
     expect(actions.map((a) => a.action)).toEqual([
       'client_invoice.created',
       'client_invoice.issued',

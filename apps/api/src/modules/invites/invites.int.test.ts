@@ -1,6 +1,7 @@
 import { limitMessages, waitText } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditTrail,
   caller,
   createTestApp,
   type SignedUp,
@@ -214,7 +215,7 @@ describe('invites', () => {
     // Nothing was e-mailed, and the link is a secret: it is not kept in the audit log.
     const mails = await t.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute();
     expect(mails).toHaveLength(1);
-    const audits = await t.db.selectFrom('audit_log').select('detail').where('subject_id', '=', created.id).execute();
+    const audits = await auditTrail(t.db, { subjectId: created.id });
     expect(JSON.stringify(audits)).not.toContain(token);
 
     // Copying again never counts against the resend limit (three here): no e-mail leaves.

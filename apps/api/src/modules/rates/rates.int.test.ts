@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { auditTrail, type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -173,12 +173,7 @@ describe('rates: the API', () => {
     expect((await byOwner('DELETE', `/rates/${first.id}`)).statusCode).toBe(204);
     expect((await ok('GET', `/rates?level=task&taskId=${taskId}`)).items).toHaveLength(0);
     expect((await byOwner('DELETE', `/rates/${first.id}`)).statusCode).toBe(404);
-    const audited = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('subject_id', '=', first.id)
-      .orderBy('created_at')
-      .execute();
+    const audited = await auditTrail(ctx.t.db, { subjectId: first.id });
     expect(audited.map((a) => a.action)).toEqual(['rate.created', 'rate.deleted']);
   });
 

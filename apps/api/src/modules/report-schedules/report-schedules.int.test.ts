@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditTrail,
   caller,
   createTestApp,
   joinWorkspace,
@@ -200,12 +201,7 @@ describe('saving a schedule', () => {
     expect(resumed).toMatchObject({ state: 'active', nextRunAt: expect.any(String) });
     expect((await call('DELETE', `${ws}/saved-reports/${id}/schedule`, owner.cookie)).statusCode).toBe(204);
     expect(await scheduleOf(owner, id)).toBeNull();
-    const actions = await t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('subject_id', '=', created.id)
-      .orderBy('created_at')
-      .execute();
+    const actions = await auditTrail(t.db, { subjectId: created.id });
     expect(actions.map((a) => a.action)).toEqual([
       'report_schedule.saved',
       'report_schedule.paused',

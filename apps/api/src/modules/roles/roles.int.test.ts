@@ -1,6 +1,6 @@
 import { permissionsOfRole } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import { auditTrail, joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 
 /**
  * Custom roles (issue 18): defined from the matrix, given to members and groups, enforced by the
@@ -149,12 +149,7 @@ describe('custom roles', () => {
     await done(owner, 'DELETE', `/roles/${role.id}`);
     const after = await ok(lead, 'GET', '');
     expect(after).toMatchObject({ role: 'manager', customRole: null });
-    const actions = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('action', 'like', 'custom_role.%')
-      .execute();
+    const actions = await auditTrail(ctx.t.db, { workspaceId: owner.workspaceId, action: 'custom_role.%' });
     expect(new Set(actions.map((a) => a.action))).toEqual(
       new Set([
         'custom_role.created',

@@ -2,6 +2,7 @@ import type { Role } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditTrail,
   joinWorkspace,
   type SignedUp,
   signUp,
@@ -145,7 +146,7 @@ describe('a CSV link', () => {
     expect((await ok(owner, 'POST', `/saved-reports/${saved.id}/csv-link/revoke`)).link.revokedAt).toBe(
       revoked.link.revokedAt,
     );
-    const audits = await ctx.t.db.selectFrom('audit_log').select('action').where('subject_id', '=', link.id).execute();
+    const audits = await auditTrail(ctx.t.db, { subjectId: link.id });
     expect(audits.map((a) => a.action).sort()).toEqual(['report_csv_link.created', 'report_csv_link.revoked']);
 
     const later = await csvLink(owner, saved.id, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() });

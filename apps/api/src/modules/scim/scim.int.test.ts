@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditTrail,
   joinWorkspace,
   type SignedUp,
   STRONG_PASSWORD,
@@ -167,13 +168,7 @@ describe('Okta', () => {
     );
     expectStatus(await scim('DELETE', `/Users/${created.id}`), 204);
     expect((await scim('GET', `/Users/${created.id}`)).statusCode).toBe(404);
-    const actions = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('subject_id', '=', created.id)
-      .where('action', 'like', 'scim.%')
-      .orderBy('created_at')
-      .execute();
+    const actions = await auditTrail(ctx.t.db, { subjectId: created.id, action: 'scim.%' });
     expect(actions.map((a) => a.action)).toEqual([
       'scim.user_created',
       'scim.user_deactivated',

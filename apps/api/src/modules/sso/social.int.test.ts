@@ -1,6 +1,7 @@
 import { ssoErrorMessage } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditTrail,
   createTestApp,
   STRONG_PASSWORD,
   sessionCookie,
@@ -49,13 +50,7 @@ async function signInThroughProvider(subject: string, returnTo = '/timesheet') {
   return { start, back, callback, stateCookie };
 }
 
-const failuresAudited = () =>
-  t.db
-    .selectFrom('audit_log')
-    .select(['workspace_id', 'actor_user_id', 'detail'])
-    .where('action', '=', 'user.sso_sign_in_failed')
-    .orderBy('created_at')
-    .execute();
+const failuresAudited = () => auditTrail(t.db, { action: 'user.sso_sign_in_failed' });
 const usersWith = (email: string) => t.db.selectFrom('users').select('id').where('email', '=', email).execute();
 
 describe('social sign-in through OpenID Connect', () => {
@@ -107,12 +102,7 @@ describe('social sign-in through OpenID Connect', () => {
     expect(meAgain.json().user.id).toBe(me.user.id);
     expect(await usersWith(email)).toHaveLength(1);
 
-    const audited = await t.db
-      .selectFrom('audit_log')
-      .select(['action', 'detail'])
-      .where('actor_user_id', '=', me.user.id)
-      .orderBy('created_at')
-      .execute();
+    const audited = await auditTrail(t.db, { actorUserId: me.user.id });
     expect(audited.map((a) => a.action)).toEqual([
       'workspace.created',
       'user.signed_up',
@@ -227,12 +217,7 @@ describe('an e-mail that already has an account', () => {
       payload: { password: STRONG_PASSWORD },
     });
     expect(used.statusCode).toBe(410);
-    const audited = await t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('actor_user_id', '=', owner.userId)
-      .where('action', '=', 'user.identity_linked')
-      .execute();
+    const audited = await auditTrail(t.db, { actorUserId: owner.userId, action: 'user.identity_linked' });
     expect(audited).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { ssoErrorMessage } from '@sundial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditTrail,
   createTestApp,
   joinWorkspace,
   type SignedUp,
@@ -128,12 +129,7 @@ describe('workspace SSO through OpenID Connect', () => {
     expect(body.user.email).toBe(`pat@${domain}`);
     expect(body.currentWorkspaceId).toBe(owner.workspaceId);
     expect(body.workspaces.find((w: { id: string }) => w.id === owner.workspaceId)).toMatchObject({ role: 'member' });
-    const joined = await t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('action', '=', 'sso.member_joined')
-      .execute();
+    const joined = await auditTrail(t.db, { workspaceId: owner.workspaceId, action: 'sso.member_joined' });
     expect(joined).toHaveLength(1);
   });
 
@@ -264,12 +260,7 @@ describe('workspace SSO through SAML 2.0', () => {
     const request = await startFor(`sam@${domain}`);
     const done = await post(tamper(response(request, `sam@${domain}`)), request.relayState);
     expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
-    const audited = await t.db
-      .selectFrom('audit_log')
-      .select('detail')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('action', '=', 'user.sso_sign_in_failed')
-      .execute();
+    const audited = await auditTrail(t.db, { workspaceId: owner.workspaceId, action: 'user.sso_sign_in_failed' });
     expect(audited.at(-1)?.detail).toMatchObject({ provider: `workspace:${owner.workspaceId}`, code: 'sso_failed' });
   });
 

@@ -1,6 +1,13 @@
 import { emailDomainMessages } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { joinWorkspace, type SignedUp, STRONG_PASSWORD, signUp, useTestApp } from '../../../test/harness.js';
+import {
+  auditTrail,
+  joinWorkspace,
+  type SignedUp,
+  STRONG_PASSWORD,
+  signUp,
+  useTestApp,
+} from '../../../test/harness.js';
 
 /**
  * A workspace's allowed e-mail domains (DECISIONS.md): the setting on the workspace's PATCH, and
@@ -32,12 +39,10 @@ describe('the allowed e-mail domains setting', () => {
       'corp.example.org',
       'example.com',
     ]);
-    const audited = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('detail')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('action', '=', 'workspace.email_domains_updated')
-      .execute();
+    const audited = await auditTrail(ctx.t.db, {
+      workspaceId: owner.workspaceId,
+      action: 'workspace.email_domains_updated',
+    });
     expect(audited).toHaveLength(1);
     expect(audited[0]?.detail).toEqual({ from: [], to: ['corp.example.org', 'example.com'] });
     // Renaming alone leaves the list as it is.

@@ -1,6 +1,6 @@
 import type { Role } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
-import { signUp, useTestApp } from '../../../test/harness.js';
+import { auditTrail, signUp, useTestApp } from '../../../test/harness.js';
 import { greyPng, jpegHeader } from '../../../test/png.js';
 import { workspacesRepository } from './workspaces.repository.js';
 
@@ -42,13 +42,7 @@ describe('workspace logo', () => {
     expect((await call('GET', url, owner.cookie)).statusCode).toBe(404);
     expect((await call('DELETE', url, owner.cookie)).json().error.message).toBe('This workspace has no logo.');
 
-    const audits = await ctx.t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('action', 'like', 'workspace.logo%')
-      .orderBy('created_at')
-      .execute();
+    const audits = await auditTrail(ctx.t.db, { workspaceId: owner.workspaceId, action: 'workspace.logo%' });
     expect(audits.map((a) => a.action)).toEqual([
       'workspace.logo_updated',
       'workspace.logo_updated',
