@@ -15,14 +15,14 @@ export type NotificationView = z.infer<typeof notificationView>;
 export const notificationListView = z.object({ items: z.array(notificationView), unread: z.number().int() });
 export type NotificationListView = z.infer<typeof notificationListView>;
 
-/** The thresholds of every budget alert, in percent of the budget. */
+/** The alert thresholds of a budget that sets none of its own (every budget before they were configurable), in percent. */
 export const BUDGET_ALERT_PERCENTS = [80, 100] as const;
 
 /**
- * The thresholds a budget has reached (used at or above the percent of the budget), highest
- * last; none for an empty budget.
+ * Which of a budget's own thresholds (`percents`) it has reached (used at or above the percent of
+ * the budget), highest last; none for an empty budget or an empty list.
  */
-export function reachedThresholds(used: number, budget: number, percents: readonly number[] = BUDGET_ALERT_PERCENTS) {
+export function reachedThresholds(used: number, budget: number, percents: readonly number[]) {
   if (budget <= 0) return [];
   return [...percents].sort((a, b) => a - b).filter((p) => used * 100 >= p * budget);
 }

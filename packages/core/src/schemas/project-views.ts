@@ -6,7 +6,13 @@ import { BUDGET_TYPES } from './projects.js';
  * declares them as response schemas; the web infers its types from them (no hand-written copy).
  */
 export const budgetView = z
-  .object({ type: z.enum(BUDGET_TYPES), amount: z.number().int(), resetsMonthly: z.boolean() })
+  .object({
+    type: z.enum(BUDGET_TYPES),
+    amount: z.number().int(),
+    resetsMonthly: z.boolean(),
+    /** Sorted whole percentages; [] sends no alerts. */
+    alertPercents: z.array(z.number().int()),
+  })
   .nullable();
 export type BudgetView = z.infer<typeof budgetView>;
 
