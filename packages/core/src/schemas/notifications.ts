@@ -27,6 +27,24 @@ export function reachedThresholds(used: number, budget: number, percents: readon
   return [...percents].sort((a, b) => a - b).filter((p) => used * 100 >= p * budget);
 }
 
+/** The threshold from which a budget shows "Near budget": its lowest one below 100, or none. */
+export function budgetNearPercent(percents: readonly number[]): number | null {
+  const below = percents.filter((p) => p < 100);
+  return below.length === 0 ? null : Math.min(...below);
+}
+
+/**
+ * How a budget stands from the highest threshold recorded for its current period (the Projects
+ * list): over from 100, near from its near threshold (`budgetNearPercent`). A recorded threshold the
+ * budget no longer has still counts when it is at or above the near one.
+ */
+export function budgetStateFromAlerts(reached: number | null, percents: readonly number[]): 'ok' | 'near' | 'over' {
+  if (reached === null) return 'ok';
+  if (reached >= 100) return 'over';
+  const near = budgetNearPercent(percents);
+  return near !== null && reached >= near ? 'near' : 'ok';
+}
+
 /** The period a budget is counted in at `now`: its UTC month ('2026-11') when it resets monthly, else 'total'. */
 export function budgetPeriod(resetsMonthly: boolean, now: Date): string {
   return resetsMonthly ? now.toISOString().slice(0, 7) : 'total';

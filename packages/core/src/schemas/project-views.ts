@@ -49,7 +49,7 @@ export const projectView = z.object({
   /** Seconds of finished time entries on the project. */
   trackedSeconds: z.number().int(),
   /**
-   * The highest budget alert threshold (80, 100) the project's budget reached in its current period
+   * The highest budget alert threshold (of those it has or had) the project's budget reached in its current period
    * (this UTC month for a monthly budget), as the budget alerts recorded it; null when none.
    */
   budgetReached: z.number().int().nullable(),
