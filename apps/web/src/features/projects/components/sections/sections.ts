@@ -1,4 +1,4 @@
-import { BUDGET_ALERT_PERCENTS, type BudgetType, budgetAlertMessages, budgetAlertPercentsSchema } from '@sundial/core';
+import { BUDGET_ALERT_PERCENTS, type BudgetType, budgetAlertPercentsSchema } from '@sundial/core';
 import type { Budget, People } from '../../api';
 
 /** What the shared edit-panel sections hold while being edited. */
@@ -54,9 +54,8 @@ const alertPercentsOf = (values: string[]) => values.map((v) => Number(v.trim().
 
 /** What is wrong with typed alert thresholds, in the words of the API; undefined when nothing. */
 export function alertPercentsError(values: string[]): string | undefined {
-  const percents = alertPercentsOf(values);
-  if (percents.some((p) => Number.isNaN(p))) return budgetAlertMessages.notWhole;
-  return budgetAlertPercentsSchema.safeParse(percents).error?.issues[0]?.message;
+  // A word is NaN, which the schema refuses as not a whole percentage.
+  return budgetAlertPercentsSchema.safeParse(alertPercentsOf(values)).error?.issues[0]?.message;
 }
 
 /**
