@@ -15,16 +15,34 @@ export type NotificationView = z.infer<typeof notificationView>;
 export const notificationListView = z.object({ items: z.array(notificationView), unread: z.number().int() });
 export type NotificationListView = z.infer<typeof notificationListView>;
 
-/** The thresholds of every budget alert, in percent of the budget. */
+/** The alert thresholds of a budget that sets none of its own (every budget before they were configurable), in percent. */
 export const BUDGET_ALERT_PERCENTS = [80, 100] as const;
 
 /**
- * The thresholds a budget has reached (used at or above the percent of the budget), highest
- * last; none for an empty budget.
+ * Which of a budget's own thresholds (`percents`) it has reached (used at or above the percent of
+ * the budget), highest last; none for an empty budget or an empty list.
  */
-export function reachedThresholds(used: number, budget: number, percents: readonly number[] = BUDGET_ALERT_PERCENTS) {
+export function reachedThresholds(used: number, budget: number, percents: readonly number[]) {
   if (budget <= 0) return [];
   return [...percents].sort((a, b) => a - b).filter((p) => used * 100 >= p * budget);
+}
+
+/** The threshold from which a budget shows "Near budget": its lowest one below 100, or none. */
+export function budgetNearPercent(percents: readonly number[]): number | null {
+  const below = percents.filter((p) => p < 100);
+  return below.length === 0 ? null : Math.min(...below);
+}
+
+/**
+ * How a budget stands from the highest threshold recorded for its current period (the Projects
+ * list): over from 100, near from its near threshold (`budgetNearPercent`). A recorded threshold the
+ * budget no longer has still counts when it is at or above the near one.
+ */
+export function budgetStateFromAlerts(reached: number | null, percents: readonly number[]): 'ok' | 'near' | 'over' {
+  if (reached === null) return 'ok';
+  if (reached >= 100) return 'over';
+  const near = budgetNearPercent(percents);
+  return near !== null && reached >= near ? 'near' : 'ok';
 }
 
 /** The period a budget is counted in at `now`: its UTC month ('2026-11') when it resets monthly, else 'total'. */

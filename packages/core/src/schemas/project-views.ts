@@ -6,7 +6,13 @@ import { BUDGET_TYPES } from './projects.js';
  * declares them as response schemas; the web infers its types from them (no hand-written copy).
  */
 export const budgetView = z
-  .object({ type: z.enum(BUDGET_TYPES), amount: z.number().int(), resetsMonthly: z.boolean() })
+  .object({
+    type: z.enum(BUDGET_TYPES),
+    amount: z.number().int(),
+    resetsMonthly: z.boolean(),
+    /** Sorted whole percentages; [] sends no alerts. */
+    alertPercents: z.array(z.number().int()),
+  })
   .nullable();
 export type BudgetView = z.infer<typeof budgetView>;
 
@@ -43,7 +49,7 @@ export const projectView = z.object({
   /** Seconds of finished time entries on the project. */
   trackedSeconds: z.number().int(),
   /**
-   * The highest budget alert threshold (80, 100) the project's budget reached in its current period
+   * The highest budget alert threshold (of those it has or had) the project's budget reached in its current period
    * (this UTC month for a monthly budget), as the budget alerts recorded it; null when none.
    */
   budgetReached: z.number().int().nullable(),

@@ -38,6 +38,30 @@ export const BUDGET_TYPES = ['hours', 'fee'] as const;
 export type BudgetType = (typeof BUDGET_TYPES)[number];
 export const BUDGET_TYPE_LABELS: Record<BudgetType, string> = { hours: 'Estimated hours', fee: 'Estimated Fee' };
 
+export const budgetAlertMessages = {
+  notWhole: 'An alert threshold must be a whole percentage, like 80.',
+  tooLow: 'An alert threshold must be at least 1 %.',
+  tooHigh: 'An alert threshold must be at most 999 %.',
+  tooMany: 'A budget can have at most 5 alert thresholds.',
+  duplicate: 'Each alert threshold can be given only once.',
+} as const;
+
+/**
+ * The percentages of a budget at which its managers are alerted (once per period each), stored
+ * sorted; [] sends no alerts. The default is BUDGET_ALERT_PERCENTS (80 and 100).
+ */
+export const budgetAlertPercentsSchema = z
+  .array(
+    z
+      .number({ error: budgetAlertMessages.notWhole })
+      .int(budgetAlertMessages.notWhole)
+      .min(1, budgetAlertMessages.tooLow)
+      .max(999, budgetAlertMessages.tooHigh),
+  )
+  .max(5, budgetAlertMessages.tooMany)
+  .refine((list) => new Set(list).size === list.length, budgetAlertMessages.duplicate)
+  .transform((list) => [...list].sort((a, b) => a - b));
+
 /** A budget: minutes for 'hours', cents for 'fee'. */
 export const budgetSchema = z.object({
   type: z.enum(BUDGET_TYPES),
@@ -47,6 +71,8 @@ export const budgetSchema = z.object({
     .min(0, 'Budget cannot be negative.')
     .max(1e13),
   resetsMonthly: z.boolean().default(false),
+  /** Left out: a new budget alerts at the default thresholds, an existing one keeps its own. */
+  alertPercents: budgetAlertPercentsSchema.optional(),
 });
 export type Budget = z.infer<typeof budgetSchema>;
 

@@ -455,10 +455,14 @@ export type EstimatesReportView = z.infer<typeof estimatesReportView>;
 /** Share of a budget from which it is "near" (the dashboard's watch list starts there). */
 export const BUDGET_NEAR_PERCENT = 80;
 
-/** How a budget stands: over above 100 %, near from 80 %. */
-export function budgetStatus(used: number, budget: number): 'ok' | 'near' | 'over' {
+/** How a budget stands: over above 100 %, near from `nearPercent` (80 %; null: never near). */
+export function budgetStatus(
+  used: number,
+  budget: number,
+  nearPercent: number | null = BUDGET_NEAR_PERCENT,
+): 'ok' | 'near' | 'over' {
   if (used > budget) return 'over';
-  if (budget > 0 && used * 100 >= BUDGET_NEAR_PERCENT * budget) return 'near';
+  if (nearPercent !== null && budget > 0 && used * 100 >= nearPercent * budget) return 'near';
   return 'ok';
 }
 // ---- exports

@@ -30,6 +30,8 @@ export interface ProjectsTable {
   /** minutes for 'hours', cents for 'fee' */
   budget_amount: ColumnType<string | null, number | null | undefined, number | null>;
   budget_resets_monthly: Generated<boolean>;
+  /** Sorted whole percentages at which the budget alerts; [] none (default 80 and 100). */
+  budget_alert_percents: Generated<number[]>;
   billable_default: Generated<boolean>;
   keywords_enabled: Generated<boolean>;
   keywords: Json<string[]>;
@@ -48,6 +50,8 @@ export interface TasksTable {
   budget_type: BudgetType | null;
   budget_amount: ColumnType<string | null, number | null | undefined, number | null>;
   budget_resets_monthly: Generated<boolean>;
+  /** Sorted whole percentages at which the budget alerts; [] none (default 80 and 100). */
+  budget_alert_percents: Generated<number[]>;
   billable_default: Generated<boolean>;
   keywords_enabled: Generated<boolean>;
   keywords: Json<string[]>;

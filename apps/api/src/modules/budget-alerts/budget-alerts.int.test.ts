@@ -165,6 +165,102 @@ describe('budget alerts', () => {
     expect((await ok(owner, 'GET', '/projects')).items[0].budgetReached).toBeNull();
   });
 
+  it('come at a budget’s own thresholds, each once, even when the thresholds change', async () => {
+    owner = await signUp(t.app);
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Dock',
+      budget: { type: 'hours', amount: 60, alertPercents: [50] },
+    });
+    expect(project.budget.alertPercents).toEqual([50]);
+    const entry = await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(1, 30), projectId: project.id });
+    await run();
+    const half = 'Project "Dock" has reached 50% of its budget';
+    expect(await titles(owner)).toEqual([half]);
+    // 80 % and 100 % are not among its thresholds.
+    await ok(owner, 'PATCH', `/time-entries/${entry.id}`, { end: at(2, 10) });
+    await run();
+    expect(await titles(owner)).toEqual([half]);
+    expect((await ok(owner, 'GET', '/projects')).items[0].budgetReached).toBe(50);
+    // New thresholds, given in any order, are kept sorted; the one already sent is not sent again.
+    const edited = await ok(owner, 'PATCH', `/projects/${project.id}`, {
+      budget: { type: 'hours', amount: 60, alertPercents: [150, 50, 100] },
+    });
+    expect(edited.budget.alertPercents).toEqual([50, 100, 150]);
+    // A budget saved without thresholds keeps the ones it has.
+    const kept = await ok(owner, 'PATCH', `/projects/${project.id}`, { budget: { type: 'hours', amount: 60 } });
+    expect(kept.budget.alertPercents).toEqual([50, 100, 150]);
+    await ok(owner, 'PATCH', `/time-entries/${entry.id}`, { note: 'again' });
+    await run();
+    expect(await titles(owner)).toEqual(['Project "Dock" has used all of its budget', half]);
+    await ok(owner, 'PATCH', `/time-entries/${entry.id}`, { end: at(2, 30) });
+    await run();
+    expect(await titles(owner)).toEqual([
+      'Project "Dock" has reached 150% of its budget',
+      'Project "Dock" has used all of its budget',
+      half,
+    ]);
+    await run();
+    expect(mailsTo(owner)).toHaveLength(3);
+  });
+
+  it('are not sent for a budget with no thresholds, and a new budget alerts at 80 % and 100 %', async () => {
+    owner = await signUp(t.app);
+    const quiet = await ok(owner, 'POST', '/projects', {
+      name: 'Silent',
+      budget: { type: 'hours', amount: 60, alertPercents: [] },
+    });
+    expect(quiet.budget.alertPercents).toEqual([]);
+    const plain = await ok(owner, 'POST', '/projects', { name: 'Plain', budget: { type: 'hours', amount: 600 } });
+    expect(plain.budget.alertPercents).toEqual([80, 100]);
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(3), projectId: quiet.id });
+    await run();
+    expect(await titles(owner)).toEqual([]);
+    expect(mailsTo(owner)).toHaveLength(0);
+  });
+
+  it('use a task budget’s own thresholds, not its project’s', async () => {
+    owner = await signUp(t.app);
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Crane',
+      budget: { type: 'hours', amount: 600, alertPercents: [90] },
+    });
+    const task = await ok(owner, 'POST', `/projects/${project.id}/tasks`, {
+      name: 'Lift',
+      budget: { type: 'hours', amount: 60, alertPercents: [30] },
+    });
+    expect(task.budget.alertPercents).toEqual([30]);
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(1, 40), taskId: task.id });
+    await run();
+    expect(await titles(owner)).toEqual(['Task "Lift" of "Crane" has reached 30% of its budget']);
+    const edited = await ok(owner, 'PATCH', `/tasks/${task.id}`, {
+      budget: { type: 'hours', amount: 60, alertPercents: [30, 60] },
+    });
+    expect(edited.budget.alertPercents).toEqual([30, 60]);
+  });
+
+  it('refuse thresholds that are not 1 to 5 distinct whole percentages from 1 to 999, saying why', async () => {
+    owner = await signUp(t.app);
+    const project = await ok(owner, 'POST', '/projects', { name: 'Buoy', budget: { type: 'hours', amount: 60 } });
+    const refused = async (alertPercents: unknown) => {
+      const res = await call(owner, 'PATCH', `/projects/${project.id}`, {
+        budget: { type: 'hours', amount: 60, alertPercents },
+      });
+      expect(res.statusCode).toBe(422);
+      return res.json().error.message;
+    };
+    expect(await refused([80, 80])).toBe('Each alert threshold can be given only once.');
+    expect(await refused([0])).toBe('An alert threshold must be at least 1 %.');
+    expect(await refused([1000])).toBe('An alert threshold must be at most 999 %.');
+    expect(await refused([12.5])).toBe('An alert threshold must be a whole percentage, like 80.');
+    expect(await refused([10, 20, 30, 40, 50, 60])).toBe('A budget can have at most 5 alert thresholds.');
+    const task = await call(owner, 'POST', `/projects/${project.id}/tasks`, {
+      name: 'Chain',
+      budget: { type: 'hours', amount: 60, alertPercents: [100, 100] },
+    });
+    expect(task.statusCode).toBe(422);
+    expect((await ok(owner, 'GET', `/projects/${project.id}`)).budget.alertPercents).toEqual([80, 100]);
+  });
+
   it('are marked read one at a time or all at once, by their reader only', async () => {
     owner = await signUp(t.app);
     const other = await joinWorkspace(t, owner.workspaceId, 'admin');

@@ -16,7 +16,7 @@ export function budgetAlertMessage(input: {
   link: string;
 }) {
   const reached =
-    input.threshold >= 100 ? 'has used all of its budget' : `has reached ${input.threshold}% of its budget`;
+    input.threshold === 100 ? 'has used all of its budget' : `has reached ${input.threshold}% of its budget`;
   const period = input.period === 'total' ? '' : ` this month (${input.period})`;
   const title = `${input.what} ${reached}`;
   const body = `${input.what} used ${amount(input.type, input.used)} of ${amount(input.type, input.budget)}${period}.`;

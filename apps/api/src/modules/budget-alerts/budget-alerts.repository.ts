@@ -12,6 +12,8 @@ export interface BudgetRow {
   budget_type: BudgetType;
   budget_amount: number;
   budget_resets_monthly: boolean;
+  /** The budget's own thresholds, sorted; [] sends no alerts. */
+  budget_alert_percents: number[];
 }
 
 export const budgetAlertsRepository = {
@@ -37,6 +39,7 @@ export const budgetAlertsRepository = {
         'p.budget_type',
         sql<number>`p.budget_amount::float8`.as('budget_amount'),
         'p.budget_resets_monthly',
+        'p.budget_alert_percents',
       ])
       .where('p.workspace_id', '=', workspaceId)
       .where('p.budget_type', 'is not', null)
@@ -53,6 +56,7 @@ export const budgetAlertsRepository = {
         't.budget_type',
         sql<number>`t.budget_amount::float8`.as('budget_amount'),
         't.budget_resets_monthly',
+        't.budget_alert_percents',
       ])
       .where('t.workspace_id', '=', workspaceId)
       .where('t.budget_type', 'is not', null)

@@ -23,7 +23,7 @@ const monthBounds = (period: string): [Date, Date] => {
  * Budget alerts (feature `budgets`): the time-entries service publishes an event per person whose
  * entries changed; in that transaction one job is queued (nothing else is added to the write). The
  * job reads the budgets of the affected projects and tasks, and records each (budget, period,
- * threshold) reached once (unique key), which notifies the project's managers and the workspace's
+ * threshold) reached, of the budget's own thresholds, once (unique key), which notifies the project's managers and the workspace's
  * owners and admins in the app and by e-mail, in the same transaction.
  */
 export function createBudgetAlertsService(deps: {
@@ -38,12 +38,14 @@ export function createBudgetAlertsService(deps: {
   const { db, jobs, mailer, notifications } = deps;
 
   async function alert(workspaceId: string, workspaceName: string, b: BudgetRow, now: Date): Promise<number> {
+    if (b.budget_alert_percents.length === 0) return 0;
     const period = budgetPeriod(b.budget_resets_monthly, now);
     const [from, to] = period === 'total' ? [undefined, undefined] : monthBounds(period);
     const used = await repo.used(db, workspaceId, b, from, to);
     const budget = b.budget_type === 'hours' ? b.budget_amount * 60 : b.budget_amount;
     let sent = 0;
-    for (const threshold of reachedThresholds(used, budget)) {
+    // Each threshold has its own key: adding or removing one never re-sends one already recorded.
+    for (const threshold of reachedThresholds(used, budget, b.budget_alert_percents)) {
       await db.transaction().execute(async (tx) => {
         const key = { workspaceId, projectId: b.project_id, taskId: b.task_id, period, threshold, used, budget };
         if (!(await repo.record(tx, key))) return;

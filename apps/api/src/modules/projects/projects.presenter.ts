@@ -21,7 +21,12 @@ function sections(row: ProjectRow | Task) {
     description: row.description,
     budget:
       row.budget_type && row.budget_amount !== null
-        ? { type: row.budget_type, amount: Number(row.budget_amount), resetsMonthly: row.budget_resets_monthly }
+        ? {
+            type: row.budget_type,
+            amount: Number(row.budget_amount),
+            resetsMonthly: row.budget_resets_monthly,
+            alertPercents: row.budget_alert_percents,
+          }
         : null,
     billableDefault: row.billable_default,
     keywordsEnabled: row.keywords_enabled,

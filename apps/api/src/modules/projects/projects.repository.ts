@@ -32,6 +32,7 @@ export interface SectionValues {
   budget_type?: BudgetType | null;
   budget_amount?: number | null;
   budget_resets_monthly?: boolean;
+  budget_alert_percents?: number[];
   billable_default?: boolean;
   keywords_enabled?: boolean;
   keywords?: string;

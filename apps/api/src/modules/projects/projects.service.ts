@@ -6,7 +6,7 @@ import type {
   TaskCreateBody,
   TaskUpdateBody,
 } from '@sundial/core';
-import { PICKER_PAGE } from '@sundial/core';
+import { BUDGET_ALERT_PERCENTS, PICKER_PAGE } from '@sundial/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { assertCan, assertFeature, mayEditProject, projectViewerOf } from '../../platform/access.js';
@@ -42,6 +42,9 @@ function sectionValues(body: Sections): SectionValues {
     v.budget_type = body.budget?.type ?? null;
     v.budget_amount = body.budget?.amount ?? null;
     v.budget_resets_monthly = body.budget?.resetsMonthly ?? false;
+    // Left out, a budget keeps its thresholds; taking the budget off puts back the default for the next one.
+    if (body.budget?.alertPercents) v.budget_alert_percents = body.budget.alertPercents;
+    else if (body.budget === null) v.budget_alert_percents = [...BUDGET_ALERT_PERCENTS];
   }
   if (body.billableDefault !== undefined) v.billable_default = body.billableDefault;
   if (body.keywordsEnabled !== undefined) v.keywords_enabled = body.keywordsEnabled;

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Box, Button, Menu, Text, UnstyledButton } from '@mantine/core';
-import { budgetStatus, formatDuration } from '@sundial/core';
+import { budgetNearPercent, budgetStateFromAlerts, budgetStatus, formatDuration } from '@sundial/core';
 import { IconChevronDown, IconChevronRight, IconDotsVertical } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useDurationFormat } from '../../../api/session';
@@ -157,22 +157,18 @@ export function ProjectRow({
 
 /** A project's tracked total, in the person's duration format. */
 /**
- * How the budget stands: "Near budget" from 80 %, "Over budget" past it. An hours budget over all
- * time is read against the time tracked to the project; a fee or monthly budget from the budget
- * alerts recorded for its current period (`budgetReached`; the Estimates report has the figures).
+ * How the budget stands: "Near budget" from its lowest alert threshold below 100, "Over budget"
+ * past it (an all-time hours budget) or from a 100 % (or higher) alert. An hours budget over all time
+ * is read against the time tracked to the project; a fee or monthly budget from the budget alerts
+ * recorded for its current period (`budgetReached`; the Estimates report has the figures).
  */
 function BudgetState({ project }: { project: Project }) {
   const budget = project.budget;
   if (!budget) return null;
-  const reached = project.budgetReached;
   const status =
     budget.type === 'hours' && !budget.resetsMonthly
-      ? budgetStatus(project.trackedSeconds, budget.amount * 60)
-      : reached === null
-        ? 'ok'
-        : reached >= 100
-          ? 'over'
-          : 'near';
+      ? budgetStatus(project.trackedSeconds, budget.amount * 60, budgetNearPercent(budget.alertPercents))
+      : budgetStateFromAlerts(project.budgetReached, budget.alertPercents);
   if (status === 'ok') return null;
   return (
     <Badge size="sm" variant="light" color={status === 'over' ? 'red' : 'orange'} style={{ flexShrink: 0 }}>

@@ -1,9 +1,9 @@
-import { Box, Checkbox, Group, NumberInput, Select, Text } from '@mantine/core';
+import { Box, Checkbox, Group, NumberInput, Select, TagsInput, Text } from '@mantine/core';
 import { BUDGET_TYPE_LABELS, type BudgetType, formatDuration } from '@sundial/core';
 import { useDurationFormat, useWorkspace } from '../../../../api/session';
 import { UpgradePrompt } from '../../../../components/UpgradePrompt';
 import { Section } from './Section';
-import type { SectionProps } from './sections';
+import { alertPercentsError, type SectionProps } from './sections';
 
 const BUDGET_TYPES = (Object.keys(BUDGET_TYPE_LABELS) as BudgetType[]).map((v) => ({
   value: v,
@@ -11,8 +11,8 @@ const BUDGET_TYPES = (Object.keys(BUDGET_TYPE_LABELS) as BudgetType[]).map((v) =
 }));
 
 /**
- * Estimated hours or fee, the amount, monthly reset; an hours budget shows the time tracked against
- * it. Without budgeting on the plan (Basic) a saved budget shows, read-only, above the upgrade prompt.
+ * Estimated hours or fee, the amount, monthly reset, the alert thresholds (checked as they are typed,
+ * with the API's words); an hours budget shows the time tracked against it. Without budgeting on the plan (Basic) a saved budget shows, read-only, above the upgrade prompt.
  */
 export function BudgetSection({
   value,
@@ -65,6 +65,18 @@ export function BudgetSection({
         checked={value.budgetResets}
         onChange={(e) => onChange({ budgetResets: e.currentTarget.checked })}
         disabled={readOnly}
+      />
+      <TagsInput
+        mt="xs"
+        label="Alert at (% of the budget)"
+        description="Managers and admins are told once per period at each. Default: 80 and 100; none: no alerts."
+        placeholder={value.budgetAlerts.length === 0 ? 'No alerts' : 'Add a percentage'}
+        value={value.budgetAlerts}
+        onChange={(budgetAlerts) => onChange({ budgetAlerts })}
+        splitChars={[',', ' ', ';']}
+        error={alertPercentsError(value.budgetAlerts)}
+        disabled={readOnly}
+        clearable
       />
     </Section>
   );

@@ -1,4 +1,4 @@
-import type { BudgetType } from '@sundial/core';
+import { BUDGET_ALERT_PERCENTS, type BudgetType, budgetAlertPercentsSchema } from '@sundial/core';
 import type { Budget, People } from '../../api';
 
 /** What the shared edit-panel sections hold while being edited. */
@@ -7,6 +7,8 @@ export interface SectionsState {
   budgetType: BudgetType;
   budgetAmount: number | string;
   budgetResets: boolean;
+  /** The alert thresholds as typed ("80", "100%"). */
+  budgetAlerts: string[];
   billableDefault: boolean;
   keywordsEnabled: boolean;
   keywords: string[];
@@ -37,6 +39,7 @@ export function initialSections(x?: {
     budgetType: budget?.type ?? 'hours',
     budgetAmount: budget ? (budget.type === 'hours' ? budget.amount / 60 : budget.amount / 100) : '',
     budgetResets: budget?.resetsMonthly ?? false,
+    budgetAlerts: (budget?.alertPercents ?? BUDGET_ALERT_PERCENTS).map(String),
     billableDefault: x?.billableDefault ?? false,
     keywordsEnabled: x?.keywordsEnabled ?? false,
     keywords: x?.keywords ?? [],
@@ -44,6 +47,15 @@ export function initialSections(x?: {
     groupIds: x?.people.groups.map((g) => g.id) ?? [],
     managerIds: [...(x?.people.users ?? []), ...(x?.people.groups ?? [])].filter((a) => a.canManage).map((a) => a.id),
   };
+}
+
+/** Typed thresholds as numbers ("80%" is 80); what is not a number is NaN, which the API refuses. */
+const alertPercentsOf = (values: string[]) => values.map((v) => Number(v.trim().replace(/%$/, '')));
+
+/** What is wrong with typed alert thresholds, in the words of the API; undefined when nothing. */
+export function alertPercentsError(values: string[]): string | undefined {
+  // A word is NaN, which the schema refuses as not a whole percentage.
+  return budgetAlertPercentsSchema.safeParse(alertPercentsOf(values)).error?.issues[0]?.message;
 }
 
 /**
@@ -61,6 +73,7 @@ export function sectionsBody(s: SectionsState, { budgets = true }: { budgets?: b
                 type: s.budgetType,
                 amount: Math.round(amount * (s.budgetType === 'hours' ? 60 : 100)),
                 resetsMonthly: s.budgetResets,
+                alertPercents: alertPercentsOf(s.budgetAlerts),
               }
             : null,
         }
