@@ -450,7 +450,12 @@ describe('a workspace that drops to Free', () => {
     const setup = await setUp(billed.t);
     await putOn(billed.t, setup.owner.workspaceId, 'free');
     const project = await billed.call('GET', `${setup.ws}/projects/${setup.projectId}`, setup.owner.cookie);
-    expect(project.json().budget).toEqual({ type: 'hours', amount: 600, resetsMonthly: false, alertPercents: [80, 100] });
+    expect(project.json().budget).toEqual({
+      type: 'hours',
+      amount: 600,
+      resetsMonthly: false,
+      alertPercents: [80, 100],
+    });
     const rates = await billed.t.db
       .selectFrom('rates')
       .select('id')
