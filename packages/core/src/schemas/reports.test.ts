@@ -78,11 +78,11 @@ describe('report definitions in the URL', () => {
 
 describe('budget status', () => {
   it('is near from 80 % of the budget, over only beyond it', () => {
-    expect(budgetStatus(79, 100)).toBe('ok');
-    expect(budgetStatus(80, 100)).toBe('near');
-    expect(budgetStatus(100, 100)).toBe('near');
-    expect(budgetStatus(101, 100)).toBe('over');
-    expect(budgetStatus(0, 0)).toBe('ok');
-    expect(budgetStatus(1, 0)).toBe('over');
+    expect(budgetStatus(79, 100, 80)).toBe('ok');
+    expect(budgetStatus(80, 100, 80)).toBe('near');
+    expect(budgetStatus(100, 100, 80)).toBe('near');
+    expect(budgetStatus(101, 100, 80)).toBe('over');
+    expect(budgetStatus(0, 0, 80)).toBe('ok');
+    expect(budgetStatus(1, 0, 80)).toBe('over');
   });
 });

@@ -452,15 +452,12 @@ export const estimatesReportView = z.object({
 });
 export type EstimatesReportView = z.infer<typeof estimatesReportView>;
 
-/** Share of a budget from which it is "near" (the dashboard's watch list starts there). */
-export const BUDGET_NEAR_PERCENT = 80;
-
-/** How a budget stands: over above 100 %, near from `nearPercent` (80 %; null: never near). */
-export function budgetStatus(
-  used: number,
-  budget: number,
-  nearPercent: number | null = BUDGET_NEAR_PERCENT,
-): 'ok' | 'near' | 'over' {
+/**
+ * How a budget stands: over above 100 %, near from `nearPercent` (the budget's lowest alert threshold
+ * below 100, `budgetNearPercent`; null: never near). Every budget carries its own thresholds, so
+ * there is no default here.
+ */
+export function budgetStatus(used: number, budget: number, nearPercent: number | null): 'ok' | 'near' | 'over' {
   if (used > budget) return 'over';
   if (nearPercent !== null && budget > 0 && used * 100 >= nearPercent * budget) return 'near';
   return 'ok';

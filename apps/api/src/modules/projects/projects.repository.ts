@@ -406,6 +406,7 @@ export const projectsRepository = {
         'p.budget_type',
         'p.budget_amount',
         'p.budget_resets_monthly',
+        'p.budget_alert_percents',
       ])
       .where('p.archived_at', 'is', null)
       .$if(!!f.projectIds?.length, (q) => q.where('p.id', 'in', f.projectIds ?? []))
@@ -422,6 +423,7 @@ export const projectsRepository = {
       budget_type: BudgetType;
       budget_amount: string | number;
       budget_resets_monthly: boolean;
+      budget_alert_percents: number[];
       subtree: string[];
     }>`with recursive below as (
         select t.id as root, t.id from tasks t
@@ -432,7 +434,7 @@ export const projectsRepository = {
         join tasks c on c.workspace_id = ${viewer.workspaceId} and c.parent_task_id = b.id
       )
       select t.id, t.project_id, t.name, pt.name as parent_name, t.budget_type, t.budget_amount,
-        t.budget_resets_monthly, (select array_agg(b.id::text) from below b where b.root = t.id) as subtree
+        t.budget_resets_monthly, t.budget_alert_percents, (select array_agg(b.id::text) from below b where b.root = t.id) as subtree
       from tasks t
       left join tasks pt on pt.workspace_id = t.workspace_id and pt.id = t.parent_task_id
       where t.workspace_id = ${viewer.workspaceId} and t.id in (select root from below)

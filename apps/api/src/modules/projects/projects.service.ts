@@ -360,6 +360,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
             type: p.budget_type,
             amount: Number(p.budget_amount),
             resetsMonthly: p.budget_resets_monthly,
+            alertPercents: p.budget_alert_percents,
           });
         for (const t of tasks.filter((t) => t.project_id === p.id))
           lines.push({
@@ -370,6 +371,7 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
             type: t.budget_type,
             amount: Number(t.budget_amount),
             resetsMonthly: t.budget_resets_monthly,
+            alertPercents: t.budget_alert_percents,
           });
       }
       return lines;
@@ -526,4 +528,6 @@ export interface BudgetLine {
   /** Minutes (hours budgets) or cents (fee budgets). */
   amount: number;
   resetsMonthly: boolean;
+  /** Its alert thresholds (whole percentages): the lowest below 100 is where it shows "Near budget". */
+  alertPercents: number[];
 }

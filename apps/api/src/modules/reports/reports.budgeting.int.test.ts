@@ -230,6 +230,30 @@ describe('estimates', () => {
     ]);
   });
 
+  it('is near from the budget’s own lowest threshold below 100 %, and never near without one', async () => {
+    const betaMonths = async () =>
+      (await estimates(owner, `&projects=${ids.beta}`)).items.map((i) => [i.month, i.percent, i.status]);
+    const setBeta = (alertPercents: number[]) =>
+      ok(owner, 'PATCH', `/projects/${ids.beta}`, {
+        budget: { type: 'fee', amount: 20_000, resetsMonthly: true, alertPercents },
+      });
+    try {
+      await setBeta([50, 100]);
+      expect(await betaMonths()).toEqual([
+        ['2026-09', 75, 'near'],
+        ['2026-10', 100, 'near'],
+      ]);
+      await setBeta([100]);
+      expect(await betaMonths()).toEqual([
+        ['2026-09', 75, 'ok'],
+        ['2026-10', 100, 'ok'],
+      ]);
+    } finally {
+      await setBeta([80, 100]);
+    }
+    expect((await betaMonths()).map((m) => m[2])).toEqual(['ok', 'near']);
+  });
+
   it('filters by project, and counts only what the filters keep', async () => {
     const onlyBeta = await estimates(owner, `&projects=${ids.beta}`);
     expect(new Set(onlyBeta.items.map((i) => i.projectId))).toEqual(new Set([ids.beta]));

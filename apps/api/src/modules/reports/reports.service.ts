@@ -1,4 +1,5 @@
 import {
+  budgetNearPercent,
   budgetStatus,
   DEFAULT_MEASURES,
   type DetailedEntryView,
@@ -493,7 +494,7 @@ export function createReportsService(
             used,
             remaining: budget - used,
             percent: budget > 0 ? Math.round((used * 1000) / budget) / 10 : null,
-            status: budgetStatus(used, budget),
+            status: budgetStatus(used, budget, budgetNearPercent(line.alertPercents)),
           });
         }
       }

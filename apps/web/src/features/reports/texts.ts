@@ -161,7 +161,7 @@ export const t = {
     explain:
       'A budget for the whole project counts everything tracked up to the last day of the range; a monthly budget starts again each month. Hours budgets count tracked time, fee budgets the billable amount.',
     watchTitle: 'Projects near or over budget',
-    watchEmpty: 'No budget is at 80 % or more this month.',
+    watchEmpty: 'No budget is near or over its limit this month.',
     watchLink: 'Open the Estimates report',
     watchError: 'The budgets could not be loaded.',
   },

@@ -8,9 +8,9 @@ import { Swatch } from './Swatch';
 const ESTIMATES = '/homepage/reports/estimates?preset=thisMonth';
 
 /**
- * The projects and tasks at 80 % or more of their budget this month (monthly budgets: this month;
- * others: to date), the furthest first, with a link to the Estimates report. Self-contained: give
- * it the workspace and place it (the dashboard does).
+ * The projects and tasks near their budget (from the budget's own lowest alert threshold) or over
+ * it this month (monthly budgets: this month; others: to date), the furthest first, with a link to
+ * the Estimates report. Self-contained: give it the workspace and place it (the dashboard does).
  */
 export function BudgetWatch({ workspaceId }: { workspaceId: string }) {
   const estimates = useEstimates(workspaceId, { preset: 'thisMonth' });
