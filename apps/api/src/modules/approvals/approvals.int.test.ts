@@ -73,6 +73,8 @@ const expectLocked = (
   expect(response.json().error).toEqual({ code: 'time_locked', message });
 };
 
+type Answer = Awaited<ReturnType<typeof call>>;
+
 const SUBMITTED = approvalMessages.submittedLock(WEEK.start, WEEK.end);
 const APPROVED = approvalMessages.approvedLock(WEEK.start, WEEK.end);
 
@@ -399,6 +401,98 @@ describe('the locks hold on every way of writing time', () => {
     expect(
       (await call('PATCH', team.w(`/time-entries/${monday}`), team.member.cookie, { note: 'no' })).statusCode,
     ).toBe(409);
+  });
+});
+
+// PostgreSQL only: PGlite runs one transaction at a time, so a write there never overlaps a
+// submission or a decision. The transaction below does what `submit` and `decide` do (the owner's
+// membership row `for update`, then the approval) and commits while the request waits on that row.
+describe.skipIf(!process.env.DATABASE_URL)('a write waiting on a submission or a decision', () => {
+  async function whileHeld(
+    team: Team,
+    change: (tx: typeof ctx.t.db) => Promise<unknown>,
+    request: () => Promise<Answer>,
+  ) {
+    let answer: Promise<Answer> | undefined;
+    await ctx.t.db.transaction().execute(async (tx) => {
+      await tx
+        .selectFrom('memberships')
+        .select('user_id')
+        .where('workspace_id', '=', team.owner.workspaceId)
+        .where('user_id', '=', team.member.userId)
+        .forUpdate()
+        .execute();
+      await change(tx);
+      answer = request();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    });
+    return (await answer) as Answer;
+  }
+
+  it('sees the submission it waited for: the member’s edit is refused', async () => {
+    const team = await makeTeam();
+    const id = await entry(team, team.member, '2026-06-03');
+    const response = await whileHeld(
+      team,
+      (tx) =>
+        tx
+          .insertInto('approvals')
+          .values({
+            id: '00000000-0000-4000-8000-0000000a5b01',
+            workspace_id: team.owner.workspaceId,
+            user_id: team.member.userId,
+            period_start: '2026-06-01',
+            period_end: '2026-06-07',
+            status: 'submitted',
+          })
+          .execute(),
+      () => call('PATCH', team.w(`/time-entries/${id}`), team.member.cookie, { note: 'Changed' }),
+    );
+    expectLocked(response, approvalMessages.submittedLock('2026-06-01', '2026-06-07'));
+    expect((await call('GET', team.w(`/time-entries/${id}`), team.owner.cookie)).json().note).toBe('Work');
+  });
+
+  it('sees the approval it waited for: the approver’s edit and re-applied rates leave the time alone', async () => {
+    const team = await makeTeam();
+    const o = team.owner.cookie;
+    expect(
+      (
+        await call('POST', team.w('/rates'), o, {
+          level: 'workspace',
+          effectiveFrom: '2026-01-01',
+          billableCents: 100_00,
+        })
+      ).statusCode,
+    ).toBe(201);
+    const id = await entry(team, team.member, '2026-05-06');
+    const request = await submit(team, team.member, '2026-05-06');
+    const approve = (tx: typeof ctx.t.db) =>
+      tx.updateTable('approvals').set({ status: 'approved' }).where('id', '=', request.id).execute();
+    const edit = await whileHeld(team, approve, () =>
+      call('PATCH', team.w(`/time-entries/${id}`), team.manager.cookie, { note: 'Changed' }),
+    );
+    expectLocked(edit, approvalMessages.approvedLock('2026-05-04', '2026-05-10'));
+
+    expect((await call('POST', team.w(`/approvals/${request.id}/withdraw`), team.admin.cookie)).statusCode).toBe(200);
+    const again = await submit(team, team.member, '2026-05-06');
+    expect(
+      (
+        await call('POST', team.w('/rates'), o, {
+          level: 'workspace',
+          effectiveFrom: '2026-02-01',
+          billableCents: 150_00,
+        })
+      ).statusCode,
+    ).toBe(201);
+    const reapply = await whileHeld(
+      team,
+      (tx) => tx.updateTable('approvals').set({ status: 'approved' }).where('id', '=', again.id).execute(),
+      () => call('POST', team.w('/rates/reapply'), o, { level: 'workspace', from: '2026-05-01', to: '2026-05-31' }),
+    );
+    expect(reapply.statusCode, reapply.body).toBe(200);
+    expect(reapply.json()).toEqual({ updated: 0 });
+    const stored = (await call('GET', team.w(`/time-entries/${id}`), o)).json();
+    expect([stored.note, stored.billableRateCents]).toEqual(['Work', 100_00]);
   });
 });
 

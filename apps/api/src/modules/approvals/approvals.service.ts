@@ -62,6 +62,9 @@ export function createApprovalsService({ db }: { db: Db }) {
       if (!(await approves(tx, actor, await repo.settings(tx, workspaceId), row.user_id))) {
         throw new AppError('forbidden', msg.notApprover, { status: 403 });
       }
+      // Held until commit, as a submission holds it: an approver's edit or re-applied rates on this
+      // person's time wait, and see the decision after.
+      await repo.owner(tx, workspaceId, row.user_id, true);
       const moved = await repo.transition(tx, workspaceId, id, ['submitted'], to, {
         comment: comment ?? '',
         decidedBy: actor.userId,

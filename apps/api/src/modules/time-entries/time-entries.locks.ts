@@ -48,29 +48,7 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   const unique = new Map(targets.map((t) => [`${t.userId}|${t.at.toISOString()}`, t]));
   const ids = [...unique.values()].map((t) => t.userId);
   const ats = [...unique.values()].map((t) => t.at.toISOString());
-  // One round trip: the owners' membership rows are held (`locked`, counted so it runs) in the same
-  // statement that reads the locks.
-  const { rows } = await sql<LockRow>`
-    with locked as materialized (
-      select m.user_id from memberships m
-      where m.workspace_id = ${writer.workspaceId} and m.user_id = any(${userIds}::uuid[])
-      for key share
-    ),
-    t as (
-      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
-      from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
-      join users u on u.id = t.user_id
-      cross join (select count(*) from locked) as held
-    )
-    select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
-      a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end
-    from t
-    left join approval_settings s on s.workspace_id = ${writer.workspaceId}
-    left join approvals a on a.workspace_id = ${writer.workspaceId} and a.user_id = t.user_id
-      and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
-    where t.day < s.lock_date or a.id is not null
-    order by a.status = 'approved' desc nulls last, t.day
-  `.execute(tx);
+  const rows = await readLocks(tx, writer.workspaceId, userIds, ids, ats);
   if (rows.length === 0) return;
   const role = writer.role ?? (await roleOf(tx, writer));
   const refuse = (reason: string) => timeLocked(doing ? approvalMessages.cleanupLocked(doing, reason) : reason);
@@ -86,6 +64,51 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
       throw refuse(approvalMessages.submittedLock(row.period_start, row.period_end));
     }
   }
+}
+
+/**
+ * The locks met by these (person, instant) pairs, with the owners' membership rows held (`for key
+ * share`) until the write commits. One round trip when nobody holds a row: the rows are taken with
+ * `skip locked` in the statement that reads the locks. A row skipped is one a submission or an
+ * approval holds (`for update`); its statement's snapshot predates that commit, so the rows are
+ * then taken waiting, and the locks read again by a statement that sees what was committed.
+ */
+async function readLocks(tx: Db, workspaceId: string, userIds: string[], ids: string[], ats: string[]) {
+  const { rows } = await sql<LockRow & { held: number; members: number }>`
+    with locked as materialized (
+      select m.user_id from memberships m
+      where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[])
+      for key share skip locked
+    ),
+    t as (
+      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
+      from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
+      join users u on u.id = t.user_id
+    ),
+    met as (
+      select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+        a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
+        a.status = 'approved' as approved, t.day as sort_day
+      from t
+      left join approval_settings s on s.workspace_id = ${workspaceId}
+      left join approvals a on a.workspace_id = ${workspaceId} and a.user_id = t.user_id
+        and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
+      where t.day < s.lock_date or a.id is not null
+    )
+    select (select count(*) from locked)::int as held,
+      (select count(*) from memberships m where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[]))::int as members,
+      met.user_id, met.name, met.day, met.lock_date, met.status, met.period_start, met.period_end
+    from (select 1) as one
+    left join met on true
+    order by met.approved desc nulls last, met.sort_day
+  `.execute(tx);
+  if ((rows[0]?.held ?? 0) < (rows[0]?.members ?? 0)) {
+    await sql`select 1 from memberships m
+      where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[])
+      for key share`.execute(tx);
+    return readLocks(tx, workspaceId, userIds, ids, ats);
+  }
+  return rows.filter((row) => row.user_id !== null);
 }
 
 async function roleOf(tx: Db, writer: WriteBy): Promise<Role | null> {

@@ -791,6 +791,11 @@ export const timeEntriesRepository = {
    */
   async reprice(tx: Db, writer: WriteBy, selection: RepriceSelection): Promise<TouchedEntry[]> {
     const { workspaceId } = writer;
+    // The people's membership rows first, held until commit (as every write of time holds them): a
+    // submission or approval in flight is waited for, and the update's own statement then sees it.
+    await sql`select 1 from memberships m where m.workspace_id = ${workspaceId}
+      ${selection.userId === undefined ? sql`` : sql`and m.user_id = ${selection.userId}`}
+      for key share`.execute(tx);
     const changing = repricing(tx, writer, selection)
       .where(sql<boolean>`x.lock is null and not x.invoiced`)
       .select(['x.id', 'x.new_billable_rate_cents', 'x.new_cost_rate_cents']);
