@@ -147,6 +147,9 @@ describe('signing in with a second step', () => {
     const expired = await secondStep(late, { code: await codeAt(user.secret) });
     expect(expired.statusCode).toBe(401);
     expect(fieldError(expired).code).toBe('challenge_expired');
+    // No challenge at all, neither in the body nor in a cookie.
+    const none = await call('POST', '/auth/login/two-factor', undefined, { code: await codeAt(user.secret) });
+    expect([none.statusCode, fieldError(none).code]).toEqual([401, 'challenge_expired']);
   });
 
   it('takes a recovery code once, and e-mails the user when one is used', async () => {

@@ -267,9 +267,10 @@ export function createTwoFactorService(deps: {
       input: { challenge: string | undefined } & SecondFactor,
       client: ClientInfo,
     ): Promise<{ user: User; session: StartedSession }> {
-      const tokenHash = hashSecret(input.challenge ?? '');
-      const challenge = input.challenge ? await twoFactorRepository.findChallenge(db, tokenHash, now()) : undefined;
-      if (!challenge) {
+      // No challenge at all (no cookie, nothing in the body) reads as one that ran out.
+      const tokenHash = input.challenge ? hashSecret(input.challenge) : undefined;
+      const challenge = tokenHash ? await twoFactorRepository.findChallenge(db, tokenHash, now()) : undefined;
+      if (!tokenHash || !challenge) {
         throw new AppError('challenge_expired', 'The sign-in took too long. Enter your password again.', {
           status: 401,
         });
