@@ -8,10 +8,13 @@ import { type CopyOut, pgCopyOut } from './copy-out.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { type PGliteLike, PGliteThread } from './pglite-thread.js';
 import type { Database } from './tables.js';
+import { parseTimestamptz } from './timestamps.js';
 
 // bigint (int8) and numeric come back as strings from pg; we keep money and counts
 // within Number's safe range, so read them as numbers on both drivers alike.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// The same dates as pg's own parser, read without its regular expressions (db/timestamps.ts).
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export type Db = Kysely<Database>;
 
