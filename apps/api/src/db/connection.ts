@@ -47,6 +47,20 @@ const copiers = new WeakMap<Db, CopyOut>();
 /** COPY … TO STDOUT for the database behind `db` when it is PostgreSQL opened here (PGlite: undefined). */
 export const copyOutFor = (db: Db): CopyOut | undefined => copiers.get(db);
 
+/** A statement sent straight through a pool: its rows. */
+export type DirectQuery = <R>(sql: string, parameters: readonly unknown[]) => Promise<R[]>;
+
+const directs = new WeakMap<Db, DirectQuery>();
+/**
+ * The pool behind `db` when it is PostgreSQL opened here without a statement listener: a statement
+ * already compiled (`db/prepared.ts`) may go straight to it instead of through Kysely's executor
+ * (its connection provider and driver layers add promises and objects to every statement, and the
+ * two hottest statements of the API, authentication and the week list, run on every request).
+ * Undefined for PGlite, for a transaction (another handle) and for a handle whose statements are
+ * heard (`onQuery`: they must pass Kysely's log).
+ */
+export const directQueryOf = (db: Db): DirectQuery | undefined => directs.get(db);
+
 export function openDb(options: DbOptions): DbHandle {
   const { onQuery } = options;
   const log = onQuery
@@ -64,6 +78,13 @@ export function openDb(options: DbOptions): DbHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log });
     const connectionString = options.databaseUrl;
     copiers.set(db, pgCopyOut(pool));
+    if (!log) {
+      directs.set(db, async <R>(text: string, parameters: readonly unknown[]) => {
+        // As Kysely's driver sends it: the parameters as a fresh array (pg may keep it).
+        const result = await pool.query(text, [...parameters]);
+        return result.rows as R[];
+      });
+    }
     listeners.set(db, async (channel, onPayload) => {
       let client: pg.Client | undefined;
       let closed = false;
