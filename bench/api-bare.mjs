@@ -48,6 +48,11 @@ const INSERT = `insert into time_entries (id, workspace_id, user_id, project_id,
     rate_in_force($11, $12::uuid, $13::uuid, $14::uuid, $15::uuid, $16::timestamptz),
     rate_in_force($17, $18::uuid, $19::uuid, $20::uuid, $21::uuid, $22::timestamptz), $23)
   returning ${COLUMNS}`;
+// The project with the tag lists it requires (unarchived, by name), as Sundial reads it for a new entry.
+const PROJECT = `select "id", "archived_at", "billable_default", coalesce((select json_agg(json_build_object('listId', l.id, 'listName', l.name)
+  order by l.name) from project_required_tag_lists r join tag_lists l on l.workspace_id = r.workspace_id
+  and l.id = r.tag_list_id where r.workspace_id = projects.workspace_id and r.project_id = projects.id
+  and l.archived_at is null), '[]') as "required_tag_lists" from "projects" where "workspace_id" = $1 and "id" = $2`;
 const insertValues = (id, ws, user, project, note, billable, start, end, duration) => [
   ...[id, ws, user, project, null, note, billable, start, end, duration],
   ...['billable', ws, user, project, null, start, 'cost', ws, user, project, null, start, user],
@@ -165,13 +170,10 @@ const routes = {
     const end = new Date(start.getTime() + body.duration * 1000);
     return inTransaction(async (client) => {
       await settingsOf(client, ws);
-      const project = (
-        await client.query(
-          'select id, archived_at, billable_default from projects where workspace_id = $1 and id = $2',
-          [ws, body.projectId],
-        )
-      ).rows[0];
+      const project = (await client.query(PROJECT, [ws, body.projectId])).rows[0];
       if (!project) return [422, { error: { code: 'validation_failed' } }];
+      // The entry carries no tags: a list the project requires refuses it, as Sundial's tag rules do.
+      if (project.required_tag_lists.length > 0) return [422, { error: { code: 'validation_failed' } }];
       const values = [ws, auth.id, project.id, body.note ?? '', project.billable_default, start, end, body.duration];
       const entry = (await client.query(INSERT, insertValues(randomUUID(), ...values))).rows[0];
       await publish(client, 'time_entry.created', ws, auth.id, entry.id);
