@@ -1,6 +1,7 @@
 import { type ApprovalStatus, approvalMessages, type Role } from '@sundial/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import type { WriteBy } from './time-entries.shared.js';
@@ -37,6 +38,35 @@ interface LockRow {
   period_end: string | null;
 }
 
+/** The locks met by the targets, built and compiled once: every time write sends it. */
+const locksQuery = prepared(
+  ['workspaceId', 'userIds', 'ids', 'ats'],
+  (db, v: { workspaceId: string; userIds: string[]; ids: string[]; ats: string[] }) => ({
+    compile: () =>
+      sql<LockRow>`
+    with locked as materialized (
+      select m.user_id from memberships m
+      where m.workspace_id = ${v.workspaceId} and m.user_id = any(${v.userIds}::uuid[])
+      for key share
+    ),
+    t as (
+      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
+      from unnest(${v.ids}::uuid[], ${v.ats}::timestamptz[]) as t (user_id, at)
+      join users u on u.id = t.user_id
+      cross join (select count(*) from locked) as held
+    )
+    select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+      a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end
+    from t
+    left join approval_settings s on s.workspace_id = ${v.workspaceId}
+    left join approvals a on a.workspace_id = ${v.workspaceId} and a.user_id = t.user_id
+      and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
+    where t.day < s.lock_date or a.id is not null
+    order by a.status = 'approved' desc nulls last, t.day
+  `.compile(db),
+  }),
+);
+
 /**
  * Throws 409 time_locked naming the first lock met; `role` is the writer's, looked up when not given.
  * `doing` ("Deleting this project") marks a write of other modules that changes many people's time:
@@ -50,27 +80,7 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   const ats = [...unique.values()].map((t) => t.at.toISOString());
   // One round trip: the owners' membership rows are held (`locked`, counted so it runs) in the same
   // statement that reads the locks.
-  const { rows } = await sql<LockRow>`
-    with locked as materialized (
-      select m.user_id from memberships m
-      where m.workspace_id = ${writer.workspaceId} and m.user_id = any(${userIds}::uuid[])
-      for key share
-    ),
-    t as (
-      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
-      from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
-      join users u on u.id = t.user_id
-      cross join (select count(*) from locked) as held
-    )
-    select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
-      a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end
-    from t
-    left join approval_settings s on s.workspace_id = ${writer.workspaceId}
-    left join approvals a on a.workspace_id = ${writer.workspaceId} and a.user_id = t.user_id
-      and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
-    where t.day < s.lock_date or a.id is not null
-    order by a.status = 'approved' desc nulls last, t.day
-  `.execute(tx);
+  const rows = await locksQuery(tx, { workspaceId: writer.workspaceId, userIds, ids, ats });
   if (rows.length === 0) return;
   const role = writer.role ?? (await roleOf(tx, writer));
   const refuse = (reason: string) => timeLocked(doing ? approvalMessages.cleanupLocked(doing, reason) : reason);
