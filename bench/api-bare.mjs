@@ -13,7 +13,14 @@ pool.on('error', () => undefined);
 // The statements are Sundial's own, word for word (as PostgreSQL's log shows them), so both servers
 // ask the database for the same work and parse the same columns.
 const AUTH = `select "u".*, "s"."remember" as "session_remember", "s"."last_seen_at" as "session_last_seen_at",
-  "s"."expires_at" as "session_expires_at", "m"."role" as "member_role", "m"."status" as "member_status",
+  "s"."expires_at" as "session_expires_at", "s"."enrolment_only" as "session_enrolment_only",
+  "m"."role" as "member_role", "m"."status" as "member_status", (
+    select json_build_object('id', cr.id, 'name', cr.name, 'permissions', cr.permissions)
+    from custom_roles cr where cr.id = m.custom_role_id) as "member_custom_role", (
+    select json_agg(gcr.permissions) from group_members gm
+    join groups g on g.id = gm.group_id
+    join custom_roles gcr on gcr.id = g.custom_role_id
+    where gm.user_id = m.user_id and gm.workspace_id = m.workspace_id) as "member_group_role_permissions",
   "w"."id" as "workspace_id", "w"."name" as "workspace_name", "w"."plan" as "workspace_plan",
   "w"."trial_ends_at" as "workspace_trial_ends_at", "w"."licenses" as "workspace_licenses",
   "w"."hide_disabled_users" as "workspace_hide_disabled_users", "w"."created_at" as "workspace_created_at",
@@ -22,6 +29,48 @@ const AUTH = `select "u".*, "s"."remember" as "session_remember", "s"."last_seen
   left join "memberships" as "m" on "m"."user_id" = "s"."user_id" and "m"."workspace_id" = $1 and "m"."status" = $2
   left join "workspaces" as "w" on "w"."id" = "m"."workspace_id"
   where "s"."id_hash" = $3 and "s"."expires_at" > $4 and "s"."idle_expires_at" > $5`;
+// The locks on time (lock date, submitted and approved periods), holding the owner's membership row
+// until the write commits: every time write checks them before it changes anything.
+const LOCKS = `with locked as materialized (
+    select m.user_id from memberships m
+    where m.workspace_id = $1 and m.user_id = any($2::uuid[])
+    for key share skip locked
+  ),
+  t as (
+    select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
+    from unnest($3::uuid[], $4::timestamptz[]) as t (user_id, at)
+    join users u on u.id = t.user_id
+  ),
+  met as (
+    select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+      a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
+      a.status = 'approved' as approved, t.day as sort_day
+    from t
+    left join approval_settings s on s.workspace_id = $5
+    left join approvals a on a.workspace_id = $6 and a.user_id = t.user_id
+      and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
+    where t.day < s.lock_date or a.id is not null
+  )
+  select (select count(*) from locked)::int as held,
+    (select count(*) from memberships m where m.workspace_id = $7 and m.user_id = any($8::uuid[]))::int as members,
+    met.user_id, met.name, met.day, met.lock_date, met.status, met.period_start, met.period_end
+  from (select 1) as one
+  left join met on true
+  order by met.approved desc nulls last, met.sort_day`;
+/** 409 when the time at `at` is locked for its owner (the bench's people own their workspaces: no lock applies). */
+async function assertUnlocked(client, workspaceId, userId, at) {
+  const { rows } = await client.query(LOCKS, [
+    workspaceId,
+    [userId],
+    [userId],
+    [at.toISOString()],
+    workspaceId,
+    workspaceId,
+    workspaceId,
+    [userId],
+  ]);
+  return rows.every((row) => row.user_id === null);
+}
 const COLUMNS = `id, workspace_id, user_id, project_id, task_id, note, billable, start_at, end_at, duration_seconds,
   billable_rate_cents, cost_rate_cents, invoiced_at, created_by_user_id, created_at, updated_at`;
 const E_COLUMNS = COLUMNS.replaceAll(/(\w+)/g, 'e.$1');
@@ -48,6 +97,11 @@ const INSERT = `insert into time_entries (id, workspace_id, user_id, project_id,
     rate_in_force($11, $12::uuid, $13::uuid, $14::uuid, $15::uuid, $16::timestamptz),
     rate_in_force($17, $18::uuid, $19::uuid, $20::uuid, $21::uuid, $22::timestamptz), $23)
   returning ${COLUMNS}`;
+// The project with the tag lists it requires (unarchived, by name), as Sundial reads it for a new entry.
+const PROJECT = `select "id", "archived_at", "billable_default", coalesce((select json_agg(json_build_object('listId', l.id, 'listName', l.name)
+  order by l.name) from project_required_tag_lists r join tag_lists l on l.workspace_id = r.workspace_id
+  and l.id = r.tag_list_id where r.workspace_id = projects.workspace_id and r.project_id = projects.id
+  and l.archived_at is null), '[]') as "required_tag_lists" from "projects" where "workspace_id" = $1 and "id" = $2`;
 const insertValues = (id, ws, user, project, note, billable, start, end, duration) => [
   ...[id, ws, user, project, null, note, billable, start, end, duration],
   ...['billable', ws, user, project, null, start, 'cost', ws, user, project, null, start, user],
@@ -135,6 +189,11 @@ async function publish(client, name, workspaceId, actorUserId, entryId) {
     `insert into audit_log (id, action, actor_user_id, workspace_id, subject_id, detail) values ($1, $2, $3, $4, $5, $6)`,
     [randomUUID(), name, actorUserId, workspaceId, entryId, JSON.stringify(detail)],
   );
+  // The budget check of the changed entries, queued in the same transaction (the budget alerts' job).
+  await client.query(
+    `insert into "jobs" ("id", "name", "payload", "max_attempts", "run_at", "singleton_key") values ($1, $2, $3, $4, $5, $6) on conflict ("name", "singleton_key") where singleton_key is not null and state in ('queued', 'running') do nothing returning "id"`,
+    [randomUUID(), 'budgets.evaluate', JSON.stringify({ workspaceId, entryIds: [entryId] }), 5, new Date(), null],
+  );
   const event = { name, workspaceId, actorUserId, payload: { userId: actorUserId, entryIds: [entryId] } };
   await client.query('select pg_notify($1, $2)', ['sundial_events', JSON.stringify(event)]);
 }
@@ -165,13 +224,11 @@ const routes = {
     const end = new Date(start.getTime() + body.duration * 1000);
     return inTransaction(async (client) => {
       await settingsOf(client, ws);
-      const project = (
-        await client.query(
-          'select id, archived_at, billable_default from projects where workspace_id = $1 and id = $2',
-          [ws, body.projectId],
-        )
-      ).rows[0];
+      if (!(await assertUnlocked(client, ws, auth.id, start))) return [409, { error: { code: 'time_locked' } }];
+      const project = (await client.query(PROJECT, [ws, body.projectId])).rows[0];
       if (!project) return [422, { error: { code: 'validation_failed' } }];
+      // The entry carries no tags: a list the project requires refuses it, as Sundial's tag rules do.
+      if (project.required_tag_lists.length > 0) return [422, { error: { code: 'validation_failed' } }];
       const values = [ws, auth.id, project.id, body.note ?? '', project.billable_default, start, end, body.duration];
       const entry = (await client.query(INSERT, insertValues(randomUUID(), ...values))).rows[0];
       await publish(client, 'time_entry.created', ws, auth.id, entry.id);
@@ -183,6 +240,7 @@ const routes = {
     const body = await readBody(req);
     return inTransaction(async (client) => {
       const running = (await client.query(RUNNING_FOR_UPDATE, [ws, auth.id])).rows[0];
+      if (!(await assertUnlocked(client, ws, auth.id, now))) return [409, { error: { code: 'time_locked' } }];
       if (running) {
         await client.query(
           'update time_entries set end_at = $3, duration_seconds = 0 where workspace_id = $1 and id = $2',
@@ -200,6 +258,9 @@ const routes = {
     return inTransaction(async (client) => {
       const running = (await client.query(RUNNING_FOR_UPDATE, [ws, auth.id])).rows[0];
       if (!running) return [409, { error: { code: 'no_running_timer' } }];
+      if (!(await assertUnlocked(client, ws, auth.id, running.start_at))) {
+        return [409, { error: { code: 'time_locked' } }];
+      }
       await settingsOf(client, ws);
       const duration = Math.floor((now.getTime() - running.start_at.getTime()) / 1000);
       const entry = (

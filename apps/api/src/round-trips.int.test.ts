@@ -131,4 +131,13 @@ describe('round trips per request', () => {
     const limits = { create: 13, edit: 9, start: 12, stop: 9 };
     for (const [name, limit] of Object.entries(limits)) expect(budgets[name], name).toBeLessThanOrEqual(limit);
   });
+
+  it('reads the lists a project requires with the project when an entry is created, in no statement of their own', async () => {
+    const start = new Date(Date.now() - 5 * 3_600_000).toISOString();
+    const created = await send('POST', `${ws}/time-entries`, member.cookie, { start, duration: 600, projectId });
+    expect(created.response.statusCode, created.response.body).toBe(201);
+    const required = created.statements.filter((sql) => sql.includes('project_required_tag_lists'));
+    expect(required).toHaveLength(1);
+    expect(required[0]).toMatch(/ from "projects" where /);
+  });
 });

@@ -130,6 +130,17 @@ export function customRoleProblems(permissions: readonly Permission[]): string[]
 export const normalizePermissions = (permissions: readonly Permission[]): Permission[] =>
   PERMISSIONS.filter((p) => p === 'workspace:view' || permissions.includes(p));
 
+const roleSets = new Map<Role, ReadonlySet<Permission>>();
+/** A built-in role's permissions as a set, made once per role: every request's access is resolved from one. */
+const roleSet = (role: Role): ReadonlySet<Permission> => {
+  let set = roleSets.get(role);
+  if (!set) {
+    set = new Set(permissionsOfRole(role));
+    roleSets.set(role, set);
+  }
+  return set;
+};
+
 /**
  * The one function every access check goes through. `role`: the built-in role in force;
  * `own`: the permission set of the member's custom role (replaces the role's); `groups`: the sets
@@ -144,7 +155,7 @@ export function effectivePermissions(o: {
   // What a stored set may grant: known permissions, never those no custom role holds.
   const granted = (list: readonly string[]) =>
     list.filter((p): p is Permission => PERMISSIONS.includes(p as never) && !NOT_IN_CUSTOM_ROLES.includes(p as never));
-  if (o.role === 'owner' || !o.features.includes('custom_roles')) return new Set(permissionsOfRole(o.role));
+  if (o.role === 'owner' || !o.features.includes('custom_roles')) return roleSet(o.role);
   const set = new Set<Permission>(o.own ? ['workspace:view', ...granted(o.own)] : permissionsOfRole(o.role));
   for (const extra of o.groups ?? []) for (const p of granted(extra)) set.add(p);
   return set;

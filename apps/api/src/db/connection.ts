@@ -8,10 +8,13 @@ import { type CopyOut, pgCopyOut } from './copy-out.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { type PGliteLike, PGliteThread } from './pglite-thread.js';
 import type { Database } from './tables.js';
+import { parseTimestamptz } from './timestamps.js';
 
 // bigint (int8) and numeric come back as strings from pg; we keep money and counts
 // within Number's safe range, so read them as numbers on both drivers alike.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// The same dates as pg's own parser, read without its regular expressions (db/timestamps.ts).
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export type Db = Kysely<Database>;
 
@@ -44,6 +47,20 @@ const copiers = new WeakMap<Db, CopyOut>();
 /** COPY … TO STDOUT for the database behind `db` when it is PostgreSQL opened here (PGlite: undefined). */
 export const copyOutFor = (db: Db): CopyOut | undefined => copiers.get(db);
 
+/** A statement sent straight through a pool: its rows. */
+export type DirectQuery = <R>(sql: string, parameters: readonly unknown[]) => Promise<R[]>;
+
+const directs = new WeakMap<Db, DirectQuery>();
+/**
+ * The pool behind `db` when it is PostgreSQL opened here without a statement listener: a statement
+ * already compiled (`db/prepared.ts`) may go straight to it instead of through Kysely's executor
+ * (its connection provider and driver layers add promises and objects to every statement, and the
+ * two hottest statements of the API, authentication and the week list, run on every request).
+ * Undefined for PGlite, for a transaction (another handle) and for a handle whose statements are
+ * heard (`onQuery`: they must pass Kysely's log).
+ */
+export const directQueryOf = (db: Db): DirectQuery | undefined => directs.get(db);
+
 export function openDb(options: DbOptions): DbHandle {
   const { onQuery } = options;
   const log = onQuery
@@ -61,6 +78,13 @@ export function openDb(options: DbOptions): DbHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log });
     const connectionString = options.databaseUrl;
     copiers.set(db, pgCopyOut(pool));
+    if (!log) {
+      directs.set(db, async <R>(text: string, parameters: readonly unknown[]) => {
+        // As Kysely's driver sends it: the parameters as a fresh array (pg may keep it).
+        const result = await pool.query(text, [...parameters]);
+        return result.rows as R[];
+      });
+    }
     listeners.set(db, async (channel, onPayload) => {
       let client: pg.Client | undefined;
       let closed = false;

@@ -1,11 +1,18 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './connection.js';
+import { type Db, directQueryOf } from './connection.js';
 
 /**
  * A handle with plugins (a test's spy on the statements sent) sees every query built afresh: the
  * plugins transform each query as it is built, and a query compiled once would pass them by.
  */
 const hasPlugins = (db: Db) => db.getExecutor().plugins.length > 0;
+
+/** Runs a compiled query: straight through the pool when `db` allows it (`directQueryOf`), else through Kysely. */
+async function run<R>(db: Db, compiled: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
+  const direct = directQueryOf(db);
+  if (direct) return direct<R>(compiled.sql, parameters);
+  return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+}
 
 /**
  * A query Kysely builds and compiles once, then runs with new values. Kysely builds and compiles
@@ -28,7 +35,7 @@ export function prepared<V extends Record<string, unknown>, R>(
       const key = placeholders.get(p);
       return key === undefined ? p : values[key];
     });
-    return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+    return run(db, compiled, parameters);
   };
 }
 
@@ -113,7 +120,7 @@ export function preparedByShape<V extends object, R>(
       const path = slots[i];
       return path === undefined ? p : valueAt(values, path);
     });
-    return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+    return run<R>(db, compiled as CompiledQuery<R>, parameters);
   };
 }
 

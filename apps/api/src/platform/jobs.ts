@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/connection.js';
+import { prepared } from '../db/prepared.js';
 import type { JobState } from '../db/tables/jobs.js';
 import { newId } from './ids.js';
 
@@ -117,6 +118,35 @@ export interface JobRunner {
 }
 
 const DEFAULT_ATTEMPTS = 5;
+
+/**
+ * A job's insert, built and compiled once: every time write queues one (the budget check) in its
+ * transaction. A singleton already queued or running keeps its row (nothing is inserted).
+ */
+const insertJob = prepared(
+  ['id', 'name', 'payload', 'maxAttempts', 'runAt', 'singletonKey'],
+  (
+    db,
+    v: { id: string; name: string; payload: string; maxAttempts: number; runAt: Date; singletonKey: string | null },
+  ) =>
+    db
+      .insertInto('jobs')
+      .values({
+        id: v.id,
+        name: v.name,
+        payload: v.payload,
+        max_attempts: v.maxAttempts,
+        run_at: v.runAt,
+        singleton_key: v.singletonKey,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['name', 'singleton_key'])
+          .where(sql<boolean>`singleton_key is not null and state in ('queued', 'running')`)
+          .doNothing(),
+      )
+      .returning('id'),
+);
 const DAY_MS = 86_400_000;
 /** At most this many jobs per drain, so a handler that keeps queueing due work cannot spin forever. */
 const DRAIN_LIMIT = 1000;
@@ -197,24 +227,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async enqueue(target, job, payload, enqueueOptions = {}) {
       const parsed = job.schema.parse(payload);
       const maxAttempts = enqueueOptions.maxAttempts ?? handlers.get(job.name)?.maxAttempts ?? DEFAULT_ATTEMPTS;
-      const row = await target
-        .insertInto('jobs')
-        .values({
-          id: newId(),
-          name: job.name,
-          payload: JSON.stringify(parsed ?? {}),
-          max_attempts: maxAttempts,
-          run_at: enqueueOptions.runAt ?? clock(),
-          singleton_key: enqueueOptions.singletonKey ?? null,
-        })
-        .onConflict((oc) =>
-          oc
-            .columns(['name', 'singleton_key'])
-            .where(sql<boolean>`singleton_key is not null and state in ('queued', 'running')`)
-            .doNothing(),
-        )
-        .returning('id')
-        .executeTakeFirst();
+      const [row] = await insertJob(target, {
+        id: newId(),
+        name: job.name,
+        payload: JSON.stringify(parsed ?? {}),
+        maxAttempts,
+        runAt: enqueueOptions.runAt ?? clock(),
+        singletonKey: enqueueOptions.singletonKey ?? null,
+      });
       return row?.id;
     },
 

@@ -122,7 +122,12 @@ export function createEntries(db: Db, events: EventBus) {
             note,
             tagCount: input.tagIds?.length ?? 0,
           });
-          const ruled = { projectId: refs.project_id ?? null, tagIds: input.tagIds ?? [], stopped: true };
+          const ruled = {
+            projectId: refs.project_id ?? null,
+            tagIds: input.tagIds ?? [],
+            stopped: true,
+            required: refs.requiredTagLists,
+          };
           await assertTagRules(tx, workspaceId, [ruled]);
           const entry = await repo.insert(tx, {
             workspace_id: workspaceId,

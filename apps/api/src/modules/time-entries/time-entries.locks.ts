@@ -1,6 +1,7 @@
 import { type ApprovalStatus, approvalMessages, type Role } from '@sundial/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import type { WriteBy } from './time-entries.shared.js';
@@ -38,6 +39,47 @@ interface LockRow {
 }
 
 /**
+ * The locks met by these (person, instant) pairs, with the owners' membership rows taken (`for key
+ * share`, held until the write commits) with `skip locked`, in the statement that reads the locks:
+ * one round trip, built and compiled once (every time write sends it). `held` below `members`
+ * means a row was skipped: a submission or an approval holds it (`for update`), see `readLocks`.
+ */
+const locksQuery = prepared(
+  ['workspaceId', 'userIds', 'ids', 'ats'],
+  (db, v: { workspaceId: string; userIds: string[]; ids: string[]; ats: string[] }) => ({
+    compile: () =>
+      sql<LockRow & { held: number; members: number }>`
+    with locked as materialized (
+      select m.user_id from memberships m
+      where m.workspace_id = ${v.workspaceId} and m.user_id = any(${v.userIds}::uuid[])
+      for key share skip locked
+    ),
+    t as (
+      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
+      from unnest(${v.ids}::uuid[], ${v.ats}::timestamptz[]) as t (user_id, at)
+      join users u on u.id = t.user_id
+    ),
+    met as (
+      select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+        a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
+        a.status = 'approved' as approved, t.day as sort_day
+      from t
+      left join approval_settings s on s.workspace_id = ${v.workspaceId}
+      left join approvals a on a.workspace_id = ${v.workspaceId} and a.user_id = t.user_id
+        and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
+      where t.day < s.lock_date or a.id is not null
+    )
+    select (select count(*) from locked)::int as held,
+      (select count(*) from memberships m where m.workspace_id = ${v.workspaceId} and m.user_id = any(${v.userIds}::uuid[]))::int as members,
+      met.user_id, met.name, met.day, met.lock_date, met.status, met.period_start, met.period_end
+    from (select 1) as one
+    left join met on true
+    order by met.approved desc nulls last, met.sort_day
+  `.compile(db),
+  }),
+);
+
+/**
  * Throws 409 time_locked naming the first lock met; `role` is the writer's, looked up when not given.
  * `doing` ("Deleting this project") marks a write of other modules that changes many people's time:
  * the refusal says what was refused and whose approved time stood in the way.
@@ -48,7 +90,7 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   const unique = new Map(targets.map((t) => [`${t.userId}|${t.at.toISOString()}`, t]));
   const ids = [...unique.values()].map((t) => t.userId);
   const ats = [...unique.values()].map((t) => t.at.toISOString());
-  const rows = await readLocks(tx, writer.workspaceId, userIds, ids, ats);
+  const rows = await readLocks(tx, { workspaceId: writer.workspaceId, userIds, ids, ats });
   if (rows.length === 0) return;
   const role = writer.role ?? (await roleOf(tx, writer));
   const refuse = (reason: string) => timeLocked(doing ? approvalMessages.cleanupLocked(doing, reason) : reason);
@@ -67,46 +109,17 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
 }
 
 /**
- * The locks met by these (person, instant) pairs, with the owners' membership rows held (`for key
- * share`) until the write commits. One round trip when nobody holds a row: the rows are taken with
- * `skip locked` in the statement that reads the locks. A row skipped is one a submission or an
- * approval holds (`for update`); its statement's snapshot predates that commit, so the rows are
- * then taken waiting, and the locks read again by a statement that sees what was committed.
+ * The locks met, with the owners' membership rows held until the write commits. When `locksQuery`
+ * skipped a row (a submission or an approval holds it), its statement's snapshot predates that
+ * commit: the rows are then taken waiting, and the locks read again by a statement that sees it.
  */
-async function readLocks(tx: Db, workspaceId: string, userIds: string[], ids: string[], ats: string[]) {
-  const { rows } = await sql<LockRow & { held: number; members: number }>`
-    with locked as materialized (
-      select m.user_id from memberships m
-      where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[])
-      for key share skip locked
-    ),
-    t as (
-      select t.user_id, coalesce(nullif(u.name, ''), u.email) as name, (t.at at time zone u.time_zone)::date as day
-      from unnest(${ids}::uuid[], ${ats}::timestamptz[]) as t (user_id, at)
-      join users u on u.id = t.user_id
-    ),
-    met as (
-      select t.user_id, t.name, to_char(t.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
-        a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
-        a.status = 'approved' as approved, t.day as sort_day
-      from t
-      left join approval_settings s on s.workspace_id = ${workspaceId}
-      left join approvals a on a.workspace_id = ${workspaceId} and a.user_id = t.user_id
-        and a.status in ('submitted', 'approved') and a.period_start <= t.day and a.period_end >= t.day
-      where t.day < s.lock_date or a.id is not null
-    )
-    select (select count(*) from locked)::int as held,
-      (select count(*) from memberships m where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[]))::int as members,
-      met.user_id, met.name, met.day, met.lock_date, met.status, met.period_start, met.period_end
-    from (select 1) as one
-    left join met on true
-    order by met.approved desc nulls last, met.sort_day
-  `.execute(tx);
+async function readLocks(tx: Db, v: { workspaceId: string; userIds: string[]; ids: string[]; ats: string[] }) {
+  const rows = await locksQuery(tx, v);
   if ((rows[0]?.held ?? 0) < (rows[0]?.members ?? 0)) {
     await sql`select 1 from memberships m
-      where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[])
+      where m.workspace_id = ${v.workspaceId} and m.user_id = any(${v.userIds}::uuid[])
       for key share`.execute(tx);
-    return readLocks(tx, workspaceId, userIds, ids, ats);
+    return readLocks(tx, v);
   }
   return rows.filter((row) => row.user_id !== null);
 }

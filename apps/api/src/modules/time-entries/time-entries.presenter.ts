@@ -1,9 +1,10 @@
 import { amountCents, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
 import type { TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { type MoneyAccess, seesMoneyOf } from '../../platform/access.js';
+import { isoString } from '../../platform/iso-dates.js';
 import type { EntryWithRelations } from './time-entries.repository.js';
 
-const iso = (d: Date) => d.toISOString();
+const iso = isoString;
 
 /** Sees no rate or amount (the default: a caller shows money only after asking moneyAccessOf). */
 export const NO_MONEY: MoneyAccess = { billableOf: new Set(), costOf: new Set() };

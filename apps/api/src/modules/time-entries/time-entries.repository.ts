@@ -6,6 +6,12 @@ import { newId } from '../../platform/ids.js';
 import { type EntryLock, entryLockOf, type LockTarget } from './time-entries.locks.js';
 import type { WriteBy } from './time-entries.shared.js';
 
+/** A tag list a project requires, as its project's statement reads it. */
+export interface RequiredTagListRow {
+  listId: string;
+  listName: string;
+}
+
 export interface EntryWithRelations extends TimeEntryRow {
   tag_ids: string[];
   breaks: Pick<TimeEntryBreakRow, 'start_at' | 'end_at'>[];
@@ -339,6 +345,14 @@ const projectQuery = prepared(['workspaceId', 'id'], (db, v: { workspaceId: stri
   db
     .selectFrom('projects')
     .select(['id', 'archived_at', 'billable_default'])
+    // The tag lists the project requires (unarchived, by name, as the tag rules read them): a
+    // write that reads its project anyway needs no statement of its own for them.
+    .select(
+      sql<RequiredTagListRow[]>`coalesce((select json_agg(json_build_object('listId', l.id, 'listName', l.name)
+        order by l.name) from project_required_tag_lists r join tag_lists l on l.workspace_id = r.workspace_id
+        and l.id = r.tag_list_id where r.workspace_id = projects.workspace_id and r.project_id = projects.id
+        and l.archived_at is null), '[]')`.as('required_tag_lists'),
+    )
     .where('workspace_id', '=', v.workspaceId)
     .where('id', '=', v.id),
 );

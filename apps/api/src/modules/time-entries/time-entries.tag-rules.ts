@@ -1,7 +1,13 @@
-import { type RuledEntry, tagRuleProblem } from '@sundial/core';
+import { type RequiredTagList, type RuledEntry, tagRuleProblem } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { validationError } from '../../platform/errors.js';
 import { tagRulesRepository as repo } from './time-entries.tag-rules.repository.js';
+
+/**
+ * An entry to check; `required`: the lists its project requires, when the write read them with
+ * its project (`resolveRefs`), so they are not read again.
+ */
+export type CheckedEntry = RuledEntry & { required?: readonly RequiredTagList[] };
 
 /**
  * Advanced tags in the one write path for time: every write that sets an entry's project or tags
@@ -9,7 +15,7 @@ import { tagRulesRepository as repo } from './time-entries.tag-rules.repository.
  * its transaction, for all its entries in one statement (none without tags or project). The rules themselves are `tagRuleProblem`
  * in core; a broken one is a 422 on `tagIds` whose message names the list.
  */
-export async function assertTagRules(tx: Db, workspaceId: string, entries: RuledEntry[], when = ''): Promise<void> {
+export async function assertTagRules(tx: Db, workspaceId: string, entries: CheckedEntry[], when = ''): Promise<void> {
   const problem = await problemOf(tx, workspaceId, entries);
   for (const entry of entries) {
     const found = problem(entry, when);
@@ -38,9 +44,15 @@ export async function assertTagRulesKept(
 }
 
 /** Reads the rules of the entries' tags and projects once; returns the check of one entry. */
-async function problemOf(tx: Db, workspaceId: string, entries: RuledEntry[]) {
+async function problemOf(tx: Db, workspaceId: string, entries: CheckedEntry[]) {
   const tagIds = [...new Set(entries.flatMap((e) => e.tagIds))];
-  const projectIds = [...new Set(entries.flatMap((e) => (e.projectId && e.stopped ? [e.projectId] : [])))];
-  const { tags, required } = await repo.rulesFor(tx, workspaceId, tagIds, projectIds);
-  return (entry: RuledEntry, when = '') => tagRuleProblem(entry, tags, required, when);
+  const known = new Map<string, readonly RequiredTagList[]>();
+  for (const e of entries) if (e.projectId && e.stopped && e.required) known.set(e.projectId, e.required);
+  const projectIds = [
+    ...new Set(entries.flatMap((e) => (e.projectId && e.stopped && !known.has(e.projectId) ? [e.projectId] : []))),
+  ];
+  const read = await repo.rulesFor(tx, workspaceId, tagIds, projectIds);
+  // Each project's lists come whole from one statement, in its order (the check reads them per project).
+  const required = [...[...known.values()].flat(), ...read.required];
+  return (entry: RuledEntry, when = '') => tagRuleProblem(entry, read.tags, required, when);
 }

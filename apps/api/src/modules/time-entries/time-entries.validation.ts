@@ -1,4 +1,4 @@
-import { formatDuration, type TimeSettings } from '@sundial/core';
+import { formatDuration, type RequiredTagList, type TimeSettings } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { memberReachesProject } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -24,15 +24,24 @@ export interface EntryInput {
  * Checks project, task and tags belong to the workspace and fit together; fills project from task.
  * A new project must be one that every owner of the time (`ownerIds`) may book on.
  */
+/** The project and task a write will carry, and what was read with its project. */
+export interface ResolvedRefs {
+  project_id?: string | null;
+  task_id?: string | null;
+  billableDefault?: boolean;
+  /** The lists the project requires, when the project was read (`assertTagRules` takes them as known). */
+  requiredTagLists?: RequiredTagList[];
+}
+
 export async function resolveRefs(
   tx: Db,
   actor: Actor,
   input: { projectId?: string | null; taskId?: string | null; tagIds?: string[] },
   current: { project_id: string | null; task_id: string | null } | undefined,
   ownerIds: string[],
-): Promise<{ project_id?: string | null; task_id?: string | null; billableDefault?: boolean }> {
+): Promise<ResolvedRefs> {
   const workspaceId = actor.membership.workspace.id;
-  const out: { project_id?: string | null; task_id?: string | null; billableDefault?: boolean } = {};
+  const out: ResolvedRefs = {};
   // An edit that keeps project and task has nothing of theirs to check again (the default billable
   // is for new entries only).
   const keepsRefs = current !== undefined && input.projectId === undefined && input.taskId === undefined;
@@ -86,6 +95,7 @@ export async function resolveRefs(
       }
     }
     out.billableDefault = project.billable_default;
+    out.requiredTagLists = project.required_tag_lists.map((l) => ({ projectId: project.id, ...l }));
   }
   await assertTagsExist(tx, workspaceId, input.tagIds);
   out.project_id = projectId;
