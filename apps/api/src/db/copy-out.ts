@@ -6,17 +6,20 @@ import { to as copyTo } from 'pg-copy-streams';
 /**
  * `COPY (query) TO STDOUT WITH (FORMAT csv)` on PostgreSQL: the database writes the CSV itself, so
  * a million rows cost no row parsing, objects or garbage in Node (bench/README.md, Exports). The
- * `before` statements run first in the same read-only, repeatable-read transaction, so what they
- * answer (an export's totals) is of the very snapshot the copy streams. The stream holds its
- * connection until it is read to the end or destroyed (then the connection is closed, as a copy
- * cut short leaves it mid-protocol): whoever gets it must read or destroy it.
+ * `beside` statements (an export's totals) answer of the very snapshot the copy streams, in a
+ * read-only, repeatable-read transaction: on a second pooled connection that imports the copy's
+ * exported snapshot and runs them while the copy streams (so they cost no wall time), or, when the
+ * pool has no connection to spare, on the copy's own connection before it starts (a second wait
+ * for the pool could deadlock exports that each hold one). The stream holds its connection until
+ * it is read to the end or destroyed (then the connection is closed, as a copy cut short leaves it
+ * mid-protocol): whoever gets it must read or destroy it.
  */
 export type CopyOut = (work: {
-  before: readonly CompiledQuery[];
+  beside: readonly CompiledQuery[];
   copy: CompiledQuery;
   /** work_mem for this transaction ("128MB"): a sort of a million rows in memory instead of on disk. */
   workMem?: string;
-}) => Promise<{ before: Record<string, unknown>[][]; csv: Readable }>;
+}) => Promise<{ beside: Promise<Record<string, unknown>[][]>; csv: Readable }>;
 
 /**
  * COPY takes no bind parameters, so the statement's are written into it as literals: each one
@@ -50,23 +53,53 @@ function arrayLiteral(values: readonly unknown[]): string {
   return `{${values.map(item).join(',')}}`;
 }
 
+const BEGIN = 'begin isolation level repeatable read read only';
+// A report's statement is costly enough for JIT compilation, which takes longer than running it.
+const NO_JIT = 'set local jit = off';
+
+/** A pooled connection released once, closed instead when it may be mid-protocol. */
+function held(client: pg.PoolClient) {
+  let released = false;
+  return (broken?: boolean) => {
+    if (released) return;
+    released = true;
+    client.release(broken);
+  };
+}
+
+async function runAll(client: pg.PoolClient, queries: readonly CompiledQuery[]) {
+  const results: Record<string, unknown>[][] = [];
+  for (const query of queries) results.push((await client.query(query.sql, [...query.parameters])).rows);
+  return results;
+}
+
+/** True when `pool.connect()` would answer without waiting for another caller to release a connection. */
+const hasSpare = (pool: pg.Pool) => pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10);
+
 export function pgCopyOut(pool: pg.Pool): CopyOut {
-  return async ({ before, copy, workMem }) => {
+  return async ({ beside, copy, workMem }) => {
     const text = `copy (${inlineParameters(copy)}) to stdout with (format csv)`;
     const client = await pool.connect();
-    let released = false;
-    const release = (broken?: boolean) => {
-      if (released) return;
-      released = true;
-      client.release(broken);
-    };
-    const results: Record<string, unknown>[][] = [];
+    const release = held(client);
+    let besideResults: Promise<Record<string, unknown>[][]>;
     try {
-      await client.query('begin isolation level repeatable read read only');
-      // A report's statement is costly enough for JIT compilation, which takes longer than running it.
-      await client.query('set local jit = off');
+      await client.query(BEGIN);
+      await client.query(NO_JIT);
       if (workMem) await client.query(`set local work_mem = ${pg.escapeLiteral(workMem)}`);
-      for (const query of before) results.push((await client.query(query.sql, [...query.parameters])).rows);
+      const second = beside.length > 0 && hasSpare(pool) ? await pool.connect() : undefined;
+      if (second) {
+        const snapshot = await client.query<{ id: string }>('select pg_export_snapshot() as id').catch((error) => {
+          second.release();
+          throw error;
+        });
+        const running = inSnapshot(second, String(snapshot.rows[0]?.id), beside);
+        // Nobody may wait for the totals (a reader gone early): their failure is the footer's, not the process's.
+        running.catch(() => undefined);
+        besideResults = running;
+        // Until the second connection holds the snapshot, the copy (whose end commits and so
+        // forgets the snapshot) does not start; the statements then run beside it.
+        await running.imported;
+      } else besideResults = Promise.resolve(await runAll(client, beside));
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       release();
@@ -89,6 +122,33 @@ export function pgCopyOut(pool: pg.Pool): CopyOut {
     };
     csv.on('error', drop);
     csv.on('close', drop);
-    return { before: results, csv };
+    return { beside: besideResults, csv };
   };
+}
+
+/**
+ * Runs `queries` on `client` in the snapshot another transaction exported, then releases it:
+ * `imported` settles once the snapshot is held (the exporting transaction may end after that).
+ */
+function inSnapshot(client: pg.PoolClient, snapshot: string, queries: readonly CompiledQuery[]) {
+  const release = held(client);
+  const imported = (async () => {
+    await client.query(BEGIN);
+    await client.query(`set transaction snapshot ${pg.escapeLiteral(snapshot)}`);
+    await client.query(NO_JIT);
+  })();
+  const results = (async () => {
+    try {
+      await imported;
+      const rows = await runAll(client, queries);
+      await client.query('commit');
+      release();
+      return rows;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      release();
+      throw error;
+    }
+  })();
+  return Object.assign(results, { imported });
 }

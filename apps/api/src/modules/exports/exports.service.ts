@@ -42,8 +42,11 @@ export interface ExportFile {
   fileName: string;
   contentType: string;
   stream: Readable;
-  /** The rows the file holds (totals rows included), as counted before streaming. */
-  rows: number;
+  /**
+   * The rows the file holds (totals rows included): counted before streaming, or, for a CSV the
+   * database writes, beside it (settling while it streams; a reader gone early may never see it).
+   */
+  rows: Promise<number>;
 }
 
 export interface ExportOptions {
@@ -590,11 +593,10 @@ export function createExportsService(deps: {
       bom: o.bom,
       header: csvHeader(columns),
       rows: copied.csv,
-      footer: csvRecord(columns, formats)(detailedTotalCells(copied.totals, shown)),
-      expectedRows: copied.totals.entries,
+      footer: copied.totals.then((totals) => csvRecord(columns, formats)(detailedTotalCells(totals, shown))),
       ...(o.onRow ? { onRow: o.onRow } : {}),
     });
-    return { range: copied.range, stream, rows: copied.totals.entries + 1 };
+    return { range: copied.range, stream, rows: copied.totals.then((totals) => totals.entries + 1) };
   }
 
   return {
@@ -689,7 +691,7 @@ export function createExportsService(deps: {
         fileName: `${table.fileName}.${options.format}`,
         contentType: CONTENT_TYPES[options.format],
         stream,
-        rows: built.count,
+        rows: Promise.resolve(built.count),
       };
     },
   };

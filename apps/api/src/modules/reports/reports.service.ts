@@ -556,8 +556,8 @@ export function createReportsService(
     /**
      * The Detailed report as CSV that PostgreSQL writes itself (`COPY … TO STDOUT`): the rows of
      * `detailedStream`, in its order, each laid out by `cells` (SQL over `d.<DetailedCellColumn>`,
-     * chosen knowing what money the actor sees and the report's zone), with the listing's totals counted in the same
-     * snapshot first. A million rows then cost Node no parsing or objects (bench/README.md,
+     * chosen knowing what money the actor sees and the report's zone), and the listing's totals counted in the same
+     * snapshot while it streams (`totals` settles by the time the copy ends, usually long before). A million rows then cost Node no parsing or objects (bench/README.md,
      * Exports). Null on PGlite, which cannot copy to a client: read `detailedStream` there. The
      * CSV stream holds a connection until it is read to the end or destroyed.
      */
@@ -572,23 +572,28 @@ export function createReportsService(
       const f = await resolve(actor, q, now);
       const access = await moneyAccessOf(db, actor);
       const seen = { billable: peopleOf(access.billableOf), cost: peopleOf(access.costOf) };
-      const { before, csv } = await copyOut({
-        before: [compileDetailedTotals(f, seen).compile(db)],
+      const { beside, csv } = await copyOut({
+        beside: [compileDetailedTotals(f, seen).compile(db)],
         copy: compileDetailedCells(f, q, seen, cells({ access, timeZone: f.timeZone })).compile(db),
         // The listing's sort of a large export fits in memory instead of spilling to disk.
         workMem: '128MB',
       });
-      const t = before[0]?.[0] ?? {};
       const amount = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-      return {
-        range: rangeOf(f),
-        access,
-        totals: {
+      const totals = beside.then(([rows]) => {
+        const t = rows?.[0] ?? {};
+        return {
           entries: Number(t.entries ?? 0),
           seconds: Number(t.seconds ?? 0),
           billableAmount: amount(t.billable_cents),
           costAmount: amount(t.cost_cents),
-        },
+        };
+      });
+      // Read with the last line, maybe never (a reader gone early).
+      totals.catch(() => undefined);
+      return {
+        range: rangeOf(f),
+        access,
+        totals,
         csv,
       };
     },
