@@ -1,23 +1,30 @@
-import type { Readable } from 'node:stream';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 
 /**
  * `COPY (query) TO STDOUT WITH (FORMAT csv)` on PostgreSQL: the database writes the CSV itself, so
- * a million rows cost no row parsing, objects or garbage in Node (bench/README.md, Exports). The
- * `beside` statements (an export's totals) answer of the very snapshot the copy streams, in a
- * read-only, repeatable-read transaction: on a second pooled connection that imports the copy's
- * exported snapshot and runs them while the copy streams (so they cost no wall time), or, when the
- * pool has no connection to spare, on the copy's own connection before it starts (a second wait
- * for the pool could deadlock exports that each hold one). The stream holds its connection until
- * it is read to the end or destroyed (then the connection is closed, as a copy cut short leaves it
- * mid-protocol): whoever gets it must read or destroy it.
+ * a million rows cost no row parsing, objects or garbage in Node (bench/README.md, Exports).
+ * Everything runs in read-only, repeatable-read transactions of ONE snapshot: the first
+ * connection's, exported to the spare pooled connections that take the later `copies` (each copied
+ * at the same time as the first, into a temporary file sent in its turn: the CSV's bytes are those
+ * of the copies one after the other) and the `beside` statements (an export's totals, answered while
+ * the rows stream). What finds no spare connection runs on the first one, the beside statements
+ * before its copies and the copies one after the other: an export never waits for the pool while it
+ * holds a connection (exports that each hold one and wait for another could deadlock). The stream
+ * holds its connections until it is read to the end or destroyed (then a connection mid-copy is
+ * closed, not reused): whoever gets it must read or destroy it.
  */
 export type CopyOut = (work: {
   beside: readonly CompiledQuery[];
-  copy: CompiledQuery;
-  /** work_mem for this transaction ("128MB"): a sort of a million rows in memory instead of on disk. */
+  /** The statements whose rows the CSV holds, in this order (parts of one listing). */
+  copies: readonly CompiledQuery[];
+  /** work_mem for these transactions ("128MB"): a sort of a million rows in memory instead of on disk. */
   workMem?: string;
 }) => Promise<{ beside: Promise<Record<string, unknown>[][]>; csv: Readable }>;
 
@@ -57,7 +64,7 @@ const BEGIN = 'begin isolation level repeatable read read only';
 // A report's statement is costly enough for JIT compilation, which takes longer than running it.
 const NO_JIT = 'set local jit = off';
 
-/** A pooled connection released once, closed instead when it may be mid-protocol. */
+/** A pooled connection released once; closed instead when it may be mid-protocol or mid-transaction. */
 function held(client: pg.PoolClient) {
   let released = false;
   return (broken?: boolean) => {
@@ -76,79 +83,107 @@ async function runAll(client: pg.PoolClient, queries: readonly CompiledQuery[]) 
 /** True when `pool.connect()` would answer without waiting for another caller to release a connection. */
 const hasSpare = (pool: pg.Pool) => pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10);
 
+/** A copy on a connection of its own, written to `file` as it comes. */
+function spool(client: pg.PoolClient, text: string, file: string) {
+  const release = held(client);
+  const copy = client.query(copyTo(text));
+  const done = pipeline(copy, fs.createWriteStream(file)).then(
+    async () => {
+      await client.query('commit');
+      release();
+    },
+    (error: unknown) => {
+      release(true);
+      throw error;
+    },
+  );
+  // Read only when its turn comes, maybe never (a reader gone early).
+  done.catch(() => undefined);
+  return { file, done, stop: () => copy.destroy() };
+}
+
 export function pgCopyOut(pool: pg.Pool): CopyOut {
-  return async ({ beside, copy, workMem }) => {
-    const text = `copy (${inlineParameters(copy)}) to stdout with (format csv)`;
+  return async ({ beside, copies, workMem }) => {
+    const texts = copies.map((copy) => `copy (${inlineParameters(copy)}) to stdout with (format csv)`);
+    const settings = [NO_JIT, ...(workMem ? [`set local work_mem = ${pg.escapeLiteral(workMem)}`] : [])];
     const client = await pool.connect();
     const release = held(client);
-    let besideResults: Promise<Record<string, unknown>[][]>;
+    const helpers: pg.PoolClient[] = [];
+    let besideResults: Promise<Record<string, unknown>[][]> | undefined;
+    let dir: string | undefined;
     try {
       await client.query(BEGIN);
-      await client.query(NO_JIT);
-      if (workMem) await client.query(`set local work_mem = ${pg.escapeLiteral(workMem)}`);
-      const second = beside.length > 0 && hasSpare(pool) ? await pool.connect() : undefined;
-      if (second) {
-        const snapshot = await client.query<{ id: string }>('select pg_export_snapshot() as id').catch((error) => {
-          second.release();
-          throw error;
-        });
-        const running = inSnapshot(second, String(snapshot.rows[0]?.id), beside);
-        // Nobody may wait for the totals (a reader gone early): their failure is the footer's, not the process's.
-        running.catch(() => undefined);
-        besideResults = running;
-        // Until the second connection holds the snapshot, the copy (whose end commits and so
-        // forgets the snapshot) does not start; the statements then run beside it.
-        await running.imported;
+      for (const setting of settings) await client.query(setting);
+      const wanted = texts.length - 1 + (beside.length > 0 ? 1 : 0);
+      while (helpers.length < wanted && hasSpare(pool)) helpers.push(await pool.connect());
+      if (helpers.length > 0) {
+        const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+        // Each helper holds the snapshot before the first copy starts: its end commits and so forgets it.
+        await Promise.all(helpers.map((helper) => inSnapshot(helper, String(rows[0]?.id), settings)));
+      }
+      if (helpers.length > texts.length - 1) {
+        const helper = helpers.pop() as pg.PoolClient;
+        besideResults = runThenCommit(helper, beside);
       } else besideResults = Promise.resolve(await runAll(client, beside));
+      // Nobody may wait for the totals (a reader gone early): their failure is the footer's, not the process's.
+      besideResults.catch(() => undefined);
+      if (helpers.length > 0) dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'sundial-copy-'));
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       release();
+      for (const helper of helpers) helper.release(true);
       throw error;
     }
-    const csv = client.query(copyTo(text));
-    let settled = false;
-    csv.on('end', () => {
-      settled = true;
-      client.query('commit').then(
-        () => release(),
-        () => release(true),
-      );
+    // The first copy and those that found no connection on this one; the later ones beside it.
+    const mine = [texts[0] as string, ...texts.slice(1 + helpers.length)];
+    const spools = helpers.map((helper, i) =>
+      spool(helper, texts[1 + i] as string, path.join(dir as string, `${i}.csv`)),
+    );
+    let current: Readable | undefined;
+    async function* bytes() {
+      for (const text of mine) {
+        current = client.query(copyTo(text));
+        for await (const chunk of current) yield chunk as Buffer;
+      }
+      current = undefined;
+      await client.query('commit');
+      release();
+      for (const part of spools) {
+        await part.done;
+        for await (const chunk of fs.createReadStream(part.file)) yield chunk as Buffer;
+      }
+    }
+    const csv = Readable.from(bytes(), { objectMode: false });
+    csv.once('close', () => {
+      // Read to the end, this does nothing; cut short, a connection mid-copy is closed.
+      if (current) {
+        current.destroy();
+        release(true);
+      }
+      for (const part of spools) part.stop();
+      if (dir) fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
     });
-    // Failed, or destroyed by its reader before the end: the connection may be mid-copy, so it is closed, not reused.
-    const drop = () => {
-      if (settled) return;
-      settled = true;
-      release(true);
-    };
-    csv.on('error', drop);
-    csv.on('close', drop);
     return { beside: besideResults, csv };
   };
 }
 
-/**
- * Runs `queries` on `client` in the snapshot another transaction exported, then releases it:
- * `imported` settles once the snapshot is held (the exporting transaction may end after that).
- */
-function inSnapshot(client: pg.PoolClient, snapshot: string, queries: readonly CompiledQuery[]) {
+/** Begins a transaction on `client` in the snapshot another one exported (which may end after this). */
+async function inSnapshot(client: pg.PoolClient, snapshot: string, settings: readonly string[]) {
+  await client.query(BEGIN);
+  await client.query(`set transaction snapshot ${pg.escapeLiteral(snapshot)}`);
+  for (const setting of settings) await client.query(setting);
+}
+
+/** Runs `queries` in `client`'s transaction, ends it and releases the connection. */
+async function runThenCommit(client: pg.PoolClient, queries: readonly CompiledQuery[]) {
   const release = held(client);
-  const imported = (async () => {
-    await client.query(BEGIN);
-    await client.query(`set transaction snapshot ${pg.escapeLiteral(snapshot)}`);
-    await client.query(NO_JIT);
-  })();
-  const results = (async () => {
-    try {
-      await imported;
-      const rows = await runAll(client, queries);
-      await client.query('commit');
-      release();
-      return rows;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      release();
-      throw error;
-    }
-  })();
-  return Object.assign(results, { imported });
+  try {
+    const rows = await runAll(client, queries);
+    await client.query('commit');
+    release();
+    return rows;
+  } catch (error) {
+    release(true);
+    throw error;
+  }
 }

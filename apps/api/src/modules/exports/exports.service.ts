@@ -273,6 +273,10 @@ export function createExportsService(deps: {
   jobMinRows: number;
   /** Detailed CSVs written by the database where it can (PostgreSQL's COPY); false: always in Node. */
   databaseCsv?: boolean;
+  /** A large start-sorted database CSV is copied in this many parts at once (reports' `detailedCsv`). */
+  copyParts?: number;
+  /** ...when it lists at least this many entries (0: always). */
+  copySplitRows?: number;
 }) {
   const { reports } = deps;
 
@@ -583,11 +587,16 @@ export function createExportsService(deps: {
     const formats = { dateFormat: actor.user.date_format, timeFormat: actor.user.time_format };
     let columns: ExportColumn[] = [];
     let shown = { showBillable: false, showCost: false };
-    const copied = await reports.detailedCsv(actor, q, ({ access, timeZone }) => {
-      ({ columns, ...shown } = detailedColumns(currency, access, o.withoutCosts));
-      const values = detailedSqlValues(timeZone, shown);
-      return columns.map((c, i) => sqlCellText(c.type, values[i] ?? sql`null`, formats));
-    });
+    const copied = await reports.detailedCsv(
+      actor,
+      q,
+      ({ access, timeZone }) => {
+        ({ columns, ...shown } = detailedColumns(currency, access, o.withoutCosts));
+        const values = detailedSqlValues(timeZone, shown);
+        return columns.map((c, i) => sqlCellText(c.type, values[i] ?? sql`null`, formats));
+      },
+      { parts: deps.copyParts ?? 1, splitRows: deps.copySplitRows ?? 0 },
+    );
     if (!copied) return null;
     const stream = writeCopiedCsv({
       bom: o.bom,
