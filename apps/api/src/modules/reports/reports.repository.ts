@@ -655,8 +655,13 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey, part
       : sql`order by ${o.sort === 'duration' ? sql`coalesce(f.duration_seconds, -1)` : sql`f.note`} ${dir}, f.start_at ${dir}, f.entry_id ${dir}`;
   const invoice = invoiceOf(ws, sql`f.entry_id`);
   const where = part ? startPart(part) : undefined;
-  // The tags' lateral is grouped so that an entry without tags starts no aggregate: ungrouped, every
-  // row set up the two ordered aggregates' sorts (0.35 of 5 CPU seconds on a million untagged entries).
+  // The tags of the listing's own entries, grouped once and joined: looked up row by row (a lateral),
+  // every row set up two ordered aggregates and probed the index, tags or none (a million untagged
+  // entries: 4.0 CPU seconds for the whole copy instead of 5.0). A superset of the entries is
+  // harmless (the join picks), so the same filters, without the facts' split days.
+  const tagged = sql`select e.id from time_entries e
+    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+    where ${matchingEntries(f)}${where ? sql` and ${where}` : sql``}`;
   return sql<DetailedRow>`with ${factsCte(f, { day: false, listing: true, ...(where ? { where } : {}) })}
   select f.entry_id as id, f.user_id, coalesce(nullif(u.name, ''), u.email) as user_name, f.project_id,
     p.name as project_name, p.color as project_color, c.name as client_name, f.task_id, t.name as task_name,
@@ -664,9 +669,9 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey, part
     f.note, f.billable, f.invoiced_at, f.start_at, f.end_at, f.duration_seconds,
     f.seconds, f.billable_cents, f.cost_cents, ${invoice.columns}
   from facts f
-  left join lateral (select array_agg(tt.tag_id::text order by tt.tag_id) as ids, array_agg(g.name order by g.name) as names
+  left join (select tt.entry_id, array_agg(tt.tag_id::text order by tt.tag_id) as ids, array_agg(g.name order by g.name) as names
     from time_entry_tags tt join tags g on g.workspace_id = tt.workspace_id and g.id = tt.tag_id
-    where tt.workspace_id = ${ws} and tt.entry_id = f.entry_id group by tt.entry_id) tg on true
+    where tt.workspace_id = ${ws} and tt.entry_id in (${tagged}) group by tt.entry_id) tg on tg.entry_id = f.entry_id
   join users u on u.id = f.user_id
   left join projects p on p.workspace_id = ${ws} and p.id = f.project_id
   left join clients c on c.workspace_id = ${ws} and c.id = f.client_id
