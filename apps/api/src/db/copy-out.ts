@@ -134,10 +134,11 @@ export function pgCopyOut(pool: pg.Pool): CopyOut {
       for (const helper of helpers) helper.release(true);
       throw error;
     }
-    // The first copy and those that found no connection on this one; the later ones beside it.
-    const mine = [texts[0] as string, ...texts.slice(1 + helpers.length)];
+    // The last copies on the helpers, beside it; the first (and those that found no connection) on
+    // this one, one after the other: the file is this connection's bytes, then each spooled part's.
+    const mine = texts.slice(0, texts.length - helpers.length);
     const spools = helpers.map((helper, i) =>
-      spool(helper, texts[1 + i] as string, path.join(dir as string, `${i}.csv`)),
+      spool(helper, texts[mine.length + i] as string, path.join(dir as string, `${i}.csv`)),
     );
     let current: Readable | undefined;
     async function* bytes() {
@@ -155,11 +156,9 @@ export function pgCopyOut(pool: pg.Pool): CopyOut {
     }
     const csv = Readable.from(bytes(), { objectMode: false });
     csv.once('close', () => {
-      // Read to the end, this does nothing; cut short, a connection mid-copy is closed.
-      if (current) {
-        current.destroy();
-        release(true);
-      }
+      // Read to the end, this does nothing; cut short or failed, this connection (maybe mid-copy) is closed.
+      current?.destroy();
+      release(true);
       for (const part of spools) part.stop();
       if (dir) fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
     });
