@@ -81,6 +81,14 @@ const envSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('true')
     .transform((value) => value === 'true'),
+  /**
+   * A start-sorted Detailed CSV the database writes is copied in this many ranges of starts at
+   * once, on as many pooled connections (the later ranges through temporary files), when it lists
+   * at least EXPORT_COPY_SPLIT_ROWS entries: up to this many database cores at work. 1 copies it whole.
+   */
+  EXPORT_COPY_PARTS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(8).default(2),
+  /** See EXPORT_COPY_PARTS; 0 splits every such export, from exact quantiles (tests). */
+  EXPORT_COPY_SPLIT_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(0).default(20_000),
   /** Whether this process runs queued jobs (mail, purges); with false it only enqueues them for others. */
   JOBS_ENABLED: z
     .enum(['true', 'false'], { error: 'must be true or false' })

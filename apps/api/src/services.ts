@@ -112,6 +112,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     pageRows: config.EXPORT_PAGE_ROWS,
     jobMinRows: config.EXPORT_JOB_MIN_ROWS,
     databaseCsv: config.EXPORT_DATABASE_CSV,
+    copyParts: config.EXPORT_COPY_PARTS,
+    copySplitRows: config.EXPORT_COPY_SPLIT_ROWS,
     logoOf,
   });
   const savedReports = createSavedReportsService({

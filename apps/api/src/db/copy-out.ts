@@ -1,22 +1,32 @@
-import type { Readable } from 'node:stream';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 
 /**
  * `COPY (query) TO STDOUT WITH (FORMAT csv)` on PostgreSQL: the database writes the CSV itself, so
- * a million rows cost no row parsing, objects or garbage in Node (bench/README.md, Exports). The
- * `before` statements run first in the same read-only, repeatable-read transaction, so what they
- * answer (an export's totals) is of the very snapshot the copy streams. The stream holds its
- * connection until it is read to the end or destroyed (then the connection is closed, as a copy
- * cut short leaves it mid-protocol): whoever gets it must read or destroy it.
+ * a million rows cost no row parsing, objects or garbage in Node (bench/README.md, Exports).
+ * Everything runs in read-only, repeatable-read transactions of ONE snapshot: the first
+ * connection's, exported to the spare pooled connections that take the later `copies` (each copied
+ * at the same time as the first, into a temporary file sent in its turn: the CSV's bytes are those
+ * of the copies one after the other) and the `beside` statements (an export's totals, answered while
+ * the rows stream). What finds no spare connection runs on the first one, the beside statements
+ * before its copies and the copies one after the other: an export never waits for the pool while it
+ * holds a connection (exports that each hold one and wait for another could deadlock). The stream
+ * holds its connections until it is read to the end or destroyed (then a connection mid-copy is
+ * closed, not reused): whoever gets it must read or destroy it.
  */
 export type CopyOut = (work: {
-  before: readonly CompiledQuery[];
-  copy: CompiledQuery;
-  /** work_mem for this transaction ("128MB"): a sort of a million rows in memory instead of on disk. */
+  beside: readonly CompiledQuery[];
+  /** The statements whose rows the CSV holds, in this order (parts of one listing). */
+  copies: readonly CompiledQuery[];
+  /** work_mem for these transactions ("128MB"): a sort of a million rows in memory instead of on disk. */
   workMem?: string;
-}) => Promise<{ before: Record<string, unknown>[][]; csv: Readable }>;
+}) => Promise<{ beside: Promise<Record<string, unknown>[][]>; csv: Readable }>;
 
 /**
  * COPY takes no bind parameters, so the statement's are written into it as literals: each one
@@ -50,45 +60,129 @@ function arrayLiteral(values: readonly unknown[]): string {
   return `{${values.map(item).join(',')}}`;
 }
 
+const BEGIN = 'begin isolation level repeatable read read only';
+// A report's statement is costly enough for JIT compilation, which takes longer than running it.
+const NO_JIT = 'set local jit = off';
+
+/** A pooled connection released once; closed instead when it may be mid-protocol or mid-transaction. */
+function held(client: pg.PoolClient) {
+  let released = false;
+  return (broken?: boolean) => {
+    if (released) return;
+    released = true;
+    client.release(broken);
+  };
+}
+
+async function runAll(client: pg.PoolClient, queries: readonly CompiledQuery[]) {
+  const results: Record<string, unknown>[][] = [];
+  for (const query of queries) results.push((await client.query(query.sql, [...query.parameters])).rows);
+  return results;
+}
+
+/** True when `pool.connect()` would answer without waiting for another caller to release a connection. */
+const hasSpare = (pool: pg.Pool) => pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10);
+
+/** A copy on a connection of its own, written to `file` as it comes. */
+function spool(client: pg.PoolClient, text: string, file: string) {
+  const release = held(client);
+  const copy = client.query(copyTo(text));
+  const done = pipeline(copy, fs.createWriteStream(file)).then(
+    async () => {
+      await client.query('commit');
+      release();
+    },
+    (error: unknown) => {
+      release(true);
+      throw error;
+    },
+  );
+  // Read only when its turn comes, maybe never (a reader gone early).
+  done.catch(() => undefined);
+  return { file, done, stop: () => copy.destroy() };
+}
+
 export function pgCopyOut(pool: pg.Pool): CopyOut {
-  return async ({ before, copy, workMem }) => {
-    const text = `copy (${inlineParameters(copy)}) to stdout with (format csv)`;
+  return async ({ beside, copies, workMem }) => {
+    const texts = copies.map((copy) => `copy (${inlineParameters(copy)}) to stdout with (format csv)`);
+    const settings = [NO_JIT, ...(workMem ? [`set local work_mem = ${pg.escapeLiteral(workMem)}`] : [])];
     const client = await pool.connect();
-    let released = false;
-    const release = (broken?: boolean) => {
-      if (released) return;
-      released = true;
-      client.release(broken);
-    };
-    const results: Record<string, unknown>[][] = [];
+    const release = held(client);
+    const helpers: pg.PoolClient[] = [];
+    let besideResults: Promise<Record<string, unknown>[][]> | undefined;
+    let dir: string | undefined;
     try {
-      await client.query('begin isolation level repeatable read read only');
-      // A report's statement is costly enough for JIT compilation, which takes longer than running it.
-      await client.query('set local jit = off');
-      if (workMem) await client.query(`set local work_mem = ${pg.escapeLiteral(workMem)}`);
-      for (const query of before) results.push((await client.query(query.sql, [...query.parameters])).rows);
+      await client.query(BEGIN);
+      for (const setting of settings) await client.query(setting);
+      const wanted = texts.length - 1 + (beside.length > 0 ? 1 : 0);
+      while (helpers.length < wanted && hasSpare(pool)) helpers.push(await pool.connect());
+      if (helpers.length > 0) {
+        const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+        // Each helper holds the snapshot before the first copy starts: its end commits and so forgets it.
+        await Promise.all(helpers.map((helper) => inSnapshot(helper, String(rows[0]?.id), settings)));
+      }
+      if (helpers.length > texts.length - 1) {
+        const helper = helpers.pop() as pg.PoolClient;
+        besideResults = runThenCommit(helper, beside);
+      } else besideResults = Promise.resolve(await runAll(client, beside));
+      // Nobody may wait for the totals (a reader gone early): their failure is the footer's, not the process's.
+      besideResults.catch(() => undefined);
+      if (helpers.length > 0) dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'sundial-copy-'));
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       release();
+      for (const helper of helpers) helper.release(true);
       throw error;
     }
-    const csv = client.query(copyTo(text));
-    let settled = false;
-    csv.on('end', () => {
-      settled = true;
-      client.query('commit').then(
-        () => release(),
-        () => release(true),
-      );
-    });
-    // Failed, or destroyed by its reader before the end: the connection may be mid-copy, so it is closed, not reused.
-    const drop = () => {
-      if (settled) return;
-      settled = true;
+    // The last copies on the helpers, beside it; the first (and those that found no connection) on
+    // this one, one after the other: the file is this connection's bytes, then each spooled part's.
+    const mine = texts.slice(0, texts.length - helpers.length);
+    const spools = helpers.map((helper, i) =>
+      spool(helper, texts[mine.length + i] as string, path.join(dir as string, `${i}.csv`)),
+    );
+    let current: Readable | undefined;
+    async function* bytes() {
+      for (const text of mine) {
+        current = client.query(copyTo(text));
+        for await (const chunk of current) yield chunk as Buffer;
+      }
+      current = undefined;
+      await client.query('commit');
+      release();
+      for (const part of spools) {
+        await part.done;
+        for await (const chunk of fs.createReadStream(part.file)) yield chunk as Buffer;
+      }
+    }
+    const csv = Readable.from(bytes(), { objectMode: false });
+    csv.once('close', () => {
+      // Read to the end, this does nothing; cut short or failed, this connection (maybe mid-copy) is closed.
+      current?.destroy();
       release(true);
-    };
-    csv.on('error', drop);
-    csv.on('close', drop);
-    return { before: results, csv };
+      for (const part of spools) part.stop();
+      if (dir) fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    });
+    return { beside: besideResults, csv };
   };
+}
+
+/** Begins a transaction on `client` in the snapshot another one exported (which may end after this). */
+async function inSnapshot(client: pg.PoolClient, snapshot: string, settings: readonly string[]) {
+  await client.query(BEGIN);
+  await client.query(`set transaction snapshot ${pg.escapeLiteral(snapshot)}`);
+  for (const setting of settings) await client.query(setting);
+}
+
+/** Runs `queries` in `client`'s transaction, ends it and releases the connection. */
+async function runThenCommit(client: pg.PoolClient, queries: readonly CompiledQuery[]) {
+  const release = held(client);
+  try {
+    const rows = await runAll(client, queries);
+    await client.query('commit');
+    release();
+    return rows;
+  } catch (error) {
+    release(true);
+    throw error;
+  }
 }

@@ -116,7 +116,12 @@ export function createExportJobsService(deps: {
       const params = new URLSearchParams(found.query);
       params.set('format', found.format);
       const file = await deps.exports.export(actor, params, { onRow: () => rowsDone++ });
-      await repo.progress(db, workspaceId, id, attempt, { done: 0, total: file.rows });
+      // A stream not read holds its database connection: a count that failed ends it too.
+      const rows = await file.rows.catch((error: unknown) => {
+        file.stream.destroy();
+        throw error;
+      });
+      await repo.progress(db, workspaceId, id, attempt, { done: 0, total: rows });
       let seq = 0;
       let size = 0;
       let pending: Buffer[] = [];
@@ -155,7 +160,7 @@ export function createExportJobsService(deps: {
             fileName: file.fileName,
             contentType: file.contentType,
             sizeBytes: size + last.length,
-            rows: file.rows,
+            rows,
             now,
             expiresAt: new Date(now.getTime() + EXPORT_FILE_TTL_MS),
           },

@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
@@ -15,6 +20,9 @@ import { copyOutFor } from '../../db/connection.js';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const ctx = useTestApp({ EXPORT_PAGE_ROWS: '3' });
 let inNode: FastifyInstance;
+/** Every start-sorted export copied in three parts at once (exact quantiles); `whole` never splits. */
+let inParts: FastifyInstance;
+let whole: FastifyInstance;
 let owner: SignedUp;
 let manager: SignedUp;
 let member: SignedUp;
@@ -104,8 +112,23 @@ beforeAll(async () => {
   });
   inNode = await buildApp({ config, db: ctx.t.db, logger: false });
   await inNode.ready();
+  const copying = (env: Record<string, string>) =>
+    loadConfig({
+      NODE_ENV: 'test',
+      PUBLIC_URL: 'http://localhost:3000',
+      WEB_DIST: '/nonexistent',
+      EXPORT_JOB_MIN_ROWS: '1000000',
+      ...env,
+    });
+  inParts = await buildApp({
+    config: copying({ EXPORT_COPY_PARTS: '3', EXPORT_COPY_SPLIT_ROWS: '0' }),
+    db: ctx.t.db,
+    logger: false,
+  });
+  whole = await buildApp({ config: copying({ EXPORT_COPY_PARTS: '1' }), db: ctx.t.db, logger: false });
+  await Promise.all([inParts.ready(), whole.ready()]);
 });
-afterAll(() => inNode?.close());
+afterAll(() => Promise.all([inNode?.close(), inParts?.close(), whole?.close()]));
 
 describe.runIf(onPostgres)('a Detailed CSV written by PostgreSQL', () => {
   it('is there to write it', () => {
@@ -156,5 +179,73 @@ describe.runIf(onPostgres)('a Detailed CSV written by PostgreSQL', () => {
     expect(descriptions).toContain('Comma, "quotes" and\na line break');
     expect(rows.map((r) => r[5])).toContain("'=Sum project");
     expect(rows.map((r) => r[4])).toContain('Client, "Quoted"');
+  });
+
+  it.each([
+    'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=Europe/Paris&sort=start&order=asc',
+    'preset=custom&from=2026-10-21&to=2026-10-27&timeZone=Pacific/Auckland&sort=start&order=desc&bom=true',
+    'preset=custom&from=2026-10-18&to=2026-12-31&timeZone=UTC&sort=start&order=asc',
+    'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=Asia/Kathmandu&sort=start&order=desc&roundingMode=up&roundingMinutes=15',
+  ])('copied in parts at once, holds the bytes of one copy (%s)', async (query) => {
+    await ok(manager, 'PATCH', '/api/v1/me', { dateFormat: 'DD.MM.YYYY', timeFormat: '12h' });
+    for (const who of [owner, manager, member]) {
+      const [parts, one] = [await csvFrom(inParts, who, query), await csvFrom(whole, who, query)];
+      expect(parts.toString('utf8')).toBe(one.toString('utf8'));
+      expect(parse(parts, { bom: true, relax_column_count: true }).at(-1)?.[0]).toBe('Total');
+    }
+  });
+
+  it('gives every connection back and leaves no file behind when the reader of a copy in parts hangs up', async () => {
+    // Enough rows that the file cannot sit whole in the socket's buffers before the reader stops.
+    await sql`insert into time_entries (id, workspace_id, user_id, note, billable, start_at, end_at,
+        duration_seconds, created_by_user_id)
+      select gen_random_uuid(), ${owner.workspaceId}, ${owner.userId}, 'Bulk ' || n, false,
+        timestamptz '2027-01-01 00:00:00+00' + n * interval '10 seconds',
+        timestamptz '2027-01-01 00:00:05+00' + n * interval '10 seconds', 5, ${owner.userId}
+      from generate_series(1, 60000) n`.execute(ctx.t.db);
+    await inParts.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = inParts.server.address() as AddressInfo;
+    const bytes = await new Promise<number>((resolve, reject) => {
+      const request = http.get(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `${ws}/reports/export?format=csv&kind=detailed&preset=custom&from=2027-01-01&to=2027-01-31&timeZone=UTC`,
+          headers: { cookie: owner.cookie },
+        },
+        (response) => {
+          response.once('data', (chunk: Buffer) => {
+            response.pause();
+            // Hangs up while the server still has rows to send, the later parts still copying or spooled.
+            setTimeout(() => {
+              request.destroy();
+              resolve(chunk.length);
+            }, 100);
+          });
+        },
+      );
+      request.on('error', (error) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
+      });
+    });
+    expect(bytes).toBeGreaterThan(0);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const open = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`.execute(ctx.t.db);
+      const spooled = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('sundial-copy-'));
+      if (open.rows[0]?.n === 0 && spooled.length === 0) break;
+      expect(Date.now(), 'a transaction or a spooled part stayed after the download stopped').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Read to the end, the same export holds every row, once.
+    const rows: string[][] = parse(
+      await csvFrom(inParts, owner, 'preset=custom&from=2027-01-01&to=2027-01-31&timeZone=UTC&sort=start&order=asc'),
+    );
+    const bulk = rows.map((r) => r[7] ?? '').filter((note) => note.startsWith('Bulk '));
+    expect(bulk).toHaveLength(60_000);
+    expect(new Set(bulk).size).toBe(60_000);
+    // The header, the running timer (it started before the range's end) and the totals.
+    expect(rows.length).toBe(60_000 + 3);
   });
 });

@@ -77,37 +77,59 @@ export function csvRecord(columns: readonly ExportColumn[], formats: Formats): (
 
 /**
  * A CSV whose rows the database wrote (`COPY`, see reports' `detailedCsv`): the byte-order mark
- * when asked, the header, the copied rows as they come, the totals line last. `onRow` hears each
- * copied line, at most `rows` times (a description with a line break spans two).
+ * when asked, the header, the copied rows as they come, the totals line last (counted beside the
+ * copy: it is awaited only there). `onRow` hears each copied record: a line break inside a quoted
+ * field (a description's) does not end one.
  */
 export function writeCopiedCsv(parts: {
   bom: boolean;
   header: string;
   rows: Readable;
-  footer: string;
+  footer: Promise<string>;
   onRow?: () => void;
-  expectedRows: number;
 }): Readable {
   const { onRow } = parts;
   async function* chunks() {
     if (parts.bom) yield BOM;
     yield parts.header;
-    let heard = 0;
+    let quoted = false;
     for await (const chunk of parts.rows as AsyncIterable<Buffer>) {
-      if (onRow && heard < parts.expectedRows) {
-        for (let at = chunk.indexOf(10); at !== -1 && heard < parts.expectedRows; at = chunk.indexOf(10, at + 1)) {
-          heard++;
-          onRow();
-        }
-      }
+      if (onRow) quoted = countRecords(chunk, quoted, onRow);
       yield chunk;
     }
-    yield parts.footer;
+    yield await parts.footer;
   }
   const out = streamOf(chunks());
   // The copy holds a database connection until it is read or destroyed: a reader gone early destroys it.
   out.once('close', () => parts.rows.destroy());
   return out;
+}
+
+/**
+ * Calls `onRecord` for each line break outside quotes in `chunk` (a CSV's `""` inside a quoted
+ * field turns the state twice); answers whether the chunk ends inside quotes.
+ */
+function countRecords(chunk: Buffer, quoted: boolean, onRecord: () => void): boolean {
+  let inside = quoted;
+  let at = 0;
+  for (;;) {
+    if (inside) {
+      const close = chunk.indexOf(34, at);
+      if (close === -1) return true;
+      inside = false;
+      at = close + 1;
+    } else {
+      const quote = chunk.indexOf(34, at);
+      let line = chunk.indexOf(10, at);
+      while (line !== -1 && (quote === -1 || line < quote)) {
+        onRecord();
+        line = chunk.indexOf(10, line + 1);
+      }
+      if (quote === -1) return false;
+      inside = true;
+      at = quote + 1;
+    }
+  }
 }
 
 function streamOf(chunks: AsyncGenerator<string | Buffer>): Readable {

@@ -42,8 +42,11 @@ export interface ExportFile {
   fileName: string;
   contentType: string;
   stream: Readable;
-  /** The rows the file holds (totals rows included), as counted before streaming. */
-  rows: number;
+  /**
+   * The rows the file holds (totals rows included): counted before streaming, or, for a CSV the
+   * database writes, beside it (settling while it streams; a reader gone early may never see it).
+   */
+  rows: Promise<number>;
 }
 
 export interface ExportOptions {
@@ -270,6 +273,10 @@ export function createExportsService(deps: {
   jobMinRows: number;
   /** Detailed CSVs written by the database where it can (PostgreSQL's COPY); false: always in Node. */
   databaseCsv?: boolean;
+  /** A large start-sorted database CSV is copied in this many parts at once (reports' `detailedCsv`). */
+  copyParts?: number;
+  /** ...when it lists at least this many entries (0: always). */
+  copySplitRows?: number;
 }) {
   const { reports } = deps;
 
@@ -580,21 +587,25 @@ export function createExportsService(deps: {
     const formats = { dateFormat: actor.user.date_format, timeFormat: actor.user.time_format };
     let columns: ExportColumn[] = [];
     let shown = { showBillable: false, showCost: false };
-    const copied = await reports.detailedCsv(actor, q, ({ access, timeZone }) => {
-      ({ columns, ...shown } = detailedColumns(currency, access, o.withoutCosts));
-      const values = detailedSqlValues(timeZone, shown);
-      return columns.map((c, i) => sqlCellText(c.type, values[i] ?? sql`null`, formats));
-    });
+    const copied = await reports.detailedCsv(
+      actor,
+      q,
+      ({ access, timeZone }) => {
+        ({ columns, ...shown } = detailedColumns(currency, access, o.withoutCosts));
+        const values = detailedSqlValues(timeZone, shown);
+        return columns.map((c, i) => sqlCellText(c.type, values[i] ?? sql`null`, formats));
+      },
+      { parts: deps.copyParts ?? 1, splitRows: deps.copySplitRows ?? 0 },
+    );
     if (!copied) return null;
     const stream = writeCopiedCsv({
       bom: o.bom,
       header: csvHeader(columns),
       rows: copied.csv,
-      footer: csvRecord(columns, formats)(detailedTotalCells(copied.totals, shown)),
-      expectedRows: copied.totals.entries,
+      footer: copied.totals.then((totals) => csvRecord(columns, formats)(detailedTotalCells(totals, shown))),
       ...(o.onRow ? { onRow: o.onRow } : {}),
     });
-    return { range: copied.range, stream, rows: copied.totals.entries + 1 };
+    return { range: copied.range, stream, rows: copied.totals.then((totals) => totals.entries + 1) };
   }
 
   return {
@@ -689,7 +700,7 @@ export function createExportsService(deps: {
         fileName: `${table.fileName}.${options.format}`,
         contentType: CONTENT_TYPES[options.format],
         stream,
-        rows: built.count,
+        rows: Promise.resolve(built.count),
       };
     },
   };
