@@ -174,8 +174,10 @@ if (process.argv.includes('--groupings')) {
   // Every grouping the Summary page offers alone, the page's default (project, person) and common
   // pairs, over the year and the last 30 days, through the API reading the rollups (the default);
   // the entries (REPORT_ROLLUPS=false) too unless -- --rollups-only (at 10M each takes seconds).
+  // `-- --check` compares each answer with the entries' once (slow at 10M); BENCH_GROUPINGS="a,b;c" picks some.
   const rollupsOnly = process.argv.includes('--rollups-only');
-  const groupings = [
+  const check = process.argv.includes('--check');
+  const groupings = process.env.BENCH_GROUPINGS?.split(';') ?? [
     'project',
     'client',
     'task',
@@ -206,6 +208,8 @@ if (process.argv.includes('--groupings')) {
       const on = [];
       const off = [];
       let groups = 0;
+      if (check && JSON.stringify(await summary(base, q)) !== JSON.stringify(await summary(rawBase, q)))
+        throw new Error(`by ${groupBy}, ${label}: the rollups and the entries disagree`);
       for (let round = 0; round < 3; round++) {
         const timed = await time(() => summary(base, q));
         on.push(timed.ms);
@@ -214,7 +218,7 @@ if (process.argv.includes('--groupings')) {
         if (!rollupsOnly) off.push((await time(() => summary(rawBase, q))).ms);
       }
       console.log(
-        `Summary by ${groupBy}, ${label}: rollups ${median(on).toFixed(0)} ms${rollupsOnly ? '' : `, entries ${median(off).toFixed(0)} ms`} (${groups} groups, median of 3)`,
+        `Summary by ${groupBy}, ${label}: rollups ${median(on).toFixed(0)} ms${rollupsOnly ? '' : `, entries ${median(off).toFixed(0)} ms`} (${groups} groups, median of 3${check ? ', same as the entries' : ''})`,
       );
     }
   }

@@ -44,6 +44,7 @@ const TABLES = {
 const columnType = (key: string) => (key === 'billable' || key === 'invoiced' ? 'boolean not null' : 'uuid');
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Backfilled from report_rollups, then analyzed: a fresh table's estimate (a couple of rows) misleads the planner.
   for (const [table, t] of Object.entries(TABLES)) {
     const keys = t.keys.map((k) => `r.${k}`).join(', ');
     await runSql(
@@ -65,6 +66,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         select r.workspace_id, ${t.of}, ${keys}, count(*), sum(r.seconds), sum(r.billable_cents), sum(r.cost_cents), false
         from report_rollups r
         group by r.workspace_id, ${t.of}, ${keys};
+      analyze ${table};
       `,
     );
   }
