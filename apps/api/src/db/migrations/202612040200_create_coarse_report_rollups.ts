@@ -22,7 +22,10 @@ import { runSql } from './run-sql.js';
  * add up to no report_rollups row (`sum(rollup_rows) = 0`: an entry moved elsewhere) is no group.
  * `report_rollups_compact` folds a workspace's fresh rows into one row per key (the job that
  * rebuilds stale rollups runs it every minute); it deletes and reinserts the touched days or
- * months in one statement, so a reader sees either the rows before or after.
+ * months in one statement, so a reader sees either the rows before or after. That job's rebuild
+ * of stale rollups (a new zone or rounding) runs with the triggers off
+ * (`sundial.coarse_rollups_off`) and ends with `report_rollups_coarse_rebuild`, one pass from
+ * report_rollups; nothing reads the coarse rows while the workspace is stale.
  */
 // A day's month as its first day, in date arithmetic (no time zone in between).
 const MONTH_OF = 'r.day - extract(day from r.day)::int + 1';
@@ -99,6 +102,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .raw(`
       create function report_rollups_coarse_${event}() returns trigger language plpgsql as $$
       begin
+        -- The stale rollups' rebuild, person by person, leaves these to report_rollups_coarse_rebuild.
+        if current_setting('sundial.coarse_rollups_off', true) = 'on' then return null; end if;
         ${appends.join('\n')}
         return null;
       end $$`)
@@ -134,12 +139,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ${folds.join('\n')}
     end $$`)
     .execute(db);
+  // A workspace's coarse rows again from report_rollups, after the job rebuilt its stale rollups person by
+  // person without them (each person's delete and insert would otherwise append ~a row per rollup row twice).
+  // Writers meanwhile only append: rows committed before this statement's snapshot are deleted and counted
+  // in the sums, rows committed after are neither, so both stay right without waiting for each other.
+  const rebuilds = Object.entries(TABLES).map(([table, t]) => {
+    const keys = t.keys.map((k) => `r.${k}`).join(', ');
+    return `
+      with gone as (delete from ${table} x where x.workspace_id = p_ws)
+      insert into ${table} (workspace_id, ${t.period}, ${t.keys.join(', ')}, rollup_rows, seconds, billable_cents, cost_cents, fresh)
+      select r.workspace_id, ${t.of}, ${keys}, count(*), sum(r.seconds), sum(r.billable_cents), sum(r.cost_cents), false
+      from report_rollups r where r.workspace_id = p_ws
+      group by r.workspace_id, ${t.of}, ${keys};`;
+  });
+  await sql
+    .raw(`
+    create function report_rollups_coarse_rebuild(p_ws uuid) returns void language plpgsql as $$
+    begin
+      perform pg_advisory_xact_lock(hashtextextended('report_rollups_compact:' || p_ws::text, 0));
+      ${rebuilds.join('\n')}
+    end $$`)
+    .execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await runSql(
     db,
     `
+    drop function if exists report_rollups_coarse_rebuild(uuid);
     drop function if exists report_rollups_compact(uuid);
     drop trigger if exists report_rollups_coarse_insert on report_rollups;
     drop trigger if exists report_rollups_coarse_update on report_rollups;

@@ -1019,9 +1019,19 @@ export const reportsRepository = {
     return rows.rows.map((r) => r.user_id);
   },
 
-  /** One person's rollups again, in the workspace's current zone and rounding, in a transaction of its own. */
+  /**
+   * One person's rollups again, in the workspace's current zone and rounding, in a transaction of its own;
+   * the coarse rollups are left to `rebuildCoarseRollups` once everyone is done.
+   */
   rebuildPersonRollups: (db: Db, workspaceId: string, userId: string) =>
-    db.transaction().execute((tx) => sql`select report_rollups_rebuild_user(${workspaceId}, ${userId})`.execute(tx)),
+    db.transaction().execute(async (tx) => {
+      await sql`select set_config('sundial.coarse_rollups_off', 'on', true)`.execute(tx);
+      await sql`select report_rollups_rebuild_user(${workspaceId}, ${userId})`.execute(tx);
+    }),
+
+  /** The workspace's coarse rollups again from report_rollups (report_rollups_coarse_rebuild), in a transaction of its own. */
+  rebuildCoarseRollups: (db: Db, workspaceId: string) =>
+    db.transaction().execute((tx) => sql`select report_rollups_coarse_rebuild(${workspaceId})`.execute(tx)),
 
   /**
    * Marks the rollups ready if no change of the zone or rounding came since `version` (one that

@@ -555,6 +555,7 @@ export function createReportsService(
       for (const stale of await repo.staleRollups(db)) {
         for (const person of await repo.rollupPeople(db, stale.workspace_id))
           await repo.rebuildPersonRollups(db, stale.workspace_id, person);
+        await repo.rebuildCoarseRollups(db, stale.workspace_id);
         if (await repo.markRollupsReady(db, stale.workspace_id, stale.rollups_version)) ready++;
       }
       return ready;
