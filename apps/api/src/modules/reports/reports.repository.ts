@@ -386,27 +386,60 @@ function rollupFactsCte(
       ],
       sql` and `,
     );
-  const sums = sql`sum(e.seconds) as seconds, sum(e.billable_cents) as billable_cents, sum(e.cost_cents) as cost_cents`;
-  // A coarse table's key may have several rows (appended deltas); keys that sum to no row are no group.
+  /**
+   * A coarse table's rows in range. A folded day (month) has one row per key, each summing at least one
+   * report_rollups row: read as they are. A day with appended rows (`fresh`, not folded yet) may have
+   * several rows per key, and keys summing to no row (an entry moved elsewhere), which are no group:
+   * summed per key first. Summing every day instead cost ~0.3 s of a year's 438,000 daily rows at 10M.
+   */
+  const coarse = (o: {
+    table: string;
+    period: 'day' | 'month';
+    range: [string, string];
+    keys: RawBuilder<unknown>;
+    groupKeys: RawBuilder<unknown>;
+    join: RawBuilder<unknown>;
+    filters: RawBuilder<unknown>[];
+  }) => {
+    const table = sql.raw(o.table);
+    const period = sql.raw(o.period);
+    const fresh = sql`(select x.${period} from ${table} x where x.workspace_id = ${ws} and x.fresh
+      and x.${period} between ${o.range[0]}::date and ${o.range[1]}::date)`;
+    const head = sql`select null::uuid as entry_id, ${o.keys}, null::text as note, e.billable, e.invoiced, e.${period} as day`;
+    return sql`${head}, e.seconds, e.billable_cents, e.cost_cents
+    from ${table} e ${o.join}
+    where ${where(o.period, o.range, o.filters)} and e.${period} not in ${fresh}
+    union all
+    ${head}, sum(e.seconds) as seconds, sum(e.billable_cents) as billable_cents, sum(e.cost_cents) as cost_cents
+    from ${table} e ${o.join}
+    where ${where(o.period, o.range, o.filters)} and e.${period} in ${fresh}
+    group by e.${period}, ${o.groupKeys}, e.billable, e.invoiced
+    having sum(e.rollup_rows) <> 0`;
+  };
   const daily = (range: [string, string]) => sql`select null::uuid as entry_id, e.user_id, e.project_id, e.task_id,
       ${client} as client_id, null::text as note, e.billable, e.invoiced, e.day, e.seconds, e.billable_cents, e.cost_cents
     from report_rollups e ${projectJoin}
     where ${where('day', range, [...peopleFilters(f), ...projectFilters(f)])}`;
-  const tasks = (table: 'report_rollups_tasks' | 'report_rollups_task_months', range: [string, string]) => {
-    const period = table === 'report_rollups_tasks' ? 'day' : 'month';
-    return sql`select null::uuid as entry_id, null::uuid as user_id, e.project_id, e.task_id, ${client} as client_id,
-      null::text as note, e.billable, e.invoiced, e.${sql.raw(period)} as day, ${sums}
-    from ${sql.raw(table)} e ${projectJoin}
-    where ${where(period, range, projectFilters(f))}
-    group by e.${sql.raw(period)}, e.project_id, e.task_id, e.billable, e.invoiced${clients ? sql`, p.client_id` : sql``}
-    having sum(e.rollup_rows) <> 0`;
-  };
-  const people = (range: [string, string]) => sql`select null::uuid as entry_id, e.user_id, null::uuid as project_id,
-      null::uuid as task_id, null::uuid as client_id, null::text as note, e.billable, e.invoiced, e.month as day, ${sums}
-    from report_rollups_people_months e
-    where ${where('month', range, peopleFilters(f))}
-    group by e.month, e.user_id, e.billable, e.invoiced
-    having sum(e.rollup_rows) <> 0`;
+  const tasks = (table: 'report_rollups_tasks' | 'report_rollups_task_months', range: [string, string]) =>
+    coarse({
+      table,
+      period: table === 'report_rollups_tasks' ? 'day' : 'month',
+      range,
+      keys: sql`null::uuid as user_id, e.project_id, e.task_id, ${client} as client_id`,
+      groupKeys: sql`e.project_id, e.task_id${clients ? sql`, p.client_id` : sql``}`,
+      join: projectJoin,
+      filters: projectFilters(f),
+    });
+  const people = (range: [string, string]) =>
+    coarse({
+      table: 'report_rollups_people_months',
+      period: 'month',
+      range,
+      keys: sql`e.user_id, null::uuid as project_id, null::uuid as task_id, null::uuid as client_id`,
+      groupKeys: sql`e.user_id`,
+      join: sql``,
+      filters: peopleFilters(f),
+    });
   const range: [string, string] = [f.fromDay, f.toDay];
   const months = o.monthly ? wholeMonths(f.fromDay, f.toDay) : undefined;
   let parts: RawBuilder<unknown>[];
