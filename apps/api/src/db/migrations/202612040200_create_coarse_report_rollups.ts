@@ -18,8 +18,9 @@ import { runSql } from './run-sql.js';
  * not update rows in place: it appends the statement's signed deltas, summed per key, as `fresh`
  * rows. Writers therefore never wait for one another on these tables and never deadlock (two
  * writers of different people on the same day and task would otherwise lock the same row, in
- * whatever order their statements came). The reader sums every row of a key, and a key whose rows
- * add up to no report_rollups row (`sum(rollup_rows) = 0`: an entry moved elsewhere) is no group.
+ * whatever order their statements came). Where a day holds fresh rows the reader sums each key's rows,
+ * and a key whose rows add up to no report_rollups row (`sum(rollup_rows) = 0`: an entry moved
+ * elsewhere) is no group; a folded day has one row per key, each summing at least one.
  * `report_rollups_compact` folds a workspace's fresh rows into one row per key (the job that
  * rebuilds stale rollups runs it every minute); it deletes and reinserts the touched days or
  * months in one statement, so a reader sees either the rows before or after. That job's rebuild
