@@ -4,7 +4,8 @@
 // page 1 against page 1,000 (keyset paging), 100 entries a page. The Summary is timed twice through
 // the API: reading the daily rollups (report_rollups, the default) and with REPORT_ROLLUPS=false
 // (the engine over the entries), each against the raw SQL in the same rounds. `-- --groupings`
-// also times other Summaries (by user, client and project, month, day, ...) both ways.
+// also times other Summaries (every grouping the Summary page offers, its default and common pairs, over
+// the year and the last 30 days) both ways (`-- --rollups-only`: through the rollups only).
 //
 // PostgreSQL: seed first, then run on that database:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_reports npm run bench:seed-large
@@ -170,28 +171,56 @@ console.log(
 );
 
 if (process.argv.includes('--groupings')) {
-  const range = `preset=custom&from=${from}&to=${to}&timeZone=UTC&measures=trackedSeconds,billableSeconds,billableAmount,costAmount`;
-  for (const groupBy of [
-    'user',
-    'client,project',
+  // Every grouping the Summary page offers alone, the page's default (project, person) and common
+  // pairs, over the year and the last 30 days, through the API reading the rollups (the default);
+  // the entries (REPORT_ROLLUPS=false) too unless -- --rollups-only (at 10M each takes seconds).
+  // `-- --check` compares each answer with the entries' once (slow at 10M); BENCH_GROUPINGS="a,b;c" picks some.
+  const rollupsOnly = process.argv.includes('--rollups-only');
+  const check = process.argv.includes('--check');
+  const groupings = process.env.BENCH_GROUPINGS?.split(';') ?? [
+    'project',
+    'client',
     'task',
-    'month',
-    'week',
-    'day',
+    'user',
+    'group',
     'billable',
+    'invoiced',
+    'day',
+    'week',
+    'month',
+    'year',
+    'project,user',
+    'client,project',
+    'project,task',
     'project,month',
     'user,project',
+    'month,user',
+    'week,project',
+    'user,project,task',
+  ];
+  for (const [label, rangeFrom] of [
+    ['a year', from],
+    ['last 30 days', day(-30)],
   ]) {
-    const q = `${range}&groupBy=${groupBy}`;
-    const on = [];
-    const off = [];
-    for (let round = 0; round < 3; round++) {
-      on.push((await time(() => summary(base, q))).ms);
-      off.push((await time(() => summary(rawBase, q))).ms);
+    const range = `preset=custom&from=${rangeFrom}&to=${to}&timeZone=UTC&measures=trackedSeconds,billableSeconds,billableAmount,costAmount`;
+    for (const groupBy of groupings) {
+      const q = `${range}&groupBy=${groupBy}`;
+      const on = [];
+      const off = [];
+      let groups = 0;
+      if (check && JSON.stringify(await summary(base, q)) !== JSON.stringify(await summary(rawBase, q)))
+        throw new Error(`by ${groupBy}, ${label}: the rollups and the entries disagree`);
+      for (let round = 0; round < 3; round++) {
+        const timed = await time(() => summary(base, q));
+        on.push(timed.ms);
+        const count = (list) => list.reduce((n, g) => n + 1 + count(g.children ?? []), 0);
+        groups = count(timed.result.groups);
+        if (!rollupsOnly) off.push((await time(() => summary(rawBase, q))).ms);
+      }
+      console.log(
+        `Summary by ${groupBy}, ${label}: rollups ${median(on).toFixed(0)} ms${rollupsOnly ? '' : `, entries ${median(off).toFixed(0)} ms`} (${groups} groups, median of 3${check ? ', same as the entries' : ''})`,
+      );
     }
-    console.log(
-      `Summary by ${groupBy}, a year: rollups ${median(on).toFixed(0)} ms, entries ${median(off).toFixed(0)} ms (median of 3)`,
-    );
   }
 }
 

@@ -1,6 +1,7 @@
 // What the report rollups' triggers cost a write (issue 14): N finished entries inserted in chunks
 // of 500 rows in one transaction, as an import does (insertStopped), with the rollup triggers on
-// time_entries enabled and then disabled, alternately, on a fresh database each time.
+// time_entries enabled and then disabled, alternately, on a fresh database each time; and with
+// report_rollups' own triggers (the coarse rollups, migration 202612040200) disabled, the cost before them.
 // PGlite (in memory): npm run bench:rollups-insert [-- --entries 20000 --rounds 3]
 // PostgreSQL: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:rollups-insert -- --pg
 //   (creates and drops its own database, sundial_bench_rollups_insert)
@@ -32,7 +33,8 @@ async function freshDb() {
 }
 
 /** One workspace, ten members, ten projects; then the entries' insert, timed. */
-async function run(withTriggers) {
+async function run(mode) {
+  const withTriggers = mode !== 'none';
   const handle = await freshDb();
   const { db } = handle;
   await migrateToLatest(db);
@@ -62,6 +64,9 @@ async function run(withTriggers) {
   if (!withTriggers)
     for (const event of ['insert', 'update', 'delete'])
       await sql.raw(`alter table time_entries disable trigger time_entries_rollups_${event}`).execute(db);
+  if (mode === 'daily')
+    for (const event of ['insert', 'update', 'delete'])
+      await sql.raw(`alter table report_rollups disable trigger report_rollups_coarse_${event}`).execute(db);
   // Each member's entries back to back, 50 minutes each, over ~9 hours a day from 2026-01-01.
   const rows = Array.from({ length: ENTRIES }, (_, i) => {
     const user = i % users.length;
@@ -97,18 +102,21 @@ async function run(withTriggers) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const on = [];
+const daily = [];
 const off = [];
 let rows = 0;
 for (let round = 0; round < ROUNDS; round++) {
-  const a = await run(true);
+  const a = await run('all');
   on.push(a.ms);
   rows = a.rollupRows;
-  off.push((await run(false)).ms);
+  daily.push((await run('daily')).ms);
+  off.push((await run('none')).ms);
 }
 const a = median(on);
+const d = median(daily);
 const b = median(off);
 console.log(
-  `${onPg ? 'PostgreSQL' : 'PGlite'}: ${ENTRIES} entries in chunks of 500, one transaction: with rollup triggers ${a.toFixed(0)} ms (${rows} rollup rows), without ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}x (median of ${ROUNDS})`,
+  `${onPg ? 'PostgreSQL' : 'PGlite'}: ${ENTRIES} entries in chunks of 500, one transaction: with rollup triggers ${a.toFixed(0)} ms (${rows} rollup rows), with report_rollups only (no coarse rollups) ${d.toFixed(0)} ms, without ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}x, ${(d / b).toFixed(2)}x before the coarse ones (median of ${ROUNDS})`,
 );
 if (onPg) {
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });

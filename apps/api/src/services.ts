@@ -102,6 +102,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {
     await reports.rebuildStaleRollups();
+    await reports.foldRollups();
   });
   jobs.schedule(rebuildRollupsJob, '* * * * *', {});
   const rates = createRatesService(db, timeEntries);

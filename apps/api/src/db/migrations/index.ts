@@ -43,6 +43,8 @@ import * as m202612011401 from './202612011401_create_scim_tokens.js';
 import * as m202612030200 from './202612030200_create_workspace_email_domains.js';
 import * as m202612030400 from './202612030400_guard_issued_invoices.js';
 import * as m202612030500 from './202612030500_add_budget_alert_thresholds.js';
+import * as m202612040200 from './202612040200_create_coarse_report_rollups.js';
+import * as m202612040210 from './202612040210_rollups_refresh_without_jit.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -90,4 +92,6 @@ export const migrations: Record<string, Migration> = {
   '202612030200_create_workspace_email_domains': m202612030200,
   '202612030400_guard_issued_invoices': m202612030400,
   '202612030500_add_budget_alert_thresholds': m202612030500,
+  '202612040200_create_coarse_report_rollups': m202612040200,
+  '202612040210_rollups_refresh_without_jit': m202612040210,
 };

@@ -45,6 +45,11 @@ export interface EngineFilter {
    * A report that also groups by tag or description, or counts entries, still reads the entries.
    */
   rollups?: boolean;
+  /**
+   * Whether the report takes in everyone's entries (no scope, person or group filter, nobody
+   * hidden): then the rollups without a person (report_rollups_tasks) may answer it.
+   */
+  allPeople?: boolean;
 }
 
 export interface MeasureSums {
@@ -79,11 +84,8 @@ const DATED: ReadonlySet<ReportDimension> = new Set(['day', 'week', 'month', 'ye
 
 const uuids = (ids: readonly string[]) => sql.join(ids.map((id) => sql`${id}::uuid`));
 
-/**
- * The filters on who, which project and task, and billable that an entry and a rollup row share
- * (both aliased `e`, with the entry's project as `p` when the client filter needs it).
- */
-function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
+/** The filters on who (an entry and every rollup with a person share them, aliased `e`). */
+function peopleFilters(f: EngineFilter): RawBuilder<unknown>[] {
   const ws = f.workspaceId;
   const where: RawBuilder<unknown>[] = [];
   if (f.scope) where.push(f.scope.length ? sql`e.user_id in (${uuids(f.scope)})` : sql`false`);
@@ -96,6 +98,16 @@ function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
     where.push(
       sql`e.user_id not in (select m.user_id from memberships m where m.workspace_id = ${ws} and m.status = 'disabled')`,
     );
+  return where;
+}
+
+/**
+ * The filters on which project, client and task (an entry and every rollup with a project share
+ * them, aliased `e`, with the entry's project as `p` when the client filter needs it).
+ */
+function projectFilters(f: EngineFilter): RawBuilder<unknown>[] {
+  const ws = f.workspaceId;
+  const where: RawBuilder<unknown>[] = [];
   if (f.clients?.length) where.push(sql`p.client_id in (${uuids(f.clients)})`);
   if (f.projects?.length)
     where.push(
@@ -108,6 +120,22 @@ function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
     where.push(
       sql`(e.task_id in (${uuids(f.tasks)}) or e.task_id in (select t.id from tasks t where t.workspace_id = ${ws} and t.parent_task_id in (${uuids(f.tasks)})))`,
     );
+  return where;
+}
+
+/** Whether the report filters on a project, client or task (the person rollups have none). */
+const filtersProjects = (f: EngineFilter) =>
+  (f.clients?.length ?? 0) > 0 ||
+  (f.projects?.length ?? 0) > 0 ||
+  (f.tasks?.length ?? 0) > 0 ||
+  f.withoutProject === true;
+
+/**
+ * The filters on who, which project and task, and billable that an entry and a rollup row share
+ * (both aliased `e`, with the entry's project as `p` when the client filter needs it).
+ */
+function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
+  const where = [...peopleFilters(f), ...projectFilters(f)];
   if (f.billable !== undefined) where.push(sql`e.billable = ${f.billable}`);
   return where;
 }
@@ -274,27 +302,163 @@ export function factsCte(
 }
 
 /**
- * `facts` from the daily rollups (report_rollups, kept by triggers with the pieces `factsCte`
- * makes, in the workspace's report zone and rounding) for the finished entries, and the running
- * entries' own facts (to now, as on the timesheet). One row per rollup row: no entry ids, so no
- * entry counts, tags or descriptions; `EngineFilter.rollups` says when a report may read it.
+ * Where a report reads its finished entries from: the entries themselves; report_rollups (per
+ * day and person, project, task); the rollups without a person (report_rollups_tasks, and
+ * report_rollups_task_months for whole months) when the report takes in everyone and has no
+ * person dimension; the monthly rollups per person (report_rollups_people_months, with
+ * report_rollups for the days outside whole months) when it has neither a project dimension or
+ * filter nor a day or week. The coarser, the fewer rows: a year of 10M entries is ~3.3M rows of
+ * report_rollups, a few hundred thousand of report_rollups_tasks, some thousands by month.
  */
-function rollupFactsCte(f: EngineFilter, o: { day: boolean; clients: boolean }) {
-  const where = [
-    sql`e.workspace_id = ${f.workspaceId}`,
-    sql`e.day between ${f.fromDay}::date and ${f.toDay}::date`,
-    ...peopleAndProjects(f),
-  ];
-  if (f.invoiced !== undefined) where.push(sql`e.invoiced = ${f.invoiced}`);
+export type FactsSource = 'entries' | 'rollups' | 'tasks' | 'people';
+
+const DAILY: ReadonlySet<ReportDimension> = new Set(['day', 'week']);
+const PERSONAL: ReadonlySet<ReportDimension> = new Set(['user', 'group']);
+const PROJECTS: ReadonlySet<ReportDimension> = new Set(['client', 'project', 'task']);
+
+export function factsSource(
+  f: EngineFilter,
+  dimensions: readonly ReportDimension[],
+  countEntries: boolean,
+): FactsSource {
+  if (!readsRollups(f, dimensions, countEntries)) return 'entries';
+  if (f.allPeople === true && !dimensions.some((d) => PERSONAL.has(d))) return 'tasks';
+  if (
+    !filtersProjects(f) &&
+    !dimensions.some((d) => PROJECTS.has(d) || DAILY.has(d)) &&
+    wholeMonths(f.fromDay, f.toDay) !== undefined
+  )
+    return 'people';
+  return 'rollups';
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const addDays = (day: string, n: number) => dayOf(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000);
+
+/**
+ * The whole months in [from, to] (days "YYYY-MM-DD"): the first day of the first and of the
+ * last, and the days before and after them in the range ([from, to] pairs, maybe none).
+ */
+export function wholeMonths(
+  from: string,
+  to: string,
+): { first: string; last: string; ragged: [string, string][] } | undefined {
+  const first = from.endsWith('-01') ? from : `${addDays(`${from.slice(0, 7)}-01`, 32).slice(0, 7)}-01`;
+  const afterTo = addDays(to, 1);
+  const last = afterTo.endsWith('-01')
+    ? `${to.slice(0, 7)}-01`
+    : `${addDays(`${to.slice(0, 7)}-01`, -1).slice(0, 7)}-01`;
+  if (first > last) return undefined;
+  const end = addDays(`${addDays(last, 32).slice(0, 7)}-01`, -1);
+  const ragged: [string, string][] = [];
+  if (from < first) ragged.push([from, addDays(first, -1)]);
+  if (to > end) ragged.push([addDays(end, 1), to]);
+  return { first, last, ragged };
+}
+
+/**
+ * `facts` from the rollups `source` names (kept by triggers with the pieces `factsCte` makes, in
+ * the workspace's report zone and rounding) for the finished entries, and the running entries'
+ * own facts (to now, as on the timesheet). No entry ids, so no entry counts, tags or descriptions
+ * (`EngineFilter.rollups`); a rollup without a person gives a null user_id, one without a project
+ * null project, task and client, and a monthly one its month's first day as `day`.
+ */
+function rollupFactsCte(
+  f: EngineFilter,
+  o: { day: boolean; monthly: boolean; clients: boolean; source: Exclude<FactsSource, 'entries'> },
+) {
+  const ws = f.workspaceId;
   const clients = o.clients || (f.clients?.length ?? 0) > 0;
+  const client = clients ? sql`p.client_id` : sql`null::uuid`;
+  const projectJoin = clients
+    ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id`
+    : sql``;
+  const flags: RawBuilder<unknown>[] = [];
+  if (f.billable !== undefined) flags.push(sql`e.billable = ${f.billable}`);
+  if (f.invoiced !== undefined) flags.push(sql`e.invoiced = ${f.invoiced}`);
+  const where = (period: string, range: [string, string], more: RawBuilder<unknown>[]) =>
+    sql.join(
+      [
+        sql`e.workspace_id = ${ws}`,
+        sql`e.${sql.raw(period)} between ${range[0]}::date and ${range[1]}::date`,
+        ...more,
+        ...flags,
+      ],
+      sql` and `,
+    );
+  /**
+   * A coarse table's rows in range. A folded day (month) has one row per key, each summing at least one
+   * report_rollups row: read as they are. A day with appended rows (`fresh`, not folded yet) may have
+   * several rows per key, and keys summing to no row (an entry moved elsewhere), which are no group:
+   * summed per key first. Summing every day instead cost ~0.3 s of a year's 438,000 daily rows at 10M.
+   */
+  const coarse = (o: {
+    table: string;
+    period: 'day' | 'month';
+    range: [string, string];
+    keys: RawBuilder<unknown>;
+    groupKeys: RawBuilder<unknown>;
+    join: RawBuilder<unknown>;
+    filters: RawBuilder<unknown>[];
+  }) => {
+    const table = sql.raw(o.table);
+    const period = sql.raw(o.period);
+    const fresh = sql`(select x.${period} from ${table} x where x.workspace_id = ${ws} and x.fresh
+      and x.${period} between ${o.range[0]}::date and ${o.range[1]}::date)`;
+    const head = sql`select null::uuid as entry_id, ${o.keys}, null::text as note, e.billable, e.invoiced, e.${period} as day`;
+    return sql`${head}, e.seconds, e.billable_cents, e.cost_cents
+    from ${table} e ${o.join}
+    where ${where(o.period, o.range, o.filters)} and e.${period} not in ${fresh}
+    union all
+    ${head}, sum(e.seconds) as seconds, sum(e.billable_cents) as billable_cents, sum(e.cost_cents) as cost_cents
+    from ${table} e ${o.join}
+    where ${where(o.period, o.range, o.filters)} and e.${period} in ${fresh}
+    group by e.${period}, ${o.groupKeys}, e.billable, e.invoiced
+    having sum(e.rollup_rows) <> 0`;
+  };
+  const daily = (range: [string, string]) => sql`select null::uuid as entry_id, e.user_id, e.project_id, e.task_id,
+      ${client} as client_id, null::text as note, e.billable, e.invoiced, e.day, e.seconds, e.billable_cents, e.cost_cents
+    from report_rollups e ${projectJoin}
+    where ${where('day', range, [...peopleFilters(f), ...projectFilters(f)])}`;
+  const tasks = (table: 'report_rollups_tasks' | 'report_rollups_task_months', range: [string, string]) =>
+    coarse({
+      table,
+      period: table === 'report_rollups_tasks' ? 'day' : 'month',
+      range,
+      keys: sql`null::uuid as user_id, e.project_id, e.task_id, ${client} as client_id`,
+      groupKeys: sql`e.project_id, e.task_id${clients ? sql`, p.client_id` : sql``}`,
+      join: projectJoin,
+      filters: projectFilters(f),
+    });
+  const people = (range: [string, string]) =>
+    coarse({
+      table: 'report_rollups_people_months',
+      period: 'month',
+      range,
+      keys: sql`e.user_id, null::uuid as project_id, null::uuid as task_id, null::uuid as client_id`,
+      groupKeys: sql`e.user_id`,
+      join: sql``,
+      filters: peopleFilters(f),
+    });
+  const range: [string, string] = [f.fromDay, f.toDay];
+  const months = o.monthly ? wholeMonths(f.fromDay, f.toDay) : undefined;
+  let parts: RawBuilder<unknown>[];
+  if (o.source === 'rollups') parts = [daily(range)];
+  else if (o.source === 'tasks')
+    parts = months
+      ? [
+          tasks('report_rollups_task_months', [months.first, months.last]),
+          ...months.ragged.map((r) => tasks('report_rollups_tasks', r)),
+        ]
+      : [tasks('report_rollups_tasks', range)];
+  else {
+    const whole = months ?? wholeMonths(f.fromDay, f.toDay);
+    if (!whole) throw new Error('the monthly rollups need a whole month in range');
+    parts = [people([whole.first, whole.last]), ...whole.ragged.map((r) => daily(r))];
+  }
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
   facts as (
-    select null::uuid as entry_id, e.user_id, e.project_id, e.task_id,
-      ${clients ? sql`p.client_id` : sql`null::uuid`} as client_id, null::text as note, e.billable, e.invoiced,
-      e.day, e.seconds, e.billable_cents, e.cost_cents
-    from report_rollups e
-    ${clients ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``}
-    where ${sql.join(where, sql` and `)}
+    ${sql.join(parts, sql` union all `)}
     union all
     select * from running_facts
   )`;
@@ -484,9 +648,16 @@ export function compileReport(
     o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
   );
   const day = o.dimensions.some((d) => DATED.has(d));
-  const facts = readsRollups(f, o.dimensions, o.countEntries)
-    ? rollupFactsCte(f, { day, clients: o.dimensions.includes('client') })
-    : factsCte(f, { day });
+  const source = factsSource(f, o.dimensions, o.countEntries);
+  const facts =
+    source === 'entries'
+      ? factsCte(f, { day })
+      : rollupFactsCte(f, {
+          day,
+          monthly: !o.dimensions.some((d) => DAILY.has(d)),
+          clients: o.dimensions.includes('client'),
+          source,
+        });
   return sql<LevelRow>`with ${facts},
   levels as (${levels})
   select l.*, ${sql.join(labels.map((x) => x.cols))}
@@ -902,6 +1073,31 @@ export const reportsRepository = {
     );
   },
 
+  /** Whether the workspace has a disabled member (whom a workspace hiding them leaves out of reports). */
+  async hasDisabledMembers(db: Db, workspaceId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'disabled')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Workspaces whose coarse rollups hold appended rows not yet folded (report_rollups_compact). */
+  async unfoldedRollups(db: Db): Promise<string[]> {
+    const rows = await sql<{ workspace_id: string }>`
+      select workspace_id from report_rollups_tasks where fresh
+      union select workspace_id from report_rollups_task_months where fresh
+      union select workspace_id from report_rollups_people_months where fresh`.execute(db);
+    return rows.rows.map((r) => r.workspace_id);
+  },
+
+  /** Folds a workspace's appended coarse rollup rows into one row per key, in a transaction of its own. */
+  foldRollups: (db: Db, workspaceId: string) =>
+    db.transaction().execute((tx) => sql`select report_rollups_compact(${workspaceId})`.execute(tx)),
+
   /** Workspaces whose rollups wait for a rebuild, with the settings to rebuild them in. */
   staleRollups: (db: Db) =>
     db
@@ -918,9 +1114,19 @@ export const reportsRepository = {
     return rows.rows.map((r) => r.user_id);
   },
 
-  /** One person's rollups again, in the workspace's current zone and rounding, in a transaction of its own. */
+  /**
+   * One person's rollups again, in the workspace's current zone and rounding, in a transaction of its own;
+   * the coarse rollups are left to `rebuildCoarseRollups` once everyone is done.
+   */
   rebuildPersonRollups: (db: Db, workspaceId: string, userId: string) =>
-    db.transaction().execute((tx) => sql`select report_rollups_rebuild_user(${workspaceId}, ${userId})`.execute(tx)),
+    db.transaction().execute(async (tx) => {
+      await sql`select set_config('sundial.coarse_rollups_off', 'on', true)`.execute(tx);
+      await sql`select report_rollups_rebuild_user(${workspaceId}, ${userId})`.execute(tx);
+    }),
+
+  /** The workspace's coarse rollups again from report_rollups (report_rollups_coarse_rebuild), in a transaction of its own. */
+  rebuildCoarseRollups: (db: Db, workspaceId: string) =>
+    db.transaction().execute((tx) => sql`select report_rollups_coarse_rebuild(${workspaceId})`.execute(tx)),
 
   /**
    * Marks the rollups ready if no change of the zone or rounding came since `version` (one that

@@ -1,11 +1,11 @@
 import type { ReportDimension, ReportQuery } from '@sundial/core';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
+import { joinWorkspace, type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { entitledMembership } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { newId } from '../../platform/ids.js';
-import { reportsRepository } from './reports.repository.js';
+import { type FactsSource, factsSource, reportsRepository } from './reports.repository.js';
 import { createReportsService, type ReportsService } from './reports.service.js';
 
 /**
@@ -13,7 +13,9 @@ import { createReportsService, type ReportsService } from './reports.service.js'
  * REPORT_ROLLUPS off), after random writes of every kind: created, edited, deleted and restored
  * entries, bulk edits and deletes, imports, timers (running, paused: breaks), invoiced marks,
  * rates re-applied, a task's and a project's deletion (the foreign keys' own updates), and changes
- * of the report zone and rounding. The rollup rows also equal a rebuild from scratch.
+ * of the report zone and rounding. The rollup rows also equal a rebuild from scratch, and the
+ * coarse rollups (without the person, by month) equal the sums of report_rollups, before and
+ * after their appended rows are folded; a Summary read through each of them equals the raw one.
  */
 const ctx = useTestApp();
 let owner: SignedUp;
@@ -30,7 +32,12 @@ const DEFINITIONS: ReportDimension[][] = [
   ['day', 'billable'],
   ['week', 'invoiced'],
   ['month', 'task'],
+  ['user'],
+  ['month', 'user', 'billable'],
+  ['year', 'invoiced'],
 ];
+/** The sources the Summaries above were read from (each must have served some). */
+const served = new Set<FactsSource>();
 const MEASURES = [
   'trackedSeconds',
   'billableSeconds',
@@ -90,6 +97,53 @@ async function rollupRows() {
   return rows;
 }
 
+const MONTH_OF = 'day - extract(day from day)::int + 1';
+const COARSE = [
+  { table: 'report_rollups_tasks', period: 'day', of: 'day', keys: ['project_id', 'task_id', 'billable', 'invoiced'] },
+  {
+    table: 'report_rollups_task_months',
+    period: 'month',
+    of: MONTH_OF,
+    keys: ['project_id', 'task_id', 'billable', 'invoiced'],
+  },
+  { table: 'report_rollups_people_months', period: 'month', of: MONTH_OF, keys: ['user_id', 'billable', 'invoiced'] },
+];
+let folds = 0;
+
+/**
+ * Each coarse rollup, its rows summed per key, equals report_rollups summed per the same key; after
+ * a fold (every other call) still, with one row per key and none left fresh.
+ */
+async function expectCoarseEqualRollups() {
+  const check = async (folded: boolean) => {
+    for (const c of COARSE) {
+      const keys = sql.raw(c.keys.join(', '));
+      const order = sql.raw(Array.from({ length: c.keys.length + 1 }, (_, i) => i + 1).join(', '));
+      const sums = sql`sum(seconds)::text as seconds, sum(billable_cents)::text as billable_cents, sum(cost_cents)::text as cost_cents`;
+      const kept = await sql<Record<string, unknown>>`select ${sql.raw(c.period)}::text as period, ${keys},
+          sum(rollup_rows)::text as n, ${sums}
+        from ${sql.raw(c.table)} where workspace_id = ${owner.workspaceId}
+        group by ${sql.raw(c.period)}, ${keys} having sum(rollup_rows) <> 0 order by ${order}`.execute(ctx.t.db);
+      const expected = await sql<Record<string, unknown>>`select (${sql.raw(c.of)})::text as period, ${keys},
+          count(*)::text as n, ${sums}
+        from report_rollups where workspace_id = ${owner.workspaceId}
+        group by 1, ${keys} order by ${order}`.execute(ctx.t.db);
+      expect(kept.rows, c.table).toEqual(expected.rows);
+      if (folded) {
+        const rows = await sql<{ n: number; fresh: number }>`select count(*)::int as n,
+            count(*) filter (where fresh)::int as fresh
+          from ${sql.raw(c.table)} where workspace_id = ${owner.workspaceId}`.execute(ctx.t.db);
+        expect(rows.rows[0], `${c.table} folded`).toEqual({ n: expected.rows.length, fresh: 0 });
+      }
+    }
+  };
+  await check(false);
+  if (folds++ % 2 === 0) {
+    expect(await rolled.foldRollups()).toBeGreaterThanOrEqual(0);
+    await check(true);
+  }
+}
+
 /**
  * Once the job has rebuilt what a change of zone or rounding left stale, the rollup rows as the
  * triggers left them equal a rebuild from the entries (rolled back).
@@ -114,25 +168,36 @@ async function expectRowsEqualRebuild() {
       if (error.message !== 'rollback') throw error;
     });
   expect(kept).toEqual(rebuilt);
+  await expectCoarseEqualRollups();
 }
 
+/**
+ * Every definition's Summary read through the rollups equals the raw one: over a range with ragged
+ * ends around a whole month (read from the monthly rollups and the daily ones), and over whole months.
+ */
 async function expectSummariesEqual(now: Date, extra: Partial<ReportQuery> = {}) {
-  for (const groupBy of DEFINITIONS) {
-    const q = {
-      preset: 'custom',
-      from: '2026-10-18',
-      to: '2026-12-05',
-      tagMode: 'any',
-      groupBy,
-      measures: [...MEASURES],
-      ...extra,
-    } as ReportQuery;
-    const f = await rolled.resolve(actor, q, now);
-    expect(f.rollups, 'the rollups serve this report').toBe(true);
-    const fromRollups = await rolled.summary(actor, q, now);
-    const fromEntries = await raw.summary(actor, q, now);
-    expect(fromRollups, JSON.stringify(groupBy)).toEqual(fromEntries);
-  }
+  for (const [from, to] of [
+    ['2026-10-18', '2026-12-05'],
+    ['2026-10-01', '2026-11-30'],
+  ])
+    for (const groupBy of DEFINITIONS) {
+      const q = {
+        preset: 'custom',
+        from,
+        to,
+        tagMode: 'any',
+        groupBy,
+        measures: [...MEASURES],
+        ...extra,
+      } as ReportQuery;
+      const f = await rolled.resolve(actor, q, now);
+      expect(f.rollups, 'the rollups serve this report').toBe(true);
+      const source = factsSource(f, groupBy, false);
+      served.add(source);
+      const fromRollups = await rolled.summary(actor, q, now);
+      const fromEntries = await raw.summary(actor, q, now);
+      expect(fromRollups, `${JSON.stringify(groupBy)} from ${source}`).toEqual(fromEntries);
+    }
 }
 
 describe('report rollups', () => {
@@ -337,6 +402,9 @@ describe('report rollups', () => {
     await expectSummariesEqual(new Date(), { billable: true, projects: [projects[0] as string] });
     await expectSummariesEqual(new Date(), { clients: [client], invoiced: false });
     await expectSummariesEqual(new Date(), { withoutProject: true });
+    // Someone named: no reading without the person, but by month per person.
+    await expectSummariesEqual(new Date(), { users: [owner.userId] });
+    expect([...served].sort()).toEqual(['people', 'rollups', 'tasks']);
     // Every kind of write ran at least once.
     for (const [name] of weights) expect(done[name] ?? 0, name).toBeGreaterThan(0);
   }, 240_000);
@@ -442,5 +510,94 @@ describe('report rollups', () => {
     // Without a lock per person the second recompute would miss the first's entry, or both rows would stay.
     await expectRowsEqualRebuild();
     await expectSummariesEqual(new Date());
+  });
+  // PGlite has one connection: its transactions take turns, so only PostgreSQL can interleave them.
+  it.skipIf(!process.env.DATABASE_URL)(
+    'let two people write the same days at once, in opposite orders, both committed',
+    async () => {
+      const db = ctx.t.db;
+      const other = await joinWorkspace(ctx.t, owner.workspaceId, 'member');
+      // No project: project_time_totals (a row per project, updated in place) would make writers of one project take turns.
+      const project = null;
+      const insert = (tx: typeof db, userId: string, day: string, start: string, minutes: number) =>
+        tx
+          .insertInto('time_entries')
+          .values({
+            id: newId(),
+            workspace_id: owner.workspaceId,
+            user_id: userId,
+            project_id: project,
+            start_at: new Date(`${day}T${start}:00Z`),
+            end_at: new Date(Date.parse(`${day}T${start}:00Z`) + minutes * 60_000),
+            duration_seconds: minutes * 60,
+            created_by_user_id: userId,
+            billable: true,
+          })
+          .execute();
+      // Both days hold the project's rows already (folded), and a long entry keeps time_entry_extents out of the way.
+      await insert(db, owner.userId, '2026-11-12', '01:00', 120);
+      await insert(db, other.userId, '2026-11-13', '01:00', 120);
+      await rolled.foldRollups();
+      // A writer that locked the coarse rows it updates would hold day 12 while wanting day 13, the other the reverse.
+      const step = () => {
+        let done: () => void = () => {};
+        const promise = new Promise<void>((resolve) => {
+          done = resolve;
+        });
+        return { promise, done };
+      };
+      const firstWrote = step();
+      const secondWrote = step();
+      const first = db.transaction().execute(async (tx) => {
+        await insert(tx, owner.userId, '2026-11-12', '06:00', 20);
+        firstWrote.done();
+        await secondWrote.promise;
+        await insert(tx, owner.userId, '2026-11-13', '06:00', 25);
+      });
+      const second = db.transaction().execute(async (tx) => {
+        await firstWrote.promise;
+        await insert(tx, other.userId, '2026-11-13', '07:00', 30);
+        secondWrote.done();
+        await insert(tx, other.userId, '2026-11-12', '07:00', 35);
+      });
+      await Promise.all([first, second]);
+      // Both committed (the workspace's rounding may change the seconds: the sums are checked against report_rollups next).
+      const kept = await sql<{
+        day: string;
+        n: number;
+      }>`select (start_at at time zone 'UTC')::date::text as day, count(*)::int as n
+        from time_entries where workspace_id = ${owner.workspaceId} and project_id is null
+          and start_at >= '2026-11-12' and start_at < '2026-11-14'
+        group by 1 order by 1`.execute(db);
+      expect(kept.rows).toEqual([
+        { day: '2026-11-12', n: 3 },
+        { day: '2026-11-13', n: 3 },
+      ]);
+      await expectRowsEqualRebuild();
+      await expectSummariesEqual(new Date());
+    },
+  );
+});
+
+describe('coarse report rollups', () => {
+  it('go with their workspace when it is deleted', async () => {
+    const other = await signUp(ctx.t.app);
+    const created = await ctx.call('POST', `/api/v1/workspaces/${other.workspaceId}/time-entries`, other.cookie, {
+      start: '2026-11-02T09:00:00.000Z',
+      end: '2026-11-02T10:00:00.000Z',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const count = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select (select count(*) from report_rollups_tasks where workspace_id = ${other.workspaceId})
+          + (select count(*) from report_rollups_people_months where workspace_id = ${other.workspaceId})::int as n`.execute(
+          ctx.t.db,
+        )
+      ).rows[0]?.n;
+    expect(Number(await count())).toBeGreaterThan(0);
+    await ctx.t.db.deleteFrom('workspaces').where('id', '=', other.workspaceId).execute();
+    expect(Number(await count())).toBe(0);
   });
 });

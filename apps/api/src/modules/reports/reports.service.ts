@@ -214,6 +214,12 @@ export function createReportsService(
       const others = await othersTimeScope(db, actor);
       scope = others === null ? null : [...new Set([...others, actor.userId])];
     }
+    // Everyone's entries: the rollups without a person may answer (a hidden disabled member would be in them).
+    const allPeople =
+      scope === null &&
+      !q.users?.length &&
+      !q.groups?.length &&
+      (!workspace.hide_disabled_users || !(await repo.hasDisabledMembers(db, workspace.id)));
     return {
       workspaceId: workspace.id,
       fromAt: new Date(dayBounds(from, timeZone).startMs),
@@ -246,6 +252,7 @@ export function createReportsService(
         !q.tags?.length &&
         !q.withoutTag &&
         !q.description,
+      allPeople,
     };
   }
 
@@ -566,9 +573,21 @@ export function createReportsService(
       for (const stale of await repo.staleRollups(db)) {
         for (const person of await repo.rollupPeople(db, stale.workspace_id))
           await repo.rebuildPersonRollups(db, stale.workspace_id, person);
+        await repo.rebuildCoarseRollups(db, stale.workspace_id);
         if (await repo.markRollupsReady(db, stale.workspace_id, stale.rollups_version)) ready++;
       }
       return ready;
+    },
+
+    /**
+     * Folds the rows the triggers appended to the coarse rollups (report_rollups_tasks and the
+     * monthly ones) into one row per key, workspace by workspace (the same job, every minute):
+     * reads sum a key's rows either way, folding keeps them few. Answers how many workspaces.
+     */
+    async foldRollups(): Promise<number> {
+      const workspaces = await repo.unfoldedRollups(db);
+      for (const workspaceId of workspaces) await repo.foldRollups(db, workspaceId);
+      return workspaces.length;
     },
 
     /**
