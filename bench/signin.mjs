@@ -97,7 +97,7 @@ async function signIn(browser, email) {
     document.addEventListener('click', remember, { capture: true, once: true });
   });
   const started = performance.now();
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await page.getByTestId('entry-row').first().waitFor({ timeout: 60_000 });
   const listed = performance.now() - started;
   const clickedAt = await page.evaluate(() => window.__clickedAt);
