@@ -7,7 +7,8 @@
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:seed-large
 //        (-- --entries 100000 for a smaller run, -- --users 1000 for the issue's 1,000 members,
 //        -- --users 1000 --entries 10000000 for the issue's 10M: at most 20 entries a member a day;
-//        BENCH_DB names the database, default sundial_bench_large)
+//        BENCH_DB names the database, default sundial_bench_large; -- --teams for members in teams of
+//        projects, as a real workspace works: see TEAMS below)
 // Prints the bench database's URL, the owner's email and password, and the time each step took.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -39,6 +40,14 @@ if (!(ENTRIES > 0 && USERS > 1) || Math.ceil(ENTRIES / USERS) > DAYS * 20) {
   process.exit(1);
 }
 const BATCH = 100_000;
+// By default entry n goes to project (37n + k) % 200: every member works on almost every project
+// within a month (a 1,000-member year by person and project is ~200,000 groups), the worst case
+// for a report but no team's shape. With --teams each member belongs to one of 25 teams (member
+// number % 25) of eight projects (the team's number times eight, onwards), and an entry's billable
+// flag is its project's default, as when people track to the projects their team is staffed on; a
+// member's successive entries go round the team's projects and each project's tasks.
+const TEAMS = process.argv.includes('--teams') ? 25 : 0;
+if (TEAMS && PROJECTS % TEAMS !== 0) throw new Error('the projects must split evenly into teams');
 export const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2026!' };
 
 const benchUrl = new URL(adminUrl);
@@ -141,7 +150,7 @@ await db.query(
      select row_number() over (order by email) - 1 as rn, user_id as id
      from memberships m join users u on u.id = m.user_id where m.workspace_id = $1;
    create temp table bench_projects as
-     select row_number() over (order by name) - 1 as rn, id from projects where workspace_id = $1;
+     select row_number() over (order by name) - 1 as rn, id, billable_default from projects where workspace_id = $1;
    create temp table bench_tasks as
      select project_id, row_number() over (partition by project_id order by name) - 1 as rn, id
      from tasks where workspace_id = $1;
@@ -159,7 +168,7 @@ for (let from = 0; from < ENTRIES; from += BATCH) {
     `insert into time_entries (id, workspace_id, user_id, project_id, task_id, note, billable, start_at, end_at,
                                duration_seconds, created_by_user_id, created_at, updated_at,
                                billable_rate_cents, cost_rate_cents)
-     select gen_random_uuid(), $1, u.id, p.id, t.id, 'Seeded work ' || s.n, s.n % 3 = 0, x.start_at,
+     select gen_random_uuid(), $1, u.id, p.id, t.id, 'Seeded work ' || s.n, ${TEAMS ? 'p.billable_default' : 's.n % 3 = 0'}, x.start_at,
             x.start_at + x.seconds * interval '1 second', x.seconds, u.id, x.start_at, x.start_at,
             5000 + (s.n % 5) * 1000, 3000 + (uk.user_rn % 4) * 500
      from generate_series(${from}, ${to}) s(n)
@@ -171,8 +180,12 @@ for (let from = 0; from < ENTRIES; from += BATCH) {
               (900 + (s.n::bigint * 7919) % 1800)::int as seconds
      ) x
      join bench_users u on u.rn = uk.user_rn
-     join bench_projects p on p.rn = (s.n * 37 + uk.k) % ${PROJECTS}
-     left join bench_tasks t on t.project_id = p.id and t.rn = s.n % 5`,
+     join bench_projects p on p.rn = ${
+       TEAMS
+         ? `(uk.user_rn % ${TEAMS}) * ${PROJECTS / TEAMS} + (s.n * 37 + uk.k) % ${PROJECTS / TEAMS}`
+         : `(s.n * 37 + uk.k) % ${PROJECTS}`
+     }
+     left join bench_tasks t on t.project_id = p.id and t.rn = ${TEAMS ? 'uk.k' : 's.n'} % 5`,
     [ws],
   );
   process.stdout.write(`\r${to + 1} entries`);

@@ -22,7 +22,7 @@ import type { Db } from '../../src/db/connection.js';
 const RENEWED_COLUMNS: Record<string, string[]> = { sessions: ['last_seen_at', 'idle_expires_at'] };
 export const LIMITER_TABLES = new Set(['login_attempts', 'known_devices']);
 const UNWATCHED =
-  /rate_limit|ratelimit|throttle|^jobs$|^job_schedules$|^report_rollups_(tasks|task_months|people_months)$/;
+  /rate_limit|ratelimit|throttle|^jobs$|^job_schedules$|^report_rollups_(tasks|task_months|people_months|work_months)$/;
 
 /** Statuses whose limiter writes are allowed: a counted failed log-in and a refusal for too many. */
 export const LIMITER_STATUSES = new Set([401, 429]);

@@ -305,12 +305,15 @@ export function factsCte(
  * Where a report reads its finished entries from: the entries themselves; report_rollups (per
  * day and person, project, task); the rollups without a person (report_rollups_tasks, and
  * report_rollups_task_months for whole months) when the report takes in everyone and has no
- * person dimension; the monthly rollups per person (report_rollups_people_months, with
- * report_rollups for the days outside whole months) when it has neither a project dimension or
- * filter nor a day or week. The coarser, the fewer rows: a year of 10M entries is ~3.3M rows of
- * report_rollups, a few hundred thousand of report_rollups_tasks, some thousands by month.
+ * person dimension; the monthly rollups per person (report_rollups_people_months) when it has
+ * neither a project dimension or filter nor a day or week; the monthly rollups per person, project
+ * and task (report_rollups_work_months) when it has no day or week but a project or a person
+ * (its dimensions, its filters, or the people its actor may see). Both monthly ones read
+ * report_rollups for the days outside whole months. The coarser, the fewer rows: a year of 10M
+ * entries is ~3.3M rows of report_rollups, a few hundred thousand of report_rollups_tasks or of
+ * report_rollups_work_months (members on a handful of projects), some thousands by month and task.
  */
-export type FactsSource = 'entries' | 'rollups' | 'tasks' | 'people';
+export type FactsSource = 'entries' | 'rollups' | 'tasks' | 'people' | 'work';
 
 const DAILY: ReadonlySet<ReportDimension> = new Set(['day', 'week']);
 const PERSONAL: ReadonlySet<ReportDimension> = new Set(['user', 'group']);
@@ -323,13 +326,8 @@ export function factsSource(
 ): FactsSource {
   if (!readsRollups(f, dimensions, countEntries)) return 'entries';
   if (f.allPeople === true && !dimensions.some((d) => PERSONAL.has(d))) return 'tasks';
-  if (
-    !filtersProjects(f) &&
-    !dimensions.some((d) => PROJECTS.has(d) || DAILY.has(d)) &&
-    wholeMonths(f.fromDay, f.toDay) !== undefined
-  )
-    return 'people';
-  return 'rollups';
+  if (dimensions.some((d) => DAILY.has(d)) || wholeMonths(f.fromDay, f.toDay) === undefined) return 'rollups';
+  return filtersProjects(f) || dimensions.some((d) => PROJECTS.has(d)) ? 'work' : 'people';
 }
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -440,6 +438,16 @@ function rollupFactsCte(
       join: sql``,
       filters: peopleFilters(f),
     });
+  const work = (range: [string, string]) =>
+    coarse({
+      table: 'report_rollups_work_months',
+      period: 'month',
+      range,
+      keys: sql`e.user_id, e.project_id, e.task_id, ${client} as client_id`,
+      groupKeys: sql`e.user_id, e.project_id, e.task_id${clients ? sql`, p.client_id` : sql``}`,
+      join: projectJoin,
+      filters: [...peopleFilters(f), ...projectFilters(f)],
+    });
   const range: [string, string] = [f.fromDay, f.toDay];
   const months = o.monthly ? wholeMonths(f.fromDay, f.toDay) : undefined;
   let parts: RawBuilder<unknown>[];
@@ -454,7 +462,7 @@ function rollupFactsCte(
   else {
     const whole = months ?? wholeMonths(f.fromDay, f.toDay);
     if (!whole) throw new Error('the monthly rollups need a whole month in range');
-    parts = [people([whole.first, whole.last]), ...whole.ragged.map((r) => daily(r))];
+    parts = [(o.source === 'work' ? work : people)([whole.first, whole.last]), ...whole.ragged.map((r) => daily(r))];
   }
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
   facts as (
@@ -928,12 +936,17 @@ export function compileDetailedTotals(f: EngineFilter, seen: { billable: SeenPeo
 }
 
 /**
- * Runs a report statement with JIT compilation off: a year of a large workspace costs enough for
- * PostgreSQL to JIT-compile it, which took longer (3.4 s on bench:reports) than running it.
+ * A report statement's settings, for its transaction: JIT compilation off (a year of a large
+ * workspace costs enough for PostgreSQL to JIT-compile it, which took longer, 3.4 s on
+ * bench:reports, than running it) and room to group and sort in memory: a year by month and
+ * person at 10M sorted on disk with the default 4 MB (bench/README.md, "Coarse rollups").
  */
+const REPORT_SETTINGS = sql`select set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`;
+
+/** Runs a report statement with REPORT_SETTINGS. */
 async function withoutJit<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
   return db.transaction().execute(async (tx) => {
-    await sql`set local jit = off`.execute(tx);
+    await REPORT_SETTINGS.execute(tx);
     return (await query.execute(tx)).rows;
   });
 }
@@ -1090,7 +1103,8 @@ export const reportsRepository = {
     const rows = await sql<{ workspace_id: string }>`
       select workspace_id from report_rollups_tasks where fresh
       union select workspace_id from report_rollups_task_months where fresh
-      union select workspace_id from report_rollups_people_months where fresh`.execute(db);
+      union select workspace_id from report_rollups_people_months where fresh
+      union select workspace_id from report_rollups_work_months where fresh`.execute(db);
     return rows.rows.map((r) => r.workspace_id);
   },
 

@@ -35,6 +35,7 @@ const DEFINITIONS: ReportDimension[][] = [
   ['user'],
   ['month', 'user', 'billable'],
   ['year', 'invoiced'],
+  ['client', 'user'],
 ];
 /** The sources the Summaries above were read from (each must have served some). */
 const served = new Set<FactsSource>();
@@ -107,6 +108,12 @@ const COARSE = [
     keys: ['project_id', 'task_id', 'billable', 'invoiced'],
   },
   { table: 'report_rollups_people_months', period: 'month', of: MONTH_OF, keys: ['user_id', 'billable', 'invoiced'] },
+  {
+    table: 'report_rollups_work_months',
+    period: 'month',
+    of: MONTH_OF,
+    keys: ['user_id', 'project_id', 'task_id', 'billable', 'invoiced'],
+  },
 ];
 let folds = 0;
 
@@ -404,7 +411,7 @@ describe('report rollups', () => {
     await expectSummariesEqual(new Date(), { withoutProject: true });
     // Someone named: no reading without the person, but by month per person.
     await expectSummariesEqual(new Date(), { users: [owner.userId] });
-    expect([...served].sort()).toEqual(['people', 'rollups', 'tasks']);
+    expect([...served].sort()).toEqual(['people', 'rollups', 'tasks', 'work']);
     // Every kind of write ran at least once.
     for (const [name] of weights) expect(done[name] ?? 0, name).toBeGreaterThan(0);
   }, 240_000);
@@ -592,7 +599,8 @@ describe('coarse report rollups', () => {
         await sql<{
           n: number;
         }>`select (select count(*) from report_rollups_tasks where workspace_id = ${other.workspaceId})
-          + (select count(*) from report_rollups_people_months where workspace_id = ${other.workspaceId})::int as n`.execute(
+          + (select count(*) from report_rollups_people_months where workspace_id = ${other.workspaceId})
+          + (select count(*) from report_rollups_work_months where workspace_id = ${other.workspaceId})::int as n`.execute(
           ctx.t.db,
         )
       ).rows[0]?.n;
