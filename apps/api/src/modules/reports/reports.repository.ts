@@ -626,8 +626,20 @@ export function compileReport(
         ? sql`${keyText(o.dimensions[i - 1] as ReportDimension, sql.raw(`f.k${i}`))} as ${sql.raw(`k${i}`)}`
         : sql`null::text as ${sql.raw(`k${i}`)}`,
     );
+    const keyed = sql`(select ${sql.join(keys)}, f.* from facts f) f`;
+    // Without entry counts, the facts are summed per the finest set's keys (and billable and
+    // invoiced, which the measures split on) first, and the sets from those rows: each of the (up to
+    // four) sets then hashes some thousand rows, not the facts' (a year by person, project and task
+    // at 10M: 521,000 rows into 33,000 groups, 1.8 s in one pass), in bigint, not numeric.
+    const fine = [...o.dimensions.map((_, i) => sql.raw(`f.k${i + 1}`)), sql`f.billable`, sql`f.invoiced`];
+    const source =
+      n > 0 && !o.countEntries
+        ? sql`(select ${sql.join(fine)}, sum(f.seconds)::bigint as seconds,
+            sum(f.billable_cents)::bigint as billable_cents, sum(f.cost_cents)::bigint as cost_cents
+          from ${keyed} group by ${sql.join(fine)}) f`
+        : keyed;
     levels = sql`select ${level} as level, ${sql.join(outKeys)}, ${sums}
-      from (select ${sql.join(keys)}, f.* from facts f) f
+      from ${source}
       group by grouping sets (${sql.join(sets)})`;
   } else {
     // A multi-valued dimension (group, tag) joins only in the sets that hold it.
