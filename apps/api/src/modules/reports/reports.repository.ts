@@ -354,12 +354,33 @@ export function wholeMonths(
   return { first, last, ragged };
 }
 
+const daysIn = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+
+/**
+ * How to read the days [from, to] of one month from a monthly rollup: the whole month less its days
+ * outside the range, when those are fewer than the days inside (the last 365 days end with most of
+ * this month: a month's rows and today's instead of 26 days' rows); undefined when reading the days
+ * themselves is cheaper.
+ */
+export function partialMonth(from: string, to: string): { month: string; outside: [string, string][] } | undefined {
+  const month = `${from.slice(0, 7)}-01`;
+  const end = addDays(`${addDays(month, 32).slice(0, 7)}-01`, -1);
+  const outside: [string, string][] = [];
+  if (from > month) outside.push([month, addDays(from, -1)]);
+  if (to < end) outside.push([addDays(to, 1), end]);
+  const out = outside.reduce((n, [a, b]) => n + daysIn(a, b), 0);
+  return out < daysIn(from, to) ? { month, outside } : undefined;
+}
+
 /**
  * `facts` from the rollups `source` names (kept by triggers with the pieces `factsCte` makes, in
  * the workspace's report zone and rounding) for the finished entries, and the running entries'
  * own facts (to now, as on the timesheet). No entry ids, so no entry counts, tags or descriptions
  * (`EngineFilter.rollups`); a rollup without a person gives a null user_id, one without a project
- * null project, task and client, and a monthly one its month's first day as `day`.
+ * null project, task and client, and a monthly one its month's first day as `day`. Each row also
+ * carries `rollup_rows`, how many report_rollups rows it sums (1 for a running entry): a partial
+ * month may be read as the month less its other days (`partialMonth`), whose rows come negated, so a
+ * key whose rows sum to no rollup row is no group (`compileReport` drops it).
  */
 function rollupFactsCte(
   f: EngineFilter,
@@ -398,30 +419,39 @@ function rollupFactsCte(
     groupKeys: RawBuilder<unknown>;
     join: RawBuilder<unknown>;
     filters: RawBuilder<unknown>[];
+    sign?: -1;
   }) => {
     const table = sql.raw(o.table);
     const period = sql.raw(o.period);
+    const sign = sql.lit(o.sign ?? 1);
     const fresh = sql`(select x.${period} from ${table} x where x.workspace_id = ${ws} and x.fresh
       and x.${period} between ${o.range[0]}::date and ${o.range[1]}::date)`;
     const head = sql`select null::uuid as entry_id, ${o.keys}, null::text as note, e.billable, e.invoiced, e.${period} as day`;
-    return sql`${head}, e.seconds, e.billable_cents, e.cost_cents
+    return sql`${head}, ${sign} * e.seconds as seconds, ${sign} * e.billable_cents as billable_cents,
+      ${sign} * e.cost_cents as cost_cents, ${sign} * e.rollup_rows as rollup_rows
     from ${table} e ${o.join}
     where ${where(o.period, o.range, o.filters)} and e.${period} not in ${fresh}
     union all
-    ${head}, sum(e.seconds) as seconds, sum(e.billable_cents) as billable_cents, sum(e.cost_cents) as cost_cents
+    ${head}, ${sign} * sum(e.seconds) as seconds, ${sign} * sum(e.billable_cents) as billable_cents,
+      ${sign} * sum(e.cost_cents) as cost_cents, ${sign} * sum(e.rollup_rows) as rollup_rows
     from ${table} e ${o.join}
     where ${where(o.period, o.range, o.filters)} and e.${period} in ${fresh}
     group by e.${period}, ${o.groupKeys}, e.billable, e.invoiced
     having sum(e.rollup_rows) <> 0`;
   };
-  const daily = (range: [string, string]) => sql`select null::uuid as entry_id, e.user_id, e.project_id, e.task_id,
-      ${client} as client_id, null::text as note, e.billable, e.invoiced, e.day, e.seconds, e.billable_cents, e.cost_cents
+  const daily = (range: [string, string], sign: 1 | -1 = 1) => {
+    const k = sql.lit(sign);
+    return sql`select null::uuid as entry_id, e.user_id, e.project_id, e.task_id, ${client} as client_id,
+      null::text as note, e.billable, e.invoiced, e.day, ${k} * e.seconds as seconds,
+      ${k} * e.billable_cents as billable_cents, ${k} * e.cost_cents as cost_cents, ${k}::bigint as rollup_rows
     from report_rollups e ${projectJoin}
     where ${where('day', range, [...peopleFilters(f), ...projectFilters(f)])}`;
-  const tasks = (table: 'report_rollups_tasks' | 'report_rollups_task_months', range: [string, string]) =>
+  };
+  const tasks = (table: 'report_rollups_tasks' | 'report_rollups_task_months', range: [string, string], sign?: -1) =>
     coarse({
       table,
       period: table === 'report_rollups_tasks' ? 'day' : 'month',
+      sign,
       range,
       keys: sql`null::uuid as user_id, e.project_id, e.task_id, ${client} as client_id`,
       groupKeys: sql`e.project_id, e.task_id${clients ? sql`, p.client_id` : sql``}`,
@@ -450,25 +480,40 @@ function rollupFactsCte(
     });
   const range: [string, string] = [f.fromDay, f.toDay];
   const months = o.monthly ? wholeMonths(f.fromDay, f.toDay) : undefined;
+  /** Whole months from `monthly`, each ragged end from `days` or as its month less its other days. */
+  const byMonths = (
+    whole: NonNullable<ReturnType<typeof wholeMonths>>,
+    monthly: (range: [string, string]) => RawBuilder<unknown>,
+    days: (range: [string, string], sign?: -1) => RawBuilder<unknown>,
+  ) => [
+    monthly([whole.first, whole.last]),
+    ...whole.ragged.flatMap(([a, b]) => {
+      const partial = partialMonth(a, b);
+      return partial
+        ? [monthly([partial.month, partial.month]), ...partial.outside.map((r) => days(r, -1))]
+        : [days([a, b])];
+    }),
+  ];
   let parts: RawBuilder<unknown>[];
   if (o.source === 'rollups') parts = [daily(range)];
   else if (o.source === 'tasks')
     parts = months
-      ? [
-          tasks('report_rollups_task_months', [months.first, months.last]),
-          ...months.ragged.map((r) => tasks('report_rollups_tasks', r)),
-        ]
+      ? byMonths(
+          months,
+          (r) => tasks('report_rollups_task_months', r),
+          (r, sign) => tasks('report_rollups_tasks', r, sign),
+        )
       : [tasks('report_rollups_tasks', range)];
   else {
     const whole = months ?? wholeMonths(f.fromDay, f.toDay);
     if (!whole) throw new Error('the monthly rollups need a whole month in range');
-    parts = [(o.source === 'work' ? work : people)([whole.first, whole.last]), ...whole.ragged.map((r) => daily(r))];
+    parts = byMonths(whole, o.source === 'work' ? work : people, (r, sign) => daily(r, sign));
   }
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
   facts as (
     ${sql.join(parts, sql` union all `)}
     union all
-    select * from running_facts
+    select *, 1::bigint as rollup_rows from running_facts
   )`;
 }
 
@@ -598,6 +643,9 @@ export function compileReport(
       sum(case when f.billable and f.invoiced then f.seconds else 0 end) as invoiced_seconds,
       sum(case when f.invoiced then f.billable_cents else 0 end) as invoiced_cents,
       ${o.countEntries ? sql`count(distinct f.entry_id)` : sql`null::bigint`} as entries`;
+  const source = factsSource(f, o.dimensions, o.countEntries);
+  // Rollups read as a month less some days hold negated rows: a key whose rows sum to no rollup row is no group.
+  const someRows = source === 'entries' ? sql`` : sql`having sum(f.rollup_rows) <> 0`;
   let levels: RawBuilder<unknown>;
   if (!o.sets.some((set) => set.some((d) => MULTI_VALUED.has(d)))) {
     // One aggregation pass: the sets as GROUPING SETS, each told apart by its grouping() mask.
@@ -636,7 +684,7 @@ export function compileReport(
       n > 0 && !o.countEntries
         ? sql`(select ${sql.join(fine)}, sum(f.seconds)::bigint as seconds,
             sum(f.billable_cents)::bigint as billable_cents, sum(f.cost_cents)::bigint as cost_cents
-          from ${keyed} group by ${sql.join(fine)}) f`
+          from ${keyed} group by ${sql.join(fine)} ${someRows}) f`
         : keyed;
     levels = sql`select ${level} as level, ${sql.join(outKeys)}, ${sums}
       from ${source}
@@ -659,7 +707,7 @@ export function compileReport(
         );
         return sql`select ${sql.lit(level)}::int as level, ${sql.join([...keys, ...pad(o.dimensions.length)])}, ${sums}
           from facts f${sql.join(joins, sql``)}
-          ${groupKeys.length ? sql`group by ${sql.join(groupKeys)}` : sql``}`;
+          ${groupKeys.length ? sql`group by ${sql.join(groupKeys)} ${someRows}` : sql``}`;
       }),
       sql` union all `,
     );
@@ -668,7 +716,6 @@ export function compileReport(
     o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
   );
   const day = o.dimensions.some((d) => DATED.has(d));
-  const source = factsSource(f, o.dimensions, o.countEntries);
   const facts =
     source === 'entries'
       ? factsCte(f, { day })

@@ -180,12 +180,16 @@ async function expectRowsEqualRebuild() {
 
 /**
  * Every definition's Summary read through the rollups equals the raw one: over a range with ragged
- * ends around a whole month (read from the monthly rollups and the daily ones), and over whole months.
+ * ends around a whole month (read from the monthly rollups and the daily ones), over whole months, and
+ * over ends mostly inside their month (read as the month less its other days: negated daily rows).
  */
 async function expectSummariesEqual(now: Date, extra: Partial<ReportQuery> = {}) {
   for (const [from, to] of [
     ['2026-10-18', '2026-12-05'],
     ['2026-10-01', '2026-11-30'],
+    // Ends read as their month less its other days (Oct 26-31, Nov 1), where the entries are.
+    ['2026-09-01', '2026-10-25'],
+    ['2026-11-02', '2026-12-31'],
   ])
     for (const groupBy of DEFINITIONS) {
       const q = {
