@@ -52,7 +52,8 @@ console.log(
 );
 const appOf = async (port, rollups) => {
   const config = loadConfig({
-    NODE_ENV: 'test',
+    // As deployed: production writes responses with the compiled writer (tests check each with zod).
+    NODE_ENV: 'production',
     PUBLIC_URL: `http://localhost:${port}`,
     WEB_DIST: '/nonexistent',
     REPORT_ROLLUPS: String(rollups),

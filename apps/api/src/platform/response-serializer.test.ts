@@ -1,4 +1,4 @@
-import { timeEntryView } from '@sundial/core';
+import { summaryReportView, timeEntryView } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { projectingSerializerCompiler, writerSchemaOf } from './response-serializer.js';
@@ -41,6 +41,24 @@ describe('the production response serializer', () => {
       expect(writerSchemaOf(schema)).toBeDefined();
       expect(JSON.parse(serializerOf(schema)(data))).toEqual(schema.parse(data));
     }
+  });
+
+  it('writes a Summary of three levels as the full check does', () => {
+    const group = (key: string, children?: unknown[]) => ({
+      dimension: 'project',
+      key: { key, label: `Project ${key}`, color: '#228be6', parent: null },
+      measures: { trackedSeconds: 3600, billableAmount: 12_000 },
+      ...(children ? { children } : {}),
+    });
+    const summary = {
+      range: { from: '2026-11-01', to: '2026-11-30', timeZone: 'UTC', weekStart: 'monday' },
+      groupBy: ['project', 'user', 'task'],
+      measures: ['trackedSeconds', 'billableAmount'],
+      groups: [group('a', [group('b', [group('c'), group('d')])]), group('e')],
+      totals: { trackedSeconds: 18_000, billableAmount: 60_000 },
+    };
+    expect(writerSchemaOf(summaryReportView)).toBeDefined();
+    expect(JSON.parse(serializerOf(summaryReportView)(summary))).toEqual(summaryReportView.parse(summary));
   });
 
   it('drops what the schema does not declare, at every depth', () => {

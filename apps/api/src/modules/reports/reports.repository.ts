@@ -52,16 +52,20 @@ export interface EngineFilter {
   allPeople?: boolean;
 }
 
+/** A report row's sums; null where the report did not ask for them (`compileReport`'s `sums`). */
 export interface MeasureSums {
   tracked: string | number;
-  billable_seconds: string | number;
-  billable_cents: string | number;
-  cost_cents: string | number;
+  billable_seconds: string | number | null;
+  billable_cents: string | number | null;
+  cost_cents: string | number | null;
   /** Billable entries marked invoiced: their seconds and billable amount. */
-  invoiced_seconds: string | number;
-  invoiced_cents: string | number;
+  invoiced_seconds: string | number | null;
+  invoiced_cents: string | number | null;
   entries: string | number | null;
 }
+
+/** The sums of a report row but the tracked seconds and the entry count. */
+export type LevelSum = 'billable_seconds' | 'billable_cents' | 'cost_cents' | 'invoiced_seconds' | 'invoiced_cents';
 
 export interface LevelRow extends MeasureSums {
   level: number;
@@ -582,47 +586,45 @@ function labelOf(
   dimension: ReportDimension,
   ws: string,
   i: number,
-): { join: RawBuilder<unknown>; cols: RawBuilder<unknown> } {
+): { join: RawBuilder<unknown>; n: RawBuilder<unknown>; c: RawBuilder<unknown>; p: RawBuilder<unknown> } {
   const k = sql.raw(`l.k${i}`);
   const t = sql.raw(`d${i}`);
-  const named = (table: string, extra = sql`null::text`, extraJoin = sql``) => ({
-    join: sql` left join ${sql.raw(table)} ${t} on ${t}.workspace_id = ${ws} and ${t}.id = ${k}::uuid${extraJoin}`,
-    cols: sql`${t}.name as ${sql.raw(`n${i}`)}, ${extra} as ${sql.raw(`c${i}`)}`,
-  });
-  const withParent = (o: { join: RawBuilder<unknown>; cols: RawBuilder<unknown> }, parent: RawBuilder<unknown>) => ({
-    join: o.join,
-    cols: sql`${o.cols}, ${parent} as ${sql.raw(`p${i}`)}`,
-  });
-  const none = sql`null::text as ${sql.raw(`p${i}`)}`;
+  const join = (table: string, extra = sql``) =>
+    sql` left join ${sql.raw(table)} ${t} on ${t}.workspace_id = ${ws} and ${t}.id = ${k}::uuid${extra}`;
+  const none = sql`null::text`;
   switch (dimension) {
     case 'user':
       return {
         join: sql` left join users ${t} on ${t}.id = ${k}::uuid`,
-        cols: sql`coalesce(nullif(${t}.name, ''), ${t}.email) as ${sql.raw(`n${i}`)}, null::text as ${sql.raw(`c${i}`)}, ${none}`,
+        n: sql`coalesce(nullif(${t}.name, ''), ${t}.email)`,
+        c: none,
+        p: none,
       };
     case 'group':
     case 'client':
-    case 'tag': {
-      const o = named(dimension === 'group' ? 'groups' : dimension === 'client' ? 'clients' : 'tags');
-      return { join: o.join, cols: sql`${o.cols}, ${none}` };
-    }
-    case 'project': {
-      const o = named('projects', sql`${t}.color`);
-      return { join: o.join, cols: sql`${o.cols}, ${none}` };
-    }
+    case 'tag':
+      return {
+        join: join(dimension === 'group' ? 'groups' : dimension === 'client' ? 'clients' : 'tags'),
+        n: sql`${t}.name`,
+        c: none,
+        p: none,
+      };
+    case 'project':
+      return { join: join('projects'), n: sql`${t}.name`, c: sql`${t}.color`, p: none };
     case 'task': {
       const pt = sql.raw(`pt${i}`);
-      return withParent(
-        named(
+      return {
+        join: join(
           'tasks',
-          sql`null::text`,
           sql` left join tasks ${pt} on ${pt}.workspace_id = ${ws} and ${pt}.id = ${t}.parent_task_id`,
         ),
-        sql`${pt}.name`,
-      );
+        n: sql`${t}.name`,
+        c: none,
+        p: sql`${pt}.name`,
+      };
     }
     default:
-      return { join: sql``, cols: sql`null::text as ${sql.raw(`n${i}`)}, null::text as ${sql.raw(`c${i}`)}, ${none}` };
+      return { join: sql``, n: none, c: none, p: none };
   }
 }
 
@@ -634,14 +636,22 @@ function labelOf(
  */
 export function compileReport(
   f: EngineFilter,
-  o: { sets: ReportDimension[][]; dimensions: ReportDimension[]; countEntries: boolean },
+  o: {
+    sets: ReportDimension[][];
+    dimensions: ReportDimension[];
+    countEntries: boolean;
+    /** The sums the report shows (tracked is always summed); all unless named. The others come as null. */
+    sums?: ReadonlySet<LevelSum>;
+  },
 ): RawBuilder<LevelRow> {
   const ws = f.workspaceId;
+  const sum = (name: LevelSum, expression: RawBuilder<unknown>) =>
+    !o.sums || o.sums.has(name) ? sql`sum(${expression}) as ${sql.raw(name)}` : sql`null::bigint as ${sql.raw(name)}`;
   const sums = sql`sum(f.seconds) as tracked,
-      sum(case when f.billable then f.seconds else 0 end) as billable_seconds,
-      sum(f.billable_cents) as billable_cents, sum(f.cost_cents) as cost_cents,
-      sum(case when f.billable and f.invoiced then f.seconds else 0 end) as invoiced_seconds,
-      sum(case when f.invoiced then f.billable_cents else 0 end) as invoiced_cents,
+      ${sum('billable_seconds', sql`case when f.billable then f.seconds else 0 end`)},
+      ${sum('billable_cents', sql`f.billable_cents`)}, ${sum('cost_cents', sql`f.cost_cents`)},
+      ${sum('invoiced_seconds', sql`case when f.billable and f.invoiced then f.seconds else 0 end`)},
+      ${sum('invoiced_cents', sql`case when f.invoiced then f.billable_cents else 0 end`)},
       ${o.countEntries ? sql`count(distinct f.entry_id)` : sql`null::bigint`} as entries`;
   const source = factsSource(f, o.dimensions, o.countEntries);
   // Rollups read as a month less some days hold negated rows: a key whose rows sum to no rollup row is no group.
@@ -712,9 +722,20 @@ export function compileReport(
       sql` union all `,
     );
   }
-  const labels = [0, 1, 2].map((i) =>
-    o.dimensions[i] ? labelOf(o.dimensions[i] as ReportDimension, ws, i + 1) : labelOf('day', ws, i + 1),
-  );
+  // Each row is labelled at its own level only: the set's last dimension (a Summary's parents have rows of their own).
+  const labels = [0, 1, 2].map((i) => {
+    const dimension = o.dimensions[i];
+    const label = labelOf(dimension ?? 'day', ws, i + 1);
+    const own = o.sets.flatMap((set, level) => (dimension && set.at(-1) === dimension ? [sql.lit(level)] : []));
+    const at = (expression: RawBuilder<unknown>, name: string) =>
+      own.length
+        ? sql`case when l.level in (${sql.join(own)}) then ${expression} end as ${sql.raw(`${name}${i + 1}`)}`
+        : sql`null::text as ${sql.raw(`${name}${i + 1}`)}`;
+    return {
+      join: own.length ? label.join : sql``,
+      cols: sql`${at(label.n, 'n')}, ${at(label.c, 'c')}, ${at(label.p, 'p')}`,
+    };
+  });
   const day = o.dimensions.some((d) => DATED.has(d));
   const facts =
     source === 'entries'

@@ -57,6 +57,7 @@ import {
   type DetailedSortKey,
   type EngineFilter,
   type LevelRow,
+  type LevelSum,
   type MeasureSums,
   reportsRepository as repo,
   type SeenPeople,
@@ -114,6 +115,21 @@ function keyView(
   return { key, label, ...(color !== null ? { color } : {}), ...(dimension === 'task' ? { parent } : {}) };
 }
 
+/** The sums each measure is computed from (`measuresOf`); the tracked seconds always come. */
+const SUMS_OF: Record<ReportMeasure, LevelSum[]> = {
+  trackedSeconds: [],
+  billableSeconds: ['billable_seconds'],
+  billableAmount: ['billable_cents'],
+  costAmount: ['cost_cents'],
+  margin: ['billable_cents', 'cost_cents'],
+  entryCount: [],
+  unbillableSeconds: ['billable_seconds'],
+  invoicedSeconds: ['invoiced_seconds'],
+  invoicedAmount: ['invoiced_cents'],
+  uninvoicedSeconds: ['billable_seconds', 'invoiced_seconds'],
+  uninvoicedAmount: ['billable_cents', 'invoiced_cents'],
+};
+
 function measuresOf(row: MeasureSums, measures: readonly ReportMeasure[]): ReportMeasures {
   const billable = Number(row.billable_cents);
   const cost = Number(row.cost_cents);
@@ -134,7 +150,9 @@ function measuresOf(row: MeasureSums, measures: readonly ReportMeasure[]): Repor
     uninvoicedSeconds: billableSeconds - invoicedSeconds,
     uninvoicedAmount: billable - invoiced,
   };
-  return Object.fromEntries(measures.map((m) => [m, all[m]]));
+  const picked: ReportMeasures = {};
+  for (const m of measures) picked[m] = all[m];
+  return picked;
 }
 
 const EMPTY: MeasureSums = {
@@ -160,6 +178,16 @@ function compareKeys(dimension: ReportDimension) {
 }
 
 const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null;
+
+/** A group's place in the tree: its first `depth` keys, none (null) told apart from any text. */
+const pathOf = (row: LevelRow, depth: number) => {
+  let path = '';
+  for (let j = 0; j < depth; j++) {
+    const key = rowKey(row, j);
+    path += key === null ? '\u0000-' : `${key.length}:${key}`;
+  }
+  return path;
+};
 
 /**
  * Reports: one engine (reports.repository) for the Summary, Detailed and matrix reports, the
@@ -356,7 +384,12 @@ export function createReportsService(
       const sets = [[], ...dims.map((_, i) => dims.slice(0, i + 1))];
       const rows = await repo.run(
         db,
-        compileReport(f, { sets, dimensions: dims, countEntries: measures.includes('entryCount') }),
+        compileReport(f, {
+          sets,
+          dimensions: dims,
+          countEntries: measures.includes('entryCount'),
+          sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
+        }),
       );
       const total = rows.find((r) => r.level === 0);
       const nodes = new Map<string, ReportGroup>();
@@ -373,11 +406,10 @@ export function createReportsService(
           key: keyView(dimension, rowKey(row, i), labels[i] ?? null, colors[i] ?? null, parents[i] ?? null),
           measures: measuresOf(row, measures),
         };
-        const path = JSON.stringify([0, 1, 2].slice(0, row.level).map((j) => rowKey(row, j)));
-        nodes.set(path, group);
+        nodes.set(pathOf(row, row.level), group);
         if (i === 0) roots.push(group);
         else {
-          const parent = nodes.get(JSON.stringify([0, 1, 2].slice(0, i).map((j) => rowKey(row, j))));
+          const parent = nodes.get(pathOf(row, i));
           if (parent) {
             parent.children ??= [];
             parent.children.push(group);
