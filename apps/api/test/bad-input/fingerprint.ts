@@ -14,7 +14,7 @@ import type { Db } from '../../src/db/connection.js';
  * - jobs and job_schedules: the job runner's own bookkeeping, written by the polling worker when a
  *   cron slot comes round on the wall clock, whatever request happens to be under way; what a job
  *   does to other tables is still watched.
- * - report_rollups_tasks, report_rollups_task_months and report_rollups_people_months: the coarse
+ * - report_rollups_tasks, _task_months, _people_months, _work_months and _work_years: the coarse
  *   rollups, kept by triggers on report_rollups (which is watched), so a request that changed time
  *   is still caught there; the every-minute `reports.rebuild-rollups` job folds their appended rows
  *   (the same sums in fewer rows) whatever request happens to be under way.
@@ -22,7 +22,7 @@ import type { Db } from '../../src/db/connection.js';
 const RENEWED_COLUMNS: Record<string, string[]> = { sessions: ['last_seen_at', 'idle_expires_at'] };
 export const LIMITER_TABLES = new Set(['login_attempts', 'known_devices']);
 const UNWATCHED =
-  /rate_limit|ratelimit|throttle|^jobs$|^job_schedules$|^report_rollups_(tasks|task_months|people_months|work_months)$/;
+  /rate_limit|ratelimit|throttle|^jobs$|^job_schedules$|^report_rollups_(tasks|task_months|people_months|work_months|work_years)$/;
 
 /** Statuses whose limiter writes are allowed: a counted failed log-in and a refusal for too many. */
 export const LIMITER_STATUSES = new Set([401, 429]);

@@ -1,20 +1,21 @@
 /**
- * The SQL of the coarse report rollups (migration 202612040200 made three, 202612050100 added a
- * fourth): each table sums report_rollups over some of its keys, per day or per month. The
+ * The SQL of the coarse report rollups (migration 202612040200 made three, 202612050100 added
+ * two): each table sums report_rollups over some of its keys, per day or per month. The
  * migrations build their tables, triggers, fold and rebuild from a map of these, so every table
  * is kept by the same statements. A migration's output must never change once it has run: a new
  * table means a new migration that passes the whole map again (and replaces the functions).
  */
 export interface CoarseTable {
-  period: 'day' | 'month';
+  period: 'day' | 'month' | 'year';
   keys: readonly string[];
   /** The period of a report_rollups row `r`. */
   of: string;
 }
 export type CoarseTables = Readonly<Record<string, CoarseTable>>;
 
-// A day's month as its first day, in date arithmetic (no time zone in between).
+// A day's month (year) as its first day, in date arithmetic (no time zone in between).
 export const MONTH_OF = 'r.day - extract(day from r.day)::int + 1';
+export const YEAR_OF = 'r.day - extract(doy from r.day)::int + 1';
 
 /** The tables of migration 202612040200 (never to change: see above). */
 export const FIRST_COARSE_TABLES: CoarseTables = {

@@ -376,6 +376,74 @@ export function partialMonth(from: string, to: string): { month: string; outside
   return out < daysIn(from, to) ? { month, outside } : undefined;
 }
 
+/** A period of rollup rows to read, with the sign its rows count with: [first, last] are days, or first days of months (years). */
+export interface CoverPiece {
+  period: 'day' | 'month' | 'year';
+  range: [string, string];
+  sign: 1 | -1;
+}
+
+const yearEnd = (day: string) => `${day.slice(0, 4)}-12-31`;
+const negate = (pieces: CoverPiece[]) => pieces.map((p): CoverPiece => ({ ...p, sign: p.sign === 1 ? -1 : 1 }));
+
+/** The days [from, to] as whole months and, around them, days or a month less its other days (`partialMonth`). */
+function monthCover(from: string, to: string): CoverPiece[] {
+  const one = (a: string, b: string): CoverPiece[] => {
+    const partial = partialMonth(a, b);
+    if (!partial) return [{ period: 'day', range: [a, b], sign: 1 }];
+    return [
+      { period: 'month', range: [partial.month, partial.month], sign: 1 },
+      ...partial.outside.map((r): CoverPiece => ({ period: 'day', range: r, sign: -1 })),
+    ];
+  };
+  const whole = wholeMonths(from, to);
+  if (!whole) {
+    // Within two months: each month's days.
+    const cut = `${addDays(`${from.slice(0, 7)}-01`, 32).slice(0, 7)}-01`;
+    return cut <= to ? [...one(from, addDays(cut, -1)), ...one(cut, to)] : one(from, to);
+  }
+  return [
+    { period: 'month', range: [whole.first, whole.last], sign: 1 },
+    ...whole.ragged.flatMap(([a, b]) => one(a, b)),
+  ];
+}
+
+/**
+ * The days [from, to] as rollup periods to add and subtract: whole years (`years`), whole months,
+ * days. A partial year mostly inside the range is read as the year less the months and days
+ * outside it (the last 365 days: this year less its last days, plus last December and the days
+ * before it); a partial month likewise (`partialMonth`). Every day of the range counts once and
+ * every other day not at all.
+ */
+export function coverOf(from: string, to: string, years: boolean): CoverPiece[] {
+  if (!years) return monthCover(from, to);
+  const pieces: CoverPiece[] = [];
+  let day = from;
+  while (day <= to) {
+    const start = `${day.slice(0, 4)}-01-01`;
+    const end = yearEnd(day);
+    const last = to < end ? to : end;
+    if (day === start && last === end) {
+      const previous = pieces.at(-1);
+      if (previous?.period === 'year' && previous.sign === 1) previous.range[1] = start;
+      else pieces.push({ period: 'year', range: [start, start], sign: 1 });
+    } else {
+      const outside: [string, string][] = [];
+      if (day > start) outside.push([start, addDays(day, -1)]);
+      if (last < end) outside.push([addDays(last, 1), end]);
+      const out = outside.reduce((n, [a, b]) => n + daysIn(a, b), 0);
+      if (out < daysIn(day, last))
+        pieces.push(
+          { period: 'year', range: [start, start], sign: 1 },
+          ...outside.flatMap(([a, b]) => negate(monthCover(a, b))),
+        );
+      else pieces.push(...monthCover(day, last));
+    }
+    day = addDays(end, 1);
+  }
+  return pieces;
+}
+
 /**
  * `facts` from the rollups `source` names (kept by triggers with the pieces `factsCte` makes, in
  * the workspace's report zone and rounding) for the finished entries, and the running entries'
@@ -388,7 +456,14 @@ export function partialMonth(from: string, to: string): { month: string; outside
  */
 function rollupFactsCte(
   f: EngineFilter,
-  o: { day: boolean; monthly: boolean; clients: boolean; source: Exclude<FactsSource, 'entries'> },
+  o: {
+    day: boolean;
+    monthly: boolean;
+    /** Whether whole years may be read as such (no month dimension: a year's rows carry its first day). */
+    yearly: boolean;
+    clients: boolean;
+    source: Exclude<FactsSource, 'entries'>;
+  },
 ) {
   const ws = f.workspaceId;
   const clients = o.clients || (f.clients?.length ?? 0) > 0;
@@ -417,7 +492,7 @@ function rollupFactsCte(
    */
   const coarse = (o: {
     table: string;
-    period: 'day' | 'month';
+    period: 'day' | 'month' | 'year';
     range: [string, string];
     keys: RawBuilder<unknown>;
     groupKeys: RawBuilder<unknown>;
@@ -462,20 +537,26 @@ function rollupFactsCte(
       join: projectJoin,
       filters: projectFilters(f),
     });
-  const people = (range: [string, string]) =>
+  const people = (range: [string, string], sign?: -1) =>
     coarse({
       table: 'report_rollups_people_months',
       period: 'month',
+      sign,
       range,
       keys: sql`e.user_id, null::uuid as project_id, null::uuid as task_id, null::uuid as client_id`,
       groupKeys: sql`e.user_id`,
       join: sql``,
       filters: peopleFilters(f),
     });
-  const work = (range: [string, string]) =>
+  const work = (
+    table: 'report_rollups_work_months' | 'report_rollups_work_years',
+    range: [string, string],
+    sign?: -1,
+  ) =>
     coarse({
-      table: 'report_rollups_work_months',
-      period: 'month',
+      table,
+      period: table === 'report_rollups_work_years' ? 'year' : 'month',
+      sign,
       range,
       keys: sql`e.user_id, e.project_id, e.task_id, ${client} as client_id`,
       groupKeys: sql`e.user_id, e.project_id, e.task_id${clients ? sql`, p.client_id` : sql``}`,
@@ -484,34 +565,26 @@ function rollupFactsCte(
     });
   const range: [string, string] = [f.fromDay, f.toDay];
   const months = o.monthly ? wholeMonths(f.fromDay, f.toDay) : undefined;
-  /** Whole months from `monthly`, each ragged end from `days` or as its month less its other days. */
-  const byMonths = (
-    whole: NonNullable<ReturnType<typeof wholeMonths>>,
-    monthly: (range: [string, string]) => RawBuilder<unknown>,
-    days: (range: [string, string], sign?: -1) => RawBuilder<unknown>,
-  ) => [
-    monthly([whole.first, whole.last]),
-    ...whole.ragged.flatMap(([a, b]) => {
-      const partial = partialMonth(a, b);
-      return partial
-        ? [monthly([partial.month, partial.month]), ...partial.outside.map((r) => days(r, -1))]
-        : [days([a, b])];
-    }),
-  ];
   let parts: RawBuilder<unknown>[];
-  if (o.source === 'rollups') parts = [daily(range)];
-  else if (o.source === 'tasks')
-    parts = months
-      ? byMonths(
-          months,
-          (r) => tasks('report_rollups_task_months', r),
-          (r, sign) => tasks('report_rollups_tasks', r, sign),
-        )
-      : [tasks('report_rollups_tasks', range)];
+  if (o.source === 'rollups' || (o.source === 'tasks' && !months))
+    parts = [o.source === 'rollups' ? daily(range) : tasks('report_rollups_tasks', range)];
   else {
-    const whole = months ?? wholeMonths(f.fromDay, f.toDay);
-    if (!whole) throw new Error('the monthly rollups need a whole month in range');
-    parts = byMonths(whole, o.source === 'work' ? work : people, (r, sign) => daily(r, sign));
+    // Whole periods from the coarsest table that has them; the work rollups also by year.
+    const read = (piece: CoverPiece): RawBuilder<unknown> => {
+      const sign = piece.sign === -1 ? -1 : undefined;
+      if (o.source === 'tasks')
+        return tasks(piece.period === 'day' ? 'report_rollups_tasks' : 'report_rollups_task_months', piece.range, sign);
+      if (piece.period === 'day') return daily(piece.range, piece.sign);
+      if (o.source === 'people') return people(piece.range, sign);
+      return work(
+        piece.period === 'year' ? 'report_rollups_work_years' : 'report_rollups_work_months',
+        piece.range,
+        sign,
+      );
+    };
+    if (o.source !== 'tasks' && !wholeMonths(f.fromDay, f.toDay))
+      throw new Error('the monthly rollups need a whole month in range');
+    parts = coverOf(f.fromDay, f.toDay, o.source === 'work' && o.yearly).map(read);
   }
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
   facts as (
@@ -743,6 +816,7 @@ export function compileReport(
       : rollupFactsCte(f, {
           day,
           monthly: !o.dimensions.some((d) => DAILY.has(d)),
+          yearly: !o.dimensions.some((d) => d === 'month' || DAILY.has(d)),
           clients: o.dimensions.includes('client'),
           source,
         });
@@ -1184,7 +1258,8 @@ export const reportsRepository = {
       select workspace_id from report_rollups_tasks where fresh
       union select workspace_id from report_rollups_task_months where fresh
       union select workspace_id from report_rollups_people_months where fresh
-      union select workspace_id from report_rollups_work_months where fresh`.execute(db);
+      union select workspace_id from report_rollups_work_months where fresh
+      union select workspace_id from report_rollups_work_years where fresh`.execute(db);
     return rows.rows.map((r) => r.workspace_id);
   },
 

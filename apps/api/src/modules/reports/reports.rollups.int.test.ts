@@ -114,6 +114,12 @@ const COARSE = [
     of: MONTH_OF,
     keys: ['user_id', 'project_id', 'task_id', 'billable', 'invoiced'],
   },
+  {
+    table: 'report_rollups_work_years',
+    period: 'year',
+    of: 'day - extract(doy from day)::int + 1',
+    keys: ['user_id', 'project_id', 'task_id', 'billable', 'invoiced'],
+  },
 ];
 let folds = 0;
 
@@ -190,6 +196,9 @@ async function expectSummariesEqual(now: Date, extra: Partial<ReportQuery> = {})
     // Ends read as their month less its other days (Oct 26-31, Nov 1), where the entries are.
     ['2026-09-01', '2026-10-25'],
     ['2026-11-02', '2026-12-31'],
+    // By person and project: 2026 less Oct 26-31, November and December; a whole year.
+    ['2026-01-01', '2026-10-25'],
+    ['2025-12-15', '2026-12-31'],
   ])
     for (const groupBy of DEFINITIONS) {
       const q = {
@@ -604,7 +613,8 @@ describe('coarse report rollups', () => {
           n: number;
         }>`select (select count(*) from report_rollups_tasks where workspace_id = ${other.workspaceId})
           + (select count(*) from report_rollups_people_months where workspace_id = ${other.workspaceId})
-          + (select count(*) from report_rollups_work_months where workspace_id = ${other.workspaceId})::int as n`.execute(
+          + (select count(*) from report_rollups_work_months where workspace_id = ${other.workspaceId})
+          + (select count(*) from report_rollups_work_years where workspace_id = ${other.workspaceId})::int as n`.execute(
           ctx.t.db,
         )
       ).rows[0]?.n;
