@@ -311,9 +311,10 @@ export function factsCte(
  * report_rollups_task_months for whole months) when the report takes in everyone and has no
  * person dimension; the monthly rollups per person (report_rollups_people_months) when it has
  * neither a project dimension or filter nor a day or week; the monthly rollups per person, project
- * and task (report_rollups_work_months) when it has no day or week but a project or a person
- * (its dimensions, its filters, or the people its actor may see). Both monthly ones read
- * report_rollups for the days outside whole months. The coarser, the fewer rows: a year of 10M
+ * and task (report_rollups_work_months, and by year) when it has no day or week but a project and
+ * a person (its dimensions, its filters, or the people its actor may see); the monthly ones only
+ * when they serve a month of the range, whole or mostly inside it (`monthsServe`), with
+ * report_rollups for the other days. The coarser, the fewer rows: a year of 10M
  * entries is ~3.3M rows of report_rollups, a few hundred thousand of report_rollups_tasks or of
  * report_rollups_work_months (members on a handful of projects), some thousands by month and task.
  */
@@ -330,7 +331,7 @@ export function factsSource(
 ): FactsSource {
   if (!readsRollups(f, dimensions, countEntries)) return 'entries';
   if (f.allPeople === true && !dimensions.some((d) => PERSONAL.has(d))) return 'tasks';
-  if (dimensions.some((d) => DAILY.has(d)) || wholeMonths(f.fromDay, f.toDay) === undefined) return 'rollups';
+  if (dimensions.some((d) => DAILY.has(d)) || !monthsServe(f.fromDay, f.toDay)) return 'rollups';
   return filtersProjects(f) || dimensions.some((d) => PROJECTS.has(d)) ? 'work' : 'people';
 }
 
@@ -407,6 +408,9 @@ function monthCover(from: string, to: string): CoverPiece[] {
     ...whole.ragged.flatMap(([a, b]) => one(a, b)),
   ];
 }
+
+/** Whether the monthly rollups serve some of the days [from, to]: a whole month, or most of one. */
+export const monthsServe = (from: string, to: string) => monthCover(from, to).some((p) => p.period === 'month');
 
 /**
  * The days [from, to] as rollup periods to add and subtract: whole years (`years`), whole months,
@@ -564,7 +568,7 @@ function rollupFactsCte(
       filters: [...peopleFilters(f), ...projectFilters(f)],
     });
   const range: [string, string] = [f.fromDay, f.toDay];
-  const months = o.monthly ? wholeMonths(f.fromDay, f.toDay) : undefined;
+  const months = o.monthly && monthsServe(f.fromDay, f.toDay);
   let parts: RawBuilder<unknown>[];
   if (o.source === 'rollups' || (o.source === 'tasks' && !months))
     parts = [o.source === 'rollups' ? daily(range) : tasks('report_rollups_tasks', range)];
@@ -582,8 +586,7 @@ function rollupFactsCte(
         sign,
       );
     };
-    if (o.source !== 'tasks' && !wholeMonths(f.fromDay, f.toDay))
-      throw new Error('the monthly rollups need a whole month in range');
+    if (o.source !== 'tasks' && !months) throw new Error('the monthly rollups serve no day of this range');
     parts = coverOf(f.fromDay, f.toDay, o.source === 'work' && o.yearly).map(read);
   }
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},

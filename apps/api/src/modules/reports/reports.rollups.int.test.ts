@@ -199,6 +199,8 @@ async function expectSummariesEqual(now: Date, extra: Partial<ReportQuery> = {})
     // By person and project: 2026 less Oct 26-31, November and December; a whole year.
     ['2026-01-01', '2026-10-25'],
     ['2025-12-15', '2026-12-31'],
+    // No whole month, but most of October: October less Oct 1-4, and Nov 1-3.
+    ['2026-10-05', '2026-11-03'],
   ])
     for (const groupBy of DEFINITIONS) {
       const q = {
