@@ -104,6 +104,8 @@ export const t = {
     formats: { csv: 'CSV', xlsx: 'Excel (XLSX)', pdf: 'PDF' },
     failed: 'The export could not be made',
   },
+  summaryFolded: (groups: number) =>
+    `${groups.toLocaleString()} groups: each row opens to show its subgroups. Narrow the filters or group by less to see them all at once.`,
   matrix: {
     expand: (name: string) => `Show the breakdown of ${name}`,
     collapse: (name: string) => `Hide the breakdown of ${name}`,

@@ -1,12 +1,12 @@
-import { ActionIcon, Loader, Table } from '@mantine/core';
+import { Loader, Table } from '@mantine/core';
 import type { MatrixReportView, ReportDimension, ReportMeasure } from '@sundial/core';
-import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { useMatrix } from '../api';
 import { keyLabel, type MeasureFormatter, periodLabel } from '../format';
 import { t } from '../texts';
 import type { ParamPatch } from '../url';
+import { ExpandToggle } from './ExpandToggle';
 
 export interface MatrixColumn {
   key: string;
@@ -143,18 +143,7 @@ export function MatrixTable({
               <Fragment key={key || '∅'}>
                 <Table.Tr>
                   <Table.Th scope="row" style={sticky} fw={500}>
-                    {canOpen && (
-                      <ActionIcon
-                        variant="subtle"
-                        size="sm"
-                        mr={4}
-                        aria-expanded={isOpen}
-                        aria-label={isOpen ? t.matrix.collapse(name) : t.matrix.expand(name)}
-                        onClick={() => toggle(key)}
-                      >
-                        {isOpen ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
-                      </ActionIcon>
-                    )}
+                    {canOpen && <ExpandToggle open={isOpen} name={name} onToggle={() => toggle(key)} />}
                     {name}
                   </Table.Th>
                   {columns.map((c) => (

@@ -1,72 +1,16 @@
 import { Table, Text } from '@mantine/core';
 import type { ReportDimension, ReportGroup, ReportMeasure, ReportMeasures } from '@sundial/core';
-import { Fragment } from 'react';
+import { useMemo, useState } from 'react';
 import { keyLabel, type MeasureFormatter, measureLabel } from '../format';
 import { t } from '../texts';
+import { ExpandToggle } from './ExpandToggle';
 import { Swatch } from './Swatch';
+import { countGroups, FOLD_ABOVE, summaryRows } from './summaryRows';
 
 /** A column computed from a row's figures (margin %, say), after the measures. */
 export interface ExtraColumn {
   label: string;
   value: (measures: ReportMeasures) => string;
-}
-
-function Rows({
-  groups,
-  depth,
-  measures,
-  extra,
-  format,
-  path,
-}: {
-  groups: ReportGroup[];
-  depth: number;
-  measures: ReportMeasure[];
-  extra: ExtraColumn[];
-  format: MeasureFormatter;
-  path: string;
-}) {
-  return (
-    <>
-      {groups.map((g, i) => {
-        const id = `${path}/${g.key.key ?? '∅'}-${i}`;
-        const hasChildren = (g.children?.length ?? 0) > 0;
-        return (
-          <Fragment key={id}>
-            <Table.Tr
-              data-level={depth}
-              style={depth === 0 && hasChildren ? { background: 'var(--mantine-color-default-hover)' } : undefined}
-            >
-              <Table.Th scope="row" fw={hasChildren ? 600 : 400} style={{ paddingLeft: 12 + depth * 24 }}>
-                <Swatch color={g.key.color} />
-                {keyLabel(g.dimension, g.key)}
-              </Table.Th>
-              {measures.map((m) => (
-                <Table.Td key={m} ta="right" fw={hasChildren ? 600 : 400} style={{ whiteSpace: 'nowrap' }}>
-                  {format(m, g.measures[m])}
-                </Table.Td>
-              ))}
-              {extra.map((x) => (
-                <Table.Td key={x.label} ta="right" fw={hasChildren ? 600 : 400} style={{ whiteSpace: 'nowrap' }}>
-                  {x.value(g.measures)}
-                </Table.Td>
-              ))}
-            </Table.Tr>
-            {hasChildren && (
-              <Rows
-                groups={g.children ?? []}
-                depth={depth + 1}
-                measures={measures}
-                extra={extra}
-                format={format}
-                path={id}
-              />
-            )}
-          </Fragment>
-        );
-      })}
-    </>
-  );
 }
 
 /** The Summary's grouped table: each group with its subtotal, its subgroups indented beneath, the totals last. */
@@ -89,8 +33,24 @@ export function SummaryTable({
   label?: string;
 }) {
   const heading = groupBy.map((d) => t.dimensions[d]).join(' / ') || t.total;
+  // A large Summary (a big team by project and person) opens folded: a row per first-level group, each opened on demand.
+  const total = useMemo(() => countGroups(groups), [groups]);
+  const folds = total > FOLD_ABOVE;
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => summaryRows(groups, folds ? open : 'all'), [groups, folds, open]);
+  const toggle = (id: string) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <Table.ScrollContainer minWidth={560}>
+      {folds && (
+        <Text size="sm" c="dimmed" mb="xs" data-testid="summary-folded">
+          {t.summaryFolded(total)}
+        </Text>
+      )}
       <Table aria-label={label} striped={false} highlightOnHover verticalSpacing="xs" data-testid="summary-table">
         <Table.Thead>
           <Table.Tr>
@@ -108,7 +68,33 @@ export function SummaryTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          <Rows groups={groups} depth={0} measures={measures} extra={extra} format={format} path="" />
+          {rows.map(({ group: g, depth, id, below, open: isOpen }) => {
+            const weight = below > 0 ? 600 : 400;
+            const name = keyLabel(g.dimension, g.key);
+            return (
+              <Table.Tr
+                key={id}
+                data-level={depth}
+                style={depth === 0 && below > 0 ? { background: 'var(--mantine-color-default-hover)' } : undefined}
+              >
+                <Table.Th scope="row" fw={weight} style={{ paddingLeft: 12 + depth * 24 }}>
+                  {folds && below > 0 && <ExpandToggle open={isOpen} name={name} onToggle={() => toggle(id)} />}
+                  <Swatch color={g.key.color} />
+                  {name}
+                </Table.Th>
+                {measures.map((m) => (
+                  <Table.Td key={m} ta="right" fw={weight} style={{ whiteSpace: 'nowrap' }}>
+                    {format(m, g.measures[m])}
+                  </Table.Td>
+                ))}
+                {extra.map((x) => (
+                  <Table.Td key={x.label} ta="right" fw={weight} style={{ whiteSpace: 'nowrap' }}>
+                    {x.value(g.measures)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr data-testid="summary-total">
