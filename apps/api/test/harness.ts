@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Role } from '@sundial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.js';
@@ -277,4 +278,29 @@ export function auditTrail(db: Db, filter: AuditFilter) {
   if (filter.action !== undefined)
     query = query.where('action', filter.action.endsWith('%') ? 'like' : '=', filter.action);
   return query.execute();
+}
+
+/**
+ * `count` finished entries of one person, written straight to the database (set-based, for tests
+ * that need many): entry n (from 1) starts `n * everySeconds` after `from`, lasts `seconds`, notes
+ * `${note} ${n}`, not billable.
+ */
+export async function insertBulkEntries(
+  db: Db,
+  o: {
+    workspaceId: string;
+    userId: string;
+    from: string;
+    count: number;
+    everySeconds: number;
+    seconds: number;
+    note: string;
+  },
+): Promise<void> {
+  await sql`insert into time_entries (id, workspace_id, user_id, note, billable, start_at, end_at,
+      duration_seconds, created_by_user_id)
+    select gen_random_uuid(), ${o.workspaceId}, ${o.userId}, ${o.note} || ' ' || n, false,
+      ${o.from}::timestamptz + n * ${o.everySeconds} * interval '1 second',
+      ${o.from}::timestamptz + (n * ${o.everySeconds} + ${o.seconds}) * interval '1 second', ${o.seconds}, ${o.userId}
+    from generate_series(1, ${o.count}::int) n`.execute(db);
 }

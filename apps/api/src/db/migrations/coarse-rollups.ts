@@ -96,6 +96,14 @@ export function coarseTriggerFunction(tables: CoarseTables, event: (typeof COARS
     end $$`;
 }
 
+/** A function of a workspace (`p_ws`) that runs `statements` under the lock the fold and the rebuild share. */
+const workspaceFunction = (name: string, statements: string[]) => `
+    create or replace function ${name}(p_ws uuid) returns void language plpgsql as $$
+    begin
+      perform pg_advisory_xact_lock(hashtextextended('report_rollups_compact:' || p_ws::text, 0));
+      ${statements.join('\n')}
+    end $$`;
+
 /**
  * Folds a workspace's fresh rows into one row per key: the touched days (months) deleted and
  * their sums inserted back in one statement each, keys that sum to no row left out. One
@@ -116,12 +124,7 @@ export function coarseCompactFunction(tables: CoarseTables): string {
       group by g.workspace_id, g.${t.period}, ${keysOf(t, 'g')}
       having sum(g.rollup_rows) <> 0;`,
   );
-  return `
-    create or replace function report_rollups_compact(p_ws uuid) returns void language plpgsql as $$
-    begin
-      perform pg_advisory_xact_lock(hashtextextended('report_rollups_compact:' || p_ws::text, 0));
-      ${folds.join('\n')}
-    end $$`;
+  return workspaceFunction('report_rollups_compact', folds);
 }
 
 /**
@@ -139,10 +142,5 @@ export function coarseRebuildFunction(tables: CoarseTables): string {
       from report_rollups r where r.workspace_id = p_ws
       group by r.workspace_id, ${t.of}, ${keysOf(t, 'r')};`,
   );
-  return `
-    create or replace function report_rollups_coarse_rebuild(p_ws uuid) returns void language plpgsql as $$
-    begin
-      perform pg_advisory_xact_lock(hashtextextended('report_rollups_compact:' || p_ws::text, 0));
-      ${rebuilds.join('\n')}
-    end $$`;
+  return workspaceFunction('report_rollups_coarse_rebuild', rebuilds);
 }

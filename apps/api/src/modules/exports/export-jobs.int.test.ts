@@ -2,7 +2,15 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, createTestApp, type SignedUp, signUp, type TestApp, workspaceCalls } from '../../../test/harness.js';
+import {
+  caller,
+  createTestApp,
+  insertBulkEntries,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -197,12 +205,15 @@ describe('a job larger than one batch of the writer', () => {
   it('stores the file in chunks of EXPORT_JOB_CHUNK_BYTES, though the CSV writer hands over 1,000 lines at a time', async () => {
     // 2,500 entries in October: about 250 KB, handed over in three pieces, stored in 1 KiB chunks
     // while the report is still being read (progress and chunks are written between reads).
-    await sql`insert into time_entries (id, workspace_id, user_id, note, billable, start_at, end_at,
-        duration_seconds, created_by_user_id)
-      select gen_random_uuid(), ${owner.workspaceId}, ${owner.userId}, 'October ' || n, false,
-        timestamptz '2026-10-05 00:00:00+00' + n * interval '60 seconds',
-        timestamptz '2026-10-05 00:00:30+00' + n * interval '60 seconds', 30, ${owner.userId}
-      from generate_series(1, 2500) n`.execute(t.db);
+    await insertBulkEntries(t.db, {
+      workspaceId: owner.workspaceId,
+      userId: owner.userId,
+      from: '2026-10-05T00:00:00Z',
+      count: 2500,
+      everySeconds: 60,
+      seconds: 30,
+      note: 'October',
+    });
     const october = 'kind=detailed&preset=custom&from=2026-10-01&to=2026-10-31&timeZone=UTC&sort=start&order=asc';
     const queued = await start(owner, october);
     expect(queued.statusCode, queued.body).toBe(202);

@@ -6,7 +6,14 @@ import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import {
+  insertBulkEntries,
+  joinWorkspace,
+  type SignedUp,
+  signUp,
+  useTestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { copyOutFor } from '../../db/connection.js';
@@ -197,12 +204,15 @@ describe.runIf(onPostgres)('a Detailed CSV written by PostgreSQL', () => {
 
   it('gives every connection back and leaves no file behind when the reader of a copy in parts hangs up', async () => {
     // Enough rows that the file cannot sit whole in the socket's buffers before the reader stops.
-    await sql`insert into time_entries (id, workspace_id, user_id, note, billable, start_at, end_at,
-        duration_seconds, created_by_user_id)
-      select gen_random_uuid(), ${owner.workspaceId}, ${owner.userId}, 'Bulk ' || n, false,
-        timestamptz '2027-01-01 00:00:00+00' + n * interval '10 seconds',
-        timestamptz '2027-01-01 00:00:05+00' + n * interval '10 seconds', 5, ${owner.userId}
-      from generate_series(1, 60000) n`.execute(ctx.t.db);
+    await insertBulkEntries(ctx.t.db, {
+      workspaceId: owner.workspaceId,
+      userId: owner.userId,
+      from: '2027-01-01T00:00:00Z',
+      count: 60_000,
+      everySeconds: 10,
+      seconds: 5,
+      note: 'Bulk',
+    });
     await inParts.listen({ port: 0, host: '127.0.0.1' });
     const { port } = inParts.server.address() as AddressInfo;
     const bytes = await new Promise<number>((resolve, reject) => {

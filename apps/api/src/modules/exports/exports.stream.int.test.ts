@@ -4,7 +4,14 @@ import type { DetailedEntryView, Role } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import {
+  insertBulkEntries,
+  joinWorkspace,
+  type SignedUp,
+  signUp,
+  useTestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
 import { decimalMoney, formatDateTime, hms, localTime, safeText } from './exports.format.js';
 
 /**
@@ -139,12 +146,15 @@ describe('Detailed export from one cursor', () => {
 describe('a download stopped halfway', () => {
   it('lets other requests through while it waits, and gives its database connection back', async () => {
     // Enough rows that the file cannot sit whole in the socket's buffers before the reader stops.
-    await sql`insert into time_entries (id, workspace_id, user_id, note, billable, start_at, end_at,
-        duration_seconds, created_by_user_id)
-      select gen_random_uuid(), ${owner.workspaceId}, ${owner.userId}, 'Bulk ' || n, false,
-        timestamptz '2026-11-01 00:00:00+00' + n * interval '10 seconds',
-        timestamptz '2026-11-01 00:00:05+00' + n * interval '10 seconds', 5, ${owner.userId}
-      from generate_series(1, 60000) n`.execute(ctx.t.db);
+    await insertBulkEntries(ctx.t.db, {
+      workspaceId: owner.workspaceId,
+      userId: owner.userId,
+      from: '2026-11-01T00:00:00Z',
+      count: 60_000,
+      everySeconds: 10,
+      seconds: 5,
+      note: 'Bulk',
+    });
     await ctx.t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = ctx.t.app.server.address() as AddressInfo;
     let answeredMeanwhile = 0;

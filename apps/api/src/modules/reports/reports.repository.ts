@@ -502,11 +502,11 @@ function rollupFactsCte(
     groupKeys: RawBuilder<unknown>;
     join: RawBuilder<unknown>;
     filters: RawBuilder<unknown>[];
-    sign?: -1;
+    sign: 1 | -1;
   }) => {
     const table = sql.raw(o.table);
     const period = sql.raw(o.period);
-    const sign = sql.lit(o.sign ?? 1);
+    const sign = sql.lit(o.sign);
     const fresh = sql`(select x.${period} from ${table} x where x.workspace_id = ${ws} and x.fresh
       and x.${period} between ${o.range[0]}::date and ${o.range[1]}::date)`;
     const head = sql`select null::uuid as entry_id, ${o.keys}, null::text as note, e.billable, e.invoiced, e.${period} as day`;
@@ -530,7 +530,11 @@ function rollupFactsCte(
     from report_rollups e ${projectJoin}
     where ${where('day', range, [...peopleFilters(f), ...projectFilters(f)])}`;
   };
-  const tasks = (table: 'report_rollups_tasks' | 'report_rollups_task_months', range: [string, string], sign?: -1) =>
+  const tasks = (
+    table: 'report_rollups_tasks' | 'report_rollups_task_months',
+    range: [string, string],
+    sign: 1 | -1 = 1,
+  ) =>
     coarse({
       table,
       period: table === 'report_rollups_tasks' ? 'day' : 'month',
@@ -541,7 +545,7 @@ function rollupFactsCte(
       join: projectJoin,
       filters: projectFilters(f),
     });
-  const people = (range: [string, string], sign?: -1) =>
+  const people = (range: [string, string], sign: 1 | -1 = 1) =>
     coarse({
       table: 'report_rollups_people_months',
       period: 'month',
@@ -555,7 +559,7 @@ function rollupFactsCte(
   const work = (
     table: 'report_rollups_work_months' | 'report_rollups_work_years',
     range: [string, string],
-    sign?: -1,
+    sign: 1 | -1 = 1,
   ) =>
     coarse({
       table,
@@ -575,15 +579,18 @@ function rollupFactsCte(
   else {
     // Whole periods from the coarsest table that has them; the work rollups also by year.
     const read = (piece: CoverPiece): RawBuilder<unknown> => {
-      const sign = piece.sign === -1 ? -1 : undefined;
       if (o.source === 'tasks')
-        return tasks(piece.period === 'day' ? 'report_rollups_tasks' : 'report_rollups_task_months', piece.range, sign);
+        return tasks(
+          piece.period === 'day' ? 'report_rollups_tasks' : 'report_rollups_task_months',
+          piece.range,
+          piece.sign,
+        );
       if (piece.period === 'day') return daily(piece.range, piece.sign);
-      if (o.source === 'people') return people(piece.range, sign);
+      if (o.source === 'people') return people(piece.range, piece.sign);
       return work(
         piece.period === 'year' ? 'report_rollups_work_years' : 'report_rollups_work_months',
         piece.range,
-        sign,
+        piece.sign,
       );
     };
     if (o.source !== 'tasks' && !months) throw new Error('the monthly rollups serve no day of this range');

@@ -13,6 +13,8 @@ export interface ExtraColumn {
   value: (measures: ReportMeasures) => string;
 }
 
+const NONE_OPEN: ReadonlySet<string> = new Set();
+
 /** The Summary's grouped table: each group with its subtotal, its subgroups indented beneath, the totals last. */
 export function SummaryTable({
   groupBy,
@@ -36,14 +38,15 @@ export function SummaryTable({
   // A large Summary (a big team by project and person) opens folded: a row per first-level group, each opened on demand.
   const total = useMemo(() => countGroups(groups), [groups]);
   const folds = total > FOLD_ABOVE;
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  // The groups opened, for the report they were opened in: a new answer (other filters) opens folded again.
+  const [opened, setOpened] = useState<{ of: ReportGroup[]; ids: ReadonlySet<string> }>({ of: groups, ids: new Set() });
+  const open = opened.of === groups ? opened.ids : NONE_OPEN;
   const rows = useMemo(() => summaryRows(groups, folds ? open : 'all'), [groups, folds, open]);
-  const toggle = (id: string) =>
-    setOpen((was) => {
-      const next = new Set(was);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const toggle = (id: string) => {
+    const ids = new Set(open);
+    if (!ids.delete(id)) ids.add(id);
+    setOpened({ of: groups, ids });
+  };
   return (
     <Table.ScrollContainer minWidth={560}>
       {folds && (
