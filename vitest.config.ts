@@ -9,6 +9,9 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           env: { TZ: 'UTC' },
+          // Sized for a loaded machine (load 8 on 2 cores runs a test ~5x slower): tests are bounded
+          // by their case counts, never by wall time (issue 31).
+          testTimeout: 30_000,
         },
       },
       {

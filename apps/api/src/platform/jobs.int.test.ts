@@ -276,6 +276,24 @@ describe('job runner', () => {
     expect(await runner.list()).toMatchObject([{ id, state: 'dead', lastError: /worker stopped/ }]);
   });
 
+  it("runs only queued jobs when told to leave the schedules alone (a request's jobs, no cron slot)", async () => {
+    const clock = testClock('2026-11-24T10:30:00Z');
+    const ran: string[] = [];
+    const hourly = defineJob('test.leave-schedules', z.object({ what: z.string() }));
+    const runner = runnerOn(clock);
+    runner.register(hourly, async ({ what }) => {
+      ran.push(what);
+    });
+    runner.schedule(hourly, '0 * * * *', { what: 'slot' });
+    await runner.drain();
+    clock.set('2026-11-24T11:00:05Z');
+    await runner.enqueue(db, hourly, { what: 'queued' });
+    expect(await runner.drain({ schedules: false })).toBe(1);
+    expect(ran).toEqual(['queued']);
+    expect(await runner.drain()).toBe(1);
+    expect(ran).toEqual(['queued', 'slot']);
+  });
+
   it('runs a cron slot once even when two processes tick at the same moment', async () => {
     const clock = testClock('2026-11-24T10:30:00Z');
     const slots: string[] = [];

@@ -11,9 +11,10 @@ import type { Db } from '../../src/db/connection.js';
  *   (locked) may change them; any other refusal may not.
  * - rate_limit_hits (any table named like the per-address limiter's): it counts every request,
  *   refused or not, so it is not watched at all.
- * - jobs and job_schedules: the job runner's own bookkeeping, written by the polling worker when a
- *   cron slot comes round on the wall clock, whatever request happens to be under way; what a job
- *   does to other tables is still watched.
+ * - jobs and job_schedules: the job runner's own bookkeeping. The watched app runs no job loop:
+ *   the jobs a request queued run when it settles (what they write counts against that request)
+ *   and no scheduled job runs at all, so an hourly reminder firing mid-run is never read as a
+ *   refused request's write (issue 31).
  * - report_rollups_tasks, _task_months, _people_months, _work_months and _work_years: the coarse
  *   rollups, kept by triggers on report_rollups (which is watched), so a request that changed time
  *   is still caught there; the every-minute `reports.rebuild-rollups` job folds their appended rows

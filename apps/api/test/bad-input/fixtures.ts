@@ -181,10 +181,17 @@ export async function buildFixture(
 
 /**
  * Waits for work a request left behind (mail, background tasks that run after the answer so its
- * timing tells nothing), so its writes are counted against the request that caused them.
+ * timing tells nothing, the jobs it queued), so its writes are counted against the request that
+ * caused them. The app runs no job loop (JOBS_ENABLED=false): queued jobs run here and only here,
+ * and no scheduled job (an hourly reminder, the every-minute fold) ever runs beside a request.
  */
 export async function settle(app: FastifyInstance): Promise<void> {
-  const services = app.services as { background?: { drain(): Promise<void> }; mailer: { flush(): Promise<void> } };
+  const services = app.services as {
+    background?: { drain(): Promise<void> };
+    mailer: { flush(): Promise<void> };
+    jobs: { drain(options: { schedules: boolean }): Promise<number> };
+  };
   await services.background?.drain();
+  await services.jobs.drain({ schedules: false });
   await services.mailer.flush();
 }
