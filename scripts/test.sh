@@ -1,32 +1,59 @@
 #!/usr/bin/env bash
 # Every check CI runs, from a fresh clone: install, lint, types, unit, API integration
 # (PGlite, then PostgreSQL when DATABASE_URL is set), build, browser journeys.
+# The log ends with each tier's time and the slowest test files, pass or fail (issue 31).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/ensure-chromium.sh
 
-step() { printf '\n=== %s ===\n' "$1"; }
+reports=$(mktemp -d)
+tiers=()
+tier_name=''
+tier_start=$SECONDS
+suite_start=$SECONDS
+step() {
+  [ -n "$tier_name" ] && tiers+=("$(printf '%6d s  %s' $((SECONDS - tier_start)) "$tier_name")")
+  tier_name=$1
+  tier_start=$SECONDS
+  printf '\n=== %s ===\n' "$1"
+}
+summary() {
+  local rc=$?
+  [ -n "$tier_name" ] && tiers+=("$(printf '%6d s  %s' $((SECONDS - tier_start)) "$tier_name")")
+  printf '\n=== time by tier (exit %s, %d s in all) ===\n' "$rc" $((SECONDS - suite_start))
+  printf '%s\n' "${tiers[@]}"
+  node scripts/slowest.mjs 15 "unit=$reports/unit.json" "pglite=$reports/pglite.json" \
+    "postgres=$reports/postgres.json" "e2e=$reports/e2e.json" || true
+  rm -rf "$reports"
+}
+trap summary EXIT
+json() { echo "--reporter=default --reporter=json --outputFile.json=$reports/$1.json"; }
+
+step "install";             bash scripts/setup.sh; bash scripts/ensure-chromium.sh
 step "lint (Biome)";        npm run lint --silent
 step "types (tsc)";         npm run typecheck --silent
-step "unit tests";          npx vitest run --project unit
+# shellcheck disable=SC2046 # the reporter flags are words
+step "unit tests";          npx vitest run --project unit $(json unit)
 if [ -n "${DATABASE_URL:-}" ]; then
   # Side by side: Vitest runs one test file at a time on a two-core machine, so the PGlite and the
   # PostgreSQL runs each take a core (CI stays under 30 minutes). Each run's output follows in turn.
   step "API tests on PGlite and on PostgreSQL, side by side"
   logs=$(mktemp -d)
-  env -u DATABASE_URL npx vitest run --project int > "$logs/pglite.log" 2>&1 &
+  # shellcheck disable=SC2046
+  env -u DATABASE_URL npx vitest run --project int $(json pglite) > "$logs/pglite.log" 2>&1 &
   on_pglite=$!
-  npx vitest run --project int > "$logs/postgres.log" 2>&1 &
+  # shellcheck disable=SC2046
+  npx vitest run --project int $(json postgres) > "$logs/postgres.log" 2>&1 &
   on_postgres=$!
   pglite_rc=0; wait "$on_pglite" || pglite_rc=$?
   postgres_rc=0; wait "$on_postgres" || postgres_rc=$?
-  step "API tests on PGlite (exit $pglite_rc)"; cat "$logs/pglite.log"
-  step "API tests on PostgreSQL (exit $postgres_rc)"; cat "$logs/postgres.log"
+  printf '\n=== API tests on PGlite (exit %s) ===\n' "$pglite_rc"; cat "$logs/pglite.log"
+  printf '\n=== API tests on PostgreSQL (exit %s) ===\n' "$postgres_rc"; cat "$logs/postgres.log"
   rm -rf "$logs"
   if [ "$pglite_rc" -ne 0 ] || [ "$postgres_rc" -ne 0 ]; then exit 1; fi
 else
-  step "API tests on PGlite"; env -u DATABASE_URL npx vitest run --project int
+  # shellcheck disable=SC2046
+  step "API tests on PGlite"; env -u DATABASE_URL npx vitest run --project int $(json pglite)
 fi
 step "build";               npm run build --silent
-step "browser journeys";    npx playwright test -c e2e/playwright.config.ts
+step "browser journeys"
+PLAYWRIGHT_JSON_OUTPUT_FILE="$reports/e2e.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json
