@@ -219,20 +219,43 @@ describe('the second step’s limits, per device', () => {
     expect(signedIn.statusCode, signedIn.body).toBe(200);
   });
 
-  it(`stops guessing across devices at ${SIGN_IN_CODE_FAILURES_PER_ACCOUNT} wrong codes for the account`, async () => {
-    const user = await enrolled();
+  /** Strangers who have the password guess from new devices, each within its own budget, up to the account's ceiling. */
+  async function guessFromManyDevices(email: string): Promise<void> {
     let wrong = 0;
     for (let device = 0; wrong < SIGN_IN_CODE_FAILURES_PER_ACCOUNT; device++) {
       const guesser = browser(`203.0.113.${device + 10}`);
-      const challenge = await guesser.challengeFor(user.email);
+      const challenge = await guesser.challengeFor(email);
       for (let i = 0; i < CODE_FAILURES_ALLOWED && wrong < SIGN_IN_CODE_FAILURES_PER_ACCOUNT; i++, wrong++) {
         expect((await guesser.secondStep(challenge, '000000')).statusCode).toBe(422);
       }
     }
-    // A new device, with the right code: the account's ceiling holds for every device.
+  }
+
+  it(`stops guessing across devices at ${SIGN_IN_CODE_FAILURES_PER_ACCOUNT} wrong codes for the account`, async () => {
+    const user = await enrolled();
+    await guessFromManyDevices(user.email);
+    // A new device, with the right code: the account's ceiling holds for every device that never proved a code.
     const another = browser('192.0.2.44');
     const blocked = await another.secondStep(await another.challengeFor(user.email), await codeAt(user.secret));
     expect(blocked.statusCode).toBe(429);
+  });
+
+  it('keeps signing in on a device that proved a code before, past the ceiling strangers reached', async () => {
+    const user = await enrolled();
+    const owner = browser('198.51.100.7');
+    expect((await owner.secondStep(await owner.challengeFor(user.email), await codeAt(user.secret))).statusCode).toBe(
+      200,
+    );
+    tick(STEP);
+    await guessFromManyDevices(user.email);
+    const signedIn = await owner.secondStep(await owner.challengeFor(user.email), await codeAt(user.secret));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    // Still only its own budget of wrong codes.
+    const challenge = await owner.challengeFor(user.email);
+    for (let i = 0; i < CODE_FAILURES_ALLOWED; i++) {
+      expect((await owner.secondStep(challenge, '000000')).statusCode).toBe(422);
+    }
+    expect((await owner.secondStep(challenge, '000000')).statusCode).toBe(429);
   });
 });
 

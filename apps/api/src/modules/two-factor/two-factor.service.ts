@@ -31,8 +31,12 @@ const CHALLENGE_MS = 5 * 60_000;
  * stranger who has the password uses up their own device's tries, not the owner's.
  */
 export const CODE_FAILURES_ALLOWED = 5;
-/** Wrong second-step codes per account per window, all devices together: the ceiling on guessing. */
+/**
+ * Wrong second-step codes per account per window, all devices together: the ceiling on guessing.
+ * A device on which the user completed a second step (within PROVED_DEVICE_MS) is not held to it.
+ */
 export const SIGN_IN_CODE_FAILURES_PER_ACCOUNT = 20;
+const PROVED_DEVICE_MS = 180 * 24 * 60 * 60_000;
 const CODE_WINDOW_MS = 15 * 60_000;
 
 const wrongCode = () =>
@@ -84,14 +88,19 @@ export function createTwoFactorService(deps: {
   });
   /** A signed-in user's code checks. */
   const userLimits = (userId: string) => [codeLimit(`two-factor:user:${userId}`, CODE_FAILURES_ALLOWED)];
-  /** A sign-in's second step: the device's own budget first, then the account's ceiling. */
-  const signInLimits = (userId: string, device: { deviceToken?: string; ip: string }) => [
-    codeLimit(
-      `two-factor:sign-in:user:${userId}:${device.deviceToken ? `device:${hashSecret(device.deviceToken)}` : `ip:${device.ip}`}`,
+  /**
+   * A sign-in's second step: the device's own budget first, then the account's ceiling, except
+   * for a device that proved a code before (the owner's; strangers who fill the ceiling have none).
+   */
+  async function signInLimits(userId: string, deviceHash: string | undefined, ip: string): Promise<RateLimit[]> {
+    const own = codeLimit(
+      `two-factor:sign-in:user:${userId}:${deviceHash ? `device:${deviceHash}` : `ip:${ip}`}`,
       CODE_FAILURES_ALLOWED,
-    ),
-    codeLimit(`two-factor:sign-in:user:${userId}`, SIGN_IN_CODE_FAILURES_PER_ACCOUNT),
-  ];
+    );
+    const since = new Date(now().getTime() - PROVED_DEVICE_MS);
+    if (deviceHash && (await twoFactorRepository.isProvedDevice(db, { userId, deviceHash, since }))) return [own];
+    return [own, codeLimit(`two-factor:sign-in:user:${userId}`, SIGN_IN_CODE_FAILURES_PER_ACCOUNT)];
+  }
 
   /**
    * Runs work that checks a code as one counted attempt in each limit: counted before (so parallel
@@ -294,7 +303,7 @@ export function createTwoFactorService(deps: {
      * The second step of a sign-in: a code (or a recovery code) for the challenge, then the session.
      * 429 past CODE_FAILURES_ALLOWED wrong codes from this device (`deviceToken`, the browser's
      * known-device cookie, else its address) or SIGN_IN_CODE_FAILURES_PER_ACCOUNT from all devices
-     * in 15 minutes.
+     * in 15 minutes; a device that completes the step is remembered as one that proved a code.
      */
     async completeSignIn(
       input: { challenge: string | undefined; deviceToken?: string } & SecondFactor,
@@ -310,7 +319,8 @@ export function createTwoFactorService(deps: {
       }
       const user = await usersService.findById(db, challenge.user_id);
       if (!user) throw notFound('Account not found.');
-      return asAttempt(signInLimits(user.id, { deviceToken: input.deviceToken, ip: client.ip }), () =>
+      const deviceHash = input.deviceToken ? hashSecret(input.deviceToken) : undefined;
+      return asAttempt(await signInLimits(user.id, deviceHash, client.ip), () =>
         db.transaction().execute(async (tx) => {
           const used = await proveFactor(tx, user, input, { allowRecovery: true });
           if (!(await twoFactorRepository.deleteChallenge(tx, tokenHash))) {
@@ -319,6 +329,11 @@ export function createTwoFactorService(deps: {
             });
           }
           const session = await sessions.start({ userId: user.id, remember: challenge.remember, ...client, db: tx });
+          if (deviceHash) {
+            const at = now();
+            const forgetBefore = new Date(at.getTime() - PROVED_DEVICE_MS);
+            await twoFactorRepository.markDeviceProved(tx, { userId: user.id, deviceHash, at, forgetBefore });
+          }
           await audit(tx, {
             action: 'user.signed_in',
             actorUserId: user.id,
