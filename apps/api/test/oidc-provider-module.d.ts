@@ -10,5 +10,9 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    /** Koa middleware around every endpoint. */
+    use(
+      middleware: (ctx: { path: string; body: unknown; method: string }, next: () => Promise<void>) => Promise<void>,
+    ): void;
   }
 }

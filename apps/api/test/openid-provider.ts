@@ -1,3 +1,4 @@
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -17,6 +18,11 @@ export interface TestOpenIdProvider {
    * account `subject` would in a browser, and answers where the provider sends the browser back.
    */
   signIn(authorizationUrl: string, subject: string): Promise<URL>;
+  /**
+   * While set, the token endpoint answers this instead of the ID token it issued (a tampered
+   * token response, as a man in the middle or a compromised proxy would send it).
+   */
+  replaceIdToken: ((issued: string) => string) | undefined;
   close(): Promise<void>;
 }
 
@@ -28,7 +34,7 @@ export interface TestOpenIdProvider {
  */
 export async function startOpenIdProvider(
   clients: { clientId: string; clientSecret: string; redirectUris: string[] }[],
-  options: { port?: number } = {},
+  options: { port?: number; advertisedIdTokenAlgs?: string[] } = {},
 ): Promise<TestOpenIdProvider> {
   const accounts = new Map<string, ProviderAccount>();
   const server = createServer();
@@ -54,6 +60,18 @@ export async function startOpenIdProvider(
       accountId: sub,
       claims: async () => ({ sub, ...accounts.get(sub) }),
     }),
+  });
+  const tampering: { replaceIdToken: TestOpenIdProvider['replaceIdToken'] } = { replaceIdToken: undefined };
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as Record<string, unknown> | undefined;
+    if (ctx.path === '/token' && typeof body?.id_token === 'string' && tampering.replaceIdToken) {
+      ctx.body = { ...body, id_token: tampering.replaceIdToken(body.id_token) };
+    }
+    // What the discovery document says the provider signs ID tokens with (some list HS256, or none).
+    if (ctx.path === '/.well-known/openid-configuration' && body && options.advertisedIdTokenAlgs) {
+      ctx.body = { ...body, id_token_signing_alg_values_supported: options.advertisedIdTokenAlgs };
+    }
   });
   server.on('request', provider.callback());
 
@@ -98,6 +116,43 @@ export async function startOpenIdProvider(
     issuer,
     accounts,
     signIn,
+    get replaceIdToken() {
+      return tampering.replaceIdToken;
+    },
+    set replaceIdToken(replace) {
+      tampering.replaceIdToken = replace;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const partOf = (jwt: string, index: number) =>
+  JSON.parse(Buffer.from(jwt.split('.')[index] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+
+/** Ways to forge an ID token the provider did not sign. */
+export type IdTokenForgery = 'alg none' | 'a key not in the JWKS' | 'an unknown kid' | 'HS256 with the client secret';
+
+/**
+ * The issued ID token's claims, changed by `claims`, under a signature the provider never made:
+ * none at all, an RSA key of the forger's (under the provider's key id or an unknown one), or an
+ * HMAC keyed with the client secret (which the relying party knows, and so could anyone who has it).
+ */
+export function forgeIdToken(
+  issued: string,
+  claims: Record<string, unknown>,
+  how: IdTokenForgery,
+  clientSecret: string,
+): string {
+  const payload = part({ ...partOf(issued, 1), ...claims });
+  const { kid } = partOf(issued, 0);
+  if (how === 'alg none') return `${part({ alg: 'none', typ: 'JWT' })}.${payload}.`;
+  if (how === 'HS256 with the client secret') {
+    const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${payload}`;
+    return `${input}.${createHmac('sha256', clientSecret).update(input).digest('base64url')}`;
+  }
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const header = { alg: 'RS256', typ: 'JWT', kid: how === 'an unknown kid' ? 'forged-key' : kid };
+  const input = `${part(header)}.${payload}`;
+  return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
 }

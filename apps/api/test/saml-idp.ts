@@ -50,9 +50,12 @@ export interface AssertionInput {
   key: string;
   cert: string;
   issuer: string;
+  /** The response's own Issuer, when it is not the assertion's. */
+  responseIssuer?: string;
   audience: string;
   acsUrl: string;
-  inResponseTo: string;
+  /** The request answered; undefined: an unsolicited (identity-provider-started) response. */
+  inResponseTo: string | undefined;
   nameId: string;
   email: string;
   /** Seconds from now the assertion stops being valid (negative: already expired). */
@@ -72,8 +75,9 @@ export function samlResponse(input: AssertionInput): string {
   const until = iso(now + (input.validForSeconds ?? 300) * 1000);
   const issued = input.validForSeconds !== undefined && input.validForSeconds < 0 ? now - 3_600_000 : now;
   const id = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll('-', '')}`;
-  const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id('_a')}" Version="2.0" IssueInstant="${iso(issued)}"><saml:Issuer>${input.issuer}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${input.nameId}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${input.inResponseTo}" NotOnOrAfter="${until}" Recipient="${input.acsUrl}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(issued - 60_000)}" NotOnOrAfter="${until}"><saml:AudienceRestriction><saml:Audience>${input.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(issued)}" SessionIndex="${id('_s')}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${input.email}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement></saml:Assertion>`;
-  const response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id('_r')}" Version="2.0" IssueInstant="${iso(issued)}" Destination="${input.destination ?? input.acsUrl}" InResponseTo="${input.inResponseTo}"><saml:Issuer>${input.issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
+  const answers = input.inResponseTo === undefined ? '' : ` InResponseTo="${input.inResponseTo}"`;
+  const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id('_a')}" Version="2.0" IssueInstant="${iso(issued)}"><saml:Issuer>${input.issuer}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${input.nameId}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${answers} NotOnOrAfter="${until}" Recipient="${input.acsUrl}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(issued - 60_000)}" NotOnOrAfter="${until}"><saml:AudienceRestriction><saml:Audience>${input.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(issued)}" SessionIndex="${id('_s')}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${input.email}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement></saml:Assertion>`;
+  const response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id('_r')}" Version="2.0" IssueInstant="${iso(issued)}" Destination="${input.destination ?? input.acsUrl}"${answers}><saml:Issuer>${input.responseIssuer ?? input.issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
   if (input.unsigned) return Buffer.from(response).toString('base64');
   const signer = new SignedXml({
     privateKey: input.key,

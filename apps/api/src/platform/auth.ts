@@ -30,6 +30,13 @@ export interface TokenAuthenticator {
 export const sessionCookieName = (config: Pick<Config, 'secureCookies'>) =>
   config.secureCookies ? '__Host-sid' : 'sundial_sid';
 
+/**
+ * The known-device cookie the password log-in sets (modules/auth): a browser's own budget of
+ * wrong passwords and of wrong second-step codes. `__Host-` needs Secure, as above.
+ */
+export const deviceCookieName = (config: Pick<Config, 'secureCookies'>) =>
+  config.secureCookies ? '__Host-device' : 'sundial_device';
+
 export function setSessionCookie(reply: FastifyReply, config: Config, session: StartedSession): void {
   reply.setCookie(sessionCookieName(config), session.secret, {
     path: '/',

@@ -10,6 +10,8 @@ export const ssoMessages = {
   providerUnknown: 'This sign-in provider is not configured.',
   providerUnreachable: 'The identity provider could not be reached. Try again in a moment.',
   failed: 'The sign-in at the identity provider did not complete. Try again.',
+  wrongIssuer:
+    "The answer came from an identity provider this workspace does not trust (its issuer is not the one in the workspace's SSO settings). Ask an owner or admin to check them.",
   expired: 'That sign-in took too long or was already used. Start again.',
   noEmail: 'The identity provider did not share a verified e-mail address.',
   linkExpired: 'That link request has expired. Sign in with the provider again.',
@@ -26,6 +28,7 @@ export type SsoErrorCode =
   | 'sso_provider_unknown'
   | 'sso_provider_unreachable'
   | 'sso_failed'
+  | 'sso_wrong_issuer'
   | 'sso_expired'
   | 'sso_no_email'
   | 'sso_not_configured'
@@ -39,6 +42,7 @@ export function ssoErrorMessage(code: string): string {
     sso_provider_unknown: ssoMessages.providerUnknown,
     sso_provider_unreachable: ssoMessages.providerUnreachable,
     sso_failed: ssoMessages.failed,
+    sso_wrong_issuer: ssoMessages.wrongIssuer,
     sso_expired: ssoMessages.expired,
     sso_no_email: ssoMessages.noEmail,
     sso_not_configured: ssoMessages.notConfigured,

@@ -28,6 +28,13 @@ export interface TwoFactorChallengesTable {
   created_at: Timestamp;
 }
 
+/** A device (its known-device cookie, by hash) on which the user completed a sign-in's second step. */
+export interface TwoFactorDevicesTable {
+  user_id: string;
+  device_hash: string;
+  proved_at: Timestamp;
+}
+
 /** A workspace's "members must use two-factor authentication" (Pro). */
 export interface WorkspaceTwoFactorPoliciesTable {
   workspace_id: string;
@@ -39,5 +46,6 @@ export interface TwoFactorTables {
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  two_factor_devices: TwoFactorDevicesTable;
   workspace_two_factor_policies: WorkspaceTwoFactorPoliciesTable;
 }

@@ -10,7 +10,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { clearSessionCookie, setSessionCookie } from '../../platform/auth.js';
+import { clearSessionCookie, deviceCookieName, setSessionCookie } from '../../platform/auth.js';
 import { errorResponses, messageBody } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
 import type { KnownDevice } from './auth.service.js';
@@ -29,10 +29,6 @@ const twoFactorAnswer = (challenge: { challenge: string; expiresAt: Date } | und
   if (!challenge) throw new Error('a sign-in without a session must have a two-factor challenge');
   return { challenge: challenge.challenge, expiresAt: challenge.expiresAt.toISOString() };
 };
-
-/** The known-device cookie: `__Host-` needs Secure, which a plain-http localhost cannot have. */
-const deviceCookieName = (config: { secureCookies: boolean }) =>
-  config.secureCookies ? '__Host-device' : 'sundial_device';
 
 function setDeviceCookie(reply: FastifyReply, config: { secureCookies: boolean }, device: KnownDevice): void {
   reply.setCookie(deviceCookieName(config), device.token, {

@@ -42,13 +42,22 @@ export function createOidcRelyingParty() {
     let found = configurations.get(key);
     if (!found) {
       const issuer = new URL(settings.issuer);
-      found = client.discovery(
-        issuer,
-        settings.clientId,
-        settings.clientSecret,
-        undefined,
-        isLocalHttp(issuer) ? { execute: [client.allowInsecureRequests] } : undefined,
-      );
+      found = client
+        .discovery(
+          issuer,
+          settings.clientId,
+          settings.clientSecret,
+          undefined,
+          isLocalHttp(issuer) ? { execute: [client.allowInsecureRequests] } : undefined,
+        )
+        .then((configuration) => {
+          // openid-client checks an ID token from the token endpoint's claims and its `alg` against
+          // the provider's advertised list, not its signature (OIDC allows trusting TLS there).
+          // This checks the signature too, by a key of the provider's JWKS; symmetric (HS*) and
+          // `none` tokens are refused.
+          client.enableNonRepudiationChecks(configuration);
+          return configuration;
+        });
       found.catch(() => configurations.delete(key));
       configurations.set(key, found);
     }
@@ -85,7 +94,8 @@ export function createOidcRelyingParty() {
 
     /**
      * Finishes a sign-in from the callback's URL: checks state, exchanges the code with the PKCE
-     * verifier, checks the ID token (signature, issuer, audience, nonce, time) and reads the
+     * verifier, checks the ID token (its `alg` one the provider advertises and asymmetric, its
+     * signature by a key of the provider's JWKS, issuer, audience, nonce, time) and reads the
      * e-mail from it or from userinfo. 401 sso_failed when anything does not hold.
      */
     async finish(settings: OidcClientSettings, callbackUrl: URL, checks: OidcChecks): Promise<OidcIdentity> {

@@ -1,4 +1,5 @@
 import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import { ssoMessages } from '@sundial/core';
 import { AppError } from '../../platform/errors.js';
 import { ssoFailed } from './oidc.js';
 
@@ -67,10 +68,23 @@ export async function startSaml(
 
 const attribute = (xml: string, element: string, name: string): string | undefined =>
   xml.match(new RegExp(`<(?:\\w+:)?${element}\\b[^>]*\\s${name}="([^"]*)"`))?.[1];
+/** The text of the first Issuer element: the response's own (it precedes its Status and assertion), else the assertion's. */
+const firstIssuer = (xml: string): string | undefined => xml.match(/<(?:\w+:)?Issuer\b[^>]*>([^<]*)</)?.[1]?.trim();
+
+/**
+ * node-saml compares the issuer with `idpIssuer` on logout messages only. A key may sign for
+ * several tenants of one identity provider, so an assertion is this workspace's only when its
+ * (signed) issuer, and the response's, is the configured one.
+ */
+function assertConfiguredIssuer(settings: SamlSettings, responseXml: string, assertionIssuer: unknown): void {
+  if (assertionIssuer !== settings.idpIssuer || firstIssuer(responseXml) !== settings.idpIssuer) {
+    throw new AppError('sso_wrong_issuer', ssoMessages.wrongIssuer, { status: 401 });
+  }
+}
 
 /**
  * Checks a posted SAML response: the assertion signed by the identity provider's certificate,
- * its issuer, the audience (our entity id), the time window, that it answers our request, and that
+ * its issuer and the response's (the configured one, else 401 sso_wrong_issuer), the audience (our entity id), the time window, that it answers our request, and that
  * it was meant for our assertion consumer service (Destination and the signed Recipient). Answers
  * the subject (NameID), the e-mail (an `email` attribute, else the NameID when it is one), the
  * assertion's id and when it stops being valid (for the replay check). 401 sso_failed otherwise.
@@ -89,6 +103,7 @@ export async function finishSaml(
     });
     const assertionXml = profile?.getAssertionXml?.();
     if (!profile || !assertionXml) throw ssoFailed();
+    assertConfiguredIssuer(settings, responseXml, profile.issuer);
     if (attribute(assertionXml, 'SubjectConfirmationData', 'Recipient') !== settings.acsUrl) throw ssoFailed();
     const assertionId = attribute(assertionXml, 'Assertion', 'ID');
     const until =

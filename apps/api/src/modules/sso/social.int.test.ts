@@ -9,7 +9,12 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../../../test/harness.js';
-import { startOpenIdProvider, type TestOpenIdProvider } from '../../../test/openid-provider.js';
+import {
+  forgeIdToken,
+  type IdTokenForgery,
+  startOpenIdProvider,
+  type TestOpenIdProvider,
+} from '../../../test/openid-provider.js';
 import { cookieOf, freshCode, sendSecondStep, turnOnTwoFactor } from '../../../test/two-factor.js';
 
 /**
@@ -21,7 +26,13 @@ let t: TestApp;
 const CALLBACK = 'http://localhost:3000/api/v1/auth/oidc/acme/callback';
 
 beforeAll(async () => {
-  idp = await startOpenIdProvider([{ clientId: 'sundial', clientSecret: 'a-client-secret', redirectUris: [CALLBACK] }]);
+  // It signs its ID tokens with RS256, but lists HS256 and none as well, as a provider may.
+  idp = await startOpenIdProvider(
+    [{ clientId: 'sundial', clientSecret: 'a-client-secret', redirectUris: [CALLBACK] }],
+    {
+      advertisedIdTokenAlgs: ['RS256', 'HS256', 'none'],
+    },
+  );
   t = await createTestApp({
     OIDC_PROVIDERS: JSON.stringify([
       { id: 'acme', name: 'Acme ID', issuer: idp.issuer, clientId: 'sundial', clientSecret: 'a-client-secret' },
@@ -163,6 +174,37 @@ describe('social sign-in through OpenID Connect', () => {
       expect(callback.headers.location).toBe('/');
     }
   });
+});
+
+describe('an ID token the provider did not sign', () => {
+  const victimEmail = uniqueEmail('forged.victim').toLowerCase();
+
+  beforeAll(async () => {
+    idp.accounts.set('victim-sub', { email: victimEmail, email_verified: true });
+    expect((await signInThroughProvider('victim-sub')).callback.headers.location).toBe('/timesheet');
+    idp.accounts.set('forger-sub', { email: uniqueEmail('forger').toLowerCase(), email_verified: true });
+  });
+
+  it.each<IdTokenForgery>(['alg none', 'a key not in the JWKS', 'an unknown kid', 'HS256 with the client secret'])(
+    'is refused when signed with %s, even naming an account that exists',
+    async (how) => {
+      // The forger signs in at the provider as themselves; the token endpoint's answer is swapped
+      // for an ID token naming the victim (nonce, audience, issuer and times copied from the real one).
+      idp.replaceIdToken = (issued) =>
+        forgeIdToken(issued, { sub: 'victim-sub', email: victimEmail, email_verified: true }, how, 'a-client-secret');
+      try {
+        const before = await failuresAudited();
+        const { callback } = await signInThroughProvider('forger-sub');
+        expect(callback.headers.location).toBe('/loginpage?ssoError=sso_failed');
+        expect(callback.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+        expect(await failuresAudited()).toHaveLength(before.length + 1);
+      } finally {
+        idp.replaceIdToken = undefined;
+      }
+      // The provider's own tokens still sign in.
+      expect((await signInThroughProvider('victim-sub')).callback.headers.location).toBe('/timesheet');
+    },
+  );
 });
 
 describe('an e-mail that already has an account', () => {

@@ -23,6 +23,19 @@ export const cookieOptions = (config: Pick<Config, 'secureCookies'>, maxAgeMs: n
   maxAge: Math.floor(maxAgeMs / 1000),
 });
 
+/**
+ * The state cookie of a workspace sign-in. A SAML identity provider answers with a cross-site form
+ * POST (HTTP-POST binding), which carries no Lax cookie. On https it is SameSite=None; Secure:
+ * only the browser that started the sign-in holds the value its RelayState must equal, so sending
+ * it cross-site gives nobody anything. On plain http (local use; None needs Secure) it has no
+ * SameSite attribute, the browser's default: Firefox and Safari send it, Chrome within two minutes
+ * of setting it (its Lax-by-default allowance for top-level POSTs).
+ */
+export const crossSitePostCookieOptions = (config: Pick<Config, 'secureCookies'>, maxAgeMs: number) => ({
+  ...cookieOptions(config, maxAgeMs),
+  sameSite: config.secureCookies ? ('none' as const) : undefined,
+});
+
 export const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
 /**

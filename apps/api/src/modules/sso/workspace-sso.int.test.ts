@@ -11,7 +11,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/harness.js';
-import { startOpenIdProvider, type TestOpenIdProvider } from '../../../test/openid-provider.js';
+import { forgeIdToken, startOpenIdProvider, type TestOpenIdProvider } from '../../../test/openid-provider.js';
 import { makeSigningKey, readAuthnRequest, samlResponse } from '../../../test/saml-idp.js';
 import { cookieOf, freshCode, sendSecondStep, turnOnTwoFactor } from '../../../test/two-factor.js';
 
@@ -133,6 +133,27 @@ describe('workspace SSO through OpenID Connect', () => {
     expect(joined).toHaveLength(1);
   });
 
+  it('refuses an ID token signed by a key not in the provider’s JWKS', async () => {
+    idp.accounts.set('forger', { email: `forger@${domain}`, email_verified: true });
+    idp.replaceIdToken = (issued) =>
+      forgeIdToken(
+        issued,
+        { sub: 'pat-sub', email: `pat@${domain}`, email_verified: true },
+        'a key not in the JWKS',
+        'workspace-client-secret',
+      );
+    try {
+      const done = await through(
+        await call('POST', '/api/v1/auth/sso/start', undefined, { email: `forger@${domain}` }),
+        'forger',
+      );
+      expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
+      expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+    } finally {
+      idp.replaceIdToken = undefined;
+    }
+  });
+
   it('asks a member with 2FA for the code after the provider, and signs in only with it', async () => {
     idp.accounts.set('kim-sub', { email: `kim@${domain}`, email_verified: true });
     const startAs = () =>
@@ -190,23 +211,28 @@ describe('workspace SSO through SAML 2.0', () => {
   const acs = () => `http://localhost:3000/api/v1/auth/sso/saml/${owner.workspaceId}/acs`;
   const audience = () => `http://localhost:3000/api/v1/auth/sso/saml/${owner.workspaceId}/metadata`;
 
-  const post = (SAMLResponse: string, RelayState: string) =>
+  /** The identity provider's page posting a response in a browser: its RelayState, and that browser's cookie. */
+  const post = (SAMLResponse: string, browser: { relayState: string; cookie?: string }) =>
     t.app.inject({
       method: 'POST',
       url: `/api/v1/auth/sso/saml/${owner.workspaceId}/acs`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://idp.saml-corp.test' },
-      payload: new URLSearchParams({ SAMLResponse, RelayState }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://idp.saml-corp.test',
+        ...(browser.cookie ? { cookie: browser.cookie } : {}),
+      },
+      payload: new URLSearchParams({ SAMLResponse, RelayState: browser.relayState }).toString(),
     });
 
-  /** Starts "Log in with SSO" for an e-mail; answers the request the identity provider receives. */
+  /** Starts "Log in with SSO" for an e-mail in a browser; answers the request the identity provider receives, and the browser's state cookie. */
   async function startFor(email: string) {
     const start = await call('POST', '/api/v1/auth/sso/start', undefined, { email });
     expect(start.statusCode, start.body).toBe(200);
     expect(start.json().url).toMatch(/^https:\/\/idp\.saml-corp\.test\/sso\?SAMLRequest=/);
-    return readAuthnRequest(start.json().url);
+    return { ...readAuthnRequest(start.json().url), cookie: stateCookieOf(start) };
   }
   const response = (
-    request: { requestId: string },
+    request: { requestId: string | undefined },
     email: string,
     extra: Partial<Parameters<typeof samlResponse>[0]> = {},
   ) =>
@@ -234,8 +260,8 @@ describe('workspace SSO through SAML 2.0', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     await call('POST', `${ws()}/domains`, owner.cookie, { domain });
     const verify = await call('POST', `${ws()}/domains/${domain}/verify`, owner.cookie);
-    const request = readAuthnRequest(verify.json().url);
-    const done = await post(response(request, owner.email), request.relayState);
+    const request = { ...readAuthnRequest(verify.json().url), cookie: stateCookieOf(verify) };
+    const done = await post(response(request, owner.email), request);
     expect(done.headers.location).toBe('/homepage/sso');
   });
 
@@ -248,7 +274,7 @@ describe('workspace SSO through SAML 2.0', () => {
 
   it('signs in with a signed response and makes a member with the default role', async () => {
     const request = await startFor(`sam@${domain}`);
-    const done = await post(response(request, `sam@${domain}`), request.relayState);
+    const done = await post(response(request, `sam@${domain}`), request);
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/');
     const body = await me(done);
@@ -258,7 +284,7 @@ describe('workspace SSO through SAML 2.0', () => {
 
   it('audits a refused response for the workspace its request belongs to', async () => {
     const request = await startFor(`sam@${domain}`);
-    const done = await post(tamper(response(request, `sam@${domain}`)), request.relayState);
+    const done = await post(tamper(response(request, `sam@${domain}`)), request);
     expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
     const audited = await auditTrail(t.db, { workspaceId: owner.workspaceId, action: 'user.sso_sign_in_failed' });
     expect(audited.at(-1)?.detail).toMatchObject({ provider: `workspace:${owner.workspaceId}`, code: 'sso_failed' });
@@ -267,8 +293,8 @@ describe('workspace SSO through SAML 2.0', () => {
   it('refuses a replayed response under its used-up RelayState', async () => {
     const request = await startFor(`sam@${domain}`);
     const signed = response(request, `sam@${domain}`);
-    expect((await post(signed, request.relayState)).headers.location).toBe('/');
-    const replay = await post(signed, request.relayState);
+    expect((await post(signed, request)).headers.location).toBe('/');
+    const replay = await post(signed, request);
     expect(replay.headers.location).toMatch(/^\/loginpage\?ssoError=/);
     expect(replay.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
   });
@@ -276,7 +302,7 @@ describe('workspace SSO through SAML 2.0', () => {
   it('refuses a replayed assertion even under a fresh, valid RelayState that expects its request id', async () => {
     const first = await startFor(`sam@${domain}`);
     const signed = response(first, `sam@${domain}`);
-    expect((await post(signed, first.relayState)).headers.location).toBe('/');
+    expect((await post(signed, first)).headers.location).toBe('/');
     // A new sign-in whose stored request is the one the captured assertion answers: the state is
     // unused, InResponseTo, audience, signature and time window all hold, so only the table of
     // assertion ids already seen can refuse it.
@@ -287,7 +313,7 @@ describe('workspace SSO through SAML 2.0', () => {
       .where('request_id', '=', second.requestId)
       .executeTakeFirst();
     expect(Number(moved.numUpdatedRows)).toBe(1);
-    const replay = await post(signed, second.relayState);
+    const replay = await post(signed, second);
     expect(replay.statusCode).toBe(303);
     expect(replay.headers.location).toBe('/loginpage?ssoError=sso_failed');
     expect(replay.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
@@ -298,7 +324,7 @@ describe('workspace SSO through SAML 2.0', () => {
       .set({ request_id: first.requestId })
       .where('request_id', '=', third.requestId)
       .execute();
-    expect((await post(response(first, `sam@${domain}`), third.relayState)).headers.location).toBe('/');
+    expect((await post(response(first, `sam@${domain}`), third)).headers.location).toBe('/');
   });
 
   it.each([
@@ -314,10 +340,56 @@ describe('workspace SSO through SAML 2.0', () => {
     ['a response signed by another key', (r: { requestId: string }) => response(r, `sam@${domain}`, makeSigningKey())],
   ])('refuses %s', async (_what, build) => {
     const request = await startFor(`sam@${domain}`);
-    const done = await post(build(request), request.relayState);
+    const done = await post(build(request), request);
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/loginpage?ssoError=sso_failed');
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+  });
+
+  const refusedWith = (done: LightMyRequestResponse, code: string) => {
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/loginpage?ssoError=${code}`);
+    expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
+  };
+
+  it.each([
+    ['the assertion and the response', { issuer: 'https://other-tenant.idp.test' }],
+    ['the assertion only', { issuer: 'https://other-tenant.idp.test', responseIssuer: idpIssuer }],
+    ['the response only', { responseIssuer: 'https://other-tenant.idp.test' }],
+  ])('refuses a response signed by the trusted key whose issuer is not the configured one (%s)', async (_w, extra) => {
+    // One signing key may serve several tenants of an identity provider: the key alone does not say whose answer it is.
+    const request = await startFor(`sam@${domain}`);
+    refusedWith(await post(response(request, `sam@${domain}`, extra), request), 'sso_wrong_issuer');
+    expect(ssoErrorMessage('sso_wrong_issuer')).toMatch(/identity provider/);
+  });
+
+  it('refuses an unsolicited response (one that answers no request of ours)', async () => {
+    const request = await startFor(`sam@${domain}`);
+    refusedWith(await post(response({ requestId: undefined }, `sam@${domain}`), request), 'sso_failed');
+  });
+
+  it("refuses an insider's valid response posted from someone else's browser (login CSRF)", async () => {
+    // The insider starts a sign-in, gets the identity provider's signed answer, and has another
+    // browser post it (an auto-submitting form on a page the victim opens).
+    const insider = await startFor(`sam@${domain}`);
+    const signed = response(insider, `sam@${domain}`);
+    refusedWith(await post(signed, { relayState: insider.relayState }), 'sso_expired');
+    // A victim in the middle of their own sign-in has a state cookie too, just not this one.
+    const victim = await startFor(`vic@${domain}`);
+    refusedWith(await post(signed, { relayState: insider.relayState, cookie: victim.cookie }), 'sso_expired');
+    // Nothing was used up by the refusals: the browser that started it finishes it, once.
+    const own = await post(signed, insider);
+    expect(own.headers.location).toBe('/');
+    expect((await me(own)).user.email).toBe(`sam@${domain}`);
+    refusedWith(await post(signed, insider), 'sso_expired');
+  });
+
+  it('sets the state cookie so that the identity provider’s cross-site POST carries it', async () => {
+    const start = await call('POST', '/api/v1/auth/sso/start', undefined, { email: `sam@${domain}` });
+    const cookie = start.cookies.find((c) => c.name === 'sundial_sso_state');
+    // Plain http (this test's public URL): no SameSite attribute, the browser's default; https: SameSite=None; Secure.
+    expect(cookie).toMatchObject({ httpOnly: true, path: '/api/v1/auth' });
+    expect(cookie?.sameSite).toBeUndefined();
   });
 
   it('admits new members only from the allowed e-mail domains, and keeps existing ones', async () => {
@@ -326,7 +398,7 @@ describe('workspace SSO through SAML 2.0', () => {
     expect((await allow(['elsewhere.test'])).statusCode).toBe(200);
     try {
       const request = await startFor(`lee@${domain}`);
-      const refused = await post(response(request, `lee@${domain}`), request.relayState);
+      const refused = await post(response(request, `lee@${domain}`), request);
       expect(refused.headers.location).toBe('/loginpage?ssoError=email_domain_not_allowed');
       expect(refused.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
       const account = await t.db.selectFrom('users').select('id').where('email', '=', `lee@${domain}`).execute();
@@ -334,11 +406,11 @@ describe('workspace SSO through SAML 2.0', () => {
       expect(ssoErrorMessage('email_domain_not_allowed')).toMatch(/allowed e-mail domains/);
       // Someone already a member is not a just-in-time join: the list does not lock them out.
       const again = await startFor(`sam@${domain}`);
-      expect((await post(response(again, `sam@${domain}`), again.relayState)).headers.location).toBe('/');
+      expect((await post(response(again, `sam@${domain}`), again)).headers.location).toBe('/');
 
       await allow(['elsewhere.test', domain]);
       const admitted = await startFor(`lee@${domain}`);
-      expect((await post(response(admitted, `lee@${domain}`), admitted.relayState)).headers.location).toBe('/');
+      expect((await post(response(admitted, `lee@${domain}`), admitted)).headers.location).toBe('/');
     } finally {
       await allow([]);
     }
@@ -350,7 +422,7 @@ describe('workspace SSO through SAML 2.0', () => {
     expect((await policy(true)).statusCode).toBe(200);
     try {
       const request = await startFor(`ria@${domain}`);
-      const done = await post(response(request, `ria@${domain}`), request.relayState);
+      const done = await post(response(request, `ria@${domain}`), request);
       expect(done.headers.location).toBe('/loginpage?twoFactor=enrol&next=%2F');
       const limited = sessionCookie(done);
       const blocked = await call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, limited);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
-import { client, cookieOptions, finishInBrowser, STATE_COOKIE } from './sso.routes.js';
+import { client, crossSitePostCookieOptions, finishInBrowser, STATE_COOKIE } from './sso.routes.js';
 import { STATE_MS } from './sso.service.js';
 
 const tags = ['sso'];
@@ -100,7 +100,7 @@ export const workspaceSsoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { url, state } = await workspaceSso.startVerification(actorOf(request), request.params.domain);
-      reply.setCookie(STATE_COOKIE, state, cookieOptions(app.config, STATE_MS));
+      reply.setCookie(STATE_COOKIE, state, crossSitePostCookieOptions(app.config, STATE_MS));
       return { url };
     },
   );
@@ -118,7 +118,7 @@ export const workspaceSsoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { url, state } = await workspaceSso.startSignIn(request.body);
-      reply.setCookie(STATE_COOKIE, state, cookieOptions(app.config, STATE_MS));
+      reply.setCookie(STATE_COOKIE, state, crossSitePostCookieOptions(app.config, STATE_MS));
       return { url };
     },
   );
@@ -166,7 +166,8 @@ export const workspaceSsoRoutes: FastifyPluginAsyncZod = async (app) => {
     form.post(
       '/auth/sso/saml/:workspaceId/acs',
       {
-        // The identity provider's page posts here; the signed assertion and our request's id prove it.
+        // The identity provider's page posts here; the signed assertion, our request's id and the
+        // browser's state cookie (crossSitePostCookieOptions) prove it.
         config: { public: true, crossSite: true },
         schema: {
           tags,
@@ -178,7 +179,12 @@ export const workspaceSsoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) =>
         finishInBrowser(reply, app.config, () =>
-          workspaceSso.finishSaml(request.params.workspaceId, request.body, client(request)),
+          workspaceSso.finishSaml(
+            request.params.workspaceId,
+            request.body,
+            request.cookies[STATE_COOKIE],
+            client(request),
+          ),
         ),
     );
   });

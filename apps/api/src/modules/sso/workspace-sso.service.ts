@@ -349,18 +349,23 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       });
     },
 
-    /** A SAML response posted to the workspace's assertion consumer service, RelayState being our state. */
+    /**
+     * A SAML response posted to the workspace's assertion consumer service, RelayState being our
+     * state: only in the browser that started the sign-in (its state cookie), so an insider's valid
+     * response posted from someone else's browser signs nobody in (login CSRF).
+     */
     async finishSaml(
       workspaceId: string,
       input: { SAMLResponse?: string; RelayState?: string },
+      browserState: string | undefined,
       client: ClientInfo,
     ): Promise<SsoOutcome> {
       // The URL's workspace is only a claim until our state row agrees with it.
       const attempt: SsoAttempt = { provider: `workspace:${workspaceId}` };
       return auditedSsoCallback(db, attempt, client, async () => {
         if (!input.SAMLResponse || !input.RelayState) throw ssoExpired();
-        const row = await ssoRepository.takeState(db, hashSecret(input.RelayState));
-        if (!row?.request_id || row.workspace_id !== workspaceId) throw ssoExpired();
+        const row = await sso.takeState(input.RelayState, browserState, `workspace:${workspaceId}`);
+        if (!row.request_id || row.workspace_id !== workspaceId) throw ssoExpired();
         attempt.workspaceId = workspaceId;
         const settings = await settingsOf(workspaceId);
         if (settings.protocol !== 'saml') throw ssoExpired();

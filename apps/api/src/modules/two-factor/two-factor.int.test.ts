@@ -11,7 +11,7 @@ import {
 } from '../../../test/harness.js';
 import { type Inbox, startInbox } from '../../../test/smtp.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
-import { CODE_FAILURES_ALLOWED } from './two-factor.service.js';
+import { CODE_FAILURES_ALLOWED, SIGN_IN_CODE_FAILURES_PER_ACCOUNT } from './two-factor.service.js';
 
 /**
  * Two-factor authentication against the real app, database and SMTP, on a clock the test moves:
@@ -175,6 +175,87 @@ describe('signing in with a second step', () => {
     const blocked = await secondStep(challenge, { code: await codeAt(user.secret) });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('the second step’s limits, per device', () => {
+  /** A browser at an address: its log-in sets its known-device cookie, which it sends from then on. */
+  function browser(ip: string) {
+    let device = '';
+    const send = (url: string, payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1${url}`,
+        payload,
+        remoteAddress: ip,
+        headers: device ? { cookie: device } : {},
+      });
+    return {
+      async challengeFor(email: string): Promise<string> {
+        const response = await send('/auth/login', { email, password: STRONG_PASSWORD });
+        expect(response.statusCode, response.body).toBe(200);
+        const set = response.cookies.find((c) => c.name === 'sundial_device');
+        if (set) device = `sundial_device=${set.value}`;
+        return response.json().twoFactor.challenge;
+      },
+      secondStep: (challenge: string, code: string) => send('/auth/login/two-factor', { challenge, code }),
+    };
+  }
+
+  it('lets the owner’s device sign in after a stranger who knows the password used up their device’s tries', async () => {
+    const user = await enrolled();
+    const owner = browser('198.51.100.7');
+    await owner.challengeFor(user.email);
+    const stranger = browser('203.0.113.9');
+    const guessing = await stranger.challengeFor(user.email);
+    for (let i = 0; i < CODE_FAILURES_ALLOWED; i++) {
+      expect((await stranger.secondStep(guessing, '000000')).statusCode).toBe(422);
+    }
+    const blocked = await stranger.secondStep(await stranger.challengeFor(user.email), await codeAt(user.secret));
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBeDefined();
+
+    const signedIn = await owner.secondStep(await owner.challengeFor(user.email), await codeAt(user.secret));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+  });
+
+  /** Strangers who have the password guess from new devices, each within its own budget, up to the account's ceiling. */
+  async function guessFromManyDevices(email: string): Promise<void> {
+    let wrong = 0;
+    for (let device = 0; wrong < SIGN_IN_CODE_FAILURES_PER_ACCOUNT; device++) {
+      const guesser = browser(`203.0.113.${device + 10}`);
+      const challenge = await guesser.challengeFor(email);
+      for (let i = 0; i < CODE_FAILURES_ALLOWED && wrong < SIGN_IN_CODE_FAILURES_PER_ACCOUNT; i++, wrong++) {
+        expect((await guesser.secondStep(challenge, '000000')).statusCode).toBe(422);
+      }
+    }
+  }
+
+  it(`stops guessing across devices at ${SIGN_IN_CODE_FAILURES_PER_ACCOUNT} wrong codes for the account`, async () => {
+    const user = await enrolled();
+    await guessFromManyDevices(user.email);
+    // A new device, with the right code: the account's ceiling holds for every device that never proved a code.
+    const another = browser('192.0.2.44');
+    const blocked = await another.secondStep(await another.challengeFor(user.email), await codeAt(user.secret));
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('keeps signing in on a device that proved a code before, past the ceiling strangers reached', async () => {
+    const user = await enrolled();
+    const owner = browser('198.51.100.7');
+    expect((await owner.secondStep(await owner.challengeFor(user.email), await codeAt(user.secret))).statusCode).toBe(
+      200,
+    );
+    tick(STEP);
+    await guessFromManyDevices(user.email);
+    const signedIn = await owner.secondStep(await owner.challengeFor(user.email), await codeAt(user.secret));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    // Still only its own budget of wrong codes.
+    const challenge = await owner.challengeFor(user.email);
+    for (let i = 0; i < CODE_FAILURES_ALLOWED; i++) {
+      expect((await owner.secondStep(challenge, '000000')).statusCode).toBe(422);
+    }
+    expect((await owner.secondStep(challenge, '000000')).statusCode).toBe(429);
   });
 });
 

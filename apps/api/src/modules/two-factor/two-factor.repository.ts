@@ -36,10 +36,40 @@ export const twoFactorRepository = {
     await db.updateTable('user_totp').set({ enabled_at: at }).where('user_id', '=', userId).execute();
   },
 
-  /** Forgets the seed and the recovery codes. */
+  /** Forgets the seed, the recovery codes and the devices that proved a code. */
   async removeAll(db: Db, userId: string): Promise<void> {
+    await db.deleteFrom('two_factor_devices').where('user_id', '=', userId).execute();
     await db.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
     await db.deleteFrom('user_totp').where('user_id', '=', userId).execute();
+  },
+
+  /** Remembers that the user completed a second step on the device; forgets their devices that have not since `forgetBefore`. */
+  async markDeviceProved(
+    db: Db,
+    input: { userId: string; deviceHash: string; at: Date; forgetBefore: Date },
+  ): Promise<void> {
+    await db
+      .deleteFrom('two_factor_devices')
+      .where('user_id', '=', input.userId)
+      .where('proved_at', '<', input.forgetBefore)
+      .execute();
+    await db
+      .insertInto('two_factor_devices')
+      .values({ user_id: input.userId, device_hash: input.deviceHash, proved_at: input.at })
+      .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doUpdateSet({ proved_at: input.at }))
+      .execute();
+  },
+
+  /** Whether the user completed a second step on the device since `since`. */
+  async isProvedDevice(db: Db, input: { userId: string; deviceHash: string; since: Date }): Promise<boolean> {
+    const row = await db
+      .selectFrom('two_factor_devices')
+      .select('device_hash')
+      .where('user_id', '=', input.userId)
+      .where('device_hash', '=', input.deviceHash)
+      .where('proved_at', '>=', input.since)
+      .executeTakeFirst();
+    return row !== undefined;
   },
 
   /** Replaces the user's recovery codes: the old ones stop working. */

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
-import { CHALLENGE_COOKIE, clearChallengeCookie, setSessionCookie } from '../../platform/auth.js';
+import { CHALLENGE_COOKIE, clearChallengeCookie, deviceCookieName, setSessionCookie } from '../../platform/auth.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 import { presentUser, userView } from '../users/users.presenter.js';
 
@@ -116,7 +116,12 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // After an identity provider, the challenge came in a cookie (platform/auth.ts) rather than in JSON.
       const challenge = request.body.challenge ?? request.cookies[CHALLENGE_COOKIE];
-      const { user, session } = await twoFactor.completeSignIn({ ...request.body, challenge }, client(request));
+      // The browser's known-device cookie gives it its own budget of wrong codes.
+      const deviceToken = request.cookies[deviceCookieName(app.config)];
+      const { user, session } = await twoFactor.completeSignIn(
+        { ...request.body, challenge, deviceToken },
+        client(request),
+      );
       clearChallengeCookie(reply, app.config);
       if (request.auth?.sessionSecret) await app.services.auth.logout(request.auth.sessionSecret);
       setSessionCookie(reply, app.config, session);

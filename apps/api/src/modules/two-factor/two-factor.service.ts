@@ -10,7 +10,7 @@ import { audit } from '../../platform/audit.js';
 import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
-import { rateLimiter } from '../../platform/rate-limits.js';
+import { type RateLimit, type RateLimitHit, rateLimiter } from '../../platform/rate-limits.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
 import { usersService } from '../users/users.service.js';
@@ -25,8 +25,18 @@ const RECOVERY_CODES = 10;
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 /** How long the second step of a sign-in may wait after the password. */
 const CHALLENGE_MS = 5 * 60_000;
-/** Wrong codes a user may send per window (sign-in, disable, new recovery codes together). */
+/**
+ * Wrong codes per 15-minute window: a signed-in user's (turning 2FA off, new recovery codes), and
+ * each device's at the sign-in's second step (its known-device cookie, else its address), so a
+ * stranger who has the password uses up their own device's tries, not the owner's.
+ */
 export const CODE_FAILURES_ALLOWED = 5;
+/**
+ * Wrong second-step codes per account per window, all devices together: the ceiling on guessing.
+ * A device on which the user completed a second step (within PROVED_DEVICE_MS) is not held to it.
+ */
+export const SIGN_IN_CODE_FAILURES_PER_ACCOUNT = 20;
+const PROVED_DEVICE_MS = 180 * 24 * 60 * 60_000;
 const CODE_WINDOW_MS = 15 * 60_000;
 
 const wrongCode = () =>
@@ -69,21 +79,48 @@ export function createTwoFactorService(deps: {
     return workspaces.some((w) => workspaceHasFeature(w, 'two_factor', now(), deps.billing));
   }
 
+  const codeLimit = (bucket: string, limit: number): RateLimit => ({
+    bucket,
+    limit,
+    windowMs: CODE_WINDOW_MS,
+    message: limitMessages.twoFactorCodes,
+    code: 'too_many_attempts',
+  });
+  /** A signed-in user's code checks. */
+  const userLimits = (userId: string) => [codeLimit(`two-factor:user:${userId}`, CODE_FAILURES_ALLOWED)];
   /**
-   * Runs work that checks a code as one counted attempt: counted before (so parallel guesses see
-   * each other), given back when the work succeeded. Outside the work's transaction, so a wrong
-   * code still counts when its transaction rolls back.
+   * A sign-in's second step: the device's own budget first, then the account's ceiling, except
+   * for a device that proved a code before (the owner's; strangers who fill the ceiling have none).
    */
-  async function asAttempt<T>(userId: string, work: () => Promise<T>): Promise<T> {
-    const hit = await rateLimiter.hit(db, {
-      bucket: `two-factor:user:${userId}`,
-      limit: CODE_FAILURES_ALLOWED,
-      windowMs: CODE_WINDOW_MS,
-      message: limitMessages.twoFactorCodes,
-      code: 'too_many_attempts',
-    });
+  async function signInLimits(userId: string, deviceHash: string | undefined, ip: string): Promise<RateLimit[]> {
+    const own = codeLimit(
+      `two-factor:sign-in:user:${userId}:${deviceHash ? `device:${deviceHash}` : `ip:${ip}`}`,
+      CODE_FAILURES_ALLOWED,
+    );
+    const since = new Date(now().getTime() - PROVED_DEVICE_MS);
+    if (deviceHash && (await twoFactorRepository.isProvedDevice(db, { userId, deviceHash, since }))) return [own];
+    return [own, codeLimit(`two-factor:sign-in:user:${userId}`, SIGN_IN_CODE_FAILURES_PER_ACCOUNT)];
+  }
+
+  /**
+   * Runs work that checks a code as one counted attempt in each limit: counted before (so parallel
+   * guesses see each other), given back when the work succeeded, and by the limits already counted
+   * when a later one refuses (no code was checked). Outside the work's transaction, so a wrong code
+   * still counts when its transaction rolls back.
+   */
+  async function asAttempt<T>(limits: RateLimit[], work: () => Promise<T>): Promise<T> {
+    const hits: RateLimitHit[] = [];
+    const releaseAll = async () => {
+      for (const hit of hits) await rateLimiter.release(db, hit);
+    };
+    try {
+      for (const limit of limits) hits.push(await rateLimiter.hit(db, limit));
+    } catch (error) {
+      await releaseAll();
+      throw error;
+    }
     const result = await work();
-    await rateLimiter.release(db, hit);
+    await releaseAll();
     return result;
   }
 
@@ -174,7 +211,7 @@ export function createTwoFactorService(deps: {
 
     /** Confirms the seed with a first code, turns 2FA on, lifts enrolment-only sessions; answers the recovery codes. */
     async enable(user: User, code: string): Promise<string[]> {
-      return asAttempt(user.id, () =>
+      return asAttempt(userLimits(user.id), () =>
         db.transaction().execute(async (tx) => {
           const totp = await twoFactorRepository.findTotp(tx, user.id);
           if (!totp) {
@@ -195,7 +232,7 @@ export function createTwoFactorService(deps: {
 
     /** New recovery codes for a fresh code of the app; the old ones stop working. */
     async regenerateRecoveryCodes(user: User, factor: SecondFactor): Promise<string[]> {
-      return asAttempt(user.id, () =>
+      return asAttempt(userLimits(user.id), () =>
         db.transaction().execute(async (tx) => {
           await enabledTotp(tx, user.id);
           await proveFactor(tx, user, factor, { allowRecovery: false });
@@ -212,7 +249,7 @@ export function createTwoFactorService(deps: {
 
     /** Turns 2FA off with a fresh code; 409 while a workspace of the user requires it. */
     async disable(user: User, factor: SecondFactor): Promise<void> {
-      await asAttempt(user.id, () =>
+      await asAttempt(userLimits(user.id), () =>
         db.transaction().execute(async (tx) => {
           await enabledTotp(tx, user.id);
           if (await requiredByWorkspace(tx, user.id)) {
@@ -262,9 +299,14 @@ export function createTwoFactorService(deps: {
       return { kind: 'session', session, enrolmentOnly };
     },
 
-    /** The second step of a sign-in: a code (or a recovery code) for the challenge, then the session. */
+    /**
+     * The second step of a sign-in: a code (or a recovery code) for the challenge, then the session.
+     * 429 past CODE_FAILURES_ALLOWED wrong codes from this device (`deviceToken`, the browser's
+     * known-device cookie, else its address) or SIGN_IN_CODE_FAILURES_PER_ACCOUNT from all devices
+     * in 15 minutes; a device that completes the step is remembered as one that proved a code.
+     */
     async completeSignIn(
-      input: { challenge: string | undefined } & SecondFactor,
+      input: { challenge: string | undefined; deviceToken?: string } & SecondFactor,
       client: ClientInfo,
     ): Promise<{ user: User; session: StartedSession }> {
       // No challenge at all (no cookie, nothing in the body) reads as one that ran out.
@@ -277,7 +319,8 @@ export function createTwoFactorService(deps: {
       }
       const user = await usersService.findById(db, challenge.user_id);
       if (!user) throw notFound('Account not found.');
-      return asAttempt(user.id, () =>
+      const deviceHash = input.deviceToken ? hashSecret(input.deviceToken) : undefined;
+      return asAttempt(await signInLimits(user.id, deviceHash, client.ip), () =>
         db.transaction().execute(async (tx) => {
           const used = await proveFactor(tx, user, input, { allowRecovery: true });
           if (!(await twoFactorRepository.deleteChallenge(tx, tokenHash))) {
@@ -286,6 +329,11 @@ export function createTwoFactorService(deps: {
             });
           }
           const session = await sessions.start({ userId: user.id, remember: challenge.remember, ...client, db: tx });
+          if (deviceHash) {
+            const at = now();
+            const forgetBefore = new Date(at.getTime() - PROVED_DEVICE_MS);
+            await twoFactorRepository.markDeviceProved(tx, { userId: user.id, deviceHash, at, forgetBefore });
+          }
           await audit(tx, {
             action: 'user.signed_in',
             actorUserId: user.id,
