@@ -300,6 +300,24 @@ describe('/dev/mail', () => {
     expect((await from('127.0.0.1', { forwarded: 'for=203.0.113.9' })).statusCode).toBe(404);
   });
 
+  it('answers only the local host names, so a DNS-rebound page in the developer’s browser cannot read it', async () => {
+    await call('POST', '/api/v1/auth/password/forgot', undefined, { email: (await signUp(ctx.t.app)).email });
+    const as = (host: string) => ctx.t.app.inject({ url: '/dev/mail', remoteAddress: '127.0.0.1', headers: { host } });
+    for (const host of ['localhost:3000', 'localhost', '127.0.0.1:3000', '[::1]:3000', 'LOCALHOST:3000'])
+      expect((await as(host)).statusCode, host).toBe(200);
+    // A rebinding attacker's name points at 127.0.0.1, but the browser still sends it as Host.
+    for (const host of [
+      'rebind.attacker.example',
+      'rebind.attacker.example:3000',
+      'localhost.attacker.example',
+      '127.0.0.2:3000',
+    ]) {
+      const response = await as(host);
+      expect(response.statusCode, host).toBe(404);
+      expect(response.body).not.toContain('password?token=');
+    }
+  });
+
   it("refuses a real connection to the machine's network address while a loopback one is served", async () => {
     const address = Object.values(os.networkInterfaces())
       .flat()

@@ -109,6 +109,7 @@ export const AUDIT_ACTIONS = [
   'subscription.reactivated',
   'subscription.ended',
   'invoice.credited',
+  'checkout.payment_mismatch',
   // approvals and locks (issue 17)
   'approval.submitted',
   'approval.approved',

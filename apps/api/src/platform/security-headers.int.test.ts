@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, STRONG_PASSWORD, signUp, type TestApp } from '../../test/harness.js';
 import { HSTS, htmlPolicy, inlineScripts, RESOURCE_POLICY } from './security-headers.js';
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -88,6 +89,63 @@ describe('the Content-Security-Policy', () => {
       expect(response.headers['x-frame-options']).toBe('DENY');
       expect(response.headers['referrer-policy']).toBe('same-origin');
       expect(response.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+});
+
+describe('responses holding personal or secret data', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('are never stored by the browser or a cache: the profile, sessions, sign-in, 2FA seeds, SCIM tokens, invite links', async () => {
+    const owner = await signUp(t.app);
+    const ws = `/api/v1/workspaces/${owner.workspaceId}`;
+    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, payload, headers: { cookie: owner.cookie } });
+    const invited = await as('POST', `${ws}/invites`, { emails: [`invited.${Date.now()}@example.com`] });
+    expect(invited.statusCode, invited.body).toBeLessThan(300);
+    const invite = (await as('GET', `${ws}/invites`)).json().items[0];
+    const answers = {
+      me: await as('GET', '/api/v1/me'),
+      sessions: await as('GET', '/api/v1/me/sessions'),
+      signIn: await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email: owner.email, password: STRONG_PASSWORD },
+      }),
+      twoFactorSetup: await as('POST', '/api/v1/me/two-factor/setup'),
+      scimToken: await as('POST', `${ws}/scim-token`),
+      inviteLink: await as('POST', `${ws}/invites/${invite.id}/link`),
+      error: await as('GET', '/api/v1/no-such-route'),
+    };
+    for (const [what, response] of Object.entries(answers)) {
+      if (what !== 'error') expect(response.statusCode, `${what}: ${response.body}`).toBeLessThan(300);
+      expect(response.headers['cache-control'], what).toBe('no-store');
+    }
+  });
+
+  it('the live updates stream carries the same protections as every other response', async () => {
+    const owner = await signUp(t.app);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const controller = new AbortController();
+    try {
+      const response = await fetch(
+        `http://127.0.0.1:${port}/api/v1/workspaces/${owner.workspaceId}/time-entries/events`,
+        { headers: { cookie: owner.cookie }, signal: controller.signal },
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(response.headers.get('content-security-policy')).toBe(RESOURCE_POLICY);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
+      expect(response.headers.get('cache-control')).toMatch(/^no-store\b/);
+    } finally {
+      controller.abort();
     }
   });
 });

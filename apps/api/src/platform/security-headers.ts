@@ -110,27 +110,39 @@ function servedDocuments(webDist: string, publicUrl: string): string[] {
 }
 
 /**
+ * The protections every response carries but its policy: no type sniffing, no framing by other
+ * sites (clickjacking), no Referer carrying a reset or invite token from the page's URL to another
+ * site, and Strict-Transport-Security when the public address is https. A route that writes its
+ * own head (the live-updates stream) sends these with RESOURCE_POLICY itself.
+ */
+export function baseSecurityHeaders(publicUrl: string): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'same-origin',
+    ...(publicUrl.startsWith('https:') ? { 'strict-transport-security': HSTS } : {}),
+  };
+}
+
+/**
  * Sets the browser protections on every response: a Content-Security-Policy (the page policy on
- * HTML, nothing allowed elsewhere), no type sniffing, no framing, no Referer to other sites, and
- * Strict-Transport-Security when the public address is https.
+ * HTML, nothing allowed elsewhere), the base headers above, and `Cache-Control: no-store` unless the
+ * route says how it may be cached (the web app's files do; the profile, sessions, 2FA seeds, tokens
+ * and invite links must not be kept by a browser or a shared cache, so nothing is by default).
  */
 export function installSecurityHeaders(
   app: FastifyInstance,
   { publicUrl, webDist, stripe = false }: SecurityHeadersOptions,
 ): void {
   const pagePolicy = htmlPolicy({ documents: servedDocuments(webDist, publicUrl), publicUrl, stripe });
-  const isHttps = publicUrl.startsWith('https:');
+  const base = baseSecurityHeaders(publicUrl);
   app.addHook('onSend', (_request, reply, payload, done) => {
-    // No sniffing of types, no framing by other sites (clickjacking), and no Referer carrying
-    // a reset or invite token from the page's URL to another site.
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'same-origin');
-    if (isHttps) reply.header('strict-transport-security', HSTS);
+    reply.headers(base);
     if (!reply.hasHeader('content-security-policy')) {
       const isHtml = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
       reply.header('content-security-policy', isHtml ? pagePolicy : RESOURCE_POLICY);
     }
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 }

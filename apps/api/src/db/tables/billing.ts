@@ -135,7 +135,8 @@ export interface InvoiceLinesTable {
   amount_cents: Cents;
 }
 
-export type CheckoutStatus = 'pending' | 'requires_action' | 'succeeded' | 'declined';
+/** `superseded`: left open past its time, replaced by a later checkout of the workspace. */
+export type CheckoutStatus = 'pending' | 'requires_action' | 'succeeded' | 'declined' | 'superseded';
 
 /** One checkout, by its Idempotency-Key: retried or resumed, it charges once. */
 export interface CheckoutAttemptsTable {

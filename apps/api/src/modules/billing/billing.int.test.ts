@@ -5,6 +5,7 @@ import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../.
 import { attachSavedCard, passSecondStep } from '../../../test/payments.js';
 import type { InvoicesTable } from '../../db/tables/billing.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
+import { SIGNATURE_HEADER, signPayload } from '../../platform/payments/signature.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -14,9 +15,13 @@ import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 let t: TestApp;
 let call: ReturnType<typeof caller>;
 let clock: Date | null = null;
+const WEBHOOK_SECRET = 'billing-test-webhook-secret-of-32-characters';
 
 beforeAll(async () => {
-  t = await createTestApp({ JOBS_ENABLED: 'false', SELLER_COUNTRY: 'IE' }, { now: () => clock ?? new Date() });
+  t = await createTestApp(
+    { JOBS_ENABLED: 'false', SELLER_COUNTRY: 'IE', PAYMENTS_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    { now: () => clock ?? new Date() },
+  );
   call = caller(t.app);
 });
 afterAll(() => t?.close());
@@ -288,12 +293,89 @@ describe('checkout', () => {
     expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
   });
 
-  it('refuses a second purchase while the first waits for its second step', async () => {
-    const owner = await ownerWith();
+  it('five checkouts at once with different Idempotency-Keys charge once and issue one invoice, trial after trial', async () => {
+    for (let trial = 0; trial < 8; trial++) {
+      const owner = await ownerWith(AMERICAN);
+      const tokens = await Promise.all([1, 2, 3, 4, 5].map(() => tokenOf('4242424242424242')));
+      const before = await chargesOf();
+      const answers = await Promise.all(
+        tokens.map((paymentToken) => checkout(owner, { ...PRO_3_ANNUAL, paymentToken })),
+      );
+      const statuses = answers.map((answer) => answer.statusCode);
+      expect(await chargesOf(), `trial ${trial}: ${statuses}`).toBe(before + 1);
+      expect(await invoicesOf(owner.workspaceId), `trial ${trial}`).toHaveLength(1);
+      // The others join the one under way, or find it bought; none is charged.
+      const paid = answers.filter((answer) => answer.statusCode === 200);
+      expect(paid.length, `trial ${trial}: ${answers.map((a) => a.body)}`).toBeGreaterThanOrEqual(1);
+      for (const answer of paid) expect(answer.json().invoice.number).toBe(paid[0]?.json().invoice.number);
+      for (const answer of answers.filter((a) => a.statusCode !== 200))
+        expect([409], answer.body).toContain(answer.statusCode);
+    }
+  });
+
+  it('a second tab buying other terms while the first waits for its bank step is refused, and charges nothing', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const pending = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') });
+    expect(pending.statusCode, pending.body).toBe(202);
+    const before = await chargesOf();
+    // The same terms from another tab answer the first one's bank step rather than charging again.
+    const same = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
+    expect([same.statusCode, same.json()]).toEqual([202, pending.json()]);
+    const other = await checkout(owner, {
+      ...PRO_3_ANNUAL,
+      licenses: 4,
+      paymentToken: await tokenOf('4242424242424242'),
+    });
+    expect([other.statusCode, other.json().error.code]).toEqual([409, 'checkout_in_progress']);
+    expect(await chargesOf()).toBe(before);
+    // The database holds one open checkout per workspace whatever the service does.
+    const open = await t.db
+      .selectFrom('checkout_attempts')
+      .selectAll()
+      .where('id', '=', pending.json().checkoutId)
+      .executeTakeFirstOrThrow();
+    await expect(
+      t.db
+        .insertInto('checkout_attempts')
+        .values({
+          ...open,
+          id: crypto.randomUUID(),
+          idempotency_key: newKey(),
+          status: 'pending',
+          terms: JSON.stringify(open.terms),
+          quote: JSON.stringify(open.quote),
+          payment_method: null,
+        })
+        .execute(),
+    ).rejects.toThrow(/checkout_attempts_one_open/);
+  });
+
+  it('a checkout left open past its time is superseded by a new one, which charges once', async () => {
+    const owner = await ownerWith(AMERICAN);
     const pending = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') });
     expect(pending.statusCode).toBe(202);
-    const second = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
-    expect([second.statusCode, second.json().error.code]).toEqual([409, 'checkout_in_progress']);
+    await t.db
+      .updateTable('checkout_attempts')
+      .set({ created_at: new Date(Date.now() - 31 * 60_000) })
+      .where('id', '=', pending.json().checkoutId)
+      .execute();
+    const before = await chargesOf();
+    const paid = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await chargesOf()).toBe(before + 1);
+    const old = await call('POST', b(owner, `/checkout/${pending.json().checkoutId}/confirm`), owner.cookie);
+    expect([old.statusCode, old.json().error.code]).toEqual([409, 'checkout_superseded']);
+  });
+
+  it('refuses an Idempotency-Key in the renewals’ namespace (it would stand in for a renewal)', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const response = await checkout(
+      owner,
+      { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') },
+      'renewal:2027-03-01',
+    );
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error.fields['idempotency-key']).toMatch(/renewal:/);
   });
 
   it('a card token the gateway refuses (used already) blocks nothing: a new card then pays', async () => {
@@ -305,6 +387,75 @@ describe('checkout', () => {
     expect([reused.statusCode, reused.json().error.code]).toEqual([409, 'payment_token_used']);
     const paid = await checkout(other, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') });
     expect(paid.statusCode, paid.body).toBe(200);
+  });
+
+  it('a signed payment event completes a checkout only for its amount and currency', async () => {
+    const owner = await ownerWith(AMERICAN);
+    const pending = await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') });
+    expect(pending.statusCode).toBe(202);
+    const attempt = await t.db
+      .selectFrom('checkout_attempts')
+      .select(['charge_id', 'status'])
+      .where('id', '=', pending.json().checkoutId)
+      .executeTakeFirstOrThrow();
+    const charge = await t.db
+      .selectFrom('payment_sandbox_charges')
+      .select(['customer_id'])
+      .where('id', '=', attempt.charge_id ?? '')
+      .executeTakeFirstOrThrow();
+    let events = 0;
+    const deliver = (data: { amountCents: number; currency: string }) => {
+      const body = JSON.stringify({
+        id: `evt_mismatch_${Date.now()}_${++events}`,
+        type: 'charge.succeeded',
+        created: new Date().toISOString(),
+        data: {
+          chargeId: attempt.charge_id,
+          object: 'charge',
+          customerId: charge.customer_id,
+          offSession: false,
+          ...data,
+        },
+      });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/events',
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signPayload(body, WEBHOOK_SECRET, new Date()),
+        },
+        payload: body,
+      });
+    };
+    for (const wrong of [
+      { amountCents: 100, currency: 'USD' },
+      { amountCents: 32400, currency: 'EUR' },
+    ]) {
+      const delivered = await deliver(wrong);
+      expect(delivered.statusCode, delivered.body).toBe(200);
+      const after = await t.db
+        .selectFrom('checkout_attempts')
+        .select('status')
+        .where('id', '=', pending.json().checkoutId)
+        .executeTakeFirstOrThrow();
+      expect(after.status).toBe('requires_action');
+      expect(await invoicesOf(owner.workspaceId)).toEqual([]);
+      expect((await call('GET', b(owner), owner.cookie)).json()).toMatchObject({ plan: 'free', subscription: null });
+    }
+    const audited = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('action', '=', 'checkout.payment_mismatch')
+      .orderBy('created_at')
+      .execute();
+    expect(audited.map((row) => row.detail)).toEqual([
+      expect.objectContaining({ expectedCents: 32400, paidCents: 100, paidCurrency: 'USD' }),
+      expect.objectContaining({ expectedCents: 32400, paidCents: 32400, paidCurrency: 'EUR' }),
+    ]);
+    // The event of the amount and currency charged completes it.
+    expect((await deliver({ amountCents: 32400, currency: 'USD' })).statusCode).toBe(200);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
   });
 
   it('a failed second step answers 402 on confirm, nothing bought', async () => {

@@ -195,25 +195,51 @@ export const billingRepository = {
     return query.executeTakeFirst() as Promise<CheckoutAttemptRow | undefined>;
   },
 
-  /** Whether a checkout of the workspace is being charged, or waits for its second step, since the times given. */
-  async hasOpenAttempt(
-    db: Db,
-    workspaceId: string,
-    since: { pendingSince: Date; waitingSince: Date },
-  ): Promise<boolean> {
-    const row = await db
-      .selectFrom('checkout_attempts')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
+  /**
+   * Claims the workspace's one open checkout (pending or at its second step; the database holds to
+   * one, index `checkout_attempts_one_open`): first supersedes the open one left since before
+   * `staleBefore` (its process died mid-charge, or its second step was never finished), then
+   * inserts. Undefined when the key is taken or another checkout is open (read them with
+   * findAttemptByKey and findOpenCheckout). Call it in a transaction.
+   */
+  async claimCheckout(
+    tx: Db,
+    values: Omit<CheckoutAttemptRow, 'created_at' | 'updated_at' | 'terms' | 'quote' | 'payment_method'> & {
+      terms: string;
+      quote: string;
+    },
+    staleBefore: { pending: Date; waiting: Date },
+  ): Promise<string | undefined> {
+    await tx
+      .updateTable('checkout_attempts')
+      .set({ status: 'superseded', updated_at: new Date() })
+      .where('workspace_id', '=', values.workspace_id)
       .where((eb) =>
         eb.or([
-          eb.and([eb('status', '=', 'pending'), eb('created_at', '>=', since.pendingSince)]),
-          eb.and([eb('status', '=', 'requires_action'), eb('created_at', '>=', since.waitingSince)]),
+          eb.and([eb('status', '=', 'pending'), eb('created_at', '<', staleBefore.pending)]),
+          eb.and([eb('status', '=', 'requires_action'), eb('created_at', '<', staleBefore.waiting)]),
         ]),
       )
-      .limit(1)
+      .where('idempotency_key', 'not like', 'renewal:%')
+      .execute();
+    const inserted = await tx
+      .insertInto('checkout_attempts')
+      .values({ ...values, updated_at: new Date() })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
       .executeTakeFirst();
-    return !!row;
+    return inserted?.id;
+  },
+
+  /** The workspace's open checkout (renewals are not checkouts), if any. */
+  async findOpenCheckout(db: Db, workspaceId: string): Promise<CheckoutAttemptRow | undefined> {
+    return db
+      .selectFrom('checkout_attempts')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('status', 'in', ['pending', 'requires_action'])
+      .where('idempotency_key', 'not like', 'renewal:%')
+      .executeTakeFirst() as Promise<CheckoutAttemptRow | undefined>;
   },
 
   async deleteAttempt(db: Db, workspaceId: string, id: string): Promise<void> {

@@ -104,12 +104,16 @@ export const billingServiceMessages = {
   keyRequired: 'Send an Idempotency-Key header: a new one for each purchase, the same one to retry it.',
   keyTooLong: `The Idempotency-Key is too long (at most ${MAX_KEY_LENGTH}).`,
   keyReused: 'This Idempotency-Key was already used for another purchase. Send a new key for a new purchase.',
+  keyReserved: 'An Idempotency-Key may not start with "renewal:" (that is how renewals are named). Send another key.',
   detailsRequired: 'Please fill in the invoice information (name, address, country) before paying.',
   cardRequired: 'Please enter a card to pay with.',
   cardChangeInProgress: 'This card is being saved already; wait a moment and reload the page.',
   freeByCheckout: 'To move to Free, use "Change plan to free": it takes effect at the end of the paid period.',
   checkoutInProgress:
     'Another payment for this workspace is under way or waiting for its confirmation step: finish it first, or try again in 30 minutes.',
+  checkoutJustEnded: 'Another payment for this workspace has just ended. Reload the page to see where it stands.',
+  checkoutSuperseded:
+    'This payment was left unfinished and a later one replaced it: nothing more is charged for it. Reload the page to see where the workspace stands.',
   nothingToChange: 'The workspace already has this plan, billing cycle and number of licenses.',
   renewalDue: 'The current period has ended and its renewal is under way; try again in a moment.',
   paymentOverdue:
@@ -225,6 +229,27 @@ function priced(terms: SubscriptionTerms): Quote {
 }
 
 const declined = (message: string) => new AppError('payment_declined', message, { status: 402 });
+
+/** What the gateway says was taken: a checkout completes only for the amount and currency it priced. */
+interface PaidCharge {
+  chargeId: string;
+  amountCents: number;
+  currency: string;
+}
+
+/** A new attempt's columns before it is charged: the terms and the quote it froze. */
+const pendingAttempt = (frozen: FrozenQuote) => ({
+  terms: JSON.stringify(frozen.terms),
+  quote: JSON.stringify(frozen),
+  status: 'pending' as const,
+  charge_id: null,
+  next_action_url: null,
+  decline_message: null,
+  invoice_id: null,
+});
+
+const sameTerms = (a: SubscriptionTerms, b: SubscriptionTerms) =>
+  a.plan === b.plan && a.cycle === b.cycle && a.licenses === b.licenses;
 
 /**
  * Subscription billing (docs/architecture.md, "Billing"): the billing page's view, quotes,
@@ -376,10 +401,29 @@ export function createBillingService(deps: BillingDeps) {
    * changes the subscription, and sets the workspace's plan and licenses. A second call (the
    * browser's confirm and the gateway's event racing) waits on the attempt's row lock and does nothing.
    */
-  async function complete(tx: Db, workspaceId: string, attemptId: string, chargeId: string, now: Date) {
+  async function complete(tx: Db, workspaceId: string, attemptId: string, paid: PaidCharge, now: Date) {
+    const { chargeId } = paid;
     const attempt = await repo.findAttempt(tx, workspaceId, attemptId, { lock: true });
     if (!attempt || attempt.status === 'succeeded') return;
     const frozen = attempt.quote as FrozenQuote;
+    if (paid.amountCents !== frozen.grossCents || paid.currency !== CURRENCY) {
+      // A charge of another amount or currency does not buy what this checkout priced: it stays
+      // open, and someone looks at the audit log (a gateway bug, or a forged-but-signed event).
+      log?.warn({ workspaceId, attemptId, chargeId, paid }, 'payment does not match its checkout; not completed');
+      await audit(tx, {
+        action: 'checkout.payment_mismatch',
+        workspaceId,
+        subjectId: attemptId,
+        detail: {
+          chargeId,
+          expectedCents: frozen.grossCents,
+          expectedCurrency: CURRENCY,
+          paidCents: paid.amountCents,
+          paidCurrency: paid.currency,
+        },
+      });
+      return;
+    }
     const card = (attempt.payment_method as PaymentMethod | null) ?? frozen.savedCard;
     const invoiceId = await issue(tx, {
       workspaceId,
@@ -477,6 +521,8 @@ export function createBillingService(deps: BillingDeps) {
         };
       case 'declined':
         throw declined(attempt.decline_message ?? 'Your card was declined.');
+      case 'superseded':
+        throw new AppError('checkout_superseded', m.checkoutSuperseded, { status: 409 });
       default:
         throw new AppError('checkout_pending', 'This payment is still being processed; try again in a moment.', {
           status: 409,
@@ -492,12 +538,18 @@ export function createBillingService(deps: BillingDeps) {
     now: Date,
   ) {
     if (result.status === 'succeeded')
-      await db.transaction().execute((tx) => complete(tx, workspaceId, attemptId, result.chargeId, now));
+      await db.transaction().execute((tx) => complete(tx, workspaceId, attemptId, result, now));
     else
       await db.transaction().execute(async (tx) => {
         // A completion that won the race (the gateway's event) is kept.
         const attempt = await repo.findAttempt(tx, workspaceId, attemptId, { lock: true });
-        if (!attempt || attempt.status === 'succeeded' || attempt.status === 'declined') return;
+        if (
+          !attempt ||
+          attempt.status === 'succeeded' ||
+          attempt.status === 'declined' ||
+          attempt.status === 'superseded'
+        )
+          return;
         await repo.updateAttempt(
           tx,
           workspaceId,
@@ -577,16 +629,19 @@ export function createBillingService(deps: BillingDeps) {
     return settle(workspaceId, attempt.id, result, now);
   }
 
+  /** Runs an attempt's payment once per process at a time: a concurrent call joins the one under way. */
+  function track(attemptId: string, work: () => Promise<{ status: number; body: CheckoutView }>) {
+    const running = inFlight.get(attemptId);
+    if (running) return running;
+    const started = work().finally(() => inFlight.delete(attemptId));
+    inFlight.set(attemptId, started);
+    return started;
+  }
+
   /** Works on a pending attempt once per process at a time; other states answer as they stand. */
   function resume(actor: Actor, attempt: CheckoutAttemptRow, paymentToken: string | undefined, now: Date) {
     if (attempt.status !== 'pending') return answerOf(attempt);
-    const running = inFlight.get(attempt.id);
-    if (running) return running;
-    const work = pay(attempt, { paymentToken, email: actor.user.email, offSession: false }, now).finally(() =>
-      inFlight.delete(attempt.id),
-    );
-    inFlight.set(attempt.id, work);
-    return work;
+    return track(attempt.id, () => pay(attempt, { paymentToken, email: actor.user.email, offSession: false }, now));
   }
 
   async function findOwnInvoice(workspaceId: string, invoiceId: string): Promise<InvoiceRow> {
@@ -599,7 +654,7 @@ export function createBillingService(deps: BillingDeps) {
   payments.events.on('charge.succeeded', async (tx, event) => {
     if (event.data.object !== 'charge') return;
     const attempt = await repo.findAttemptByCharge(tx, event.data.chargeId);
-    if (attempt) await complete(tx, attempt.workspace_id, attempt.id, event.data.chargeId, clock());
+    if (attempt) await complete(tx, attempt.workspace_id, attempt.id, event.data, clock());
   });
   payments.events.on('charge.failed', async (tx, event) => {
     if (event.data.object !== 'charge') return;
@@ -842,6 +897,7 @@ export function createBillingService(deps: BillingDeps) {
       const workspaceId = actor.membership.workspace.id;
       if (!key) throw validationError({ 'idempotency-key': m.keyRequired });
       if (key.length > MAX_KEY_LENGTH) throw validationError({ 'idempotency-key': m.keyTooLong });
+      if (key.startsWith('renewal:')) throw validationError({ 'idempotency-key': m.keyReserved });
       const requestHash = hashSecret(JSON.stringify([body.plan, body.cycle, body.licenses, body.paymentToken ?? null]));
       const resumeExisting = async () => {
         const existing = await repo.findAttemptByKey(db, workspaceId, key);
@@ -911,19 +967,6 @@ export function createBillingService(deps: BillingDeps) {
       const totals = invoiceTotals(lines, tax);
       const savedCard = sub ? savedCardOf(sub) : null;
       if (!body.paymentToken && !savedCard) throw validationError({ paymentToken: m.cardRequired });
-      // Two purchases priced from the same subscription would both be charged in full: one at a time.
-      const since = Date.now();
-      if (
-        await repo.hasOpenAttempt(db, workspaceId, {
-          pendingSince: new Date(since - PENDING_CHECKOUT_MS),
-          waitingSince: new Date(since - WAITING_CHECKOUT_MS),
-        })
-      )
-        // The open one may be this very request, sent twice at once.
-        return (
-          (await resumeExisting()) ??
-          Promise.reject(new AppError('checkout_in_progress', m.checkoutInProgress, { status: 409 }))
-        );
       const frozen: FrozenQuote = {
         terms,
         lines,
@@ -933,22 +976,38 @@ export function createBillingService(deps: BillingDeps) {
         buyer,
         savedCard,
       };
+      // Two purchases priced from the same subscription would both be charged in full: the
+      // database keeps one open checkout per workspace, and this claim takes it or finds it taken.
       const id = newId();
-      const inserted = await repo.insertAttempt(db, {
-        ...base,
-        id,
-        terms: JSON.stringify(terms),
-        quote: JSON.stringify(frozen),
-        status: 'pending',
-        charge_id: null,
-        next_action_url: null,
-        decline_message: null,
-        invoice_id: null,
-      });
-      if (!inserted) return (await resumeExisting()) ?? answerOf({ id } as CheckoutAttemptRow);
-      const attempt = await repo.findAttempt(db, workspaceId, id);
-      if (!attempt) throw notFound('Checkout not found.');
-      return resume(actor, attempt, body.paymentToken, now);
+      const since = Date.now();
+      const claimed = await db.transaction().execute((tx) =>
+        repo.claimCheckout(
+          tx,
+          {
+            ...base,
+            id,
+            ...pendingAttempt(frozen),
+          },
+          { pending: new Date(since - PENDING_CHECKOUT_MS), waiting: new Date(since - WAITING_CHECKOUT_MS) },
+        ),
+      );
+      if (claimed)
+        return track(id, async () => {
+          const attempt = await repo.findAttempt(db, workspaceId, id);
+          if (!attempt) throw notFound('Checkout not found.');
+          return pay(attempt, { paymentToken: body.paymentToken, email: actor.user.email, offSession: false }, now);
+        });
+      // This very request sent twice at once, or another tab's purchase.
+      const again = await resumeExisting();
+      if (again) return again;
+      const open = await repo.findOpenCheckout(db, workspaceId);
+      if (!open) throw new AppError('checkout_in_progress', m.checkoutJustEnded, { status: 409 });
+      const openQuote = open.quote as FrozenQuote;
+      // The same purchase from another tab: answer the one under way rather than charge again. A
+      // different one waits: the open one may be charged at any moment (its bank step is the customer's).
+      if (!sameTerms(openQuote.terms, terms) || openQuote.grossCents !== frozen.grossCents)
+        throw new AppError('checkout_in_progress', m.checkoutInProgress, { status: 409 });
+      return inFlight.get(open.id) ?? answerOf(open);
     },
 
     /**
@@ -1091,13 +1150,7 @@ export function createBillingService(deps: BillingDeps) {
         user_id: null,
         idempotency_key: key,
         request_hash: key,
-        terms: JSON.stringify(terms),
-        quote: JSON.stringify(frozen),
-        status: 'pending',
-        charge_id: null,
-        next_action_url: null,
-        decline_message: null,
-        invoice_id: null,
+        ...pendingAttempt(frozen),
       });
       const attempt = await repo.findAttemptByKey(db, workspaceId, key);
       if (!attempt) throw notFound('Checkout not found.');

@@ -18,14 +18,30 @@ export function isFromThisMachine(request: FastifyRequest): boolean {
   return LOOPBACK.test(request.socket.remoteAddress ?? '');
 }
 
+/** The name a request's Host header gives (no port, lower case), or undefined when it is no host. */
+function hostNameOf(host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * /dev/mail: the outbox as a page, so a developer without SMTP can follow e-mailed links. It
  * holds reset and invite links, so it answers only a browser on this machine: to anyone else the
- * page does not exist, whatever address the server listens on.
+ * page does not exist, whatever address the server listens on. And only under this machine's own
+ * names (localhost, 127.0.0.1, [::1], PUBLIC_URL's host): a page of another site whose name its
+ * DNS re-points at 127.0.0.1 (DNS rebinding) reaches us from the developer's own browser, but
+ * with its own name as Host.
  */
 export const devRoutes: FastifyPluginAsync = async (app) => {
+  const localNames = new Set(['localhost', '127.0.0.1', '[::1]', new URL(app.config.publicUrl).hostname]);
   app.get('/dev/mail', { schema: { hide: true } }, async (request, reply) => {
-    if (!isFromThisMachine(request)) throw notFound(`No route for GET ${request.url.split('?')[0]}.`);
+    const host = hostNameOf(request.headers.host);
+    if (!isFromThisMachine(request) || !host || !localNames.has(host))
+      throw notFound(`No route for GET ${request.url.split('?')[0]}.`);
     const mails = await app.services.db
       .selectFrom('outbox')
       .select(['id', 'to_address', 'subject', 'text_body', 'created_at', 'sent_at', 'error'])

@@ -50,6 +50,8 @@ const NOTES = [
   ' leading space',
   'Ünïcödé ✓ 日本',
   'semi;colon',
+  'safe;=1+1',
+  'a,"=1;\t@x\n -y',
 ];
 
 async function csvFrom(app: FastifyInstance, who: SignedUp, query: string): Promise<Buffer> {
@@ -183,6 +185,8 @@ describe.runIf(onPostgres)('a Detailed CSV written by PostgreSQL', () => {
     expect(descriptions).toContain('\'=HYPERLINK("http://example.com")');
     expect(descriptions).toContain("'-5 minus first");
     expect(descriptions).toContain("'\ttab first");
+    expect(descriptions).toContain("safe;'=1+1");
+    expect(descriptions).toContain(`a,'"=1;'\t'@x\n' -y`);
     expect(descriptions).toContain('Comma, "quotes" and\na line break');
     expect(rows.map((r) => r[5])).toContain("'=Sum project");
     expect(rows.map((r) => r[4])).toContain('Client, "Quoted"');

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { FORMULA_AFTER_SEPARATOR, FORMULA_AT_START } from './exports.format.js';
 import type { ColumnType, ExportTable } from './exports.table.js';
 
 /**
@@ -36,10 +37,9 @@ const decimalHours = (s: RawBuilder<unknown>) => {
 const decimalMoney = (c: RawBuilder<unknown>) =>
   sql`${sign(c)} || (abs(${c}) / 100)::text || '.' || ${twoDigits(sql`abs(${c}) % 100`)}`;
 
-/** safeText: text a spreadsheet would run as a formula gets a leading apostrophe. */
+/** safeText: an apostrophe before text that would start a formula, and after each separator inside it a formula could follow. */
 const safeText = (t: RawBuilder<unknown>) =>
-  // = + - @ tab and carriage return, by code: ascii() reads only the first character.
-  sql`nullif(case when ascii(${t}) in (61, 43, 45, 64, 9, 13) then '''' || ${t} else ${t} end, '')`;
+  sql`nullif(case when ${t} ~ ${FORMULA_AT_START} then '''' else '' end || regexp_replace(${t}, ${FORMULA_AFTER_SEPARATOR}, ${"\\1'"}, 'g'), '')`;
 
 /**
  * A column's cell as CSV text in SQL, given its value: `date` and `datetime` a local timestamp

@@ -57,8 +57,13 @@ describe('export formats', () => {
   });
 
   it('makes a cell that would run as a formula inert', () => {
-    for (const cell of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1', '\r=1']) expect(safeText(cell)).toBe(`'${cell}`);
+    for (const cell of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(safeText(cell)).toBe(`'${cell}`);
+    // A tab or a line break is a separator too: the formula after it is made inert as well.
+    expect(safeText('\t=1')).toBe("'\t'=1");
     expect(safeText('Plain text')).toBe('Plain text');
     expect(safeText('a=b')).toBe('a=b');
+    expect(safeText('safe;=1+1')).toBe("safe;'=1+1");
+    expect(safeText(' =1')).toBe("' =1");
+    expect(safeText('a,"=1;\t@x\n-y')).toBe(`a,'"=1;'\t'@x\n'-y`);
   });
 });

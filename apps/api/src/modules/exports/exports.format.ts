@@ -62,12 +62,29 @@ export function decimalMoney(cents: number): string {
 }
 
 /**
- * A text cell that a spreadsheet would read as a formula (= + - @, or a tab or carriage return
- * that some programs strip first) gets a leading apostrophe, so "=HYPERLINK(...)" in a
- * description stays text when the CSV is opened (OWASP's CSV injection advice).
+ * Where a spreadsheet may start a cell inside our text: after a comma, a semicolon (the list
+ * separator of German or French Excel, which splits our comma-separated lines there and reads
+ * quotes only at a field's start), a tab, or a line break (which ends a record wherever a field
+ * did not start with a quote). Such a place followed (past spaces, tabs and quotes) by = + - @
+ * would begin a formula. The patterns hold the characters themselves, so JavaScript and
+ * PostgreSQL read them alike.
+ */
+export const FORMULA_AFTER_SEPARATOR = '([,;\t\r\n])(?=[ \t"]*[=+@-])';
+/** A cell that begins (past blank space) with = + - @, or with a tab or carriage return that some programs strip. */
+export const FORMULA_AT_START = '^[ \t\r\n]*[=+@-]|^[\t\r]';
+const afterSeparator = new RegExp(FORMULA_AFTER_SEPARATOR, 'g');
+const atStart = new RegExp(FORMULA_AT_START);
+
+/**
+ * A text cell made inert for spreadsheets (OWASP's CSV injection advice, for every separator Excel
+ * and LibreOffice split a .csv on): a leading apostrophe when it would start as a formula, and
+ * one after each separator inside it that a formula could follow ("safe;=1+1" becomes
+ * "safe;'=1+1"). Numbers, money and dates are not text and stay as they are. exports.copy.ts
+ * does the same in SQL with the same two patterns.
  */
 export function safeText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const inner = value.replace(afterSeparator, "$1'");
+  return atStart.test(value) ? `'${inner}` : inner;
 }
 
 const wallClocks = new Map<string, Intl.DateTimeFormat>();

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
 import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceId, workspaceParams as wsParams } from '../../platform/schemas.js';
+import { baseSecurityHeaders, RESOURCE_POLICY } from '../../platform/security-headers.js';
 
 const tags = ['time entries'];
 const entryParams = z.object({ workspaceId, entryId: z.uuid({ error: 'Time entry not found.' }) });
@@ -323,9 +324,12 @@ export const timeEntriesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId, only } = await timeEntries.streamTarget(actor, request.query.userId);
       reply.hijack();
       const raw = reply.raw;
+      // A hijacked reply skips the onSend hooks: the stream sends the protections itself.
       raw.writeHead(200, {
+        ...baseSecurityHeaders(app.config.publicUrl),
+        'content-security-policy': RESOURCE_POLICY,
         'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
+        'cache-control': 'no-store, no-transform',
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
         'x-request-id': request.id,
