@@ -1,7 +1,7 @@
 import { type Role, shiftDay } from '@sundial/core';
 import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestDnsServer } from '../test/dns-server.js';
+import { startTestDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { greyPng } from '../test/png.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
@@ -14,8 +14,14 @@ import { newId } from './platform/ids.js';
  * its routes here.
  */
 // A DNS server of the file's own (the SSO domain proofs), started before the app that is told of it.
-const dns = useTestDnsServer();
-const ctx = useTestApp(dns.env);
+let dns: TestDnsServer;
+const dnsEnv: Record<string, string> = {};
+beforeAll(async () => {
+  dns = await startTestDnsServer();
+  dnsEnv.DNS_SERVERS = dns.address;
+  return () => dns.close();
+});
+const ctx = useTestApp(dnsEnv);
 type Who = Role | 'outsider';
 const WHO: Who[] = ['owner', 'admin', 'manager', 'member', 'guest', 'outsider'];
 const ALL_ROLES: Role[] = ['owner', 'admin', 'manager', 'member', 'guest'];
@@ -1234,7 +1240,7 @@ const ssoRoutes: Route[] = [
       const domain = `proved${++ssoDomains}.example.org`;
       const view = await ownerCall('POST', w('/sso/domains'), { domain });
       const { record } = view.domains.find((d: { domain: string }) => d.domain === domain);
-      dns.server.txt.set(record.name, [record.value]);
+      dns.txt.set(record.name, [record.value]);
       return { url: w(`/sso/domains/${domain}/verify`) };
     },
     allowed: ADMINS,

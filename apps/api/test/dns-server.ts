@@ -1,6 +1,5 @@
 import dgram from 'node:dgram';
 import dnsPacket from 'dns-packet';
-import { beforeAll } from 'vitest';
 
 export interface TestDnsServer {
   /** `127.0.0.1:<port>`, for DNS_SERVERS. */
@@ -78,17 +77,3 @@ export async function startTestDnsServer(options: { port?: number } = {}): Promi
 }
 
 const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3 } as const;
-
-/**
- * A test DNS server for the file, started before the app (register this before useTestApp): its
- * `env` holds DNS_SERVERS once started, so `useTestApp(dns.env)` points the app at it.
- */
-export function useTestDnsServer(): { server: TestDnsServer; env: Record<string, string> } {
-  const ctx = { env: {} as Record<string, string> } as { server: TestDnsServer; env: Record<string, string> };
-  beforeAll(async () => {
-    ctx.server = await startTestDnsServer();
-    ctx.env.DNS_SERVERS = ctx.server.address;
-    return () => ctx.server.close();
-  });
-  return ctx;
-}
