@@ -139,6 +139,7 @@ test('an owner sets up the workspace provider, and members log in through it', a
   await expect(claim.getByText('Verified', { exact: true })).toBeVisible();
   await expect(claim.getByRole('alert')).toHaveCount(0);
   await expect(claim.getByRole('button', { name: 'Verify' })).toHaveCount(0);
+  await expect(page.getByText(`${domain} is verified.`)).toBeVisible();
   const workspaceId = await page.getByLabel('Workspace ID').inputValue();
   await shotsAtWidths(page, 'sso-settings');
 
