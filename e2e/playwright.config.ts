@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { dnsServersSetting } from './support/dns';
 import { socialProvidersSetting } from './support/openid';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -51,6 +52,8 @@ export default defineConfig({
       EXPORT_JOB_MIN_ROWS: '25',
       // The social sign-in provider, which e2e/sso.spec.ts runs at PORT + 100 (e2e/support/openid.ts).
       OIDC_PROVIDERS: socialProvidersSetting(PORT),
+      // SSO domain proofs look TXT records up at the DNS server e2e/sso.spec.ts runs (e2e/support/dns.ts).
+      DNS_SERVERS: dnsServersSetting(PORT),
     },
   },
 });

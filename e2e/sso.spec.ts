@@ -1,18 +1,22 @@
 /// <reference path="../apps/api/test/oidc-provider-module.d.ts" />
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { startTestDnsServer, type TestDnsServer } from '../apps/api/test/dns-server';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../apps/api/test/openid-provider';
 import { baseURL } from './playwright.config';
+import { dnsPort } from './support/dns';
 import { openIdPort, SOCIAL, WORKSPACE_CLIENT } from './support/openid';
 import { shotsAtWidths } from './support/shots';
 import { PASSWORD, signUpOverHttp } from './support/users';
 
 /**
  * Single sign-on in a browser, against a real OpenID provider (oidc-provider, as in the API tests)
- * that this journey runs beside the server: social sign-up and linking, then a workspace's own
- * provider set up by its owner on the Single sign-on page and used by members.
+ * and a real DNS server (the API tests' too) that this journey runs beside the server: social
+ * sign-up and linking, then a workspace's own provider set up by its owner on the Single sign-on
+ * page, its domain proved by a TXT record, and members logging in through it.
  */
 const PORT = Number(new URL(baseURL).port);
 let idp: TestOpenIdProvider;
+let dns: TestDnsServer;
 
 test.beforeAll(async () => {
   idp = await startOpenIdProvider(
@@ -22,9 +26,11 @@ test.beforeAll(async () => {
     ],
     { port: openIdPort(PORT) },
   );
+  dns = await startTestDnsServer({ port: dnsPort(PORT) });
 });
 test.afterAll(async () => {
   await idp?.close();
+  await dns?.close();
 });
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -92,7 +98,6 @@ test('an owner sets up the workspace provider, and members log in through it', a
   const domain = `corp${unique()}.example`;
   const owner = `owner@${domain}`;
   await signUpOverHttp(page.request, owner);
-  idp.accounts.set('owner', { email: owner, email_verified: true });
   idp.accounts.set('member', { email: `member@${domain}`, email_verified: true });
   idp.accounts.set('member2', { email: `member2@${domain}`, email_verified: true });
 
@@ -107,16 +112,34 @@ test('an owner sets up the workspace provider, and members log in through it', a
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Single sign-on saved.')).toBeVisible();
 
+  await expect(page.getByText('No domains yet.')).toBeVisible();
+  await shotsAtWidths(page, 'sso-domains-empty');
+  // A public mail domain is refused where it was typed.
+  await page.getByLabel('Add a domain').fill('gmail.com');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('gmail.com is a public e-mail service')).toBeVisible();
+
+  // The owner's own address there proves nothing: the domain waits for its TXT record.
   await page.getByLabel('Add a domain').fill(domain);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
-  const row = page.getByRole('row', { name: new RegExp(domain) });
-  await expect(row.getByText('Not verified')).toBeVisible();
-  await row.getByRole('button', { name: 'Verify' }).click();
-  await signInAtProvider(page, 'owner');
-  await expect(page).toHaveURL(/\/homepage\/sso$/);
-  await expect(
-    page.getByRole('row', { name: new RegExp(domain) }).getByText('Verified', { exact: true }),
-  ).toBeVisible();
+  const claim = page.getByRole('region', { name: domain });
+  await expect(claim.getByText('Pending')).toBeVisible();
+  const name = await claim.getByLabel('Record name').inputValue();
+  const value = await claim.getByLabel('Record value (TXT)').inputValue();
+  expect(name).toBe(`_sundial-challenge.${domain}`);
+  expect(value).toMatch(/^sundial-domain-verification=/);
+  await shotsAtWidths(page, 'sso-domains-pending');
+  await claim.getByRole('button', { name: 'Verify' }).click();
+  await expect(claim.getByRole('alert')).toContainText(`We could not find the TXT record ${name}`);
+  await expect(claim.getByText('Pending')).toBeVisible();
+  await shotsAtWidths(page, 'sso-domains-error');
+  // Published at the DNS, the record proves it.
+  dns.txt.set(name, [value]);
+  await claim.getByRole('button', { name: 'Verify' }).click();
+  await expect(claim.getByText('Verified', { exact: true })).toBeVisible();
+  await expect(claim.getByRole('alert')).toHaveCount(0);
+  await expect(claim.getByRole('button', { name: 'Verify' })).toHaveCount(0);
+  await expect(page.getByText(`${domain} is verified.`)).toBeVisible();
   const workspaceId = await page.getByLabel('Workspace ID').inputValue();
   await shotsAtWidths(page, 'sso-settings');
 

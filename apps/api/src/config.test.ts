@@ -39,6 +39,20 @@ describe('config', () => {
     expect(attempt).toThrow(/JOBS_POLL_MS: must be at least 10/);
   });
 
+  it("looks DNS up through the system's servers unless DNS_SERVERS names others, and names a wrong one", () => {
+    expect(loadConfig({}).DNS_SERVERS).toBeUndefined();
+    expect(loadConfig({}).DNS_TIMEOUT_MS).toBe(5000);
+    expect(loadConfig({ DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,[::1]:53,2001:db8::1' }).DNS_SERVERS).toEqual([
+      '1.1.1.1',
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '2001:db8::1',
+    ]);
+    for (const wrong of ['dns.example.com', '1.1.1.1:99999', '1.1.1.1:', '[1.1.1.1]:53', '1.1.1.1,,8.8.8.8']) {
+      expect(() => loadConfig({ DNS_SERVERS: wrong }), wrong).toThrow(/DNS_SERVERS: must be IP addresses/);
+    }
+  });
+
   it('has a seller by default, splits the address into lines and checks the country and an EU VAT id', () => {
     expect(loadConfig({}).seller).toEqual({
       name: 'Sundial',

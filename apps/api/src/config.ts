@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { checkVatId, isCountryCode, isEuCountry } from '@sundial/core';
 import { z } from 'zod';
@@ -23,6 +24,17 @@ const limit = z.coerce
   .int('must be a whole number')
   .min(1, 'must be at least 1')
   .max(1_000_000, 'must be at most 1000000');
+
+/** `1.2.3.4`, `1.2.3.4:53`, `::1` or `[::1]:53`, as node's Resolver.setServers takes them. */
+function isDnsServer(server: string): boolean {
+  const bracketed = server.match(/^\[([^\]]+)\](?::(\d{1,5}))?$/);
+  if (bracketed) return isIP(bracketed[1] ?? '') === 6 && isPort(bracketed[2]);
+  if (isIP(server) !== 0) return true;
+  const [host, port, ...rest] = server.split(':');
+  return rest.length === 0 && isIP(host ?? '') === 4 && isPort(port);
+}
+const isPort = (port: string | undefined) =>
+  port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -179,6 +191,24 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.-]{1,100}$/, 'must be a tenant id or domain')
     .default('consumers'),
+  /**
+   * The DNS servers that look up SSO domain proofs (TXT records): comma-separated `ip`,
+   * `ip:port` or `[ipv6]:port`. Unset: the system's resolvers.
+   */
+  DNS_SERVERS: z
+    .string()
+    .transform((value) => value.split(',').map((server) => server.trim()))
+    .refine((servers) => servers.every(isDnsServer), {
+      message: 'must be IP addresses, each optionally with :port (like 1.1.1.1,127.0.0.1:5353,[::1]:53)',
+    })
+    .optional(),
+  /** How long one DNS look-up may take, in milliseconds, before it counts as unanswered. */
+  DNS_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(100, 'must be at least 100')
+    .max(60_000, 'must be at most 60000')
+    .default(5000),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')

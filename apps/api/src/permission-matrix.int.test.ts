@@ -1,6 +1,7 @@
 import { type Role, shiftDay } from '@sundial/core';
 import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { greyPng } from '../test/png.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
@@ -12,7 +13,15 @@ import { newId } from './platform/ids.js';
  * so the workspace's ids reveal nothing), and 401 without a session. Each later feature adds
  * its routes here.
  */
-const ctx = useTestApp();
+// A DNS server of the file's own (the SSO domain proofs), started before the app that is told of it.
+let dns: TestDnsServer;
+const dnsEnv: Record<string, string> = {};
+beforeAll(async () => {
+  dns = await startTestDnsServer();
+  dnsEnv.DNS_SERVERS = dns.address;
+  return () => dns.close();
+});
+const ctx = useTestApp(dnsEnv);
 type Who = Role | 'outsider';
 const WHO: Who[] = ['owner', 'admin', 'manager', 'member', 'guest', 'outsider'];
 const ALL_ROLES: Role[] = ['owner', 'admin', 'manager', 'member', 'guest'];
@@ -1187,8 +1196,8 @@ describe('permission matrix: client invoices', () => {
 
 /**
  * Owners and admins set the workspace's identity provider and its domains. The SAML settings are
- * stored as given (nothing reaches the identity provider until someone signs in), and every
- * signed-up person's address is at example.com, so each may start that domain's verification.
+ * stored as given (nothing reaches the identity provider until someone signs in); a domain's TXT
+ * record is published on the file's DNS server before its verification.
  */
 const SAML_SETTINGS = {
   protocol: 'saml',
@@ -1196,10 +1205,9 @@ const SAML_SETTINGS = {
   idpIssuer: 'https://idp.example.com',
   idpCertificate: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(200)}\n-----END CERTIFICATE-----`,
 };
-const ssoConfigured = async (domain?: string) => {
+const ssoConfigured = async () => {
   const saved = await ctx.call('PUT', w('/sso'), people.owner.cookie, SAML_SETTINGS);
   if (saved.statusCode !== 200) throw new Error(`fixture sso: ${saved.body}`);
-  if (domain) await ownerCall('POST', w('/sso/domains'), { domain });
 };
 let ssoDomains = 0;
 const ssoRoutes: Route[] = [
@@ -1229,8 +1237,11 @@ const ssoRoutes: Route[] = [
     path: '/workspaces/:id/sso/domains/:domain/verify',
     method: 'POST',
     prepare: async () => {
-      await ssoConfigured('example.com');
-      return { url: w('/sso/domains/example.com/verify') };
+      const domain = `proved${++ssoDomains}.example.org`;
+      const view = await ownerCall('POST', w('/sso/domains'), { domain });
+      const { record } = view.domains.find((d: { domain: string }) => d.domain === domain);
+      dns.txt.set(record.name, [record.value]);
+      return { url: w(`/sso/domains/${domain}/verify`) };
     },
     allowed: ADMINS,
   },

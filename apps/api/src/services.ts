@@ -24,6 +24,7 @@ import { createReportsService, rebuildRollupsJob } from './modules/reports/repor
 import { createRolesService } from './modules/roles/roles.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createScimService } from './modules/scim/scim.service.js';
+import { createDomainProofResolver } from './modules/sso/domain-proof.js';
 import { createOidcRelyingParty } from './modules/sso/oidc.js';
 import { scheduleSsoPurge } from './modules/sso/sso.repository.js';
 import { createSsoService } from './modules/sso/sso.service.js';
@@ -198,7 +199,14 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     auth,
     /** Signing in through identity providers: social OpenID Connect and workspace SSO (modules/sso). */
     sso,
-    workspaceSso: createWorkspaceSsoService({ db, config, secrets, oidc, sso }),
+    workspaceSso: createWorkspaceSsoService({
+      db,
+      config,
+      secrets,
+      oidc,
+      sso,
+      dns: createDomainProofResolver({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
+    }),
     /** Two-factor authentication (issue 18) and the user's own sessions. */
     twoFactor,
     accountSessions: createAccountSessionsService({ db, sessions }),

@@ -21,7 +21,12 @@ export const ssoMessages = {
   domainTaken: 'Another workspace has already verified this domain.',
   emailDomainNotAllowed:
     "Your address is not at one of this workspace's allowed e-mail domains. Ask an owner or admin of the workspace.",
-  domainNotYours: 'Verify a domain by signing in through the identity provider with an address of that domain.',
+  domainPublic: (domain: string) =>
+    `${domain} is a public e-mail service: anyone can have an address there, so it cannot be one workspace's. Add your organisation's own domain.`,
+  domainNotProved: (name: string) =>
+    `We could not find the TXT record ${name} with this workspace's value yet. Publish it at your DNS provider, then verify again; DNS changes can take from a few minutes up to 48 hours to be seen.`,
+  domainLookupFailed: (name: string) =>
+    `The DNS servers did not answer for ${name}, so the domain could not be checked. Try again in a few minutes.`,
 } as const;
 
 export type SsoErrorCode =
@@ -125,7 +130,15 @@ export const workspaceSsoView = z.object({
   idpCertificate: z.string().nullable(),
   requireSso: z.boolean(),
   defaultRole: joinRole,
-  domains: z.array(z.object({ domain: z.string(), verified: z.boolean(), verifiedAt: z.string().nullable() })),
+  domains: z.array(
+    z.object({
+      domain: z.string(),
+      verified: z.boolean(),
+      verifiedAt: z.string().nullable(),
+      /** The TXT record that proves the domain is this workspace's: publish it, then verify. */
+      record: z.object({ name: z.string(), value: z.string() }),
+    }),
+  ),
   /** What to enter at the identity provider. */
   oidcRedirectUri: z.string(),
   samlEntityId: z.string(),

@@ -19,8 +19,6 @@ export interface SsoStatesTable {
   nonce: string | null;
   code_verifier: string | null;
   request_id: string | null;
-  verify_user_id: string | null;
-  verify_domain: string | null;
   return_to: string;
   expires_at: Timestamp;
 }
@@ -55,9 +53,12 @@ export interface WorkspaceSsoTable {
   updated_at: Timestamp;
 }
 
+/** A workspace's claim of an e-mail domain; verified once `proof_token` is found in its TXT record. */
 export interface WorkspaceSsoDomainsTable {
   workspace_id: string;
   domain: string;
+  /** Random per claim: `_sundial-challenge.<domain>` must hold `sundial-domain-verification=<token>`. */
+  proof_token: string;
   verified_at: Date | null;
   verified_by_user_id: string | null;
   created_at: Timestamp;

@@ -90,17 +90,26 @@ export const ssoRepository = {
   async listDomains(db: Db, workspaceId: string) {
     return db
       .selectFrom('workspace_sso_domains')
-      .select(['domain', 'verified_at', 'created_at'])
+      .select(['domain', 'proof_token', 'verified_at', 'created_at'])
       .where('workspace_id', '=', workspaceId)
       .orderBy('domain')
       .execute();
   },
 
-  /** Adds a domain, unverified; false when the workspace has it already. */
-  async insertDomain(db: Db, workspaceId: string, domain: string): Promise<boolean> {
+  async findDomain(db: Db, workspaceId: string, domain: string) {
+    return db
+      .selectFrom('workspace_sso_domains')
+      .select(['domain', 'proof_token', 'verified_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+  },
+
+  /** Adds a domain, unverified, with the token its TXT record must hold; false when the workspace has it already. */
+  async insertDomain(db: Db, input: { workspaceId: string; domain: string; proofToken: string }): Promise<boolean> {
     const row = await db
       .insertInto('workspace_sso_domains')
-      .values({ workspace_id: workspaceId, domain })
+      .values({ workspace_id: input.workspaceId, domain: input.domain, proof_token: input.proofToken })
       .onConflict((oc) => oc.columns(['workspace_id', 'domain']).doNothing())
       .returning('domain')
       .executeTakeFirst();
@@ -116,37 +125,35 @@ export const ssoRepository = {
     return Number(result.numDeletedRows) > 0;
   },
 
-  async markDomainVerified(db: Db, input: { workspaceId: string; domain: string; userId: string }): Promise<boolean> {
+  /**
+   * Marks the workspace's claim verified; false when it already was (or is gone). A unique index lets one
+   * workspace at most have a domain verified: a second raises a unique violation (23505).
+   */
+  async markDomainVerified(
+    db: Db,
+    input: { workspaceId: string; domain: string; proofToken: string; userId: string },
+  ): Promise<boolean> {
     const result = await db
       .updateTable('workspace_sso_domains')
       .set({ verified_at: new Date(), verified_by_user_id: input.userId })
       .where('workspace_id', '=', input.workspaceId)
       .where('domain', '=', input.domain)
+      // The claim whose token was found: not one removed and listed again meanwhile.
+      .where('proof_token', '=', input.proofToken)
       .where('verified_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },
 
-  /** The workspace whose verified domain this is, with its identity provider, when one has it. */
-  async findSsoByVerifiedDomain(db: Db, domain: string) {
-    return db
-      .selectFrom('workspace_sso_domains as d')
-      .innerJoin('workspace_sso as s', 's.workspace_id', 'd.workspace_id')
-      .select('s.workspace_id')
-      .where('d.domain', '=', domain)
-      .where('d.verified_at', 'is not', null)
-      .executeTakeFirst();
-  },
-
-  async isVerifiedDomain(db: Db, workspaceId: string, domain: string): Promise<boolean> {
+  /** The workspace that has the domain verified (one at most), when one has. */
+  async findVerifiedDomainOwner(db: Db, domain: string): Promise<string | undefined> {
     const row = await db
       .selectFrom('workspace_sso_domains')
-      .select('domain')
-      .where('workspace_id', '=', workspaceId)
+      .select('workspace_id')
       .where('domain', '=', domain)
       .where('verified_at', 'is not', null)
       .executeTakeFirst();
-    return row !== undefined;
+    return row?.workspace_id;
   },
 
   /**
@@ -191,19 +198,6 @@ export const ssoRepository = {
 
   async setCurrentWorkspace(db: Db, userId: string, workspaceId: string): Promise<void> {
     await db.updateTable('users').set({ current_workspace_id: workspaceId }).where('id', '=', userId).execute();
-  },
-
-  /** The user, when they are an active owner or admin of the workspace. */
-  async findActiveAdmin(db: Db, workspaceId: string, userId: string) {
-    return db
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['u.id', 'u.email'])
-      .where('m.workspace_id', '=', workspaceId)
-      .where('m.user_id', '=', userId)
-      .where('m.status', '=', 'active')
-      .where('m.role', 'in', ['owner', 'admin'])
-      .executeTakeFirst();
   },
 };
 

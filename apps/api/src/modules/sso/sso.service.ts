@@ -214,8 +214,6 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
         nonce: checks.nonce,
         code_verifier: checks.codeVerifier,
         request_id: null,
-        verify_user_id: null,
-        verify_domain: null,
         return_to: safeReturnPath(returnTo),
         expires_at: new Date(Date.now() + STATE_MS),
       });

@@ -1,6 +1,7 @@
 import { ssoErrorMessage } from '@sundial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDnsServer, type TestDnsServer } from '../../../test/dns-server.js';
 import {
   auditTrail,
   createTestApp,
@@ -17,21 +18,27 @@ import { cookieOf, freshCode, sendSecondStep, turnOnTwoFactor } from '../../../t
 
 /**
  * Workspace SSO: OpenID Connect against a real provider (oidc-provider), SAML against an identity
- * provider built here (xml-crypto signs its assertions). The browser's round trips are HTTP.
+ * provider built here (xml-crypto signs its assertions), domains proved by TXT records on a real
+ * DNS server on this machine (dns-packet speaks the wire format). The browser's round trips are HTTP.
  */
 let idp: TestOpenIdProvider;
+let dns: TestDnsServer;
 let t: TestApp;
 const OIDC_CALLBACK = 'http://localhost:3000/api/v1/auth/sso/oidc/callback';
+/** How long the app waits for the DNS server (short: the tests of a silent server wait this long). */
+const DNS_TIMEOUT_MS = 600;
 
 beforeAll(async () => {
   idp = await startOpenIdProvider([
     { clientId: 'workspace-client', clientSecret: 'workspace-client-secret', redirectUris: [OIDC_CALLBACK] },
   ]);
-  t = await createTestApp();
+  dns = await startTestDnsServer();
+  t = await createTestApp({ DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS) });
 });
 afterAll(async () => {
   await t?.close();
   await idp?.close();
+  await dns?.close();
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, cookie?: string, payload?: object) =>
@@ -42,19 +49,55 @@ const stateCookieOf = (response: LightMyRequestResponse) => {
 };
 const me = async (response: LightMyRequestResponse) =>
   (await call('GET', '/api/v1/me', sessionCookie(response))).json();
+const ssoOf = (owner: SignedUp) => `/api/v1/workspaces/${owner.workspaceId}/sso`;
+
+/** The browser's way through the OpenID provider, from a start answer ({url} and its state cookie). */
+async function through(start: LightMyRequestResponse, subject: string) {
+  expect(start.statusCode, start.body).toBe(200);
+  const back = await idp.signIn(start.json().url, subject);
+  expect(`${back.origin}${back.pathname}`).toBe(OIDC_CALLBACK);
+  return call('GET', `${back.pathname}${back.search}`, stateCookieOf(start));
+}
+
+/** Sets the workspace's identity provider to the test OpenID provider. */
+async function useOpenIdProvider(owner: SignedUp) {
+  const saved = await call('PUT', ssoOf(owner), owner.cookie, {
+    protocol: 'oidc',
+    issuer: idp.issuer,
+    clientId: 'workspace-client',
+    clientSecret: 'workspace-client-secret',
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
+
+/** Lists the domain for the workspace; answers the TXT record the page tells its owner to publish. */
+async function claim(owner: SignedUp, domain: string): Promise<{ name: string; value: string }> {
+  const added = await call('POST', `${ssoOf(owner)}/domains`, owner.cookie, { domain });
+  expect(added.statusCode, added.body).toBe(200);
+  const listed = added.json().domains.find((d: { domain: string }) => d.domain === domain.toLowerCase());
+  expect(listed, added.body).toBeDefined();
+  return listed.record;
+}
+
+/** Publishes a TXT record on the test DNS server, beside any already at that name. */
+const publish = (record: { name: string; value: string }) =>
+  dns.txt.set(record.name, [...(dns.txt.get(record.name) ?? []), record.value]);
+
+const verify = (owner: SignedUp, domain: string) =>
+  call('POST', `${ssoOf(owner)}/domains/${domain}/verify`, owner.cookie);
+
+/** Lists, publishes and verifies the domain: what its real owner does. */
+async function prove(owner: SignedUp, domain: string) {
+  publish(await claim(owner, domain));
+  const verified = await verify(owner, domain);
+  expect(verified.statusCode, verified.body).toBe(200);
+  return verified;
+}
 
 describe('workspace SSO through OpenID Connect', () => {
   let owner: SignedUp;
   const domain = 'oidc-corp.test';
-  const ws = () => `/api/v1/workspaces/${owner.workspaceId}/sso`;
-
-  /** The browser's way through the workspace's provider, from a start answer ({url} and its state cookie). */
-  async function through(start: LightMyRequestResponse, subject: string) {
-    expect(start.statusCode, start.body).toBe(200);
-    const back = await idp.signIn(start.json().url, subject);
-    expect(`${back.origin}${back.pathname}`).toBe(OIDC_CALLBACK);
-    return call('GET', `${back.pathname}${back.search}`, stateCookieOf(start));
-  }
+  const ws = () => ssoOf(owner);
 
   beforeAll(async () => {
     owner = await signUp(t.app, `owner@${domain}`);
@@ -92,10 +135,12 @@ describe('workspace SSO through OpenID Connect', () => {
     expect(again.json().hasClientSecret).toBe(true);
   });
 
-  it('verifies a domain when the admin whose address is there signs in through the provider', async () => {
-    await call('POST', `${ws()}/domains`, owner.cookie, { domain: domain.toUpperCase() });
+  // Was: the owner verified the domain by signing in through the provider with their own address
+  // there. That proved nothing (issue 29: the provider is the workspace's own); a TXT record does.
+  it('routes sign-ins of a domain only once its TXT record proves it', async () => {
+    const record = await claim(owner, domain.toUpperCase());
     expect((await call('GET', ws(), owner.cookie)).json().domains).toEqual([
-      { domain, verified: false, verifiedAt: null },
+      { domain, verified: false, verifiedAt: null, record },
     ]);
     // Nobody can sign in through an unverified domain.
     idp.accounts.set('early', { email: `early@${domain}`, email_verified: true });
@@ -103,18 +148,10 @@ describe('workspace SSO through OpenID Connect', () => {
       404,
     );
 
-    const start = await call('POST', `${ws()}/domains/${domain}/verify`, owner.cookie);
-    const done = await through(start, 'owner-sub');
-    expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/homepage/sso');
-    expect((await call('GET', ws(), owner.cookie)).json().domains[0]).toMatchObject({ domain, verified: true });
-  });
-
-  it('refuses to verify a domain the provider does not vouch the admin’s own address for', async () => {
-    await call('POST', `${ws()}/domains`, owner.cookie, { domain: 'elsewhere.test' });
-    const start = await call('POST', `${ws()}/domains/elsewhere.test/verify`, owner.cookie);
-    expect(start.statusCode).toBe(422);
-    expect(start.json().error.code).toBe('sso_domain_not_proved');
+    publish(record);
+    const verified = await verify(owner, domain);
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().domains[0]).toMatchObject({ domain, verified: true });
   });
 
   it('finds the provider by e-mail, creates the account and makes it a member with the default role', async () => {
@@ -258,11 +295,7 @@ describe('workspace SSO through SAML 2.0', () => {
       defaultRole: 'guest',
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    await call('POST', `${ws()}/domains`, owner.cookie, { domain });
-    const verify = await call('POST', `${ws()}/domains/${domain}/verify`, owner.cookie);
-    const request = { ...readAuthnRequest(verify.json().url), cookie: stateCookieOf(verify) };
-    const done = await post(response(request, owner.email), request);
-    expect(done.headers.location).toBe('/homepage/sso');
+    await prove(owner, domain);
   });
 
   it('serves its service provider metadata', async () => {
@@ -433,6 +466,178 @@ describe('workspace SSO through SAML 2.0', () => {
     } finally {
       await policy(false);
     }
+  });
+});
+
+describe('SSO domains proved by a TXT record (issue 29)', () => {
+  const errorOf = (response: LightMyRequestResponse) => [response.statusCode, response.json().error?.code];
+  const verifiedRows = (domain: string) =>
+    t.db
+      .selectFrom('workspace_sso_domains')
+      .select('workspace_id')
+      .where('domain', '=', domain)
+      .where('verified_at', 'is not', null)
+      .execute();
+
+  it("stops an attacker signed up at the victim's domain, and lets the real company prove it by DNS", async () => {
+    const domain = 'victimcorp.test';
+    // The attacker signs up with an address at the victim's domain and vouches for it through its own provider.
+    const attacker = await signUp(t.app, `it-admin@${domain}`);
+    await useOpenIdProvider(attacker);
+    idp.accounts.set('attacker-it-admin', { email: `it-admin@${domain}`, email_verified: true });
+    await claim(attacker, domain);
+    const attempt = await verify(attacker, domain);
+    if (attempt.statusCode === 200 && attempt.json().url) await through(attempt, 'attacker-it-admin');
+    else expect(errorOf(attempt)).toEqual([422, 'sso_domain_not_proved']);
+    expect(await verifiedRows(domain)).toEqual([]);
+    // So "Log in with SSO" for the domain goes nowhere, and the attacker's provider admits nobody there.
+    expect(errorOf(await call('POST', '/api/v1/auth/sso/start', undefined, { email: `ceo@${domain}` }))).toEqual([
+      404,
+      'sso_not_configured',
+    ]);
+    idp.accounts.set('attacker-ceo', { email: `ceo@${domain}`, email_verified: true });
+    const planted = await through(
+      await call('POST', '/api/v1/auth/sso/start', undefined, { workspaceId: attacker.workspaceId }),
+      'attacker-ceo',
+    );
+    expect(planted.headers.location).toBe('/loginpage?ssoError=sso_outside_domains');
+    expect(await t.db.selectFrom('users').select('id').where('email', '=', `ceo@${domain}`).execute()).toEqual([]);
+
+    // The real company: the attacker's pending claim does not block it, and its TXT record proves the domain.
+    const company = await signUp(t.app, `owner@${domain}`);
+    await useOpenIdProvider(company);
+    const proved = await prove(company, domain);
+    expect(proved.json().domains).toEqual([
+      expect.objectContaining({ domain, verified: true, verifiedAt: expect.any(String) }),
+    ]);
+    expect(await verifiedRows(domain)).toEqual([{ workspace_id: company.workspaceId }]);
+    // Its people now reach its provider by their e-mail and join it.
+    idp.accounts.set('company-ceo', { email: `ceo@${domain}`, email_verified: true });
+    const joined = await through(
+      await call('POST', '/api/v1/auth/sso/start', undefined, { email: `ceo@${domain}` }),
+      'company-ceo',
+    );
+    expect((await me(joined)).currentWorkspaceId).toBe(company.workspaceId);
+    // The attacker cannot take it over, even with the company's record in DNS.
+    expect(errorOf(await verify(attacker, domain))).toEqual([409, 'sso_domain_taken']);
+  });
+
+  it('refuses public e-mail domains, where anyone may have an address', async () => {
+    const owner = await signUp(t.app);
+    for (const domain of ['gmail.com', 'Outlook.com', 'yahoo.com', 'hotmail.com', 'proton.me']) {
+      const refused = await call('POST', `${ssoOf(owner)}/domains`, owner.cookie, { domain });
+      expect(errorOf(refused), domain).toEqual([422, 'sso_domain_public']);
+      expect(refused.json().error.message).toContain(domain.toLowerCase());
+      expect(refused.json().error.fields).toHaveProperty('domain');
+    }
+    expect((await call('GET', ssoOf(owner), owner.cookie)).json().domains).toEqual([]);
+  });
+
+  it('refuses what is not a domain', async () => {
+    const owner = await signUp(t.app);
+    for (const domain of ['not a domain', 'localhost', '-dash.test', 'a..b.test', 'under_score.test', 'x.123']) {
+      const refused = await call('POST', `${ssoOf(owner)}/domains`, owner.cookie, { domain });
+      expect(errorOf(refused), domain).toEqual([422, 'validation_failed']);
+    }
+  });
+
+  it('verifies only when the record holds exactly this workspace’s value, and says what is missing', async () => {
+    const owner = await signUp(t.app);
+    const domain = 'txt-check.test';
+    const record = await claim(owner, domain);
+    expect(record.name).toBe(`_sundial-challenge.${domain}`);
+    expect(record.value).toMatch(/^sundial-domain-verification=[A-Za-z0-9_-]{32,}$/);
+
+    const missing = await verify(owner, domain);
+    expect(errorOf(missing)).toEqual([422, 'sso_domain_not_proved']);
+    expect(missing.json().error.message).toContain(record.name);
+    expect(missing.json().error.message).toMatch(/DNS changes can take/);
+    expect(dns.asked).toContain(record.name);
+
+    const other = await signUp(t.app);
+    const othersRecord = await claim(other, domain);
+    expect(othersRecord.value).not.toBe(record.value);
+    for (const wrong of [
+      [{ name: record.name, value: othersRecord.value }], // another workspace's token
+      [{ name: record.name, value: `${record.value}x` }],
+      [{ name: record.name, value: `v=spf1 ${record.value}` }],
+      [{ name: domain, value: record.value }], // at the domain itself, not the challenge name
+      [{ name: `_sundial-challenge.other-${domain}`, value: record.value }],
+    ]) {
+      dns.txt.clear();
+      for (const r of wrong) publish(r);
+      expect(errorOf(await verify(owner, domain)), JSON.stringify(wrong)).toEqual([422, 'sso_domain_not_proved']);
+    }
+    expect(await verifiedRows(domain)).toEqual([]);
+
+    // Right, beside other records at that name (a value split in 255-byte pieces is one value).
+    dns.txt.clear();
+    publish({ name: record.name, value: 'something-else' });
+    publish(record);
+    const verified = await verify(owner, domain);
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().domains[0]).toMatchObject({ domain, verified: true });
+    // Again: nothing changes, and one audit row says who proved it.
+    expect((await verify(owner, domain)).statusCode).toBe(200);
+    const audited = await auditTrail(t.db, { workspaceId: owner.workspaceId, action: 'sso.domain_verified' });
+    expect(audited).toEqual([expect.objectContaining({ actor_user_id: owner.userId, detail: { domain } })]);
+  });
+
+  it('says the DNS lookup failed, not that the record is missing, when the server fails or is silent', async () => {
+    const owner = await signUp(t.app);
+    const domain = 'dns-trouble.test';
+    const record = await claim(owner, domain);
+    publish(record);
+    dns.failing.add(record.name);
+    try {
+      const failed = await verify(owner, domain);
+      expect(errorOf(failed)).toEqual([422, 'sso_domain_lookup_failed']);
+      expect(failed.json().error.message).toContain(record.name);
+    } finally {
+      dns.failing.delete(record.name);
+    }
+    dns.silent.add(record.name);
+    try {
+      const started = Date.now();
+      const silent = await verify(owner, domain);
+      expect(errorOf(silent)).toEqual([422, 'sso_domain_lookup_failed']);
+      // Bounded by DNS_TIMEOUT_MS, with some room for a slow machine.
+      expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS + 1500);
+    } finally {
+      dns.silent.delete(record.name);
+    }
+    expect(await verifiedRows(domain)).toEqual([]);
+    expect((await verify(owner, domain)).statusCode).toBe(200);
+  });
+
+  it('lets several workspaces claim a domain, and the first proof wins', async () => {
+    const domain = 'contested.test';
+    const [first, second, third] = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    publish(await claim(first, domain));
+    publish(await claim(second, domain));
+    expect((await verify(first, domain)).statusCode).toBe(200);
+    expect(errorOf(await verify(second, domain))).toEqual([409, 'sso_domain_taken']);
+    // A domain verified elsewhere cannot be listed again; the second's pending claim stays, unverified.
+    expect(errorOf(await call('POST', `${ssoOf(third)}/domains`, third.cookie, { domain }))).toEqual([
+      409,
+      'sso_domain_taken',
+    ]);
+    expect((await call('GET', ssoOf(second), second.cookie)).json().domains).toEqual([
+      expect.objectContaining({ domain, verified: false }),
+    ]);
+    // Once the first lets go, the second's proof counts.
+    expect((await call('DELETE', `${ssoOf(first)}/domains/${domain}`, first.cookie)).statusCode).toBe(204);
+    expect((await verify(second, domain)).statusCode).toBe(200);
+    expect(await verifiedRows(domain)).toEqual([{ workspace_id: second.workspaceId }]);
+  });
+
+  it('lets one of two proofs at the same moment win, the database deciding', async () => {
+    const domain = 'race.test';
+    const owners = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    for (const owner of owners) publish(await claim(owner, domain));
+    const answers = await Promise.all(owners.map((owner) => verify(owner, domain)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await verifiedRows(domain)).toHaveLength(1);
   });
 });
 

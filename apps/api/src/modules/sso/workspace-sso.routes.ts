@@ -62,7 +62,8 @@ export const workspaceSsoRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'List an e-mail domain for the identity provider, unverified (owner or admin, Pro)',
+        summary:
+          'Claim an e-mail domain for the identity provider, unverified, with its TXT record to publish (owner or admin, Pro)',
         params: workspaceParams,
         body: z.object({ domain: ssoDomainSchema }),
         response: { 200: workspaceSsoView, ...errorResponses },
@@ -93,16 +94,12 @@ export const workspaceSsoRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Verify a domain: the owner or admin whose own address is there signs in through the identity provider',
+          "Verify a domain by its TXT record: _sundial-challenge.<domain> must hold the claim's value (owner or admin, Pro)",
         params: domainParams,
-        response: { 200: urlView, ...errorResponses },
+        response: { 200: workspaceSsoView, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const { url, state } = await workspaceSso.startVerification(actorOf(request), request.params.domain);
-      reply.setCookie(STATE_COOKIE, state, crossSitePostCookieOptions(app.config, STATE_MS));
-      return { url };
-    },
+    async (request) => workspaceSso.verifyDomain(actorOf(request), request.params.domain),
   );
 
   app.post(

@@ -8,12 +8,13 @@ import type { WorkspaceSsoTable } from '../../db/tables/sso.js';
 import { assertCan, assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, notFound } from '../../platform/errors.js';
-import { hashSecret } from '../../platform/ids.js';
+import { AppError, type ConstraintTable, mapConstraints, notFound } from '../../platform/errors.js';
+import { hashSecret, newSecret } from '../../platform/ids.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ClientInfo } from '../auth/auth.service.js';
 import { memberRecords } from '../members/members.service.js';
 import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
+import { type DomainProofResolver, isPublicMailDomain, proofRecordOf } from './domain-proof.js';
 import type { OidcRelyingParty } from './oidc.js';
 import { finishSaml, type SamlSettings, samlMetadata, startSaml } from './saml.js';
 import { ssoRepository } from './sso.repository.js';
@@ -30,6 +31,13 @@ type SsoRow = Selectable<WorkspaceSsoTable>;
 const notConfigured = () => new AppError('sso_not_configured', ssoMessages.notConfigured, { status: 404 });
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 const secretContext = (workspaceId: string) => `sso-oidc:${workspaceId}`;
+const isVerifiedElsewhere = async (db: Db, workspaceId: string, domain: string) =>
+  ![undefined, workspaceId].includes(await ssoRepository.findVerifiedDomainOwner(db, domain));
+const domainTaken = () => new AppError('sso_domain_taken', ssoMessages.domainTaken, { status: 409 });
+/** The first proof of a domain wins: the database lets one workspace at most have it verified. */
+const DOMAIN_CONSTRAINTS: ConstraintTable = {
+  workspace_sso_domains_verified: { code: 'sso_domain_taken', message: ssoMessages.domainTaken, status: 409 },
+};
 
 export interface WorkspaceSsoDeps {
   db: Db;
@@ -37,16 +45,17 @@ export interface WorkspaceSsoDeps {
   secrets: SecretBox;
   oidc: OidcRelyingParty;
   sso: SsoService;
+  dns: DomainProofResolver;
 }
 
 /**
  * A workspace's own identity provider (Pro): OpenID Connect or SAML 2.0, its e-mail domains, "require
  * SSO" for members (owners keep their password), and membership on a first sign-in with a default
- * role. A domain is verified when an owner or admin whose own address is at that domain signs in
- * through the identity provider and it vouches for that same address (no DNS here): from then on
- * the domain's people find the workspace's provider by their e-mail, and it may admit them.
+ * role. A domain is verified when its TXT record `_sundial-challenge.<domain>` holds the token of
+ * this workspace's claim (domain-proof.ts): from then on the domain's people find the workspace's
+ * provider by their e-mail, and it may admit them. An unverified claim does nothing.
  */
-export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: WorkspaceSsoDeps) {
+export function createWorkspaceSsoService({ db, config, secrets, oidc, sso, dns }: WorkspaceSsoDeps) {
   const urls = (workspaceId: string) => ({
     oidcRedirectUri: `${config.publicUrl}/api/v1/auth/sso/oidc/callback`,
     samlEntityId: `${config.publicUrl}/api/v1/auth/sso/saml/${workspaceId}/metadata`,
@@ -73,17 +82,11 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
     return row;
   }
 
-  /** Sends the browser to the workspace's identity provider; `verify` is a domain verification by an admin. */
-  async function start(
-    row: SsoRow,
-    returnTo: string | undefined,
-    verify?: { userId: string; domain: string },
-  ): Promise<{ url: string; state: string }> {
+  /** Sends the browser to the workspace's identity provider. */
+  async function start(row: SsoRow, returnTo: string | undefined): Promise<{ url: string; state: string }> {
     const base = {
       provider: `workspace:${row.workspace_id}`,
       workspace_id: row.workspace_id,
-      verify_user_id: verify?.userId ?? null,
-      verify_domain: verify?.domain ?? null,
       return_to: safeReturnPath(returnTo),
       expires_at: new Date(Date.now() + STATE_MS),
     };
@@ -110,21 +113,21 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
     return { url, state };
   }
 
-  /** What the identity provider proved, applied: a domain verification, or a sign-in to the workspace. */
+  /**
+   * What the identity provider proved, applied: a sign-in to the workspace. Its word admits an
+   * address only at a domain the workspace proved by DNS (or a subject already linked).
+   */
   async function conclude(
     row: SsoRow,
-    state: { verify_user_id: string | null; verify_domain: string | null; return_to: string },
+    state: { return_to: string },
     identity: { subject: string; email: string | undefined },
     client: ClientInfo,
   ): Promise<SsoOutcome> {
     const workspaceId = row.workspace_id;
     const provider = `workspace:${workspaceId}`;
-    if (state.verify_user_id && state.verify_domain) {
-      return verifyDomain(row, state.verify_user_id, state.verify_domain, identity, client, state.return_to);
-    }
     if (!identity.email) throw new AppError('sso_no_email', ssoMessages.noEmail, { status: 401 });
     const linked = await ssoRepository.findIdentity(db, provider, identity.subject);
-    if (!linked && !(await ssoRepository.isVerifiedDomain(db, workspaceId, domainOf(identity.email)))) {
+    if (!linked && (await ssoRepository.findVerifiedDomainOwner(db, domainOf(identity.email))) !== workspaceId) {
       throw new AppError('sso_outside_domains', ssoMessages.outsideDomains, { status: 403 });
     }
     return sso.signInWith({
@@ -154,45 +157,6 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
     });
   }
 
-  /** The admin's own address, vouched for by the identity provider, verifies its domain. */
-  async function verifyDomain(
-    row: SsoRow,
-    userId: string,
-    domain: string,
-    identity: { subject: string; email: string | undefined },
-    client: ClientInfo,
-    returnTo: string,
-  ): Promise<SsoOutcome> {
-    const workspaceId = row.workspace_id;
-    const admin = await ssoRepository.findActiveAdmin(db, workspaceId, userId);
-    if (
-      !admin ||
-      !identity.email ||
-      identity.email !== admin.email.toLowerCase() ||
-      domainOf(identity.email) !== domain
-    ) {
-      throw new AppError('sso_domain_not_proved', ssoMessages.domainNotYours, { status: 403 });
-    }
-    try {
-      await db.transaction().execute(async (tx) => {
-        await ssoRepository.markDomainVerified(tx, { workspaceId, domain, userId });
-        await ssoRepository.insertIdentity(tx, {
-          userId,
-          provider: `workspace:${workspaceId}`,
-          subject: identity.subject,
-          email: identity.email ?? '',
-        });
-        await audit(tx, { action: 'sso.domain_verified', actorUserId: userId, workspaceId, detail: { domain } });
-      });
-    } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
-        throw new AppError('sso_domain_taken', ssoMessages.domainTaken, { status: 409 });
-      }
-      throw error;
-    }
-    return sso.signInWith({ provider: `workspace:${workspaceId}`, identity, returnTo, client });
-  }
-
   async function view(workspaceId: string): Promise<WorkspaceSsoView> {
     const row = await ssoRepository.findWorkspaceSso(db, workspaceId);
     const domains = await ssoRepository.listDomains(db, workspaceId);
@@ -210,6 +174,7 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
         domain: d.domain,
         verified: d.verified_at !== null,
         verifiedAt: d.verified_at ? new Date(d.verified_at).toISOString() : null,
+        record: proofRecordOf(d.domain, d.proof_token),
       })),
       ...urls(workspaceId),
     };
@@ -280,12 +245,22 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       });
     },
 
+    /**
+     * Claims a domain for the workspace, unverified, with a new random token for its TXT record.
+     * Refuses (422) a public e-mail domain and (409) one another workspace has verified; another's
+     * unverified claim blocks nobody. Claiming it again changes nothing.
+     */
     async addDomain(actor: Actor, domain: string): Promise<WorkspaceSsoView> {
       assertCan(actor, 'workspace:update');
       assertFeature(actor, 'sso');
       const workspaceId = actor.membership.workspace.id;
+      if (isPublicMailDomain(domain)) {
+        const message = ssoMessages.domainPublic(domain);
+        throw new AppError('sso_domain_public', message, { status: 422, fields: { domain: message } });
+      }
       await db.transaction().execute(async (tx) => {
-        if (await ssoRepository.insertDomain(tx, workspaceId, domain)) {
+        if (await isVerifiedElsewhere(tx, workspaceId, domain)) throw domainTaken();
+        if (await ssoRepository.insertDomain(tx, { workspaceId, domain, proofToken: newSecret() })) {
           await audit(tx, { action: 'sso.domain_added', actorUserId: actor.userId, workspaceId, detail: { domain } });
         }
       });
@@ -302,19 +277,48 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
     },
 
     /**
-     * Starts the verification of a listed domain: the admin's own address must be at it, and the
-     * identity provider must then vouch for that address (conclude).
+     * Verifies a listed domain by its TXT record: `_sundial-challenge.<domain>` must hold this
+     * claim's `sundial-domain-verification=<token>`, whole. Throws 422 `sso_domain_not_proved` when
+     * it does not (yet), 422 `sso_domain_lookup_failed` when DNS did not answer, 409
+     * `sso_domain_taken` when another workspace proved it first. A verified domain stays verified.
      */
-    async startVerification(actor: Actor, domain: string): Promise<{ url: string; state: string }> {
+    async verifyDomain(actor: Actor, domain: string): Promise<WorkspaceSsoView> {
       assertCan(actor, 'workspace:update');
       assertFeature(actor, 'sso');
       const workspaceId = actor.membership.workspace.id;
-      const listed = (await ssoRepository.listDomains(db, workspaceId)).some((d) => d.domain === domain);
-      if (!listed) throw notFound('This domain is not listed.');
-      if (domainOf(actor.user.email) !== domain) {
-        throw new AppError('sso_domain_not_proved', ssoMessages.domainNotYours, { status: 422 });
+      const claim = await ssoRepository.findDomain(db, workspaceId, domain);
+      if (!claim) throw notFound('This domain is not listed.');
+      if (claim.verified_at) return view(workspaceId);
+      if (await isVerifiedElsewhere(db, workspaceId, domain)) throw domainTaken();
+      // Looked up outside the transaction: no database connection waits on DNS.
+      const record = proofRecordOf(domain, claim.proof_token);
+      const found = await dns.lookup(record.name);
+      if (!found.found && found.reason === 'unreachable') {
+        throw new AppError('sso_domain_lookup_failed', ssoMessages.domainLookupFailed(record.name), { status: 422 });
       }
-      return start(await settingsOf(workspaceId), '/homepage/sso', { userId: actor.userId, domain });
+      if (!found.found || !found.values.some((value) => value.trim() === record.value)) {
+        throw new AppError('sso_domain_not_proved', ssoMessages.domainNotProved(record.name), { status: 422 });
+      }
+      await mapConstraints(DOMAIN_CONSTRAINTS, () =>
+        db.transaction().execute(async (tx) => {
+          if (
+            await ssoRepository.markDomainVerified(tx, {
+              workspaceId,
+              domain,
+              proofToken: claim.proof_token,
+              userId: actor.userId,
+            })
+          ) {
+            await audit(tx, {
+              action: 'sso.domain_verified',
+              actorUserId: actor.userId,
+              workspaceId,
+              detail: { domain },
+            });
+          }
+        }),
+      );
+      return view(workspaceId);
     },
 
     /** "Log in with SSO": the identity provider of the e-mail's verified domain, or of the workspace. */
@@ -324,7 +328,7 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso }: Wo
       returnTo?: string;
     }): Promise<{ url: string; state: string }> {
       const workspaceId = input.email
-        ? (await ssoRepository.findSsoByVerifiedDomain(db, domainOf(input.email)))?.workspace_id
+        ? await ssoRepository.findVerifiedDomainOwner(db, domainOf(input.email))
         : input.workspaceId;
       if (!workspaceId) throw notConfigured();
       return start(await settingsOf(workspaceId), input.returnTo);

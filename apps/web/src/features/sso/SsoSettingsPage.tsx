@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Button,
   Group,
@@ -9,7 +10,6 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -18,7 +18,7 @@ import {
 import type { WorkspaceSsoView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api } from '../../api/client';
+import { api, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
 import { CopyField } from '../../components/CopyField';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -30,7 +30,7 @@ const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
 
 /**
  * Workspace SSO (Pro, owners and admins): the identity provider (OpenID Connect or SAML 2.0), the
- * e-mail domains it serves (each verified by signing in through it with one's own address there),
+ * e-mail domains it serves (each proved by a TXT record at the domain's DNS),
  * "require SSO" and the role people join with.
  */
 export function SsoSettingsPage() {
@@ -181,6 +181,27 @@ function ProviderForm({
   );
 }
 
+/** What the domains panel says (issue 29: a domain is proved by a TXT record). */
+const domainTexts = {
+  title: 'Domains',
+  intro:
+    'People with an address at a verified domain log in through your identity provider and join this workspace. ' +
+    'Prove a domain is yours by publishing its TXT record at your DNS provider, then press Verify.',
+  none: 'No domains yet.',
+  add: 'Add a domain',
+  publish: 'Publish this TXT record at your DNS provider, then press Verify. DNS changes can take a while to be seen.',
+  recordName: 'Record name',
+  recordValue: 'Record value (TXT)',
+  verified: 'Verified',
+  pending: 'Pending',
+  verifiedOn: (date: string) => `Verified on ${new Date(date).toLocaleDateString()}. You may keep the record.`,
+  verify: 'Verify',
+  remove: 'Remove',
+  nowVerified: (domain: string) => `${domain} is verified.`,
+} as const;
+
+type SsoDomain = WorkspaceSsoView['domains'][number];
+
 function Domains({
   view,
   base,
@@ -190,7 +211,6 @@ function Domains({
   base: string;
   onChanged: (view: WorkspaceSsoView) => void;
 }) {
-  const queryClient = useQueryClient();
   const [domain, setDomain] = useState('');
   const add = useMutation({
     mutationFn: () => api<WorkspaceSsoView>('POST', `${base}/domains`, { domain }),
@@ -198,61 +218,25 @@ function Domains({
       onChanged(saved);
       setDomain('');
     },
-    onError: failed,
   });
-  const remove = useMutation({
-    mutationFn: (name: string) => api<void>('DELETE', `${base}/domains/${encodeURIComponent(name)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sso'] }),
-    onError: failed,
-  });
-  const verify = useMutation({
-    mutationFn: (name: string) => api<{ url: string }>('POST', `${base}/domains/${encodeURIComponent(name)}/verify`),
-    onSuccess: ({ url }) => window.location.assign(url),
-    onError: failed,
-  });
+  const addError = add.isError ? parseApiError(add.error) : undefined;
 
   return (
     <Paper withBorder p="lg">
       <Stack gap="md">
         <Title order={2} size="h4">
-          Domains
+          {domainTexts.title}
         </Title>
         <Text size="sm" c="dimmed">
-          People with an address at a verified domain log in through your identity provider and join this workspace.
-          Verify a domain by signing in through the provider with your own address there.
+          {domainTexts.intro}
         </Text>
         {view.domains.length === 0 ? (
-          <Text size="sm">No domains yet.</Text>
+          <Text size="sm">{domainTexts.none}</Text>
         ) : (
-          <Table>
-            <Table.Tbody>
-              {view.domains.map((d) => (
-                <Table.Tr key={d.domain}>
-                  <Table.Td>{d.domain}</Table.Td>
-                  <Table.Td>
-                    <Badge color={d.verified ? 'green' : 'gray'} variant="light">
-                      {d.verified ? 'Verified' : 'Not verified'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end">
-                      {!d.verified && view.protocol && (
-                        <Button size="xs" variant="light" onClick={() => verify.mutate(d.domain)}>
-                          Verify
-                        </Button>
-                      )}
-                      <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(d.domain)}>
-                        Remove
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          view.domains.map((d) => <DomainClaim key={d.domain} claim={d} base={base} onChanged={onChanged} />)
         )}
         <Group
-          align="flex-end"
+          align="flex-start"
           component="form"
           onSubmit={(event: FormEvent) => {
             event.preventDefault();
@@ -260,15 +244,87 @@ function Domains({
           }}
         >
           <TextInput
-            label="Add a domain"
+            label={domainTexts.add}
             placeholder="example.com"
             value={domain}
-            onChange={(e) => setDomain(e.currentTarget.value)}
+            onChange={(e) => {
+              setDomain(e.currentTarget.value);
+              add.reset();
+            }}
+            error={addError ? (addError.fields.domain ?? addError.message) : undefined}
+            style={{ flex: 1, maxWidth: 420 }}
           />
-          <Button type="submit" variant="default" loading={add.isPending}>
+          <Button type="submit" variant="default" loading={add.isPending} mt={25}>
             Add
           </Button>
         </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** One claimed domain: its state, the TXT record that proves it, Verify and Remove. */
+function DomainClaim({
+  claim,
+  base,
+  onChanged,
+}: {
+  claim: SsoDomain;
+  base: string;
+  onChanged: (view: WorkspaceSsoView) => void;
+}) {
+  const queryClient = useQueryClient();
+  const path = `${base}/domains/${encodeURIComponent(claim.domain)}`;
+  const remove = useMutation({
+    mutationFn: () => api<void>('DELETE', path),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sso'] }),
+    onError: failed,
+  });
+  const verify = useMutation({
+    mutationFn: () => api<WorkspaceSsoView>('POST', `${path}/verify`),
+    onSuccess: (saved) => {
+      onChanged(saved);
+      done(domainTexts.nowVerified(claim.domain));
+    },
+  });
+
+  return (
+    <Paper withBorder p="md" component="section" aria-label={claim.domain}>
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="sm">
+            <Text fw={600}>{claim.domain}</Text>
+            <Badge color={claim.verified ? 'green' : 'yellow'} variant="light">
+              {claim.verified ? domainTexts.verified : domainTexts.pending}
+            </Badge>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            {!claim.verified && (
+              <Button size="xs" variant="light" loading={verify.isPending} onClick={() => verify.mutate()}>
+                {domainTexts.verify}
+              </Button>
+            )}
+            <Button size="xs" variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              {domainTexts.remove}
+            </Button>
+          </Group>
+        </Group>
+        {claim.verified && claim.verifiedAt ? (
+          <Text size="sm" c="dimmed">
+            {domainTexts.verifiedOn(claim.verifiedAt)}
+          </Text>
+        ) : (
+          <>
+            <Text size="sm">{domainTexts.publish}</Text>
+            <CopyField label={domainTexts.recordName} value={claim.record.name} copy="Copy" copied="Copied" />
+            <CopyField label={domainTexts.recordValue} value={claim.record.value} copy="Copy" copied="Copied" />
+          </>
+        )}
+        {verify.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {parseApiError(verify.error).message}
+          </Alert>
+        )}
       </Stack>
     </Paper>
   );
