@@ -528,19 +528,24 @@ export function createScimService(deps: {
         }
         const userId = newId();
         const passwordHash = await hashPassword(newSecret());
-        await unique(USER_CONSTRAINTS, () =>
-          repo.insertUser(tx, {
-            id: userId,
-            email: state.email,
-            name: joinName(state) || state.email,
-            passwordHash,
-            workspaceId,
-          }),
-        );
+        // The account inside the seat check: its workspace reference would otherwise share-lock the
+        // workspace row before the check locks it, and two creates at once would deadlock.
         await assertSeatsAfterChange(tx, workspaceId, billing, () =>
-          unique(USER_CONSTRAINTS, () =>
-            repo.upsertMembership(tx, { workspaceId, userId, externalId: state.externalId, active: state.active }),
-          ),
+          unique(USER_CONSTRAINTS, async () => {
+            await repo.insertUser(tx, {
+              id: userId,
+              email: state.email,
+              name: joinName(state) || state.email,
+              passwordHash,
+              workspaceId,
+            });
+            await repo.upsertMembership(tx, {
+              workspaceId,
+              userId,
+              externalId: state.externalId,
+              active: state.active,
+            });
+          }),
         );
         await record(tx, caller, 'scim.user_created', userId);
         return { id: userId, send: undefined };
