@@ -126,6 +126,15 @@ describe('SCIM and an address that already has an account', () => {
     ]);
   });
 
+  it('answers two creates of one address at once with one User and one uniqueness error', async () => {
+    const victim = await victimAccount();
+    const both = await Promise.all([provision(victim.email), provision(victim.email)]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const filter = encodeURIComponent(`userName eq "${victim.email}"`);
+    expect(ok(await scim('GET', `/Users?filter=${filter}`)).totalResults).toBe(1);
+    await inbox.waitFor(victim.email);
+  });
+
   it('withdraws the invitation when the provider deactivates or deletes the pending person', async () => {
     const victim = await victimAccount();
     const pending = ok(await provision(victim.email), 201);

@@ -36,6 +36,11 @@ const USER_CONSTRAINTS: ConstraintTable = {
     status: 409,
   },
   users_email_key: { code: 'uniqueness', message: 'Another account already has this userName.', status: 409 },
+  scim_pending_users_email_key: {
+    code: 'uniqueness',
+    message: 'A user with this userName already exists in the workspace.',
+    status: 409,
+  },
 };
 const GROUP_CONSTRAINTS: ConstraintTable = {
   groups_sibling_name_key: {
@@ -353,15 +358,18 @@ export function createScimService(deps: {
       email: state.email,
     });
     if (!state.active) await invites.withdrawForProvisioning(tx, caller.workspaceId, made.id);
-    await repo.savePending(tx, {
-      id,
-      workspaceId: caller.workspaceId,
-      inviteId: made.id,
-      email: state.email,
-      name: joinName(state) || state.email,
-      externalId: state.externalId,
-      active: state.active,
-    });
+    // Two creates of one address at once: the second meets the first's row, a uniqueness error.
+    await unique(USER_CONSTRAINTS, () =>
+      repo.savePending(tx, {
+        id,
+        workspaceId: caller.workspaceId,
+        inviteId: made.id,
+        email: state.email,
+        name: joinName(state) || state.email,
+        externalId: state.externalId,
+        active: state.active,
+      }),
+    );
     return state.active ? send : undefined;
   }
 
