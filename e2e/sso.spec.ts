@@ -118,6 +118,8 @@ test('an owner sets up the workspace provider, and members log in through it', a
     page.getByRole('row', { name: new RegExp(domain) }).getByText('Verified', { exact: true }),
   ).toBeVisible();
   const workspaceId = await page.getByLabel('Workspace ID').inputValue();
+  // "Require SSO" says whom it holds and what it leaves alone (issue 29).
+  await expect(page.getByText("Their other workspaces and the owner's password are not affected.")).toBeVisible();
   await shotsAtWidths(page, 'sso-settings');
 
   // A member types their work e-mail.
