@@ -40,6 +40,8 @@ test.describe('custom roles', () => {
     // SCIM: generated, shown once.
     await page.getByRole('button', { name: 'Generate token' }).click();
     await expect(page.getByLabel('Token (shown once)')).toHaveValue(/^sdscim_/);
+    // People who already have an account are invited, never added (issue 29).
+    await expect(page.getByTestId('scim-section')).toContainText('is sent an invitation and joins when they accept it');
     await shotsAtWidths(page, 'roles-full');
 
     // The member: others' time, yes; editing the granted project, no; the roles page, no.

@@ -141,6 +141,8 @@ test('an owner sets up the workspace provider, and members log in through it', a
   await expect(claim.getByRole('button', { name: 'Verify' })).toHaveCount(0);
   await expect(page.getByText(`${domain} is verified.`)).toBeVisible();
   const workspaceId = await page.getByLabel('Workspace ID').inputValue();
+  // "Require SSO" says whom it holds and what it leaves alone (issue 29).
+  await expect(page.getByText("Their other workspaces and the owner's password are not affected.")).toBeVisible();
   await shotsAtWidths(page, 'sso-settings');
 
   // A member types their work e-mail.

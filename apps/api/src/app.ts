@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { ssoMessages } from '@sundial/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -60,6 +61,8 @@ declare module 'fastify' {
     crossSite?: boolean;
     /** Reachable by a session limited to setting up two-factor authentication (a workspace requires it). */
     allowDuringEnrolment?: boolean;
+    /** Reachable in a workspace that requires SSO by a session that did not come through it (leaving it). */
+    allowWithoutSso?: boolean;
   }
 }
 
@@ -186,7 +189,7 @@ export async function buildApp({
         // The session authenticator finds the membership with the session and user, in one query.
         request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
         if (request.routeOptions.config.public) return;
-        const { user, membership, enrolmentOnly } = requireAuth(request);
+        const { user, membership, enrolmentOnly, ssoUnproved } = requireAuth(request);
         // A workspace requires 2FA the user has not set up: until they do, only enrolment (and /me, sign-out).
         if (enrolmentOnly && !request.routeOptions.config.allowDuringEnrolment) {
           throw new AppError(
@@ -198,6 +201,10 @@ export async function buildApp({
         if (workspaceId !== undefined) {
           if (!wellFormed) throw notFound('Workspace not found.');
           if (membership === null) throw notFound('Workspace not found.');
+          // "Require SSO" closes this workspace, and only it, to a session its provider did not prove.
+          if (ssoUnproved && !request.routeOptions.config.allowWithoutSso) {
+            throw new AppError('sso_required', ssoMessages.ssoRequired, { status: 403 });
+          }
           request.membership = membership ?? (await services.workspaces.getMembership(wellFormed, user.id));
         }
       });

@@ -107,6 +107,18 @@ interface Route {
 
 const w = (path = '') => `/api/v1/workspaces/${ws}${path}`;
 const routes: Route[] = [
+  {
+    // Each role leaves as a fresh member of that role (the shared people stay); the owner may not.
+    path: '/workspaces/:id/leave',
+    method: 'POST',
+    prepare: async (who) => {
+      if (who === 'owner' || who === 'outsider') return { url: w('/leave') };
+      const leaver = await signUp(ctx.t.app);
+      await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: leaver.userId, role: who });
+      return { url: w('/leave'), headers: { cookie: leaver.cookie } };
+    },
+    allowed: ['admin', 'manager', 'member', 'guest'],
+  },
   // workspaces and me
   {
     path: '/workspaces',
@@ -539,7 +551,7 @@ beforeAll(async () => {
 
 /** Routes whose families this matrix owns: a new route there must get a row above. */
 const COVERED_FAMILIES =
-  /^\/api\/v1\/(me(\/.*)?|workspaces(\/\{workspaceId\}(\/(members|invites|groups|owner|team-settings).*)?)?)$/;
+  /^\/api\/v1\/(me(\/.*)?|workspaces(\/\{workspaceId\}(\/(members|invites|groups|owner|team-settings|leave).*)?)?)$/;
 
 describe('permission matrix', () => {
   it('has a row for every route of the workspace, me, members, invites and groups families', async () => {

@@ -99,6 +99,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const auth = createAuthService({ db, config, mailer, sessions, workspaces, background, twoFactor });
   const oidc = createOidcRelyingParty();
   const sso = createSsoService({ db, config, auth, oidc, twoFactor });
+  const invites = createInvitesService({ db, config, mailer, sessions, auth });
   scheduleSsoPurge(jobs, db);
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {
@@ -216,7 +217,6 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     approvals: createApprovalsService({ db }),
     approvalReminders,
     roles: createRolesService({ db }),
-    scim: createScimService({ db, sessions, billing: config.billing, publicUrl: config.publicUrl }),
     projects,
     clients: createClientsService(db),
     reports,
@@ -252,13 +252,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     payments,
     billing,
     timeEntries,
-    invites: createInvitesService({
-      db,
-      config,
-      mailer,
-      sessions,
-      auth,
-    }),
+    invites,
+    scim: createScimService({ db, invites, billing: config.billing, publicUrl: config.publicUrl }),
   };
 }
 

@@ -37,6 +37,8 @@ export interface UsersTable {
   time_format: Generated<string>;
   duration_format: Generated<DurationFormat>;
   current_workspace_id: string | null;
+  /** The workspace whose SCIM provisioning made the account (its e-mail may change only there). */
+  provisioned_by_workspace_id: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -79,6 +81,8 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   idle_expires_at: Date;
   expires_at: Date;
+  /** The workspace whose identity provider proved this sign-in (its "require SSO" admits it). */
+  via_workspace_id: Generated<string | null>;
 }
 
 export interface PasswordResetsTable {

@@ -15,6 +15,11 @@ export interface RequestAuth {
   /** The session may only set up two-factor authentication (a workspace requires it; app.ts enforces). */
   enrolmentOnly?: boolean;
   /**
+   * The URL's workspace requires SSO of this member and the session was not proved by its identity
+   * provider: app.ts refuses its routes (403 sso_required) but leaving it.
+   */
+  ssoUnproved?: boolean;
+  /**
    * The active membership of the URL's workspace, when the authenticator found it with the user
    * (null: not a member); absent when it did not look, and the workspace hook looks it up.
    */

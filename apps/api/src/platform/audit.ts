@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   // members, groups, invites
   'member.updated',
   'member.removed',
+  'member.left',
   'group.created',
   'group.updated',
   'group.deleted',

@@ -84,6 +84,8 @@ export interface SignedIn {
   user: User;
   /** The active membership of the workspace asked about; null when there is none. */
   membership?: StoredMembership | null;
+  /** That workspace requires SSO of the member and this session did not come through its provider. */
+  ssoUnproved?: boolean;
 }
 
 /**
@@ -117,6 +119,7 @@ export function createSessionAuthenticator(deps: {
         method: 'session',
         sessionSecret: secret,
         ...(found.session.enrolment_only ? { enrolmentOnly: true } : {}),
+        ...(found.ssoUnproved ? { ssoUnproved: true } : {}),
         ...(found.membership === undefined
           ? {}
           : { membership: found.membership && entitledMembership(found.membership, deps.config.billing, now) }),

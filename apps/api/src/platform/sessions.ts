@@ -46,6 +46,8 @@ export function createSessionStore(db: Db, policy: SessionPolicy) {
       ip?: string;
       /** May only set up two-factor authentication (a workspace of the user requires it). */
       enrolmentOnly?: boolean;
+      /** The workspace whose identity provider proved the sign-in (that workspace's "require SSO" admits it). */
+      viaWorkspaceId?: string | undefined;
       db?: Db;
     }): Promise<StartedSession> {
       const secret = newSecret();
@@ -60,6 +62,7 @@ export function createSessionStore(db: Db, policy: SessionPolicy) {
           user_agent: input.userAgent?.slice(0, 300) ?? null,
           ip: input.ip ?? null,
           enrolment_only: input.enrolmentOnly ?? false,
+          via_workspace_id: input.viaWorkspaceId ?? null,
           idle_expires_at: new Date(Math.min(now + idle(input.remember), expiresAt.getTime())),
           expires_at: expiresAt,
         })

@@ -46,6 +46,7 @@ import * as m202612030500 from './202612030500_add_budget_alert_thresholds.js';
 import * as m202612040200 from './202612040200_create_coarse_report_rollups.js';
 import * as m202612040210 from './202612040210_rollups_refresh_without_jit.js';
 import * as m202612050100 from './202612050100_create_work_rollups.js';
+import * as m202612060100 from './202612060100_scim_consent.js';
 import * as m202612060200 from './202612060200_prove_sso_domains_by_dns.js';
 import * as m202612060400 from './202612060400_one_open_checkout.js';
 import * as m202612060600 from './202612060600_create_two_factor_devices.js';
@@ -99,6 +100,7 @@ export const migrations: Record<string, Migration> = {
   '202612040200_create_coarse_report_rollups': m202612040200,
   '202612040210_rollups_refresh_without_jit': m202612040210,
   '202612050100_create_work_rollups': m202612050100,
+  '202612060100_scim_consent': m202612060100,
   '202612060200_prove_sso_domains_by_dns': m202612060200,
   '202612060400_one_open_checkout': m202612060400,
   '202612060600_create_two_factor_devices': m202612060600,

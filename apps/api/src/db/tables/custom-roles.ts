@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from '../tables.js';
 
 export interface CustomRolesTable {
@@ -23,8 +23,24 @@ export interface ScimTokensTable {
   revoked_at: Date | null;
 }
 
+/**
+ * A person SCIM named whose address already had an account: invited (`invite_id`), not made a
+ * member. The row's id is their SCIM id, before and after they accept.
+ */
+export interface ScimPendingUsersTable {
+  id: string;
+  workspace_id: string;
+  invite_id: string;
+  email: string;
+  name: Generated<string>;
+  external_id: string | null;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 /** Tables of custom roles and SCIM provisioning (issue 18). */
 export interface CustomRolesTables {
   custom_roles: CustomRolesTable;
   scim_tokens: ScimTokensTable;
+  scim_pending_users: ScimPendingUsersTable;
 }

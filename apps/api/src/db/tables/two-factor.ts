@@ -26,6 +26,8 @@ export interface TwoFactorChallengesTable {
   remember: Generated<boolean>;
   expires_at: Date;
   created_at: Timestamp;
+  /** The workspace whose identity provider proved the first factor: the session it leads to keeps it. */
+  via_workspace_id: Generated<string | null>;
 }
 
 /** A device (its known-device cookie, by hash) on which the user completed a sign-in's second step. */

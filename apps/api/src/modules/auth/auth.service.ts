@@ -10,7 +10,6 @@ import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword, verifyDecoy, verifyPassword } from '../../platform/passwords.js';
 import { hashedKey, rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
-import { assertPasswordSignInAllowed } from '../sso/sso.service.js';
 import type { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
@@ -232,7 +231,7 @@ export function createAuthService({
     async login(
       input: { email: string; password: string; remember?: boolean },
       client: ClientInfo,
-      options: { deviceToken?: string; rememberDevice?: boolean; ssoChecked?: boolean } = {},
+      options: { deviceToken?: string; rememberDevice?: boolean } = {},
     ): Promise<LoginResult> {
       // Counted before the password is checked, given back when it was right: failures per address.
       const ipHit = await rateLimiter.hit(db, {
@@ -266,8 +265,8 @@ export function createAuthService({
       if (!user || !ok) throw new AppError('wrong_credentials', messages.wrongCredentials, { status: 401 });
       await rateLimiter.release(db, ipHit);
       if (attemptId !== undefined) await authRepository.markAttemptSucceeded(db, attemptId);
-      // Single sign-on (modules/sso): a workspace may require its members to sign in through it.
-      if (!options.ssoChecked) await assertPasswordSignInAllowed(db, user.id);
+      // A workspace's "require SSO" does not refuse the password: it refuses this session its own
+      // pages (app.ts), so the person's other workspaces stay theirs (issue 29).
       const device = options.rememberDevice ? await rememberDevice(user.id, options.deviceToken) : undefined;
       const remember = input.remember ?? false;
       const next = await twoFactor.startSignIn(user, { remember, client });

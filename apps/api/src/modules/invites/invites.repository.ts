@@ -71,7 +71,7 @@ export const invitesRepository = {
       expires_at: Date;
       role?: Invite['role'];
       group_id?: string | null;
-      invited_by_user_id: string;
+      invited_by_user_id: string | null;
     },
   ): Promise<Invite> {
     return db

@@ -122,11 +122,11 @@ export interface InvitesServiceDeps {
 export function createInvitesService({ db, config, mailer, sessions, auth }: InvitesServiceDeps) {
   const linkFor = (token: string) => `${config.publicUrl}/invite?token=${encodeURIComponent(token)}`;
 
-  async function mail(invite: Invite, token: string, inviter: User, workspaceName: string): Promise<void> {
+  async function mail(invite: Invite, token: string, inviter: string, workspaceName: string): Promise<void> {
     await mailer.send({
       to: invite.email,
       ...inviteMail({
-        inviter: inviter.name || inviter.email,
+        inviter,
         workspaceName,
         role: invite.role,
         link: linkFor(token),
@@ -158,6 +158,45 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
       subjectId: invite.id,
       detail: { role: invite.role },
     });
+  }
+
+  /**
+   * Invites one address (renewing its pending invite, counted as a resend), audited as sent; in
+   * the caller's transaction, inside its seat check. The link is mailed after the commit.
+   */
+  async function issue(
+    tx: Db,
+    input: {
+      workspaceId: string;
+      email: string;
+      role: Invite['role'];
+      groupId: string | null;
+      invitedBy: string | null;
+    },
+  ): Promise<{ invite: Invite; token: string }> {
+    const { workspaceId, email } = input;
+    const token = newSecret();
+    const expiresAt = new Date(Date.now() + VALID_MS);
+    const pending = await invitesRepository.findPendingByEmail(tx, workspaceId, email);
+    if (pending) await countResend(tx, config.RATE_LIMIT_INVITE_RESEND, { workspaceId, id: pending.id });
+    const changes = {
+      token_hash: hashSecret(token),
+      expires_at: expiresAt,
+      role: input.role,
+      group_id: input.groupId,
+      invited_by_user_id: input.invitedBy,
+    };
+    const invite = pending
+      ? await invitesRepository.renew(tx, workspaceId, pending.id, changes)
+      : await invitesRepository.insert(tx, { id: newId(), workspace_id: workspaceId, email, ...changes });
+    await audit(tx, {
+      action: 'invite.sent',
+      actorUserId: input.invitedBy,
+      workspaceId,
+      subjectId: invite.id,
+      detail: { email, role: input.role, ...(input.invitedBy ? {} : { via: 'scim' }) },
+    });
+    return { invite, token };
   }
 
   /**
@@ -197,6 +236,44 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
   }
 
   return {
+    /**
+     * The invitation a workspace's identity provider (SCIM) sends to an address that already has
+     * an account: the same invite, limits and e-mail as a person's, as a Regular user, from "the
+     * identity provider of <workspace>". The person joins only by accepting it (issue 29). Runs in
+     * the caller's transaction; `send` mails it once that has committed.
+     */
+    async inviteForProvisioning(
+      tx: Db,
+      input: { workspaceId: string; workspaceName: string; email: string },
+    ): Promise<{ invite: Invite; send: () => Promise<void> }> {
+      const { workspaceId, workspaceName, email } = input;
+      await assertMailBudget(tx, workspaceId, 1);
+      let issued: { invite: Invite; token: string } | undefined;
+      await assertSeatsAfterChange(tx, workspaceId, config.billing, async () => {
+        issued = await issue(tx, { workspaceId, email, role: 'member', groupId: null, invitedBy: null });
+      });
+      if (!issued) throw notFound('Invitation not found.');
+      const { invite, token } = issued;
+      return { invite, send: () => mail(invite, token, `The identity provider of ${workspaceName}`, workspaceName) };
+    },
+
+    /** Withdraws a pending invite for the identity provider (SCIM), in the caller's transaction; audited. */
+    async withdrawForProvisioning(tx: Db, workspaceId: string, inviteId: string): Promise<void> {
+      const found = await invitesRepository.find(tx, workspaceId, inviteId);
+      if (!found || found.accepted_at || found.revoked_at) return;
+      await invitesRepository.revoke(tx, workspaceId, inviteId);
+      await audit(tx, { action: 'invite.revoked', workspaceId, subjectId: inviteId, detail: { via: 'scim' } });
+    },
+
+    /** The state of an invite SCIM made: whether it may still be accepted, and by whom it was. */
+    async provisionedInviteState(db: Db, workspaceId: string, inviteId: string) {
+      const found = await invitesRepository.find(db, workspaceId, inviteId);
+      return {
+        usable: Boolean(found && !found.accepted_at && !found.revoked_at && new Date(found.expires_at) > new Date()),
+        acceptedUserId: found?.accepted_user_id ?? null,
+      };
+    },
+
     async listPending(actor: Actor): Promise<InviteView[]> {
       assertCan(actor, 'members:invite');
       const invites = await invitesRepository.listPending(db, actor.membership.workspace.id);
@@ -236,42 +313,21 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
         const result: Array<{ invite: Invite; token: string }> = [];
         await assertSeatsAfterChange(tx, workspaceId, config.billing, async () => {
           for (const email of emails) {
-            const token = newSecret();
-            const expiresAt = new Date(Date.now() + VALID_MS);
-            const pending = await invitesRepository.findPendingByEmail(tx, workspaceId, email);
-            if (pending) await countResend(tx, config.RATE_LIMIT_INVITE_RESEND, { workspaceId, id: pending.id });
-            const invite = pending
-              ? await invitesRepository.renew(tx, workspaceId, pending.id, {
-                  token_hash: hashSecret(token),
-                  expires_at: expiresAt,
-                  role: body.role,
-                  group_id: body.groupId ?? null,
-                  invited_by_user_id: actor.userId,
-                })
-              : await invitesRepository.insert(tx, {
-                  id: newId(),
-                  workspace_id: workspaceId,
-                  email,
-                  role: body.role,
-                  group_id: body.groupId ?? null,
-                  token_hash: hashSecret(token),
-                  invited_by_user_id: actor.userId,
-                  expires_at: expiresAt,
-                });
-            await audit(tx, {
-              action: 'invite.sent',
-              actorUserId: actor.userId,
+            const issued = await issue(tx, {
               workspaceId,
-              subjectId: invite.id,
-              detail: { email, role: body.role },
+              email,
+              role: body.role,
+              groupId: body.groupId ?? null,
+              invitedBy: actor.userId,
             });
-            result.push({ invite, token });
+            result.push(issued);
           }
         });
         return result;
       });
       // After the commit: the outbox write must not run inside the transaction.
-      for (const { invite, token } of sent) await mail(invite, token, actor.user, actor.membership.workspace.name);
+      for (const { invite, token } of sent)
+        await mail(invite, token, actor.user.name || actor.user.email, actor.membership.workspace.name);
       return sent.map(({ invite }) => presentInvite(invite));
     },
 
@@ -281,7 +337,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
      */
     async resend(actor: Actor & { user: User }, inviteId: string): Promise<InviteView> {
       const { invite, token } = await issueNewLink(actor, inviteId, 'resend');
-      await mail(invite, token, actor.user, actor.membership.workspace.name);
+      await mail(invite, token, actor.user.name || actor.user.email, actor.membership.workspace.name);
       return presentInvite(invite);
     },
 

@@ -91,6 +91,24 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    '/workspaces/:workspaceId/leave',
+    {
+      // Leaving needs no sign-in through the workspace's identity provider: nobody is held in one.
+      config: { allowWithoutSso: true },
+      schema: {
+        tags,
+        summary: 'Leave the workspace (any member but the owner, who transfers the ownership first: 403)',
+        params: workspaceParams,
+        response: { 204: z.null(), ...responses },
+      },
+    },
+    async (request, reply) => {
+      await members.leave(actorOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
     '/workspaces/:workspaceId/members/bulk',
     {
       schema: {

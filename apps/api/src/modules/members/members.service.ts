@@ -233,6 +233,28 @@ export function createMembersService({
       });
     },
 
+    /**
+     * The actor leaves the workspace (their membership is removed, their past entries stay
+     * theirs). Any member may, whatever the workspace requires of sign-ins (issue 29); the owner
+     * hands the workspace over first (403).
+     */
+    async leave(actor: Actor): Promise<void> {
+      const workspaceId = workspaceOf(actor);
+      await db.transaction().execute(async (tx) => {
+        const self = await membersRepository.findForUpdate(tx, workspaceId, actor.userId);
+        if (self?.status !== 'active') throw memberNotFound();
+        if (self.role === 'owner') {
+          throw new AppError(
+            'forbidden',
+            'The owner cannot leave the workspace: transfer the ownership to another member first.',
+            { status: 403 },
+          );
+        }
+        await membersRepository.remove(tx, workspaceId, actor.userId);
+        await audit(tx, { action: 'member.left', actorUserId: actor.userId, workspaceId, subjectId: actor.userId });
+      });
+    },
+
     /** Hands the workspace to another active, non-guest member; the old owner becomes an admin. */
     async transferOwnership(actor: Actor, userId: string): Promise<MemberView> {
       assertCan(actor, 'members:transfer_ownership');

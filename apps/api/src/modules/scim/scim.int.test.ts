@@ -5,6 +5,7 @@ import {
   joinWorkspace,
   type SignedUp,
   STRONG_PASSWORD,
+  sessionCookie,
   signUp,
   uniqueEmail,
   useTestApp,
@@ -104,7 +105,7 @@ describe('discovery', () => {
 });
 
 describe('Okta', () => {
-  it('creates a user (look up, create, deactivate), and the deactivated member loses their sessions', async () => {
+  it('creates a user (look up, create, deactivate), and the deactivated member loses this workspace, not their session', async () => {
     const email = uniqueEmail('okta');
     const lookup = expectStatus(await scim('GET', `/Users?${q(`userName eq "${email}"`)}&startIndex=1&count=100`), 200);
     expect(lookup).toMatchObject({ totalResults: 0, startIndex: 1, Resources: [] });
@@ -140,10 +141,11 @@ describe('Okta', () => {
     // The member signs in (they set a password) and then is deactivated.
     const hash = await import('../../platform/passwords.js').then((m) => m.hashPassword(STRONG_PASSWORD));
     await ctx.t.db.updateTable('users').set({ password_hash: hash }).where('id', '=', created.id).execute();
-    expect((await login(email)).statusCode).toBe(200);
-    expect(
-      await ctx.t.db.selectFrom('sessions').select('user_id').where('user_id', '=', created.id).execute(),
-    ).toHaveLength(1);
+    const signedIn = await login(email);
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = sessionCookie(signedIn);
+    const projects = () => ctx.call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, cookie);
+    expect((await projects()).statusCode).toBe(200);
     const off = expectStatus(
       await scim('PATCH', `/Users/${created.id}`, {
         schemas: [PATCH],
@@ -152,9 +154,9 @@ describe('Okta', () => {
       200,
     );
     expect(off.active).toBe(false);
-    expect(
-      await ctx.t.db.selectFrom('sessions').select('user_id').where('user_id', '=', created.id).execute(),
-    ).toHaveLength(0);
+    // The workspace is closed to the person at once; their session (and any other workspace) is theirs.
+    expect((await projects()).statusCode).toBe(404);
+    expect((await ctx.call('GET', '/api/v1/me', cookie)).statusCode).toBe(200);
     const membership = await ctx.t.db
       .selectFrom('memberships')
       .select('status')

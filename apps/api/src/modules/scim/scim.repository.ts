@@ -4,11 +4,24 @@ import type { Workspace } from '../../db/tables.js';
 
 /** A member as SCIM shows them (removed members are gone for SCIM). */
 export interface ScimMemberRow {
+  /** Their SCIM id: the user id, or the id they had while invited (`scim_pending_users`). */
+  scim_id: string;
   user_id: string;
   email: string;
   name: string;
   external_id: string | null;
   status: 'active' | 'disabled';
+  created_at: Date;
+}
+
+/** Someone SCIM named whose address had an account: invited, not a member (yet). */
+export interface ScimPendingRow {
+  id: string;
+  invite_id: string;
+  email: string;
+  name: string;
+  external_id: string | null;
+  active: boolean;
   created_at: Date;
 }
 
@@ -18,14 +31,54 @@ export interface ScimUserFilter {
   externalId?: string;
 }
 
+/** The workspace's members but the owner, each with the SCIM id they had while invited (alias `a`), if any. */
 function membersOf(db: Db, workspaceId: string) {
   return db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('scim_pending_users as p')
+          .innerJoin('invites as i', 'i.id', 'p.invite_id')
+          .select(['p.id', 'p.external_id', 'i.accepted_user_id'])
+          .where('p.workspace_id', '=', workspaceId)
+          .where('i.accepted_user_id', 'is not', null)
+          .as('a'),
+      (join) => join.onRef('a.accepted_user_id', '=', 'm.user_id'),
+    )
     .where('m.workspace_id', '=', workspaceId)
     .where('m.status', '!=', 'removed')
     .where('m.role', '!=', 'owner');
 }
+
+const memberColumns = [
+  sql<string>`coalesce(a.id, m.user_id)`.as('scim_id'),
+  'm.user_id',
+  'u.email',
+  'u.name',
+  sql<string | null>`coalesce(m.external_id, a.external_id)`.as('external_id'),
+  'm.status',
+  'm.created_at',
+] as const;
+
+/** The people SCIM invited who have not accepted. */
+function pendingOf(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('scim_pending_users as p')
+    .innerJoin('invites as i', 'i.id', 'p.invite_id')
+    .where('p.workspace_id', '=', workspaceId)
+    .where('i.accepted_at', 'is', null);
+}
+const pendingColumns = [
+  'p.id',
+  'p.invite_id',
+  'p.email',
+  'p.name',
+  'p.external_id',
+  'p.active',
+  'p.created_at',
+] as const;
 
 export const scimRepository = {
   // ---- tokens
@@ -77,32 +130,147 @@ export const scimRepository = {
 
   // ---- users
 
-  async listMembers(
+  /** Members, then the invited not yet members, filtered and paged as one list. */
+  async listUsers(
     db: Db,
     workspaceId: string,
     filter: ScimUserFilter,
     page: { offset: number; limit: number },
-  ): Promise<{ rows: ScimMemberRow[]; total: number }> {
-    let q = membersOf(db, workspaceId);
-    if (filter.userName !== undefined) q = q.where(sql`lower(u.email)`, '=', filter.userName.toLowerCase());
-    if (filter.externalId !== undefined) q = q.where('m.external_id', '=', filter.externalId);
-    const { n } = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const rows = await q
-      .select(['m.user_id', 'u.email', 'u.name', 'm.external_id', 'm.status', 'm.created_at'])
+  ): Promise<{ members: ScimMemberRow[]; pending: ScimPendingRow[]; total: number }> {
+    let members = membersOf(db, workspaceId);
+    let pending = pendingOf(db, workspaceId);
+    if (filter.userName !== undefined) {
+      members = members.where(sql`lower(u.email)`, '=', filter.userName.toLowerCase());
+      pending = pending.where(sql`lower(p.email)`, '=', filter.userName.toLowerCase());
+    }
+    if (filter.externalId !== undefined) {
+      members = members.where(sql`coalesce(m.external_id, a.external_id)`, '=', filter.externalId);
+      pending = pending.where('p.external_id', '=', filter.externalId);
+    }
+    const count = sql<number>`count(*)::int`.as('n');
+    const { n: memberTotal } = await members.select(count).executeTakeFirstOrThrow();
+    const { n: pendingTotal } = await pending.select(count).executeTakeFirstOrThrow();
+    const memberRows = await members
+      .select(memberColumns)
       .orderBy('m.created_at')
       .orderBy('m.user_id')
       .offset(page.offset)
       .limit(page.limit)
       .execute();
-    return { rows: rows as ScimMemberRow[], total: n };
+    const room = page.limit - memberRows.length;
+    const pendingRows =
+      room > 0
+        ? await pending
+            .select(pendingColumns)
+            .orderBy('p.created_at')
+            .orderBy('p.id')
+            .offset(Math.max(0, page.offset - memberTotal))
+            .limit(room)
+            .execute()
+        : [];
+    return { members: memberRows as ScimMemberRow[], pending: pendingRows, total: memberTotal + pendingTotal };
   },
 
-  async findMember(db: Db, workspaceId: string, userId: string): Promise<ScimMemberRow | undefined> {
+  /** A member by their SCIM id (the user id, or the id they had while invited). */
+  async findMember(db: Db, workspaceId: string, id: string): Promise<ScimMemberRow | undefined> {
     const row = await membersOf(db, workspaceId)
-      .select(['m.user_id', 'u.email', 'u.name', 'm.external_id', 'm.status', 'm.created_at'])
-      .where('m.user_id', '=', userId)
+      .select(memberColumns)
+      .where((eb) => eb.or([eb('m.user_id', '=', id), eb('a.id', '=', id)]))
       .executeTakeFirst();
     return row as ScimMemberRow | undefined;
+  },
+
+  findPending(db: Db, workspaceId: string, id: string): Promise<ScimPendingRow | undefined> {
+    return pendingOf(db, workspaceId).select(pendingColumns).where('p.id', '=', id).executeTakeFirst();
+  },
+
+  /** The workspace's pending row of an address, whatever became of its invite. */
+  pendingByEmail(db: Db, workspaceId: string, email: string) {
+    return db
+      .selectFrom('scim_pending_users')
+      .select(['id', 'invite_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
+  },
+
+  /** Records (or renews, keeping its id) the pending person of an address with their invite. */
+  async savePending(
+    db: Db,
+    v: {
+      id: string;
+      workspaceId: string;
+      inviteId: string;
+      email: string;
+      name: string;
+      externalId: string | null;
+      active: boolean;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('scim_pending_users')
+      .values({
+        id: v.id,
+        workspace_id: v.workspaceId,
+        invite_id: v.inviteId,
+        email: v.email,
+        name: v.name,
+        external_id: v.externalId,
+        active: v.active,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet({ invite_id: v.inviteId, name: v.name, external_id: v.externalId, active: v.active }),
+      )
+      .execute();
+  },
+
+  async deletePending(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('scim_pending_users').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  },
+
+  /**
+   * Whether the account is the workspace's own to rename: its SCIM made it, it has never been a
+   * member anywhere else, and its person never used it on their own (a password sign-in, reset or
+   * change, a linked identity, a sign-in through another provider). Otherwise the address is the
+   * person's, and a new one would let whoever holds it take the account over (issue 29).
+   */
+  async isWorkspaceOwnAccount(db: Db, workspaceId: string, userId: string): Promise<boolean> {
+    const made = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', userId)
+      .where('provisioned_by_workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    if (!made) return false;
+    const elsewhere = await db
+      .selectFrom('memberships')
+      .select('workspace_id')
+      .where('user_id', '=', userId)
+      .where('workspace_id', '!=', workspaceId)
+      .executeTakeFirst();
+    if (elsewhere) return false;
+    const used = await db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_user_id', '=', userId)
+      .where((eb) =>
+        eb.or([
+          eb('action', 'in', [
+            'user.signed_in',
+            'user.password_reset',
+            'user.password_changed',
+            'user.identity_linked',
+          ]),
+          eb.and([
+            eb('action', '=', 'user.signed_in_sso'),
+            eb(sql`detail->>'provider'`, '!=', `workspace:${workspaceId}`),
+          ]),
+        ]),
+      )
+      .executeTakeFirst();
+    return !used;
   },
 
   /** The workspace's membership of a user, whatever its status (removed ones come back). */
@@ -123,10 +291,21 @@ export const scimRepository = {
       .executeTakeFirst();
   },
 
-  async insertUser(db: Db, v: { id: string; email: string; name: string; passwordHash: string }): Promise<void> {
+  /** An account SCIM makes for the workspace (it alone may later change its e-mail). */
+  async insertUser(
+    db: Db,
+    v: { id: string; email: string; name: string; passwordHash: string; workspaceId: string },
+  ): Promise<void> {
     await db
       .insertInto('users')
-      .values({ id: v.id, email: v.email, name: v.name, password_hash: v.passwordHash, time_zone: 'UTC' })
+      .values({
+        id: v.id,
+        email: v.email,
+        name: v.name,
+        password_hash: v.passwordHash,
+        time_zone: 'UTC',
+        provisioned_by_workspace_id: v.workspaceId,
+      })
       .execute();
   },
 
@@ -241,33 +420,44 @@ export const scimRepository = {
     await db.deleteFrom('groups').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
   },
 
+  /** Each group's members, by their SCIM id. */
   async groupMembers(db: Db, workspaceId: string, groupIds: string[]) {
     if (groupIds.length === 0) return [];
-    return db
-      .selectFrom('group_members as gm')
-      .innerJoin('users as u', 'u.id', 'gm.user_id')
-      .select(['gm.group_id', 'gm.user_id', 'u.email'])
-      .where('gm.workspace_id', '=', workspaceId)
+    return membersOf(db, workspaceId)
+      .innerJoin('group_members as gm', (join) =>
+        join.onRef('gm.user_id', '=', 'm.user_id').onRef('gm.workspace_id', '=', 'm.workspace_id'),
+      )
+      .select(['gm.group_id', sql<string>`coalesce(a.id, m.user_id)`.as('user_id'), 'u.email'])
       .where('gm.group_id', 'in', groupIds)
       .orderBy('u.email')
       .execute();
   },
 
+  /** The user ids of members named by SCIM ids; ids that are not members are left out. */
+  async memberUserIds(db: Db, workspaceId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await membersOf(db, workspaceId)
+      .select('m.user_id')
+      .where((eb) => eb.or([eb('m.user_id', 'in', ids), eb('a.id', 'in', ids)]))
+      .execute();
+    return rows.map((r) => r.user_id);
+  },
+
   /** Puts members (active, not removed) in the group; ids that are not members are left out. */
-  async addGroupMembers(db: Db, workspaceId: string, groupId: string, userIds: string[]): Promise<void> {
+  async addGroupMembers(db: Db, workspaceId: string, groupId: string, ids: string[]): Promise<void> {
+    const userIds = await scimRepository.memberUserIds(db, workspaceId, ids);
     if (userIds.length === 0) return;
-    const members = await membersOf(db, workspaceId).select('m.user_id').where('m.user_id', 'in', userIds).execute();
-    if (members.length === 0) return;
     await db
       .insertInto('group_members')
-      .values(members.map((m) => ({ workspace_id: workspaceId, group_id: groupId, user_id: m.user_id })))
+      .values(userIds.map((userId) => ({ workspace_id: workspaceId, group_id: groupId, user_id: userId })))
       .onConflict((oc) => oc.doNothing())
       .execute();
   },
 
-  async removeGroupMembers(db: Db, workspaceId: string, groupId: string, userIds: string[] | 'all'): Promise<void> {
+  async removeGroupMembers(db: Db, workspaceId: string, groupId: string, ids: string[] | 'all'): Promise<void> {
     let q = db.deleteFrom('group_members').where('workspace_id', '=', workspaceId).where('group_id', '=', groupId);
-    if (userIds !== 'all') {
+    if (ids !== 'all') {
+      const userIds = await scimRepository.memberUserIds(db, workspaceId, ids);
       if (userIds.length === 0) return;
       q = q.where('user_id', 'in', userIds);
     }

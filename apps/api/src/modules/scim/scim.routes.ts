@@ -64,7 +64,7 @@ export const scimRoutes: FastifyPluginAsync = async (app) => {
     if (!workspaceHasFeature(found.workspace, 'sso', new Date(), app.config.billing)) {
       throw new ScimError(403, 'SCIM provisioning needs the Pro plan (with SSO). Upgrade to use it.');
     }
-    request.scim = { workspaceId: found.workspace.id, tokenId: found.tokenId };
+    request.scim = { workspaceId: found.workspace.id, workspaceName: found.workspace.name, tokenId: found.tokenId };
   });
 
   const tags = ['scim'];

@@ -6,7 +6,7 @@ import { type AuditAction, audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import { hashPassword } from '../../platform/passwords.js';
-import type { SessionStore } from '../../platform/sessions.js';
+import type { InvitesService } from '../invites/invites.service.js';
 import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import {
   asBoolean,
@@ -17,11 +17,12 @@ import {
   SCHEMA,
   ScimError,
 } from './scim.protocol.js';
-import { scimRepository as repo, type ScimMemberRow } from './scim.repository.js';
+import { scimRepository as repo, type ScimMemberRow, type ScimPendingRow } from './scim.repository.js';
 
 /** The workspace a SCIM request acts in, as its bearer token named it. */
 export interface ScimCaller {
   workspaceId: string;
+  workspaceName: string;
   tokenId: string;
 }
 
@@ -35,6 +36,11 @@ const USER_CONSTRAINTS: ConstraintTable = {
     status: 409,
   },
   users_email_key: { code: 'uniqueness', message: 'Another account already has this userName.', status: 409 },
+  scim_pending_users_email_key: {
+    code: 'uniqueness',
+    message: 'A user with this userName already exists in the workspace.',
+    status: 409,
+  },
 };
 const GROUP_CONSTRAINTS: ConstraintTable = {
   groups_sibling_name_key: {
@@ -160,32 +166,74 @@ const stateOfRow = (row: ScimMemberRow): UserState => ({
   externalId: row.external_id,
   active: row.status === 'active',
 });
+const stateOfPending = (row: ScimPendingRow): UserState => ({
+  email: row.email,
+  ...splitName(row.name),
+  externalId: row.external_id,
+  active: row.active,
+});
+
+/** A SCIM User as the presenter shows it: a member's, or an invited person's (the same attributes). */
+interface UserResource {
+  id: string;
+  email: string;
+  name: string;
+  externalId: string | null;
+  active: boolean;
+  createdAt: Date;
+}
+const memberResource = (row: ScimMemberRow): UserResource => ({
+  id: row.scim_id,
+  email: row.email,
+  name: row.name,
+  externalId: row.external_id,
+  active: row.status === 'active',
+  createdAt: row.created_at,
+});
+const pendingResource = (row: ScimPendingRow): UserResource => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  externalId: row.external_id,
+  active: row.active,
+  createdAt: row.created_at,
+});
 
 /**
  * SCIM provisioning (Pro, with SSO): an identity provider creates, changes, deactivates and
- * removes the workspace's members, and keeps its groups, through one bearer token per workspace.
- * Deactivating disables the member and ends their sessions; deleting removes them (their time
- * stays attributed). The owner is not a SCIM user. Every change is audited, by the token.
+ * removes what the workspace owns, its memberships and the accounts it made, and keeps its groups,
+ * through one bearer token per workspace (issue 29). A new address gets an account and a
+ * membership; an address that has an account gets an invitation, and its person joins only by
+ * accepting it (until then the User is the invitation, its own id; after, the same id is the
+ * membership). Deactivating disables the membership, deleting removes it (their time stays
+ * attributed): the person loses this workspace, never their sessions or their other workspaces.
+ * The account's e-mail and name change only on an account this workspace made and nobody used
+ * otherwise. The owner is not a SCIM user. Every change is audited, by the token.
  */
-export function createScimService(deps: { db: Db; sessions: SessionStore; billing: BillingMode; publicUrl: string }) {
-  const { db, sessions, billing } = deps;
+export function createScimService(deps: {
+  db: Db;
+  invites: Pick<InvitesService, 'inviteForProvisioning' | 'withdrawForProvisioning' | 'provisionedInviteState'>;
+  billing: BillingMode;
+  publicUrl: string;
+}) {
+  const { db, invites, billing } = deps;
   const base = `${deps.publicUrl.replace(/\/$/, '')}/scim/v2`;
 
-  const presentUser = (row: ScimMemberRow) => {
+  const presentUser = (row: UserResource) => {
     const { givenName, familyName } = splitName(row.name);
     return {
       schemas: [SCHEMA.user],
-      id: row.user_id,
-      ...(row.external_id ? { externalId: row.external_id } : {}),
+      id: row.id,
+      ...(row.externalId ? { externalId: row.externalId } : {}),
       userName: row.email,
       name: { formatted: row.name, givenName, familyName },
       displayName: row.name,
       emails: [{ value: row.email, type: 'work', primary: true }],
-      active: row.status === 'active',
+      active: row.active,
       meta: {
         resourceType: 'User',
-        created: new Date(row.created_at).toISOString(),
-        location: `${base}/Users/${row.user_id}`,
+        created: new Date(row.createdAt).toISOString(),
+        location: `${base}/Users/${row.id}`,
       },
     };
   };
@@ -223,10 +271,24 @@ export function createScimService(deps: { db: Db; sessions: SessionStore; billin
       detail: { via: 'scim', tokenId: caller.tokenId, ...detail },
     });
 
-  async function loadMember(tx: Db, caller: ScimCaller, userId: string): Promise<ScimMemberRow> {
-    const row = /^[0-9a-f-]{36}$/i.test(userId) ? await repo.findMember(tx, caller.workspaceId, userId) : undefined;
-    if (!row) throw new ScimError(404, 'User not found.');
-    return row;
+  /** A User by its SCIM id: a member, or someone invited who has not accepted; 404 otherwise. */
+  async function loadUser(
+    tx: Db,
+    caller: ScimCaller,
+    id: string,
+  ): Promise<{ member: ScimMemberRow; pending?: undefined } | { member?: undefined; pending: ScimPendingRow }> {
+    if (/^[0-9a-f-]{36}$/i.test(id)) {
+      const member = await repo.findMember(tx, caller.workspaceId, id);
+      if (member) return { member };
+      const pending = await repo.findPending(tx, caller.workspaceId, id);
+      if (pending) return { pending };
+    }
+    throw new ScimError(404, 'User not found.');
+  }
+
+  async function presentById(caller: ScimCaller, id: string) {
+    const found = await loadUser(db, caller, id);
+    return presentUser(found.member ? memberResource(found.member) : pendingResource(found.pending));
   }
 
   async function loadGroup(tx: Db, caller: ScimCaller, id: string) {
@@ -235,28 +297,27 @@ export function createScimService(deps: { db: Db; sessions: SessionStore; billin
     return row;
   }
 
-  /** Writes a user's new state: account (only when this workspace is theirs alone), membership, sessions. */
+  /**
+   * Writes a member's new state. The account's e-mail and name are the person's: they change only
+   * on an account this workspace made and nobody used otherwise (`isWorkspaceOwnAccount`); another
+   * e-mail is refused (400 mutability), another name is not kept. Deactivating disables the
+   * membership only: the person's sessions keep their other workspaces, and lose this one at once
+   * (a request to it finds no active membership).
+   */
   async function apply(tx: Db, caller: ScimCaller, row: ScimMemberRow, next: UserState): Promise<void> {
     const { workspaceId } = caller;
     const before = stateOfRow(row);
     const name = joinName(next) || next.email;
     if (next.email !== before.email || name !== row.name) {
-      const others = await tx
-        .selectFrom('memberships')
-        .select('workspace_id')
-        .where('user_id', '=', row.user_id)
-        .where('workspace_id', '!=', workspaceId)
-        .where('status', '!=', 'removed')
-        .executeTakeFirst();
-      // An account other workspaces share is the person's own: this identity provider may not rename it.
-      if (others && next.email !== before.email) {
+      const own = await repo.isWorkspaceOwnAccount(tx, workspaceId, row.user_id);
+      if (!own && next.email !== before.email) {
         throw new ScimError(
           400,
-          'This account also belongs to other workspaces: its userName cannot be changed here.',
+          "This person's account is their own (it was not made by this workspace's provisioning, or they have used it): its userName cannot be changed here.",
           'mutability',
         );
       }
-      if (!others) await unique(USER_CONSTRAINTS, () => repo.updateUser(tx, row.user_id, { email: next.email, name }));
+      if (own) await unique(USER_CONSTRAINTS, () => repo.updateUser(tx, row.user_id, { email: next.email, name }));
     }
     if (next.externalId !== before.externalId) {
       await unique(USER_CONSTRAINTS, () =>
@@ -267,21 +328,97 @@ export function createScimService(deps: { db: Db; sessions: SessionStore; billin
       const change = () =>
         repo.updateMembership(tx, workspaceId, row.user_id, { status: next.active ? 'active' : 'disabled' });
       if (next.active) await assertSeatsAfterChange(tx, workspaceId, billing, change);
-      else {
-        await change();
-        // A deactivated member loses access at once.
-        await sessions.endAllForUser(row.user_id, { db: tx });
-      }
+      else await change();
     }
     await record(
       tx,
       caller,
       next.active || before.active === next.active ? 'scim.user_updated' : 'scim.user_deactivated',
-      row.user_id,
+      row.scim_id,
       {
         changed: (Object.keys(next) as (keyof UserState)[]).filter((k) => next[k] !== before[k]),
       },
     );
+  }
+
+  /**
+   * Invites an address that has an account, for the pending User `id` (new or kept): a fresh
+   * invitation (the old link stops working), or, inactive, none usable. Answers the mail to send
+   * after the commit.
+   */
+  async function invite(
+    tx: Db,
+    caller: ScimCaller,
+    id: string,
+    state: UserState,
+  ): Promise<(() => Promise<void>) | undefined> {
+    const { invite: made, send } = await invites.inviteForProvisioning(tx, {
+      workspaceId: caller.workspaceId,
+      workspaceName: caller.workspaceName,
+      email: state.email,
+    });
+    if (!state.active) await invites.withdrawForProvisioning(tx, caller.workspaceId, made.id);
+    // Two creates of one address at once: the second meets the first's row, a uniqueness error.
+    await unique(USER_CONSTRAINTS, () =>
+      repo.savePending(tx, {
+        id,
+        workspaceId: caller.workspaceId,
+        inviteId: made.id,
+        email: state.email,
+        name: joinName(state) || state.email,
+        externalId: state.externalId,
+        active: state.active,
+      }),
+    );
+    return state.active ? send : undefined;
+  }
+
+  /**
+   * Writes an invited person's new state: their name and externalId as the provider calls them;
+   * inactive withdraws the invitation, active again sends a new one. The address is the
+   * invitation's: another one is refused (delete the User and create it anew).
+   */
+  async function applyPending(tx: Db, caller: ScimCaller, row: ScimPendingRow, next: UserState) {
+    const before = stateOfPending(row);
+    if (next.email !== before.email) {
+      throw new ScimError(
+        400,
+        'The userName of someone invited cannot change: delete the user and create it again.',
+        'mutability',
+      );
+    }
+    let send: (() => Promise<void>) | undefined;
+    if (next.active && !before.active) send = await invite(tx, caller, row.id, next);
+    else {
+      if (!next.active && before.active) await invites.withdrawForProvisioning(tx, caller.workspaceId, row.invite_id);
+      await repo.savePending(tx, {
+        id: row.id,
+        workspaceId: caller.workspaceId,
+        inviteId: row.invite_id,
+        email: row.email,
+        name: joinName(next) || next.email,
+        externalId: next.externalId,
+        active: next.active,
+      });
+    }
+    await record(tx, caller, next.active ? 'scim.user_updated' : 'scim.user_deactivated', row.id, {
+      changed: (Object.keys(next) as (keyof UserState)[]).filter((k) => next[k] !== before[k]),
+    });
+    return send;
+  }
+
+  /** Runs a change of one User (member or invited) in a transaction, mails what it asks after the commit, and presents it. */
+  async function change(caller: ScimCaller, id: string, nextOf: (state: UserState) => UserState) {
+    const send = await transaction(async (tx) => {
+      const found = await loadUser(tx, caller, id);
+      if (found.member) {
+        await apply(tx, caller, found.member, nextOf(stateOfRow(found.member)));
+        return undefined;
+      }
+      return applyPending(tx, caller, found.pending, nextOf(stateOfPending(found.pending)));
+    });
+    await send?.();
+    return presentById(caller, id);
   }
 
   const transaction = <T>(run: (tx: Db) => Promise<T>) => db.transaction().execute(run);
@@ -358,71 +495,96 @@ export function createScimService(deps: { db: Db; sessions: SessionStore; billin
       }
       // `userName eq "x" or externalId eq "y"` (Entra): either one finds the user.
       const either = clauses.length > 1 && filter.userName !== undefined && filter.externalId !== undefined;
-      let found = await repo.listMembers(db, caller.workspaceId, either ? { userName: filter.userName } : filter, page);
+      let found = await repo.listUsers(db, caller.workspaceId, either ? { userName: filter.userName } : filter, page);
       if (either && found.total === 0)
-        found = await repo.listMembers(db, caller.workspaceId, { externalId: filter.externalId }, page);
-      return list(found.rows.map(presentUser), found.total, page.startIndex);
+        found = await repo.listUsers(db, caller.workspaceId, { externalId: filter.externalId }, page);
+      const resources = [...found.members.map(memberResource), ...found.pending.map(pendingResource)];
+      return list(resources.map(presentUser), found.total, page.startIndex);
     },
 
     async getUser(caller: ScimCaller, id: string) {
-      return presentUser(await loadMember(db, caller, id));
+      return presentById(caller, id);
     },
 
+    /**
+     * A new address: an account (no password anyone knows: SSO, or "forgot password") and a
+     * membership. An address that has an account: an invitation, never a membership; the answer
+     * is the same User either way, with nothing of the account in it. 409 when the address is a
+     * member already, or invited and the invitation still open (a retry).
+     */
     async createUser(caller: ScimCaller, body: Record<string, unknown>) {
       const state = stateOf(body);
       const { workspaceId } = caller;
-      const userId = await transaction(async (tx) => {
+      const { id, send } = await transaction(async (tx) => {
         const existing = await repo.userByEmail(tx, state.email);
         const membership = existing && (await repo.membership(tx, workspaceId, existing.id));
-        if (membership && membership.status !== 'removed') {
+        const pending = await repo.pendingByEmail(tx, workspaceId, state.email);
+        const open = pending && (await repo.findPending(tx, workspaceId, pending.id));
+        const inviteOpen =
+          open?.active && (await invites.provisionedInviteState(tx, workspaceId, open.invite_id)).usable;
+        if ((membership && membership.status !== 'removed') || inviteOpen) {
           throw new ScimError(409, 'A user with this userName already exists in the workspace.', 'uniqueness');
         }
         // The workspace's allowed e-mail domains hold for provisioning too.
         const refusal = await emailDomainRefusal(tx, workspaceId, state.email);
         if (refusal) throw new ScimError(400, refusal, 'invalidValue');
-        const id = existing?.id ?? newId();
-        if (!existing) {
-          // No password anyone knows: the person signs in with SSO, or sets one with "forgot password".
-          const passwordHash = await hashPassword(newSecret());
-          await unique(USER_CONSTRAINTS, () =>
-            repo.insertUser(tx, { id, email: state.email, name: joinName(state) || state.email, passwordHash }),
-          );
+        if (existing) {
+          const pendingId = pending?.id ?? newId();
+          const mail = await invite(tx, caller, pendingId, state);
+          await record(tx, caller, 'scim.user_created', pendingId);
+          return { id: pendingId, send: mail };
         }
+        const userId = newId();
+        const passwordHash = await hashPassword(newSecret());
+        // The account inside the seat check: its workspace reference would otherwise share-lock the
+        // workspace row before the check locks it, and two creates at once would deadlock.
         await assertSeatsAfterChange(tx, workspaceId, billing, () =>
-          unique(USER_CONSTRAINTS, () =>
-            repo.upsertMembership(tx, { workspaceId, userId: id, externalId: state.externalId, active: state.active }),
-          ),
+          unique(USER_CONSTRAINTS, async () => {
+            await repo.insertUser(tx, {
+              id: userId,
+              email: state.email,
+              name: joinName(state) || state.email,
+              passwordHash,
+              workspaceId,
+            });
+            await repo.upsertMembership(tx, {
+              workspaceId,
+              userId,
+              externalId: state.externalId,
+              active: state.active,
+            });
+          }),
         );
-        await record(tx, caller, 'scim.user_created', id, { existingAccount: Boolean(existing) });
-        return id;
+        await record(tx, caller, 'scim.user_created', userId);
+        return { id: userId, send: undefined };
       });
-      return presentUser(await loadMember(db, caller, userId));
+      await send?.();
+      return presentById(caller, id);
     },
 
     async replaceUser(caller: ScimCaller, id: string, body: Record<string, unknown>) {
-      await transaction(async (tx) => {
-        const row = await loadMember(tx, caller, id);
-        await apply(tx, caller, row, stateOf(body, stateOfRow(row)));
-      });
-      return presentUser(await loadMember(db, caller, id));
+      return change(caller, id, (state) => stateOf(body, state));
     },
 
     async patchUser(caller: ScimCaller, id: string, body: unknown) {
       const operations = patchOperations(body);
-      await transaction(async (tx) => {
-        const row = await loadMember(tx, caller, id);
-        await apply(tx, caller, row, patched(stateOfRow(row), operations));
-      });
-      return presentUser(await loadMember(db, caller, id));
+      return change(caller, id, (state) => patched(state, operations));
     },
 
+    /** Removes the membership (or withdraws the invitation): the person keeps their account and sessions. */
     async deleteUser(caller: ScimCaller, id: string) {
       await transaction(async (tx) => {
-        const row = await loadMember(tx, caller, id);
+        const found = await loadUser(tx, caller, id);
+        if (found.pending) {
+          await invites.withdrawForProvisioning(tx, caller.workspaceId, found.pending.invite_id);
+          await repo.deletePending(tx, caller.workspaceId, found.pending.id);
+          await record(tx, caller, 'scim.user_deleted', id, { email: found.pending.email });
+          return;
+        }
+        const row = found.member;
         await repo.updateMembership(tx, caller.workspaceId, row.user_id, { status: 'removed', external_id: null });
         await repo.dropAssignments(tx, caller.workspaceId, row.user_id);
-        await sessions.endAllForUser(row.user_id, { db: tx });
-        await record(tx, caller, 'scim.user_deleted', row.user_id, { email: row.email });
+        await record(tx, caller, 'scim.user_deleted', id, { email: row.email });
       });
     },
 

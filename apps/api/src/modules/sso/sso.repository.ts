@@ -156,24 +156,6 @@ export const ssoRepository = {
     return row?.workspace_id;
   },
 
-  /**
-   * Whether the user belongs, other than as its owner, to a workspace that requires SSO (other
-   * than the one they sign in through): then their password, or another provider, does not sign them in.
-   */
-  async ssoRequiredFor(db: Db, userId: string, exceptWorkspaceId?: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('memberships as m')
-      .innerJoin('workspace_sso as s', 's.workspace_id', 'm.workspace_id')
-      .select('m.workspace_id')
-      .where('m.user_id', '=', userId)
-      .where('m.status', '=', 'active')
-      .where('m.role', '!=', 'owner')
-      .where('s.require_sso', '=', true)
-      .$if(exceptWorkspaceId !== undefined, (q) => q.where('m.workspace_id', '!=', exceptWorkspaceId ?? ''))
-      .executeTakeFirst();
-    return row !== undefined;
-  },
-
   /** Remembers an accepted SAML assertion until it expires; false when it was seen before (a replay). */
   async markAssertionSeen(db: Db, assertionId: string, expiresAt: Date): Promise<boolean> {
     const row = await db

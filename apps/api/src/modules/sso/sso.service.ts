@@ -18,12 +18,9 @@ import { ssoRepository } from './sso.repository.js';
 export const STATE_MS = 10 * 60_000;
 const LINK_MS = 15 * 60_000;
 
-export const ssoRequired = () => new AppError('sso_required', ssoMessages.ssoRequired, { status: 403 });
-
-/** For the password log-in (modules/auth): refuses someone a workspace requires to sign in through its provider. */
-export async function assertPasswordSignInAllowed(db: Db, userId: string): Promise<void> {
-  if (await ssoRepository.ssoRequiredFor(db, userId)) throw ssoRequired();
-}
+/** The workspace of a `workspace:<id>` provider; undefined for a social one. */
+export const workspaceOfProvider = (provider: string): string | undefined =>
+  provider.startsWith('workspace:') ? provider.slice('workspace:'.length) : undefined;
 export const ssoExpired = () => new AppError('sso_expired', ssoMessages.expired, { status: 400 });
 
 /** Where a sign-in through an identity provider ends. */
@@ -125,7 +122,6 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
     if (linked) {
       const user = await usersService.findById(db, linked.user_id);
       if (!user) throw ssoExpired();
-      await assertSsoNotRequired(user.id, provider);
       return db.transaction().execute(async (tx) => {
         await input.afterSignIn?.(tx, user);
         return passGate(tx, user, { provider }, input);
@@ -168,7 +164,12 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
     detail: { provider: string; created?: boolean },
     input: { client: ClientInfo; returnTo: string },
   ): Promise<SsoOutcome> {
-    const next = await twoFactor.startSignIn(user, { remember: false, client: input.client, db: tx });
+    const next = await twoFactor.startSignIn(user, {
+      remember: false,
+      client: input.client,
+      db: tx,
+      viaWorkspaceId: workspaceOfProvider(detail.provider),
+    });
     if (next.kind === 'challenge') {
       return { kind: 'two_factor', challenge: next.challenge, expiresAt: next.expiresAt, returnTo: input.returnTo };
     }
@@ -180,12 +181,6 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
       enrolmentOnly: next.enrolmentOnly,
       returnTo: input.returnTo,
     };
-  }
-
-  /** A workspace that requires SSO of the user is signed in to through its own provider only. */
-  async function assertSsoNotRequired(userId: string, provider: string): Promise<void> {
-    const through = provider.startsWith('workspace:') ? provider.slice('workspace:'.length) : undefined;
-    if (await ssoRepository.ssoRequiredFor(db, userId, through)) throw ssoRequired();
   }
 
   async function pendingLink(token: string | undefined) {
@@ -259,8 +254,7 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
       const link = await pendingLink(token);
       const owner = await usersService.findById(db, link.user_id);
       if (!owner) throw new AppError('sso_link_expired', ssoMessages.linkExpired, { status: 410 });
-      await assertSsoNotRequired(owner.id, link.provider);
-      const { user, session } = await auth.login({ email: owner.email, password }, client, { ssoChecked: true });
+      const { user, session } = await auth.login({ email: owner.email, password }, client);
       // The password alone does not sign in an account with two-factor authentication, so it links nothing either.
       if (!session) {
         throw new AppError(
@@ -280,7 +274,7 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
         await audit(tx, {
           action: 'user.identity_linked',
           actorUserId: user.id,
-          workspaceId: link.provider.startsWith('workspace:') ? link.provider.slice('workspace:'.length) : null,
+          workspaceId: workspaceOfProvider(link.provider) ?? null,
           detail: { provider: link.provider },
         });
       });

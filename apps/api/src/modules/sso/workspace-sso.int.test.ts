@@ -218,24 +218,55 @@ describe('workspace SSO through OpenID Connect', () => {
     expect(done.cookies.find((c) => c.name === 'sundial_sid')).toBeUndefined();
   });
 
-  it('requires SSO of members while the owner keeps the password', async () => {
+  // Issue 29: "require SSO" used to refuse the password everywhere to anyone with a membership here
+  // (one a stranger's SCIM token could make), even in their own workspaces; now it holds for this
+  // workspace only, and only for members who have signed in through its provider.
+  it('requires SSO here only, of members who signed in through the provider, and lets them leave', async () => {
+    const password = (email: string) =>
+      call('POST', '/api/v1/auth/login', undefined, { email, password: STRONG_PASSWORD });
+    const projects = (workspaceId: string, cookie: string) =>
+      call('GET', `/api/v1/workspaces/${workspaceId}/projects`, cookie);
+
+    // Never signed in through the provider: the requirement does not reach them yet.
     const member = await joinWorkspace(t, owner.workspaceId, 'member');
-    const refused = await call('POST', '/api/v1/auth/login', undefined, {
-      email: member.email,
-      password: STRONG_PASSWORD,
-    });
+    const plain = await password(member.email);
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect((await projects(owner.workspaceId, sessionCookie(plain))).statusCode).toBe(200);
+
+    // Pat joined through the provider: a password session reaches Pat's own workspace, not this one.
+    const hash = await import('../../platform/passwords.js').then((m) => m.hashPassword(STRONG_PASSWORD));
+    await t.db.updateTable('users').set({ password_hash: hash }).where('email', '=', `pat@${domain}`).execute();
+    const byPassword = await password(`pat@${domain}`);
+    expect(byPassword.statusCode, byPassword.body).toBe(200);
+    const cookie = sessionCookie(byPassword);
+    const pat = (await call('GET', '/api/v1/me', cookie)).json();
+    const own = pat.workspaces.find((w: { id: string; role: string }) => w.role === 'owner');
+    expect((await projects(own.id, cookie)).statusCode).toBe(200);
+    const refused = await projects(owner.workspaceId, cookie);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('sso_required');
     const wrong = await call('POST', '/api/v1/auth/login', undefined, {
-      email: member.email,
+      email: `pat@${domain}`,
       password: 'Wrong-pass-1',
     });
     expect(wrong.statusCode).toBe(401);
-    const ownerLogin = await call('POST', '/api/v1/auth/login', undefined, {
-      email: owner.email,
-      password: STRONG_PASSWORD,
-    });
+
+    // Through the provider, the same person reaches it.
+    const start = await call('POST', '/api/v1/auth/sso/start', undefined, { workspaceId: owner.workspaceId });
+    const viaSso = await through(start, 'pat-sub');
+    expect((await projects(owner.workspaceId, sessionCookie(viaSso))).statusCode).toBe(200);
+
+    // The owner keeps the password.
+    const ownerLogin = await password(owner.email);
     expect(ownerLogin.statusCode).toBe(200);
+    expect((await projects(owner.workspaceId, sessionCookie(ownerLogin))).statusCode).toBe(200);
+
+    // A member can always leave, with the session they have; the owner cannot walk away from it.
+    const left = await call('POST', `/api/v1/workspaces/${owner.workspaceId}/leave`, cookie);
+    expect(left.statusCode, left.body).toBe(204);
+    expect((await projects(owner.workspaceId, sessionCookie(viaSso))).statusCode).toBe(404);
+    expect((await projects(own.id, cookie)).statusCode).toBe(200);
+    expect((await call('POST', `/api/v1/workspaces/${owner.workspaceId}/leave`, owner.cookie)).statusCode).toBe(403);
   });
 });
 

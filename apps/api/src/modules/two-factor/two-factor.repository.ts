@@ -105,7 +105,7 @@ export const twoFactorRepository = {
 
   async insertChallenge(
     db: Db,
-    challenge: { tokenHash: string; userId: string; remember: boolean; expiresAt: Date },
+    challenge: { tokenHash: string; userId: string; remember: boolean; expiresAt: Date; viaWorkspaceId?: string },
   ): Promise<void> {
     await db
       .insertInto('two_factor_challenges')
@@ -114,6 +114,7 @@ export const twoFactorRepository = {
         user_id: challenge.userId,
         remember: challenge.remember,
         expires_at: challenge.expiresAt,
+        via_workspace_id: challenge.viaWorkspaceId ?? null,
       })
       .execute();
   },

@@ -271,9 +271,13 @@ export function createTwoFactorService(deps: {
      * a workspace's identity provider): a user with 2FA gets a challenge for the second step (5
      * minutes, single use) and no session; one without it whom a workspace requires to use it gets
      * a session limited to enrolment; anyone else a full session. `db` is the caller's transaction
-     * (a just-in-time membership made in it counts).
+     * (a just-in-time membership made in it counts). `viaWorkspaceId`: the workspace whose identity
+     * provider proved the first factor; the session (after the second step too) keeps it.
      */
-    async startSignIn(user: User, options: { remember: boolean; client: ClientInfo; db?: Db }): Promise<SignInStart> {
+    async startSignIn(
+      user: User,
+      options: { remember: boolean; client: ClientInfo; db?: Db; viaWorkspaceId?: string },
+    ): Promise<SignInStart> {
       const executor = options.db ?? db;
       const totp = await twoFactorRepository.findTotp(executor, user.id);
       if (totp?.enabled_at) {
@@ -285,6 +289,7 @@ export function createTwoFactorService(deps: {
           userId: user.id,
           remember: options.remember,
           expiresAt,
+          ...(options.viaWorkspaceId ? { viaWorkspaceId: options.viaWorkspaceId } : {}),
         });
         return { kind: 'challenge', challenge, expiresAt };
       }
@@ -293,6 +298,7 @@ export function createTwoFactorService(deps: {
         userId: user.id,
         remember: options.remember,
         enrolmentOnly,
+        viaWorkspaceId: options.viaWorkspaceId,
         ...options.client,
         db: executor,
       });
@@ -328,7 +334,13 @@ export function createTwoFactorService(deps: {
               status: 401,
             });
           }
-          const session = await sessions.start({ userId: user.id, remember: challenge.remember, ...client, db: tx });
+          const session = await sessions.start({
+            userId: user.id,
+            remember: challenge.remember,
+            viaWorkspaceId: challenge.via_workspace_id ?? undefined,
+            ...client,
+            db: tx,
+          });
           if (deviceHash) {
             const at = now();
             const forgetBefore = new Date(at.getTime() - PROVED_DEVICE_MS);

@@ -6,6 +6,7 @@ import type { StoredMembership } from '../../platform/actor.js';
 import type { SignedIn } from '../../platform/auth.js';
 import { liveSessions, sessionIdHash } from '../../platform/sessions.js';
 import { customRoleColumns, customRoleFields } from '../roles/roles.membership-columns.js';
+import { ssoUnprovedColumn } from '../sso/sso.session-columns.js';
 
 export type { StoredMembership } from '../../platform/actor.js';
 
@@ -71,6 +72,7 @@ export const workspacesRepository = {
       member_status,
       member_custom_role,
       member_group_role_permissions,
+      member_sso_unproved,
       workspace_id,
       workspace_name,
       workspace_plan,
@@ -106,7 +108,7 @@ export const workspacesRepository = {
             },
           }
         : null;
-    return { session, user, membership };
+    return { session, user, membership, ...(membership && member_sso_unproved ? { ssoUnproved: true } : {}) };
   },
 
   async listForUser(db: Db, userId: string): Promise<StoredMembership[]> {
@@ -227,6 +229,7 @@ const signedInQuery = prepared(
         'm.status as member_status',
         customRoleColumns.ownRole.as('member_custom_role'),
         customRoleColumns.groupPermissions.as('member_group_role_permissions'),
+        ssoUnprovedColumn.as('member_sso_unproved'),
         'w.id as workspace_id',
         'w.name as workspace_name',
         'w.plan as workspace_plan',

@@ -329,8 +329,8 @@ function Scim({ workspaceId, enabled }: { workspaceId: string; enabled: boolean 
     <Stack gap="sm" data-testid="scim-section">
       <Title order={2}>Provisioning (SCIM)</Title>
       <Text c="dimmed" size="sm">
-        Let Okta or Microsoft Entra create, update and deactivate members and groups. The token is shown once; a new one
-        replaces it.
+        Let Okta or Microsoft Entra create, update and deactivate members and groups. Someone who already has a Sundial
+        account is sent an invitation and joins when they accept it. The token is shown once; a new one replaces it.
       </Text>
       {!enabled ? (
         <UpgradePrompt feature="sso" />

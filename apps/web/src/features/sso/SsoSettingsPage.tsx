@@ -167,7 +167,8 @@ function ProviderForm({
           allowDeselect={false}
         />
         <Switch
-          label="Require SSO for members (owners keep their password)"
+          label="Require SSO for members"
+          description="Once a member has signed in through this provider, this workspace opens only to their SSO sign-ins. Their other workspaces and the owner's password are not affected."
           checked={requireSso}
           onChange={(e) => setRequireSso(e.currentTarget.checked)}
         />
