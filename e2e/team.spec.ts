@@ -124,7 +124,8 @@ test.describe('team', () => {
     await expect(page.getByRole('combobox', { name: `Role of ${colleague}` })).toHaveValue('Manager');
     await page.screenshot({ path: '/tmp/team-e2e-grouped.png', fullPage: true });
 
-    // Disable them: their session ends at once.
+    // Disable them: their access to this workspace ends at once (their session, which belongs to their
+    // account and not to this workspace, stays: issue 29).
     await page
       .getByRole('button', { name: `Actions for ${colleague}` })
       .last()
@@ -133,13 +134,9 @@ test.describe('team', () => {
     await expect(page.getByTestId(`member-${colleague}`).last()).toContainText('Disabled');
     await expect(page.getByTestId('seat-count')).toHaveText('1/unlimited users');
     await them.goto('/homepage/timesheet');
-    await expect(them).toHaveURL(/\/loginpage/);
 
-    // Signing in again, they are told why there is nothing to see, not shown an empty app.
+    // They are told why there is nothing to see, not shown an empty app.
     const workspaceName = (await (await page.request.get(`/api/v1/workspaces/${workspaceId}`)).json()).name;
-    await them.getByLabel('Email').fill(colleague);
-    await them.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await them.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(them.getByRole('heading', { name: `You no longer have access to ${workspaceName}` })).toBeVisible();
     await expect(them.getByText(`An administrator of ${workspaceName} disabled your account`)).toBeVisible();
     await expect(them.getByRole('button', { name: 'Log out' })).toBeVisible();

@@ -212,7 +212,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     twoFactor,
     accountSessions: createAccountSessionsService({ db, sessions }),
     profile: createProfileService({ db, workspaces }),
-    members: createMembersService({ db, sessions, billing: config.billing }),
+    members: createMembersService({ db, billing: config.billing }),
     groups: createGroupsService({ db }),
     approvals: createApprovalsService({ db }),
     approvalReminders,

@@ -178,7 +178,7 @@ export const AUDIENCES: Audience[] = [
     features: [
       {
         title: 'Joiners and leavers',
-        text: 'New people join through an e-mailed, single-use invitation. Disabling someone ends their sessions at once, and their past time stays where it was.',
+        text: 'New people join through an e-mailed, single-use invitation. Disabling someone ends their access at once, and their past time stays where it was.',
         link: people,
         status: 'available',
       },

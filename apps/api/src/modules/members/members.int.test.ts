@@ -57,14 +57,18 @@ describe('members', () => {
     expect((await call('DELETE', url(owner.userId), admin.cookie)).statusCode).toBe(422);
   });
 
-  it('disabling ends the sessions and access at once; re-enabling lets them sign in again', async () => {
+  it('disabling ends access to the workspace at once, not the sessions or other workspaces; re-enabling lets them in again', async () => {
     const owner = await signUp(ctx.t.app);
     const member = await addMember(owner.workspaceId, 'member');
     const url = `/api/v1/workspaces/${owner.workspaceId}/members/${member.userId}`;
-    expect((await call('GET', '/api/v1/me', member.cookie)).statusCode).toBe(200);
+    expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, member.cookie)).statusCode).toBe(200);
     const disabled = await call('PATCH', url, owner.cookie, { status: 'disabled' });
     expect(disabled.json().status).toBe('disabled');
-    expect((await call('GET', '/api/v1/me', member.cookie)).statusCode).toBe(401);
+    // Issue 29: an admin of one workspace owns the membership, not the account: the member's own
+    // workspace and session stay theirs, and this workspace answers 404 at once.
+    expect((await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, member.cookie)).statusCode).toBe(404);
+    expect((await call('GET', '/api/v1/me', member.cookie)).statusCode).toBe(200);
+    expect((await call('GET', `/api/v1/workspaces/${member.workspaceId}`, member.cookie)).statusCode).toBe(200);
 
     const login = await ctx.t.app.inject({
       method: 'POST',

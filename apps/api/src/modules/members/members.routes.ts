@@ -65,7 +65,7 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Change role, status (disabling ends their sessions) or external id (owner or admin)',
+        summary: 'Change role, status (disabling ends their access here) or external id (owner or admin)',
         params: memberParams,
         body: memberUpdateBody,
         response: { 200: memberView, ...responses },

@@ -11,7 +11,6 @@ import { assertCan, assertFeature, assertSeatsAfterChange, seatUsage } from '../
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, constraintViolation, forbidden, notFound } from '../../platform/errors.js';
-import type { SessionStore } from '../../platform/sessions.js';
 import { type MemberView, presentMember } from './members.presenter.js';
 import { type MemberRow, membersRepository } from './members.repository.js';
 
@@ -38,11 +37,9 @@ const MEMBER_CONSTRAINTS: ConstraintTable = {
 
 export function createMembersService({
   db,
-  sessions,
   billing = { billing: true },
 }: {
   db: Db;
-  sessions: SessionStore;
   /** The operator's BILLING switch: seat limits apply only when plans are sold. */
   billing?: BillingMode;
 }) {
@@ -83,10 +80,9 @@ export function createMembersService({
       status: changes.status,
       external_id: externalId,
     });
-    if (changes.status === 'disabled' && target.status !== 'disabled') {
-      // A disabled member loses access at once, not when their session would have ended.
-      await sessions.endAllForUser(userId, { db: tx });
-    }
+    // A disabled member loses access to this workspace at once (authentication joins only an active
+    // membership, and an open live stream checks it), and nothing else: their sessions belong to their
+    // account, which this workspace's admins do not own (issue 29; decision 0012).
     const detail: Record<string, unknown> = {};
     if (changes.role && changes.role !== target.role) detail.role = { from: target.role, to: changes.role };
     if (changes.status && changes.status !== target.status) detail.status = { from: target.status, to: changes.status };
@@ -140,7 +136,7 @@ export function createMembersService({
 
     /**
      * Changes a member's role, status or external id. The owner's role and status and one's own
-     * only change by ownership transfer; disabling ends the member's sessions; giving a guest a
+     * only change by ownership transfer; disabling ends the member's access to this workspace; giving a guest a
      * seat (role or re-enable) is refused beyond the licenses with 402 seat_limit_reached.
      */
     async update(actor: Actor, userId: string, changes: MemberUpdateBody): Promise<MemberView> {
