@@ -29,6 +29,7 @@ test.describe('navigation', () => {
       'Approvals',
     ]);
     await page.getByRole('button', { name: /User menu/ }).click();
+    await expect(page.getByRole('menuitem', { name: 'Billing' })).toBeVisible();
     await shotsAtWidths(page, 'nav-owner');
 
     const memberContext = await browser.newContext();
@@ -38,6 +39,7 @@ test.describe('navigation', () => {
     await expect(sidebarLinks(member)).toHaveText([...EVERYONE.slice(0, 5), 'Users', 'Attendance']);
     await member.getByRole('button', { name: /User menu/ }).click();
     await expect(member.getByRole('menuitem', { name: 'Profile settings' })).toBeVisible();
+    await expect(member.getByRole('menuitem', { name: 'Billing' })).toHaveCount(0);
     await shotsAtWidths(member, 'nav-member');
     await member.keyboard.press('Escape');
     for (const [path, says] of <[string, string][]>[
