@@ -94,8 +94,12 @@ test.describe('billing', () => {
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
 
-    // The billing page now shows the subscription.
-    await page.goto('/homepage/billing');
+    // Paid: no trial banner nor Subscribe button any more, and Billing is still in the user menu.
+    await expect(page.getByRole('link', { name: 'Subscribe to Pro' })).toBeHidden();
+    await page.getByRole('button', { name: /User menu/ }).click();
+    await shotsAtWidths(page, 'billing-user-menu');
+    await page.getByRole('menuitem', { name: 'Billing' }).click();
+    await expect(page).toHaveURL(/\/homepage\/billing$/);
     const subscription = page.getByRole('region', { name: 'Your subscription' });
     await expect(subscription).toContainText('Pro');
     await expect(subscription).toContainText('Visa ending in 4242');

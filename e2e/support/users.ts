@@ -30,10 +30,16 @@ export const workspacePoster = (request: APIRequestContext, ws: string) => async
   return response.json();
 };
 
-/** The owner invites a member by e-mail; the invite is accepted over `request` (which is then signed in). */
-export async function joinAsMember(owner: APIRequestContext, ws: string, request: APIRequestContext, name: string) {
-  const email = newEmail('member');
-  expect((await owner.post(`${ws}/invites`, { data: { emails: [email], role: 'member' } })).status()).toBe(201);
+/** The owner invites a member (or a guest) by e-mail; the invite is accepted over `request` (which is then signed in). */
+export async function joinAsMember(
+  owner: APIRequestContext,
+  ws: string,
+  request: APIRequestContext,
+  name: string,
+  role: 'member' | 'guest' = 'member',
+) {
+  const email = newEmail(role);
+  expect((await owner.post(`${ws}/invites`, { data: { emails: [email], role } })).status()).toBe(201);
   const token = /\/invite\?token=([\w-]+)/.exec((await waitForMail(email)).text)?.[1];
   const accepted = await request.post(`/api/v1/invites/${token}/accept`, { data: { password: PASSWORD, name } });
   expect(accepted.status()).toBe(200);

@@ -1,4 +1,4 @@
-import { can, type Role } from '@sundial/core';
+import { can, PERMISSIONS, type Role } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import {
   APP_ROUTES,
@@ -57,9 +57,27 @@ describe('the sidebar', () => {
     expect(team('owner')).toEqual(['Users', 'Roles', 'Single sign-on', 'Attendance', 'Approvals']);
     expect(team('admin')).toContain('Single sign-on');
     for (const role of ['manager', 'member', 'guest'] as const) expect(team(role)).not.toContain('Single sign-on');
-    expect(team('member')).toEqual(['Users', 'Roles', 'Attendance', 'Approvals']);
+    expect(team('member')).toEqual(['Users', 'Attendance']);
     const link = SIDEBAR.flatMap((s) => s.entries).find((e) => e.label === 'Single sign-on');
     expect(link).toMatchObject({ kind: 'link', path: '/homepage/sso' });
+  });
+
+  it('shows each role only the links of pages it may use, from the same permissions the API checks', () => {
+    const links = (permissions: readonly string[]) =>
+      sidebarFor((permission) => permissions.includes(permission)).flatMap((s) =>
+        s.entries.filter((e) => e.kind === 'link').map((e) => e.label),
+      );
+    const ofRole = (role: Role) => links(PERMISSIONS.filter((permission) => can(role, permission)));
+    const everyone = ['Timesheet', 'Dashboard', 'Projects', 'Tags', 'Attendance'];
+    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Approvals'];
+    for (const role of ['owner', 'admin'] as const)
+      expect(ofRole(role).sort()).toEqual([...everyone, ...managing].sort());
+    expect(ofRole('manager').sort()).toEqual([...everyone, 'Users', 'Approvals'].sort());
+    expect(ofRole('member').sort()).toEqual([...everyone, 'Users'].sort());
+    expect(ofRole('guest').sort()).toEqual([...everyone].sort());
+    // A custom role is its permission set: a member allowed to make invoices sees Invoices, and no more.
+    const custom = [...PERMISSIONS.filter((permission) => can('member', permission)), 'invoices:manage'];
+    expect(links(custom).sort()).toEqual([...everyone, 'Users', 'Invoices'].sort());
   });
 
   it('links and menu items go to pages of the route table, menu items under their menu', () => {

@@ -191,19 +191,19 @@ export const APP_ROUTES: AppRoute[] = [
     path: '/homepage/invoices',
     title: 'Invoices',
     page: { load: () => import('./features/invoices/pages/ClientInvoicesPage') },
-    nav: { section: 'MANAGE', label: 'Invoices', icon: IconFileInvoice },
+    nav: { section: 'MANAGE', label: 'Invoices', icon: IconFileInvoice, permission: 'invoices:manage' },
   },
   {
     path: '/homepage/user',
     title: 'Users',
     page: { load: () => import('./features/team/pages/UsersPage') },
-    nav: { section: 'TEAM', label: 'Users', icon: IconUsers },
+    nav: { section: 'TEAM', label: 'Users', icon: IconUsers, permission: 'members:view' },
   },
   {
     path: '/homepage/roles',
     title: 'Roles and access',
     page: { load: () => import('./features/roles/RolesPage') },
-    nav: { section: 'TEAM', label: 'Roles', icon: IconShieldLock },
+    nav: { section: 'TEAM', label: 'Roles', icon: IconShieldLock, permission: 'roles:manage' },
   },
   {
     path: '/homepage/sso',
@@ -222,7 +222,8 @@ export const APP_ROUTES: AppRoute[] = [
     path: '/homepage/approvals',
     title: 'Approvals',
     page: { load: () => import('./features/approvals/pages/ApprovalsPage') },
-    nav: { section: 'TEAM', label: 'Approvals', icon: IconChecklist },
+    // Reviewing; submitting one's own period is on the timesheet.
+    nav: { section: 'TEAM', label: 'Approvals', icon: IconChecklist, permission: 'approvals:review' },
   },
   {
     path: '/homepage/billing',

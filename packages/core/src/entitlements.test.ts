@@ -20,7 +20,7 @@ describe('entitlements', () => {
   });
 
   it('gives Basic its own list and nothing of Pro', () => {
-    expect(featuresOf('basic')).toEqual(['export', 'integrations', 'management_roles', 'budgets']);
+    expect(featuresOf('basic')).toEqual(['export', 'management_roles', 'budgets']);
     expect(planHasFeature('basic', 'invoicing')).toBe(false);
   });
 

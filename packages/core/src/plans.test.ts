@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FEATURE_PLAN, FEATURES, PLAN_CARD_LINES } from './entitlements.js';
 import { effectivePlan, monthlyEquivalentCents, PLANS, trialDaysLeft } from './plans.js';
 
 const DAY = 86_400_000;
@@ -17,6 +18,25 @@ describe('plan catalogue', () => {
     expect(monthlyEquivalentCents(PLANS.pro, 'annual')).toBe(900);
     expect(monthlyEquivalentCents(PLANS.pro, 'monthly')).toBe(1000);
     expect(monthlyEquivalentCents(PLANS.enterprise, 'annual')).toBeNull();
+  });
+});
+
+describe('plan cards', () => {
+  it('list on Basic and Pro exactly the features each adds, every line an entitlement the API gates', () => {
+    // The gates themselves: apps/api/src/entitlement-gates.test.ts.
+    expect(PLANS.basic.features).toEqual([
+      'Everything in Free',
+      ...FEATURES.filter((f) => FEATURE_PLAN[f] === 'basic').map((f) => PLAN_CARD_LINES[f]),
+    ]);
+    expect(PLANS.pro.features).toEqual([
+      'Everything in Basic',
+      ...FEATURES.filter((f) => FEATURE_PLAN[f] === 'pro').map((f) => PLAN_CARD_LINES[f]),
+    ]);
+  });
+
+  it('sell no Screenshots and no integrations until they exist', () => {
+    const lines = Object.values(PLANS).flatMap((plan) => plan.features);
+    expect(lines.filter((line) => /screenshot|integration/i.test(line))).toEqual([]);
   });
 });
 

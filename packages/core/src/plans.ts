@@ -32,7 +32,6 @@ export const PLANS: Record<PlanId, Plan> = {
     features: [
       'Everything in Free',
       'Export to Excel / Google Spreadsheet / CSV',
-      'Unlimited integrations',
       'Management roles',
       'Budgeting & alert',
     ],
@@ -47,7 +46,6 @@ export const PLANS: Record<PlanId, Plan> = {
       'Billing rates & Labour costs',
       'Invoicing',
       'Timesheet approvals',
-      'Screenshots',
       'Custom user roles',
       'SSO',
       '2-factor authentication',

@@ -43,6 +43,13 @@ export function currentWorkspace(me: Me | null | undefined): WorkspaceView | und
   return me?.workspaces.find((w) => w.id === me.currentWorkspaceId) ?? me?.workspaces[0];
 }
 
+/**
+ * Whether the person manages what the workspace buys (billing:manage, by the permissions in force)
+ * on a Sundial that sells plans: the Billing link, the Subscribe button and the checkout pages.
+ */
+export const managesBilling = (workspace: WorkspaceView): boolean =>
+  workspace.billing && workspace.permissions.includes('billing:manage');
+
 export interface CurrentWorkspace {
   me: Me;
   workspace: WorkspaceView;

@@ -1,9 +1,8 @@
 import { Burger, Button, Center, Drawer, Group, Loader, Title } from '@mantine/core';
 import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
-import { can } from '@sundial/core';
 import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { currentWorkspace, type Me, useMe } from '../api/session';
+import { currentWorkspace, type Me, managesBilling, useMe } from '../api/session';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { NotificationsBell } from '../features/notifications/NotificationsBell';
 import { titleForPath } from '../routes';
@@ -84,7 +83,7 @@ function Shell({ me }: { me: Me }) {
           </div>
           <Group gap={isPhone ? 'xs' : 'sm'} wrap="nowrap">
             {/* Nothing to buy on a Sundial with billing off. */}
-            {workspace?.billing && workspace.purchasedPlan === 'free' && can(workspace.role, 'billing:manage') && (
+            {workspace && managesBilling(workspace) && workspace.purchasedPlan === 'free' && (
               <Button component={Link} to="/homepage/billing" color="yellow" size={isPhone ? 'xs' : 'sm'}>
                 Subscribe to Pro
               </Button>

@@ -1,10 +1,18 @@
 import { Avatar, type MantineColorScheme, Menu, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconDeviceDesktop, IconLogout, IconMoon, IconSettings, IconSun } from '@tabler/icons-react';
+import {
+  IconCheck,
+  IconCreditCard,
+  IconDeviceDesktop,
+  IconLogout,
+  IconMoon,
+  IconSettings,
+  IconSun,
+} from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
-import { type Me, sessionKeys, useLogout } from '../api/session';
+import { currentWorkspace, type Me, managesBilling, sessionKeys, useLogout } from '../api/session';
 import { initialsOf } from './initials';
 
 /** The Theme choices: the system's scheme (the default), or always light, or always dark. */
@@ -28,6 +36,7 @@ export function UserMenu({ me }: { me: Me }) {
     onError: (error) => notifications.show({ color: 'red', message: parseApiError(error).message }),
   });
   const initials = initialsOf(me.user.name, me.user.email);
+  const workspace = currentWorkspace(me);
 
   return (
     <Menu position="bottom-end" width={260} shadow="md">
@@ -53,6 +62,12 @@ export function UserMenu({ me }: { me: Me }) {
         <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => navigate('/homepage/profile')}>
           Profile settings
         </Menu.Item>
+        {/* Always here for who buys: the trial banner and Subscribe button go once a plan is paid. */}
+        {workspace && managesBilling(workspace) && (
+          <Menu.Item leftSection={<IconCreditCard size={16} />} onClick={() => navigate('/homepage/billing')}>
+            Billing
+          </Menu.Item>
+        )}
         <Menu.Divider />
         <Menu.Label>Theme</Menu.Label>
         {/* Radio items: a screen reader hears which theme is on, the check mark shows it. */}

@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useWorkspace } from '../../api/session';
+import { managesBilling, useWorkspace } from '../../api/session';
 import { bt } from './texts';
 
 /**
@@ -10,8 +10,8 @@ import { bt } from './texts';
  * that sells plans: others are told why and sent to Your subscription, instead of a refusal.
  */
 export function BillingGuard({ children }: { children: ReactNode }) {
-  const { workspace, can } = useWorkspace();
-  if (workspace.billing && can('billing:manage')) return children;
+  const { workspace } = useWorkspace();
+  if (managesBilling(workspace)) return children;
   return (
     <Stack align="flex-start">
       <Alert icon={<IconInfoCircle aria-hidden="true" />}>

@@ -18,8 +18,9 @@ import { texts } from '../texts';
 import classes from './UsersPage.module.css';
 
 export default function UsersPage() {
-  const { me, workspaceId, role } = useWorkspace();
-  if (!can(role, 'members:view')) {
+  // The sidebar's own test: the permissions in force (a custom role may lend "See members" to a guest).
+  const { me, workspaceId, role, can: mayNow } = useWorkspace();
+  if (!mayNow('members:view')) {
     return (
       <Alert color="blue" maw={640}>
         {texts.guestsCannotSee}
