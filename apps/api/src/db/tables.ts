@@ -37,6 +37,10 @@ export interface UsersTable {
   time_format: Generated<string>;
   duration_format: Generated<DurationFormat>;
   current_workspace_id: string | null;
+  /** When its owner proved the address (docs/decisions/0014); until then it matches nothing by e-mail. */
+  email_verified_at: Generated<Date | null>;
+  /** False for an account an identity provider created: nobody knows its random password yet. */
+  has_password: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -88,6 +92,9 @@ export interface PasswordResetsTable {
   expires_at: Date;
   used_at: Generated<Date | null>;
 }
+
+/** A link that proves an address (docs/decisions/0014): the same shape as a reset link. */
+export type EmailVerificationsTable = PasswordResetsTable;
 
 export interface LoginAttemptsTable {
   id: Generated<number>;
@@ -150,6 +157,7 @@ export interface Database
   memberships: MembershipsTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
   login_attempts: LoginAttemptsTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;

@@ -46,6 +46,7 @@ import * as m202612030500 from './202612030500_add_budget_alert_thresholds.js';
 import * as m202612040200 from './202612040200_create_coarse_report_rollups.js';
 import * as m202612040210 from './202612040210_rollups_refresh_without_jit.js';
 import * as m202612050100 from './202612050100_create_work_rollups.js';
+import * as m202612060300 from './202612060300_verify_email_addresses.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '202612040200_create_coarse_report_rollups': m202612040200,
   '202612040210_rollups_refresh_without_jit': m202612040210,
   '202612050100_create_work_rollups': m202612050100,
+  '202612060300_verify_email_addresses': m202612060300,
 };
