@@ -6,7 +6,7 @@ import { baseURL } from './playwright.config';
 import { dnsPort } from './support/dns';
 import { openIdPort, SOCIAL, WORKSPACE_CLIENT } from './support/openid';
 import { shotsAtWidths } from './support/shots';
-import { PASSWORD, signUpOverHttp } from './support/users';
+import { confirmAddressOverHttp, PASSWORD, signUpOverHttp } from './support/users';
 
 /**
  * Single sign-on in a browser, against a real OpenID provider (oidc-provider, as in the API tests)
@@ -73,6 +73,8 @@ test('the provider button is on log-in and sign-up, and a new person signs up th
 test('an existing password account is linked only once its password is typed', async ({ page, request }) => {
   const email = `linker.${unique()}@social.example`;
   await signUpOverHttp(request, email);
+  // Only a confirmed address is matched to a provider's (docs/decisions/0014).
+  await confirmAddressOverHttp(request, email);
   idp.accounts.set('linker', { email, email_verified: true });
 
   await page.goto('/loginpage');
@@ -92,6 +94,15 @@ test('an existing password account is linked only once its password is typed', a
   await page.getByRole('button', { name: 'Link and log in' }).click();
   await expect(page).toHaveURL(/\/homepage\/timesheet$/);
   expect((await (await page.request.get('/api/v1/me')).json()).user.email).toBe(email);
+
+  // The profile lists the linked provider, and removing it unlinks it.
+  await page.goto('/homepage/profile');
+  const section = page.getByRole('region', { name: 'Linked sign-in methods' });
+  await expect(section.getByRole('row', { name: new RegExp(SOCIAL.name) })).toBeVisible();
+  await shotsAtWidths(page, 'linked-identities-some');
+  await section.getByRole('button', { name: `Remove ${SOCIAL.name}` }).click();
+  await expect(section.getByText('No other sign-in methods are linked')).toBeVisible();
+  await shotsAtWidths(page, 'linked-identities-none');
 });
 
 test('an owner sets up the workspace provider, and members log in through it', async ({ page, browser }) => {

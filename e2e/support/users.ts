@@ -12,6 +12,15 @@ export async function signUpOverHttp(request: APIRequestContext, email = newEmai
   return email;
 }
 
+/** Confirms a signed-up address over HTTP with the link mailed to it (docs/decisions/0014). */
+export async function confirmAddressOverHttp(request: APIRequestContext, email: string): Promise<void> {
+  const token = /\/verify-email\?token=([\w-]+)/.exec(
+    (await waitForMail(email, 10_000, /Confirm your e-mail/)).text,
+  )?.[1];
+  const response = await request.post('/api/v1/auth/email/verify', { data: { token } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 /** The id of the signed-in user's current workspace. */
 export async function currentWorkspaceId(request: APIRequestContext): Promise<string> {
   const me = await (await request.get('/api/v1/me')).json();

@@ -91,6 +91,16 @@ async function otherSession(who: Who): Promise<string> {
   return other.id;
 }
 
+/** A provider identity linked to the person's account (as a sign-in through it would have linked it). */
+async function linkedIdentity(who: Who): Promise<string> {
+  const id = newId();
+  await ctx.t.db
+    .insertInto('user_identities')
+    .values({ id, user_id: people[who].userId, provider: 'social:acme', subject: id, email: people[who].email })
+    .execute();
+  return id;
+}
+
 interface Route {
   path: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -242,6 +252,28 @@ const routes: Route[] = [
     path: '/me/sessions/:sessionId',
     method: 'DELETE',
     prepare: async (who) => ({ url: `/api/v1/me/sessions/${await otherSession(who)}` }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  // linked identities and the address's confirmation (issue 29): a person's own only
+  {
+    path: '/me/identities',
+    method: 'GET',
+    prepare: async () => ({ url: '/api/v1/me/identities' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/identities/:identityId',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: `/api/v1/me/identities/${await linkedIdentity(who)}` }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/email/verification',
+    method: 'POST',
+    prepare: async () => ({ url: '/api/v1/me/email/verification' }),
     allowed: ALL_ROLES,
     personal: true,
   },
@@ -533,7 +565,10 @@ function missingRows(families: RegExp, atLeast: number): string[] {
     .filter(([path]) => families.test(path))
     .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
   const inMatrix = new Set(
-    routes.map((r) => `${r.method} /api/v1${r.path.replace(':id', '{workspaceId}').replace(/:(\w+)/g, '{$1}')}`),
+    // `:id` alone is the workspace (not the start of `:identityId`).
+    routes.map(
+      (r) => `${r.method} /api/v1${r.path.replace(/:id(?=\/|$)/, '{workspaceId}').replace(/:(\w+)/g, '{$1}')}`,
+    ),
   );
   expect(documented.length).toBeGreaterThanOrEqual(atLeast);
   return documented.filter((route) => !inMatrix.has(route));

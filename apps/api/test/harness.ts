@@ -139,6 +139,28 @@ export async function signUp(app: FastifyInstance, email = uniqueEmail()): Promi
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** The token of the newest link `page` (`verify-email`, `password`) e-mailed to the address, read from the outbox. */
+export async function mailedToken(db: Db, email: string, page: 'verify-email' | 'password'): Promise<string> {
+  const mail = await db
+    .selectFrom('outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .where('text_body', 'like', `%/${page}?token=%`)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const token = new RegExp(`/${page}\\?token=([\\w-]+)`).exec(mail?.text_body ?? '')?.[1];
+  if (!token) throw new Error(`no ${page} link mailed to ${email}`);
+  return token;
+}
+
+/** Confirms the address of a signed-up user by opening the link mailed to it (docs/decisions/0014). */
+export async function confirmEmail(t: TestApp, email: string): Promise<void> {
+  const token = await mailedToken(t.db, email, 'verify-email');
+  const response = await t.app.inject({ method: 'POST', url: '/api/v1/auth/email/verify', payload: { token } });
+  if (response.statusCode !== 200) throw new Error(`confirming ${email} failed: ${response.body}`);
+}
+
 /** A short way to call the API as someone (a cookie) or as nobody. */
 export const caller =
   (app: FastifyInstance) =>

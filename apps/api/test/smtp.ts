@@ -1,12 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { emailVerificationMail } from '../src/modules/auth/auth.mails.js';
 
 export interface Inbox {
   url: string;
+  /** What arrived, but the links confirming an address that every sign-up is sent (docs/decisions/0014). */
   messages: ParsedMail[];
-  /** The next message to an address, waiting for it to arrive. */
-  waitFor(to: string, timeoutMs?: number): Promise<ParsedMail>;
+  /**
+   * The next message to an address whose subject matches, waiting for it to arrive. Without
+   * `subject`, any of `messages` (so not a sign-up's confirmation link).
+   */
+  waitFor(to: string, timeoutMs?: number, subject?: RegExp): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -17,14 +22,17 @@ export const recipients = (mail: ParsedMail): string[] =>
     .flatMap((a) => a?.value ?? [])
     .flatMap((v) => (v.address ? [v.address.toLowerCase()] : []));
 
+const isConfirmation = (mail: ParsedMail) => mail.subject === emailVerificationMail('').subject;
+
 /** A real SMTP server on a free local port that keeps what it receives. */
 export async function startInbox(
   options: {
     onMessage?: (mail: ParsedMail) => void;
-    /** Answers this many messages with a temporary failure (451) before accepting any. */
+    /** Answers this many messages (confirmation links aside) with a temporary failure (451) before accepting any. */
     refuseFirst?: number;
   } = {},
 ): Promise<Inbox> {
+  const arrived: ParsedMail[] = [];
   const messages: ParsedMail[] = [];
   let refusals = options.refuseFirst ?? 0;
   const waiters: Array<() => void> = [];
@@ -33,17 +41,16 @@ export async function startInbox(
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, _session, callback) {
-      if (refusals > 0) {
-        refusals--;
-        stream.on('end', () =>
-          callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 })),
-        );
-        stream.resume();
-        return;
-      }
       simpleParser(stream)
         .then((mail) => {
-          messages.push(mail);
+          // A sign-up's confirmation link is not one of the messages a test refuses.
+          if (refusals > 0 && !isConfirmation(mail)) {
+            refusals--;
+            callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+            return;
+          }
+          arrived.push(mail);
+          if (!isConfirmation(mail)) messages.push(mail);
           options.onMessage?.(mail);
           for (const wake of waiters.splice(0)) wake();
           callback();
@@ -57,10 +64,11 @@ export async function startInbox(
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    async waitFor(to, timeoutMs = 5000) {
+    async waitFor(to, timeoutMs = 5000, subject) {
       const deadline = Date.now() + timeoutMs;
+      const wanted = (m: ParsedMail) => (subject ? subject.test(m.subject ?? '') : !isConfirmation(m));
       for (;;) {
-        const found = messages.find((m) => !taken.has(m) && recipients(m).includes(to.toLowerCase()));
+        const found = arrived.find((m) => !taken.has(m) && recipients(m).includes(to.toLowerCase()) && wanted(m));
         if (found) {
           taken.add(found);
           return found;

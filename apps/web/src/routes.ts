@@ -109,6 +109,11 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     page: { load: named(() => import('./features/auth/pages/NewPasswordPage'), 'NewPasswordPage') },
   },
   {
+    path: '/verify-email',
+    title: 'Confirm your e-mail address',
+    page: { load: named(() => import('./features/auth/pages/VerifyEmailPage'), 'VerifyEmailPage') },
+  },
+  {
     path: '/link-account',
     title: 'Link your account',
     page: { load: named(() => import('./features/auth/pages/LinkAccountPage'), 'LinkAccountPage') },

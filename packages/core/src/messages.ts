@@ -14,6 +14,11 @@ export const messages = {
   resetLinkExpired: 'This link has expired. Ask for a new one.',
   resetLinkInvalid: 'This link is not valid. Ask for a new one.',
   passwordUpdated: 'Password Updated Successfully',
+  verifyLinkUsed: 'This confirmation link has already been used. Send a new one from the banner in Sundial.',
+  verifyLinkExpired: 'This confirmation link has expired. Send a new one from the banner in Sundial.',
+  verifyLinkInvalid: 'This confirmation link is not valid. Send a new one from the banner in Sundial.',
+  emailVerified: 'Your e-mail address is confirmed.',
+  verificationSent: 'We have sent a new link to confirm your e-mail address. It is valid for 24 hours.',
   currentPasswordWrong: 'The current password is not correct.',
   signInRequired: 'Please log in to continue.',
   notFound: 'Not found.',
@@ -42,6 +47,8 @@ export const limitMessages = {
     `Too many password-reset requests for this e-mail. Please check your inbox, or try again in ${wait}.`,
   inviteResend: (wait: string) =>
     `This invitation has been sent several times in the last hour. Please try again in ${wait}.`,
+  verifyEmail: (wait: string) =>
+    `We have sent several confirmation links in the last hour. Please check your inbox, or try again in ${wait}.`,
   demoPerIp: (wait: string) => `You have sent several requests in the last hour. Please try again in ${wait}.`,
   demoPerEmail: (wait: string) =>
     `Several requests came from this e-mail in the last hour. Please try again in ${wait}.`,

@@ -39,6 +39,10 @@ export interface UsersTable {
   current_workspace_id: string | null;
   /** The workspace whose SCIM provisioning made the account (its e-mail may change only there). */
   provisioned_by_workspace_id: Generated<string | null>;
+  /** When its owner proved the address (docs/decisions/0014); until then it matches nothing by e-mail. */
+  email_verified_at: Generated<Date | null>;
+  /** False for an account an identity provider created: nobody knows its random password yet. */
+  has_password: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -92,6 +96,9 @@ export interface PasswordResetsTable {
   expires_at: Date;
   used_at: Generated<Date | null>;
 }
+
+/** A link that proves an address (docs/decisions/0014): the same shape as a reset link. */
+export type EmailVerificationsTable = PasswordResetsTable;
 
 export interface LoginAttemptsTable {
   id: Generated<number>;
@@ -154,6 +161,7 @@ export interface Database
   memberships: MembershipsTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
   login_attempts: LoginAttemptsTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'user.password_reset',
   'user.password_changed',
   'user.signed_in',
+  'user.email_verified',
   // two-factor authentication and sessions (issue 18)
   'two_factor.enabled',
   'two_factor.disabled',
@@ -121,6 +122,7 @@ export const AUDIT_ACTIONS = [
   'user.signed_in_sso',
   'user.sso_sign_in_failed',
   'user.identity_linked',
+  'user.identity_removed',
   'sso.settings_saved',
   'sso.settings_removed',
   'sso.domain_added',

@@ -82,7 +82,7 @@ describe('e-mail without a mail server', () => {
 
       // Password reset (last: it ends the owner's sessions): the link from the log sets a new password.
       expect((await forgot(t.app, user.email)).statusCode).toBe(202);
-      const resetMail = await t.waitForLine((l) => l.to === user.email);
+      const resetMail = await t.waitForLine((l) => l.to === user.email && l.subject === 'Reset your Sundial password');
       expect(resetMail.level).toBe(30);
       expect(resetMail.msg).toContain(user.email);
       const resetLink = (resetMail.links as string[])[0] ?? '';

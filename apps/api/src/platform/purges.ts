@@ -21,11 +21,12 @@ export const purgeJobsJob = defineJob('jobs.purge', z.object({}));
 
 /** The deletes behind the platform's scheduled purges; each takes the instant to measure from. */
 export const purgeRepository = {
-  /** Log-in attempts, used or expired reset tokens, expired known devices, ended rate-limit windows. */
+  /** Log-in attempts, reset and address-confirmation links past their time, expired known devices, ended rate-limit windows. */
   async signInRecords(db: Db, now: Date): Promise<void> {
     const before = daysBefore(now, LOGIN_MEMORY_DAYS);
     await db.deleteFrom('login_attempts').where('created_at', '<', before).execute();
     await db.deleteFrom('password_resets').where('expires_at', '<', before).execute();
+    await db.deleteFrom('email_verifications').where('expires_at', '<', before).execute();
     await db.deleteFrom('known_devices').where('expires_at', '<', now).execute();
     await rateLimiter.prune(db);
   },

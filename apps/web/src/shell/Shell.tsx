@@ -6,6 +6,7 @@ import { currentWorkspace, type Me, managesBilling, useMe } from '../api/session
 import { ErrorPanel } from '../components/ErrorPanel';
 import { NotificationsBell } from '../features/notifications/NotificationsBell';
 import { titleForPath } from '../routes';
+import { EmailBanner } from './EmailBanner';
 import { NoWorkspace } from './NoWorkspace';
 import classes from './Shell.module.css';
 import { Sidebar } from './Sidebar';
@@ -65,6 +66,7 @@ function Shell({ me }: { me: Me }) {
         </Drawer.Content>
       </Drawer.Root>
       <div className={classes.main}>
+        <EmailBanner me={me} />
         {workspace && <TrialBanner workspace={workspace} />}
         <header className={classes.topbar}>
           <div className={classes.topbarTitle}>

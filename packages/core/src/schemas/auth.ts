@@ -60,6 +60,11 @@ export const resetPasswordBody = z.object({
   password: newPasswordSchema,
 });
 
+/** Opening the link that confirms an e-mail address (docs/decisions/0014). */
+export const verifyEmailBody = z.object({
+  token: text({ trim: false, min: 10, max: 200, required: messages.verifyLinkInvalid }),
+});
+
 export const changePasswordBody = z.object({
   currentPassword: passwordText(1024),
   newPassword: newPasswordSchema,

@@ -18,6 +18,8 @@ export const userView = z.object({
   dateFormat: z.string(),
   timeFormat: z.string(),
   durationFormat: z.enum(DURATION_FORMATS),
+  /** Whether the person proved the address (docs/decisions/0014): until then the app shows "Confirm your e-mail address". */
+  emailVerified: z.boolean(),
 });
 export type UserView = z.infer<typeof userView>;
 

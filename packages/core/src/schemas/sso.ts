@@ -27,6 +27,10 @@ export const ssoMessages = {
     `We could not find the TXT record ${name} with this workspace's value yet. Publish it at your DNS provider, then verify again; DNS changes can take from a few minutes up to 48 hours to be seen.`,
   domainLookupFailed: (name: string) =>
     `The DNS servers did not answer for ${name}, so the domain could not be checked. Try again in a few minutes.`,
+  emailNotVerified:
+    'An account with this address exists, but its address is not confirmed yet. Log in with its password and confirm the address from the e-mail we sent (or reset the password), then sign in this way again.',
+  lastSignInMethod:
+    'This is the only way you can sign in: set a password first (log out, then "Forgot password"), then remove it.',
 } as const;
 
 export type SsoErrorCode =
@@ -39,6 +43,7 @@ export type SsoErrorCode =
   | 'sso_not_configured'
   | 'sso_outside_domains'
   | 'sso_required'
+  | 'sso_email_not_verified'
   | 'email_domain_not_allowed';
 
 /** The message of a callback's `ssoError` code (unknown codes get the general one). */
@@ -53,6 +58,7 @@ export function ssoErrorMessage(code: string): string {
     sso_not_configured: ssoMessages.notConfigured,
     sso_outside_domains: ssoMessages.outsideDomains,
     sso_required: ssoMessages.ssoRequired,
+    sso_email_not_verified: ssoMessages.emailNotVerified,
     email_domain_not_allowed: ssoMessages.emailDomainNotAllowed,
   };
   return byCode[code as SsoErrorCode] ?? ssoMessages.failed;
@@ -77,6 +83,26 @@ export const ssoLinkBody = z.object({
 
 export const socialProviderView = z.object({ id: z.string(), name: z.string() });
 export type SocialProviderView = z.infer<typeof socialProviderView>;
+
+/** An identity provider account linked to the signed-in user (the profile lists them; each can be removed). */
+export const linkedIdentityView = z.object({
+  id: z.uuid(),
+  /** `social` (a provider the operator configured) or `workspace` (a workspace's own SSO). */
+  kind: z.enum(['social', 'workspace']),
+  /** The social provider's name, or "Single sign-on". */
+  provider: z.string(),
+  /** The workspace whose identity provider it is (null for social, or a workspace since deleted). */
+  workspace: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  email: z.string(),
+  linkedAt: z.string(),
+});
+export type LinkedIdentityView = z.infer<typeof linkedIdentityView>;
+export const linkedIdentitiesView = z.object({
+  items: z.array(linkedIdentityView),
+  /** Whether the account has a password anyone set (else its last identity cannot be removed). */
+  hasPassword: z.boolean(),
+});
+export type LinkedIdentitiesView = z.infer<typeof linkedIdentitiesView>;
 
 // ---- workspace SSO (Pro) ------------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ import * as m202612040210 from './202612040210_rollups_refresh_without_jit.js';
 import * as m202612050100 from './202612050100_create_work_rollups.js';
 import * as m202612060100 from './202612060100_scim_consent.js';
 import * as m202612060200 from './202612060200_prove_sso_domains_by_dns.js';
+import * as m202612060300 from './202612060300_verify_email_addresses.js';
 import * as m202612060400 from './202612060400_one_open_checkout.js';
 import * as m202612060600 from './202612060600_create_two_factor_devices.js';
 
@@ -102,6 +103,7 @@ export const migrations: Record<string, Migration> = {
   '202612050100_create_work_rollups': m202612050100,
   '202612060100_scim_consent': m202612060100,
   '202612060200_prove_sso_domains_by_dns': m202612060200,
+  '202612060300_verify_email_addresses': m202612060300,
   '202612060400_one_open_checkout': m202612060400,
   '202612060600_create_two_factor_devices': m202612060600,
 };

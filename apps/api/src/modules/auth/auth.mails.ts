@@ -15,3 +15,19 @@ export function passwordResetMail(link: string) {
 <p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
   };
 }
+
+/** The link confirming the address of a new account (docs/decisions/0014). */
+export function emailVerificationMail(link: string) {
+  return {
+    subject: 'Confirm your e-mail address for Sundial',
+    text: [
+      'Confirm that this is your e-mail address for your Sundial account:',
+      link,
+      '',
+      'The link works once, for 24 hours. If you did not sign up for Sundial, ignore this e-mail.',
+    ].join('\n'),
+    html: `<p>Confirm that this is your e-mail address for your Sundial account:</p>
+<p><a href="${link}">Confirm my e-mail address</a></p>
+<p>The link works once, for 24 hours. If you did not sign up for Sundial, ignore this e-mail.</p>`,
+  };
+}

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
+/** The e-mailed single-use links: a password reset, and the confirmation of an address (same shape). */
+export type LinkTable = 'password_resets' | 'email_verifications';
+
 export const authRepository = {
   /** Records a log-in attempt; answers its id. */
   async recordAttempt(db: Db, attempt: { email: string; ip: string; success: boolean }): Promise<number> {
@@ -87,34 +90,28 @@ export const authRepository = {
       .execute();
   },
 
-  async insertReset(db: Db, reset: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+  async insertLink(db: Db, table: LinkTable, link: { tokenHash: string; userId: string; expiresAt: Date }) {
     await db
-      .insertInto('password_resets')
-      .values({ token_hash: reset.tokenHash, user_id: reset.userId, expires_at: reset.expiresAt })
+      .insertInto(table)
+      .values({ token_hash: link.tokenHash, user_id: link.userId, expires_at: link.expiresAt })
       .execute();
   },
 
-  /** The reset row, locked for the rest of the transaction so a link is used once only. */
-  findResetForUpdate(db: Db, tokenHash: string) {
+  /** The link's row; with `lock`, locked for the rest of the transaction so a link is used once only. */
+  findLink(db: Db, table: LinkTable, tokenHash: string, options: { lock?: boolean } = {}) {
     return db
-      .selectFrom('password_resets')
-      .selectAll()
+      .selectFrom(table)
+      .select(['token_hash', 'user_id', 'expires_at', 'used_at'])
       .where('token_hash', '=', tokenHash)
-      .forUpdate()
+      .$if(options.lock === true, (q) => q.forUpdate())
       .executeTakeFirst();
   },
 
-  findReset(db: Db, tokenHash: string) {
-    return db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  },
-
-  async markResetUsed(db: Db, tokenHash: string, userId: string): Promise<void> {
-    const now = new Date();
-    await db.updateTable('password_resets').set({ used_at: now }).where('token_hash', '=', tokenHash).execute();
-    // Older links of the same user stop working too.
+  /** Uses the link up, and every other unused link of the same kind of the user with it. */
+  async markLinkUsed(db: Db, table: LinkTable, userId: string): Promise<void> {
     await db
-      .updateTable('password_resets')
-      .set({ used_at: now })
+      .updateTable(table)
+      .set({ used_at: new Date() })
       .where('user_id', '=', userId)
       .where('used_at', 'is', null)
       .execute();

@@ -6,6 +6,7 @@ import {
   signupBody,
   text,
   twoFactorChallengeView,
+  verifyEmailBody,
 } from '@sundial/core';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -152,6 +153,23 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await auth.resetPassword(request.body);
       return { message: messages.passwordUpdated };
+    },
+  );
+
+  app.post(
+    '/auth/email/verify',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Confirm an e-mail address with the link e-mailed to it (works once, for 24 hours)',
+        body: verifyEmailBody,
+        response: { 200: messageBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await auth.verifyEmail(request.body.token);
+      return { message: messages.emailVerified };
     },
   );
 };

@@ -10,11 +10,12 @@ import type { Mailer } from '../../platform/mail.js';
 import { checkNewPassword, hashPassword, verifyDecoy, verifyPassword } from '../../platform/passwords.js';
 import { hashedKey, rateLimiter } from '../../platform/rate-limits.js';
 import type { SessionStore, StartedSession } from '../../platform/sessions.js';
+import { dropLinkedIdentities } from '../sso/sso.service.js';
 import type { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
-import { passwordResetMail } from './auth.mails.js';
-import { authRepository } from './auth.repository.js';
+import { emailVerificationMail, passwordResetMail } from './auth.mails.js';
+import { authRepository, type LinkTable } from './auth.repository.js';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -23,6 +24,24 @@ const USER_CONSTRAINTS: ConstraintTable = {
   users_email_key: { code: 'email_taken', message: messages.emailTaken, field: 'email' },
 };
 const RESET_LINK_MS = HOUR_MS;
+/** A link confirming an address lasts a day: sign-up mail is often read later than a reset's. */
+const VERIFY_LINK_MS = 24 * HOUR_MS;
+/** "Send again" of the confirmation link: this many an hour per account. */
+const VERIFY_RESENDS_PER_HOUR = 5;
+
+/** What each kind of e-mailed link answers when it cannot be used: 404 unknown, 410 used or expired. */
+const LINK_REFUSALS = {
+  password_resets: {
+    invalid: ['reset_link_invalid', messages.resetLinkInvalid],
+    used: ['reset_link_used', messages.resetLinkUsed],
+    expired: ['reset_link_expired', messages.resetLinkExpired],
+  },
+  email_verifications: {
+    invalid: ['verify_link_invalid', messages.verifyLinkInvalid],
+    used: ['verify_link_used', messages.verifyLinkUsed],
+    expired: ['verify_link_expired', messages.verifyLinkExpired],
+  },
+} as const;
 /** The per-IP limit of log-in failures counts in windows of this length. */
 const LOGIN_IP_WINDOW_MS = 15 * 60_000;
 /**
@@ -141,18 +160,42 @@ export function createAuthService({
     return { token, expiresAt };
   }
 
+  /** Stores a new single-use link of the kind for the user; answers its URL (the token only travels in it). */
+  async function issueLink(tx: Db, table: LinkTable, userId: string): Promise<string> {
+    const token = newSecret();
+    const lifetime = table === 'password_resets' ? RESET_LINK_MS : VERIFY_LINK_MS;
+    await authRepository.insertLink(tx, table, {
+      tokenHash: hashSecret(token),
+      userId,
+      expiresAt: new Date(Date.now() + lifetime),
+    });
+    const page = table === 'password_resets' ? 'password' : 'verify-email';
+    return `${config.publicUrl}/${page}?token=${encodeURIComponent(token)}`;
+  }
+
   /** Finds the account and, when there is one, stores a reset link and e-mails it. Runs after the answer. */
   async function sendResetLink(email: string): Promise<void> {
     const user = await usersService.findByEmail(db, email);
     if (!user) return;
-    const token = newSecret();
-    await authRepository.insertReset(db, {
-      tokenHash: hashSecret(token),
-      userId: user.id,
-      expiresAt: new Date(Date.now() + RESET_LINK_MS),
-    });
-    const link = `${config.publicUrl}/password?token=${encodeURIComponent(token)}`;
+    const link = await issueLink(db, 'password_resets', user.id);
     await mailer.send({ to: user.email, ...passwordResetMail(link) });
+  }
+
+  /** Stores a link confirming the user's address and e-mails it, both in the caller's transaction. */
+  async function sendVerificationLink(tx: Db, user: Pick<User, 'id' | 'email'>): Promise<void> {
+    const link = await issueLink(tx, 'email_verifications', user.id);
+    await mailer.send({ to: user.email, ...emailVerificationMail(link) }, { db: tx });
+  }
+
+  /**
+   * Uses a link up in the caller's transaction and answers its user's id; throws as LINK_REFUSALS
+   * says when it cannot be used. Every other unused link of the same kind of the user goes with it.
+   */
+  async function takeLink(tx: Db, table: LinkTable, token: string): Promise<string> {
+    const link = await authRepository.findLink(tx, table, hashSecret(token), { lock: true });
+    assertLinkUsable(table, link);
+    await authRepository.markLinkUsed(tx, table, link.user_id);
+    return link.user_id;
   }
 
   /**
@@ -161,7 +204,15 @@ export function createAuthService({
    */
   async function createAccount(
     tx: Db,
-    input: { email: string; passwordHash: string; phone?: string; timeZone?: string; via?: string },
+    input: {
+      email: string;
+      passwordHash: string;
+      phone?: string;
+      timeZone?: string;
+      via?: string;
+      /** The provider asserted the address verified (a social provider's email_verified: true). */
+      emailVerified?: boolean;
+    },
   ): Promise<User> {
     const userId = newId();
     await usersService.insert(tx, {
@@ -170,6 +221,9 @@ export function createAuthService({
       password_hash: input.passwordHash,
       phone: input.phone ?? null,
       time_zone: input.timeZone ?? 'UTC',
+      // An identity provider made it: nobody knows its random password until a reset sets one.
+      has_password: input.via === undefined,
+      email_verified_at: input.emailVerified ? new Date() : null,
     });
     const { workspace } = await workspaces.createOwned({
       userId,
@@ -183,15 +237,18 @@ export function createAuthService({
       workspaceId: workspace.id,
       ...(input.via ? { detail: { via: input.via } } : {}),
     });
+    if (!user.email_verified_at) await sendVerificationLink(tx, user);
     return user;
   }
 
   return {
     createAccount,
+    sendVerificationLink,
 
     /**
-     * Creates the user and a workspace they own (14-day Pro trial) in one transaction, and
-     * signs them in. Throws 409 email_taken when the address has an account, 429 past
+     * Creates the user and a workspace they own (14-day Pro trial) in one transaction, e-mails a
+     * link to confirm the address, and signs them in (unconfirmed: the app works, but the address
+     * matches nothing by e-mail until it is confirmed). Throws 409 email_taken when the address has an account, 429 past
      * RATE_LIMIT_SIGNUP_PER_IP sign-ups an hour from one address.
      */
     async signup(
@@ -311,23 +368,61 @@ export function createAuthService({
 
     /** Throws when a reset link cannot be used: 404 unknown, 410 used or expired. */
     async checkResetToken(token: string): Promise<void> {
-      const reset = await authRepository.findReset(db, hashSecret(token));
-      assertResetUsable(reset);
+      assertLinkUsable('password_resets', await authRepository.findLink(db, 'password_resets', hashSecret(token)));
     },
 
-    /** Sets a new password from a reset link, uses the link up and ends every session of the user. */
+    /**
+     * Sets a new password from a reset link and takes the account back whole (issue 29): uses the
+     * link up, ends every session, drops every linked identity (social and workspace SSO: whoever
+     * linked one before the owner had the mailbox keeps nothing), and counts the address as
+     * proved, since the link reached that mailbox.
+     */
     async resetPassword(input: { token: string; password: string }): Promise<void> {
       assertAcceptablePassword(input.password, 'password');
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (tx) => {
-        const tokenHash = hashSecret(input.token);
-        const reset = await authRepository.findResetForUpdate(tx, tokenHash);
-        assertResetUsable(reset);
-        await usersService.update(tx, reset.user_id, { password_hash: passwordHash });
-        await authRepository.markResetUsed(tx, tokenHash, reset.user_id);
-        await sessions.endAllForUser(reset.user_id, { db: tx });
-        await audit(tx, { action: 'user.password_reset', actorUserId: reset.user_id, subjectId: reset.user_id });
+        const userId = await takeLink(tx, 'password_resets', input.token);
+        const before = await usersService.findById(tx, userId);
+        await usersService.update(tx, userId, {
+          password_hash: passwordHash,
+          has_password: true,
+          email_verified_at: before?.email_verified_at ?? new Date(),
+        });
+        await sessions.endAllForUser(userId, { db: tx });
+        const dropped = await dropLinkedIdentities(tx, userId);
+        await audit(tx, {
+          action: 'user.password_reset',
+          actorUserId: userId,
+          subjectId: userId,
+          ...(dropped.length > 0 ? { detail: { identitiesRemoved: dropped } } : {}),
+        });
       });
+    },
+
+    /** Confirms the address a link was sent to; 404 unknown link, 410 used or expired. */
+    async verifyEmail(token: string): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        const userId = await takeLink(tx, 'email_verifications', token);
+        const user = await usersService.findById(tx, userId);
+        if (user?.email_verified_at) return;
+        await usersService.update(tx, userId, { email_verified_at: new Date() });
+        await audit(tx, { action: 'user.email_verified', actorUserId: userId, subjectId: userId });
+      });
+    },
+
+    /**
+     * "Send again": a new link confirming the signed-in user's address. Nothing is sent when it is
+     * confirmed already; 429 past VERIFY_RESENDS_PER_HOUR an hour.
+     */
+    async resendVerification(user: User): Promise<void> {
+      if (user.email_verified_at) return;
+      await rateLimiter.hit(db, {
+        bucket: `verify-email:user:${user.id}`,
+        limit: VERIFY_RESENDS_PER_HOUR,
+        windowMs: HOUR_MS,
+        message: limitMessages.verifyEmail,
+      });
+      await db.transaction().execute((tx) => sendVerificationLink(tx, user));
     },
 
     /**
@@ -364,14 +459,16 @@ export function createAuthService({
   };
 }
 
-function assertResetUsable<T extends { used_at: Date | null; expires_at: Date }>(
-  reset: T | undefined,
-): asserts reset is T {
-  if (!reset) throw new AppError('reset_link_invalid', messages.resetLinkInvalid, { status: 404 });
-  if (reset.used_at) throw new AppError('reset_link_used', messages.resetLinkUsed, { status: 410 });
-  if (new Date(reset.expires_at).getTime() <= Date.now()) {
-    throw new AppError('reset_link_expired', messages.resetLinkExpired, { status: 410 });
-  }
+function assertLinkUsable<T extends { used_at: Date | null; expires_at: Date }>(
+  table: LinkTable,
+  link: T | undefined,
+): asserts link is T {
+  const refusals = LINK_REFUSALS[table];
+  const refuse = ([code, message]: readonly [string, string], status: number) =>
+    new AppError(code, message, { status });
+  if (!link) throw refuse(refusals.invalid, 404);
+  if (link.used_at) throw refuse(refusals.used, 410);
+  if (new Date(link.expires_at).getTime() <= Date.now()) throw refuse(refusals.expired, 410);
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, STRONG_PASSWORD, signUp, type TestApp, uniqueEmail } from '../../../test/harness.js';
 import { hashSecret } from '../../platform/ids.js';
+import { passwordResetMail } from './auth.mails.js';
 
 let t: TestApp;
 
@@ -36,8 +37,14 @@ const forgot = (email: string, ip: string) => post('/api/v1/auth/password/forgot
 /** Waits for the work queued after answers (the reset e-mails). */
 const settle = () => t.app.services.background.drain();
 
+/** The reset e-mails sent to an address (a sign-up's confirmation link aside). */
 const mailsTo = async (email: string) =>
-  t.db.selectFrom('outbox').select('text_body').where('to_address', '=', email).execute();
+  t.db
+    .selectFrom('outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .where('subject', '=', passwordResetMail('').subject)
+    .execute();
 
 /** The known-device cookie a log-in set, ready for a `cookie` header. */
 function deviceCookie(response: LightMyRequestResponse): string {

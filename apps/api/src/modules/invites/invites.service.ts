@@ -441,6 +441,8 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
           });
           await join(tx, locked, userId);
           await audit(tx, { action: 'user.signed_up', actorUserId: userId, workspaceId: locked.workspace_id });
+          // The invite link proves nothing of the mailbox (an inviter may hand it over: `link`).
+          await auth.sendVerificationLink(tx, { id: userId, email: locked.email });
           const session = await sessions.start({ userId, remember: false, ...input.client, db: tx });
           const user = await usersService.findById(tx, userId);
           if (!user) throw notFound();

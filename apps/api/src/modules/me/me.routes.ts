@@ -1,8 +1,8 @@
-import { changePasswordBody, meView, profileUpdateBody } from '@sundial/core';
+import { changePasswordBody, messages, meView, profileUpdateBody } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/actor.js';
-import { errorResponses } from '../../platform/schemas.js';
+import { errorResponses, messageBody } from '../../platform/schemas.js';
 import { presentUser } from '../users/users.presenter.js';
 import { presentWorkspace } from '../workspaces/workspaces.presenter.js';
 
@@ -71,6 +71,22 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         client: { ip: request.ip, userAgent: request.headers['user-agent'] },
       });
       return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/me/email/verification',
+    {
+      config: { allowDuringEnrolment: true },
+      schema: {
+        tags,
+        summary: 'Send the link confirming the e-mail address again (a few times an hour)',
+        response: { 202: messageBody, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await auth.resendVerification(requireAuth(request).user);
+      return reply.status(202).send({ message: messages.verificationSent });
     },
   );
 };

@@ -15,6 +15,8 @@ export interface OidcIdentity {
   subject: string;
   /** Lower case; undefined when the provider shared none or said it is not verified. */
   email: string | undefined;
+  /** The provider said in so many words that the address is verified (email_verified: true). */
+  emailVerified?: boolean;
 }
 
 /** The checks one sign-in carries from its start to its callback (kept server-side, sso_states). */
@@ -118,7 +120,11 @@ export function createOidcRelyingParty() {
         }
         // A provider that says nothing of verification (Microsoft) is taken at its word; one that says false is not.
         const usable = typeof email === 'string' && verified !== false && email.includes('@');
-        return { subject: claims.sub, email: usable ? (email as string).toLowerCase() : undefined };
+        return {
+          subject: claims.sub,
+          email: usable ? (email as string).toLowerCase() : undefined,
+          emailVerified: usable && verified === true,
+        };
       } catch (error) {
         if (error instanceof AppError) throw error;
         throw ssoFailed();

@@ -2,6 +2,7 @@ import { ssoErrorMessage } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditTrail,
+  confirmEmail,
   createTestApp,
   STRONG_PASSWORD,
   sessionCookie,
@@ -210,6 +211,8 @@ describe('an ID token the provider did not sign', () => {
 describe('an e-mail that already has an account', () => {
   it('is linked only after the password of that account is proved', async () => {
     const owner = await signUp(t.app);
+    // Only a confirmed address is matched at all (linked-identities.int.test.ts: an unconfirmed one is refused).
+    await confirmEmail(t, owner.email);
     idp.accounts.set('claims-owner', { email: owner.email, email_verified: true });
     const { callback } = await signInThroughProvider('claims-owner', '/projects');
     expect(callback.statusCode).toBe(303);

@@ -1,5 +1,5 @@
 import type { Role } from '@sundial/core';
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { SsoPendingLinksTable, SsoStatesTable, WorkspaceSsoTable } from '../../db/tables/sso.js';
@@ -31,6 +31,39 @@ export const ssoRepository = {
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
+  },
+
+  /** The user's linked identities, oldest first, with the name of the workspace a workspace provider belongs to. */
+  async listIdentities(db: Db, userId: string) {
+    return (
+      db
+        .selectFrom('user_identities as i')
+        // By the workspace's primary key: the provider of a workspace's SSO is 'workspace:<its id>'.
+        .leftJoin('workspaces as w', (join) =>
+          join.on(sql<boolean>`w.id = case when i.provider like 'workspace:%' then substr(i.provider, 11)::uuid end`),
+        )
+        .select(['i.id', 'i.provider', 'i.email', 'i.created_at', 'w.id as workspace_id', 'w.name as workspace_name'])
+        .where('i.user_id', '=', userId)
+        .orderBy('i.created_at')
+        .orderBy('i.id')
+        .execute()
+    );
+  },
+
+  async deleteIdentity(db: Db, userId: string, id: string) {
+    return db
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .returning(['provider'])
+      .executeTakeFirst();
+  },
+
+  /** Unlinks every identity of the user and forgets their link requests; answers the providers unlinked. */
+  async deleteIdentitiesOf(db: Db, userId: string): Promise<string[]> {
+    await db.deleteFrom('sso_pending_links').where('user_id', '=', userId).execute();
+    const rows = await db.deleteFrom('user_identities').where('user_id', '=', userId).returning('provider').execute();
+    return rows.map((r) => r.provider);
   },
 
   async insertState(db: Db, state: Insertable<SsoStatesTable>): Promise<void> {

@@ -1,8 +1,9 @@
-import { socialProviderView, ssoLinkBody, ssoStartQuery, text } from '@sundial/core';
+import { linkedIdentitiesView, socialProviderView, ssoLinkBody, ssoStartQuery, text } from '@sundial/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
+import { requireAuth } from '../../platform/actor.js';
 import { setChallengeCookie, setSessionCookie } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses } from '../../platform/schemas.js';
@@ -163,6 +164,34 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.clearCookie(LINK_COOKIE, { path: '/api/v1/auth' });
       setSessionCookie(reply, app.config, session);
       return { user: presentUser(user), returnTo };
+    },
+  );
+
+  app.get(
+    '/me/identities',
+    {
+      schema: {
+        tags,
+        summary: 'The identity provider accounts linked to the signed-in user',
+        response: { 200: linkedIdentitiesView, ...errorResponses },
+      },
+    },
+    async (request) => sso.listIdentities(requireAuth(request).user),
+  );
+
+  app.delete(
+    '/me/identities/:identityId',
+    {
+      schema: {
+        tags,
+        summary: 'Unlink an identity provider account (refused when it is the last way to sign in)',
+        params: z.object({ identityId: z.uuid({ error: 'This sign-in method is not linked to your account.' }) }),
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await sso.removeIdentity(requireAuth(request).user, request.params.identityId);
+      return reply.status(204).send(null);
     },
   );
 };

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import { safeReturnPath, ssoMessages } from '@sundial/core';
+import { type LinkedIdentitiesView, safeReturnPath, ssoMessages } from '@sundial/core';
 import type { Config, SocialProvider } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { User } from '../../db/tables.js';
 import { audit } from '../../platform/audit.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import { hashSecret, newSecret } from '../../platform/ids.js';
 import { hashPassword } from '../../platform/passwords.js';
 import type { StartedSession } from '../../platform/sessions.js';
@@ -21,6 +21,17 @@ const LINK_MS = 15 * 60_000;
 /** The workspace of a `workspace:<id>` provider; undefined for a social one. */
 export const workspaceOfProvider = (provider: string): string | undefined =>
   provider.startsWith('workspace:') ? provider.slice('workspace:'.length) : undefined;
+/**
+ * For the password reset (modules/auth): unlinks every identity of the user and forgets their link
+ * requests, in the caller's transaction; answers the providers unlinked.
+ */
+export function dropLinkedIdentities(tx: Db, userId: string): Promise<string[]> {
+  return ssoRepository.deleteIdentitiesOf(tx, userId);
+}
+
+/** An account whose address is not proved is never matched by e-mail (docs/decisions/0014). */
+const emailNotVerified = () => new AppError('sso_email_not_verified', ssoMessages.emailNotVerified, { status: 409 });
+
 export const ssoExpired = () => new AppError('sso_expired', ssoMessages.expired, { status: 400 });
 
 /** Where a sign-in through an identity provider ends. */
@@ -131,6 +142,8 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
     if (!email) throw new AppError('sso_no_email', ssoMessages.noEmail, { status: 401 });
     const existing = await usersService.findByEmail(db, email);
     if (existing) {
+      // Whoever made an account with an address they do not own keeps it away from every provider.
+      if (!existing.email_verified_at) throw emailNotVerified();
       const token = newSecret();
       await ssoRepository.insertPendingLink(db, {
         token_hash: hashSecret(token),
@@ -146,7 +159,10 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
     // The account has no password anyone knows: "Forgot password" sets one.
     const passwordHash = await hashPassword(newSecret());
     return db.transaction().execute(async (tx) => {
-      const user = await auth.createAccount(tx, { email, passwordHash, via: provider });
+      // A social provider (the operator chose it) that says the address is verified proves it; a
+      // workspace's own identity provider is its admins' word, which proves nothing to us.
+      const emailVerified = provider.startsWith('social:') && identity.emailVerified === true;
+      const user = await auth.createAccount(tx, { email, passwordHash, via: provider, emailVerified });
       await ssoRepository.insertIdentity(tx, { userId: user.id, provider, subject: identity.subject, email });
       await input.afterSignIn?.(tx, user);
       return passGate(tx, user, { provider, created: true }, input);
@@ -234,6 +250,48 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
       });
     },
 
+    /** The identity provider accounts linked to the user, for their profile. */
+    async listIdentities(user: User): Promise<LinkedIdentitiesView> {
+      const rows = await ssoRepository.listIdentities(db, user.id);
+      return {
+        hasPassword: user.has_password,
+        items: rows.map((row) => ({
+          id: row.id,
+          kind: row.provider.startsWith('social:') ? ('social' as const) : ('workspace' as const),
+          provider: row.provider.startsWith('social:')
+            ? providerName(config.socialProviders, row.provider)
+            : 'Single sign-on',
+          workspace: row.workspace_id ? { id: row.workspace_id, name: row.workspace_name ?? '' } : null,
+          email: row.email,
+          linkedAt: new Date(row.created_at).toISOString(),
+        })),
+      };
+    },
+
+    /**
+     * Unlinks one of the user's identities: that provider account no longer signs in to this one.
+     * 404 when it is not theirs; 409 last_sign_in_method when nothing would be left to sign in
+     * with (no password anyone set, and no other identity).
+     */
+    async removeIdentity(user: User, identityId: string): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        // Locked, so that two removals at once cannot each leave the other as the last way in.
+        const owner = await usersService.lockById(tx, user.id);
+        const removed = await ssoRepository.deleteIdentity(tx, user.id, identityId);
+        if (!owner || !removed) throw notFound('This sign-in method is not linked to your account.');
+        if (!owner.has_password && (await ssoRepository.listIdentities(tx, user.id)).length === 0) {
+          throw new AppError('last_sign_in_method', ssoMessages.lastSignInMethod, { status: 409 });
+        }
+        await audit(tx, {
+          action: 'user.identity_removed',
+          actorUserId: user.id,
+          subjectId: user.id,
+          workspaceId: null,
+          detail: { provider: removed.provider },
+        });
+      });
+    },
+
     /** What the link page shows: the account's e-mail and the provider it would be linked to. */
     async linkRequest(token: string | undefined): Promise<{ email: string; provider: string }> {
       const link = await pendingLink(token);
@@ -254,6 +312,7 @@ export function createSsoService({ db, config, auth, oidc, twoFactor }: SsoServi
       const link = await pendingLink(token);
       const owner = await usersService.findById(db, link.user_id);
       if (!owner) throw new AppError('sso_link_expired', ssoMessages.linkExpired, { status: 410 });
+      if (!owner.email_verified_at) throw emailNotVerified();
       const { user, session } = await auth.login({ email: owner.email, password }, client);
       // The password alone does not sign in an account with two-factor authentication, so it links nothing either.
       if (!session) {

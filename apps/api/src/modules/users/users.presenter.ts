@@ -15,5 +15,6 @@ export function presentUser(user: User): UserView {
     dateFormat: user.date_format,
     timeFormat: user.time_format,
     durationFormat: user.duration_format,
+    emailVerified: user.email_verified_at !== null,
   };
 }

@@ -10,8 +10,13 @@ export const usersRepository = {
       .executeTakeFirst();
   },
 
-  findById(db: Db, id: string): Promise<User | undefined> {
-    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  findById(db: Db, id: string, options: { lock?: boolean } = {}): Promise<User | undefined> {
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(options.lock === true, (q) => q.forUpdate())
+      .executeTakeFirst();
   },
 
   async insert(db: Db, user: NewUser): Promise<User> {

@@ -10,6 +10,8 @@ export const usersService = {
   /** By address, whatever its case. */
   findByEmail: (db: Db, email: string): Promise<User | undefined> => usersRepository.findByEmail(db, email),
   findById: (db: Db, id: string): Promise<User | undefined> => usersRepository.findById(db, id),
+  /** The user's row, locked until the caller's transaction ends (changes that depend on what the account has left). */
+  lockById: (tx: Db, id: string): Promise<User | undefined> => usersRepository.findById(tx, id, { lock: true }),
   insert: (db: Db, user: NewUser): Promise<User> => usersRepository.insert(db, user),
   update: (db: Db, id: string, changes: UserUpdate): Promise<User> => usersRepository.update(db, id, changes),
 };

@@ -27,6 +27,12 @@ export const checkResetToken = (token: string) =>
 export const resetPassword = (token: string, password: string) =>
   api<{ message: string }>('POST', '/auth/password/reset', { token, password });
 
+/** Opening the link that confirms an e-mail address. */
+export const verifyEmail = (token: string) => api<{ message: string }>('POST', '/auth/email/verify', { token });
+
+/** "Send again": a new link confirming the signed-in user's address. */
+export const resendVerification = () => api<{ message: string }>('POST', '/me/email/verification');
+
 /** Only same-site paths inside the app may be returned to after log-in. */
 export function safeNext(next: string | null): string {
   return next?.startsWith('/homepage') ? next : '/homepage/timesheet';

@@ -1,4 +1,10 @@
-import type { RecoveryCodesView, SessionView, TwoFactorSetupView, TwoFactorStatusView } from '@sundial/core';
+import type {
+  LinkedIdentitiesView,
+  RecoveryCodesView,
+  SessionView,
+  TwoFactorSetupView,
+  TwoFactorStatusView,
+} from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
@@ -6,6 +12,7 @@ import { api } from '../../api/client';
 export const securityKeys = {
   twoFactor: ['two-factor'] as const,
   sessions: ['sessions'] as const,
+  identities: ['identities'] as const,
   policy: (workspaceId: string) => ['two-factor-policy', workspaceId] as const,
 };
 
@@ -44,6 +51,18 @@ function useSessionsChange<TBody>(call: (body: TBody) => Promise<void>) {
 export const useRevokeSession = () => useSessionsChange((id: string) => api<void>('DELETE', `/me/sessions/${id}`));
 export const useRevokeOtherSessions = () =>
   useSessionsChange((_: undefined) => api<void>('POST', '/me/sessions/sign-out-others'));
+
+/** The identity provider accounts linked to the user (docs/decisions/0014). */
+export const useLinkedIdentities = () =>
+  useQuery({ queryKey: securityKeys.identities, queryFn: () => api<LinkedIdentitiesView>('GET', '/me/identities') });
+
+export function useRemoveIdentity() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>('DELETE', `/me/identities/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.identities }),
+  });
+}
 
 export const useTwoFactorPolicy = (workspaceId: string) =>
   useQuery({

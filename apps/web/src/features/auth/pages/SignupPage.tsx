@@ -79,6 +79,9 @@ export function SignupPage() {
             Sign up for free
           </Button>
           <Text size="sm" c="dimmed">
+            You can start at once; we will e-mail you a link to confirm your address.
+          </Text>
+          <Text size="sm" c="dimmed">
             By signing up you agree to the{' '}
             <Anchor component={Link} to="/terms">
               Terms of Service

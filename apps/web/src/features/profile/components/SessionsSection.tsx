@@ -1,6 +1,7 @@
-import { Badge, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { failed } from '../../../components/notify';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../security-api';
+import { AccountTable, Cell } from './AccountTable';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -33,54 +34,36 @@ export function SessionsSection() {
           Loading…
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>IP address</Table.Th>
-                <Table.Th>Last seen</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((session) => (
-                <Table.Tr key={session.id}>
-                  <Table.Td>
-                    <Group gap="xs">
-                      <Text size="sm">{session.device}</Text>
-                      {session.current && (
-                        <Badge size="sm" variant="light">
-                          This device
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c="dimmed">
-                      {session.ip ?? '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{when(session.lastSeenAt)}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {!session.current && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => revoke.mutate(session.id, { onError: failed })}
-                      >
-                        Sign out
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <AccountTable
+          headers={['Device', 'IP address', 'Last seen']}
+          items={items}
+          cells={(session) => [
+            <Group gap="xs" key="device">
+              <Text size="sm">{session.device}</Text>
+              {session.current && (
+                <Badge size="sm" variant="light">
+                  This device
+                </Badge>
+              )}
+            </Group>,
+            <Cell dimmed key="ip">
+              {session.ip ?? '—'}
+            </Cell>,
+            <Cell key="seen">{when(session.lastSeenAt)}</Cell>,
+          ]}
+          action={(session) =>
+            !session.current && (
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                onClick={() => revoke.mutate(session.id, { onError: failed })}
+              >
+                Sign out
+              </Button>
+            )
+          }
+        />
       )}
     </Paper>
   );

@@ -10,6 +10,7 @@ import { failed } from '../../../components/notify';
 import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
 import { AllowedEmailDomainsSetting } from '../components/AllowedEmailDomainsSetting';
+import { LinkedIdentitiesSection } from '../components/LinkedIdentitiesSection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TwoFactorPolicySetting } from '../components/TwoFactorPolicySetting';
 import { TwoFactorSection } from '../components/TwoFactorSection';
@@ -236,6 +237,7 @@ export function ProfilePage() {
       <ProfileForm me={me} />
       <PasswordForm />
       <TwoFactorSection />
+      <LinkedIdentitiesSection />
       <SessionsSection />
       <WorkspaceForm key={me.currentWorkspaceId} />
     </Stack>
