@@ -115,3 +115,61 @@ describe('measures read in their own kind', () => {
     expect(rows[rows.length - 1]?.slice(-1)).toEqual(['100.00']);
   });
 });
+
+describe('every Detailed filter in every format lists what the report lists', () => {
+  const filters: [string, () => string, string[]][] = [
+    ['users', () => `users=${member.userId}`, ['alphaone']],
+    ['groups', () => `groups=${ids.group}`, ['alphaone']],
+    ['clients', () => `clients=${ids.client}`, ['alphaone']],
+    ['projects', () => `projects=${ids.beta}`, ['betatwo']],
+    ['projects or none', () => `projects=${ids.beta}&withoutProject=true`, ['betatwo', 'plainthree']],
+    ['tasks', () => `tasks=${ids.task}`, ['alphaone']],
+    ['tags (any)', () => `tags=${ids.t1}`, ['alphaone', 'betatwo']],
+    ['tags (all)', () => `tags=${ids.t1},${ids.t2}&tagMode=all`, ['betatwo']],
+    ['tags (none)', () => `tags=${ids.t2}&tagMode=none`, ['alphaone', 'plainthree']],
+    ['billable', () => 'billable=true', ['alphaone', 'betatwo']],
+    ['not billable', () => 'billable=false', ['plainthree']],
+    ['invoiced', () => 'invoiced=true', ['alphaone']],
+    ['not invoiced', () => 'invoiced=false', ['betatwo', 'plainthree']],
+    ['description', () => 'description=two', ['betatwo']],
+    ['without project', () => 'withoutProject=true', ['plainthree']],
+    ['without tag', () => 'withoutTag=true', ['plainthree']],
+  ];
+
+  it.each(filters)('%s', async (_name, filter, expected) => {
+    const query = `kind=detailed&${RANGE}&sort=start&order=asc&${filter()}`;
+    const report = await ok(owner, 'GET', `/reports/detailed?${query}&limit=1000`);
+    const notes = report.items.map((e: { note: string }) => e.note);
+    expect(notes).toEqual(expected);
+
+    const rows = await csvOf(query);
+    const description = rows[0]?.indexOf('Description') ?? -1;
+    expect(rows.slice(1, -1).map((r) => r[description])).toEqual(notes);
+    expect(rows[rows.length - 1]?.[0]).toBe('Total');
+
+    const sheet = await sheetOf(query);
+    const header = (sheet.getRow(1).values as unknown[]).indexOf('Description');
+    const listed: unknown[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1 && n < sheet.rowCount) listed.push(row.getCell(header).value);
+    });
+    expect(listed).toEqual(notes);
+
+    const text = pdfText(await file('pdf', query));
+    for (const note of ['alphaone', 'betatwo', 'plainthree'])
+      expect(text.includes(note), `${note} in the PDF`).toBe(notes.includes(note));
+  });
+});
+
+describe("a saved report's public CSV link", () => {
+  it('lists a Detailed report filtered by client as the report does', async () => {
+    const query = `${RANGE}&sort=start&order=asc&clients=${ids.client}`;
+    const saved = await ok(owner, 'POST', '/saved-reports', { name: 'By client', kind: 'detailed', query });
+    const link = await ok(owner, 'POST', `/saved-reports/${saved.id}/csv-link`, {});
+    const response = await ctx.t.app.inject({ method: 'GET', url: link.path });
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    const rows: string[][] = parse(response.rawPayload, { bom: true });
+    const description = rows[0]?.indexOf('Description') ?? -1;
+    expect(rows.slice(1, -1).map((r) => r[description])).toEqual(['alphaone']);
+  });
+});

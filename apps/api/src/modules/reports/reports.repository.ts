@@ -144,6 +144,16 @@ function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
   return where;
 }
 
+/**
+ * The table `matchingEntries` reads, `time_entries e`, with the entry's project as `p` when the
+ * client filter needs it. Every statement over `matchingEntries` takes its FROM here, so no
+ * filter can name a table its statement lacks.
+ */
+const matchingFrom = (f: EngineFilter, sample?: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`time_entries e${sample ? sql` ${sample}` : sql``}${
+    f.clients?.length ? sql` left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``
+  }`;
+
 /** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
 function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
   const ws = f.workspaceId;
@@ -914,8 +924,7 @@ export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { afte
   // cursor and sorts them all (a Detailed export's walk turned quadratic); without it, it walks the index and stops.
   const part = (which: 'finished' | 'running') => sql`(select e.id, e.user_id, e.project_id, e.task_id,
       e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds
-    from time_entries e
-    ${f.clients?.length ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``}
+    from ${matchingFrom(f)}
     where ${matchingEntries(f, which)}${keyset ? sql` and ${keyset}` : sql``}
     ${order} limit ${o.limit})`;
   const invoice = invoiceOf(ws, sql`en.id`);
@@ -980,7 +989,7 @@ export function compileStartSplits(f: EngineFilter, parts: number, exact: boolea
     array(select distinct s from unnest(q.splits) s where s is not null order by s)::text[] as splits, q.sampled
   from (
     select percentile_disc(${fractions}::float8[]) within group (order by e.start_at) as splits, count(*) as sampled
-    from time_entries e ${exact ? sql`` : sql`tablesample system (1)`}
+    from ${matchingFrom(f, exact ? undefined : sql`tablesample system (1)`)}
     where ${matchingEntries(f)}
   ) q`;
 }
@@ -1005,8 +1014,7 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey, copy
   // million untagged entries: 4.0 CPU seconds for the whole copy instead of 5.0). A superset of the
   // entries is harmless (the join picks), so the same filters without the facts' split days. The
   // cursor (PGlite's path) keeps the lateral: PGlite ran the join slower (bench/README.md, Exports).
-  const tagged = sql`select e.id from time_entries e
-    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+  const tagged = sql`select e.id from ${matchingFrom(f)}
     where ${matchingEntries(f)}${where ? sql` and ${where}` : sql``}`;
   const tagsOf = sql`array_agg(tt.tag_id::text order by tt.tag_id) as ids, array_agg(g.name order by g.name) as names
     from time_entry_tags tt join tags g on g.workspace_id = tt.workspace_id and g.id = tt.tag_id
