@@ -89,3 +89,38 @@ describe('the Detailed report sorted by duration', () => {
     expect(await csvNotes(query)).toEqual(notes);
   });
 });
+
+describe('an instant entry belongs to the day it starts in', () => {
+  it('lists and counts a 0-second entry at local midnight on its day only, everywhere', async () => {
+    await entry({ start: '2026-11-10T00:00:00Z', end: '2026-11-10T00:00:00Z', note: 'instant' });
+    const notesOf = async (from: string, to: string) =>
+      (await ok(owner, 'GET', `/time-entries?from=${from}&to=${to}`)).items.map((e: { note: string }) => e.note);
+    expect(await notesOf('2026-11-10T00:00:00Z', '2026-11-11T00:00:00Z')).toEqual(['instant']);
+    expect(await notesOf('2026-11-09T00:00:00Z', '2026-11-10T00:00:00Z')).toEqual([]);
+
+    const range = (from: string, to: string) => `preset=custom&from=${from}&to=${to}&timeZone=UTC`;
+    const detailed = async (from: string, to: string) =>
+      (await ok(owner, 'GET', `/reports/detailed?${range(from, to)}`)).items.map((e: { note: string }) => e.note);
+    expect(await detailed('2026-11-10', '2026-11-10')).toEqual(['instant']);
+    expect(await detailed('2026-11-09', '2026-11-09')).toEqual([]);
+
+    // The report zone is the report's, so the Summary reads the rollups; a description filter reads the entries.
+    await ok(owner, 'PATCH', '/time-settings', { reportTimeZone: 'UTC' });
+    for (const via of ['', '&description=instant']) {
+      const count = async (from: string, to: string, groupBy = '') =>
+        ok(owner, 'GET', `/reports/summary?${range(from, to)}&measures=entryCount,trackedSeconds${groupBy}${via}`);
+      expect((await count('2026-11-10', '2026-11-10')).totals.entryCount, via).toBe(1);
+      expect((await count('2026-11-09', '2026-11-09')).totals.entryCount, via).toBe(0);
+      const byDay = await count('2026-11-09', '2026-11-10', '&groupBy=day');
+      expect(byDay.totals.entryCount, via).toBe(1);
+      expect(
+        byDay.groups.map((g: { key: { key: string }; measures: { entryCount: number } }) => [
+          g.key.key,
+          g.measures.entryCount,
+        ]),
+        via,
+      ).toEqual([['2026-11-10', 1]]);
+      expect((await count('2026-11-09', '2026-11-10', '&groupBy=project')).totals.entryCount, via).toBe(1);
+    }
+  });
+});

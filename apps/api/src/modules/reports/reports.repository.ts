@@ -2,6 +2,7 @@ import type { ReportDimension, Rounding, TagMode, WeekStart } from '@sundial/cor
 import { WEEK_START_INDEX } from '@sundial/core';
 import { type QueryResult, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { finishedFrom } from '../../db/overlap.js';
 
 /**
  * The report engine's SQL: a report definition compiled into ONE statement. Every report reads
@@ -159,9 +160,8 @@ const matchingFrom = (f: EngineFilter, sample?: RawBuilder<unknown>): RawBuilder
 /** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
 function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
   const ws = f.workspaceId;
-  // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
-  // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
-  const finished = sql`(e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0)))`;
+  // Finished entries by the one overlap rule (finishedFrom); running entries come as they are.
+  const finished = finishedFrom(ws, f.fromAt);
   const where: RawBuilder<unknown>[] = [
     sql`e.workspace_id = ${ws}`,
     sql`e.start_at < ${f.toAt}`,
