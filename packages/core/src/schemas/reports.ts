@@ -40,18 +40,31 @@ export const REPORT_MEASURES = [
   'uninvoicedAmount',
 ] as const;
 export type ReportMeasure = (typeof REPORT_MEASURES)[number];
+/** What a measure's figure is: seconds of work, cents of the workspace currency, or a number of entries. */
+export type ReportMeasureKind = 'duration' | 'money' | 'count';
 /**
- * Measures that show money: they need the actor's money access (billable and invoiced amounts:
- * billableOf; cost, margin: costOf). Invoiced and uninvoiced measures count billable entries only
- * (a non-billable entry has nothing to invoice): billable = invoiced + uninvoiced.
+ * Each measure's kind, the one place that says how its figure reads: every formatter (the
+ * screens, CSV, Excel, PDF) asks `measureKind`. Money measures need the actor's money access
+ * (billable and invoiced amounts: billableOf; cost, margin: costOf). Invoiced and uninvoiced
+ * measures count billable entries only (a non-billable entry has nothing to invoice):
+ * billable = invoiced + uninvoiced.
  */
-export const MONEY_MEASURES: readonly ReportMeasure[] = [
-  'billableAmount',
-  'costAmount',
-  'margin',
-  'invoicedAmount',
-  'uninvoicedAmount',
-];
+export const REPORT_MEASURE_KINDS: Readonly<Record<ReportMeasure, ReportMeasureKind>> = {
+  trackedSeconds: 'duration',
+  billableSeconds: 'duration',
+  billableAmount: 'money',
+  costAmount: 'money',
+  margin: 'money',
+  entryCount: 'count',
+  unbillableSeconds: 'duration',
+  invoicedSeconds: 'duration',
+  invoicedAmount: 'money',
+  uninvoicedSeconds: 'duration',
+  uninvoicedAmount: 'money',
+};
+export const measureKind = (m: ReportMeasure): ReportMeasureKind => REPORT_MEASURE_KINDS[m];
+/** The measures that show money (`measureKind` is 'money'). */
+export const MONEY_MEASURES: readonly ReportMeasure[] = REPORT_MEASURES.filter((m) => measureKind(m) === 'money');
 export const DEFAULT_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'entryCount'];
 
 export const DATE_PRESETS = [

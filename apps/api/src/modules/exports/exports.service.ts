@@ -9,6 +9,7 @@ import {
   exportQuery,
   type MatrixReportQuery,
   matrixReportQuery,
+  measureKind,
   REPORT_DIMENSION_LABELS,
   REPORT_MEASURE_LABELS,
   type ReportDimension,
@@ -114,12 +115,12 @@ const dimensionColumn = (dimension: ReportDimension, level?: number): ExportColu
   ...(level !== undefined ? { level } : {}),
 });
 
-const isMoney = (m: ReportMeasure) => m === 'billableAmount' || m === 'costAmount' || m === 'margin';
-
 /** A measure's columns: durations twice (h:mm:ss, and decimal hours outside the PDF), money with its currency. */
 function measureColumns(m: ReportMeasure, currency: string): { column: ExportColumn; measure: ReportMeasure }[] {
-  if (isMoney(m)) return [{ measure: m, column: { header: `${MEASURES[m]} (${currency})`, type: 'money', width: 14 } }];
-  if (m === 'entryCount') return [{ measure: m, column: { header: MEASURES[m], type: 'count', width: 10 } }];
+  const kind = measureKind(m);
+  if (kind === 'money')
+    return [{ measure: m, column: { header: `${MEASURES[m]} (${currency})`, type: 'money', width: 14 } }];
+  if (kind === 'count') return [{ measure: m, column: { header: MEASURES[m], type: 'count', width: 10 } }];
   return [
     { measure: m, column: { header: MEASURES[m], type: 'duration', width: 12 } },
     { measure: m, column: { header: `${MEASURES[m]} (hours)`, type: 'hours', width: 10, pdf: false } },
@@ -366,13 +367,9 @@ export function createExportsService(deps: {
   async function matrixTable(actor: Actor, q: MatrixReportQuery, currency: string) {
     const measure: ReportMeasure = q.measures?.[0] ?? 'trackedSeconds';
     const view = await reports.matrix(actor, { ...q, measures: [measure] });
-    const type: ColumnType = isMoney(measure)
-      ? 'money'
-      : measure === 'entryCount'
-        ? 'count'
-        : actor.user.duration_format === 'decimal'
-          ? 'hours'
-          : 'duration';
+    const kind = measureKind(measure);
+    const type: ColumnType =
+      kind !== 'duration' ? kind : actor.user.duration_format === 'decimal' ? 'hours' : 'duration';
     const columnHeader = (key: ReportKey) =>
       DAY_KEYED.has(q.columns) && key.key !== null
         ? formatDay(key.key, actor.user.date_format)
@@ -409,7 +406,7 @@ export function createExportsService(deps: {
       kind: 'total',
       depth: 0,
     });
-    const unit = isMoney(measure) ? ` (${currency})` : type === 'hours' ? ' (hours)' : '';
+    const unit = kind === 'money' ? ` (${currency})` : type === 'hours' ? ' (hours)' : '';
     return {
       range: view.range,
       columns,

@@ -2,6 +2,7 @@ import type { ReportDimension, Rounding, TagMode, WeekStart } from '@sundial/cor
 import { WEEK_START_INDEX } from '@sundial/core';
 import { type QueryResult, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { finishedFrom } from '../../db/overlap.js';
 
 /**
  * The report engine's SQL: a report definition compiled into ONE statement. Every report reads
@@ -144,12 +145,23 @@ function peopleAndProjects(f: EngineFilter): RawBuilder<unknown>[] {
   return where;
 }
 
+/**
+ * The table `matchingEntries` reads, `time_entries e`, with the entry's project as `p` only when
+ * the client filter needs it (with it, the planner joins every entry after a Detailed page's
+ * cursor and sorts them all: a Detailed export's walk turned quadratic). Every statement over
+ * `matchingEntries` but the facts' (which always reads the client) takes its FROM here, so no
+ * filter names a table its statement lacks.
+ */
+const matchingFrom = (f: EngineFilter, sample?: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`time_entries e${sample ? sql` ${sample}` : sql``}${
+    f.clients?.length ? sql` left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``
+  }`;
+
 /** The entries a report reads: the filters, the actor's scope, overlapping [fromAt, toAt). */
 function matchingEntries(f: EngineFilter, part: 'all' | 'finished' | 'running' = 'all'): RawBuilder<unknown> {
   const ws = f.workspaceId;
-  // A finished entry ending after `fromAt` started at most the workspace's longest entry earlier
-  // (time_entry_extents): a lower bound for the start_at index. Running entries come as they are.
-  const finished = sql`(e.end_at > ${f.fromAt} and e.start_at >= ${f.fromAt}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${ws}), 0)))`;
+  // Finished entries by the one overlap rule (finishedFrom); running entries come as they are.
+  const finished = finishedFrom(ws, f.fromAt);
   const where: RawBuilder<unknown>[] = [
     sql`e.workspace_id = ${ws}`,
     sql`e.start_at < ${f.toAt}`,
@@ -877,51 +889,56 @@ const invoiceOf = (ws: string, entry: RawBuilder<unknown>) => ({
 export type DetailedSortKey = { sort: 'start' | 'duration' | 'description'; order: 'asc' | 'desc' };
 export type DetailedAfter = { value: string | number; start: string; id: string };
 
-const SORT_COLUMN = {
-  start: sql`e.start_at`,
-  duration: sql`coalesce(e.duration_seconds, -1)`,
-  description: sql`e.note`,
-} as const;
-
 /**
  * One page of the Detailed report: the page's entries are chosen by keyset (sort column, then
- * start, then id) straight from the index, and only they are split into days and rounded; so
- * page 1,000 costs what page 1 does. An entry shows when it overlaps the range; its seconds are
- * its rounded parts of the days in range.
+ * start, then id) and only they are split into days and rounded. By start and description the
+ * keyset walks the index, so page 1,000 costs what page 1 does. By duration the order is the
+ * duration shown, the rounded seconds of the days in range (an entry across the range's edge
+ * shows its part in it; a running timer its time so far), so every matching entry's is computed
+ * first: a sum over the range, what the totals cost. An entry shows when it overlaps the range.
  */
 export function compileDetailedPage(f: EngineFilter, o: DetailedSortKey & { after?: DetailedAfter; limit: number }) {
-  const col = SORT_COLUMN[o.sort];
   const dir = sql.raw(o.order);
   const cmp = sql.raw(o.order === 'desc' ? '<' : '>');
   const after = o.after;
-  const keyset = after
-    ? o.sort === 'start'
-      ? sql`(e.start_at, e.id) ${cmp} (${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
-      : sql`(${col}, e.start_at, e.id) ${cmp} (${after.value}, ${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
-    : undefined;
-  const order =
+  const keyset = (col: RawBuilder<unknown>, start: RawBuilder<unknown>, id: RawBuilder<unknown>) =>
+    after
+      ? o.sort === 'start'
+        ? sql` and (${start}, ${id}) ${cmp} (${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
+        : sql` and (${col}, ${start}, ${id}) ${cmp} (${after.value}, ${new Date(after.start)}::timestamptz, ${after.id}::uuid)`
+      : sql``;
+  const orderOf = (col: RawBuilder<unknown>, start: RawBuilder<unknown>, id: RawBuilder<unknown>) =>
     o.sort === 'start'
-      ? sql`order by e.start_at ${dir}, e.id ${dir}`
-      : sql`order by ${col} ${dir}, e.start_at ${dir}, e.id ${dir}`;
+      ? sql`order by ${start} ${dir}, ${id} ${dir}`
+      : sql`order by ${col} ${dir}, ${start} ${dir}, ${id} ${dir}`;
+  const order = orderOf(o.sort === 'duration' ? sql`e.shown` : sql`e.note`, sql`e.start_at`, sql`e.id`);
   const ws = f.workspaceId;
-  const outer =
-    o.sort === 'start'
-      ? sql`order by en.start_at ${dir}, en.id ${dir}`
-      : sql`order by ${o.sort === 'duration' ? sql`coalesce(en.duration_seconds, -1)` : sql`en.note`} ${dir}, en.start_at ${dir}, en.id ${dir}`;
+  const outer = orderOf(
+    o.sort === 'duration' ? sql`coalesce(s.seconds, 0)` : sql`en.note`,
+    sql`en.start_at`,
+    sql`en.id`,
+  );
+  const columns = sql`e.id, e.user_id, e.project_id, e.task_id, e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds`;
   // Finished and running entries each ordered and limited on their own, so the finished part
   // walks the start_at index from the cursor and stops at the page's end.
-  // The projects join only when the client filter needs it: with it the planner joins every entry after the
-  // cursor and sorts them all (a Detailed export's walk turned quadratic); without it, it walks the index and stops.
-  const part = (which: 'finished' | 'running') => sql`(select e.id, e.user_id, e.project_id, e.task_id,
-      e.note, e.billable, e.invoiced_at, e.start_at, e.end_at, e.duration_seconds
-    from time_entries e
-    ${f.clients?.length ? sql`left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id` : sql``}
-    where ${matchingEntries(f, which)}${keyset ? sql` and ${keyset}` : sql``}
+  const part = (which: 'finished' | 'running') => sql`(select ${columns}, null::bigint as shown
+    from ${matchingFrom(f)}
+    where ${matchingEntries(f, which)}${keyset(sql`e.note`, sql`e.start_at`, sql`e.id`)}
     ${order} limit ${o.limit})`;
-  const invoice = invoiceOf(ws, sql`en.id`);
-  return sql<DetailedRow>`with page as materialized (
+  const chosen =
+    o.sort === 'duration'
+      ? sql`${factsCte(f, { day: false, listing: true, name: 'listed' })},
+  page as materialized (
+    select * from (select l.entry_id as id, l.user_id, l.project_id, l.task_id, l.note, l.billable, l.invoiced_at,
+      l.start_at, l.end_at, l.duration_seconds, l.seconds as shown from listed l) e
+    where true${keyset(sql`e.shown`, sql`e.start_at`, sql`e.id`)}
+    ${order} limit ${o.limit}
+  )`
+      : sql`page as materialized (
     select * from (${part('finished')} union all ${part('running')}) e ${order} limit ${o.limit}
-  ),
+  )`;
+  const invoice = invoiceOf(ws, sql`en.id`);
+  return sql<DetailedRow>`with ${chosen},
   ${factsCte(f, {
     // The page's own starts bound the index scan, which otherwise reads the whole range to find the page's ids.
     where: sql`e.id in (select id from page) and e.start_at between (select min(start_at) from page) and (select max(start_at) from page)`,
@@ -980,7 +997,7 @@ export function compileStartSplits(f: EngineFilter, parts: number, exact: boolea
     array(select distinct s from unnest(q.splits) s where s is not null order by s)::text[] as splits, q.sampled
   from (
     select percentile_disc(${fractions}::float8[]) within group (order by e.start_at) as splits, count(*) as sampled
-    from time_entries e ${exact ? sql`` : sql`tablesample system (1)`}
+    from ${matchingFrom(f, exact ? undefined : sql`tablesample system (1)`)}
     where ${matchingEntries(f)}
   ) q`;
 }
@@ -997,7 +1014,7 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey, copy
   const order =
     o.sort === 'start'
       ? sql`order by f.start_at ${dir}, f.entry_id ${dir}`
-      : sql`order by ${o.sort === 'duration' ? sql`coalesce(f.duration_seconds, -1)` : sql`f.note`} ${dir}, f.start_at ${dir}, f.entry_id ${dir}`;
+      : sql`order by ${o.sort === 'duration' ? sql`f.seconds` : sql`f.note`} ${dir}, f.start_at ${dir}, f.entry_id ${dir}`;
   const invoice = invoiceOf(ws, sql`f.entry_id`);
   const where = copy?.part ? startPart(copy.part) : undefined;
   // The copy (PostgreSQL) joins the tags of the listing's own entries grouped once: looked up row by
@@ -1005,8 +1022,7 @@ export function compileDetailedListing(f: EngineFilter, o: DetailedSortKey, copy
   // million untagged entries: 4.0 CPU seconds for the whole copy instead of 5.0). A superset of the
   // entries is harmless (the join picks), so the same filters without the facts' split days. The
   // cursor (PGlite's path) keeps the lateral: PGlite ran the join slower (bench/README.md, Exports).
-  const tagged = sql`select e.id from time_entries e
-    left join projects p on p.workspace_id = e.workspace_id and p.id = e.project_id
+  const tagged = sql`select e.id from ${matchingFrom(f)}
     where ${matchingEntries(f)}${where ? sql` and ${where}` : sql``}`;
   const tagsOf = sql`array_agg(tt.tag_id::text order by tt.tag_id) as ids, array_agg(g.name order by g.name) as names
     from time_entry_tags tt join tags g on g.workspace_id = tt.workspace_id and g.id = tt.tag_id
@@ -1074,9 +1090,9 @@ export function compileDetailedCells(
   const order =
     o.sort === 'start'
       ? sql`order by d.start_at ${dir}, d.id ${dir}`
-      : sql`order by ${o.sort === 'duration' ? sql`d.duration_order` : sql`d.note`} ${dir}, d.start_at ${dir}, d.id ${dir}`;
+      : sql`order by ${o.sort === 'duration' ? sql`d.seconds` : sql`d.note`} ${dir}, d.start_at ${dir}, d.id ${dir}`;
   return sql`select ${sql.join(cells)} from (
-    select l.*, l.invoiced_at is not null as invoiced, coalesce(l.duration_seconds, -1) as duration_order,
+    select l.*, l.invoiced_at is not null as invoiced,
       array_to_string(l.tag_names, ', ') as tags,
       case when ${seenBy(seen.billable, sql`l.user_id`)} then l.billable_cents end as billable_amount,
       case when ${seenBy(seen.cost, sql`l.user_id`)} then l.cost_cents end as cost_amount

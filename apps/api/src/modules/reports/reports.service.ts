@@ -364,7 +364,7 @@ export function createReportsService(
           ? {
               // A description page's cursor holds no note text (it rides in URLs, and so in logs): the
               // note is read back by id when the next page is asked for (afterOf).
-              value: sort.sort === 'duration' ? (last.duration_seconds ?? -1) : '',
+              value: sort.sort === 'duration' ? Number(last.seconds) : '',
               start: new Date(last.start_at).toISOString(),
               id: last.id,
             }

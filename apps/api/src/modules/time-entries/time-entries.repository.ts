@@ -1,5 +1,6 @@
 import { type OperationNodeSource, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { finishedFrom } from '../../db/overlap.js';
 import { prepared, preparedByShape } from '../../db/prepared.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
@@ -204,15 +205,6 @@ async function withRelations(db: Db, workspaceId: string, rows: TimeEntryRow[]):
   }));
 }
 
-/**
- * The earliest start a finished entry ending after `at` can have in the workspace: `at` less its
- * longest stored entry, in exact seconds (a calendar day of interval would be 23 or 25 hours
- * across a daylight-saving change).
- */
-function earliestStartEndingAfter(workspaceId: string, at: Date) {
-  return sql<Date>`${at}::timestamptz - make_interval(secs => coalesce((select x.longest_seconds from time_entry_extents x where x.workspace_id = ${workspaceId}), 0))`;
-}
-
 /** An entry's tag ids and breaks (entry aliased `e`), as columns of its row. */
 const TAG_IDS = sql<string[]>`coalesce((select array_agg(t.tag_id::text order by t.tag_id) from time_entry_tags t
   where t.workspace_id = e.workspace_id and t.entry_id = e.id), '{}')`;
@@ -306,9 +298,7 @@ const listQuery = preparedByShape((db, f: EntryFilter & { workspaceId: string })
       from (${page}) e order by e.start_at desc, e.id desc`;
   if (f.from === undefined) return withTagsAndBreaks(newestFirst(matching()));
   // Each part ordered and limited on its own, so a long range stops reading at the page's end.
-  const finished = newestFirst(
-    matching().where('e.end_at', '>', f.from).where('e.start_at', '>=', earliestStartEndingAfter(workspaceId, f.from)),
-  );
+  const finished = newestFirst(matching().where(finishedFrom(workspaceId, f.from)));
   const running = matching().where('e.end_at', 'is', null);
   const page = sql<TimeEntryRow>`${finished} union all ${running} order by start_at desc, id desc limit ${f.limit}`;
   return withTagsAndBreaks(page);

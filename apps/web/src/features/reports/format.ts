@@ -2,7 +2,7 @@ import {
   type DurationFormat,
   formatDuration,
   formatMoney,
-  MONEY_MEASURES,
+  measureKind,
   type ReportDimension,
   type ReportKey,
   type ReportMeasure,
@@ -71,8 +71,9 @@ export function reportFormat(currency: string, durationFormat: DurationFormat) {
   const count = new Intl.NumberFormat(loc);
   const measure: MeasureFormatter = (m, value) => {
     if (value === null || value === undefined) return '—';
-    if (MONEY_MEASURES.includes(m)) return money(value);
-    if (m === 'entryCount') return count.format(value);
+    const kind = measureKind(m);
+    if (kind === 'money') return money(value);
+    if (kind === 'count') return count.format(value);
     return formatDuration(value, durationFormat);
   };
   return { duration: (s: number) => formatDuration(s, durationFormat), money, measure, currency };

@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Paper, Text } from '@mantine/core';
-import { MONEY_MEASURES, type ReportMeasure, type ReportMeasures } from '@sundial/core';
+import { measureKind, type ReportMeasure, type ReportMeasures } from '@sundial/core';
 import type { MeasureFormatter } from '../format';
 import { measureLabel } from '../format';
 
@@ -32,9 +32,10 @@ export default function MeasureBars({
   stacked?: boolean;
   colors?: string[];
 }) {
-  const money = series.some((m) => MONEY_MEASURES.includes(m));
-  const scale = money ? 100 : 3600;
   const first = series[0] ?? 'trackedSeconds';
+  // Bars of one kind: money in currency units, durations in hours, counts as they are.
+  const kind = measureKind(first);
+  const scale = { money: 100, duration: 3600, count: 1 }[kind];
   const data = bars.map((b) => ({
     group: b.label,
     ...Object.fromEntries(series.map((m) => [m, (b.measures[m] ?? 0) / scale])),
@@ -60,7 +61,10 @@ export default function MeasureBars({
         withLegend={series.length > 1}
         tickLine="y"
         gridAxis="y"
-        yAxisProps={{ width: money ? 72 : 60, tickFormatter: (v: number) => (money ? read(v) : `${v} h`) }}
+        yAxisProps={{
+          width: kind === 'money' ? 72 : 60,
+          tickFormatter: (v: number) => (kind === 'duration' ? `${v} h` : read(v)),
+        }}
         xAxisProps={{ interval: 'preserveStartEnd' }}
       />
     </Paper>
