@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.js';
-import type { Db } from './db/connection.js';
+import { type Db, heavyWorkFor } from './db/connection.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -106,6 +106,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   });
   jobs.schedule(rebuildRollupsJob, '* * * * *', {});
   const rates = createRatesService(db, timeEntries);
+  const heavy = heavyWorkFor(db);
   const logoOf = async (workspaceId: string) => (await workspaces.logo(workspaceId))?.data ?? null;
   const exports = createExportsService({
     reports,
@@ -116,6 +117,12 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     copyParts: config.EXPORT_COPY_PARTS,
     copySplitRows: config.EXPORT_COPY_SPLIT_ROWS,
     logoOf,
+    ...(heavy ? { heavy } : {}),
+    downloads: {
+      perUser: config.EXPORTS_PER_USER,
+      perWorkspace: config.EXPORTS_PER_WORKSPACE,
+      perProcess: config.EXPORTS_PER_PROCESS,
+    },
   });
   const savedReports = createSavedReportsService({
     db,
