@@ -17,6 +17,9 @@ export function sendDownload(
   writeTimeoutMs: number,
 ): FastifyReply {
   reply.raw.setTimeout(writeTimeoutMs, () => reply.raw.destroy());
+  // Whatever ended the answer (its end, a reader gone, the timeout), the file goes: a stream the
+  // response wraps (compression) would otherwise leave it open, paused, and its place taken.
+  reply.raw.once('close', () => file.stream.destroy());
   reply.header('content-type', file.contentType).header('cache-control', 'no-store');
   if (file.fileName !== undefined) reply.header('content-disposition', attachmentDisposition(file.fileName));
   if (file.sizeBytes !== undefined) reply.header('content-length', String(file.sizeBytes));

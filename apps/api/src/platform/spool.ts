@@ -21,7 +21,13 @@ export interface SpooledFile {
  */
 export async function spool(source: Readable, dir = os.tmpdir()): Promise<SpooledFile> {
   const file = path.join(dir, `sundial-spool-${randomUUID()}`);
-  const handle = await fs.promises.open(file, 'wx+', 0o600);
+  // Two descriptors: the writer's closes when the file is written, the reader's when it is read.
+  const writer = await fs.promises.open(file, 'wx', 0o600);
+  const reader = await fs.promises.open(file, 'r').catch(async (error: unknown) => {
+    await writer.close();
+    await fs.promises.unlink(file).catch(() => undefined);
+    throw error;
+  });
   let unlinked = await fs.promises.unlink(file).then(
     () => true,
     () => false,
@@ -32,14 +38,15 @@ export async function spool(source: Readable, dir = os.tmpdir()): Promise<Spoole
     fs.promises.unlink(file).catch(() => undefined);
   };
   try {
-    await pipeline(source, handle.createWriteStream({ autoClose: false, start: 0 }));
-    const { size } = await handle.stat();
-    const stream = fs.createReadStream('', { fd: handle, start: 0, autoClose: true });
+    await pipeline(source, writer.createWriteStream());
+    const { size } = await reader.stat();
+    const stream = fs.createReadStream('', { fd: reader, start: 0, autoClose: true });
     stream.once('close', forget);
     return { sizeBytes: size, stream };
   } catch (error) {
     source.destroy();
-    await handle.close().catch(() => undefined);
+    await writer.close().catch(() => undefined);
+    await reader.close().catch(() => undefined);
     forget();
     throw error;
   }
