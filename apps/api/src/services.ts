@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.js';
-import { type Db, heavyWorkFor } from './db/connection.js';
+import { type Db, heavyWorkFor, isEmbedded } from './db/connection.js';
+import { analyzeAll } from './db/statistics.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -62,6 +63,8 @@ export interface ServiceDeps {
 
 /** Forgets old time-entry idempotency keys and empties the trash past its undo window. */
 const pruneTimeEntriesJob = defineJob('time-entries.prune', z.object({}));
+/** ANALYZE of the whole embedded database (PGlite, where autovacuum does not run). */
+const analyzeJob = defineJob('db.analyze', z.object({}));
 
 /** Wires every service once; routes reach them through `app.services`. */
 export function createServices({ db, config, mailer, jobs, log, deliverPaymentEvent, now }: ServiceDeps) {
@@ -105,6 +108,11 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     await reports.foldRollups();
   });
   jobs.schedule(rebuildRollupsJob, '* * * * *', {});
+  // PGlite has no autovacuum: its planner statistics are refreshed hourly (docs/decisions/0016).
+  if (isEmbedded(db)) {
+    jobs.register(analyzeJob, () => analyzeAll(db));
+    jobs.schedule(analyzeJob, '47 * * * *', {});
+  }
   const rates = createRatesService(db, timeEntries);
   const heavy = heavyWorkFor(db);
   const logoOf = async (workspaceId: string) => (await workspaces.logo(workspaceId))?.data ?? null;
@@ -242,10 +250,13 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
       logoOf,
       ...(now ? { now } : {}),
     }),
-    imports: createImportsService(db, timeEntries, jobs, {
-      maxBytes: config.IMPORT_MAX_BYTES,
-      maxRows: config.IMPORT_MAX_ROWS,
-    }),
+    imports: createImportsService(
+      db,
+      timeEntries,
+      jobs,
+      { maxBytes: config.IMPORT_MAX_BYTES, maxRows: config.IMPORT_MAX_ROWS },
+      { analyzeAfterRows: config.ANALYZE_AFTER_ROWS },
+    ),
     events,
     liveUpdates,
     payments,

@@ -60,6 +60,10 @@ const heldCursors = new WeakMap<Db, PGliteDialect['heldCursor']>();
  */
 export const heldCursorFor = (db: Db): PGliteDialect['heldCursor'] | undefined => heldCursors.get(db);
 
+const embedded = new WeakSet<Db>();
+/** True for PGlite opened here (no autovacuum, one connection). */
+export const isEmbedded = (db: Db): boolean => embedded.has(db);
+
 const heavyWorks = new WeakMap<Db, HeavyWork>();
 /** The share of the database heavy work (exports) takes turns on, when `db` was opened here (db/heavy-work.ts). */
 export const heavyWorkFor = (db: Db): HeavyWork | undefined => heavyWorks.get(db);
@@ -150,5 +154,6 @@ export function openDb(options: DbOptions): DbHandle {
   heldCursors.set(db, dialect.heldCursor.bind(dialect));
   listeners.set(db, (channel, onPayload) => pglite.listen(channel, onPayload));
   heavyWorks.set(db, createHeavyWork(1));
+  embedded.add(db);
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
