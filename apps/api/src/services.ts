@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import { type Db, heavyWorkFor, isEmbedded } from './db/connection.js';
-import { analyzeAll } from './db/statistics.js';
+import { analyzeAll, analyzeTables, ROLLUP_TABLES } from './db/statistics.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -104,7 +104,8 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   scheduleSsoPurge(jobs, db);
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {
-    await reports.rebuildStaleRollups();
+    // A rebuild rewrites every rollup row of its workspaces: their statistics are new (0016).
+    if ((await reports.rebuildStaleRollups()) > 0) await analyzeTables(db, ROLLUP_TABLES);
     await reports.foldRollups();
   });
   jobs.schedule(rebuildRollupsJob, '* * * * *', {});
