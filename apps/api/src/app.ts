@@ -169,12 +169,23 @@ export async function buildApp({
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Ready only while the database answers promptly: a stuck database (its one PGlite connection or
+  // every pooled one held) takes this process out of the load balancer instead of hanging the probe.
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), config.READY_TIMEOUT_MS);
+    });
     try {
-      await sql`select 1`.execute(db);
-      return { status: 'ready' };
+      const answer = await Promise.race([sql`select 1`.execute(db), late]);
+      if (answer !== 'late') return { status: 'ready' };
+      return reply.status(503).send({
+        error: { code: 'not_ready', message: `The database did not answer within ${config.READY_TIMEOUT_MS} ms.` },
+      });
     } catch {
       return reply.status(503).send({ error: { code: 'not_ready', message: 'The database does not answer.' } });
+    } finally {
+      clearTimeout(timer);
     }
   });
 

@@ -101,6 +101,31 @@ const envSchema = z.object({
   EXPORT_COPY_PARTS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(8).default(2),
   /** See EXPORT_COPY_PARTS; 0 splits every such export, from exact quantiles (tests). */
   EXPORT_COPY_SPLIT_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(0).default(20_000),
+  /**
+   * A download (an export, a report CSV link, an export job's file) whose reader takes nothing for
+   * this many seconds is cut off: its socket is closed (docs/decisions/0016).
+   */
+  EXPORT_WRITE_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(3600).default(30),
+  /** Downloads of reports being made or sent at once, at most, per user (429 too_many_exports past it). */
+  EXPORTS_PER_USER: z.coerce.number({ error: 'must be a number' }).int().min(1).default(2),
+  /** ...per workspace. */
+  EXPORTS_PER_WORKSPACE: z.coerce.number({ error: 'must be a number' }).int().min(1).default(4),
+  /** ...per API process. */
+  EXPORTS_PER_PROCESS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(16),
+  /** PostgreSQL: connections in each process's pool. */
+  DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(3).max(1000).default(10),
+  /**
+   * PostgreSQL: how many of the pool's connections exports may hold at once; the rest (at least two)
+   * stay for requests and jobs. PGlite has one connection, which exports take in turns.
+   */
+  DATABASE_HEAVY_CONNECTIONS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(4),
+  /** /readyz answers 503 when the database does not answer `select 1` within this many milliseconds. */
+  READY_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(60_000).default(3_000),
+  /**
+   * Tables are analysed (fresh planner statistics) after a write of at least this many rows: an
+   * import, a seed, a rebuild of the rollups. PGlite, where autovacuum does not run, also hourly.
+   */
+  ANALYZE_AFTER_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(10_000),
   /** Whether this process runs queued jobs (mail, purges); with false it only enqueues them for others. */
   JOBS_ENABLED: z
     .enum(['true', 'false'], { error: 'must be true or false' })

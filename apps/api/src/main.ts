@@ -15,7 +15,12 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const handle = openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const handle = openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    heavyConnections: config.DATABASE_HEAVY_CONNECTIONS,
+  });
   const applied = await migrateToLatest(handle.db);
   const app = await buildApp({ config, db: handle.db });
   app.log.info(

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from './config.js';
-import type { Db } from './db/connection.js';
+import { type Db, heavyWorkFor, isEmbedded } from './db/connection.js';
+import { analyzeAll, analyzeTables, ROLLUP_TABLES } from './db/statistics.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -63,6 +64,8 @@ export interface ServiceDeps {
 
 /** Forgets old time-entry idempotency keys and empties the trash past its undo window. */
 const pruneTimeEntriesJob = defineJob('time-entries.prune', z.object({}));
+/** ANALYZE of the whole embedded database (PGlite, where autovacuum does not run). */
+const analyzeJob = defineJob('db.analyze', z.object({}));
 
 /** Wires every service once; routes reach them through `app.services`. */
 export function createServices({ db, config, mailer, jobs, log, deliverPaymentEvent, now }: ServiceDeps) {
@@ -103,11 +106,18 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   scheduleSsoPurge(jobs, db);
   const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
   jobs.register(rebuildRollupsJob, async () => {
-    await reports.rebuildStaleRollups();
+    // A rebuild rewrites every rollup row of its workspaces: their statistics are new (0016).
+    if ((await reports.rebuildStaleRollups()) > 0) await analyzeTables(db, ROLLUP_TABLES);
     await reports.foldRollups();
   });
   jobs.schedule(rebuildRollupsJob, '* * * * *', {});
+  // PGlite has no autovacuum: its planner statistics are refreshed hourly (docs/decisions/0016).
+  if (isEmbedded(db)) {
+    jobs.register(analyzeJob, () => analyzeAll(db));
+    jobs.schedule(analyzeJob, '47 * * * *', {});
+  }
   const rates = createRatesService(db, timeEntries);
+  const heavy = heavyWorkFor(db);
   const logoOf = async (workspaceId: string) => (await workspaces.logo(workspaceId))?.data ?? null;
   const exports = createExportsService({
     reports,
@@ -118,6 +128,12 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     copyParts: config.EXPORT_COPY_PARTS,
     copySplitRows: config.EXPORT_COPY_SPLIT_ROWS,
     logoOf,
+    ...(heavy ? { heavy } : {}),
+    downloads: {
+      perUser: config.EXPORTS_PER_USER,
+      perWorkspace: config.EXPORTS_PER_WORKSPACE,
+      perProcess: config.EXPORTS_PER_PROCESS,
+    },
   });
   const savedReports = createSavedReportsService({
     db,
@@ -243,10 +259,13 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
       logoOf,
       ...(now ? { now } : {}),
     }),
-    imports: createImportsService(db, timeEntries, jobs, {
-      maxBytes: config.IMPORT_MAX_BYTES,
-      maxRows: config.IMPORT_MAX_ROWS,
-    }),
+    imports: createImportsService(
+      db,
+      timeEntries,
+      jobs,
+      { maxBytes: config.IMPORT_MAX_BYTES, maxRows: config.IMPORT_MAX_ROWS },
+      { analyzeAfterRows: config.ANALYZE_AFTER_ROWS },
+    ),
     events,
     liveUpdates,
     payments,

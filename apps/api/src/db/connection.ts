@@ -5,6 +5,7 @@ import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { type CopyOut, pgCopyOut } from './copy-out.js';
+import { createHeavyWork, type HeavyWork } from './heavy-work.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { type PGliteLike, PGliteThread } from './pglite-thread.js';
 import type { Database } from './tables.js';
@@ -27,6 +28,10 @@ export interface DbOptions {
   pgliteOnMainThread?: boolean;
   /** Hears every statement sent (on PostgreSQL also begin and commit): for tests that count round trips. */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL: pooled connections (default 10). */
+  poolSize?: number;
+  /** PostgreSQL: how many of them heavy work (exports) may hold at once (default 4; PGlite: always 1). */
+  heavyConnections?: number;
 }
 
 export interface DbHandle {
@@ -46,6 +51,22 @@ export const listenerFor = (db: Db): Listen | undefined => listeners.get(db);
 const copiers = new WeakMap<Db, CopyOut>();
 /** COPY … TO STDOUT for the database behind `db` when it is PostgreSQL opened here (PGlite: undefined). */
 export const copyOutFor = (db: Db): CopyOut | undefined => copiers.get(db);
+
+const heldCursors = new WeakMap<Db, PGliteDialect['heldCursor']>();
+/**
+ * On PGlite, a statement read in chunks through a cursor WITH HOLD, each chunk a turn of its own
+ * on the one connection (PGliteDialect.heldCursor); undefined on PostgreSQL, where a stream holds
+ * a pooled connection of its own.
+ */
+export const heldCursorFor = (db: Db): PGliteDialect['heldCursor'] | undefined => heldCursors.get(db);
+
+const embedded = new WeakSet<Db>();
+/** True for PGlite opened here (no autovacuum, one connection). */
+export const isEmbedded = (db: Db): boolean => embedded.has(db);
+
+const heavyWorks = new WeakMap<Db, HeavyWork>();
+/** The share of the database heavy work (exports) takes turns on, when `db` was opened here (db/heavy-work.ts). */
+export const heavyWorkFor = (db: Db): HeavyWork | undefined => heavyWorks.get(db);
 
 /** A statement sent straight through a pool: its rows. */
 export type DirectQuery = <R>(sql: string, parameters: readonly unknown[]) => Promise<R[]>;
@@ -69,7 +90,8 @@ export function openDb(options: DbOptions): DbHandle {
       }
     : undefined;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const poolSize = options.poolSize ?? 10;
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: poolSize });
     // An idle pooled connection the server drops (restart, failover, pg_terminate_backend) is an
     // 'error' event on the pool; unhandled, it would crash the process. The pool discards that
     // connection and opens a new one on the next query, so there is nothing else to do.
@@ -77,7 +99,11 @@ export function openDb(options: DbOptions): DbHandle {
     // `cursor` lets a query stream (Kysely's .stream()): a Detailed export reads one statement in chunks.
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log });
     const connectionString = options.databaseUrl;
-    copiers.set(db, pgCopyOut(pool));
+    // Exports hold at most this many connections, so requests and the job runner always find one
+    // (docs/decisions/0016): at least two are kept for them whatever the setting.
+    const heavy = createHeavyWork(Math.max(1, Math.min(options.heavyConnections ?? 4, poolSize - 2)));
+    heavyWorks.set(db, heavy);
+    copiers.set(db, pgCopyOut(pool, heavy));
     if (!log) {
       directs.set(db, async <R>(text: string, parameters: readonly unknown[]) => {
         // As Kysely's driver sends it: the parameters as a fresh array (pg may keep it).
@@ -123,7 +149,11 @@ export function openDb(options: DbOptions): DbHandle {
   // loop, and every other request with it, for as long as it runs (bench/README.md, PGlite).
   const folder = dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite');
   const pglite: PGliteLike = options.pgliteOnMainThread ? new PGlite(folder) : new PGliteThread(folder);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log });
+  const dialect = new PGliteDialect({ pglite });
+  const db = new Kysely<Database>({ dialect, log });
+  heldCursors.set(db, dialect.heldCursor.bind(dialect));
   listeners.set(db, (channel, onPayload) => pglite.listen(channel, onPayload));
+  heavyWorks.set(db, createHeavyWork(1));
+  embedded.add(db);
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

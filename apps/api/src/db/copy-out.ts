@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import type { HeavyWork } from './heavy-work.js';
 
 /**
  * `COPY (query) TO STDOUT WITH (FORMAT csv)` on PostgreSQL: the database writes the CSV itself, so
@@ -16,9 +17,11 @@ import { to as copyTo } from 'pg-copy-streams';
  * of the copies one after the other) and the `beside` statements (an export's totals, answered while
  * the rows stream). What finds no spare connection runs on the first one, the beside statements
  * before its copies and the copies one after the other: an export never waits for the pool while it
- * holds a connection (exports that each hold one and wait for another could deadlock). The stream
- * holds its connections until it is read to the end or destroyed (then a connection mid-copy is
- * closed, not reused): whoever gets it must read or destroy it.
+ * holds a connection (exports that each hold one and wait for another could deadlock). Helpers also
+ * need a free slot of heavy work (db/heavy-work.ts; the caller holds one for the first connection),
+ * so exports leave the rest of the pool to requests and jobs. The stream holds its connections until
+ * it is read to the end or destroyed (then a connection mid-copy is closed, not reused): whoever gets
+ * it must read or destroy it, and never at a client's pace (the exports spool it to a file first).
  */
 export type CopyOut = (work: {
   beside: readonly CompiledQuery[];
@@ -83,6 +86,26 @@ async function runAll(client: pg.PoolClient, queries: readonly CompiledQuery[]) 
 /** True when `pool.connect()` would answer without waiting for another caller to release a connection. */
 const hasSpare = (pool: pg.Pool) => pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10);
 
+/**
+ * A spare connection for a helper, when the pool has one and heavy work a free slot (the caller
+ * holds a slot for its first connection): released with the slot.
+ */
+async function spareHelper(pool: pg.Pool, heavy: HeavyWork | undefined): Promise<pg.PoolClient | undefined> {
+  if (!hasSpare(pool)) return undefined;
+  const slot = heavy ? heavy.tryAcquire() : () => undefined;
+  if (!slot) return undefined;
+  const client = await pool.connect().catch((error: unknown) => {
+    slot();
+    throw error;
+  });
+  const release = client.release.bind(client);
+  client.release = (broken?: boolean | Error) => {
+    slot();
+    release(broken);
+  };
+  return client;
+}
+
 /** A copy on a connection of its own, written to `file` as it comes. */
 function spool(client: pg.PoolClient, text: string, file: string) {
   const release = held(client);
@@ -102,7 +125,7 @@ function spool(client: pg.PoolClient, text: string, file: string) {
   return { file, done, stop: () => copy.destroy() };
 }
 
-export function pgCopyOut(pool: pg.Pool): CopyOut {
+export function pgCopyOut(pool: pg.Pool, heavy?: HeavyWork): CopyOut {
   return async ({ beside, copies, workMem }) => {
     const texts = copies.map((copy) => `copy (${inlineParameters(copy)}) to stdout with (format csv)`);
     const settings = [NO_JIT, ...(workMem ? [`set local work_mem = ${pg.escapeLiteral(workMem)}`] : [])];
@@ -115,7 +138,11 @@ export function pgCopyOut(pool: pg.Pool): CopyOut {
       await client.query(BEGIN);
       for (const setting of settings) await client.query(setting);
       const wanted = texts.length - 1 + (beside.length > 0 ? 1 : 0);
-      while (helpers.length < wanted && hasSpare(pool)) helpers.push(await pool.connect());
+      while (helpers.length < wanted) {
+        const helper = await spareHelper(pool, heavy);
+        if (!helper) break;
+        helpers.push(helper);
+      }
       if (helpers.length > 0) {
         const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
         // Each helper holds the snapshot before the first copy starts: its end commits and so forgets it.

@@ -175,17 +175,62 @@ class PGliteDriver implements Driver {
   async destroy(): Promise<void> {
     if (!this.pglite.closed) await this.pglite.close();
   }
+
+  /** `work` on the database as the connection's one holder, outside Kysely (see `heldCursor`). */
+  async exclusive<T>(work: (pglite: PGliteLike) => Promise<T>): Promise<T> {
+    await this.#mutex.lock();
+    try {
+      return await work(this.pglite);
+    } finally {
+      this.#mutex.unlock();
+    }
+  }
 }
+
+let heldCursors = 0;
 
 /** Kysely on PGlite (Postgres compiled to WebAssembly), in this thread or in a worker thread. */
 export class PGliteDialect implements Dialect {
+  #driver: PGliteDriver | undefined;
   constructor(private readonly config: { pglite: PGliteLike }) {}
+
+  /**
+   * A statement's rows `chunkSize` at a time through a cursor WITH HOLD: the statement runs whole
+   * (and its rows are kept) as the cursor is declared, in one turn on the one connection, and each
+   * chunk is then fetched in a turn of its own, so other callers go between the chunks however long
+   * the reader takes over them: an export holds the database for its statement's run, not for its
+   * file's writing (docs/decisions/0016). The cursor is closed when the reader ends or stops.
+   */
+  async *heldCursor<R>(compiled: CompiledQuery, chunkSize: number): AsyncGenerator<R[]> {
+    const driver = this.#driver;
+    if (!driver) throw new Error('the dialect has no driver yet');
+    const cursor = `sundial_held_${++heldCursors}`;
+    await driver.exclusive((pglite) =>
+      pglite.transaction(async (tx) => {
+        // Planned for every row, as a plain statement is, not for the first tenth.
+        await tx.query('set local cursor_tuple_fraction = 1');
+        await tx.query(`declare ${cursor} no scroll cursor with hold for ${compiled.sql}`, [...compiled.parameters]);
+      }),
+    );
+    try {
+      for (;;) {
+        const { rows } = await driver.exclusive((pglite) =>
+          pglite.query<R>(`fetch forward ${chunkSize} from ${cursor}`, [], { rowMode: 'object' }),
+        );
+        if (rows.length > 0) yield rows;
+        if (rows.length < chunkSize) break;
+      }
+    } finally {
+      await driver.exclusive((pglite) => pglite.query(`close ${cursor}`)).catch(() => undefined);
+    }
+  }
 
   createAdapter(): DialectAdapter {
     return new PGliteAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.config.pglite);
+    this.#driver = new PGliteDriver(this.config.pglite);
+    return this.#driver;
   }
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new PostgresIntrospector(db);

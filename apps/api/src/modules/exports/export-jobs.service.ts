@@ -116,7 +116,7 @@ export function createExportJobsService(deps: {
       const params = new URLSearchParams(found.query);
       params.set('format', found.format);
       const file = await deps.exports.export(actor, params, { onRow: () => rowsDone++ });
-      // A stream not read holds its database connection: a count that failed ends it too.
+      // A stream not read holds its temporary file: a count that failed ends it too.
       const rows = await file.rows.catch((error: unknown) => {
         file.stream.destroy();
         throw error;

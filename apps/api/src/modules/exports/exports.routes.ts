@@ -2,7 +2,7 @@ import { createExportJobBody, exportJobList, exportJobView, exportQuery } from '
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
-import { attachmentDisposition } from '../../platform/downloads.js';
+import { sendDownload } from '../../platform/downloads.js';
 import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceParams as params } from '../../platform/schemas.js';
 
@@ -11,6 +11,7 @@ const jobParams = params.extend({ jobId: z.uuid() });
 /** Exports: any report of the engine as a CSV, XLSX or PDF file, with the report's own query string. */
 export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { exports, exportJobs } = app.services;
+  const writeTimeoutMs = app.config.EXPORT_WRITE_TIMEOUT_SECONDS * 1000;
 
   app.get(
     '/workspaces/:workspaceId/reports/export',
@@ -25,7 +26,8 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
           'streamed; it holds what the report shows the caller: the same people, money only where they may see it ' +
           '(a Summary or matrix with money measures they may not see answers 403 money_forbidden, as the report does). ' +
           'A report with more rows than EXPORT_JOB_MIN_ROWS (50,000 by default) answers 409 export_too_large: ' +
-          'start it with POST …/reports/export-jobs instead.',
+          'start it with POST …/reports/export-jobs instead. Past EXPORTS_PER_USER downloads under way at once ' +
+          '(2 by default; also per workspace and per server) it answers 429 too_many_exports with Retry-After.',
         params,
         querystring: exportQuery,
         response: errorResponses,
@@ -37,15 +39,9 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await exports.export(actorOf(request), request.url.includes('?') ? query : new URLSearchParams(), {
         // Counted before the first byte: a report too large to stream at once runs as a job.
         maxRows: exports.jobMinRows,
+        download: true,
       });
-      return (
-        reply
-          .header('content-type', file.contentType)
-          .header('content-disposition', attachmentDisposition(file.fileName))
-          .header('cache-control', 'no-store')
-          // The file streams as it is written; only the errors have a JSON schema.
-          .send(file.stream as never)
-      );
+      return sendDownload(reply, file, writeTimeoutMs);
     },
   );
 
@@ -107,12 +103,7 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const file = await exportJobs.file(actorOf(request), request.params.jobId);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', String(file.sizeBytes))
-        .header('content-disposition', attachmentDisposition(file.fileName))
-        .header('cache-control', 'no-store')
-        .send(file.stream as never);
+      return sendDownload(reply, file, writeTimeoutMs);
     },
   );
 };

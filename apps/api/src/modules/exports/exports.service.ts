@@ -23,10 +23,13 @@ import {
 } from '@sundial/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
+import type { HeavyWork } from '../../db/heavy-work.js';
 import type { MoneyAccess } from '../../platform/access.js';
 import { assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
+import { createConcurrencyLimits } from '../../platform/concurrency.js';
 import { AppError } from '../../platform/errors.js';
+import { spool } from '../../platform/spool.js';
 import type { RatesService } from '../rates/rates.service.js';
 import type { DetailedCellColumn, ReportsService } from '../reports/reports.service.js';
 import { sqlCellText } from './exports.copy.js';
@@ -42,7 +45,9 @@ export const PDF_MAX_ROWS = 10_000;
 export interface ExportFile {
   fileName: string;
   contentType: string;
+  /** The file, already written whole to a temporary file: reading it holds nothing of the database. */
   stream: Readable;
+  sizeBytes: number;
   /**
    * The rows the file holds (totals rows included): counted before streaming, or, for a CSV the
    * database writes, beside it (settling while it streams; a reader gone early may never see it).
@@ -53,6 +58,11 @@ export interface ExportFile {
 export interface ExportOptions {
   /** Refuse (409 export_too_large) a report with more rows than this, before the first byte. */
   maxRows?: number;
+  /**
+   * A download a client waits for: counted against the caps on exports under way (per user,
+   * workspace and process; 429 too_many_exports past them) from now until its stream closes.
+   */
+  download?: boolean;
   /** Called after each row is written to the stream (progress). */
   onRow?: () => void;
   /**
@@ -278,8 +288,30 @@ export function createExportsService(deps: {
   copyParts?: number;
   /** ...when it lists at least this many entries (0: always). */
   copySplitRows?: number;
+  /** The database's share for heavy work: each export reads the database holding one slot. */
+  heavy?: HeavyWork;
+  /** Downloads under way at once, at most (`download` exports): per user, per workspace, per process. */
+  downloads?: { perUser: number; perWorkspace: number; perProcess: number };
 }) {
   const { reports } = deps;
+  const underWay = createConcurrencyLimits('too_many_exports', 10);
+  const downloadRules = (actor: Actor, caps: NonNullable<typeof deps.downloads>) => [
+    {
+      key: `user:${actor.user.id}`,
+      limit: caps.perUser,
+      message: `You already have ${caps.perUser} downloads under way. Wait for one to finish, then try again.`,
+    },
+    {
+      key: `workspace:${actor.membership.workspace.id}`,
+      limit: caps.perWorkspace,
+      message: `This workspace already has ${caps.perWorkspace} downloads under way. Wait a moment, then try again.`,
+    },
+    {
+      key: 'process',
+      limit: caps.perProcess,
+      message: 'The server is busy with other downloads. Wait a moment, then try again.',
+    },
+  ];
 
   /** The range and filters in words, one line each. */
   async function describe(
@@ -626,81 +658,112 @@ export function createExportsService(deps: {
     },
 
     /**
-     * The report a query string names, as a file stream. Throws 403 plan_limit_reached without
-     * exports on the plan (Basic), 422 for a bad query, 403 money_forbidden as the report does; a failure after the first byte ends the stream.
+     * The report a query string names, as a file. Throws 403 plan_limit_reached without exports
+     * on the plan (Basic), 422 for a bad query, 403 money_forbidden as the report does, 429
+     * too_many_exports for a `download` past its caps; a failure while the file is made throws too.
      * `withoutCosts` leaves costs and margins out whatever the actor may see (a public CSV link
      * that does not include them): cost and margin measures are dropped, and Detailed's cost column.
+     * The file is made holding a slot of the database's heavy work and written whole to a
+     * temporary file before this answers, so no database connection ever waits on its reader
+     * (docs/decisions/0016); whoever gets the stream must read or destroy it (it holds a file).
      */
     async export(actor: Actor, params: URLSearchParams, exportOptions: ExportOptions = {}): Promise<ExportFile> {
       assertFeature(actor, 'export');
-      const { maxRows, onRow, withoutCosts = false } = exportOptions;
-      const query = queryOf(params, withoutCosts);
-      const options = parse(exportQuery, query);
-      const kind: ExportKind = options.kind;
-      const currency = (await deps.rates.settings(actor)).currency;
-      const title =
-        options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' }[kind];
-      if (kind === 'detailed' && options.format === 'csv' && deps.databaseCsv !== false) {
-        const bom = options.bom ?? false;
-        const copied = await copiedDetailedCsv(actor, query, currency, { withoutCosts, maxRows, bom, onRow });
-        if (copied)
-          return {
-            fileName: `${slug(title)}-${copied.range.from}-${copied.range.to}.csv`,
-            contentType: CONTENT_TYPES.csv,
-            stream: copied.stream,
-            rows: copied.rows,
-          };
+      const leave =
+        exportOptions.download && deps.downloads ? underWay.enter(downloadRules(actor, deps.downloads)) : undefined;
+      try {
+        const release = deps.heavy ? await deps.heavy.acquire() : () => undefined;
+        let file: Omit<ExportFile, 'sizeBytes'>;
+        let spooled: Awaited<ReturnType<typeof spool>>;
+        try {
+          file = await make(actor, params, exportOptions);
+          spooled = await spool(file.stream);
+        } finally {
+          release();
+        }
+        // Under way until its last byte is read, or until it is given up.
+        if (leave) for (const done of ['end', 'close']) spooled.stream.once(done, leave);
+        return { ...file, stream: spooled.stream, sizeBytes: spooled.sizeBytes };
+      } catch (error) {
+        leave?.();
+        throw error;
       }
-      let built: Omit<Awaited<ReturnType<typeof summaryTable>>, 'chart'> & { chart?: ExportTable['chart'] };
-      let filters: Omit<ReportQuery, 'groupBy'>;
-      if (kind === 'summary') {
-        const q = parse(reportQuery, query);
-        filters = q;
-        built = await summaryTable(actor, q, currency, options.format === 'pdf');
-      } else if (kind === 'matrix') {
-        const q = parse(matrixReportQuery, query);
-        filters = q;
-        built = await matrixTable(actor, q, currency);
-      } else if (kind === 'estimates') {
-        const q = parse(estimatesReportQuery, query);
-        filters = q;
-        built = await estimatesTable(actor, q, currency);
-      } else {
-        const d = await detailedTable(actor, query, currency, withoutCosts, maxRows);
-        filters = d.filters;
-        built = d;
-      }
-      if (maxRows !== undefined && built.count > maxRows + 1) throw exportTooLarge(maxRows);
-      const table: ExportTable = {
-        title,
-        workspace: actor.membership.workspace.name,
-        lines: [...(await describe(actor, filters, built.range)), ...built.extra],
-        columns: built.columns,
-        rows: onRow ? counted(built.rows, onRow) : built.rows,
-        dateFormat: actor.user.date_format,
-        timeFormat: actor.user.time_format,
-        currency,
-        fileName: `${slug(title)}-${built.range.from}-${built.range.to}`,
-        ...(built.chart ? { chart: built.chart } : {}),
-      };
-      if (options.format === 'pdf' && deps.logoOf) {
-        const logo = await deps.logoOf(actor.membership.workspace.id);
-        if (logo) table.logo = logo;
-      }
-      const stream =
-        options.format === 'csv'
-          ? writeCsv(table, { bom: options.bom ?? false })
-          : options.format === 'xlsx'
-            ? writeXlsx(table)
-            : writePdf(table, { maxRows: PDF_MAX_ROWS });
-      return {
-        fileName: `${table.fileName}.${options.format}`,
-        contentType: CONTENT_TYPES[options.format],
-        stream,
-        rows: Promise.resolve(built.count),
-      };
     },
   };
+
+  /** The file as it is made: a stream reading the database until its last byte. */
+  async function make(
+    actor: Actor,
+    params: URLSearchParams,
+    exportOptions: ExportOptions,
+  ): Promise<Omit<ExportFile, 'sizeBytes'>> {
+    const { maxRows, onRow, withoutCosts = false } = exportOptions;
+    const query = queryOf(params, withoutCosts);
+    const options = parse(exportQuery, query);
+    const kind: ExportKind = options.kind;
+    const currency = (await deps.rates.settings(actor)).currency;
+    const title =
+      options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' }[kind];
+    if (kind === 'detailed' && options.format === 'csv' && deps.databaseCsv !== false) {
+      const bom = options.bom ?? false;
+      const copied = await copiedDetailedCsv(actor, query, currency, { withoutCosts, maxRows, bom, onRow });
+      if (copied)
+        return {
+          fileName: `${slug(title)}-${copied.range.from}-${copied.range.to}.csv`,
+          contentType: CONTENT_TYPES.csv,
+          stream: copied.stream,
+          rows: copied.rows,
+        };
+    }
+    let built: Omit<Awaited<ReturnType<typeof summaryTable>>, 'chart'> & { chart?: ExportTable['chart'] };
+    let filters: Omit<ReportQuery, 'groupBy'>;
+    if (kind === 'summary') {
+      const q = parse(reportQuery, query);
+      filters = q;
+      built = await summaryTable(actor, q, currency, options.format === 'pdf');
+    } else if (kind === 'matrix') {
+      const q = parse(matrixReportQuery, query);
+      filters = q;
+      built = await matrixTable(actor, q, currency);
+    } else if (kind === 'estimates') {
+      const q = parse(estimatesReportQuery, query);
+      filters = q;
+      built = await estimatesTable(actor, q, currency);
+    } else {
+      const d = await detailedTable(actor, query, currency, withoutCosts, maxRows);
+      filters = d.filters;
+      built = d;
+    }
+    if (maxRows !== undefined && built.count > maxRows + 1) throw exportTooLarge(maxRows);
+    const table: ExportTable = {
+      title,
+      workspace: actor.membership.workspace.name,
+      lines: [...(await describe(actor, filters, built.range)), ...built.extra],
+      columns: built.columns,
+      rows: onRow ? counted(built.rows, onRow) : built.rows,
+      dateFormat: actor.user.date_format,
+      timeFormat: actor.user.time_format,
+      currency,
+      fileName: `${slug(title)}-${built.range.from}-${built.range.to}`,
+      ...(built.chart ? { chart: built.chart } : {}),
+    };
+    if (options.format === 'pdf' && deps.logoOf) {
+      const logo = await deps.logoOf(actor.membership.workspace.id);
+      if (logo) table.logo = logo;
+    }
+    const stream =
+      options.format === 'csv'
+        ? writeCsv(table, { bom: options.bom ?? false })
+        : options.format === 'xlsx'
+          ? writeXlsx(table)
+          : writePdf(table, { maxRows: PDF_MAX_ROWS });
+    return {
+      fileName: `${table.fileName}.${options.format}`,
+      contentType: CONTENT_TYPES[options.format],
+      stream,
+      rows: Promise.resolve(built.count),
+    };
+  }
 }
 
 export type ExportsService = ReturnType<typeof createExportsService>;

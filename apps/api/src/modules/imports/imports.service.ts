@@ -3,6 +3,7 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { ImportRowView, ImportView } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { analyzeAfterWrite, TIME_TABLES } from '../../db/statistics.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
@@ -183,6 +184,8 @@ export function createImportsService(
   timeEntries: TimeEntriesService,
   jobs: JobRunner,
   limits: ReadLimits = { maxBytes: MAX_BYTES, maxRows: MAX_ROWS },
+  /** Imports of at least this many rows analyse the time tables afterwards (ANALYZE_AFTER_ROWS). */
+  options: { analyzeAfterRows?: number } = {},
 ) {
   async function find(actor: Actor, id: string): Promise<ImportView> {
     assertCan(actor, 'projects:manage');
@@ -198,6 +201,7 @@ export function createImportsService(
     await repo.update(db, importId, ['queued'], { status: 'importing' });
     const workspaceId = found.workspace_id;
     const writer = { workspaceId, actorUserId: found.created_by_user_id };
+    let written = 0;
     try {
       await db.transaction().execute(async (tx) => {
         // A second worker (a lapsed lease) waits here and then finds the import done. Not a lock on
@@ -224,6 +228,7 @@ export function createImportsService(
           await yieldToEvents();
         }
         await repo.unstage(tx, importId);
+        written = imported;
         const detail = (locked.detail ?? {}) as Partial<Detail>;
         await repo.update(tx, importId, ['queued', 'importing'], {
           status: 'done',
@@ -242,7 +247,14 @@ export function createImportsService(
         status: 'failed',
         message: `The import stopped: ${(error as Error).message} Nothing was imported.`,
       });
+      return;
     }
+    // Fresh statistics for what a large import wrote (docs/decisions/0016): a failure here is no import's.
+    await analyzeAfterWrite(db, {
+      tables: TIME_TABLES,
+      rows: written,
+      threshold: options.analyzeAfterRows ?? 10_000,
+    }).catch(() => undefined);
   }
 
   const purge = (now: Date) => repo.purge(db, new Date(now.getTime() - KEEP_MS));

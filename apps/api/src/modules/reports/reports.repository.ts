@@ -1,7 +1,7 @@
 import type { ReportDimension, Rounding, TagMode, WeekStart } from '@sundial/core';
 import { WEEK_START_INDEX } from '@sundial/core';
 import { type QueryResult, type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/connection.js';
+import { type Db, heldCursorFor } from '../../db/connection.js';
 import { finishedFrom } from '../../db/overlap.js';
 
 /**
@@ -1150,10 +1150,18 @@ export const reportsRepository = {
   /**
    * A report statement read `chunkSize` rows at a time through a cursor, in a transaction of its
    * own with JIT off. The next chunk is read while the reader works on this one, so the database
-   * and the reader overlap; memory holds two chunks. The stream holds a connection (on PGlite, the
-   * one connection) until it ends, fails or its reader stops early, and only then gives it back.
+   * and the reader overlap; memory holds two chunks. The stream holds a connection until it ends,
+   * fails or its reader stops early, and only then gives it back. On PGlite, whose one connection
+   * everyone shares, the statement runs whole into a cursor WITH HOLD and each chunk is a turn of
+   * its own (PGliteDialect.heldCursor): others go between the chunks.
    */
   async *stream<R>(db: Db, query: RawBuilder<R>, chunkSize: number): AsyncGenerator<R[]> {
+    // PGlite: the one connection is held for the statement's run only, not between chunks.
+    const held = heldCursorFor(db);
+    if (held) {
+      yield* held<R>(query.compile(db), chunkSize);
+      return;
+    }
     const tx = await db.startTransaction().execute();
     let chunks: AsyncIterator<QueryResult<R>> | undefined;
     let ahead: Promise<IteratorResult<QueryResult<R>>> | undefined;

@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
+import { sendDownload } from '../../platform/downloads.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 
 const tags = ['saved reports'];
@@ -233,14 +234,11 @@ export const savedReportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const file = await savedReports.csv(request.params.file, { ip: request.ip });
-      return (
-        reply
-          .header('content-type', file.contentType)
-          .header('cache-control', 'no-store')
-          .header('referrer-policy', 'no-referrer')
-          .header('x-robots-tag', 'noindex')
-          // The file streams as it is written; only the errors have a JSON schema.
-          .send(file.stream as never)
+      reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
+      return sendDownload(
+        reply,
+        { stream: file.stream, contentType: file.contentType, sizeBytes: file.sizeBytes },
+        app.config.EXPORT_WRITE_TIMEOUT_SECONDS * 1000,
       );
     },
   );

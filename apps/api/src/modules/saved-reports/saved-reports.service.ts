@@ -467,7 +467,7 @@ export function createSavedReportsService(deps: {
       const withoutCosts = !link.include_costs;
       let file_: ExportFile;
       try {
-        file_ = await deps.exports.export(actor, params, { withoutCosts });
+        file_ = await deps.exports.export(actor, params, { withoutCosts, download: true });
       } catch (error) {
         // Money the creator may no longer see is left out, as the page link leaves it out.
         if (!moneyRefused(error)) throw error;
@@ -475,7 +475,7 @@ export function createSavedReportsService(deps: {
           .split(',')
           .filter((m) => m && !MONEY_MEASURES.includes(m as ReportMeasure));
         params.set('measures', kept.length ? kept.join(',') : 'trackedSeconds');
-        file_ = await deps.exports.export(actor, params, { withoutCosts });
+        file_ = await deps.exports.export(actor, params, { withoutCosts, download: true });
       }
       await repo.touchCsvLink(db, link.workspace_id, link.id, now);
       return file_;
