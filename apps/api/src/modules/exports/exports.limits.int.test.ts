@@ -6,8 +6,9 @@ import { insertBulkEntries, joinWorkspace, type SignedUp, signUp, useTestApp } f
 /**
  * Limits on downloads (issue 29), on a real server: at most EXPORTS_PER_USER (2) downloads under
  * way per user and EXPORTS_PER_WORKSPACE (3) per workspace, then 429 too_many_exports with
- * Retry-After, a place freed once its download is read. (EXPORT_WRITE_TIMEOUT_SECONDS cuts some of
- * them off, but not surely: loopback sockets may buffer a whole 13 MB file for a client that reads nothing.) And /readyz answers 503 when the database does not answer within READY_TIMEOUT_MS.
+ * Retry-After, a place freed once its download is read or cut off; a reader that takes nothing for
+ * EXPORT_WRITE_TIMEOUT_SECONDS (5) is cut off. And /readyz answers 503 when the database does not
+ * answer within READY_TIMEOUT_MS.
  */
 const ctx = useTestApp({
   EXPORT_JOB_MIN_ROWS: '1000000',
@@ -111,6 +112,41 @@ describe('downloads under way', () => {
     expect(bytes).toBe(Number(again.headers.get('content-length') ?? bytes));
     expect(bytes).toBeGreaterThan(8_000 * 1_500);
   }, 90_000);
+});
+
+describe('a reader that takes nothing', () => {
+  it('is cut off after EXPORT_WRITE_TIMEOUT_SECONDS, its place freed', async () => {
+    // The server's end of the connection, to see its writes stop and the timeout close it.
+    const accepted: net.Socket[] = [];
+    const onConnection = (socket: net.Socket) => accepted.push(socket);
+    ctx.t.app.server.on('connection', onConnection);
+    // Paused before its first byte, the client's receive window never grows: the server's socket
+    // fills after a few MB of the ~13 MB file and then makes no progress.
+    const stalled = stalledDownload(owner.cookie);
+    const until = async (what: string, ms: number, done: () => boolean) => {
+      const by = Date.now() + ms;
+      while (!done()) {
+        if (Date.now() > by) throw new Error(`${what} did not happen within ${ms} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    // The file is made (spooled) first, then sent: wait for the sending, however long making it takes.
+    await until('the sending', 60_000, () => accepted.some((socket) => socket.bytesWritten > 1_000_000));
+    const sending = accepted.find((socket) => socket.bytesWritten > 1_000_000) as net.Socket;
+    const began = Date.now();
+    await until('the cut', 30_000, () => sending.destroyed);
+    ctx.t.app.server.off('connection', onConnection);
+    // No progress for 5 s (the setting), then cut: not before, and not long after.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(4_000);
+    const { status, size, received } = await stalled.rest();
+    expect(status).toBe(200);
+    expect(size).toBeGreaterThan(8_000 * 1_500);
+    expect(received).toBeLessThan(size);
+    // Its place is free again: two more downloads of the owner's are taken.
+    const [a, b] = await Promise.all([download(owner), download(owner)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
+  }, 120_000);
 });
 
 describe('/readyz', () => {
