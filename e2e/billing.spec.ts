@@ -27,7 +27,7 @@ async function chooseProAndFillInvoiceInformation(page: Page, shots: boolean) {
 
   await expect(page).toHaveURL(/\/homepage\/subscription\?plan=pro&cycle=annual&licenses=3/);
   await page.getByLabel('Company name / your name').fill('Harbour Tools Inc.');
-  await page.getByLabel('Address').fill('1 Market Street');
+  await page.getByRole('textbox', { name: 'Address', exact: true }).fill('1 Market Street');
   await page.getByLabel('City').fill('San Francisco');
   await page.getByLabel('Zip / Postal').fill('94105');
   await page.getByRole('combobox', { name: 'Country' }).fill('United States of Am');
@@ -133,7 +133,7 @@ test.describe('billing', () => {
     await signUpOverHttp(page.request);
     await page.goto('/homepage/subscription?plan=pro&cycle=annual&licenses=1');
     await page.getByLabel('Company name / your name').fill('Muster GmbH');
-    await page.getByLabel('Address').fill('Hauptstraße 1');
+    await page.getByRole('textbox', { name: 'Address', exact: true }).fill('Hauptstraße 1');
     await page.getByLabel('City').fill('Berlin');
     await page.getByLabel('Zip / Postal').fill('10115');
     await page.getByRole('combobox', { name: 'Country' }).fill('Germa');

@@ -30,6 +30,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/v1/auth/password/forgot',
   'GET /api/v1/auth/password/reset/{token}',
   'POST /api/v1/auth/password/reset',
+  // The mailed confirmation link of an address: its single-use token proves it (decision 0014).
+  'POST /api/v1/auth/email/verify',
   // Single sign-on (modules/sso): reached before there is a session; a provider's callback proves who it is.
   'GET /api/v1/auth/oidc/providers',
   'GET /api/v1/auth/oidc/{providerId}/start',

@@ -195,7 +195,8 @@ describe.runIf(onPostgres)('a Detailed CSV written by PostgreSQL', () => {
   it.each([
     'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=Europe/Paris&sort=start&order=asc',
     'preset=custom&from=2026-10-21&to=2026-10-27&timeZone=Pacific/Auckland&sort=start&order=desc&bom=true',
-    'preset=custom&from=2026-10-18&to=2026-12-31&timeZone=UTC&sort=start&order=asc',
+    // Each range ends before the running timer (started when the test runs): its duration grows between two reads.
+    'preset=custom&from=2026-10-18&to=2026-11-15&timeZone=UTC&sort=start&order=asc',
     'preset=custom&from=2026-10-18&to=2026-11-02&timeZone=Asia/Kathmandu&sort=start&order=desc&roundingMode=up&roundingMinutes=15',
   ])('copied in parts at once, holds the bytes of one copy (%s)', async (query) => {
     await ok(manager, 'PATCH', '/api/v1/me', { dateFormat: 'DD.MM.YYYY', timeFormat: '12h' });
