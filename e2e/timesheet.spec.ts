@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { shot } from './support/shots';
-import { currentWorkspaceId, signUpOverHttp } from './support/users';
+import { confirmAddressOverHttp, currentWorkspaceId, signUpOverHttp } from './support/users';
 
 interface Entry {
   id: string;
@@ -21,7 +21,7 @@ test.describe('timesheet', () => {
     page,
     context,
   }) => {
-    await signUpOverHttp(page.request);
+    await confirmAddressOverHttp(page.request, await signUpOverHttp(page.request));
     const ws = await currentWorkspaceId(page.request);
     const project = await page.request.post(`/api/v1/workspaces/${ws}/projects`, {
       data: { name: 'Website', keywordsEnabled: true, keywords: ['release'] },
@@ -152,7 +152,7 @@ test.describe('timesheet', () => {
   test('a manual entry with a typed duration and a suggested project, an overlap flag, bulk edit, and delete with undo', async ({
     page,
   }) => {
-    await signUpOverHttp(page.request);
+    await confirmAddressOverHttp(page.request, await signUpOverHttp(page.request));
     const ws = await currentWorkspaceId(page.request);
     const newProject = async (data: object) =>
       (await (await page.request.post(`/api/v1/workspaces/${ws}/projects`, { data })).json()).id as string;
@@ -244,7 +244,7 @@ test.describe('timesheet', () => {
   test('overlapping entries stand side by side in the calendar, open for editing on a click, and take tags and a note in bulk', async ({
     page,
   }) => {
-    await signUpOverHttp(page.request);
+    await confirmAddressOverHttp(page.request, await signUpOverHttp(page.request));
     const ws = await currentWorkspaceId(page.request);
     const post = async (path: string, data: object) =>
       (await (await page.request.post(`/api/v1/workspaces/${ws}${path}`, { data })).json()).id as string;

@@ -62,7 +62,11 @@ export function useWorkspaceLogo(workspaceId: string) {
     queryKey: logoKey(workspaceId),
     queryFn: async () => {
       const response = await fetch(`/api/v1/workspaces/${workspaceId}/logo`, { credentials: 'same-origin' });
-      if (response.status === 404) return null;
+      if (response.status === 404) {
+        // Read to its end: an unread answer stays open in the browser (the page never goes quiet).
+        await response.arrayBuffer();
+        return null;
+      }
       if (!response.ok) throw new ApiError(response.status, 'unknown_error', 'The logo could not be loaded.');
       return dataUrlOf(await response.blob());
     },
