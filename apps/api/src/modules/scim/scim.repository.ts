@@ -237,40 +237,47 @@ export const scimRepository = {
    * person's, and a new one would let whoever holds it take the account over (issue 29).
    */
   async isWorkspaceOwnAccount(db: Db, workspaceId: string, userId: string): Promise<boolean> {
-    const made = await db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .where('provisioned_by_workspace_id', '=', workspaceId)
-      .executeTakeFirst();
-    if (!made) return false;
-    const elsewhere = await db
-      .selectFrom('memberships')
-      .select('workspace_id')
-      .where('user_id', '=', userId)
-      .where('workspace_id', '!=', workspaceId)
-      .executeTakeFirst();
-    if (elsewhere) return false;
-    const used = await db
-      .selectFrom('audit_log')
-      .select('id')
-      .where('actor_user_id', '=', userId)
-      .where((eb) =>
-        eb.or([
-          eb('action', 'in', [
-            'user.signed_in',
-            'user.password_reset',
-            'user.password_changed',
-            'user.identity_linked',
-          ]),
-          eb.and([
-            eb('action', '=', 'user.signed_in_sso'),
-            eb(sql`detail->>'provider'`, '!=', `workspace:${workspaceId}`),
-          ]),
-        ]),
+    // One statement: made here, a member nowhere else, never used by its person.
+    const row = await db
+      .selectFrom('users as u')
+      .select('u.id')
+      .where('u.id', '=', userId)
+      .where('u.provisioned_by_workspace_id', '=', workspaceId)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('memberships as m')
+              .select('m.workspace_id')
+              .whereRef('m.user_id', '=', 'u.id')
+              .where('m.workspace_id', '!=', workspaceId),
+          ),
+        ),
+      )
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('audit_log as a')
+              .select('a.id')
+              .whereRef('a.actor_user_id', '=', 'u.id')
+              .where((eb) =>
+                eb.or([
+                  eb('a.action', 'in', [
+                    'user.signed_in',
+                    'user.password_reset',
+                    'user.password_changed',
+                    'user.identity_linked',
+                  ]),
+                  eb.and([
+                    eb('a.action', '=', 'user.signed_in_sso'),
+                    eb(sql`a.detail->>'provider'`, '!=', `workspace:${workspaceId}`),
+                  ]),
+                ]),
+              ),
+          ),
+        ),
       )
       .executeTakeFirst();
-    return !used;
+    return row !== undefined;
   },
 
   /** The workspace's membership of a user, whatever its status (removed ones come back). */
