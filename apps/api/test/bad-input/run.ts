@@ -239,6 +239,10 @@ export function badInputSuite(family: Family): void {
     expect(await ctx.writes.changed()).toContain('groups');
     expect((await groups('')).statusCode).toBe(422);
     expect(await ctx.writes.changed()).toEqual([]);
+    // Settling runs what requests queued, never a schedule: no slot was ever put in the queue.
+    await settle(ctx.t.app);
+    const slots = await ctx.t.db.selectFrom('job_schedules').select('name').execute();
+    expect(slots).toEqual([]);
   });
 
   describe(`bad input to the ${family} routes`, () => {
