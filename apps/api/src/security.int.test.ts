@@ -13,7 +13,6 @@ import {
 } from '../test/harness.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { migrateToLatest } from './db/migrate.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 import { newId } from './platform/ids.js';
 
@@ -353,8 +352,7 @@ describe('/dev/mail', () => {
 
 describe('the request log', () => {
   it('never holds a reset, invitation or report CSV link token, nor an identity provider’s code and state, from a URL', async () => {
-    const { db, close } = await openTestDb();
-    await migrateToLatest(db);
+    const { db, close } = await openTestDb({ migrated: true });
     const stream = new PassThrough();
     let log = '';
     stream.on('data', (chunk) => {

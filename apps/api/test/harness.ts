@@ -3,7 +3,7 @@ import type { Role } from '@sundial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, type DbOptions, openDb } from '../src/db/connection.js';
@@ -19,24 +19,30 @@ export interface TestApp {
 
 /**
  * A fresh database for one test file: in-memory PGlite, or a new PostgreSQL database created
- * beside DATABASE_URL's (and dropped afterwards) when that is set.
+ * beside DATABASE_URL's (and dropped afterwards) when that is set. Empty, or with `migrated` at
+ * the latest schema (on PostgreSQL a copy of the run's migrated template).
  */
 export async function openTestDb(
-  options: Pick<DbOptions, 'onQuery'> = {},
+  options: Pick<DbOptions, 'onQuery'> & { migrated?: boolean } = {},
 ): Promise<{ db: Db; url?: string; close(): Promise<void> }> {
+  const { migrated = false, ...dbOptions } = options;
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const handle = openDb({ dataDir: 'memory://', ...options });
+    const handle = openDb({ dataDir: 'memory://', ...dbOptions });
+    if (migrated) await migrateToLatest(handle.db);
     return { db: handle.db, close: () => handle.close() };
   }
   const name = `sundial_test_${newId().replaceAll('-', '')}`;
+  // The run's migrated template (test/global-setup.ts) when asked for and there is one.
+  const template = migrated ? inject('pgTemplate') : '';
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = openDb({ databaseUrl: url.toString(), ...options });
+  const handle = openDb({ databaseUrl: url.toString(), ...dbOptions });
+  if (migrated && !template) await migrateToLatest(handle.db);
   return {
     db: handle.db,
     /** For a second connection pool, as another process would open. */
@@ -82,8 +88,7 @@ export async function createTestApp(
   deps: Pick<AppDeps, 'tokenAuthenticators' | 'now'> = {},
   dbOptions: Pick<DbOptions, 'onQuery'> = {},
 ): Promise<TestApp> {
-  const { db, close } = await openTestDb(dbOptions);
-  await migrateToLatest(db);
+  const { db, close } = await openTestDb({ ...dbOptions, migrated: true });
   const config = loadConfig({
     NODE_ENV: 'test',
     PUBLIC_URL: 'http://localhost:3000',
@@ -225,9 +230,8 @@ export function useLoggedTestApp(
   const ctx = { lines: [] as string[] } as { app: FastifyInstance; lines: string[] };
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const opened = await openTestDb();
+    const opened = await openTestDb({ migrated: true });
     close = opened.close;
-    await migrateToLatest(opened.db);
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => ctx.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const config = loadConfig({

@@ -16,7 +16,6 @@ import { membersRepository } from '../modules/members/members.repository.js';
 import { compileDetailedPage, compileReport, type EngineFilter } from '../modules/reports/reports.repository.js';
 import { timeEntriesRepository } from '../modules/time-entries/time-entries.repository.js';
 import type { Db } from './connection.js';
-import { migrateToLatest } from './migrate.js';
 
 /**
  * The list queries run against 100,000 entries of two workspaces (40 people, about three years
@@ -43,8 +42,7 @@ describe('query plans at 100,000 entries', () => {
   };
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDb());
-    await migrateToLatest(db);
+    ({ db, close } = await openTestDb({ migrated: true }));
     h = await seedHistory(db, {
       workspaces: 2,
       peoplePerWorkspace: 20,

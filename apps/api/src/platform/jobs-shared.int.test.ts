@@ -5,7 +5,6 @@ import { GENEROUS_LIMITS, openTestDb } from '../../test/harness.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDb } from '../db/connection.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { defineJob } from './jobs.js';
 
 const work = defineJob('test.work', z.object({ n: z.number().int() }));
@@ -16,8 +15,7 @@ const work = defineJob('test.work', z.object({ n: z.number().int() }));
  */
 describe.skipIf(!process.env.DATABASE_URL)('jobs shared by two app instances on one PostgreSQL', () => {
   it('runs each of 50 jobs exactly once across both instances', async () => {
-    const first = await openTestDb();
-    await migrateToLatest(first.db);
+    const first = await openTestDb({ migrated: true });
     const second = openDb({ databaseUrl: first.url });
     const config = loadConfig({
       NODE_ENV: 'test',

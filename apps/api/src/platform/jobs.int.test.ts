@@ -2,15 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openTestDb } from '../../test/harness.js';
 import type { Db } from '../db/connection.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { backoffDelay, createJobRunner, defineJob, type JobRunner } from './jobs.js';
 
 let db: Db;
 let closeDb: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, close: closeDb } = await openTestDb());
-  await migrateToLatest(db);
+  ({ db, close: closeDb } = await openTestDb({ migrated: true }));
 });
 afterAll(() => closeDb());
 beforeEach(async () => {

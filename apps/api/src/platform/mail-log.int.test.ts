@@ -4,12 +4,10 @@ import { GENEROUS_LIMITS, openTestDb, STRONG_PASSWORD, signUp, uniqueEmail } fro
 import { startInbox } from '../../test/smtp.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { migrateToLatest } from '../db/migrate.js';
 
 /** A real app whose log (JSON lines, at the default info level) the test reads. */
 async function appWithLog(env: Record<string, string> = {}) {
-  const { db, close } = await openTestDb();
-  await migrateToLatest(db);
+  const { db, close } = await openTestDb({ migrated: true });
   const stream = new PassThrough();
   const lines: Array<Record<string, unknown>> = [];
   let raw = '';

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../test/harness.js';
 import type { Db } from '../db/connection.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from './errors.js';
 import { hashedKey, rateLimiter } from './rate-limits.js';
 
@@ -10,8 +9,7 @@ let db: Db;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, close } = await openTestDb());
-  await migrateToLatest(db);
+  ({ db, close } = await openTestDb({ migrated: true }));
 });
 afterAll(() => close?.());
 

@@ -2,7 +2,6 @@ import { CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../../test/harness.js';
 import type { Db } from '../../db/connection.js';
-import { migrateToLatest } from '../../db/migrate.js';
 import type { ProjectViewer } from '../../platform/access.repository.js';
 import { projectsRepository as repo } from './projects.repository.js';
 
@@ -24,8 +23,7 @@ describe('query plans of the projects list and the pickers', () => {
   const member: ProjectViewer = { workspaceId: ws, userId: user, seesAll: false, seesPublic: true };
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDb());
-    await migrateToLatest(db);
+    ({ db, close } = await openTestDb({ migrated: true }));
     await sql`insert into workspaces (id, name, plan) values (${ws}, 'Big', 'free')`.execute(db);
     await sql`insert into users (id, email, password_hash) values (${user}, 'plans@example.org', 'x')`.execute(db);
     await sql`insert into memberships (workspace_id, user_id, role) values (${ws}, ${user}, 'owner')`.execute(db);
