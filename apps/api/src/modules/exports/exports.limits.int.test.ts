@@ -56,7 +56,10 @@ function stalledDownload(cookie: string) {
   socket.pause();
   socket.on('error', () => undefined);
   socket.once('connect', () =>
-    socket.write(`GET ${exportPath()} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n\r\n`),
+    // Connection: close, so the server hangs up once the answer is sent (not after the keep-alive's 72 s).
+    socket.write(
+      `GET ${exportPath()} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+    ),
   );
   return {
     rest: () =>
