@@ -24,6 +24,8 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data folder; 'memory://' keeps it in memory. */
   dataDir?: string;
+  /** PGlite: a file PGlite's dumpDataDir made, the database to start from (test databases, issue 31). */
+  image?: string;
   /** PGlite on this thread, as before it moved to a worker (bench/pglite-worker.mjs compares). */
   pgliteOnMainThread?: boolean;
   /** Hears every statement sent (on PostgreSQL also begin and commit): for tests that count round trips. */
@@ -148,7 +150,12 @@ export function openDb(options: DbOptions): DbHandle {
   // In a worker thread: a long statement (an import, a report) would otherwise hold the event
   // loop, and every other request with it, for as long as it runs (bench/README.md, PGlite).
   const folder = dataDir.startsWith('memory://') ? undefined : path.resolve(dataDir, 'pglite');
-  const pglite: PGliteLike = options.pgliteOnMainThread ? new PGlite(folder) : new PGliteThread(folder);
+  const pglite: PGliteLike = options.pgliteOnMainThread
+    ? new PGlite({
+        dataDir: folder,
+        ...(options.image ? { loadDataDir: new Blob([fs.readFileSync(options.image)]) } : {}),
+      })
+    : new PGliteThread(folder, options.image);
   const dialect = new PGliteDialect({ pglite });
   const db = new Kysely<Database>({ dialect, log });
   heldCursors.set(db, dialect.heldCursor.bind(dialect));

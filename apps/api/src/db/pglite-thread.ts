@@ -43,10 +43,11 @@ export class PGliteThread implements PGliteLike {
   #closed = false;
   #exited: Promise<void>;
 
-  constructor(dataDir?: string) {
+  /** `image`: a file dumpDataDir made, the database to start from (tests: a migrated one). */
+  constructor(dataDir?: string, image?: string) {
     // Plain JavaScript: it needs none of the parent's flags (a TypeScript loader, --input-type).
     this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir },
+      workerData: { dataDir, image },
       execArgv: [],
     });
     this.#worker.unref();

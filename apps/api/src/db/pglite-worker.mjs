@@ -2,13 +2,17 @@
 // queries). Plain JavaScript so it runs as is under tsx, vitest and the compiled bundle alike
 // (scripts/build-api.mjs copies it beside main.mjs). One message in, one message out per call;
 // notifications go out unasked.
+import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs in a worker thread.');
 
-const pglite = new PGlite(workerData?.dataDir);
+// A dumped data folder to start from, when given (tests start from a migrated one: issue 31).
+// One options object: PGlite reads a second argument only after a data folder's name.
+const image = workerData?.image ? { loadDataDir: new Blob([fs.readFileSync(workerData.image)]) } : {};
+const pglite = new PGlite({ dataDir: workerData?.dataDir, ...image });
 /** Open transactions by id: the PGlite transaction and the function that ends it. */
 const transactions = new Map();
 /** Active LISTENs by id: the function that stops each. */
