@@ -144,6 +144,7 @@ test.describe('client invoices', () => {
     await expect(confirm).toContainText('can go on a new invoice');
     await expect(confirm).toContainText('No credit note is made and nothing is sent');
     await expectNoSeriousViolations(page, 'void dialog');
+    await shotsAtWidths(page, 'client-invoices-void');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(drawer.getByTestId('invoice-status')).toHaveText('Issued');
     await drawer.getByRole('button', { name: 'Void', exact: true }).click();
