@@ -33,12 +33,17 @@ test.describe('client invoices', () => {
     await shotsAtWidths(page, 'client-invoices-empty');
 
     // A client with two projects and a month of billable time at two rates; other time left out.
+    // The workspace rounds up to 15 minutes, which invoices do too (decision 0019): whole-dollar
+    // rates on quarter hours, so each line's 0.01 h quantity x rate is the report's amount to the cent.
     const post = async (url: string, data: object) => {
       const response = await owner.post(`${ws}${url}`, { data });
       expect(response.status(), await response.text()).toBeLessThan(300);
       return response.json();
     };
-    await post('/rates', { level: 'workspace', effectiveFrom: '2020-01-01', billableCents: 95_50 });
+    expect(
+      (await owner.patch(`${ws}/time-settings`, { data: { roundingMode: 'up', roundingMinutes: 15 } })).status(),
+    ).toBe(200);
+    await post('/rates', { level: 'workspace', effectiveFrom: '2020-01-01', billableCents: 95_00 });
     const client = await post('/clients', { name: 'Harbour Co', currency: 'USD', address: '9 Pier Road' });
     const website = await post('/projects', { name: 'Website', clientId: client.id, isPublic: true });
     const shop = await post('/projects', { name: 'Shop', clientId: client.id, isPublic: true });
@@ -86,7 +91,12 @@ test.describe('client invoices', () => {
     await expect(entries.getByRole('row')).toHaveCount(5);
     await expect(entries.getByRole('row').nth(1)).toContainText('Olive Owner');
     await expect(entries.getByRole('row').nth(1)).toContainText('Website');
-    await expect(entries.getByRole('row').nth(1)).toContainText(formatMoney(Math.round((80 / 60) * 95_50), 'USD'));
+    // 1 h 20 min rounded up to 1.5 h at 95.00.
+    await expect(entries.getByRole('row').nth(1)).toContainText(formatMoney(1.5 * 95_00, 'USD'));
+    // Every line multiplies: hours shown x rate shown = amount shown.
+    const lines = drawer.getByTestId('invoice-lines').getByRole('row');
+    await expect(lines.filter({ hasText: 'Website' })).toContainText(['4.25', '$95.00/h', '$403.75'].join(''));
+    await expect(lines.filter({ hasText: 'Shop' })).toContainText(['3.75', '$120.00/h', '$450.00'].join(''));
     await expect(entries.getByRole('row').nth(4)).toContainText('Shop');
     await expectNoSeriousViolations(page, 'draft invoice');
     await shotsAtWidths(page, 'client-invoices-draft');
@@ -126,6 +136,22 @@ test.describe('client invoices', () => {
     await expect(page).toHaveURL(/\/homepage\/invoices\?invoice=/);
     await expect(drawer.getByRole('heading', { name: `${year}-0001` })).toBeVisible();
     await expect(drawer.getByRole('table', { name: 'Time on this invoice' }).getByRole('row')).toHaveCount(5);
+
+    // Voiding asks first, saying what it does; then the invoice says who voided it and keeps its number.
+    await drawer.getByRole('button', { name: 'Void', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Void this invoice?' });
+    await expect(confirm).toContainText(`Invoice ${year}-0001 stays in the list, marked Void`);
+    await expect(confirm).toContainText('can go on a new invoice');
+    await expect(confirm).toContainText('No credit note is made and nothing is sent');
+    await expectNoSeriousViolations(page, 'void dialog');
+    await shotsAtWidths(page, 'client-invoices-void');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(drawer.getByTestId('invoice-status')).toHaveText('Issued');
+    await drawer.getByRole('button', { name: 'Void', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Void invoice' }).click();
+    await expect(drawer.getByTestId('invoice-status')).toHaveText('Void');
+    await expect(drawer.getByTestId('invoice-voided')).toHaveText(/^Voided on \d{4}-\d{2}-\d{2} by Ada Admin\.$/);
+    await expect(drawer.getByRole('heading', { name: `${year}-0001` })).toBeVisible();
     await ownerContext.close();
   });
 });

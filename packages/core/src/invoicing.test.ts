@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatInvoiceNumber, invoiceMoney, invoiceNumberPatternError } from './invoicing.js';
+import {
+  convertCents,
+  formatExchangeRate,
+  formatHundredths,
+  formatInvoiceNumber,
+  invoiceMoney,
+  invoiceNumberPatternError,
+  lineAmountCents,
+  lineHundredths,
+  parseExchangeRate,
+} from './invoicing.js';
 
 describe('invoiceMoney', () => {
   it('adds the lines, takes the discount off, then each tax on what is left', () => {
@@ -79,5 +89,30 @@ describe('invoice numbers', () => {
     expect(invoiceNumberPatternError('{YYYY}')).toMatch(/counter/);
     expect(invoiceNumberPatternError('{00}-{00}')).toMatch(/once/);
     expect(invoiceNumberPatternError('{DD}-{00}')).toMatch(/Use only/);
+  });
+});
+
+describe('time lines and conversions', () => {
+  it('prints a quantity in hundredths of an hour whose product with the unit price is the amount', () => {
+    // 27 h 0 min 24 s: 27.0067 h prints as 27.01, and 27.01 x 120.00 is 3,241.20.
+    const hundredths = lineHundredths(27 * 3600 + 24);
+    expect(formatHundredths(hundredths)).toBe('27.01');
+    expect(lineAmountCents(120_00, hundredths)).toBe(3241_20);
+    expect(lineHundredths(18)).toBe(1); // halves up
+    expect(lineHundredths(17)).toBe(0);
+    expect(lineAmountCents(333, 25)).toBe(83); // 0.25 x 3.33 = 0.8325
+    expect(lineAmountCents(334, 25)).toBe(84); // 0.835, halves up
+  });
+
+  it('converts cents at a stated rate in millionths and reads rates of up to six decimals', () => {
+    expect(parseExchangeRate('0.9234')).toBe(923_400);
+    expect(parseExchangeRate(' 1 ')).toBe(1_000_000);
+    for (const bad of ['0', '-1', '1.1234567', 'abc', '', '1e3']) expect(parseExchangeRate(bad)).toBeNull();
+    expect(formatExchangeRate(923_400)).toBe('0.9234');
+    expect(formatExchangeRate(2_000_000)).toBe('2');
+    expect(convertCents(100_00, 923_400)).toBe(92_34);
+    expect(convertCents(1, 500_000)).toBe(1); // half a cent rounds up
+    expect(convertCents(-1, 500_000)).toBe(-1);
+    expect(convertCents(1_000_000_000, 150_000_000)).toBe(150_000_000_000);
   });
 });

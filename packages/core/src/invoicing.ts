@@ -83,3 +83,54 @@ export function formatInvoiceNumber(pattern: string, counter: number, day: strin
     return String(counter).padStart(token.length, '0');
   });
 }
+
+/**
+ * The quantity a time line prints: its seconds in hundredths of an hour, halves up (27.01 h is
+ * 2701). The invoice multiplies this printed quantity by the unit price, so the line reads true
+ * (decision 0019).
+ */
+export function lineHundredths(seconds: number): number {
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new TypeError('Seconds are a whole, non-negative number.');
+  return Math.floor((seconds * 2 + 36) / 72);
+}
+
+/** Hundredths of an hour as printed: 2701 -> "27.01". */
+export function formatHundredths(hundredths: number): string {
+  return (hundredths / 100).toFixed(2);
+}
+
+/** A time line's amount: the printed quantity (hundredths of an hour) times the unit price, rounded to the cent, halves up. */
+export function lineAmountCents(rateCents: number, hundredths: number): number {
+  if (!Number.isSafeInteger(rateCents) || !Number.isSafeInteger(hundredths))
+    throw new TypeError('Rates and quantities must be integers.');
+  return Number((BigInt(rateCents) * BigInt(hundredths) * 2n + 100n) / 200n);
+}
+
+/** Exchange rates are stored in millionths: 1 of the rate currency = micros / 1e6 of the invoice currency. */
+export const EXCHANGE_RATE_SCALE = 1_000_000;
+
+/** Cents of one currency in another at a stated rate (millionths), rounded to the cent, halves away from zero. */
+export function convertCents(cents: number, rateMicros: number): number {
+  if (!Number.isSafeInteger(cents) || !Number.isSafeInteger(rateMicros) || rateMicros <= 0)
+    throw new TypeError('Cents and the rate (in millionths) must be integers, the rate positive.');
+  const scaled = BigInt(Math.abs(cents)) * BigInt(rateMicros);
+  const rounded = Number((scaled * 2n + BigInt(EXCHANGE_RATE_SCALE)) / BigInt(2 * EXCHANGE_RATE_SCALE));
+  return cents < 0 ? -rounded : rounded;
+}
+
+/** "0.9234" -> 923400 (at most six decimals), or null when it is not such a positive number. */
+export function parseExchangeRate(text: string): number | null {
+  const match = /^(\d{1,7})(?:\.(\d{1,6}))?$/.exec(text.trim());
+  if (!match) return null;
+  const micros = Number(match[1]) * EXCHANGE_RATE_SCALE + Number((match[2] ?? '').padEnd(6, '0'));
+  return micros > 0 ? micros : null;
+}
+
+/** 923400 -> "0.9234" */
+export function formatExchangeRate(micros: number): string {
+  const whole = Math.floor(micros / EXCHANGE_RATE_SCALE);
+  const fraction = String(micros % EXCHANGE_RATE_SCALE)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BASIS_POINTS, invoiceNumberPatternError } from '../invoicing.js';
+import { BASIS_POINTS, invoiceNumberPatternError, parseExchangeRate } from '../invoicing.js';
 import { emailSchema } from './auth.js';
 import { daySchema } from './rates.js';
 import { text } from './text.js';
@@ -33,6 +33,10 @@ export const clientInvoiceMessages = {
   clientNotFound: 'Client not found.',
   amount: 'Enter an amount in cents: a whole number up to 1,000,000,000.',
   rate: 'Enter a rate from 0 to 100 % (in basis points: 0 to 10000).',
+  currency: 'Enter a currency code of three capital letters, such as EUR.',
+  sameCurrency: 'The invoice is in the workspace currency already: convert only to another currency.',
+  exchangeRate: 'Enter the exchange rate as a positive number with at most six decimals, such as 0.9234.',
+  exchangeSource: 'Say where the rate comes from, such as ECB reference rate.',
 } as const;
 
 const cents = z
@@ -54,11 +58,27 @@ export const invoiceDiscountSchema = z.discriminatedUnion('kind', [
 ]);
 export const invoiceTaxSchema = z.object({ name: text({ min: 1, max: 60, required: 'Name the tax.' }), basisPoints });
 
+/**
+ * Converting an invoice out of the workspace currency: the operator states the rate (1 workspace
+ * currency = `rate` of `currency`), its day and its source; the invoice prints all three.
+ */
+export const invoiceConversionSchema = z.object({
+  currency: z.string({ error: clientInvoiceMessages.currency }).regex(/^[A-Z]{3}$/, clientInvoiceMessages.currency),
+  rate: z
+    .string({ error: clientInvoiceMessages.exchangeRate })
+    .refine((r) => parseExchangeRate(r) !== null, clientInvoiceMessages.exchangeRate),
+  on: daySchema,
+  source: text({ min: 1, max: 200, required: clientInvoiceMessages.exchangeSource }),
+});
+export type InvoiceConversion = z.infer<typeof invoiceConversionSchema>;
+
 const range = {
   clientId: z.uuid({ error: clientInvoiceMessages.clientNotFound }),
   from: daySchema,
   to: daySchema,
   groupBy: z.enum(INVOICE_GROUPINGS, { error: 'Group lines by project, task, person or entry.' }),
+  /** Absent or null: the invoice is in the workspace currency, the one its rates are in. */
+  conversion: invoiceConversionSchema.nullable().optional(),
 };
 const rangeChecks = <T extends { from: string; to: string }>(schema: z.ZodType<T>) =>
   schema
@@ -118,6 +138,8 @@ export const clientInvoiceSettingsBody = z.object({
     .optional(),
   address: text({ max: 1000, tooLong: 'The address must be at most 1000 characters.' }).optional(),
   paymentDetails: text({ max: 1000, tooLong: 'Payment details must be at most 1000 characters.' }).optional(),
+  /** Invoices round each entry's time as the reports do (the workspace rounding); on by default. */
+  roundAsReports: z.boolean({ error: 'Round as reports do is on or off.' }).optional(),
 });
 export type ClientInvoiceSettingsBody = z.infer<typeof clientInvoiceSettingsBody>;
 
@@ -126,6 +148,7 @@ export const clientInvoiceSettingsView = z.object({
   nextNumber: z.number().int(),
   address: z.string(),
   paymentDetails: z.string(),
+  roundAsReports: z.boolean(),
 });
 export type ClientInvoiceSettingsView = z.infer<typeof clientInvoiceSettingsView>;
 
@@ -134,6 +157,9 @@ export const clientInvoiceLineView = z.object({
   description: z.string(),
   /** Time lines: the tracked seconds and the hourly rate when every entry of the line has the same. */
   seconds: z.number().int().nullable(),
+  /** Time lines: the quantity printed, hundredths of an hour; amountCents = hundredths x rateCents / 100 to the cent. */
+  hundredths: z.number().int().nullable(),
+  /** The unit price (per hour on time lines), in the invoice's currency. */
   rateCents: z.number().int().nullable(),
   amountCents: z.number().int(),
 });
@@ -148,8 +174,20 @@ export const invoiceMoneyView = z.object({
   totalCents: z.number().int(),
 });
 
+/** A stated conversion as printed: 1 `from` = `rate` `currency`, on `on`, from `source`. */
+export const invoiceConversionView = z.object({
+  from: z.string(),
+  currency: z.string(),
+  rate: z.string(),
+  on: z.string(),
+  source: z.string(),
+});
+
 export const clientInvoicePreviewView = z.object({
   currency: z.string(),
+  /** The workspace currency the rates are in (the entries' amounts). */
+  rateCurrency: z.string(),
+  conversion: invoiceConversionView.nullable(),
   entryCount: z.number().int(),
   lines: z.array(clientInvoiceLineView),
   money: invoiceMoneyView,
@@ -177,6 +215,8 @@ export const clientInvoiceEntryView = z.object({
   id: z.uuid(),
   userName: z.string(),
   start: z.string(),
+  /** The entry's day in the workspace's report time zone. */
+  day: z.string(),
   seconds: z.number().int(),
   rateCents: z.number().int().nullable(),
   amountCents: z.number().int(),
@@ -191,6 +231,12 @@ export const clientInvoiceView = clientInvoiceSummaryView.extend({
   notes: z.string(),
   discount: invoiceDiscountSchema.nullable(),
   sentAt: z.string().nullable(),
+  /** The workspace currency of the rates and of the entries' amounts. */
+  rateCurrency: z.string(),
+  conversion: invoiceConversionView.nullable(),
+  voidedAt: z.string().nullable(),
+  /** Who voided it (their name, or null when unknown). */
+  voidedBy: z.string().nullable(),
   lines: z.array(clientInvoiceLineView),
   money: invoiceMoneyView,
   entries: z.array(clientInvoiceEntryView),

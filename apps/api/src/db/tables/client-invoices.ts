@@ -12,6 +12,8 @@ export interface ClientInvoiceSettingsTable {
   next_number: Generated<number>;
   address: Generated<string>;
   payment_details: Generated<string>;
+  /** Invoices round each entry's time as the reports do (the workspace rounding); on unless turned off. */
+  round_as_reports: Generated<boolean>;
   updated_at: Timestamp;
 }
 
@@ -40,6 +42,13 @@ export interface ClientInvoicesTable {
   seller_address: Generated<string>;
   payment_details: Generated<string>;
   created_by_user_id: string | null;
+  /** The workspace currency the rates were in when drafted (null on invoices from before: then `currency`). */
+  rate_currency: string | null;
+  /** A stated conversion from rate_currency to currency: millionths (1 rate_currency = micros / 1e6 currency), day, source. */
+  exchange_rate_micros: ColumnType<string | null, number | null | undefined, number | null>;
+  exchange_rate_on: Day | null;
+  exchange_rate_source: string | null;
+  voided_by_user_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -20,7 +20,7 @@ interface World {
 
 const JAN = { from: '2026-01-01', to: '2026-01-31' };
 
-/** A workspace with a client (EUR) of two projects, 100.00 an hour, and time in January and February. */
+/** A workspace (USD) with a client (preferring EUR) of two projects, 100.00 an hour, and time in January and February. */
 async function world(): Promise<World> {
   owner = await signUp(ctx.t.app);
   await ok(owner, 'POST', '/rates', { level: 'workspace', effectiveFrom: '2025-01-01', billableCents: 100_00 });
@@ -46,15 +46,24 @@ async function world(): Promise<World> {
 const create = (w: World, body: object = {}) => ({ clientId: w.clientId, ...JAN, groupBy: 'project', ...body });
 
 describe('client invoices', () => {
-  it('previews and drafts an invoice of the unbilled billable time, grouped as asked, in the client’s currency', async () => {
+  it('previews and drafts an invoice of the unbilled billable time, grouped as asked, in the workspace currency', async () => {
     const w = await world();
     const byProject = await ok(owner, 'POST', '/client-invoices/preview', create(w));
     expect(byProject).toEqual({
-      currency: 'EUR',
+      currency: 'USD',
+      rateCurrency: 'USD',
+      conversion: null,
       entryCount: 3,
       lines: [
-        { kind: 'time', description: 'App', seconds: 4500, rateCents: 100_00, amountCents: 125_00 },
-        { kind: 'time', description: 'Website', seconds: 5400, rateCents: 100_00, amountCents: 150_00 },
+        { kind: 'time', description: 'App', seconds: 4500, hundredths: 125, rateCents: 100_00, amountCents: 125_00 },
+        {
+          kind: 'time',
+          description: 'Website',
+          seconds: 5400,
+          hundredths: 150,
+          rateCents: 100_00,
+          amountCents: 150_00,
+        },
       ],
       money: expect.objectContaining({ subtotalCents: 275_00, totalCents: 275_00 }),
     });
@@ -76,7 +85,7 @@ describe('client invoices', () => {
     expect(draft).toMatchObject({
       status: 'draft',
       number: null,
-      currency: 'EUR',
+      currency: 'USD',
       clientName: 'Acme',
       totalCents: 275_00,
     });
@@ -155,6 +164,7 @@ describe('client invoices', () => {
       kind: 'fixed',
       description: 'Hosting',
       seconds: null,
+      hundredths: null,
       rateCents: null,
       amountCents: 19_99,
     });
@@ -252,7 +262,7 @@ describe('client invoices', () => {
 
     const list = await ok(owner, 'GET', '/client-invoices?status=paid');
     expect(list.items.map((i: { id: string }) => i.id)).toEqual([next.id]);
-    expect(list.totals).toEqual([{ status: 'paid', currency: 'EUR', count: 1, totalCents: 275_00 }]);
+    expect(list.totals).toEqual([{ status: 'paid', currency: 'USD', count: 1, totalCents: 275_00 }]);
     const actions = await auditTrail(ctx.t.db, { subjectId: next.id });
     expect(actions.map((a) => a.action)).toEqual([
       'client_invoice.created',
@@ -269,6 +279,7 @@ describe('client invoices', () => {
       nextNumber: 1,
       address: '',
       paymentDetails: '',
+      roundAsReports: true,
     });
     const bad = await call(owner, 'PUT', '/client-invoice-settings', { numberPattern: 'INV-{YYYY}' });
     expect(bad.statusCode).toBe(422);

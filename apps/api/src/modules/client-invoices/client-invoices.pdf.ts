@@ -1,4 +1,4 @@
-import { type ClientInvoiceView, formatBasisPoints, formatDuration, formatMoney } from '@sundial/core';
+import { type ClientInvoiceView, formatBasisPoints, formatHundredths, formatMoney } from '@sundial/core';
 
 const MARGIN = 56;
 const LOGO = 40;
@@ -72,7 +72,9 @@ export async function writeClientInvoicePdf(
     invoice.dueOn ? `Due ${invoice.dueOn}` : null,
     `Period ${invoice.periodFrom} to ${invoice.periodTo}`,
     invoice.status === 'paid' && invoice.paidOn ? `Paid ${invoice.paidOn}` : null,
-    invoice.status === 'void' ? 'VOID' : null,
+    invoice.status === 'void'
+      ? `VOID${invoice.voidedAt ? ` ${invoice.voidedAt.slice(0, 10)}` : ''}${invoice.voidedBy ? ` by ${printable(invoice.voidedBy)}` : ''}`
+      : null,
   ];
   for (const fact of facts)
     if (fact) doc.text(fact, MARGIN + width / 2, undefined, { width: width / 2, align: 'right' });
@@ -125,7 +127,7 @@ export async function writeClientInvoicePdf(
   for (const line of invoice.lines)
     row([
       printable(line.description),
-      line.seconds === null ? '' : formatDuration(line.seconds, 'decimal'),
+      line.hundredths === null ? '' : formatHundredths(line.hundredths),
       line.rateCents === null ? '' : `${money(line.rateCents)}/h`,
       money(line.amountCents),
     ]);
@@ -151,7 +153,10 @@ export async function writeClientInvoicePdf(
     doc.font(FONT).fillColor(INK).text(printable(seller.paymentDetails), { width });
   }
   doc.moveDown();
-  doc.fillColor(MUTED).text(`Amounts in ${invoice.currency}.`, MARGIN, undefined, { width });
+  const conversion = invoice.conversion
+    ? ` Converted from ${invoice.conversion.from} at 1 ${invoice.conversion.from} = ${invoice.conversion.rate} ${invoice.conversion.currency} (${printable(invoice.conversion.source)}, ${invoice.conversion.on}).`
+    : '';
+  doc.fillColor(MUTED).text(`Amounts in ${invoice.currency}.${conversion}`, MARGIN, undefined, { width });
   doc.end();
   return done;
 }

@@ -1,4 +1,4 @@
-import type { ClientInvoiceStatus, InvoiceDiscount, InvoiceTax } from '@sundial/core';
+import type { ClientInvoiceStatus, InvoiceDiscount, InvoiceTax, RoundingMinutes, RoundingMode } from '@sundial/core';
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type {
@@ -33,6 +33,12 @@ export interface InvoiceRow {
   client_address: string;
   seller_address: string;
   payment_details: string;
+  rate_currency: string;
+  exchange_rate_micros: number | null;
+  exchange_rate_on: string | null;
+  exchange_rate_source: string | null;
+  voided_at: Date | null;
+  voided_by: string | null;
   created_at: Date;
 }
 
@@ -49,7 +55,9 @@ export interface CandidateEntry {
   task_name: string | null;
   note: string;
   start_at: Date;
-  seconds: number;
+  end_at: Date;
+  /** Its breaks (start and end instants; a finished entry's breaks are closed). */
+  breaks: [string, string | null][];
   rate_cents: number | null;
   /** The invoice it is on already (then it is not unbilled). */
   invoice_id: string | null;
@@ -61,9 +69,19 @@ export interface InvoiceFilter {
   entryId?: string;
 }
 
+/** How the workspace reports: its report zone and rounding, its rate currency, and whether invoices round. */
+export interface InvoiceContext {
+  time_zone: string;
+  rounding_mode: RoundingMode;
+  rounding_minutes: RoundingMinutes;
+  currency: string;
+  round_as_reports: boolean;
+}
+
 function selectInvoices(db: Db, workspaceId: string) {
   return db
     .selectFrom('client_invoices as i')
+    .leftJoin('users as voider', 'voider.id', 'i.voided_by_user_id')
     .where('i.workspace_id', '=', workspaceId)
     .select([
       'i.id',
@@ -87,6 +105,12 @@ function selectInvoices(db: Db, workspaceId: string) {
       'i.client_address',
       'i.seller_address',
       'i.payment_details',
+      sql<string>`coalesce(i.rate_currency, i.currency)`.as('rate_currency'),
+      sql<number | null>`i.exchange_rate_micros::float8`.as('exchange_rate_micros'),
+      day('i.exchange_rate_on').as('exchange_rate_on'),
+      'i.exchange_rate_source',
+      'i.voided_at',
+      'voider.name as voided_by',
       'i.created_at',
     ]);
 }
@@ -95,15 +119,40 @@ export const clientInvoicesRepository = {
   async settings(db: Db, workspaceId: string) {
     return db
       .selectFrom('client_invoice_settings')
-      .select(['number_pattern', 'next_number', 'address', 'payment_details'])
+      .select(['number_pattern', 'next_number', 'address', 'payment_details', 'round_as_reports'])
       .where('workspace_id', '=', workspaceId)
       .executeTakeFirst();
+  },
+
+  /** The workspace's report zone and rounding (time settings), rate currency and invoice rounding choice. */
+  async context(db: Db, workspaceId: string): Promise<InvoiceContext> {
+    const row = await db
+      .selectFrom('workspaces as w')
+      .leftJoin('time_settings as t', 't.workspace_id', 'w.id')
+      .leftJoin('rate_settings as r', 'r.workspace_id', 'w.id')
+      .leftJoin('client_invoice_settings as s', 's.workspace_id', 'w.id')
+      .select([
+        sql<string>`coalesce(t.report_time_zone, 'UTC')`.as('time_zone'),
+        sql<RoundingMode>`coalesce(t.rounding_mode, 'none')`.as('rounding_mode'),
+        sql<RoundingMinutes>`coalesce(t.rounding_minutes, 1)`.as('rounding_minutes'),
+        sql<string>`coalesce(r.currency, 'USD')`.as('currency'),
+        sql<boolean>`coalesce(s.round_as_reports, true)`.as('round_as_reports'),
+      ])
+      .where('w.id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    return row;
   },
 
   async saveSettings(
     tx: Db,
     workspaceId: string,
-    values: Partial<{ number_pattern: string; next_number: number; address: string; payment_details: string }>,
+    values: Partial<{
+      number_pattern: string;
+      next_number: number;
+      address: string;
+      payment_details: string;
+      round_as_reports: boolean;
+    }>,
   ): Promise<void> {
     await tx
       .insertInto('client_invoice_settings')
@@ -129,13 +178,16 @@ export const clientInvoicesRepository = {
   },
 
   async client(db: Db, workspaceId: string, clientId: string) {
-    return db
-      .selectFrom('clients as c')
-      .leftJoin('rate_settings as r', 'r.workspace_id', 'c.workspace_id')
-      .select(['c.id', 'c.name', 'c.address', sql<string>`coalesce(c.currency, r.currency, 'USD')`.as('currency')])
-      .where('c.workspace_id', '=', workspaceId)
-      .where('c.id', '=', clientId)
-      .executeTakeFirst();
+    return (
+      db
+        .selectFrom('clients as c')
+        .leftJoin('rate_settings as r', 'r.workspace_id', 'c.workspace_id')
+        // The client's preferred currency is a hint for converting, never the invoice's own (decision 0019).
+        .select(['c.id', 'c.name', 'c.address', sql<string>`coalesce(c.currency, r.currency, 'USD')`.as('currency')])
+        .where('c.workspace_id', '=', workspaceId)
+        .where('c.id', '=', clientId)
+        .executeTakeFirst()
+    );
   },
 
   /**
@@ -163,7 +215,9 @@ export const clientInvoicesRepository = {
         't.name as task_name',
         'e.note',
         'e.start_at',
-        sql<number>`e.duration_seconds`.as('seconds'),
+        sql<Date>`e.end_at`.as('end_at'),
+        sql<[string, string | null][]>`(select coalesce(json_agg(json_build_array(b.start_at, b.end_at)), '[]'::json)
+          from time_entry_breaks b where b.workspace_id = e.workspace_id and b.entry_id = e.id)`.as('breaks'),
         'e.billable_rate_cents as rate_cents',
         'l.invoice_id',
       ])
@@ -226,7 +280,7 @@ export const clientInvoicesRepository = {
 
   async find(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}) {
     let query = selectInvoices(db, workspaceId).where('i.id', '=', id);
-    if (options.lock) query = query.forUpdate();
+    if (options.lock) query = query.forUpdate('i');
     return (await query.executeTakeFirst()) as InvoiceRow | undefined;
   },
 
@@ -270,7 +324,7 @@ export const clientInvoicesRepository = {
   },
 
   /** The invoice's entries as invoiced, in time order. */
-  async entries(db: Db, workspaceId: string, invoiceId: string) {
+  async entries(db: Db, workspaceId: string, invoiceId: string, timeZone: string) {
     return db
       .selectFrom('client_invoice_entries as l')
       .innerJoin('time_entries as e', 'e.id', 'l.entry_id')
@@ -281,6 +335,7 @@ export const clientInvoicesRepository = {
         'e.id',
         'u.name as user_name',
         'e.start_at',
+        sql<string>`to_char(e.start_at at time zone ${timeZone}, 'YYYY-MM-DD')`.as('day'),
         'l.seconds',
         'l.rate_cents',
         'l.amount_cents',

@@ -5,12 +5,15 @@ import {
   type ClientInvoiceSettingsView,
   type ClientInvoiceView,
   type CreateClientInvoiceBody,
+  formatExchangeRate,
   formatInvoiceNumber,
   formatMoney,
   type ListClientInvoicesQuery,
   MAX_INVOICE_CENTS,
   clientInvoiceMessages as messages,
+  NO_ROUNDING,
   type PreviewClientInvoiceBody,
+  parseExchangeRate,
   type SendClientInvoiceBody,
   type UpdateClientInvoiceBody,
 } from '@sundial/core';
@@ -37,7 +40,13 @@ const CONSTRAINTS: ConstraintTable = {
   client_invoices_workspace_id_client_id_fkey: { message: messages.clientNotFound, field: 'clientId', status: 422 },
 };
 
-const DEFAULT_SETTINGS = { number_pattern: '{YYYY}-{0000}', next_number: 1, address: '', payment_details: '' };
+const DEFAULT_SETTINGS = {
+  number_pattern: '{YYYY}-{0000}',
+  next_number: 1,
+  address: '',
+  payment_details: '',
+  round_as_reports: true,
+};
 
 const conflict = (code: string, message: string) => new AppError(code, message, { status: 409 });
 
@@ -74,9 +83,10 @@ export function createClientInvoicesService({
   const today = () => now().toISOString().slice(0, 10);
 
   async function view(dbOrTx: Db, workspaceId: string, row: InvoiceRow): Promise<ClientInvoiceView> {
+    const { time_zone } = await repo.context(dbOrTx, workspaceId);
     const [lines, entries] = await Promise.all([
       repo.lines(dbOrTx, workspaceId, row.id),
-      repo.entries(dbOrTx, workspaceId, row.id),
+      repo.entries(dbOrTx, workspaceId, row.id, time_zone),
     ]);
     return presentInvoice(row, lines, entries);
   }
@@ -87,17 +97,35 @@ export function createClientInvoicesService({
     return row;
   }
 
-  /** The client and its unbilled entries in the range (409 when all of it is on invoices, 422 when there is none). */
+  /**
+   * The client and its unbilled entries in the range as lines (409 when all of it is on invoices, 422
+   * when there is none), counted as the reports count them, in the workspace currency or converted
+   * at the stated rate (422 when asked to convert into the workspace currency itself).
+   */
   async function unbilled(tx: Db, workspaceId: string, body: PreviewClientInvoiceBody) {
     const client = await repo.client(tx, workspaceId, body.clientId);
     if (!client) throw validationError({ clientId: messages.clientNotFound });
+    const context = await repo.context(tx, workspaceId);
+    const conversion = body.conversion ?? null;
+    if (conversion && conversion.currency === context.currency)
+      throw validationError({ 'conversion.currency': messages.sameCurrency });
+    const rateMicros = conversion ? parseExchangeRate(conversion.rate) : null;
     const candidates = await repo.candidates(tx, workspaceId, body.clientId, body.from, body.to);
     const free = candidates.filter((e) => e.invoice_id === null);
     if (free.length === 0) {
       if (candidates.length > 0) throw conflict('entries_already_invoiced', messages.allInvoiced);
       throw new AppError('no_unbilled_time', messages.noTime, { status: 422 });
     }
-    return { client, ...timeLines(free, body.groupBy) };
+    const rounding = context.round_as_reports
+      ? { mode: context.rounding_mode, minutes: context.rounding_minutes }
+      : NO_ROUNDING;
+    return {
+      client,
+      rateCurrency: context.currency,
+      currency: conversion?.currency ?? context.currency,
+      conversion: conversion && rateMicros !== null ? { ...conversion, rateMicros } : null,
+      ...timeLines(free, { groupBy: body.groupBy, timeZone: context.time_zone, rounding, rateMicros }),
+    };
   }
 
   /** Recomputes and stores the total after a change of lines, discount or taxes; refuses impossible money. */
@@ -191,6 +219,7 @@ export function createClientInvoicesService({
           ...(body.nextNumber !== undefined ? { next_number: body.nextNumber } : {}),
           ...(body.address !== undefined ? { address: body.address } : {}),
           ...(body.paymentDetails !== undefined ? { payment_details: body.paymentDetails } : {}),
+          ...(body.roundAsReports !== undefined ? { round_as_reports: body.roundAsReports } : {}),
         });
         await audit(tx, { action: 'client_invoice_settings.updated', actorUserId: actor.userId, workspaceId });
         return presentSettings((await repo.settings(tx, workspaceId)) ?? DEFAULT_SETTINGS);
@@ -219,9 +248,17 @@ export function createClientInvoicesService({
     /** The lines an invoice of this client's unbilled time would have; nothing is written. */
     async preview(actor: Actor, body: PreviewClientInvoiceBody): Promise<ClientInvoicePreviewView> {
       const { workspaceId } = guard(actor);
-      const { client, lines, invoiced } = await unbilled(db, workspaceId, body);
+      const { lines, invoiced, currency, rateCurrency, conversion } = await unbilled(db, workspaceId, body);
       return {
-        currency: client.currency,
+        currency,
+        rateCurrency,
+        conversion: conversion && {
+          from: rateCurrency,
+          currency: conversion.currency,
+          rate: formatExchangeRate(conversion.rateMicros),
+          on: conversion.on,
+          source: conversion.source,
+        },
         entryCount: invoiced.length,
         lines: lines.map(presentLine),
         money: moneyOf(lines, { discount: null, taxes: [] }),
@@ -232,7 +269,7 @@ export function createClientInvoicesService({
     async create(actor: Actor, body: CreateClientInvoiceBody): Promise<ClientInvoiceView> {
       const { workspaceId } = guard(actor);
       return db.transaction().execute(async (tx) => {
-        const { client, lines, invoiced } = await unbilled(tx, workspaceId, body);
+        const { client, lines, invoiced, currency, rateCurrency, conversion } = await unbilled(tx, workspaceId, body);
         const id = newId();
         const total = moneyOf(lines, { discount: null, taxes: [] }).totalCents;
         if (total > MAX_INVOICE_CENTS) throw validationError({ to: messages.amount });
@@ -241,7 +278,11 @@ export function createClientInvoicesService({
             id,
             workspace_id: workspaceId,
             client_id: client.id,
-            currency: client.currency,
+            currency,
+            rate_currency: rateCurrency,
+            exchange_rate_micros: conversion?.rateMicros ?? null,
+            exchange_rate_on: conversion?.on ?? null,
+            exchange_rate_source: conversion?.source ?? null,
             period_from: body.from,
             period_to: body.to,
             group_by: body.groupBy,
@@ -350,7 +391,11 @@ export function createClientInvoicesService({
           throw conflict('invoice_not_voidable', messages.cannotVoid);
         const freed = await repo.unlink(tx, row.workspace_id, id);
         await timeEntries.markInvoiced(tx, writer, freed, null);
-        await repo.update(tx, row.workspace_id, id, { status: 'void', voided_at: now() });
+        await repo.update(tx, row.workspace_id, id, {
+          status: 'void',
+          voided_at: now(),
+          voided_by_user_id: writer.actorUserId,
+        });
       });
     },
   };

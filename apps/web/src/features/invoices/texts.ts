@@ -63,4 +63,29 @@ export const iv = {
   noProject: 'No project',
   unnamed: 'Unnamed member',
   noEntries: 'No tracked time on this invoice: its lines are fixed-price.',
+  perHour: (rate: string) => `${rate}/h`,
+  amountsIn: (currency: string) => `Amounts in ${currency}.`,
+  converted: (c: { from: string; currency: string; rate: string; on: string; source: string }) =>
+    `Converted from ${c.from} at 1 ${c.from} = ${c.rate} ${c.currency} (${c.source}, ${c.on}).`,
+  voidedBy: (on: string, by: string | null) => `Voided on ${on}${by ? ` by ${by}` : ''}.`,
+  roundAsReports: 'Round time as reports do',
+  roundAsReportsHint:
+    "Each entry's time on an invoice is rounded with the workspace rounding, as in the reports, so the invoice and the Billable report agree.",
+  convert: 'Convert to another currency',
+  convertHint: (from: string) =>
+    `Rates are in ${from}. Without a conversion the invoice is in ${from}; with one, it prints the rate, its day and source.`,
+  currency: 'Currency',
+  exchangeRate: (from: string) => `Rate (1 ${from} =)`,
+  rateOn: 'Rate of',
+  rateSource: 'Source',
+  rateSourcePlaceholder: 'ECB reference rate',
+  voidTitle: 'Void this invoice?',
+  voidConfirm: 'Void invoice',
+  cancel: 'Cancel',
+  voidEffects: (number: string) => [
+    `Invoice ${number} stays in the list, marked Void: it keeps its number, which is never used again.`,
+    'Its time is no longer marked invoiced and can go on a new invoice.',
+    'No credit note is made and nothing is sent: if the client has this invoice, tell them it is void.',
+  ],
+  voided: 'Invoice voided.',
 };

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { formatDuration, formatMoney, INVOICE_GROUPINGS, type InvoiceGrouping } from '@sundial/core';
+import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { formatHundredths, formatMoney, INVOICE_GROUPINGS, type InvoiceGrouping } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { useClients } from '../../projects/api';
+import { useRateSettings } from '../../rates/api';
 import { useCreateInvoice, usePreviewInvoice } from '../api';
 import { iv } from '../texts';
 
@@ -25,14 +26,21 @@ export function CreateInvoiceModal({
   onCreated: (id: string) => void;
 }) {
   const { workspaceId } = useWorkspace();
+  const [error, setError] = useState<unknown>(null);
   const clients = useClients(workspaceId, opened);
   const preview = usePreviewInvoice(workspaceId);
   const create = useCreateInvoice(workspaceId);
   const [clientId, setClientId] = useState<string | null>(null);
   const [range, setRange] = useState(monthOf(-1));
   const [groupBy, setGroupBy] = useState<InvoiceGrouping>('project');
-  const body = clientId ? { clientId, ...range, groupBy } : null;
-  const error = preview.error ?? create.error;
+  const rates = useRateSettings(workspaceId);
+  const from = rates.data?.currency ?? 'USD';
+  const [converting, setConverting] = useState(false);
+  const [conversion, setConversion] = useState({ currency: '', rate: '', on: range.to, source: '' });
+  const body = clientId ? { clientId, ...range, groupBy, conversion: converting ? conversion : null } : null;
+  const fields = error ? parseApiError(error).fields : {};
+  const clientCurrency = (id: string | null) =>
+    clients.data?.items.find((c) => c.id === id)?.currency?.toUpperCase() ?? '';
   const shown = preview.data;
 
   return (
@@ -44,6 +52,9 @@ export function CreateInvoiceModal({
           value={clientId}
           onChange={(value) => {
             setClientId(value);
+            const preferred = clientCurrency(value);
+            setConverting(preferred !== '' && preferred !== from);
+            setConversion({ ...conversion, currency: preferred !== from ? preferred : '' });
             preview.reset();
           }}
           searchable
@@ -69,7 +80,48 @@ export function CreateInvoiceModal({
             allowDeselect={false}
           />
         </SimpleGrid>
-        {error && (
+        <Checkbox
+          label={iv.convert}
+          description={iv.convertHint(from)}
+          checked={converting}
+          onChange={(e) => {
+            setConverting(e.currentTarget.checked);
+            preview.reset();
+          }}
+        />
+        {converting && (
+          <SimpleGrid cols={{ base: 1, sm: 4 }}>
+            <TextInput
+              label={iv.currency}
+              value={conversion.currency}
+              maxLength={3}
+              error={fields['conversion.currency']}
+              onChange={(e) => setConversion({ ...conversion, currency: e.currentTarget.value.toUpperCase() })}
+            />
+            <TextInput
+              label={iv.exchangeRate(from)}
+              inputMode="decimal"
+              value={conversion.rate}
+              error={fields['conversion.rate']}
+              onChange={(e) => setConversion({ ...conversion, rate: e.currentTarget.value })}
+            />
+            <TextInput
+              type="date"
+              label={iv.rateOn}
+              value={conversion.on}
+              error={fields['conversion.on']}
+              onChange={(e) => setConversion({ ...conversion, on: e.currentTarget.value })}
+            />
+            <TextInput
+              label={iv.rateSource}
+              placeholder={iv.rateSourcePlaceholder}
+              value={conversion.source}
+              error={fields['conversion.source']}
+              onChange={(e) => setConversion({ ...conversion, source: e.currentTarget.value })}
+            />
+          </SimpleGrid>
+        )}
+        {error !== null && (
           <Text c="red" size="sm" role="alert">
             {parseApiError(error).message}
           </Text>
@@ -80,14 +132,18 @@ export function CreateInvoiceModal({
               <Table.Tr>
                 <Table.Th>{iv.description}</Table.Th>
                 <Table.Th ta="right">{iv.hours}</Table.Th>
+                <Table.Th ta="right">{iv.rate}</Table.Th>
                 <Table.Th ta="right">{iv.amount}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {shown.lines.map((line) => (
-                <Table.Tr key={line.description}>
+              {shown.lines.map((line, i) => (
+                <Table.Tr key={`${line.description}-${i.toString()}`}>
                   <Table.Td>{line.description}</Table.Td>
-                  <Table.Td ta="right">{line.seconds === null ? '' : formatDuration(line.seconds, 'decimal')}</Table.Td>
+                  <Table.Td ta="right">{line.hundredths === null ? '' : formatHundredths(line.hundredths)}</Table.Td>
+                  <Table.Td ta="right">
+                    {line.rateCents === null ? '' : iv.perHour(formatMoney(line.rateCents, shown.currency))}
+                  </Table.Td>
                   <Table.Td ta="right">{formatMoney(line.amountCents, shown.currency)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -96,6 +152,7 @@ export function CreateInvoiceModal({
                   {iv.total} ({iv.entries(shown.entryCount)})
                 </Table.Td>
                 <Table.Td />
+                <Table.Td />
                 <Table.Td ta="right" fw={600} data-testid="preview-total">
                   {formatMoney(shown.money.totalCents, shown.currency)}
                 </Table.Td>
@@ -103,12 +160,20 @@ export function CreateInvoiceModal({
             </Table.Tbody>
           </Table>
         )}
+        {shown && (
+          <Text size="xs" c="dimmed">
+            {iv.amountsIn(shown.currency)} {shown.conversion ? iv.converted(shown.conversion) : ''}
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button
             variant="default"
             disabled={!body}
             loading={preview.isPending}
-            onClick={() => body && preview.mutate(body)}
+            onClick={() => {
+              setError(null);
+              if (body) preview.mutate(body, { onError: setError });
+            }}
           >
             {iv.preview}
           </Button>
@@ -118,6 +183,7 @@ export function CreateInvoiceModal({
             onClick={() =>
               body &&
               create.mutate(body, {
+                onError: setError,
                 onSuccess: (invoice) => {
                   preview.reset();
                   onCreated(invoice.id);

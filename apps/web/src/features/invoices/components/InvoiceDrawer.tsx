@@ -5,7 +5,9 @@ import {
   Divider,
   Drawer,
   Group,
+  List,
   Loader,
+  Modal,
   NumberInput,
   Stack,
   Table,
@@ -14,7 +16,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type ClientInvoiceView, formatBasisPoints, formatDuration, formatMoney } from '@sundial/core';
+import {
+  type ClientInvoiceView,
+  formatBasisPoints,
+  formatDuration,
+  formatHundredths,
+  formatMoney,
+} from '@sundial/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { download, parseApiError } from '../../../api/client';
@@ -213,8 +221,14 @@ function Lines({ invoice }: { invoice: ClientInvoiceView }) {
         {invoice.lines.map((line, i) => (
           <Table.Tr key={`${line.kind}-${i.toString()}`}>
             <Table.Td>{line.description}</Table.Td>
-            <Table.Td ta="right">{line.seconds === null ? '' : formatDuration(line.seconds, 'decimal')}</Table.Td>
-            <Table.Td ta="right">{line.rateCents === null ? '' : money(line.rateCents)}</Table.Td>
+            <Table.Td ta="right">{line.hundredths === null ? '' : formatHundredths(line.hundredths)}</Table.Td>
+            <Table.Td ta="right">
+              {line.rateCents === null
+                ? ''
+                : line.kind === 'time'
+                  ? iv.perHour(money(line.rateCents))
+                  : money(line.rateCents)}
+            </Table.Td>
             <Table.Td ta="right">{money(line.amountCents)}</Table.Td>
           </Table.Tr>
         ))}
@@ -275,7 +289,7 @@ function Entries({ invoice }: { invoice: ClientInvoiceView }) {
         <Table.Tbody>
           {invoice.entries.map((e) => (
             <Table.Tr key={e.id}>
-              <Table.Td style={nowrap}>{new Date(e.start).toLocaleDateString()}</Table.Td>
+              <Table.Td style={nowrap}>{e.day}</Table.Td>
               <Table.Td>{e.userName || iv.unnamed}</Table.Td>
               <Table.Td>{[e.project ?? iv.noProject, e.task].filter(Boolean).join(' / ')}</Table.Td>
               <Table.Td>{e.note}</Table.Td>
@@ -283,13 +297,48 @@ function Entries({ invoice }: { invoice: ClientInvoiceView }) {
                 {formatDuration(e.seconds)}
               </Table.Td>
               <Table.Td ta="right" style={nowrap}>
-                {formatMoney(e.amountCents, invoice.currency)}
+                {formatMoney(e.amountCents, invoice.rateCurrency)}
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** Asks before voiding, saying what voiding does (and does not do). */
+function VoidDialog({
+  invoice,
+  opened,
+  voiding,
+  onCancel,
+  onVoid,
+}: {
+  invoice: ClientInvoiceView;
+  opened: boolean;
+  voiding: boolean;
+  onCancel: () => void;
+  onVoid: () => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onCancel} title={iv.voidTitle} centered>
+      <Stack gap="sm">
+        <List size="sm" spacing="xs">
+          {iv.voidEffects(invoice.number ?? '').map((effect) => (
+            <List.Item key={effect}>{effect}</List.Item>
+          ))}
+        </List>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {iv.cancel}
+          </Button>
+          <Button color="red" loading={voiding} onClick={onVoid}>
+            {iv.voidConfirm}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
 
@@ -304,6 +353,7 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
   const remove = useDeleteInvoice(workspaceId);
   const [paidOn, setPaidOn] = useState(() => new Date().toISOString().slice(0, 10));
   const [to, setTo] = useState('');
+  const [confirmVoid, setConfirmVoid] = useState(false);
   const issued = invoice && (invoice.status === 'issued' || invoice.status === 'sent');
   return (
     <Drawer
@@ -329,6 +379,29 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
             </Badge>
           </Group>
           <Lines invoice={invoice} />
+          <Text size="xs" c="dimmed" data-testid="invoice-currency">
+            {iv.amountsIn(invoice.currency)} {invoice.conversion ? iv.converted(invoice.conversion) : ''}
+          </Text>
+          {invoice.status === 'void' && invoice.voidedAt && (
+            <Text size="sm" c="red" data-testid="invoice-voided">
+              {iv.voidedBy(invoice.voidedAt.slice(0, 10), invoice.voidedBy)}
+            </Text>
+          )}
+          <VoidDialog
+            invoice={invoice}
+            opened={confirmVoid}
+            voiding={step.isPending}
+            onCancel={() => setConfirmVoid(false)}
+            onVoid={() =>
+              step.mutate('void', {
+                onSuccess: () => {
+                  setConfirmVoid(false);
+                  done(iv.voided);
+                },
+                onError: failed,
+              })
+            }
+          />
           <Title order={5}>{iv.entriesOnInvoice}</Title>
           <Entries invoice={invoice} />
           <Group gap="xs">
@@ -372,12 +445,7 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
               </Button>
             )}
             {issued && (
-              <Button
-                color="red"
-                variant="subtle"
-                loading={step.isPending}
-                onClick={() => step.mutate('void', { onError: failed })}
-              >
+              <Button color="red" variant="subtle" loading={step.isPending} onClick={() => setConfirmVoid(true)}>
                 {iv.void}
               </Button>
             )}

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import type { ClientInvoiceSettingsView } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
@@ -43,6 +43,12 @@ function SettingsForm({ settings, onClose }: { settings: ClientInvoiceSettingsVi
         minRows={2}
         value={values.paymentDetails}
         onChange={(e) => setValues({ ...values, paymentDetails: e.currentTarget.value })}
+      />
+      <Switch
+        label={iv.roundAsReports}
+        description={iv.roundAsReportsHint}
+        checked={values.roundAsReports}
+        onChange={(e) => setValues({ ...values, roundAsReports: e.currentTarget.checked })}
       />
       <Group justify="flex-end">
         <Button
