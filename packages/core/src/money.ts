@@ -1,12 +1,21 @@
+// Building an Intl.NumberFormat costs far more than formatting: a 10,000-row PDF formats each amount.
+const formats = new Map<string, Intl.NumberFormat>();
+
 /** Formats integer cents as money in the customer's currency and locale, with two decimals. */
 export function formatMoney(cents: number, currency = 'USD', locale = 'en-US'): string {
   if (!Number.isInteger(cents)) throw new TypeError('Money must be integer cents.');
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(cents / 100);
+  const key = `${locale} ${currency}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    formats.set(key, format);
+  }
+  return format.format(cents / 100);
 }
 
 /**

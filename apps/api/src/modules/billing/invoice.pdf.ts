@@ -1,18 +1,15 @@
 import { findCountryName, formatMoney, formatVatRate, PLANS } from '@sundial/core';
+import { figureColumns, heightOf, openPdf, writeText } from '../../platform/pdf-fonts.js';
 import type { InvoiceLineRow, InvoiceRow } from './billing.repository.js';
 
 const MARGIN = 56;
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
 const INK = '#1f2933';
 const MUTED = '#6b7280';
 const RULE = '#d1d5db';
 
-// The standard PDF fonts cover Latin-1 only: other characters would print as garbage.
-const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
-
 /**
- * An invoice or credit note as an A4 PDF (pdfkit, standard fonts, loaded on first use): the
+ * An invoice or credit note as an A4 PDF (pdfkit, loaded on first use, in the fonts of platform/pdf-fonts.ts, so
+ * every name prints as written): the
  * seller and buyer blocks with their VAT ids, the number, dates and period, the lines, net, VAT
  * (or the reverse-charge or no-VAT note) and gross, and the status.
  */
@@ -21,8 +18,7 @@ export async function writeInvoicePdf(
   lines: InvoiceLineRow[],
   creditedNumber: string | null,
 ): Promise<Buffer> {
-  const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: invoice.number } });
+  const doc = await openPdf({ margin: MARGIN, info: { Title: invoice.number } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -34,26 +30,21 @@ export async function writeInvoicePdf(
   const isCredit = invoice.kind === 'credit_note';
   const { seller, buyer } = invoice;
 
-  doc
-    .fillColor(INK)
-    .font(BOLD)
-    .fontSize(20)
-    .text(isCredit ? 'Credit note' : 'Invoice', MARGIN, MARGIN);
-  doc.font(FONT).fontSize(10).fillColor(MUTED);
-  doc.text(`No. ${invoice.number}`);
-  doc.text(`Issued ${new Date(invoice.issued_at).toISOString().slice(0, 10)}`);
-  if (creditedNumber) doc.text(`Credits invoice ${creditedNumber}`);
-  doc
-    .font(BOLD)
-    .fillColor(INK)
-    .text(`Status: ${isCredit ? 'credit note' : invoice.status}`);
+  writeText(doc.fillColor(INK).fontSize(20), isCredit ? 'Credit note' : 'Invoice', MARGIN, MARGIN, { bold: true });
+  doc.fontSize(10).fillColor(MUTED);
+  writeText(doc, `No. ${invoice.number}`);
+  writeText(doc, `Issued ${new Date(invoice.issued_at).toISOString().slice(0, 10)}`);
+  if (creditedNumber) writeText(doc, `Credits invoice ${creditedNumber}`);
+  writeText(doc.fillColor(INK), `Status: ${isCredit ? 'credit note' : invoice.status}`, undefined, undefined, {
+    bold: true,
+  });
 
   const top = doc.y + 18;
   const column = width / 2 - 10;
   const block = (x: number, title: string, rows: (string | null)[]) => {
-    doc.font(BOLD).fontSize(9).fillColor(MUTED).text(title.toUpperCase(), x, top, { width: column });
-    doc.font(FONT).fontSize(10).fillColor(INK);
-    for (const row of rows) if (row) doc.text(printable(row), { width: column });
+    writeText(doc.fontSize(9).fillColor(MUTED), title.toUpperCase(), x, top, { width: column, bold: true });
+    doc.fontSize(10).fillColor(INK);
+    for (const row of rows) if (row) writeText(doc, row, x, undefined, { width: column });
     return doc.y;
   };
   const sellerEnd = block(MARGIN, 'From', [
@@ -73,28 +64,35 @@ export async function writeInvoicePdf(
   ]);
 
   let y = Math.max(sellerEnd, buyerEnd) + 18;
-  doc.font(FONT).fontSize(10).fillColor(INK);
+  doc.fontSize(10).fillColor(INK);
   const plan = `${PLANS[invoice.plan]?.name ?? invoice.plan} plan, ${invoice.cycle}, ${invoice.licenses} licenses`;
   const period = invoice.period_start && invoice.period_end ? `, ${invoice.period_start} to ${invoice.period_end}` : '';
-  doc.text(printable(`${plan}${period}`), MARGIN, y, { width });
+  writeText(doc, `${plan}${period}`, MARGIN, y, { width });
   y = doc.y + 12;
 
-  const cols = {
-    description: MARGIN,
-    quantity: MARGIN + width - 230,
-    unit: MARGIN + width - 170,
-    amount: MARGIN + width - 85,
-  };
-  const row = (cells: [string, string, string, string], bold = false) => {
-    doc
-      .font(bold ? BOLD : FONT)
-      .fontSize(9)
-      .fillColor(INK);
-    const height = doc.heightOfString(cells[0], { width: cols.quantity - cols.description - 10 });
-    doc.text(cells[0], cols.description, y, { width: cols.quantity - cols.description - 10 });
-    doc.text(cells[1], cols.quantity, y, { width: 50, align: 'right' });
-    doc.text(cells[2], cols.unit, y, { width: 75, align: 'right' });
-    doc.text(cells[3], cols.amount, y, { width: 85, align: 'right' });
+  const taxLabel = invoice.tax_kind === 'standard' ? `VAT ${formatVatRate(invoice.tax_rate_basis_points)}%` : 'VAT';
+  const table: { cells: [string, string, string, string]; bold?: boolean }[] = [
+    { cells: ['Description', 'Qty', 'Unit price', 'Amount'], bold: true },
+    ...lines.map((line) => ({
+      cells: [line.description, String(line.quantity), money(line.unit_cents), money(line.amount_cents)] as [
+        string,
+        string,
+        string,
+        string,
+      ],
+    })),
+    { cells: ['Net', '', '', money(invoice.net_cents)] },
+    { cells: [taxLabel, '', '', money(invoice.vat_cents)] },
+    { cells: [isCredit ? 'Total credited' : 'Total', '', '', money(invoice.gross_cents)], bold: true },
+  ];
+  const cols = figureColumns(doc.fontSize(9), table, { left: MARGIN, right: MARGIN + width, least: [50, 75, 85] });
+  const row = ({ cells, bold = false }: (typeof table)[number]) => {
+    doc.fontSize(9).fillColor(INK);
+    const height = heightOf(doc, cells[0], { width: cols.description, bold });
+    writeText(doc, cells[0], MARGIN, y, { width: cols.description, bold });
+    cols.figures.forEach((column, k) => {
+      writeText(doc, cells[k + 1] ?? '', column.x, y, { width: column.width, align: 'right', lineBreak: false, bold });
+    });
     y += Math.max(height, 12) + 6;
   };
   const rule = () => {
@@ -105,23 +103,17 @@ export async function writeInvoicePdf(
       .lineWidth(0.5)
       .stroke();
   };
-  row(['Description', 'Qty', 'Unit price', 'Amount'], true);
+  const [header, ...body] = table;
+  if (header) row(header);
   rule();
-  for (const line of lines)
-    row([printable(line.description), String(line.quantity), money(line.unit_cents), money(line.amount_cents)]);
+  body.slice(0, lines.length).forEach(row);
   rule();
   y += 4;
-  const total = (label: string, cents: number, bold = false) => row([label, '', '', money(cents)], bold);
-  total('Net', invoice.net_cents);
-  total(
-    invoice.tax_kind === 'standard' ? `VAT ${formatVatRate(invoice.tax_rate_basis_points)}%` : 'VAT',
-    invoice.vat_cents,
-  );
-  total(isCredit ? 'Total credited' : 'Total', invoice.gross_cents, true);
+  body.slice(lines.length).forEach(row);
   y += 10;
-  doc.font(FONT).fontSize(9).fillColor(MUTED).text(printable(invoice.tax_note), MARGIN, y, { width });
-  if (invoice.reason) doc.text(printable(`Reason: ${invoice.reason}`), { width });
-  doc.text(`Amounts in ${invoice.currency}.`, { width });
+  writeText(doc.fontSize(9).fillColor(MUTED), invoice.tax_note, MARGIN, y, { width });
+  if (invoice.reason) writeText(doc, `Reason: ${invoice.reason}`, MARGIN, undefined, { width });
+  writeText(doc, `Amounts in ${invoice.currency}.`, MARGIN, undefined, { width });
   doc.end();
   return done;
 }

@@ -1,15 +1,11 @@
 import { type ClientInvoiceView, formatBasisPoints, formatHundredths, formatMoney } from '@sundial/core';
+import { figureColumns, heightOf, openPdf, writeText } from '../../platform/pdf-fonts.js';
 
 const MARGIN = 56;
 const LOGO = 40;
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
 const INK = '#1f2933';
 const MUTED = '#6b7280';
 const RULE = '#d1d5db';
-
-// The standard PDF fonts cover Latin-1 only: other characters would print as garbage.
-const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff\n]/g, '?');
 
 export interface InvoicePdfParty {
   /** The workspace: its name, logo (PNG or JPEG bytes), address and payment details. */
@@ -20,7 +16,8 @@ export interface InvoicePdfParty {
 }
 
 /**
- * A client invoice as an A4 PDF (pdfkit, standard fonts, loaded on first use): the workspace's
+ * A client invoice as an A4 PDF (pdfkit, loaded on first use, in the fonts of
+ * platform/pdf-fonts.ts, so every name prints as written): the workspace's
  * logo and name, the number (or DRAFT), days, the seller's and the client's addresses, the lines
  * with hours and rate, subtotal, discount, taxes, total, notes and payment details.
  */
@@ -29,9 +26,8 @@ export async function writeClientInvoicePdf(
   clientAddress: string,
   seller: InvoicePdfParty,
 ) {
-  const { default: PDFDocument } = await import('pdfkit');
   const title = invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice';
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: title } });
+  const doc = await openPdf({ margin: MARGIN, info: { Title: title } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -53,19 +49,13 @@ export async function writeClientInvoicePdf(
       // A logo pdfkit cannot read (the upload checks it) leaves the name alone.
     }
   }
-  doc
-    .font(BOLD)
-    .fontSize(14)
-    .fillColor(INK)
-    .text(printable(seller.name), nameX, MARGIN + 12, { width: width / 2 });
-  doc
-    .font(BOLD)
-    .fontSize(20)
-    .text(invoice.number ? 'Invoice' : 'Draft invoice', MARGIN + width / 2, MARGIN, {
-      width: width / 2,
-      align: 'right',
-    });
-  doc.font(FONT).fontSize(10).fillColor(MUTED);
+  writeText(doc.fontSize(14).fillColor(INK), seller.name, nameX, MARGIN + 10, { width: width / 2, bold: true });
+  writeText(doc.fontSize(20), invoice.number ? 'Invoice' : 'Draft invoice', MARGIN + width / 2, MARGIN, {
+    width: width / 2,
+    align: 'right',
+    bold: true,
+  });
+  doc.fontSize(10).fillColor(MUTED);
   const facts = [
     invoice.number ? `No. ${invoice.number}` : 'Not issued: no number yet',
     invoice.issuedOn ? `Issued ${invoice.issuedOn}` : null,
@@ -73,45 +63,59 @@ export async function writeClientInvoicePdf(
     `Period ${invoice.periodFrom} to ${invoice.periodTo}`,
     invoice.status === 'paid' && invoice.paidOn ? `Paid ${invoice.paidOn}` : null,
     invoice.status === 'void'
-      ? `VOID${invoice.voidedAt ? ` ${invoice.voidedAt.slice(0, 10)}` : ''}${invoice.voidedBy ? ` by ${printable(invoice.voidedBy)}` : ''}`
+      ? `VOID${invoice.voidedAt ? ` ${invoice.voidedAt.slice(0, 10)}` : ''}${invoice.voidedBy ? ` by ${invoice.voidedBy}` : ''}`
       : null,
   ];
   for (const fact of facts)
-    if (fact) doc.text(fact, MARGIN + width / 2, undefined, { width: width / 2, align: 'right' });
+    if (fact) writeText(doc, fact, MARGIN + width / 2, undefined, { width: width / 2, align: 'right' });
 
   const top = Math.max(doc.y, MARGIN + LOGO) + 20;
   const column = width / 2 - 10;
   const block = (x: number, heading: string, rows: string[]) => {
-    doc.font(BOLD).fontSize(9).fillColor(MUTED).text(heading.toUpperCase(), x, top, { width: column });
-    doc.font(FONT).fontSize(10).fillColor(INK);
-    for (const row of rows) if (row.trim()) doc.text(printable(row), { width: column });
+    writeText(doc.fontSize(9).fillColor(MUTED), heading.toUpperCase(), x, top, { width: column, bold: true });
+    doc.fontSize(10).fillColor(INK);
+    for (const row of rows) if (row.trim()) writeText(doc, row, x, undefined, { width: column });
     return doc.y;
   };
   const fromEnd = block(MARGIN, 'From', [seller.name, seller.address]);
   const toEnd = block(MARGIN + width / 2 + 10, 'Bill to', [invoice.clientName, clientAddress]);
 
   let y = Math.max(fromEnd, toEnd) + 24;
-  const cols = {
-    description: MARGIN,
-    hours: MARGIN + width - 230,
-    rate: MARGIN + width - 170,
-    amount: MARGIN + width - 85,
-  };
-  const row = (cells: [string, string, string, string], bold = false) => {
-    doc
-      .font(bold ? BOLD : FONT)
-      .fontSize(9)
-      .fillColor(INK);
-    const descriptionWidth = cols.hours - cols.description - 10;
-    const height = doc.heightOfString(cells[0], { width: descriptionWidth });
+  const { money: m } = invoice;
+  type Row = { cells: [string, string, string, string]; bold?: boolean };
+  const discount = invoice.discount?.kind === 'percent' ? ` (${formatBasisPoints(invoice.discount.basisPoints)})` : '';
+  const total = (label: string, cents: number, bold = false): Row => ({ cells: [label, '', '', money(cents)], bold });
+  const header: Row = { cells: ['Description', 'Hours', 'Rate', 'Amount'], bold: true };
+  const body: Row[] = invoice.lines.map((line) => ({
+    cells: [
+      line.description,
+      line.hundredths === null ? '' : formatHundredths(line.hundredths),
+      line.rateCents === null ? '' : `${money(line.rateCents)}/h`,
+      money(line.amountCents),
+    ],
+  }));
+  const totals: Row[] = [
+    total('Subtotal', m.subtotalCents),
+    ...(m.discountCents > 0 ? [total(`Discount${discount}`, -m.discountCents)] : []),
+    ...m.taxes.map((tax) => total(`${tax.name} ${formatBasisPoints(tax.basisPoints)}`, tax.amountCents)),
+    total('Total', m.totalCents, true),
+  ];
+  const cols = figureColumns(doc.fontSize(9), [header, ...body, ...totals], {
+    left: MARGIN,
+    right: MARGIN + width,
+    least: [50, 75, 85],
+  });
+  const row = ({ cells, bold = false }: Row) => {
+    doc.fontSize(9).fillColor(INK);
+    const height = heightOf(doc, cells[0], { width: cols.description, bold });
     if (y + height > doc.page.height - MARGIN) {
       doc.addPage();
       y = MARGIN;
     }
-    doc.text(cells[0], cols.description, y, { width: descriptionWidth });
-    doc.text(cells[1], cols.hours, y, { width: 50, align: 'right' });
-    doc.text(cells[2], cols.rate, y, { width: 75, align: 'right' });
-    doc.text(cells[3], cols.amount, y, { width: 85, align: 'right' });
+    writeText(doc, cells[0], MARGIN, y, { width: cols.description, bold });
+    cols.figures.forEach((column, k) => {
+      writeText(doc, cells[k + 1] ?? '', column.x, y, { width: column.width, align: 'right', lineBreak: false, bold });
+    });
     y += Math.max(height, 12) + 6;
   };
   const rule = () => {
@@ -122,41 +126,26 @@ export async function writeClientInvoicePdf(
       .lineWidth(0.5)
       .stroke();
   };
-  row(['Description', 'Hours', 'Rate', 'Amount'], true);
+  row(header);
   rule();
-  for (const line of invoice.lines)
-    row([
-      printable(line.description),
-      line.hundredths === null ? '' : formatHundredths(line.hundredths),
-      line.rateCents === null ? '' : `${money(line.rateCents)}/h`,
-      money(line.amountCents),
-    ]);
+  body.forEach(row);
   rule();
   y += 4;
-  const { money: m } = invoice;
-  const total = (label: string, cents: number, bold = false) => row([label, '', '', money(cents)], bold);
-  total('Subtotal', m.subtotalCents);
-  if (m.discountCents > 0) {
-    const discount =
-      invoice.discount?.kind === 'percent' ? ` (${formatBasisPoints(invoice.discount.basisPoints)})` : '';
-    total(`Discount${discount}`, -m.discountCents);
-  }
-  for (const tax of m.taxes) total(printable(`${tax.name} ${formatBasisPoints(tax.basisPoints)}`), tax.amountCents);
-  total('Total', m.totalCents, true);
-
+  totals.forEach(row);
   y += 12;
-  doc.font(FONT).fontSize(9).fillColor(INK);
-  if (invoice.notes.trim()) doc.text(printable(invoice.notes), MARGIN, y, { width });
+  doc.fontSize(9).fillColor(INK);
+  doc.y = y;
+  if (invoice.notes.trim()) writeText(doc, invoice.notes, MARGIN, y, { width });
   if (seller.paymentDetails.trim()) {
     doc.moveDown();
-    doc.font(BOLD).fillColor(MUTED).text('PAYMENT DETAILS', MARGIN, undefined, { width });
-    doc.font(FONT).fillColor(INK).text(printable(seller.paymentDetails), { width });
+    writeText(doc.fillColor(MUTED), 'PAYMENT DETAILS', MARGIN, undefined, { width, bold: true });
+    writeText(doc.fillColor(INK), seller.paymentDetails, MARGIN, undefined, { width });
   }
   doc.moveDown();
   const conversion = invoice.conversion
-    ? ` Converted from ${invoice.conversion.from} at 1 ${invoice.conversion.from} = ${invoice.conversion.rate} ${invoice.conversion.currency} (${printable(invoice.conversion.source)}, ${invoice.conversion.on}).`
+    ? ` Converted from ${invoice.conversion.from} at 1 ${invoice.conversion.from} = ${invoice.conversion.rate} ${invoice.conversion.currency} (${invoice.conversion.source}, ${invoice.conversion.on}).`
     : '';
-  doc.fillColor(MUTED).text(`Amounts in ${invoice.currency}.${conversion}`, MARGIN, undefined, { width });
+  writeText(doc.fillColor(MUTED), `Amounts in ${invoice.currency}.${conversion}`, MARGIN, undefined, { width });
   doc.end();
   return done;
 }

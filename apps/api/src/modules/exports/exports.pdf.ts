@@ -1,14 +1,11 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { formatMoney } from '@sundial/core';
+import { heightOf, openPdf, widthOf, writeText } from '../../platform/pdf-fonts.js';
 import { decimalHours, formatClock, formatDateTime, formatDay, hms, isDayValue } from './exports.format.js';
 import type { Cell, ExportColumn, ExportTable } from './exports.table.js';
 
 const MARGIN = 36;
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
 const SIZE = 8;
-const ROW = 15;
-const HEADER = 18;
 const FOOTER = 22;
 /** Points per character of a column's rough width, at the table's font size. */
 const CHAR = 4.3;
@@ -18,36 +15,11 @@ const RULE = '#e5e7eb';
 const LOGO = 28;
 const BAR = '#4a6fa5';
 const NUMERIC = new Set(['duration', 'hours', 'money', 'count']);
+/** A4 and A3 in points (width, height) as portrait. */
+const A4: [number, number] = [595.28, 841.89];
+const A3: [number, number] = [841.89, 1190.55];
 
-/** Seconds as h:mm, for a table too wide for seconds (a month of days). */
-function hm(seconds: number): string {
-  const minutes = Math.round(Math.abs(seconds) / 60);
-  const text = `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-  return seconds < 0 && minutes > 0 ? `-${text}` : text;
-}
-
-/** What the widest figure of a column looks like, to size it. */
-const SAMPLES: Record<string, (table: ExportTable, short: boolean) => string> = {
-  date: (t) => formatDay('2026-12-28', t.dateFormat),
-  datetime: (t) => (t.timeFormat === '12h' ? '12:00 PM' : '00:00'),
-  duration: (_, short) => (short ? '000:00' : '000:00:00'),
-  hours: () => '0000.00',
-  money: (t) => {
-    try {
-      return formatMoney(99_999_99, t.currency, 'en-US');
-    } catch {
-      return `99999.99 ${t.currency}`;
-    }
-  },
-  count: () => '00000',
-  text: () => 'No',
-};
-
-/** The PDF's standard fonts speak Windows-1252: anything else reads as "?" rather than as garbage. */
-const printable = (text: string) =>
-  text.replace(/[^\x20-\x7E\xA0-\xFF\u2013\u2014\u2018\u2019\u201C\u201D\u2022\u2026\u20AC]/g, '?');
-
-function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Cell, short: boolean): string {
+function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Cell): string {
   if (value === null) return '';
   if ((column.type === 'date' || column.type === 'datetime') && !isDayValue(value)) return String(value);
   switch (column.type) {
@@ -59,7 +31,7 @@ function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Ce
         ? formatClock(String(value), table.timeFormat)
         : formatDateTime(String(value), table.dateFormat, table.timeFormat);
     case 'duration':
-      return short ? hm(Number(value)) : hms(Number(value));
+      return hms(Number(value));
     case 'hours':
       return decimalHours(Number(value));
     case 'money':
@@ -71,7 +43,7 @@ function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Ce
     case 'count':
       return Number(value).toLocaleString('en-US');
     case 'text':
-      return printable(String(value));
+      return String(value);
   }
 }
 
@@ -98,7 +70,7 @@ function drawChart(
   const plotHeight = 120;
   const axis = 34;
   const hasSub = chart.bars.some((b) => b.sub);
-  doc.font(BOLD).fontSize(10).fillColor(INK).text(printable(chart.title), x, y, { lineBreak: false });
+  writeText(doc.fontSize(10).fillColor(INK), chart.title, x, y, { bold: true, lineBreak: false });
   const top = y + 18;
   const left = x + axis;
   const plotWidth = width - axis;
@@ -106,7 +78,7 @@ function drawChart(
   const hours = chart.bars.map((b) => b.seconds / 3600);
   const step = niceStep(Math.max(...hours, 0.1));
   const max = Math.max(step, Math.ceil(Math.max(...hours) / step) * step);
-  doc.font(FONT).fontSize(7);
+  doc.fontSize(7);
   for (let tick = 0; tick <= max + 1e-9; tick += step) {
     const ty = bottom - (tick / max) * plotHeight;
     doc
@@ -114,7 +86,7 @@ function drawChart(
       .lineTo(left + plotWidth, ty)
       .lineWidth(tick === 0 ? 0.8 : 0.4)
       .stroke(tick === 0 ? INK : RULE);
-    doc.fillColor(MUTED).text(`${hoursText(Math.round(tick * 10) / 10)} h`, x, ty - 3, {
+    writeText(doc.fillColor(MUTED), `${hoursText(Math.round(tick * 10) / 10)} h`, x, ty - 4, {
       width: axis - 6,
       align: 'right',
       lineBreak: false,
@@ -123,8 +95,8 @@ function drawChart(
   const slot = plotWidth / Math.max(1, chart.bars.length);
   const barWidth = Math.max(1, Math.min(slot * 0.7, 48));
   const labelSize = slot < 14 ? 5.5 : slot < 22 ? 6.5 : 7;
-  doc.font(FONT).fontSize(labelSize);
-  const widest = Math.max(...chart.bars.map((b) => doc.widthOfString(printable(b.label))));
+  doc.fontSize(labelSize);
+  const widest = Math.max(...chart.bars.map((b) => widthOf(doc, b.label)));
   const every = Math.max(1, Math.ceil((widest + 3) / slot));
   chart.bars.forEach((bar, i) => {
     const h = ((hours[i] ?? 0) / max) * plotHeight;
@@ -132,124 +104,172 @@ function drawChart(
     if (h > 0) doc.rect(cx - barWidth / 2, bottom - h, barWidth, h).fill(BAR);
     // The value above its bar, where it fits.
     const value = hoursText(Math.round((hours[i] ?? 0) * 10) / 10);
-    if (bar.seconds > 0 && doc.font(FONT).fontSize(labelSize).widthOfString(value) <= slot - 1)
-      doc
-        .fillColor(INK)
-        .text(value, cx - slot / 2, bottom - h - labelSize - 2, { width: slot, align: 'center', lineBreak: false });
+    if (bar.seconds > 0 && widthOf(doc.fontSize(labelSize), value) <= slot - 1)
+      writeText(doc.fillColor(INK), value, cx - slot / 2, bottom - h - labelSize - 3, {
+        width: slot,
+        align: 'center',
+        lineBreak: false,
+      });
     if (i % every === 0) {
-      doc.fillColor(INK).text(printable(bar.label), cx - (slot * every) / 2, bottom + 3, {
+      writeText(doc.fillColor(INK), bar.label, cx - (slot * every) / 2, bottom + 2, {
         width: slot * every,
         align: 'center',
         lineBreak: false,
       });
       if (bar.sub)
-        doc
-          .fillColor(MUTED)
-          .text(
-            printable(bar.sub.slice(0, slot * every < 14 ? 1 : 3)),
-            cx - (slot * every) / 2,
-            bottom + 4 + labelSize,
-            {
-              width: slot * every,
-              align: 'center',
-              lineBreak: false,
-            },
-          );
+        writeText(
+          doc.fillColor(MUTED),
+          bar.sub.slice(0, slot * every < 14 ? 1 : 3),
+          cx - (slot * every) / 2,
+          bottom + 3 + labelSize,
+          {
+            width: slot * every,
+            align: 'center',
+            lineBreak: false,
+          },
+        );
     }
   });
-  return bottom + 5 + labelSize * (hasSub ? 2 : 1);
+  return bottom + 6 + labelSize * (hasSub ? 2 : 1);
+}
+
+/** A row as the PDF writes it: its cells' text, whether it is bold, whether it draws the total's rule. */
+interface PdfRow {
+  texts: string[];
+  bold: boolean;
+  total: boolean;
 }
 
 /**
- * The table as a PDF (pdfkit, standard fonts): the workspace, the report's title and its filters
- * in words, then the table with its header repeated on every page, a Summary's subtotals and the
- * totals in bold, and "Page n of m" with the workspace and title at the foot of each page. A wide
- * table turns the page to landscape. Past `maxRows` rows the PDF stops with a note (CSV and Excel
- * have every row).
+ * The table as a PDF (pdfkit, Noto Sans with CJK fallbacks: platform/pdf-fonts.ts): the workspace,
+ * the report's title and its filters in words, then the table with its header repeated on every
+ * page, a Summary's subtotals and the totals in bold, and "Page n of m" with the workspace and
+ * title at the foot of each page. Every figure is printed whole: its column is as wide as its widest
+ * cell, measured in the font; names wrap. A table too wide for A4 portrait turns to landscape, then
+ * smaller letters, then A3, then a page as wide as it needs. Past `maxRows` rows the PDF stops with a
+ * note (CSV and Excel have every row).
  */
 export function writePdf(table: ExportTable, options: { maxRows: number; compress?: boolean }): Readable {
   const out = new PassThrough();
   (async () => {
-    const { default: PDFDocument } = await import('pdfkit');
     const shown = table.columns.map((c, i) => ({ c, i })).filter(({ c }) => c.pdf !== false);
-    const headerOf = (c: ExportColumn) => printable(c.pdfHeader ?? c.header);
-    // Text columns share what the figures leave, at least this much each (points per character).
-    const textMin = (c: ExportColumn) => Math.min(c.width, 14) * 3.6;
-    const layoutFor = (doc: PDFKit.PDFDocument, size: number, short: boolean) => {
-      doc.font(BOLD).fontSize(size);
-      const pad = size < 7 ? 5 : 8;
-      // A figure's (or a short text's) column is as wide as its widest figure and its header's
-      // longest word, or its whole header if that is close.
-      const fixed = shown.map(({ c }) => {
-        if (c.type === 'text' && c.width > 10) return 0;
-        const figure = doc.widthOfString(c.pdfSample ?? SAMPLES[c.type]?.(table, short) ?? '') + pad + 2;
-        const word = Math.max(
-          ...headerOf(c)
-            .split(' ')
-            .map((w) => doc.widthOfString(w) + pad),
-        );
-        const whole = doc.widthOfString(headerOf(c)) + pad;
-        return Math.max(figure, word, whole <= figure * 1.6 ? whole : 0);
+    const headerOf = (c: ExportColumn) => c.pdfHeader ?? c.header;
+    // A long text column (names, descriptions) wraps; every other column is sized to its content.
+    const wraps = shown.map(({ c }) => c.type === 'text' && c.width > 10);
+
+    // The rows first (at most maxRows: the PDF stops there), to size the columns to what they hold.
+    const dateColumn = table.columns.findIndex((c) => c.type === 'date');
+    const rows: PdfRow[] = [];
+    let stopped = false;
+    let listed = 0;
+    for await (const row of table.rows) {
+      if (row.kind !== 'total' && listed++ >= options.maxRows) {
+        stopped = true;
+        break;
+      }
+      const day = dateColumn < 0 ? null : (row.cells[dateColumn] ?? null);
+      rows.push({
+        texts: shown.map(({ c, i }) =>
+          c.level !== undefined && c.level < row.depth ? '' : cellText(c, row.cells[i] ?? null, table, day),
+        ),
+        bold: row.kind !== 'row',
+        total: row.kind === 'total',
       });
-      const scale = size / SIZE;
-      const needed =
-        fixed.reduce((a, b) => a + b, 0) +
-        shown.reduce((sum, { c }, k) => sum + (fixed[k] ? 0 : textMin(c) * scale), 0);
-      return { size, short, fixed, needed, pad };
-    };
-    const natural = shown.map(({ c }) => (c.type === 'datetime' ? 9 : c.width) * CHAR);
-    const layout = natural.reduce((a, b) => a + b, 0) > 595 - 2 * MARGIN ? 'landscape' : 'portrait';
-    const doc = new PDFDocument({
-      size: 'A4',
-      layout,
+    }
+
+    const doc = await openPdf({
+      autoFirstPage: false,
       margin: MARGIN,
       bufferPages: true,
       compress: options.compress ?? true,
-      info: { Title: printable(table.title), Author: printable(table.workspace), Creator: 'Sundial' },
+      info: { Title: table.title, Author: table.workspace, Creator: 'Sundial' },
     });
     doc.on('error', (error: Error) => out.destroy(error));
     doc.pipe(out);
-    const width = doc.page.width - 2 * MARGIN;
-    // The largest letters that fit; a table too wide even then (a month of days) shows h:mm.
-    const tries = [false, true].flatMap((short) => [8, 7, 6.5, 6, 5.5, 5].map((size) => ({ size, short })));
-    const chosen =
-      tries.map((t) => layoutFor(doc, t.size, t.short)).find((l) => l.needed <= width) ?? layoutFor(doc, 5, true);
-    const { size, short, fixed, pad } = chosen;
+
+    // Each sized column's widest text at SIZE (widths scale with the size): its header's words
+    // and, of its cells, the longest strings (the only ones that can be widest in these fonts).
+    doc.fontSize(SIZE);
+    const widest = shown.map(({ c }, k) => {
+      const words = Math.max(
+        ...headerOf(c)
+          .split(' ')
+          .map((w) => widthOf(doc, w, true)),
+      );
+      const whole = widthOf(doc, headerOf(c), true);
+      if (wraps[k]) return { words, whole, cells: 0 };
+      const longest = Math.max(0, ...rows.map((r) => r.texts[k]?.length ?? 0));
+      const candidates = new Map<string, boolean>();
+      for (const r of rows) {
+        const text = r.texts[k] ?? '';
+        if (text.length >= longest - 1 && candidates.size < 400) candidates.set(text, r.bold || !!candidates.get(text));
+      }
+      const cells = Math.max(0, ...[...candidates].map(([text, bold]) => widthOf(doc, text, bold)));
+      return { words, whole, cells };
+    });
+    const layoutFor = (size: number) => {
+      const scale = size / SIZE;
+      const pad = size < 7 ? 5 : 8;
+      // A figure's column: its widest cell and its header's longest word, or its whole header if that is close.
+      const fixed = widest.map((m, k) => {
+        if (wraps[k]) return 0;
+        const content = Math.max(m.cells, m.words) * scale + pad + 1;
+        return Math.max(content, m.whole * scale + pad <= content * 1.6 ? m.whole * scale + pad : 0);
+      });
+      // Text columns share what the figures leave, at least this much each.
+      const textMin = shown.reduce((sum, { c }, k) => sum + (wraps[k] ? Math.min(c.width, 14) * 3.6 * scale : 0), 0);
+      return { size, pad, fixed, needed: fixed.reduce((a, b) => a + b, 0) + textMin };
+    };
+    const natural = shown.map(({ c }) => (c.type === 'datetime' ? 9 : c.width) * CHAR);
+    const portrait = natural.reduce((a, b) => a + b, 0) <= A4[0] - 2 * MARGIN;
+    const pages: { size: [number, number]; sizes: number[] }[] = [
+      ...(portrait ? [{ size: A4, sizes: [8, 7] }] : []),
+      { size: [A4[1], A4[0]], sizes: [8, 7, 6.5, 6] },
+      { size: [A3[1], A3[0]], sizes: [7, 6.5, 6] },
+    ];
+    let page = pages[pages.length - 1]?.size ?? A4;
+    let chosen: ReturnType<typeof layoutFor> | undefined;
+    for (const p of pages) {
+      chosen = p.sizes.map(layoutFor).find((l) => l.needed <= p.size[0] - 2 * MARGIN);
+      if (chosen) {
+        page = p.size;
+        break;
+      }
+    }
+    if (!chosen) {
+      // Wider than A3 at 6 points (many columns of large figures): a page as wide as the table.
+      chosen = layoutFor(6);
+      page = [Math.ceil(chosen.needed + 2 * MARGIN), A3[0]];
+    }
+    const { size, pad, fixed } = chosen;
+    const addPage = () => doc.addPage({ size: page, margin: MARGIN });
+    addPage();
     const inset = pad / 2;
-    doc.font(BOLD).fontSize(size);
-    const textShare = natural.reduce((sum, w, k) => sum + (fixed[k] ? 0 : w), 0);
+    const width = doc.page.width - 2 * MARGIN;
+    const textShare = natural.reduce((sum, w, k) => sum + (wraps[k] ? w : 0), 0);
     const room = Math.max(0, width - fixed.reduce((a, b) => a + b, 0));
-    const raw = shown.map((_, k) => fixed[k] || ((natural[k] ?? 0) * room) / (textShare || 1));
-    const widths = raw.map((w) => (w * Math.min(1, width / raw.reduce((a, b) => a + b, 0))) as number);
+    const widths = shown.map((_, k) => (wraps[k] ? ((natural[k] ?? 0) * room) / (textShare || 1) : (fixed[k] ?? 0)));
+    // With no text column to take the room, the figures spread over the width.
+    const spare = textShare ? 0 : room / Math.max(1, widths.length);
+    for (let k = 0; k < widths.length; k++) widths[k] = (widths[k] ?? 0) + spare;
     const xs = widths.map((_, k) => MARGIN + widths.slice(0, k).reduce((a, b) => a + b, 0));
+    const rowMin = size * 1.36 + 4;
+    doc.fontSize(size);
     const headerHeight = Math.max(
-      HEADER,
-      ...shown.map(({ c }, k) => doc.heightOfString(headerOf(c), { width: (widths[k] ?? 0) - pad }) + 10),
+      rowMin + 3,
+      ...shown.map(({ c }, k) => heightOf(doc, headerOf(c), { width: (widths[k] ?? 0) - pad, bold: true }) + 6),
     );
     const bottom = () => doc.page.height - MARGIN - FOOTER;
 
-    /** One line of text in a box, cut with an ellipsis when it is too wide. */
-    const fit = (text: string, w: number) => {
-      if (doc.widthOfString(text) <= w) return text;
-      let lo = 0;
-      let hi = text.length;
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (doc.widthOfString(`${text.slice(0, mid)}…`) <= w) lo = mid;
-        else hi = mid - 1;
-      }
-      return `${text.slice(0, lo)}…`;
-    };
-
     const drawHeader = (y: number) => {
       doc.rect(MARGIN, y, width, headerHeight).fill('#f3f4f6');
-      doc.font(BOLD).fontSize(size).fillColor(INK);
+      doc.fontSize(size).fillColor(INK);
       shown.forEach(({ c }, k) => {
-        const w = (widths[k] ?? 0) - pad;
-        doc.text(headerOf(c), (xs[k] ?? 0) + inset, y + 5, {
-          width: w,
+        writeText(doc, headerOf(c), (xs[k] ?? 0) + inset, y + 3, {
+          width: (widths[k] ?? 0) - pad,
           align: NUMERIC.has(c.type) ? 'right' : 'left',
           lineGap: 0,
+          bold: true,
         });
       });
       return y + headerHeight;
@@ -271,60 +291,57 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
         // A logo pdfkit cannot read (the upload checks it) leaves the name alone.
       }
     }
-    doc
-      .font(BOLD)
-      .fontSize(10)
-      .fillColor(MUTED)
-      .text(printable(table.workspace), nameX, nameX === MARGIN ? MARGIN : MARGIN + LOGO / 2 - 6, {
-        width: width - (nameX - MARGIN),
-        lineBreak: false,
-      });
-    doc.font(BOLD).fontSize(18).fillColor(INK).text(printable(table.title), MARGIN, titleY, { paragraphGap: 4 });
-    doc.font(FONT).fontSize(9).fillColor(INK);
-    for (const line of table.lines) doc.text(printable(line), { width });
+    writeText(
+      doc.fontSize(10).fillColor(MUTED),
+      table.workspace,
+      nameX,
+      nameX === MARGIN ? MARGIN - 2 : MARGIN + LOGO / 2 - 8,
+      { width: width - (nameX - MARGIN), lineBreak: false, bold: true },
+    );
+    writeText(doc.fontSize(18).fillColor(INK), table.title, MARGIN, titleY - 4, { paragraphGap: 2, bold: true });
+    doc.fontSize(9).fillColor(INK);
+    for (const line of table.lines) writeText(doc, line, MARGIN, undefined, { width });
     let top = doc.y + 12;
     const chart = table.chart;
     if (chart?.bars.some((b) => b.seconds > 0)) top = drawChart(doc, chart, MARGIN, top, width) + 14;
     let y = drawHeader(top);
 
-    const dateColumn = table.columns.findIndex((c) => c.type === 'date');
-    let rows = 0;
-    let stopped = false;
-    for await (const row of table.rows) {
-      if (row.kind !== 'total' && rows >= options.maxRows) {
-        stopped = true;
-        break;
-      }
-      if (row.kind !== 'total') rows++;
-      if (y + ROW > bottom()) {
-        doc.addPage();
+    for (const row of rows) {
+      doc.fontSize(size);
+      // A line unless a name is longer than its column could hold at a full em per character.
+      const height = Math.max(
+        rowMin,
+        ...row.texts.map((text, k) =>
+          wraps[k] && text.length * size > (widths[k] ?? 0) - pad
+            ? heightOf(doc, text, { width: (widths[k] ?? 0) - pad, bold: row.bold }) + 4
+            : 0,
+        ),
+      );
+      if (y + height > bottom()) {
+        addPage();
         y = drawHeader(MARGIN);
       }
-      const bold = row.kind !== 'row';
-      if (row.kind === 'total')
+      if (row.total)
         doc
           .moveTo(MARGIN, y)
           .lineTo(MARGIN + width, y)
           .lineWidth(0.8)
           .stroke(INK);
-      doc
-        .font(bold ? BOLD : FONT)
-        .fontSize(SIZE)
-        .fillColor(INK);
-      const day = dateColumn < 0 ? null : (row.cells[dateColumn] ?? null);
-      shown.forEach(({ c, i }, k) => {
-        if (c.level !== undefined && c.level < row.depth) return;
-        const text = cellText(c, row.cells[i] ?? null, table, day, short);
+      doc.fontSize(size).fillColor(INK);
+      shown.forEach(({ c }, k) => {
+        const text = row.texts[k];
         if (!text) return;
         const w = (widths[k] ?? 0) - pad;
-        doc.text(fit(text, w), (xs[k] ?? 0) + inset, y + 4, {
+        // Figures never wrap: their column holds the widest.
+        writeText(doc, text, (xs[k] ?? 0) + inset, y + 2, {
           width: w,
           align: NUMERIC.has(c.type) ? 'right' : 'left',
-          lineBreak: false,
+          bold: row.bold,
+          ...(wraps[k] ? { lineGap: 0 } : { lineBreak: false }),
         });
       });
-      y += ROW;
-      if (row.kind !== 'total')
+      y += height;
+      if (!row.total)
         doc
           .moveTo(MARGIN, y)
           .lineTo(MARGIN + width, y)
@@ -332,31 +349,28 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
           .stroke(RULE);
     }
     if (stopped) {
-      if (y + 2 * ROW > bottom()) {
-        doc.addPage();
+      if (y + 30 > bottom()) {
+        addPage();
         y = MARGIN;
       }
-      doc
-        .font(FONT)
-        .fontSize(9)
-        .fillColor(MUTED)
-        .text(
-          `This PDF shows the first ${options.maxRows.toLocaleString('en-US')} rows. Export CSV or Excel for every row and the totals.`,
-          MARGIN,
-          y + 8,
-          { width },
-        );
+      writeText(
+        doc.fontSize(9).fillColor(MUTED),
+        `This PDF shows the first ${options.maxRows.toLocaleString('en-US')} rows. Export CSV or Excel for every row and the totals.`,
+        MARGIN,
+        y + 8,
+        { width },
+      );
     }
 
     // The foot of every page, once their number is known.
     const { start, count } = doc.bufferedPageRange();
     for (let p = start; p < start + count; p++) {
       doc.switchToPage(p);
-      const footY = doc.page.height - MARGIN - 10;
+      const footY = doc.page.height - MARGIN - 12;
       doc.page.margins.bottom = 0;
-      doc.font(FONT).fontSize(8).fillColor(MUTED);
-      doc.text(printable(`${table.workspace} · ${table.title}`), MARGIN, footY, { width: width / 2, lineBreak: false });
-      doc.text(`Page ${p - start + 1} of ${count}`, MARGIN + width / 2, footY, {
+      doc.fontSize(8).fillColor(MUTED);
+      writeText(doc, `${table.workspace} · ${table.title}`, MARGIN, footY, { width: width / 2, lineBreak: false });
+      writeText(doc, `Page ${p - start + 1} of ${count}`, MARGIN + width / 2, footY, {
         width: width / 2,
         align: 'right',
         lineBreak: false,

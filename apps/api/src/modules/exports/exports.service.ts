@@ -462,16 +462,16 @@ export function createExportsService(deps: {
       { header: 'Project', type: 'text', width: 22 },
       { header: 'Client', type: 'text', width: 16 },
       { header: 'Task', type: 'text', width: 18 },
-      { header: 'Type', type: 'text', width: 6, pdfSample: 'Hours' },
-      { header: 'Month', type: 'text', width: 8, pdfSample: '2026-11' },
+      { header: 'Type', type: 'text', width: 6 },
+      { header: 'Month', type: 'text', width: 8 },
       { header: 'Hours budget', type: 'duration', width: 12 },
       { header: 'Hours used', type: 'duration', width: 12 },
       { header: 'Hours left', type: 'duration', width: 12 },
       { header: `Fee budget (${currency})`, type: 'money', width: 14 },
       { header: `Fee used (${currency})`, type: 'money', width: 14 },
       { header: `Fee left (${currency})`, type: 'money', width: 14 },
-      { header: 'Used (%)', type: 'text', width: 8, pdfSample: '1000.0%' },
-      { header: 'Status', type: 'text', width: 8, pdfSample: 'On track' },
+      { header: 'Used (%)', type: 'text', width: 8 },
+      { header: 'Status', type: 'text', width: 8 },
     ];
     const STATUS = { ok: 'On track', near: 'Near', over: 'Over', hidden: 'Hidden' } as const;
     const sums = { hours: [0, 0, 0] as (number | null)[], fee: [0, 0, 0] as (number | null)[] };

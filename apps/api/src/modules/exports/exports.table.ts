@@ -21,8 +21,6 @@ export interface ExportColumn {
   level?: number;
   /** A shorter header for the PDF ("Mon 2" for a day of a month's columns). */
   pdfHeader?: string;
-  /** The widest text a short text column holds, to size it on the PDF ("On track"). */
-  pdfSample?: string;
   /** Left out of the PDF (decimal hours beside h:mm:ss would only crowd a printed page). */
   pdf?: false;
 }
