@@ -192,8 +192,8 @@ const pathOf = (row: LevelRow, depth: number) => {
 /**
  * Reports: one engine (reports.repository) for the Summary, Detailed and matrix reports, the
  * dashboard, the public API and the exports. A report covers whose time the actor sees (their
- * own; a manager's people; everyone's for owners and admins), without disabled members when the
- * workspace hides them from reports. Money measures need the actor's money access for everyone
+ * own; a manager's people; everyone's for owners and admins), disabled members included: hiding
+ * them from report lists hides their names from pickers, never their time from totals. Money measures need the actor's money access for everyone
  * in the report: the Summary and matrix refuse (403 money_forbidden) rather than show partial
  * sums; the Detailed report leaves a row's amounts null when they are out of reach.
  * Running timers count up to now, as on the timesheet.
@@ -242,12 +242,9 @@ export function createReportsService(
       const others = await othersTimeScope(db, actor);
       scope = others === null ? null : [...new Set([...others, actor.userId])];
     }
-    // Everyone's entries: the rollups without a person may answer (a hidden disabled member would be in them).
-    const allPeople =
-      scope === null &&
-      !q.users?.length &&
-      !q.groups?.length &&
-      (!workspace.hide_disabled_users || !(await repo.hasDisabledMembers(db, workspace.id)));
+    // Everyone's entries: the rollups without a person may answer. "Hide disabled users from lists
+    // in reports" hides names from pickers only: totals count every entry the actor may see (issue 30).
+    const allPeople = scope === null && !q.users?.length && !q.groups?.length;
     return {
       workspaceId: workspace.id,
       fromAt: new Date(dayBounds(from, timeZone).startMs),
@@ -259,7 +256,6 @@ export function createReportsService(
       rounding,
       now,
       scope,
-      hideDisabled: workspace.hide_disabled_users,
       users: q.users,
       groups: q.groups,
       clients: q.clients,
