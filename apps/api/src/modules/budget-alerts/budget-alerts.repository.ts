@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { newId } from '../../platform/ids.js';
 
