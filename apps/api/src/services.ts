@@ -191,6 +191,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     jobs,
     mailer,
     notifications,
+    reports,
     billing: config.billing,
     publicUrl: config.publicUrl,
   });

@@ -144,7 +144,6 @@ describe('query plans at 100,000 entries', () => {
       rounding: { mode: 'none', minutes: 1 },
       now: weekTo,
       scope: null,
-      hideDisabled: false,
       tagMode: 'any',
     });
     const deep = await sql<{ start_at: Date; id: string }>`select start_at, id from time_entries
@@ -177,7 +176,6 @@ describe('query plans at 100,000 entries', () => {
       rounding: { mode: 'none', minutes: 1 },
       now: weekTo,
       scope: null,
-      hideDisabled: false,
       tagMode: 'any',
       rollups,
     });

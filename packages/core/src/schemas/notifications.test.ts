@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BUDGET_ALERT_PERCENTS,
-  budgetNearPercent,
-  budgetPeriod,
-  budgetStateFromAlerts,
-  reachedThresholds,
-} from './notifications.js';
+import { BUDGET_ALERT_PERCENTS, budgetNearPercent, budgetStateFromAlerts, reachedThresholds } from './notifications.js';
 import { budgetStatus } from './reports.js';
 
 describe('budget alert thresholds', () => {
@@ -24,12 +18,6 @@ describe('budget alert thresholds', () => {
 
   it('are never reached by an empty budget', () => {
     expect(reachedThresholds(10, 0, BUDGET_ALERT_PERCENTS)).toEqual([]);
-  });
-
-  it('count a monthly budget per UTC month and another over all time', () => {
-    expect(budgetPeriod(true, new Date('2026-11-30T23:59:59Z'))).toBe('2026-11');
-    expect(budgetPeriod(true, new Date('2026-12-01T00:00:00Z'))).toBe('2026-12');
-    expect(budgetPeriod(false, new Date('2026-12-01T00:00:00Z'))).toBe('total');
   });
 });
 

@@ -44,8 +44,3 @@ export function budgetStateFromAlerts(reached: number | null, percents: readonly
   const near = budgetNearPercent(percents);
   return near !== null && reached >= near ? 'near' : 'ok';
 }
-
-/** The period a budget is counted in at `now`: its UTC month ('2026-11') when it resets monthly, else 'total'. */
-export function budgetPeriod(resetsMonthly: boolean, now: Date): string {
-  return resetsMonthly ? now.toISOString().slice(0, 7) : 'total';
-}

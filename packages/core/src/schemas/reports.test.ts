@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { dayBounds } from '../time/days.js';
-import { budgetStatus, parseReportParams, reportQuery, resolvePreset, toReportParams, weekOf } from './reports.js';
+import {
+  budgetPercent,
+  budgetStatus,
+  estimateTotals,
+  parseReportParams,
+  reportQuery,
+  resolvePreset,
+  toReportParams,
+  weekOf,
+} from './reports.js';
 
 describe('report date presets', () => {
   it('resolves each preset from the local day, in calendar days', () => {
@@ -84,5 +93,33 @@ describe('budget status', () => {
     expect(budgetStatus(101, 100, 80)).toBe('over');
     expect(budgetStatus(0, 0, 80)).toBe('ok');
     expect(budgetStatus(1, 0, 80)).toBe('over');
+  });
+});
+
+describe('estimate totals', () => {
+  const line = (type: 'hours' | 'fee', taskId: string | null, taskIds: string[] = []) => ({
+    type,
+    projectId: 'p',
+    taskId,
+    taskIds,
+  });
+  it('count a budget inside another of its kind once: a project with task budgets is its own budget', () => {
+    const figures = [
+      { line: line('hours', null), budget: 100, used: 40 },
+      { line: line('hours', 'a', ['a', 'a1']), budget: 30, used: 20 },
+      { line: line('hours', 'a1', ['a1']), budget: 20, used: 10 },
+      { line: line('fee', 'b', ['b']), budget: 500, used: 100 },
+    ];
+    expect(estimateTotals(figures, true)).toEqual({
+      hours: { budget: 100, used: 40, remaining: 60 },
+      fee: { budget: 500, used: 100, remaining: 400 },
+    });
+    expect(estimateTotals(figures, false).fee).toEqual({ budget: null, used: null, remaining: null });
+    expect(estimateTotals(figures.slice(1, 3), true).hours).toEqual({ budget: 30, used: 20, remaining: 10 });
+    expect(estimateTotals([], true)).toEqual({ hours: null, fee: null });
+  });
+  it('say the use in percent with one decimal, none without a budget', () => {
+    expect(budgetPercent(9600, 3600)).toBe(266.7);
+    expect(budgetPercent(1, 0)).toBeNull();
   });
 });

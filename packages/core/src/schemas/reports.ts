@@ -458,9 +458,19 @@ export const estimateView = z.object({
 });
 export type EstimateView = z.infer<typeof estimateView>;
 
+/** A kind's budgets added up: null figures when the viewer may not see them. */
+export const estimateTotalView = z.object({
+  budget: z.number().int().nullable(),
+  used: z.number().int().nullable(),
+  remaining: z.number().int().nullable(),
+});
+export type EstimateTotalView = z.infer<typeof estimateTotalView>;
+
 export const estimatesReportView = z.object({
   range: rangeView,
   items: z.array(estimateView),
+  /** Each kind's budgets and use, every budget counted once (`estimateTotals`); null for a kind without budgets. */
+  totals: z.object({ hours: estimateTotalView.nullable(), fee: estimateTotalView.nullable() }),
   /** Some fee budgets' amounts are left out: the viewer may not see the billable amounts of everyone in the report. */
   moneyHidden: z.boolean(),
 });
@@ -475,6 +485,49 @@ export function budgetStatus(used: number, budget: number, nearPercent: number |
   if (used > budget) return 'over';
   if (nearPercent !== null && budget > 0 && used * 100 >= nearPercent * budget) return 'near';
   return 'ok';
+}
+
+/** used / budget in percent with one decimal, as the Estimates report, the dashboard and the alerts say it; null without a budget. */
+export function budgetPercent(used: number, budget: number): number | null {
+  return budget > 0 ? Math.round((used * 1000) / budget) / 10 : null;
+}
+
+/** A budget's figure in one period, as `estimateTotals` reads it. */
+export interface BudgetFigureOf {
+  line: { type: 'hours' | 'fee'; projectId: string; taskId: string | null; taskIds: readonly string[] };
+  budget: number;
+  used: number;
+}
+
+/**
+ * Each kind's budgets and use added up, every hour and cent once: a budget inside another of its
+ * kind (a task's inside its project's, a subtask's inside its parent task's) is already counted in
+ * that one, so it is left out (issue 30: a 100 h project with 50 h of task budgets totalled 150 h).
+ * A monthly budget's months add up. Fee figures are null when `seesFees` is false.
+ */
+export function estimateTotals(
+  figures: readonly BudgetFigureOf[],
+  seesFees: boolean,
+): { hours: EstimateTotalView | null; fee: EstimateTotalView | null } {
+  const inside = (f: BudgetFigureOf) =>
+    f.line.taskId !== null &&
+    figures.some(
+      (o) =>
+        o.line.type === f.line.type &&
+        o.line.projectId === f.line.projectId &&
+        (o.line.taskId === null ||
+          (o.line.taskId !== f.line.taskId && o.line.taskIds.includes(f.line.taskId as string))),
+    );
+  const total = (type: 'hours' | 'fee'): EstimateTotalView | null => {
+    const own = figures.filter((f) => f.line.type === type);
+    if (!own.length) return null;
+    if (type === 'fee' && !seesFees) return { budget: null, used: null, remaining: null };
+    const outer = own.filter((f) => !inside(f));
+    const budget = outer.reduce((sum, f) => sum + f.budget, 0);
+    const used = outer.reduce((sum, f) => sum + f.used, 0);
+    return { budget, used, remaining: budget - used };
+  };
+  return { hours: total('hours'), fee: total('fee') };
 }
 // ---- exports
 

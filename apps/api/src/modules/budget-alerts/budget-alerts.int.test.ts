@@ -1,3 +1,4 @@
+import { budgetPercent } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   caller,
@@ -236,6 +237,71 @@ describe('budget alerts', () => {
       budget: { type: 'hours', amount: 60, alertPercents: [30, 60] },
     });
     expect(edited.budget.alertPercents).toEqual([30, 60]);
+  });
+
+  it('count a task as the Estimates report and the dashboard do: its subtasks, rounded as the workspace rounds', async () => {
+    // Issue 30: a task at 266.7 % on the Estimates report alerted "50 %" (its own unrounded time only).
+    owner = await signUp(t.app);
+    await ok(owner, 'PATCH', '/time-settings', { roundingMode: 'up', roundingMinutes: 10 });
+    const project = await ok(owner, 'POST', '/projects', { name: 'Mast' });
+    const task = await ok(owner, 'POST', `/projects/${project.id}/tasks`, {
+      name: 'Rigging',
+      budget: { type: 'hours', amount: 60, alertPercents: [50, 100, 250, 300] },
+    });
+    const sub = await ok(owner, 'POST', `/projects/${project.id}/tasks`, { name: 'Ropes', parentTaskId: task.id });
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(1, 30), taskId: task.id });
+    // 125 minutes, 130 rounded up to ten: 160 of 60 minutes in all.
+    await ok(owner, 'POST', '/time-entries', { start: at(3), end: at(5, 5), taskId: sub.id });
+    await run();
+    expect(await titles(owner)).toEqual([
+      'Task "Rigging" of "Mast" has reached 250% of its budget',
+      'Task "Rigging" of "Mast" has used all of its budget',
+      'Task "Rigging" of "Mast" has reached 50% of its budget',
+    ]);
+    // The dashboard reads the Estimates report of this month: one figure for all three.
+    const [line] = (await ok(owner, 'GET', '/reports/estimates?preset=thisMonth')).items;
+    expect(line).toMatchObject({ taskId: task.id, used: 160 * 60, budget: 3600, percent: 266.7 });
+    const recorded = await t.db
+      .selectFrom('budget_alerts')
+      .select(['used', 'budget'])
+      .where('task_id', '=', task.id)
+      .where('threshold', '=', 250)
+      .executeTakeFirstOrThrow();
+    expect(budgetPercent(Number(recorded.used), Number(recorded.budget))).toBe(line.percent);
+  });
+
+  it('count a monthly budget in the month of the workspace’s report time zone', async () => {
+    // Issue 30: crossed on 1 November in Auckland (still 31 October in UTC), it never alerted.
+    owner = await signUp(t.app);
+    await ok(owner, 'PATCH', '/time-settings', { reportTimeZone: 'Pacific/Auckland' });
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Wharf',
+      budget: { type: 'hours', amount: 60, resetsMonthly: true },
+    });
+    const entry = async (start: string, end: string) =>
+      (await ok(owner, 'POST', '/time-entries', { start, end, projectId: project.id })).id as string;
+    const october = await entry('2025-10-15T09:00:00+13:00', '2025-10-15T10:00:00+13:00');
+    const november = await entry('2025-11-01T09:00:00+13:00', '2025-11-01T10:00:00+13:00');
+    await run(); // evaluated now: this month's budget has no time
+    const evaluate = (ids: string[], now: string) =>
+      t.app.services.budgetAlerts.evaluate(owner.workspaceId, ids, new Date(now));
+    expect(await evaluate([october], '2025-10-15T11:00:00+13:00')).toBe(2);
+    expect(await evaluate([november], '2025-11-01T10:00:00+13:00')).toBe(2);
+    const periods = await t.db
+      .selectFrom('budget_alerts')
+      .select(['period', 'used'])
+      .where('project_id', '=', project.id)
+      .orderBy('period')
+      .orderBy('threshold')
+      .execute();
+    expect(periods.map((p) => [p.period, Number(p.used)])).toEqual([
+      ['2025-10', 3600],
+      ['2025-10', 3600],
+      ['2025-11', 3600],
+      ['2025-11', 3600],
+    ]);
+    const [line] = (await ok(owner, 'GET', '/reports/estimates?preset=custom&from=2025-11-01&to=2025-11-30')).items;
+    expect(line).toMatchObject({ month: '2025-11', used: 3600, percent: 100 });
   });
 
   it('refuse thresholds that are not 1 to 5 distinct whole percentages from 1 to 999, saying why', async () => {

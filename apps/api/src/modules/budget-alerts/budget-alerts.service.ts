@@ -1,12 +1,13 @@
-import { budgetPeriod, reachedThresholds, workspaceHasFeature } from '@sundial/core';
+import { reachedThresholds, workspaceHasFeature } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { EventBus } from '../../platform/events.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { BudgetFigure, ReportsService } from '../reports/reports.service.js';
 import { budgetAlertMessage } from './budget-alerts.mails.js';
-import { type BudgetRow, budgetAlertsRepository as repo } from './budget-alerts.repository.js';
+import { budgetAlertsRepository as repo } from './budget-alerts.repository.js';
 
 /** Looks at the budgets of the projects and tasks of entries that changed. */
 export const evaluateBudgetsJob = defineJob(
@@ -14,16 +15,12 @@ export const evaluateBudgetsJob = defineJob(
   z.object({ workspaceId: z.uuid(), entryIds: z.array(z.uuid()) }),
 );
 
-const monthBounds = (period: string): [Date, Date] => {
-  const start = new Date(`${period}-01T00:00:00Z`);
-  return [start, new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1))];
-};
-
 /**
  * Budget alerts (feature `budgets`): the time-entries service publishes an event per person whose
  * entries changed; in that transaction one job is queued (nothing else is added to the write). The
- * job reads the budgets of the affected projects and tasks, and records each (budget, period,
- * threshold) reached, of the budget's own thresholds, once (unique key), which notifies the project's managers and the workspace's
+ * job counts the budgets of the affected projects and tasks as the Estimates report and the dashboard
+ * do (`ReportsService.workspaceBudgets`: subtasks, the workspace's rounding, the month in its report
+ * time zone), and records each (budget, period, threshold) reached, of the budget's own thresholds, once (unique key), which notifies the project's managers and the workspace's
  * owners and admins in the app and by e-mail, in the same transaction.
  */
 export function createBudgetAlertsService(deps: {
@@ -32,36 +29,34 @@ export function createBudgetAlertsService(deps: {
   jobs: JobRunner;
   mailer: Mailer;
   notifications: NotificationsService;
+  reports: Pick<ReportsService, 'workspaceBudgets'>;
   billing: { billing: boolean };
   publicUrl: string;
 }) {
   const { db, jobs, mailer, notifications } = deps;
 
-  async function alert(workspaceId: string, workspaceName: string, b: BudgetRow, now: Date): Promise<number> {
-    if (b.budget_alert_percents.length === 0) return 0;
-    const period = budgetPeriod(b.budget_resets_monthly, now);
-    const [from, to] = period === 'total' ? [undefined, undefined] : monthBounds(period);
-    const used = await repo.used(db, workspaceId, b, from, to);
-    const budget = b.budget_type === 'hours' ? b.budget_amount * 60 : b.budget_amount;
+  async function alert(workspaceId: string, workspaceName: string, figure: BudgetFigure): Promise<number> {
+    const { line: b, budget, used } = figure;
+    const period = figure.month ?? 'total';
     let sent = 0;
     // Each threshold has its own key: adding or removing one never re-sends one already recorded.
-    for (const threshold of reachedThresholds(used, budget, b.budget_alert_percents)) {
+    for (const threshold of reachedThresholds(used, budget, b.alertPercents)) {
       await db.transaction().execute(async (tx) => {
-        const key = { workspaceId, projectId: b.project_id, taskId: b.task_id, period, threshold, used, budget };
+        const key = { workspaceId, projectId: b.projectId, taskId: b.taskId, period, threshold, used, budget };
         if (!(await repo.record(tx, key))) return;
         const link = `${deps.publicUrl}/homepage/projects`;
-        const what = b.task_name ? `Task "${b.task_name}" of "${b.project_name}"` : `Project "${b.project_name}"`;
+        const what = b.taskName ? `Task "${b.taskName}" of "${b.projectName}"` : `Project "${b.projectName}"`;
         const words = budgetAlertMessage({
           workspaceName,
           what,
           threshold,
-          type: b.budget_type,
+          type: b.type,
           used,
           budget,
           period,
           link,
         });
-        const people = await repo.recipients(tx, workspaceId, b.project_id);
+        const people = await repo.recipients(tx, workspaceId, b.projectId);
         await notifications.add(
           tx,
           workspaceId,
@@ -75,13 +70,19 @@ export function createBudgetAlertsService(deps: {
     return sent;
   }
 
-  /** Evaluates the budgets the entries are on; answers how many alerts went out. */
+  /** Evaluates the budgets the entries are on (a task's parents' too); answers how many alerts went out. */
   async function evaluate(workspaceId: string, entryIds: string[], now: Date): Promise<number> {
     const workspace = await repo.workspace(db, workspaceId);
     if (!workspace || !workspaceHasFeature(workspace, 'budgets', now, deps.billing)) return 0;
+    const { projectIds, taskIds } = await repo.placesOf(db, workspaceId, entryIds);
+    const touched = new Set(taskIds);
     let sent = 0;
-    for (const b of await repo.budgetsOf(db, workspaceId, entryIds))
-      sent += await alert(workspaceId, workspace.name, b, now);
+    for (const figure of await deps.reports.workspaceBudgets(workspaceId, projectIds, now)) {
+      // A budget of a project these entries are on, or of a task they are on or below; a monthly
+      // one in its current month (the dashboard's).
+      if (figure.line.taskId !== null && !figure.line.taskIds.some((id) => touched.has(id))) continue;
+      sent += await alert(workspaceId, workspace.name, figure);
+    }
     return sent;
   }
 

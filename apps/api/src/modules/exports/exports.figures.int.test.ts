@@ -1,8 +1,10 @@
+import { measureKind, type ReportMeasure } from '@sundial/core';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { pdfText } from '../../../test/pdf-text.js';
+import { decimalHours, decimalMoney, hms } from './exports.format.js';
 
 /**
  * What an export sells is what the report says (issue 30): every measure in its own kind (money as
@@ -26,6 +28,9 @@ async function file(format: 'csv' | 'xlsx' | 'pdf', query: string) {
   expect(response.statusCode, `${format} ${query}: ${response.body.slice(0, 300)}`).toBe(200);
   return response.rawPayload;
 }
+/** A cell's number; exceljs reads a cell shown as a duration back as a date from 1899-12-30. */
+const numberOf = (value: unknown) =>
+  value instanceof Date ? (value.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000 : Number(value);
 const csvOf = async (query: string): Promise<string[][]> => parse(await file('csv', query), { bom: true });
 async function sheetOf(query: string) {
   const workbook = new ExcelJS.Workbook();
@@ -113,6 +118,87 @@ describe('measures read in their own kind', () => {
   it('writes a matrix of an invoiced amount as money', async () => {
     const rows = await csvOf(`kind=matrix&${RANGE}&rows=project&columns=day&measures=uninvoicedAmount`);
     expect(rows[rows.length - 1]?.slice(-1)).toEqual(['100.00']);
+  });
+});
+
+describe('every budgeting report and the Estimates report total in every format what the screen shows', () => {
+  // The pages' measures (apps/web BudgetingPages): Billable, Revenues, Costs, Margin.
+  const budgeting: [string, ReportMeasure[]][] = [
+    [
+      'Billable, unbillable, invoiced',
+      [
+        'trackedSeconds',
+        'billableSeconds',
+        'unbillableSeconds',
+        'invoicedSeconds',
+        'uninvoicedSeconds',
+        'billableAmount',
+        'invoicedAmount',
+        'uninvoicedAmount',
+      ],
+    ],
+    ['Revenues', ['billableSeconds', 'billableAmount']],
+    ['Costs', ['trackedSeconds', 'costAmount']],
+    ['Margin', ['billableAmount', 'costAmount', 'margin']],
+  ];
+
+  it.each(budgeting)('%s', async (_name, measures) => {
+    const query = `kind=summary&${RANGE}&groupBy=project&measures=${measures.join(',')}`;
+    const { totals } = await ok(owner, 'GET', `/reports/summary?${query}`);
+    // CSV: a duration as h:mm:ss and decimal hours, money as decimals, in the measures' order.
+    const csvCells = measures.flatMap((m) =>
+      measureKind(m) === 'money' ? [decimalMoney(totals[m])] : [hms(totals[m]), decimalHours(totals[m])],
+    );
+    const rows = await csvOf(query);
+    expect(rows[rows.length - 1]).toEqual(['Total', ...csvCells]);
+    // XLSX: durations in days, money in units, the same columns.
+    const sheetCells = measures.flatMap((m) =>
+      measureKind(m) === 'money' ? [totals[m] / 100] : [totals[m] / 86_400, Math.round(totals[m] / 36) / 100],
+    );
+    const sheet = await sheetOf(query);
+    const total = sheet.getRow(sheet.rowCount);
+    expect(total.getCell(1).value).toBe('Total');
+    sheetCells.forEach((value, i) => {
+      expect(numberOf(total.getCell(i + 2).value)).toBeCloseTo(value, 9);
+    });
+    const text = pdfText(await file('pdf', query));
+    for (const m of measures)
+      expect(text, m).toContain(measureKind(m) === 'money' ? decimalMoney(totals[m]) : hms(totals[m]));
+  });
+
+  it('Estimates: a project’s task budgets inside its budget are not counted twice', async () => {
+    // 100 h on Alpha, 50 h of it on its task: 100 h in all (the export said 150 h).
+    await ok(owner, 'PATCH', `/projects/${ids.alpha}`, { budget: { type: 'hours', amount: 100 * 60 } });
+    await ok(owner, 'PATCH', `/tasks/${ids.task}`, { budget: { type: 'hours', amount: 50 * 60 } });
+    try {
+      const query = `kind=estimates&${RANGE}`;
+      const view = await ok(owner, 'GET', `/reports/estimates?${RANGE}`);
+      expect(view.items).toHaveLength(2);
+      expect(view.totals).toEqual({ hours: { budget: 360_000, used: 5400, remaining: 354_600 }, fee: null });
+      const { budget, used, remaining } = view.totals.hours;
+      const rows = await csvOf(query);
+      const header = rows[0] ?? [];
+      const last = rows[rows.length - 1] ?? [];
+      expect(last[0]).toBe('Total');
+      const at = (name: string) => last[header.indexOf(name)];
+      expect([at('Hours budget'), at('Hours used'), at('Hours left')]).toEqual([
+        hms(budget),
+        hms(used),
+        hms(remaining),
+      ]);
+      const sheet = await sheetOf(query);
+      const heads = sheet.getRow(1).values as unknown[];
+      const total = sheet.getRow(sheet.rowCount);
+      expect(total.getCell(1).value).toBe('Total');
+      expect(numberOf(total.getCell(heads.indexOf('Hours budget')).value)).toBeCloseTo(budget / 86_400, 9);
+      expect(numberOf(total.getCell(heads.indexOf('Hours used')).value)).toBeCloseTo(used / 86_400, 9);
+      const text = pdfText(await file('pdf', query));
+      expect(text).toContain(hms(budget));
+      expect(text).not.toContain(hms(budget + 50 * 3600));
+    } finally {
+      await ok(owner, 'PATCH', `/projects/${ids.alpha}`, { budget: null });
+      await ok(owner, 'PATCH', `/tasks/${ids.task}`, { budget: null });
+    }
   });
 });
 

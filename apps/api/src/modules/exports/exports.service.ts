@@ -454,7 +454,7 @@ export function createExportsService(deps: {
    * Estimates: one row per budget (project or task; a monthly budget's month), hours budgets in
    * the duration columns and fee budgets in the money columns, the use in percent and the status
    * in words; a budget whose amounts the actor may not see has them empty, as on screen. The
-   * totals add each kind's budgets and use.
+   * totals are the report's (`estimateTotals`: each budget once).
    */
   async function estimatesTable(actor: Actor, q: z.output<typeof estimatesReportQuery>, currency: string) {
     const view = await reports.estimates(actor, q);
@@ -474,13 +474,8 @@ export function createExportsService(deps: {
       { header: 'Status', type: 'text', width: 8 },
     ];
     const STATUS = { ok: 'On track', near: 'Near', over: 'Over', hidden: 'Hidden' } as const;
-    const sums = { hours: [0, 0, 0] as (number | null)[], fee: [0, 0, 0] as (number | null)[] };
     const rows: ExportRow[] = view.items.map((e) => {
       const figures = [e.budget, e.used, e.remaining];
-      const own = sums[e.type];
-      figures.forEach((v, k) => {
-        own[k] = own[k] === null || v === null ? null : (own[k] ?? 0) + v;
-      });
       const none = [null, null, null];
       return {
         cells: [
@@ -498,21 +493,14 @@ export function createExportsService(deps: {
         depth: 0,
       };
     });
-    // A kind without budgets has no total (empty, not zero).
-    const has = (type: 'hours' | 'fee') => view.items.some((e) => e.type === type);
-    const none: Cell[] = [null, null, null];
+    // The report's own totals (each budget once: a task's inside its project's is not added again);
+    // a kind without budgets has none (empty, not zero).
+    const totalOf = (type: 'hours' | 'fee'): Cell[] => {
+      const total = view.totals[type];
+      return total ? [total.budget, total.used, total.remaining] : [null, null, null];
+    };
     rows.push({
-      cells: [
-        'Total',
-        null,
-        null,
-        null,
-        null,
-        ...(has('hours') ? sums.hours : none),
-        ...(has('fee') ? sums.fee : none),
-        null,
-        null,
-      ],
+      cells: ['Total', null, null, null, null, ...totalOf('hours'), ...totalOf('fee'), null, null],
       kind: 'total',
       depth: 0,
     });

@@ -74,7 +74,7 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: {
             .as('tracked_seconds')
         : sql<number | null>`null`.as('tracked_seconds'),
       // What the budget-alerts job recorded for this budget (same amount) in its current period
-      // (this UTC month for a monthly budget): fee and monthly budgets are not summed on a read.
+      // (this month in the report time zone for a monthly budget, as the alerts count it): fee and monthly budgets are not summed on a read.
       opts.counts
         ? eb
             .selectFrom('budget_alerts as ba')
@@ -82,7 +82,7 @@ function withDetails(q: ReturnType<typeof baseProjects>, viewer: Viewer, opts: {
             .whereRef('ba.project_id', '=', 'p.id')
             .where('ba.task_id', 'is', null)
             .where(
-              sql<boolean>`ba.period = case when p.budget_resets_monthly then to_char(now() at time zone 'UTC', 'YYYY-MM') else 'total' end`,
+              sql<boolean>`ba.period = case when p.budget_resets_monthly then to_char(now() at time zone coalesce((select ts.report_time_zone from time_settings ts where ts.workspace_id = p.workspace_id), 'UTC'), 'YYYY-MM') else 'total' end`,
             )
             .where(
               sql<boolean>`ba.budget = case p.budget_type when 'hours' then p.budget_amount * 60 else p.budget_amount end`,

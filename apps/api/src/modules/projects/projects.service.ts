@@ -347,34 +347,17 @@ export function createProjectsService(db: Db, timeEntries: TimeEntriesService) {
      */
     async budgets(actor: Actor, f: { projectIds?: string[]; clientIds?: string[] }): Promise<BudgetLine[]> {
       assertCan(actor, 'projects:view');
-      const { projects, tasks } = await repo.budgets(db, viewerOf(actor), f);
-      const lines: BudgetLine[] = [];
-      for (const p of projects) {
-        const project = { projectId: p.id, projectName: p.name, projectColor: p.color, clientName: p.client_name };
-        if (p.budget_type && p.budget_amount !== null)
-          lines.push({
-            ...project,
-            taskId: null,
-            taskName: null,
-            taskIds: [],
-            type: p.budget_type,
-            amount: Number(p.budget_amount),
-            resetsMonthly: p.budget_resets_monthly,
-            alertPercents: p.budget_alert_percents,
-          });
-        for (const t of tasks.filter((t) => t.project_id === p.id))
-          lines.push({
-            ...project,
-            taskId: t.id,
-            taskName: t.parent_name ? `${t.parent_name} / ${t.name}` : t.name,
-            taskIds: t.subtree ?? [t.id],
-            type: t.budget_type,
-            amount: Number(t.budget_amount),
-            resetsMonthly: t.budget_resets_monthly,
-            alertPercents: t.budget_alert_percents,
-          });
-      }
-      return lines;
+      return budgetLines(await repo.budgets(db, viewerOf(actor), f));
+    },
+
+    /**
+     * The budgets of the given active projects of a workspace and of their tasks, as `budgets`
+     * gives them, for work done without a person asking (the budget alerts job).
+     */
+    async workspaceBudgets(workspaceId: string, projectIds: string[]): Promise<BudgetLine[]> {
+      if (!projectIds.length) return [];
+      const everything = { workspaceId, userId: '', seesAll: true, seesPublic: true };
+      return budgetLines(await repo.budgets(db, everything, { projectIds }));
     },
 
     // ---- tasks
@@ -513,6 +496,37 @@ type ProjectDetail = z.infer<typeof projectDetailView>;
 type ProjectListItem = z.infer<typeof projectListItemView>;
 type TaskDetail = z.infer<typeof taskDetailView>;
 export type ProjectsService = ReturnType<typeof createProjectsService>;
+
+/** A project's budget and its budgeted tasks' as lines, a task's with its subtree. */
+function budgetLines({ projects, tasks }: Awaited<ReturnType<typeof repo.budgets>>): BudgetLine[] {
+  const lines: BudgetLine[] = [];
+  for (const p of projects) {
+    const project = { projectId: p.id, projectName: p.name, projectColor: p.color, clientName: p.client_name };
+    if (p.budget_type && p.budget_amount !== null)
+      lines.push({
+        ...project,
+        taskId: null,
+        taskName: null,
+        taskIds: [],
+        type: p.budget_type,
+        amount: Number(p.budget_amount),
+        resetsMonthly: p.budget_resets_monthly,
+        alertPercents: p.budget_alert_percents,
+      });
+    for (const t of tasks.filter((t) => t.project_id === p.id))
+      lines.push({
+        ...project,
+        taskId: t.id,
+        taskName: t.parent_name ? `${t.parent_name} / ${t.name}` : t.name,
+        taskIds: t.subtree ?? [t.id],
+        type: t.budget_type,
+        amount: Number(t.budget_amount),
+        resetsMonthly: t.budget_resets_monthly,
+        alertPercents: t.budget_alert_percents,
+      });
+  }
+  return lines;
+}
 
 /** One budget of a project or task (see ProjectsService.budgets). */
 export interface BudgetLine {

@@ -146,31 +146,49 @@ describe('summary', () => {
     expect((await summary(memberA, '&measures=margin')).statusCode).toBe(403);
   });
 
-  it('leaves disabled members out when the workspace hides them from reports', async () => {
-    await ctx.t.db
-      .updateTable('memberships')
-      .set({ status: 'disabled' })
-      .where('user_id', '=', memberB.userId)
-      .where('workspace_id', '=', owner.workspaceId)
-      .execute();
-    expect(await total(owner)).toBe(27000);
-    await ctx.t.db
-      .updateTable('workspaces')
-      .set({ hide_disabled_users: true })
-      .where('id', '=', owner.workspaceId)
-      .execute();
-    expect(await total(owner)).toBe(27000 - 5400);
-    await ctx.t.db
-      .updateTable('workspaces')
-      .set({ hide_disabled_users: false })
-      .where('id', '=', owner.workspaceId)
-      .execute();
-    await ctx.t.db
-      .updateTable('memberships')
-      .set({ status: 'active' })
-      .where('user_id', '=', memberB.userId)
-      .where('workspace_id', '=', owner.workspaceId)
-      .execute();
+  it('counts a disabled member in every total when the workspace hides disabled users from report lists', async () => {
+    // The setting hides names from pickers and lists; totals count every entry the viewer may see
+    // (issue 30: the Billable report said less than the invoice issued for the same time).
+    const reports = [
+      `/reports/summary?${RANGE}&groupBy=user&measures=trackedSeconds,billableSeconds,billableAmount,invoicedAmount,uninvoicedAmount`,
+      `/reports/summary?${RANGE}&groupBy=project,user`,
+      `/reports/matrix?${RANGE}&rows=user&columns=day`,
+      `/reports/detailed?${RANGE}&limit=100`,
+    ];
+    const read = async () => {
+      const answers = [];
+      for (const report of reports) answers.push(await ok(owner, 'GET', report));
+      return answers;
+    };
+    const before = await read();
+    const setHidden = (hidden: boolean) =>
+      ctx.t.db
+        .updateTable('workspaces')
+        .set({ hide_disabled_users: hidden })
+        .where('id', '=', owner.workspaceId)
+        .execute();
+    const setStatus = (status: 'active' | 'disabled') =>
+      ctx.t.db
+        .updateTable('memberships')
+        .set({ status })
+        .where('user_id', '=', memberA.userId)
+        .where('workspace_id', '=', owner.workspaceId)
+        .execute();
+    await setStatus('disabled');
+    await setHidden(true);
+    try {
+      const after = await read();
+      expect(after).toEqual(before);
+      // Grouped by person, their row stays, so the rows add up to the totals.
+      const [billable] = after;
+      const row = billable.groups.find((g: { key: { key: string } }) => g.key.key === memberA.userId);
+      expect(row.measures).toMatchObject({ trackedSeconds: 7200, billableAmount: 20_000 });
+      expect(billable.totals.billableAmount).toBe(20_000);
+      expect(after[3].items.map((e: { id: string }) => e.id)).toContain(ids.entryA);
+    } finally {
+      await setHidden(false);
+      await setStatus('active');
+    }
   });
 
   it('counts a running timer up to now', async () => {

@@ -27,7 +27,6 @@ export interface EngineFilter {
   now: Date;
   /** Whose entries the actor may see: null = everyone's. */
   scope: string[] | null;
-  hideDisabled: boolean;
   users?: string[];
   groups?: string[];
   clients?: string[];
@@ -98,10 +97,6 @@ function peopleFilters(f: EngineFilter): RawBuilder<unknown>[] {
   if (f.groups?.length)
     where.push(
       sql`e.user_id in (select gm.user_id from group_members gm where gm.workspace_id = ${ws} and gm.group_id in (${uuids(f.groups)}))`,
-    );
-  if (f.hideDisabled)
-    where.push(
-      sql`e.user_id not in (select m.user_id from memberships m where m.workspace_id = ${ws} and m.status = 'disabled')`,
     );
   return where;
 }
@@ -1272,18 +1267,6 @@ export const reportsRepository = {
         rollupsReady: row.rollups_ready,
       }
     );
-  },
-
-  /** Whether the workspace has a disabled member (whom a workspace hiding them leaves out of reports). */
-  async hasDisabledMembers(db: Db, workspaceId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('memberships')
-      .select('user_id')
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'disabled')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
   },
 
   /** Workspaces whose coarse rollups hold appended rows not yet folded (report_rollups_compact). */

@@ -1,5 +1,6 @@
 import {
   budgetNearPercent,
+  budgetPercent,
   budgetStatus,
   DEFAULT_MEASURES,
   type DetailedEntryView,
@@ -10,6 +11,7 @@ import {
   type EstimatesReportQuery,
   type EstimatesReportView,
   type EstimateView,
+  estimateTotals,
   MAX_REPORT_DAYS,
   type MarkInvoicedBody,
   type MatrixReportQuery,
@@ -192,8 +194,8 @@ const pathOf = (row: LevelRow, depth: number) => {
 /**
  * Reports: one engine (reports.repository) for the Summary, Detailed and matrix reports, the
  * dashboard, the public API and the exports. A report covers whose time the actor sees (their
- * own; a manager's people; everyone's for owners and admins), without disabled members when the
- * workspace hides them from reports. Money measures need the actor's money access for everyone
+ * own; a manager's people; everyone's for owners and admins), disabled members included: hiding
+ * them from report lists hides their names from pickers, never their time from totals. Money measures need the actor's money access for everyone
  * in the report: the Summary and matrix refuse (403 money_forbidden) rather than show partial
  * sums; the Detailed report leaves a row's amounts null when they are out of reach.
  * Running timers count up to now, as on the timesheet.
@@ -201,7 +203,7 @@ const pathOf = (row: LevelRow, depth: number) => {
 export function createReportsService(
   db: Db,
   timeEntries: Pick<TimeEntriesService, 'setInvoiced'>,
-  projects: Pick<ProjectsService, 'budgets'>,
+  projects: Pick<ProjectsService, 'budgets' | 'workspaceBudgets'>,
   options: { rollups: boolean } = { rollups: true },
 ) {
   /**
@@ -242,12 +244,9 @@ export function createReportsService(
       const others = await othersTimeScope(db, actor);
       scope = others === null ? null : [...new Set([...others, actor.userId])];
     }
-    // Everyone's entries: the rollups without a person may answer (a hidden disabled member would be in them).
-    const allPeople =
-      scope === null &&
-      !q.users?.length &&
-      !q.groups?.length &&
-      (!workspace.hide_disabled_users || !(await repo.hasDisabledMembers(db, workspace.id)));
+    // Everyone's entries: the rollups without a person may answer. "Hide disabled users from lists
+    // in reports" hides names from pickers only: totals count every entry the actor may see (issue 30).
+    const allPeople = scope === null && !q.users?.length && !q.groups?.length;
     return {
       workspaceId: workspace.id,
       fromAt: new Date(dayBounds(from, timeZone).startMs),
@@ -259,7 +258,6 @@ export function createReportsService(
       rounding,
       now,
       scope,
-      hideDisabled: workspace.hide_disabled_users,
       users: q.users,
       groups: q.groups,
       clients: q.clients,
@@ -372,6 +370,60 @@ export function createReportsService(
     };
   }
 
+  /**
+   * The one budget computation (the Estimates report, the dashboard, the budget alerts): each
+   * budget against what the engine counts for it in `f` (hours: tracked seconds, rounded as the
+   * filter rounds; fees: billable cents), ONE statement grouped by project, task and month. A
+   * budget over the project's life counts everything up to the range's last day; a monthly-reset
+   * budget has one figure per month of the range (in the filter's zone), each counting its month.
+   * A task's budget counts its subtasks. `budget` is in seconds for hours, cents for fees.
+   */
+  async function budgetFigures(f: EngineFilter, lines: BudgetLine[]): Promise<BudgetFigure[]> {
+    if (!lines.length) return [];
+    const months = monthsOf(f.fromDay, f.toDay);
+    // Everything up to the range's end: ten years back, or the first month's start if earlier.
+    const monthStart = `${months[0]}-01`;
+    const tenYears = shiftDay(f.toDay, -(MAX_REPORT_DAYS - 1));
+    const fromDay = monthStart < tenYears ? monthStart : tenYears;
+    const life: EngineFilter = {
+      ...f,
+      fromDay,
+      fromAt: new Date(dayBounds(fromDay, f.timeZone).startMs),
+      projects: [...new Set(lines.map((l) => l.projectId))],
+      withoutProject: false,
+    };
+    const rows = await repo.run(
+      db,
+      compileReport(life, {
+        sets: [['project'], ['project', 'task'], ['project', 'month'], ['project', 'task', 'month']],
+        dimensions: ['project', 'task', 'month'],
+        countEntries: false,
+      }),
+    );
+    const figure = (row: LevelRow, type: BudgetLine['type']) =>
+      type === 'hours' ? Number(row.tracked) : Number(row.billable_cents);
+    const usedOf = (line: BudgetLine, month: string | null) => {
+      const level = (line.taskId ? 1 : 0) + (month ? 2 : 0);
+      return rows
+        .filter(
+          (r) =>
+            r.level === level &&
+            r.k1 === line.projectId &&
+            (!line.taskId || (r.k2 !== null && line.taskIds.includes(r.k2))) &&
+            (!month || r.k3 === month),
+        )
+        .reduce((sum, r) => sum + figure(r, line.type), 0);
+    };
+    return lines.flatMap((line) =>
+      (line.resetsMonthly ? months : [null]).map((month) => ({
+        line,
+        month,
+        budget: line.type === 'hours' ? line.amount * 60 : line.amount,
+        used: usedOf(line, month),
+      })),
+    );
+  }
+
   return {
     resolve,
 
@@ -476,11 +528,9 @@ export function createReportsService(
 
     /**
      * Estimates: each hour and fee budget of the projects and tasks the actor sees against what
-     * the engine counts for it (hours: tracked seconds; fees: billable amount), with the report's
-     * filters and scope. A budget over the project's life counts everything up to the range's last
-     * day; a monthly-reset budget has one line per month of the range, each counting its month up
-     * to that day. A task's budget counts its subtasks. Fee budgets need the billable amounts of
-     * everyone in the report, else their figures are left out (moneyHidden).
+     * the engine counts for it (`budgetFigures`), with the report's filters and scope. Fee budgets
+     * need the billable amounts of everyone in the report, else their figures are left out
+     * (moneyHidden). The totals add each kind's budgets once (`estimateTotals`).
      */
     async estimates(actor: Actor, q: EstimatesReportQuery, now = new Date()): Promise<EstimatesReportView> {
       assertFeature(actor, 'budgets');
@@ -488,73 +538,65 @@ export function createReportsService(
       const lines = await projects.budgets(actor, { projectIds: q.projects, clientIds: q.clients });
       const hasFee = lines.some((l) => l.type === 'fee');
       const seesFees = hasFee ? (await moneyCovered(actor, f)).billable : true;
-      const months = monthsOf(f.fromDay, f.toDay);
-      if (!lines.length) return { range: rangeOf(f), items: [], moneyHidden: false };
-      // Everything up to the range's end: ten years back, or the first month's start if earlier.
-      const monthStart = `${months[0]}-01`;
-      const tenYears = shiftDay(f.toDay, -(MAX_REPORT_DAYS - 1));
-      const fromDay = monthStart < tenYears ? monthStart : tenYears;
-      const life: EngineFilter = {
-        ...f,
-        fromDay,
-        fromAt: new Date(dayBounds(fromDay, f.timeZone).startMs),
-        projects: [...new Set(lines.map((l) => l.projectId))],
-        withoutProject: false,
+      const figures = await budgetFigures(f, lines);
+      const items: EstimateView[] = figures.map(({ line, month, budget, used }) => {
+        const base = {
+          projectId: line.projectId,
+          projectName: line.projectName,
+          projectColor: line.projectColor,
+          clientName: line.clientName,
+          taskId: line.taskId,
+          taskName: line.taskName,
+          type: line.type,
+          resetsMonthly: line.resetsMonthly,
+          month,
+        };
+        if (line.type === 'fee' && !seesFees)
+          return { ...base, budget: null, used: null, remaining: null, percent: null, status: 'hidden' };
+        return {
+          ...base,
+          budget,
+          used,
+          remaining: budget - used,
+          percent: budgetPercent(used, budget),
+          status: budgetStatus(used, budget, budgetNearPercent(line.alertPercents)),
+        };
+      });
+      return {
+        range: rangeOf(f),
+        items,
+        totals: estimateTotals(figures, seesFees),
+        moneyHidden: hasFee && !seesFees,
       };
-      const dims: ReportDimension[] = ['project', 'task', 'month'];
-      const rows = await repo.run(
-        db,
-        compileReport(life, {
-          sets: [['project'], ['project', 'task'], ['project', 'month'], ['project', 'task', 'month']],
-          dimensions: dims,
-          countEntries: false,
-        }),
-      );
-      const figure = (row: LevelRow, type: BudgetLine['type']) =>
-        type === 'hours' ? Number(row.tracked) : Number(row.billable_cents);
-      const usedOf = (line: BudgetLine, month: string | null) => {
-        const level = (line.taskId ? 1 : 0) + (month ? 2 : 0);
-        return rows
-          .filter(
-            (r) =>
-              r.level === level &&
-              r.k1 === line.projectId &&
-              (!line.taskId || (r.k2 !== null && line.taskIds.includes(r.k2))) &&
-              (!month || r.k3 === month),
-          )
-          .reduce((sum, r) => sum + figure(r, line.type), 0);
+    },
+
+    /**
+     * The workspace's budgets of these projects as its owners' dashboard shows them (the Estimates
+     * report of this month in the report time zone, everyone's time, the stored rounding): each with
+     * its period ('total', or the month of a monthly budget). The budget alerts count with it.
+     */
+    async workspaceBudgets(workspaceId: string, projectIds: string[], now = new Date()): Promise<BudgetFigure[]> {
+      const lines = await projects.workspaceBudgets(workspaceId, projectIds);
+      if (!lines.length) return [];
+      const stored = await repo.reportSettings(db, workspaceId);
+      const timeZone = stored?.timeZone ?? 'UTC';
+      const { from, to } = resolvePreset('thisMonth', dayKey(now, timeZone), 'monday');
+      const f: EngineFilter = {
+        workspaceId,
+        fromAt: new Date(dayBounds(from, timeZone).startMs),
+        toAt: new Date(dayBounds(to, timeZone).endMs),
+        fromDay: from,
+        toDay: to,
+        timeZone,
+        weekStart: 'monday',
+        rounding: stored?.rounding ?? NO_ROUNDING,
+        now,
+        scope: null,
+        tagMode: 'any',
+        rollups: options.rollups && stored?.rollupsReady !== false,
+        allPeople: true,
       };
-      const items: EstimateView[] = [];
-      for (const line of lines) {
-        for (const month of line.resetsMonthly ? months : [null]) {
-          const base = {
-            projectId: line.projectId,
-            projectName: line.projectName,
-            projectColor: line.projectColor,
-            clientName: line.clientName,
-            taskId: line.taskId,
-            taskName: line.taskName,
-            type: line.type,
-            resetsMonthly: line.resetsMonthly,
-            month,
-          };
-          if (line.type === 'fee' && !seesFees) {
-            items.push({ ...base, budget: null, used: null, remaining: null, percent: null, status: 'hidden' });
-            continue;
-          }
-          const budget = line.type === 'hours' ? line.amount * 60 : line.amount;
-          const used = usedOf(line, month);
-          items.push({
-            ...base,
-            budget,
-            used,
-            remaining: budget - used,
-            percent: budget > 0 ? Math.round((used * 1000) / budget) / 10 : null,
-            status: budgetStatus(used, budget, budgetNearPercent(line.alertPercents)),
-          });
-        }
-      }
-      return { range: rangeOf(f), items, moneyHidden: hasFee && !seesFees };
+      return budgetFigures(f, lines);
     },
 
     /** Detailed: every entry overlapping the range, one keyset page at a time. */
@@ -765,6 +807,15 @@ function readCursor(cursor: string): DetailedAfter {
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;
+
+/** One budget in one period, as `budgetFigures` counts it (seconds for hours, cents for fees). */
+export interface BudgetFigure {
+  line: BudgetLine;
+  /** The month ('2026-11') of a monthly budget, null for one over the project's life. */
+  month: string | null;
+  budget: number;
+  used: number;
+}
 
 /** Rebuilds the report rollups a change of zone or rounding left stale (scheduled every minute). */
 export const rebuildRollupsJob = defineJob('reports.rebuild-rollups', z.object({}));

@@ -154,6 +154,7 @@ export const t = {
     fee: 'Fee',
     wholeProject: 'To date',
     overBy: (amount: string) => `Over by ${amount}`,
+    total: 'Total',
     status: { ok: 'On track', near: 'Near budget', over: 'Over budget', hidden: 'Amount hidden' },
     hiddenFigure: 'Hidden',
     moneyHidden:
@@ -161,7 +162,7 @@ export const t = {
     empty: 'No project or task here has an estimate yet.',
     emptyHint: 'Set an hour or fee budget in a project’s or task’s edit panel (Budget), then come back.',
     explain:
-      'A budget for the whole project counts everything tracked up to the last day of the range; a monthly budget starts again each month. Hours budgets count tracked time, fee budgets the billable amount.',
+      'A budget for the whole project counts everything tracked up to the last day of the range; a monthly budget starts again each month. Hours budgets count tracked time, fee budgets the billable amount. The totals count a task’s budget once, in its project’s (or parent task’s) budget of the same kind when there is one.',
     watchTitle: 'Projects near or over budget',
     watchEmpty: 'No budget is near or over its limit this month.',
     watchLink: 'Open the Estimates report',

@@ -123,6 +123,12 @@ function BudgetReport({ spec }: { spec: BudgetSpec }) {
       url={url}
       range={data?.range ?? range}
       controls={controls}
+      // The file is the table on screen: its grouping and the measures it shows, with their totals.
+      exportAs={
+        moneyMissing || (moneyLocked && spec.money)
+          ? undefined
+          : { kind: 'summary', query: { ...filters, groupBy: [by], measures: shown }, title: spec.label }
+      }
       notice={
         hidden &&
         !spec.money &&

@@ -171,6 +171,32 @@ export function EstimatesPage() {
                     );
                   })}
                 </Table.Tbody>
+                <Table.Tfoot>
+                  {(['hours', 'fee'] as const).map((type) => {
+                    const total = data.totals[type];
+                    if (!total) return null;
+                    const kind = { type };
+                    return (
+                      <Table.Tr key={type} data-testid="estimate-total">
+                        <Table.Th scope="row">{t.estimates.total}</Table.Th>
+                        <Table.Td>
+                          <Text size="sm">{type === 'hours' ? t.estimates.hours : t.estimates.fee}</Text>
+                        </Table.Td>
+                        <Table.Td />
+                        <Table.Td ta="right" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                          {figure(kind, total.budget)}
+                        </Table.Td>
+                        <Table.Td ta="right" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                          {figure(kind, total.used)}
+                        </Table.Td>
+                        <Table.Td />
+                        <Table.Td ta="right" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                          {figure(kind, total.remaining)}
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tfoot>
               </Table>
             </Table.ScrollContainer>
           )}
