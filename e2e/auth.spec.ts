@@ -14,12 +14,25 @@ test.describe('accounts', () => {
     await page.getByLabel('Phone (optional)').fill('5551234567');
     await page.getByRole('button', { name: 'Sign up for free' }).click();
 
+    // The first screen asks for names, prefilled with the e-mail's local part.
+    await expect(page).toHaveURL(/\/homepage\/welcome$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Sundial' })).toBeVisible();
+    const localPart = email.split('@')[0] ?? '';
+    await expect(page.getByLabel('Your name')).toHaveValue(localPart);
+    await expect(page.getByLabel('Workspace name')).toHaveValue(`${localPart}'s workspace`);
+    await page.getByLabel('Your name').fill('Ada Lovelace');
+    await page.getByLabel('Workspace name').fill('Analytical Engines');
+    await page.getByRole('button', { name: 'Continue' }).click();
+
     await expect(page).toHaveURL(/\/homepage\/timesheet$/);
     await expect(page.getByRole('heading', { level: 1, name: 'TimeSheet' })).toBeVisible();
     await expect(page.getByTestId('trial-banner')).toHaveText(/You have 14 days left on your pro trial/);
     await page.screenshot({ path: 'e2e/.run/shell-timesheet.png', fullPage: true });
 
-    await page.getByRole('button', { name: 'User menu' }).click();
+    // The names show in the shell: the initials, the name and the workspace in the user menu.
+    await page.getByRole('button', { name: 'AL User menu' }).click();
+    await expect(page.getByRole('menu').getByText('Ada Lovelace')).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Analytical Engines' })).toBeVisible();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page).toHaveURL(/\/$/);
     await page.goto('/homepage/dashboard');

@@ -104,8 +104,14 @@ test.describe('public site', () => {
     await expect(page.getByLabel('Email')).toHaveValue(email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up for free' }).click();
+    // Skipping the welcome screen keeps the names sign-up gave: the e-mail's local part.
+    await page.getByRole('button', { name: 'Skip for now' }).click();
     await expect(page).toHaveURL(/\/homepage\/timesheet$/);
     expect(Date.now() - started).toBeLessThan(60_000);
+    const localPart = email.split('@')[0] ?? '';
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await expect(page.getByRole('menu').getByText(localPart, { exact: true })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: `${localPart}'s workspace` })).toBeVisible();
   });
 
   test('pricing shows the catalogue prices for the chosen billing cycle', async ({ page }) => {

@@ -42,6 +42,8 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_URL: baseURL,
       LOG_LEVEL: 'warn',
+      // No readable e-mail blocks on stderr (the journeys read mail from the outbox).
+      LOG_JSON_ONLY: 'true',
       // Journeys sign many people up from 127.0.0.1; the limits themselves are tested in the API suite.
       RATE_LIMIT_SIGNUP_PER_IP: '100000',
       RATE_LIMIT_LOGIN_PER_IP: '100000',

@@ -29,6 +29,7 @@ export async function startSundial(
     PUBLIC_URL: `http://localhost:${port}`,
     DATA_DIR: options.dataDir,
     LOG_LEVEL: 'warn',
+    LOG_JSON_ONLY: 'true',
     RATE_LIMIT_SIGNUP_PER_IP: '100000',
     RATE_LIMIT_LOGIN_PER_IP: '100000',
     ...options.env,

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ssoMessages } from '@sundial/core';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
@@ -39,7 +39,7 @@ import { assertSameOrigin, createRequestAuthenticator, type TokenAuthenticator }
 import { AppError, installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
 import { createJobRunner } from './platform/jobs.js';
-import { loggerOptions } from './platform/logging.js';
+import { loggerOptions, RequestLogController } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { paymentsRoutes } from './platform/payments/payments.routes.js';
 import { SIGNATURE_HEADER } from './platform/payments/signature.js';
@@ -73,6 +73,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Where the default logger writes (stdout when unset); tests read the log through it. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Where e-mails are printed as readable blocks without SMTP_URL (stderr outside tests unless
+   * LOG_JSON_ONLY); tests read them through it.
+   */
+  mailPrintStream?: NodeJS.WritableStream;
   /** Who may sign a request with `Authorization: Bearer` (API keys, device tokens); none by default. */
   tokenAuthenticators?: readonly TokenAuthenticator[];
   /** The job runner's clock; tests move it to make retries and schedules due without waiting. */
@@ -86,6 +91,7 @@ export async function buildApp({
   mailer,
   logger,
   logStream,
+  mailPrintStream,
   tokenAuthenticators,
   now,
 }: AppDeps): Promise<FastifyInstance> {
@@ -93,7 +99,7 @@ export async function buildApp({
     logger: logger ?? loggerOptions(config.LOG_LEVEL, logStream),
     genReqId: () => newId(),
     requestIdHeader: 'x-request-id',
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLogController({ slowMs: config.LOG_SLOW_REQUEST_MS }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: BODY_LIMIT_BYTES,
   });
@@ -109,7 +115,18 @@ export async function buildApp({
     log: app.log,
     jobs,
     ...(now ? { now } : {}),
-    mailer: mailer ?? createMailer({ db, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, jobs }),
+    mailer:
+      mailer ??
+      createMailer({
+        db,
+        log: app.log,
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM,
+        jobs,
+        print: config.LOG_JSON_ONLY
+          ? undefined
+          : (mailPrintStream ?? (config.NODE_ENV === 'test' ? undefined : process.stderr)),
+      }),
     // The sandbox gateway's events go through the webhook route itself, as a processor's would,
     // without a network hop: PUBLIC_URL may not be reachable from inside, and the process that
     // signed an event checks it (so a per-process secret works).

@@ -49,6 +49,21 @@ const envSchema = z.object({
   PUBLIC_URL: url(['http', 'https']).optional(),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * true: stdout and stderr carry only the JSON log (for a log collector); false: without SMTP_URL,
+   * each e-mail is also written to stderr as a readable block, in production and development.
+   */
+  LOG_JSON_ONLY: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** A request that takes at least this many milliseconds is logged as a warning (others at debug). */
+  LOG_SLOW_REQUEST_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(3_600_000, 'must be at most 3600000')
+    .default(1000),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   /** Abuse limits: how many of each a client may do per window before 429 (see README, Settings). */

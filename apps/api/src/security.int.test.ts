@@ -358,7 +358,13 @@ describe('the request log', () => {
     stream.on('data', (chunk) => {
       log += String(chunk);
     });
-    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent' });
+    // Requests are logged at debug (info keeps to what an owner reads).
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'debug',
+      PUBLIC_URL: 'http://localhost:3000',
+      WEB_DIST: '/nonexistent',
+    });
     const app = await buildApp({ config, db, logStream: stream });
     try {
       await app.ready();

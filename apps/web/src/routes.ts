@@ -251,6 +251,11 @@ export const APP_ROUTES: AppRoute[] = [
   { path: '/homepage/addproject', title: 'Add project', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/tab', title: 'Settings', page: { redirect: '/homepage/profile' } },
   {
+    path: '/homepage/welcome',
+    title: 'Welcome',
+    page: { load: named(() => import('./features/profile/pages/WelcomePage'), 'WelcomePage') },
+  },
+  {
     path: '/homepage/profile',
     title: 'Profile settings',
     page: { load: named(() => import('./features/profile/pages/ProfilePage'), 'ProfilePage') },

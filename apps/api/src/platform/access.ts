@@ -263,6 +263,11 @@ export async function assertSeatsAfterChange(
   await change();
   const after = await accessRepository.countSeatsUsed(tx, workspaceId);
   if (after > limit && after > before) {
-    throw new AppError('seat_limit_reached', teamMessages.seatLimit(limit), { status: 402 });
+    const message = teamMessages.seatLimit({
+      licenses: limit,
+      free: Math.max(0, limit - before),
+      needed: after - before,
+    });
+    throw new AppError('seat_limit_reached', message, { status: 402 });
   }
 }

@@ -52,6 +52,11 @@ export interface MailerOptions {
   from: string;
   /** Delivers the outbox; the mailer registers its job here. */
   jobs: JobRunner;
+  /**
+   * Without SMTP_URL, where each e-mail is also written as a readable block (the log line stays
+   * one JSON object): the terminal's stderr in production, unset in tests and with LOG_JSON_ONLY.
+   */
+  print?: NodeJS.WritableStream;
 }
 
 /** Delivers one outbox row over SMTP. */
@@ -63,13 +68,32 @@ export const OUTBOX_KEEP_DAYS = 30;
 /** The addresses in a message's text, so a reader of the log can find a link at a glance. */
 const linksIn = (text: string): string[] => text.match(/https?:\/\/\S+/g) ?? [];
 
+/** The first line of each readable e-mail block: what the README tells an owner to look (and grep) for. */
+export const MAIL_BLOCK_HEADER = '===== e-mail (SMTP_URL is not set) =====';
+
+/** An e-mail as a person reads it in a terminal, links on lines of their own. */
+export function readableMail(message: { to: string; subject: string; text: string; files?: string[] }): string {
+  return [
+    '',
+    MAIL_BLOCK_HEADER,
+    `To:      ${message.to}`,
+    `Subject: ${message.subject}`,
+    ...(message.files?.length ? [`Files:   ${message.files.join(', ')}`] : []),
+    '',
+    message.text.trimEnd(),
+    '='.repeat(MAIL_BLOCK_HEADER.length),
+    '',
+    '',
+  ].join('\n');
+}
+
 /**
  * Without SMTP_URL, every message is written to the log in full, links included: that is how
  * someone running Sundial without a mail server invites people and resets passwords. The log
  * then holds working links (reset and invitation tokens), which is said at start and in the
  * README. With SMTP_URL set, a message's text is never logged.
  */
-export function createMailer({ db, log, smtpUrl, from, jobs }: MailerOptions): Mailer {
+export function createMailer({ db, log, smtpUrl, from, jobs, print }: MailerOptions): Mailer {
   const transport: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
   if (!transport) log.info('SMTP_URL is not set: e-mails are written to this log');
   if (transport) {
@@ -103,6 +127,7 @@ export function createMailer({ db, log, smtpUrl, from, jobs }: MailerOptions): M
           { mailId: id, to: message.to, subject: message.subject, links: linksIn(message.text), text: message.text },
           `e-mail to ${message.to} (SMTP_URL is not set): ${message.subject}`,
         );
+        print?.write(readableMail(message));
         return;
       }
       jobs.wake();
@@ -129,6 +154,9 @@ export function createMailer({ db, log, smtpUrl, from, jobs }: MailerOptions): M
         log.info(
           { mailId: id, to, subject: message.subject, attachments: files, text: message.text },
           `e-mail to ${to} (SMTP_URL is not set): ${message.subject}`,
+        );
+        print?.write(
+          readableMail({ to, subject: message.subject, text: message.text, files: files.map((f) => f.name) }),
         );
         return;
       }

@@ -17,8 +17,11 @@ export const teamMessages = {
   emailsRequired: 'Enter at least one e-mail address.',
   tooManyEmails: `Invite at most ${MAX_INVITES_PER_REQUEST} people at once.`,
   alreadyMember: (email: string) => `${email} is already a member of this workspace.`,
-  seatLimit: (licenses: number) =>
-    `${licenses === 1 ? 'The 1 license' : `All ${licenses} licenses`} of your plan ${licenses === 1 ? 'is' : 'are'} in use. Change the number of seats in billing (/homepage/billing) to add people, or invite them as guests.`,
+  /** `free`: licenses not yet taken before the change; `needed`: the seats the change would take. */
+  seatLimit: ({ licenses, free, needed }: { licenses: number; free: number; needed: number }) =>
+    free > 0
+      ? `Only ${free} of the ${licenses} licenses of your plan ${free === 1 ? 'is' : 'are'} free, and this needs ${needed}. Invite ${free === 1 ? '1 person' : `${free} people`} at most, change the number of seats in billing (/homepage/billing), or invite the others as guests.`
+      : `${licenses === 1 ? 'The 1 license' : `All ${licenses} licenses`} of your plan ${licenses === 1 ? 'is' : 'are'} in use. Change the number of seats in billing (/homepage/billing) to add people, or invite them as guests.`,
   inviteInvalid: 'This invitation link is not valid. Ask for a new invitation.',
   inviteUsed: 'This invitation has already been accepted. Log in to continue.',
   inviteRevoked: 'This invitation was withdrawn. Ask for a new invitation.',

@@ -40,6 +40,10 @@ describe('sign-up', () => {
     expect(body.workspaces).toHaveLength(1);
     expect(body.workspaces[0]).toMatchObject({ role: 'owner', plan: 'pro', purchasedPlan: 'free', trialDaysLeft: 14 });
     expect(body.currentWorkspaceId).toBe(body.workspaces[0].id);
+    // No name asked at sign-up: the e-mail's local part stands for it until the welcome screen.
+    const localPart = email.toLowerCase().split('@')[0];
+    expect(body.user.name).toBe(localPart);
+    expect(body.workspaces[0].name).toBe(`${localPart}'s workspace`);
   });
 
   it('accepts any valid e-mail domain, not only one provider', async () => {

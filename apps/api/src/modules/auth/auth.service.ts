@@ -215,9 +215,13 @@ export function createAuthService({
     },
   ): Promise<User> {
     const userId = newId();
+    // Until the person gives a name (the welcome screen asks right after sign-up), the e-mail's
+    // local part stands for it: on invoices, the team screen and the shell, never "Unnamed member".
+    const localPart = input.email.split('@')[0]?.slice(0, 100) ?? '';
     await usersService.insert(tx, {
       id: userId,
       email: input.email,
+      name: localPart,
       password_hash: input.passwordHash,
       phone: input.phone ?? null,
       time_zone: input.timeZone ?? 'UTC',
@@ -227,7 +231,7 @@ export function createAuthService({
     });
     const { workspace } = await workspaces.createOwned({
       userId,
-      name: `${input.email.split('@')[0]}'s workspace`,
+      name: `${localPart}'s workspace`.slice(0, 100),
       tx,
     });
     const user = await usersService.update(tx, userId, { current_workspace_id: workspace.id });

@@ -276,6 +276,7 @@ describe('invites', () => {
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toMatchObject({ code: 'seat_limit_reached' });
     expect(refused.json().error.message).toContain('/homepage/billing');
+    expect(refused.json().error.message).toContain('All 2 licenses of your plan are in use.');
 
     const guestEmail = uniqueEmail('guest');
     expect((await invite(owner, [guestEmail], { role: 'guest' })).statusCode).toBe(201);
@@ -294,6 +295,19 @@ describe('invites', () => {
 
     await setPlan(owner.workspaceId, 'free', 2);
     expect((await invite(owner, [uniqueEmail('back-on-free')])).statusCode).toBe(201);
+  });
+
+  it('says how many licenses are free when more people are invited than that', async () => {
+    const owner = await signUp(t.app);
+    await setPlan(owner.workspaceId, 'basic', 3);
+    const refused = await invite(owner, [uniqueEmail('a'), uniqueEmail('b'), uniqueEmail('c')]);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error).toMatchObject({
+      code: 'seat_limit_reached',
+      message: expect.stringMatching(
+        /^Only 2 of the 3 licenses of your plan are free, and this needs 3\. Invite 2 people at most/,
+      ),
+    });
   });
 
   it('brings a removed member back with the new role when they accept a new invite', async () => {

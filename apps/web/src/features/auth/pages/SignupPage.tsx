@@ -40,7 +40,8 @@ export function SignupPage() {
     signup.mutate(
       { email, password, phone: phone || undefined, timeZone: parsed.data.timeZone },
       {
-        onSuccess: () => navigate('/homepage/timesheet', { replace: true }),
+        // The first screen asks for a name and a workspace name (it can be skipped).
+        onSuccess: () => navigate('/homepage/welcome', { replace: true }),
         onError: (err) => {
           const parsedError = parseApiError(err);
           setError(parsedError.message);
