@@ -33,8 +33,11 @@ async function chooseProAndFillInvoiceInformation(page: Page, shots: boolean) {
   await page.getByRole('combobox', { name: 'Country' }).fill('United States of Am');
   await page.getByRole('option', { name: 'United States of America' }).click();
   await page.getByLabel('I buy as a business').check();
-  // A US business gives no VAT ID.
+  // A US business gives no VAT ID, and the summary says so before the payment step.
   await expect(page.getByLabel('VAT ID')).toHaveCount(0);
+  const before = page.getByRole('region', { name: 'Summary' });
+  await expect(before.getByTestId('tax-note')).toHaveText('No VAT: the customer is outside the EU.');
+  await expect(before).toContainText('Total$324.00');
   if (shots) {
     await expectNoSeriousViolations(page, 'invoice information');
     await shotsAtWidths(page, 'billing-invoice-information');
@@ -132,14 +135,21 @@ test.describe('billing', () => {
     test.slow();
     await signUpOverHttp(page.request);
     await page.goto('/homepage/subscription?plan=pro&cycle=annual&licenses=1');
+    const before = page.getByRole('region', { name: 'Summary' });
+    await expect(before).toContainText('Total before VAT$108.00');
     await page.getByLabel('Company name / your name').fill('Muster GmbH');
     await page.getByRole('textbox', { name: 'Address', exact: true }).fill('Hauptstraße 1');
     await page.getByLabel('City').fill('Berlin');
     await page.getByLabel('Zip / Postal').fill('10115');
     await page.getByRole('combobox', { name: 'Country' }).fill('Germa');
     await page.getByRole('option', { name: 'Germany' }).click();
+    // VAT, its rate and country, and the total are on this page, before the payment step.
+    await expect(before).toContainText('VAT (19%, Germany)$20.52');
+    await expect(before).toContainText('Total$128.52');
     await page.getByLabel('I buy as a business').check();
     await page.getByLabel('VAT ID').fill('DE136695976');
+    await expect(before).toContainText('VAT (0%)$0.00');
+    await expect(before).toContainText('Total$108.00');
     await page.getByRole('button', { name: 'Subscribe now' }).click();
 
     // The seller is in Ireland: the summary shows 0% VAT and the reverse-charge note.
@@ -187,6 +197,10 @@ test.describe('billing', () => {
     await page.getByLabel('Number of licenses').fill('5');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByLabel('Company name / your name')).toHaveValue('Harbour Tools Inc.');
+    // The credit for the unused time of 3 licenses is on the summary, as the invoice will show it.
+    const lines = page.getByRole('region', { name: 'Summary' }).getByTestId('quote-lines');
+    await expect(lines).toContainText('Unused time on Pro, annual, 3 licenses');
+    const credit = (await lines.getByText(/^Unused time on/).textContent()) ?? '';
     await page.getByRole('button', { name: 'Subscribe now' }).click();
 
     // The payment step offers the saved card; no card form unless another card is asked for.
@@ -206,6 +220,12 @@ test.describe('billing', () => {
     await expect(rows).toHaveCount(2);
     await expect(rows.first()).toContainText('5 licenses');
     await expect(rows.first()).toContainText('Paid');
+    const href = await rows
+      .first()
+      .getByRole('link', { name: /as PDF/ })
+      .getAttribute('href');
+    const pdf = pdfText(await (await page.request.get(href ?? '')).body()).replace(/\s+/g, ' ');
+    expect(pdf).toContain(credit.replace(/\s+/g, ' ').split(' (')[0]);
   });
 
   test('a change at the period’s end asks for no card', async ({ page }) => {
@@ -270,6 +290,7 @@ test.describe('billing', () => {
     await expect(page.getByTestId('invoice-row')).toHaveCount(1);
     await expect(page.getByTestId('invoice-row').first()).toContainText('Paid');
 
+    // (The failed step is in its own journey below.)
     // A replacement card that asks for the second step is saved once the bank says yes.
     await page.goto('/homepage/billing?replace-card=1');
     const replace = page.getByRole('dialog', { name: 'Replace the saved card' });
@@ -278,5 +299,47 @@ test.describe('billing', () => {
     await page.getByRole('button', { name: 'Complete' }).click();
     await expect(page).toHaveURL(/\/homepage\/billing/);
     await expect(page.getByRole('region', { name: 'Your subscription' })).toContainText('Visa ending in 3155');
+  });
+
+  test('a failed second step offers the card form again, and paying again works', async ({ page }) => {
+    test.slow();
+    await signUpOverHttp(page.request);
+    await chooseProAndFillInvoiceInformation(page, false);
+    await fillCard(page, '4000002760003184');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('button', { name: 'Fail' }).click();
+    // Back with the purchase: the bank's refusal, the summary and the card form.
+    await expect(page).toHaveURL(/\/homepage\/payment\?plan=pro&cycle=annual&licenses=3$/);
+    await expect(page.getByTestId('payment-error')).toContainText('Your bank did not confirm the payment');
+    await expect(page.getByRole('region', { name: 'Summary' })).toContainText('$324.00');
+    await shotsAtWidths(page, 'billing-second-step-failed');
+    await fillCard(page, '4000002760003184');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Payment successful.' })).toBeVisible();
+    await page.goto('/homepage/invoice');
+    await expect(page.getByTestId('invoice-row')).toHaveCount(1);
+  });
+
+  test('a trial owner changes to Free: told what is lost, the trial ends, Free’s limits apply', async ({ page }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    await page.goto('/homepage/billing');
+    await page.getByTestId('plan-card-free').click();
+    await page.getByRole('button', { name: 'Change plan to free' }).click();
+    const confirm = page.getByRole('dialog', { name: 'End your Pro trial and change to Free?' });
+    await expect(confirm.getByRole('list', { name: 'What you lose' })).toContainText('Timesheet approvals');
+    await expectNoSeriousViolations(page, 'end the trial');
+    await shotsAtWidths(page, 'billing-end-trial');
+    await confirm.getByRole('button', { name: 'End the trial and change to Free' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByTestId('billing-trial-banner')).toHaveCount(0);
+    await expect(page.getByText('You are on Free: nothing to change.')).toBeVisible();
+    const billing = await (await page.request.get(`${ws}/billing`)).json();
+    expect(billing).toMatchObject({ effectivePlan: 'free', isTrial: false, trialDaysLeft: 0 });
+    const locked = await page.request.get(
+      `${ws}/reports/export?kind=summary&format=csv&groupBy=project&preset=custom&from=2026-01-01&to=2026-01-31&timeZone=UTC`,
+    );
+    expect(locked.status()).toBe(403);
   });
 });

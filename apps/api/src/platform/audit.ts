@@ -110,6 +110,7 @@ export const AUDIT_ACTIONS = [
   'subscription.canceled',
   'subscription.reactivated',
   'subscription.ended',
+  'subscription.trial_ended',
   'invoice.credited',
   'checkout.payment_mismatch',
   // approvals and locks (issue 17)

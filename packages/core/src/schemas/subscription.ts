@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from '../billing/countries.js';
 import { billingMessages, MAX_LICENSES, MIN_LICENSES } from '../billing/pricing.js';
 import { PLAN_IDS } from '../plans.js';
 import { text } from './text.js';
@@ -14,6 +15,8 @@ export const subscriptionMessages = {
   amount: 'Enter the amount to credit in cents: a whole number of at least 1.',
   reasonRequired: 'Please say why the credit note is issued.',
   reasonTooLong: 'The reason must be at most 500 characters.',
+  country: 'Choose the billing address’s country from the list.',
+  vatIdTooLong: 'VAT ID must be at most 30 characters.',
 } as const;
 
 const m = subscriptionMessages;
@@ -29,6 +32,23 @@ export const subscriptionTermsBody = z.object({
     .max(MAX_LICENSES, billingMessages.licensesRange),
 });
 export type SubscriptionTermsBody = z.infer<typeof subscriptionTermsBody>;
+
+/**
+ * POST /billing/quote: the terms and, while the invoice information is being filled in, the
+ * billing address as typed so far (the VAT depends on it). Without it the saved details count.
+ * A VAT id counts only when valid for the country (reverse charge); an unfinished one is no error.
+ */
+export const quoteBody = subscriptionTermsBody.extend({
+  billingAddress: z
+    .object({
+      /** ISO 3166-1 alpha-2 code. */
+      country: z.string({ error: m.country }).trim().toUpperCase().refine(isCountryCode, { message: m.country }),
+      isBusiness: z.boolean().default(false),
+      vatId: z.string().trim().max(30, m.vatIdTooLong).nullish(),
+    })
+    .optional(),
+});
+export type QuoteBody = z.infer<typeof quoteBody>;
 
 /** A checkout: the terms and, unless the saved card pays, the token the gateway's card form made. */
 export const checkoutBody = subscriptionTermsBody.extend({
@@ -169,8 +189,10 @@ export const billingQuoteView = termsView.extend({
   period: z.object({ start: day, end: day }),
   /** What is invoiced now (empty unless immediate). */
   lines: z.array(quoteLineView),
-  /** null until billing details are saved (the VAT depends on them). */
+  /** null until the billing address is known (saved details, or the one sent with the quote): the VAT depends on it. */
   tax: taxView.nullable(),
+  /** The country the VAT was priced for (null with `tax`). */
+  taxCountry: z.string().nullable(),
   netCents: z.number().int(),
   vatCents: z.number().int(),
   grossCents: z.number().int(),

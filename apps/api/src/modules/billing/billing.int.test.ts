@@ -147,6 +147,63 @@ describe('quotes', () => {
     });
   });
 
+  it('prices the VAT of the address being filled in, and the checkout after saving it charges exactly that quote', async () => {
+    const owner = await ownerWith(null);
+    const quoteFor = async (billingAddress?: object, terms: object = PRO_3_ANNUAL) => {
+      const response = await call('POST', b(owner, '/quote'), owner.cookie, { ...terms, billingAddress });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    expect(await quoteFor()).toMatchObject({ tax: null, taxCountry: null, grossCents: 32400 });
+    expect(await quoteFor({ country: 'de' })).toMatchObject({
+      tax: { kind: 'standard', rateBasisPoints: 1900, note: 'VAT 19% (Germany)' },
+      taxCountry: 'DE',
+      netCents: 32400,
+      vatCents: 6156,
+      grossCents: 38556,
+    });
+    // A VAT id still being typed is no error: it counts once it is valid.
+    expect((await quoteFor({ country: 'DE', isBusiness: true, vatId: 'DE1366' })).tax.kind).toBe('standard');
+    const reverse = await quoteFor({ country: 'DE', isBusiness: true, vatId: 'de 136 695 976' });
+    expect(reverse).toMatchObject({
+      tax: { kind: 'reverse_charge', rateBasisPoints: 0 },
+      vatCents: 0,
+      grossCents: 32400,
+    });
+    const bad = await call('POST', b(owner, '/quote'), owner.cookie, {
+      ...PRO_3_ANNUAL,
+      billingAddress: { country: 'XX' },
+    });
+    expect([bad.statusCode, Object.keys(bad.json().error.fields)]).toEqual([422, ['billingAddress.country']]);
+
+    // Saved as quoted: the checkout charges the quote's gross, and the invoice has its lines and tax.
+    const irishQuote = await quoteFor({ country: 'IE', isBusiness: false, vatId: null });
+    await call('PUT', b(owner, '/details'), owner.cookie, IRISH);
+    const paid = await buy(owner);
+    expect(paid.invoice).toMatchObject({
+      netCents: irishQuote.netCents,
+      vatCents: irishQuote.vatCents,
+      grossCents: irishQuote.grossCents,
+      tax: irishQuote.tax,
+    });
+    const charged = await t.db
+      .selectFrom('payment_sandbox_charges')
+      .select('amount_cents')
+      .where(
+        'id',
+        '=',
+        (
+          await t.db
+            .selectFrom('checkout_attempts')
+            .select('charge_id')
+            .where('id', '=', paid.checkoutId)
+            .executeTakeFirstOrThrow()
+        ).charge_id ?? '',
+      )
+      .executeTakeFirstOrThrow();
+    expect(charged.amount_cents).toBe(irishQuote.grossCents);
+  });
+
   it('refuses licenses outside 1..999, below the members in use, and Enterprise, with human messages', async () => {
     const owner = await ownerWith();
     const member = await signUp(t.app);
@@ -263,7 +320,7 @@ describe('checkout', () => {
     expect((await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie)).statusCode).toBe(202);
     const step = await passSecondStep(t.app, nextActionUrl);
     expect(step.statusCode).toBe(303);
-    expect(step.headers.location).toBe(`/homepage/payment?checkout=${checkoutId}`);
+    expect(step.headers.location).toBe(`/homepage/payment?checkout=${checkoutId}&plan=pro&cycle=annual&licenses=3`);
     const done = await call('POST', b(owner, `/checkout/${checkoutId}/confirm`), owner.cookie);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().invoice).toMatchObject({ status: 'paid', grossCents: 39852 });
@@ -469,6 +526,26 @@ describe('checkout', () => {
     expect(await invoicesOf(owner.workspaceId)).toEqual([]);
   });
 
+  it('after a failed second step the browser comes back with the purchase, and paying again works', async () => {
+    const owner = await ownerWith();
+    const pending = (
+      await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') })
+    ).json();
+    const back = await passSecondStep(t.app, pending.nextActionUrl, 'fail');
+    expect(back.headers.location).toBe(
+      `/homepage/payment?checkout=${pending.checkoutId}&plan=pro&cycle=annual&licenses=3`,
+    );
+    const confirmed = await call('POST', b(owner, `/checkout/${pending.checkoutId}/confirm`), owner.cookie);
+    expect(confirmed.statusCode).toBe(402);
+    // The card form again: a new attempt (new key) with a card that needs the step, completed this time.
+    const again = (await checkout(owner, { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4000002760003184') })).json();
+    expect(again.status).toBe('requires_action');
+    await passSecondStep(t.app, again.nextActionUrl);
+    const paid = await call('POST', b(owner, `/checkout/${again.checkoutId}/confirm`), owner.cookie);
+    expect([paid.statusCode, paid.json().status]).toEqual([200, 'succeeded']);
+    expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+  });
+
   it('charges once for the same Idempotency-Key, retried and concurrent; another body is refused', async () => {
     const owner = await ownerWith(AMERICAN);
     const key = newKey();
@@ -645,6 +722,38 @@ describe('changes, cancel and reactivate', () => {
     expect([again.statusCode, again.json().error.code]).toEqual([409, 'not_canceled']);
     const free = await call('POST', b(owner, '/change-to-free'), owner.cookie);
     expect(free.json().subscription.cancelAtPeriodEnd).toBe(true);
+  });
+
+  it('a trial owner who chooses Free ends the trial now: Free with Free’s limits, data kept, a retry the same', async () => {
+    const owner = await ownerWith(null);
+    const project = await call('POST', `/api/v1/workspaces/${owner.workspaceId}/projects`, owner.cookie, {
+      name: 'Kept',
+    });
+    expect(project.statusCode, project.body).toBe(201);
+    const exportPath = `/api/v1/workspaces/${owner.workspaceId}/reports/export?kind=summary&format=csv&groupBy=project&preset=custom&from=2026-01-01&to=2026-01-31&timeZone=UTC`;
+    expect((await call('GET', exportPath, owner.cookie)).statusCode).toBe(200);
+
+    const free = await call('POST', b(owner, '/change-to-free'), owner.cookie);
+    expect(free.statusCode, free.body).toBe(200);
+    expect(free.json()).toMatchObject({ plan: 'free', effectivePlan: 'free', isTrial: false, trialDaysLeft: 0 });
+    const me = (await call('GET', '/api/v1/me', owner.cookie)).json();
+    expect(me.workspaces.find((w: { id: string }) => w.id === owner.workspaceId)).toMatchObject({
+      plan: 'free',
+      trialDaysLeft: 0,
+    });
+    const locked = await call('GET', exportPath, owner.cookie);
+    expect([locked.statusCode, locked.json().error.code]).toEqual([403, 'plan_limit_reached']);
+    const projects = await call('GET', `/api/v1/workspaces/${owner.workspaceId}/projects`, owner.cookie);
+    expect(projects.body).toContain('Kept');
+    const again = await call('POST', b(owner, '/change-to-free'), owner.cookie);
+    expect([again.statusCode, again.json().effectivePlan]).toEqual([200, 'free']);
+    const audited = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('action', '=', 'subscription.trial_ended')
+      .execute();
+    expect(audited).toHaveLength(1);
   });
 });
 

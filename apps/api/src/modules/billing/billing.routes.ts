@@ -10,7 +10,7 @@ import {
   invoiceListView,
   invoiceView,
   paymentMethodBody,
-  subscriptionTermsBody,
+  quoteBody,
 } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -53,10 +53,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'What buying these terms costs now: net, VAT by the saved billing details, gross, and from a paid ' +
-          'subscription the prorated lines of an immediate change, or nothing for a change at the period’s end (Owners and Admins)',
+          'What buying these terms costs now: net, VAT by `billingAddress` (the address being filled in) or else the ' +
+          'saved billing details, gross, and from a paid subscription the prorated lines of an immediate change ' +
+          '(the credit for unused time included), or nothing for a change at the period’s end (Owners and Admins). ' +
+          'A checkout after saving that address charges exactly this gross.',
         params: wsParams,
-        body: subscriptionTermsBody,
+        body: quoteBody,
         response: { 200: billingQuoteView, ...errorResponses },
       },
     },
@@ -181,12 +183,14 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Change plan to Free at the end of the paid period: the same as cancel (Owners and Admins)',
+        summary:
+          'Change plan to Free: a paid plan at the end of its period (the same as cancel), a trial now, with ' +
+          'Free’s limits from then on and all data kept; on Free already, nothing changes (Owners and Admins)',
         params: wsParams,
         response: { 200: billingView, ...errorResponses },
       },
     },
-    async (request) => billing.cancel(actorOf(request)),
+    async (request) => billing.changeToFree(actorOf(request)),
   );
 
   app.post(

@@ -21,6 +21,7 @@ import {
   type PlanChange,
   planChange,
   type Quote,
+  type QuoteBody,
   quote,
   roundedShare,
   type SubscriptionTerms,
@@ -248,6 +249,16 @@ const pendingAttempt = (frozen: FrozenQuote) => ({
   invoice_id: null,
 });
 
+/**
+ * Where the browser comes back after the bank's second step. A checkout's path carries its terms
+ * too, so a failed step can offer the card form again for the same purchase.
+ */
+function returnPathOf(attempt: Pick<CheckoutAttemptRow, 'id' | 'idempotency_key'>, terms: SubscriptionTerms): string {
+  const path = `/homepage/payment?checkout=${attempt.id}`;
+  if (attempt.idempotency_key.startsWith('renewal:')) return path;
+  return `${path}&plan=${terms.plan}&cycle=${terms.cycle}&licenses=${terms.licenses}`;
+}
+
 const sameTerms = (a: SubscriptionTerms, b: SubscriptionTerms) =>
   a.plan === b.plan && a.cycle === b.cycle && a.licenses === b.licenses;
 
@@ -295,7 +306,7 @@ export function createBillingService(deps: BillingDeps) {
   const subscriptionLink = `${publicUrl}/homepage/billing`;
   const replaceCardLink = `${subscriptionLink}?replace-card=1`;
 
-  const taxOf = (buyer: BuyerSnapshot): Tax =>
+  const taxOf = (buyer: Pick<BuyerSnapshot, 'country' | 'isBusiness' | 'vatId'>): Tax =>
     taxFor({
       sellerCountry: seller.country,
       buyerCountry: buyer.country,
@@ -624,7 +635,7 @@ export function createBillingService(deps: BillingDeps) {
       idempotencyKey: `checkout:${attempt.id}`,
       description: `Sundial ${planName(frozen.terms)}, ${frozen.terms.cycle}, ${licensesText(frozen.terms.licenses)}`,
       offSession: options.offSession,
-      returnPath: `/homepage/payment?checkout=${attempt.id}`,
+      returnPath: returnPathOf(attempt, frozen.terms),
     });
     return settle(workspaceId, attempt.id, result, now);
   }
@@ -831,13 +842,25 @@ export function createBillingService(deps: BillingDeps) {
      * VAT by the saved billing details. 422 for licenses outside 1..999 or below the members in
      * use, and for Enterprise.
      */
-    async quote(actor: Actor, terms: SubscriptionTermsBody, now = clock()): Promise<BillingQuoteView> {
+    async quote(actor: Actor, body: QuoteBody, now = clock()): Promise<BillingQuoteView> {
       assertCan(actor, 'billing:manage');
       assertSelling();
       const workspaceId = actor.membership.workspace.id;
+      const { billingAddress, ...terms } = body;
       const { price, change, lines } = await priceChange(workspaceId, terms, now);
-      const details = await repo.findDetails(db, workspaceId);
-      const tax = details ? taxOf(buyerOf(presentDetails(details))) : null;
+      // The address being typed wins over the saved one: the checkout saves it before it charges,
+      // so the same VAT rule on the same address prices both.
+      const details = billingAddress ? null : await repo.findDetails(db, workspaceId);
+      const buyer = billingAddress
+        ? {
+            country: billingAddress.country,
+            isBusiness: billingAddress.isBusiness,
+            vatId: billingAddress.vatId || null,
+          }
+        : details
+          ? buyerOf(presentDetails(details))
+          : null;
+      const tax = buyer ? taxOf(buyer) : null;
       const totals = invoiceTotals(lines, tax ?? { ratePercentBasisPoints: 0 });
       return {
         ...terms,
@@ -848,6 +871,7 @@ export function createBillingService(deps: BillingDeps) {
         period: { start: change.period.start, end: change.period.end },
         lines,
         tax: tax ? taxView(tax) : null,
+        taxCountry: buyer?.country ?? null,
         ...totals,
         currency: CURRENCY,
       };
@@ -1049,6 +1073,30 @@ export function createBillingService(deps: BillingDeps) {
             workspace: name,
             what: `The subscription of ${name} is canceled: it ends on ${sub.period_end}, then the workspace is on the Free plan with all its data kept.`,
             link: billingLink,
+          }),
+        );
+      });
+      return this.overview(actor, now);
+    },
+
+    /**
+     * "Change plan to free": a paid plan ends at the period's end (as cancel); a running trial
+     * that bought nothing ends now, so the workspace is on Free with Free's limits at once (data
+     * kept). On Free already it changes nothing, so a retry answers the same.
+     */
+    async changeToFree(actor: Actor, now = clock()): Promise<BillingView> {
+      assertCan(actor, 'billing:manage');
+      const workspaceId = actor.membership.workspace.id;
+      const sub = await repo.findSubscription(db, workspaceId);
+      if (isPaid(sub)) return this.cancel(actor, now);
+      await db.transaction().execute(async (tx) => {
+        if (!(await workspaces.endTrial(tx, workspaceId, now))) return;
+        await audit(tx, { action: 'subscription.trial_ended', actorUserId: actor.userId, workspaceId });
+        await notify(tx, workspaceId, `plan-changed:${newId()}`, (name) =>
+          billingMails.planChanged({
+            workspace: name,
+            what: `The Pro trial of ${name} has ended early: the workspace is on the Free plan now, with all its data kept.`,
+            link: subscriptionLink,
           }),
         );
       });

@@ -30,6 +30,18 @@ export const workspacesRepository = {
       .execute();
   },
 
+  /** Ends a running trial at `at`; answers false when there was none to end (ended, or never had one). */
+  async endTrial(db: Db, workspaceId: string, at: Date): Promise<boolean> {
+    const ended = await db
+      .updateTable('workspaces')
+      .set({ trial_ends_at: at })
+      .where('id', '=', workspaceId)
+      .where('trial_ends_at', '>', at)
+      .returning('id')
+      .executeTakeFirst();
+    return !!ended;
+  },
+
   async addMember(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> {
     await db
       .insertInto('memberships')

@@ -186,6 +186,14 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds, mode: Bil
     async setPlan(tx: Db, workspaceId: string, terms: { plan: PlanId; licenses: number }): Promise<void> {
       await workspacesRepository.setPlan(tx, workspaceId, terms);
     },
+
+    /**
+     * Ends the workspace's trial now (the owner chose Free), inside billing's transaction; false when
+     * no trial was running. Free's limits apply from `at`, data is kept.
+     */
+    endTrial(tx: Db, workspaceId: string, at: Date): Promise<boolean> {
+      return workspacesRepository.endTrial(tx, workspaceId, at);
+    },
   };
 }
 

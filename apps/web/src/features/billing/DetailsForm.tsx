@@ -6,9 +6,10 @@ import {
   COUNTRIES,
   isEuCountry,
 } from '@sundial/core';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { parseApiError } from '../../api/client';
 import { failed } from '../../components/notify';
+import type { DraftAddress } from './Summary';
 import { bt } from './texts';
 
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => ({ value: country.code, label: country.name }));
@@ -39,11 +40,20 @@ export function DetailsForm(props: {
   busy?: boolean;
   /** Buttons beside the submit one (Cancel). */
   actions?: ReactNode;
+  /** The address the VAT depends on, as it is typed (null until a country is chosen). */
+  onAddressChange?: (address: DraftAddress | null) => void;
 }) {
   const [form, setForm] = useState(() => emptyForm(props.initial));
   const [errors, setErrors] = useState<Errors>({});
   const [sending, setSending] = useState(false);
   const showVat = form.isBusiness && isEuCountry(form.country);
+  const { onAddressChange } = props;
+  const vatId = showVat ? form.vatId : '';
+  useEffect(() => {
+    onAddressChange?.(
+      form.country ? { country: form.country, isBusiness: form.isBusiness, vatId: vatId || null } : null,
+    );
+  }, [onAddressChange, form.country, form.isBusiness, vatId]);
   const set =
     (field: Field) =>
     (event: { currentTarget: { value: string } }): void => {

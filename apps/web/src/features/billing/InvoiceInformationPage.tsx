@@ -1,14 +1,19 @@
 import { Alert, Anchor, Grid, Loader, Stack } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useWorkspace } from '../../api/session';
 import { useBilling, useSaveDetails } from './api';
 import { BillingGuard } from './BillingGuard';
 import { choiceFromSearch, choiceSearch } from './choice';
 import { DetailsForm } from './DetailsForm';
-import { Summary } from './Summary';
+import { type DraftAddress, Summary } from './Summary';
 import { bt } from './texts';
 
-/** /homepage/subscription, "Invoice information": who the invoice is for, the price with VAT, Subscribe now. */
+/**
+ * /homepage/subscription, "Invoice information": who the invoice is for, and beside it the price
+ * with the VAT of the address as it is typed (the payment step charges that), Subscribe now.
+ */
 function InvoiceInformationPageBody() {
   const { workspaceId } = useWorkspace();
   const [search] = useSearchParams();
@@ -16,6 +21,9 @@ function InvoiceInformationPageBody() {
   const choice = choiceFromSearch(search);
   const billing = useBilling(workspaceId);
   const save = useSaveDetails(workspaceId);
+  // The summary prices the VAT of the address being typed; a VAT id is asked for once typing pauses.
+  const [address, setAddress] = useState<DraftAddress | null>(null);
+  const [settled] = useDebouncedValue(address, 300);
   const back = (
     <Anchor component={Link} to="/homepage/billing" size="sm">
       {bt.backToBilling}
@@ -37,6 +45,7 @@ function InvoiceInformationPageBody() {
           <DetailsForm
             initial={billing.data?.details ?? null}
             submitLabel={bt.subscribeNow}
+            onAddressChange={setAddress}
             save={async (body) => {
               await save.mutateAsync(body);
               navigate(`/homepage/payment?${choiceSearch(choice)}`);
@@ -44,7 +53,7 @@ function InvoiceInformationPageBody() {
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <Summary choice={choice} />
+          <Summary choice={choice} address={settled} />
         </Grid.Col>
       </Grid>
     </Stack>

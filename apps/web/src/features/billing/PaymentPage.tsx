@@ -2,7 +2,7 @@ import { Alert, Anchor, Grid, Group, Loader, Paper, Stack, Text } from '@mantine
 import type { BillingView, CheckoutView, SubscriptionTermsBody } from '@sundial/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, parseApiError } from '../../api/client';
 import { useWorkspace } from '../../api/session';
 import { useBilling, useCheckout, useConfirmCheckout, useQuote } from './api';
@@ -54,16 +54,32 @@ function Result({ answer }: { answer: CheckoutView }) {
   );
 }
 
-/** Back from the gateway's second step (?checkout=<id>): confirms the checkout and shows how it ended. */
-function ConfirmReturn({ checkoutId }: { checkoutId: string }) {
+/** How the page was reached after a failed second step: the bank's words, shown on the card form. */
+interface DeclinedState {
+  declined?: string;
+}
+
+/**
+ * Back from the gateway's second step (?checkout=<id>&plan=…): confirms the checkout and shows how
+ * it ended. A failed step offers the card form again for the same purchase (a new attempt).
+ */
+function ConfirmReturn({ checkoutId, choice }: { checkoutId: string; choice: SubscriptionTermsBody | null }) {
   const { workspaceId } = useWorkspace();
+  const navigate = useNavigate();
   const confirm = useConfirmCheckout(workspaceId);
   const asked = useRef(false);
   useEffect(() => {
     if (asked.current) return;
     asked.current = true;
-    confirm.mutate(checkoutId, { onSettled: endAttempt });
-  }, [confirm, checkoutId]);
+    confirm.mutate(checkoutId, {
+      onSettled: endAttempt,
+      onError: (error) => {
+        if (!(choice && error instanceof ApiError && error.status === 402)) return;
+        const state: DeclinedState = { declined: bt.secondStepFailed(parseApiError(error).message) };
+        navigate({ search: choiceSearch(choice) }, { replace: true, state });
+      },
+    });
+  }, [confirm, checkoutId, choice, navigate]);
   if (confirm.isError) {
     return (
       <Alert color="red" role="alert" title={bt.payment}>
@@ -87,11 +103,11 @@ function ConfirmReturn({ checkoutId }: { checkoutId: string }) {
  * Idempotency-Key (a new attempt when the key was left by another card), follows a second step,
  * and says how it ended. `pay` answers the fields a 422 named, for the form to show.
  */
-function useCardCheckout(choice: SubscriptionTermsBody) {
+function useCardCheckout(choice: SubscriptionTermsBody, declined?: string | null) {
   const { workspaceId } = useWorkspace();
   const checkout = useCheckout(workspaceId);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [outcome, setOutcome] = useState<Outcome>(declined ? { kind: 'declined', message: declined } : null);
 
   /** `tokenOf` makes the new card's token; without it the saved card pays (or, for a change at the period's end, nothing is charged). */
   const pay = async (tokenOf?: () => Promise<string | null>): Promise<Record<string, string>> => {
@@ -144,13 +160,15 @@ function NoCardCheckout({
   choice,
   savedCard,
   onOtherCard,
+  declined,
 }: {
   choice: SubscriptionTermsBody;
+  declined?: string | null;
   /** The card that pays; null when nothing is charged now (a change at the period's end). */
   savedCard: SavedCard | null;
   onOtherCard?: () => void;
 }) {
-  const { pay, busy, outcome } = useCardCheckout(choice);
+  const { pay, busy, outcome } = useCardCheckout(choice, declined);
   if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -192,8 +210,8 @@ function NoCardCheckout({
   );
 }
 
-function CardForm({ choice }: { choice: SubscriptionTermsBody }) {
-  const { pay: payWith, busy, outcome, clear } = useCardCheckout(choice);
+function CardForm({ choice, declined }: { choice: SubscriptionTermsBody; declined?: string | null }) {
+  const { pay: payWith, busy, outcome, clear } = useCardCheckout(choice, declined);
   const card = useCardFields();
 
   const pay = async (event: FormEvent) => {
@@ -235,8 +253,16 @@ function CheckoutLayout({ choice, children }: { choice: SubscriptionTermsBody; c
 const StripeCardStep = lazy(() => import('./StripeCardStep'));
 
 /** The checkout with Stripe's Payment Element: the PaymentMethod it makes pays as the sandbox's token does. */
-function StripeCheckout({ choice, publishableKey }: { choice: SubscriptionTermsBody; publishableKey: string }) {
-  const { pay, busy, outcome } = useCardCheckout(choice);
+function StripeCheckout({
+  choice,
+  publishableKey,
+  declined,
+}: {
+  choice: SubscriptionTermsBody;
+  publishableKey: string;
+  declined?: string | null;
+}) {
+  const { pay, busy, outcome } = useCardCheckout(choice, declined);
   if (outcome?.kind === 'done') return <Result answer={outcome.answer} />;
   return (
     <CheckoutLayout choice={choice}>
@@ -259,7 +285,7 @@ function StripeCheckout({ choice, publishableKey }: { choice: SubscriptionTermsB
  * then), the saved card for one charged now (or another card, if the person asks), else the card
  * step of the gateway the API names: the sandbox's form, or Stripe's Payment Element.
  */
-function CardStep({ choice }: { choice: SubscriptionTermsBody }) {
+function CardStep({ choice, declined }: { choice: SubscriptionTermsBody; declined?: string | null }) {
   const { workspaceId } = useWorkspace();
   const billing = useBilling(workspaceId);
   const quote = useQuote(workspaceId, choice);
@@ -281,20 +307,28 @@ function CardStep({ choice }: { choice: SubscriptionTermsBody }) {
   }
   if (way === 'at_period_end') return <NoCardCheckout choice={choice} savedCard={null} />;
   if (way === 'saved_card' && savedCard)
-    return <NoCardCheckout choice={choice} savedCard={savedCard} onOtherCard={() => setWay('new_card')} />;
+    return (
+      <NoCardCheckout
+        choice={choice}
+        savedCard={savedCard}
+        onOtherCard={() => setWay('new_card')}
+        declined={declined}
+      />
+    );
   const payments = billing.data?.payments;
   if (!payments) return <Loader size="sm" aria-label={bt.loadingCardForm} />;
   if (payments.gateway === 'stripe' && payments.publishableKey)
-    return <StripeCheckout choice={choice} publishableKey={payments.publishableKey} />;
-  return <CardForm choice={choice} />;
+    return <StripeCheckout choice={choice} publishableKey={payments.publishableKey} declined={declined} />;
+  return <CardForm choice={choice} declined={declined} />;
 }
 
 /** /homepage/payment: the card form, or the end of a checkout back from the gateway's second step. */
 function PaymentPageBody() {
   const [search] = useSearchParams();
+  const declined = (useLocation().state as DeclinedState | null)?.declined ?? null;
   const checkoutId = search.get('checkout');
   const choice = choiceFromSearch(search);
-  if (checkoutId) return <ConfirmReturn checkoutId={checkoutId} />;
+  if (checkoutId) return <ConfirmReturn checkoutId={checkoutId} choice={choice} />;
   if (!choice)
     return (
       <Stack>
@@ -304,7 +338,7 @@ function PaymentPageBody() {
         </Anchor>
       </Stack>
     );
-  return <CardStep choice={choice} />;
+  return <CardStep key={declined ?? ''} choice={choice} declined={declined} />;
 }
 
 export default function PaymentPage() {

@@ -254,9 +254,56 @@ function EndSubscriptionDialog(props: {
   );
 }
 
-/** Free: the list, unlimited users, $0, and "Change plan to free" (with a confirmation) when a paid plan runs. */
+/** What a trial workspace loses on Free: the paid plans' features (without their "Everything in …"). */
+const LOST_ON_FREE = [...PLANS.basic.features, ...PLANS.pro.features].filter(
+  (feature) => !feature.startsWith('Everything in'),
+);
+
+/** Ending the trial now for Free: says what is lost, and that it cannot be undone. */
+function EndTrialDialog(props: { opened: boolean; onClose: () => void; daysLeft: number }) {
+  const { workspaceId } = useWorkspace();
+  const action = useSubscriptionAction(workspaceId);
+  return (
+    <Modal opened={props.opened} onClose={props.onClose} title={bt.endTrialTitle}>
+      <Stack>
+        <Text size="sm">{bt.endTrialBody(props.daysLeft)}</Text>
+        <List size="sm" spacing={4} aria-label="What you lose">
+          {LOST_ON_FREE.map((feature) => (
+            <List.Item key={feature}>{feature}</List.Item>
+          ))}
+        </List>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            {bt.endTrialKeep}
+          </Button>
+          <Button
+            color="red"
+            loading={action.isPending}
+            onClick={() =>
+              action.mutate('change-to-free', {
+                onSuccess: () => {
+                  props.onClose();
+                  done(bt.trialEnded);
+                },
+                onError: failed,
+              })
+            }
+          >
+            {bt.endTrialConfirm}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/**
+ * Free: the list, unlimited users, $0, and "Change plan to free" (with a confirmation): at the
+ * period's end when a paid plan runs, at once on a trial.
+ */
 function FreePanel({ billing }: { billing: BillingView }) {
   const [confirming, setConfirming] = useState(false);
+  const [endingTrial, setEndingTrial] = useState(false);
   const sub = billing.subscription;
   const paid = sub && sub.status !== 'none' && sub.status !== 'canceled' && sub.plan !== 'free';
   return (
@@ -272,12 +319,23 @@ function FreePanel({ billing }: { billing: BillingView }) {
           </Button>
         </Group>
       ) : (
-        !paid && (
+        !paid &&
+        (billing.isTrial ? (
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="dimmed">
+              {bt.currentPlan('Pro trial')}
+            </Text>
+            <Button variant="default" onClick={() => setEndingTrial(true)}>
+              {bt.endTrial}
+            </Button>
+          </Stack>
+        ) : (
           <Text size="sm" c="dimmed">
-            {billing.isTrial ? bt.currentPlan('Pro trial') : bt.alreadyFree}
+            {bt.alreadyFree}
           </Text>
-        )
+        ))
       )}
+      <EndTrialDialog opened={endingTrial} onClose={() => setEndingTrial(false)} daysLeft={billing.trialDaysLeft} />
       <EndSubscriptionDialog
         opened={confirming}
         onClose={() => setConfirming(false)}

@@ -9,7 +9,7 @@ import type {
   InvoiceView,
   MemberView,
   PageView,
-  SubscriptionTermsBody,
+  QuoteBody,
 } from '@sundial/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
@@ -19,7 +19,7 @@ const base = (w: string) => `/workspaces/${w}/billing`;
 
 export const billingKeys = {
   overview: (w: string) => ['billing', w] as const,
-  quote: (w: string, terms: SubscriptionTermsBody | null) => ['billing', w, 'quote', terms] as const,
+  quote: (w: string, terms: QuoteBody | null) => ['billing', w, 'quote', terms] as const,
   invoices: (w: string) => ['billing', w, 'invoices'] as const,
 };
 
@@ -42,8 +42,11 @@ export function useBilling(w: string, enabled = true) {
   return useQuery({ queryKey: billingKeys.overview(w), queryFn: () => api<BillingView>('GET', base(w)), enabled });
 }
 
-/** The price of the terms now; nothing is asked while `terms` is null (an invalid license count). */
-export function useQuote(w: string, terms: SubscriptionTermsBody | null) {
+/**
+ * The price of the terms now (by `billingAddress` when given, else the saved details); nothing is
+ * asked while `terms` is null (an invalid license count).
+ */
+export function useQuote(w: string, terms: QuoteBody | null) {
   return useQuery({
     queryKey: billingKeys.quote(w, terms),
     queryFn: () => api<BillingQuoteView>('POST', `${base(w)}/quote`, terms),

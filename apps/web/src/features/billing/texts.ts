@@ -40,6 +40,13 @@ export const bt = {
     `Your paid plan stays until ${end}; then the workspace is on Free and paid features lock. Your data is kept.`,
   changeToFreeConfirm: 'Change to free at the period’s end',
   alreadyFree: 'You are on Free: nothing to change.',
+  endTrial: 'Change plan to free',
+  endTrialTitle: 'End your Pro trial and change to Free?',
+  endTrialBody: (days: number) =>
+    `Your Pro trial ends now instead of in ${days} ${days === 1 ? 'day' : 'days'}, and you cannot start it again. Your data is kept. You lose:`,
+  endTrialConfirm: 'End the trial and change to Free',
+  endTrialKeep: 'Keep my trial',
+  trialEnded: 'Your trial has ended: the workspace is on Free.',
   keep: 'Keep my plan',
   subscription: 'Your subscription',
   status: { active: 'Active', past_due: 'Payment overdue', canceled: 'Canceled', none: 'None' },
@@ -86,7 +93,10 @@ export const bt = {
   summary: 'Summary',
   net: 'Net',
   vat: (rate: number) => `VAT (${rate / 100}%)`,
+  vatIn: (rate: number, country: string) => `VAT (${rate / 100}%, ${country})`,
+  vatUnknown: 'VAT: added by the country of your billing address.',
   gross: 'Total',
+  grossBeforeVat: 'Total before VAT',
   subscribeNow: 'Subscribe now',
   backToBilling: 'Back to your subscription',
   noChoice: 'Choose a plan and a number of licenses first.',
@@ -95,6 +105,8 @@ export const bt = {
   saved: 'Billing address saved.',
   // Payment
   payment: 'Payment',
+  secondStepFailed: (message: string) =>
+    `Your bank did not confirm the payment: ${message} Try again, or use another card.`,
   cardNumber: 'Card number',
   cardHolder: 'Card holder',
   month: 'Month',
