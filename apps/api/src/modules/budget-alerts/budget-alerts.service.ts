@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { EventBus } from '../../platform/events.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
-import type { Mailer } from '../../platform/mail.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { budgetAlertMessage } from './budget-alerts.mails.js';
 import { type BudgetRow, budgetAlertsRepository as repo } from './budget-alerts.repository.js';
@@ -30,12 +29,11 @@ export function createBudgetAlertsService(deps: {
   db: Db;
   events: EventBus;
   jobs: JobRunner;
-  mailer: Mailer;
   notifications: NotificationsService;
   billing: { billing: boolean };
   publicUrl: string;
 }) {
-  const { db, jobs, mailer, notifications } = deps;
+  const { db, jobs, notifications } = deps;
 
   async function alert(workspaceId: string, workspaceName: string, b: BudgetRow, now: Date): Promise<number> {
     if (b.budget_alert_percents.length === 0) return 0;
@@ -61,14 +59,15 @@ export function createBudgetAlertsService(deps: {
           period,
           link,
         });
-        const people = await repo.recipients(tx, workspaceId, b.project_id);
-        await notifications.add(
-          tx,
+        await notifications.deliver(tx, {
           workspaceId,
-          people.map((p) => p.id),
-          { kind: 'budget_alert', title: words.title, body: words.body, link: '/homepage/projects' },
-        );
-        for (const person of people) await mailer.send({ to: person.email, ...words.mail }, { db: tx });
+          kind: 'budget_alert',
+          to: await repo.recipients(tx, workspaceId, b.project_id),
+          title: words.title,
+          body: words.body,
+          link: '/homepage/projects',
+          mail: words.mail,
+        });
         sent++;
       });
     }
