@@ -121,4 +121,41 @@ test.describe('approvals', () => {
     await memberContext.close();
     await managerContext.close();
   });
+
+  test('an approved week shows read-only with its reason in the week grid and the day list, opened from its link', async ({
+    page,
+  }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    const day = shiftDay(new Date().toISOString().slice(0, 10), -7);
+    const week = approvalPeriodOf(day, 'week', 'monday');
+    const created = await page.request.post(`${ws}/time-entries`, {
+      data: { start: `${week.start}T09:00:00.000Z`, end: `${week.start}T10:30:00.000Z`, note: 'Design review' },
+    });
+    expect(created.status()).toBe(201);
+    const submitted = await page.request.post(`${ws}/approvals`, { data: { day: week.start } });
+    expect(submitted.status()).toBe(201);
+    const approved = await page.request.post(`${ws}/approvals/${(await submitted.json()).id}/approve`, { data: {} });
+    expect(approved.status()).toBe(200);
+
+    // The link a notification carries opens that week.
+    await page.goto(`/homepage/timesheet?day=${week.start}`);
+    await page.getByLabel('View').getByText('Week', { exact: true }).click();
+    const cell = page.getByRole('textbox', { name: new RegExp(`on ${week.start}$`) });
+    await expect(cell).toHaveValue('1:30:00');
+    await expect(cell).toBeDisabled();
+    const row = page.getByTestId('grid-row').first();
+    await expect(row.getByRole('img', { name: 'Approved week' }).first()).toBeVisible();
+    // An empty day of the approved week is closed too.
+    await expect(page.getByRole('textbox', { name: new RegExp(`on ${shiftDay(week.start, 2)}$`) })).toBeDisabled();
+    await row.getByRole('img', { name: 'Approved week' }).first().hover();
+    await expect(page.getByRole('tooltip')).toContainText(approvalMessages.approvedLock(week.start, week.end));
+
+    await page.getByLabel('View').getByText('Day list', { exact: true }).click();
+    const entry = page.getByTestId('entry-row');
+    await expect(entry.getByRole('img', { name: 'Approved week' })).toBeVisible();
+    await expect(entry.getByRole('textbox', { name: 'Entry duration' })).toBeDisabled();
+    await expect(entry.getByRole('textbox', { name: 'Entry note' })).toHaveAttribute('readonly', '');
+    await expect(entry.getByRole('button', { name: 'Delete' })).toBeDisabled();
+  });
 });

@@ -1324,16 +1324,24 @@ async function notificationOf(who: Who): Promise<string> {
 }
 
 // Every member reads and marks read their own notifications.
-routes.push(top('GET', '/notifications', ALL_ROLES), top('POST', '/notifications/read', ALL_ROLES), {
-  path: '/workspaces/:id/notifications/:notificationId/read',
-  method: 'POST',
-  prepare: async (who) => ({ url: w(`/notifications/${await notificationOf(who)}/read`) }),
-  allowed: ALL_ROLES,
-});
+routes.push(
+  top('GET', '/notifications', ALL_ROLES),
+  top('POST', '/notifications/read', ALL_ROLES),
+  top('GET', '/notifications/settings', ALL_ROLES),
+  top('PUT', '/notifications/settings', ALL_ROLES, () => ({
+    items: [{ kind: 'budget_alert', inApp: true, email: false }],
+  })),
+  {
+    path: '/workspaces/:id/notifications/:notificationId/read',
+    method: 'POST',
+    prepare: async (who) => ({ url: w(`/notifications/${await notificationOf(who)}/read`) }),
+    allowed: ALL_ROLES,
+  },
+);
 
 describe('permission matrix: notifications', () => {
   it('has a row for every notifications route', () => {
-    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/notifications(\/.*)?$/, 3)).toEqual([]);
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/notifications(\/.*)?$/, 5)).toEqual([]);
   });
 
   it("answers 404 for someone else's notification", async () => {

@@ -176,6 +176,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     ...(log ? { log } : {}),
   });
   billing.registerJobs();
+  const notifications = createNotificationsService({ db, mailer });
   const approvalReminders = createApprovalReminders({
     db,
     jobs,
@@ -184,12 +185,10 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     billing: config.billing,
   });
   approvalReminders.registerJobs();
-  const notifications = createNotificationsService(db);
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
     jobs,
-    mailer,
     notifications,
     reports,
     billing: config.billing,
@@ -231,7 +230,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     profile: createProfileService({ db, workspaces }),
     members: createMembersService({ db, billing: config.billing }),
     groups: createGroupsService({ db }),
-    approvals: createApprovalsService({ db }),
+    approvals: createApprovalsService({ db, notifications, publicUrl: config.publicUrl }),
     approvalReminders,
     roles: createRolesService({ db }),
     projects,

@@ -119,6 +119,7 @@ export const AUDIT_ACTIONS = [
   'approval.rejected',
   'approval.withdrawn',
   'approval_settings.updated',
+  'notification_settings.updated',
   // single sign-on (issue 18)
   'user.signed_in_sso',
   'user.sso_sign_in_failed',

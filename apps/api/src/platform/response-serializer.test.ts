@@ -22,6 +22,7 @@ const entry = {
   billableAmountCents: 0,
   costRateCents: null,
   costAmountCents: null,
+  lock: null,
   createdAt: '2026-11-24T09:00:00.000Z',
   updatedAt: '2026-11-24T09:00:00.000Z',
 };
@@ -34,7 +35,21 @@ describe('the production response serializer', () => {
   it('sends what the full check sends for the time views', () => {
     for (const [schema, data] of [
       [timeEntryView, entry],
-      [page, { items: [entry, { ...entry, breaks: [], isPaused: false }], nextCursor: null }],
+      [
+        page,
+        {
+          items: [
+            entry,
+            {
+              ...entry,
+              breaks: [],
+              isPaused: false,
+              lock: { kind: 'approved', label: 'Approved week', reason: 'The time … is approved and locked.' },
+            },
+          ],
+          nextCursor: null,
+        },
+      ],
       [timer, { entry, stopped: { ...entry, end: '2026-11-24T11:00:00.000Z', isRunning: false } }],
       [timer, { entry, stopped: null }],
     ] as const) {

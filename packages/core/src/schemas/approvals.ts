@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from '../permissions.js';
 import { shiftDay, WEEK_START_INDEX, type WeekStart } from '../time/days.js';
 import { daySchema } from './rates.js';
 
@@ -46,7 +47,84 @@ export const approvalMessages = {
     `Time before ${day} is locked by the workspace lock date. Only owners and admins can change it or move the lock date.`,
   /** A catalogue cleanup (`doing`: "Deleting this project") refused by a lock (`reason`, one of the above). */
   cleanupLocked: (doing: string, reason: string) => `${doing} would change locked time. ${reason}`,
+  /** The words of the invoice-lock trigger (migration create_client_invoices) that refuses such a change. */
+  invoicedLock: (number: string | null) =>
+    number === null
+      ? 'This time is on a draft invoice: its time, project, task, billable state and rate cannot change. Delete the draft to free it.'
+      : `This time is on invoice ${number}: its time, project, task, billable state and rate cannot change. Void the invoice to free it.`,
 } as const;
+
+/**
+ * Why time cannot be changed: `approved` (by nobody), `lock_date` (but by owners and admins),
+ * `submitted` (by its owner), `invoiced` (its time, project, task, billable state and rate; the
+ * note and tags still can).
+ */
+export const TIME_LOCK_KINDS = ['approved', 'lock_date', 'submitted', 'invoiced'] as const;
+export type TimeLockKind = (typeof TIME_LOCK_KINDS)[number];
+
+/** A lock on an entry as its viewer meets it: a short label for the lock icon, and the write check's reason. */
+export const timeLockView = z.object({ kind: z.enum(TIME_LOCK_KINDS), label: z.string(), reason: z.string() });
+export type TimeLockView = z.infer<typeof timeLockView>;
+
+/** What decides whether one person's day is locked. */
+export interface TimeLockFacts {
+  /** Whose time it is. */
+  userId: string;
+  /** The local day (the owner's zone) the time starts on. */
+  day: string;
+  /** The workspace lock date, if any. */
+  lockDate: string | null;
+  /** A live (submitted or approved) approval holding the day, if any. */
+  approval: { status: ApprovalStatus; start: string; end: string } | null;
+  /** The invoice the entry is on (`number` null for a draft), if any. */
+  invoice?: { number: string | null } | null;
+}
+
+/**
+ * The one rule of the locks on time (issue 17), for whoever changes it (`userId`, `role`): a day of
+ * an approved period is closed to everyone; a day before the lock date to all but owners and
+ * admins; a day of a submitted period to its owner; an entry on a client invoice keeps its time.
+ * The write path refuses with `reason` (time-entries.locks.ts); the listing shows the same lock.
+ * `whose` names the owner in the approved reason (a cleanup changing others' time).
+ */
+export function timeLockOf(
+  facts: TimeLockFacts,
+  viewer: { userId: string | null; role: Role | null },
+  whose?: string,
+): TimeLockView | null {
+  const { approval, lockDate } = facts;
+  if (approval?.status === 'approved') {
+    const days = Math.round((Date.parse(approval.end) - Date.parse(approval.start)) / 86_400_000) + 1;
+    return {
+      kind: 'approved',
+      label: days === 7 ? 'Approved week' : days < 7 ? 'Approved period' : 'Approved month',
+      reason: approvalMessages.approvedLock(approval.start, approval.end, whose),
+    };
+  }
+  if (lockDate && facts.day < lockDate && viewer.role !== 'owner' && viewer.role !== 'admin') {
+    return {
+      kind: 'lock_date',
+      label: `Before the lock date ${lockDate}`,
+      reason: approvalMessages.lockDate(lockDate),
+    };
+  }
+  if (approval?.status === 'submitted' && facts.userId === viewer.userId) {
+    return {
+      kind: 'submitted',
+      label: 'Submitted for approval',
+      reason: approvalMessages.submittedLock(approval.start, approval.end),
+    };
+  }
+  if (facts.invoice) {
+    const { number } = facts.invoice;
+    return {
+      kind: 'invoiced',
+      label: number === null ? 'On a draft invoice' : `Invoiced on ${number}`,
+      reason: approvalMessages.invoicedLock(number),
+    };
+  }
+  return null;
+}
 
 const msg = approvalMessages;
 

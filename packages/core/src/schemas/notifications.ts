@@ -1,5 +1,42 @@
 import { z } from 'zod';
 
+/** The kinds of notification a member gets, each with its own settings. */
+export const NOTIFICATION_KINDS = [
+  'approval_submitted',
+  'approval_rejected',
+  'approval_approved',
+  'budget_alert',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** What each kind is about, as the settings list it. */
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
+  approval_submitted: 'Time submitted for my approval',
+  approval_rejected: 'My submitted time is rejected',
+  approval_approved: 'My submitted time is approved',
+  budget_alert: 'A budget I watch reaches an alert threshold',
+};
+
+/** One kind's settings: shown in the bell, sent by e-mail. */
+export const notificationSetting = z.strictObject({
+  kind: z.enum(NOTIFICATION_KINDS, { error: 'Unknown kind of notification.' }),
+  inApp: z.boolean(),
+  email: z.boolean(),
+});
+export type NotificationSetting = z.infer<typeof notificationSetting>;
+/** A member's settings, every kind listed (on unless turned off). */
+export const notificationSettingsView = z.object({ items: z.array(notificationSetting) });
+export type NotificationSettingsView = z.infer<typeof notificationSettingsView>;
+/** Changes some kinds' settings; the kinds left out keep theirs. */
+export const updateNotificationSettingsBody = z.strictObject({
+  items: z
+    .array(notificationSetting)
+    .min(1, 'Say which notifications to change.')
+    .max(NOTIFICATION_KINDS.length)
+    .refine((items) => new Set(items.map((i) => i.kind)).size === items.length, 'Each kind at most once.'),
+});
+export type UpdateNotificationSettingsBody = z.infer<typeof updateNotificationSettingsBody>;
+
 /** An in-app notification, as its reader sees it. */
 export const notificationView = z.object({
   id: z.uuid(),

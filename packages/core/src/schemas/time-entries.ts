@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../time/duration.js';
 import { ROUNDING_MINUTES, ROUNDING_MODES } from '../time/rounding.js';
+import { timeLockView } from './approvals.js';
 import { timeZoneSchema } from './auth.js';
 import { instantSchema, text } from './text.js';
 
@@ -109,6 +110,12 @@ export const timeEntryView = z.object({
   billableAmountCents: z.number().int().nullable(),
   costRateCents: z.number().int().nullable(),
   costAmountCents: z.number().int().nullable(),
+  /**
+   * Why the viewer may not change the entry (`timeLockOf`, the rule the writes check), or null.
+   * The listing and one entry's answer carry it; a write's answer says null (the write passed the
+   * check), and the listing read after it is the truth.
+   */
+  lock: timeLockView.nullable(),
 });
 export type TimeEntryView = z.infer<typeof timeEntryView>;
 

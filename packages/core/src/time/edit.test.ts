@@ -22,6 +22,7 @@ const entry = (extra: Partial<TimeEntryView> = {}): TimeEntryView => ({
   billableAmountCents: null,
   costRateCents: null,
   costAmountCents: null,
+  lock: null,
   createdAt: '2026-11-23T10:00:00.000Z',
   updatedAt: '2026-11-23T10:00:00.000Z',
   ...extra,

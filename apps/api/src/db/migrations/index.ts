@@ -52,6 +52,7 @@ import * as m202612060300 from './202612060300_verify_email_addresses.js';
 import * as m202612060400 from './202612060400_one_open_checkout.js';
 import * as m202612060600 from './202612060600_create_two_factor_devices.js';
 import * as m202612060700 from './202612060700_audit_log_personal_use.js';
+import * as m202612060701 from './202612060701_create_notification_settings.js';
 import * as m202612060719 from './202612060719_client_invoice_figures.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -109,5 +110,6 @@ export const migrations: Record<string, Migration> = {
   '202612060400_one_open_checkout': m202612060400,
   '202612060600_create_two_factor_devices': m202612060600,
   '202612060700_audit_log_personal_use': m202612060700,
+  '202612060701_create_notification_settings': m202612060701,
   '202612060719_client_invoice_figures': m202612060719,
 };

@@ -28,9 +28,20 @@ export interface NotificationsTable {
   created_at: Timestamp;
 }
 
+/** A member's choice for one kind of notification; no row means both on. */
+export interface NotificationSettingsTable {
+  workspace_id: string;
+  user_id: string;
+  kind: string;
+  in_app: boolean;
+  email: boolean;
+  updated_at: Generated<Date>;
+}
+
 export interface NotificationsTables {
   budget_alerts: BudgetAlertsTable;
   notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
 }
 
 export type NotificationRow = Selectable<NotificationsTable>;

@@ -83,6 +83,53 @@ beforeAll(async () => {
   t = await makeTeam();
 });
 
+describe('the entry listing says why time is locked, by the rule the writes check', () => {
+  it('approved for everyone, submitted for its owner only, before the lock date for all but owners and admins', async () => {
+    const team = await makeTeam();
+    const id = await entry(team, team.member, '2026-11-10');
+    const lockOf = async (who: SignedUp) => {
+      const listed = await call(
+        'GET',
+        team.w(
+          `/time-entries?userId=${team.member.userId}&from=${at(WEEK.start, '00:00')}&to=${at('2026-11-16', '00:00')}`,
+        ),
+        who.cookie,
+      );
+      expect(listed.statusCode, listed.body).toBe(200);
+      return listed.json().items.find((e: { id: string }) => e.id === id).lock;
+    };
+    expect(await lockOf(team.member)).toBeNull();
+
+    const submitted = await submit(team, team.member);
+    expect(await lockOf(team.member)).toEqual({
+      kind: 'submitted',
+      label: 'Submitted for approval',
+      reason: SUBMITTED,
+    });
+    expect(await lockOf(team.manager)).toBeNull();
+
+    await call('POST', team.w(`/approvals/${submitted.id}/approve`), team.manager.cookie, {});
+    for (const who of [team.member, team.manager, team.owner]) {
+      expect(await lockOf(who)).toEqual({ kind: 'approved', label: 'Approved week', reason: APPROVED });
+    }
+    // The write refuses with the very reason the listing gave.
+    expectLocked(await call('PATCH', team.w(`/time-entries/${id}`), team.member.cookie, { note: 'x' }), APPROVED);
+
+    await call('POST', team.w(`/approvals/${submitted.id}/withdraw`), team.owner.cookie);
+    await call('PUT', team.w('/approvals/settings'), team.owner.cookie, {
+      period: 'week',
+      approverRule: 'managers_and_admins',
+      lockDate: '2026-11-11',
+    });
+    expect(await lockOf(team.manager)).toEqual({
+      kind: 'lock_date',
+      label: 'Before the lock date 2026-11-11',
+      reason: approvalMessages.lockDate('2026-11-11'),
+    });
+    expect(await lockOf(team.admin)).toBeNull();
+  });
+});
+
 describe('a period goes through approval', () => {
   it('submitted, rejected with a comment, fixed, resubmitted, approved, withdrawn', async () => {
     const team = t;

@@ -9,9 +9,9 @@ import {
 } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { accessRepository } from '../../platform/access.repository.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
+import { approversAmong } from './approvals.approvers.js';
 import {
   type ApprovalRow,
   approvalsRepository,
@@ -88,17 +88,10 @@ export function createApprovalReminders({ db, jobs, mailer, publicUrl, billing }
   ) {
     const pending = await repo.pending(db, ws.id, new Date(now.getTime() - PENDING_REMIND_AFTER_MS));
     if (pending.length === 0) return 0;
-    const approvers: { person: PeriodOwner; reaches: (userId: string) => boolean }[] = [];
-    for (const person of members) {
-      if (person.role === 'owner' || person.role === 'admin') approvers.push({ person, reaches: () => true });
-      else if (person.role === 'manager' && settings.approverRule === 'managers_and_admins') {
-        const people = await accessRepository.managedUserIds(db, ws.id, person.user_id);
-        approvers.push({ person, reaches: (userId) => userId !== person.user_id && people.has(userId) });
-      }
-    }
+    const approvers = await approversAmong(db, ws.id, settings, members);
     let sent = 0;
-    for (const { person, reaches } of approvers) {
-      const theirs = pending.filter((a) => reaches(a.user_id));
+    for (const { person, approves } of approvers) {
+      const theirs = pending.filter((a) => approves(a.user_id));
       for (const approval of theirs) {
         const subject = `${approval.user_name || 'A member'} waits for your approval`;
         const text = [

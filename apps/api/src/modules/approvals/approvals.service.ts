@@ -5,6 +5,7 @@ import {
   approvalPeriodOf,
   approvalMessages as msg,
   type PeriodStateView,
+  timeLockOf,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { allows, assertCan, assertFeature, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
@@ -12,8 +13,16 @@ import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import { approversAmong } from './approvals.approvers.js';
+import { decidedMessage, submittedMessage } from './approvals.mails.js';
 import { presentApproval } from './approvals.presenter.js';
-import { type ApprovalRow, type PeriodOwner, approvalsRepository as repo } from './approvals.repository.js';
+import {
+  type ApprovalRow,
+  type PeriodOwner,
+  remindersRepository,
+  approvalsRepository as repo,
+} from './approvals.repository.js';
 
 const conflict = (code: string, message: string) => new AppError(code, message, { status: 409 });
 const approvalNotFound = () => notFound(msg.notFound);
@@ -30,7 +39,15 @@ const isAdmin = (actor: Actor) => actor.membership.role === 'owner' || actor.mem
  * timesheet. The locks themselves are enforced by the time-entries service (time-entries.locks.ts),
  * through which every write of time passes.
  */
-export function createApprovalsService({ db }: { db: Db }) {
+export function createApprovalsService({
+  db,
+  notifications,
+  publicUrl,
+}: {
+  db: Db;
+  notifications: NotificationsService;
+  publicUrl: string;
+}) {
   /** Whether the actor approves `userId`'s periods under the workspace's rule. */
   async function approves(tx: Db, actor: Actor, settings: ApprovalSettings, userId: string): Promise<boolean> {
     if (!allows(actor.membership, 'approvals:review')) return false;
@@ -64,7 +81,7 @@ export function createApprovalsService({ db }: { db: Db }) {
       }
       // Held until commit, as a submission holds it: an approver's edit or re-applied rates on this
       // person's time wait, and see the decision after.
-      await repo.owner(tx, workspaceId, row.user_id, true);
+      const owner = await repo.owner(tx, workspaceId, row.user_id, true);
       const moved = await repo.transition(tx, workspaceId, id, ['submitted'], to, {
         comment: comment ?? '',
         decidedBy: actor.userId,
@@ -80,6 +97,23 @@ export function createApprovalsService({ db }: { db: Db }) {
         subjectId: id,
         detail: { userId: row.user_id, periodStart: row.period_start, comment: comment ?? '' },
       });
+      if (owner) {
+        const words = decidedMessage({
+          workspaceName: actor.membership.workspace.name,
+          publicUrl,
+          start: row.period_start,
+          end: row.period_end,
+          decision: to,
+          by: actor.user.name || actor.user.email,
+          comment: comment ?? '',
+        });
+        await notifications.deliver(tx, {
+          workspaceId,
+          kind: to === 'approved' ? 'approval_approved' : 'approval_rejected',
+          to: [{ id: owner.user_id, email: owner.email }],
+          ...words,
+        });
+      }
       return reread(tx, workspaceId, id);
     });
   }
@@ -113,13 +147,18 @@ export function createApprovalsService({ db }: { db: Db }) {
       const { start, end } = approvalPeriodOf(day, settings.period, owner.week_start);
       const latest = await repo.latestOf(db, workspaceId, target, start);
       const approval = latest ? presentApproval(latest) : null;
-      let lockReason: string | null = null;
-      if (approval?.status === 'approved') lockReason = msg.approvedLock(start, end);
-      else if (settings.lockDate && start < settings.lockDate && !isAdmin(actor)) {
-        lockReason = msg.lockDate(settings.lockDate);
-      } else if (approval?.status === 'submitted' && target === actor.userId) {
-        lockReason = msg.submittedLock(start, end);
-      }
+      // The period's first day under the one rule of the locks (a period is locked or open as a whole).
+      const live = approval?.status === 'approved' || approval?.status === 'submitted' ? approval : null;
+      const lock = timeLockOf(
+        {
+          userId: target,
+          day: start,
+          lockDate: settings.lockDate,
+          approval: live ? { status: live.status, start, end } : null,
+        },
+        { userId: actor.userId, role: actor.membership.role },
+      );
+      const lockReason = lock?.reason ?? null;
       return {
         periodStart: start,
         periodEnd: end,
@@ -164,7 +203,30 @@ export function createApprovalsService({ db }: { db: Db }) {
           subjectId: id,
           detail: { periodStart: start, periodEnd: end },
         });
-        return reread(tx, workspaceId, id);
+        const submitted = await reread(tx, workspaceId, id);
+        const approvers = await approversAmong(
+          tx,
+          workspaceId,
+          settings,
+          await remindersRepository.members(tx, workspaceId),
+        );
+        await notifications.deliver(tx, {
+          workspaceId,
+          kind: 'approval_submitted',
+          to: approvers
+            .filter((a) => a.approves(actor.userId) && a.person.user_id !== actor.userId)
+            .map((a) => ({ id: a.person.user_id, email: a.person.email })),
+          ...submittedMessage({
+            workspaceName: actor.membership.workspace.name,
+            publicUrl,
+            start,
+            end,
+            name: owner.name || owner.email,
+            userId: actor.userId,
+            trackedSeconds: submitted.trackedSeconds,
+          }),
+        });
+        return submitted;
       });
     },
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { EventBus } from '../../platform/events.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
-import type { Mailer } from '../../platform/mail.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { BudgetFigure, ReportsService } from '../reports/reports.service.js';
 import { budgetAlertMessage } from './budget-alerts.mails.js';
@@ -27,13 +26,12 @@ export function createBudgetAlertsService(deps: {
   db: Db;
   events: EventBus;
   jobs: JobRunner;
-  mailer: Mailer;
   notifications: NotificationsService;
   reports: Pick<ReportsService, 'workspaceBudgets'>;
   billing: { billing: boolean };
   publicUrl: string;
 }) {
-  const { db, jobs, mailer, notifications } = deps;
+  const { db, jobs, notifications } = deps;
 
   async function alert(workspaceId: string, workspaceName: string, figure: BudgetFigure): Promise<number> {
     const { line: b, budget, used } = figure;
@@ -56,14 +54,15 @@ export function createBudgetAlertsService(deps: {
           period,
           link,
         });
-        const people = await repo.recipients(tx, workspaceId, b.projectId);
-        await notifications.add(
-          tx,
+        await notifications.deliver(tx, {
           workspaceId,
-          people.map((p) => p.id),
-          { kind: 'budget_alert', title: words.title, body: words.body, link: '/homepage/projects' },
-        );
-        for (const person of people) await mailer.send({ to: person.email, ...words.mail }, { db: tx });
+          kind: 'budget_alert',
+          to: await repo.recipients(tx, workspaceId, b.projectId),
+          title: words.title,
+          body: words.body,
+          link: '/homepage/projects',
+          mail: words.mail,
+        });
         sent++;
       });
     }

@@ -203,8 +203,20 @@ describe('client invoices', () => {
       200,
     );
 
+    // The entry says so where it is listed, with the words of the refusal.
+    expect((await ok(owner, 'GET', `/time-entries/${w.entries.web1}`)).lock).toEqual({
+      kind: 'invoiced',
+      label: 'On a draft invoice',
+      reason: moved.json().error.message,
+    });
+    expect((await ok(owner, 'GET', `/time-entries/${w.entries.february}`)).lock).toBeNull();
+
     const issued = await ok(owner, 'POST', `/client-invoices/${draft.id}/issue`);
     expect(issued.number).toMatch(/^\d{4}-0001$/);
+    expect((await ok(owner, 'GET', `/time-entries/${w.entries.web1}`)).lock).toMatchObject({
+      kind: 'invoiced',
+      label: `Invoiced on ${issued.number}`,
+    });
     const invoicedAt = await ctx.t.db
       .selectFrom('time_entries')
       .select(['id', 'invoiced_at'])

@@ -51,6 +51,55 @@ export const notificationsRepository = {
     return Number(result.numUpdatedRows);
   },
 
+  /** The settings rows of these members for one kind (no row: both on). */
+  async settingsOf(db: Db, workspaceId: string, userIds: string[], kind: string) {
+    if (userIds.length === 0) return [];
+    return db
+      .selectFrom('notification_settings')
+      .select(['user_id', 'in_app', 'email'])
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', 'in', userIds)
+      .where('kind', '=', kind)
+      .execute();
+  },
+
+  /** One member's settings rows, every kind they changed. */
+  mySettings(db: Db, workspaceId: string, userId: string) {
+    return db
+      .selectFrom('notification_settings')
+      .select(['kind', 'in_app', 'email'])
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
+  async saveSettings(
+    db: Db,
+    workspaceId: string,
+    userId: string,
+    items: { kind: string; inApp: boolean; email: boolean }[],
+  ): Promise<void> {
+    await db
+      .insertInto('notification_settings')
+      .values(
+        items.map((i) => ({
+          workspace_id: workspaceId,
+          user_id: userId,
+          kind: i.kind,
+          in_app: i.inApp,
+          email: i.email,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'user_id', 'kind']).doUpdateSet((eb) => ({
+          in_app: eb.ref('excluded.in_app'),
+          email: eb.ref('excluded.email'),
+          updated_at: new Date(),
+        })),
+      )
+      .execute();
+  },
+
   async exists(db: Db, workspaceId: string, userId: string, id: string): Promise<boolean> {
     const row = await db
       .selectFrom('notifications')

@@ -1,4 +1,4 @@
-import { notificationListView } from '@sundial/core';
+import { notificationListView, notificationSettingsView, updateNotificationSettingsBody } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
@@ -23,6 +23,33 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => svc.list(actorOf(request)),
+  );
+
+  app.get(
+    `${base}/notifications/settings`,
+    {
+      schema: {
+        tags,
+        summary: 'Which kinds of notification reach me in the bell and by e-mail',
+        params: wsParams,
+        response: { 200: notificationSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => svc.settings(actorOf(request)),
+  );
+
+  app.put(
+    `${base}/notifications/settings`,
+    {
+      schema: {
+        tags,
+        summary: 'Turn kinds of notification on or off, in the bell and by e-mail',
+        params: wsParams,
+        body: updateNotificationSettingsBody,
+        response: { 200: notificationSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => svc.updateSettings(actorOf(request), request.body),
   );
 
   app.post(

@@ -1,20 +1,103 @@
-import type { NotificationListView } from '@sundial/core';
+import {
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  type NotificationListView,
+  type NotificationSettingsView,
+  type UpdateNotificationSettingsBody,
+} from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Actor } from '../../platform/actor.js';
+import { audit } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
-import { type NewNotification, notificationsRepository as repo } from './notifications.repository.js';
+import type { Mailer } from '../../platform/mail.js';
+import { notificationsRepository as repo } from './notifications.repository.js';
 
 const SHOWN = 50;
 
+/** Someone a notification goes to. */
+export interface Recipient {
+  id: string;
+  email: string;
+}
+
+/** A notification of one kind for some members: in the bell, and by e-mail. */
+export interface Delivery {
+  workspaceId: string;
+  kind: NotificationKind;
+  to: Recipient[];
+  title: string;
+  body: string;
+  /** Where in the app it leads (a path), or null. */
+  link: string | null;
+  mail: { subject: string; text: string };
+}
+
 /**
- * In-app notifications: each member reads and marks read their own (no role needed beyond being a
- * member); other modules add them inside their own transaction with `add`.
+ * Notifications: each member reads and marks read their own, and says which kinds reach them in
+ * the bell and by e-mail (no role needed beyond being a member); other modules deliver them inside
+ * their own transaction with `deliver`, which keeps to those settings.
  */
-export function createNotificationsService(db: Db) {
+export function createNotificationsService({ db, mailer }: { db: Db; mailer: Mailer }) {
+  /** The actor's settings, every kind (on unless they turned it off). */
+  async function settings(actor: Actor): Promise<NotificationSettingsView> {
+    const rows = await repo.mySettings(db, actor.membership.workspace.id, actor.userId);
+    const saved = new Map(rows.map((r) => [r.kind, r]));
+    return {
+      items: NOTIFICATION_KINDS.map((kind) => ({
+        kind,
+        inApp: saved.get(kind)?.in_app ?? true,
+        email: saved.get(kind)?.email ?? true,
+      })),
+    };
+  }
+
   return {
-    /** Adds one notification for each of `userIds` (members of the workspace), in the caller's transaction. */
-    add(tx: Db, workspaceId: string, userIds: string[], notification: NewNotification): Promise<void> {
-      return repo.insert(tx, workspaceId, userIds, notification);
+    /**
+     * Adds the notification to the bell of each recipient who has not turned the kind off there, and
+     * queues its e-mail (outbox, `tx`) to each who has not turned its e-mail off; in the caller's
+     * transaction, so all of it happens with the change or not at all.
+     */
+    async deliver(tx: Db, d: Delivery): Promise<void> {
+      const people = [...new Map(d.to.map((p) => [p.id, p])).values()];
+      if (people.length === 0) return;
+      const off = new Map(
+        (
+          await repo.settingsOf(
+            tx,
+            d.workspaceId,
+            people.map((p) => p.id),
+            d.kind,
+          )
+        ).map((r) => [r.user_id, r]),
+      );
+      const inApp = people.filter((p) => off.get(p.id)?.in_app !== false);
+      await repo.insert(
+        tx,
+        d.workspaceId,
+        inApp.map((p) => p.id),
+        { kind: d.kind, title: d.title, body: d.body, link: d.link },
+      );
+      for (const person of people) {
+        if (off.get(person.id)?.email !== false) await mailer.send({ to: person.email, ...d.mail }, { db: tx });
+      }
+    },
+
+    /** The actor's settings, every kind (on unless they turned it off). */
+    settings,
+
+    /** Saves the actor's settings for the kinds given; answers all of them. */
+    async updateSettings(actor: Actor, input: UpdateNotificationSettingsBody): Promise<NotificationSettingsView> {
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        await repo.saveSettings(tx, workspaceId, actor.userId, input.items);
+        await audit(tx, {
+          action: 'notification_settings.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          detail: { items: input.items },
+        });
+      });
+      return settings(actor);
     },
 
     /** The actor's newest notifications and their unread count. */

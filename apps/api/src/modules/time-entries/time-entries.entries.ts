@@ -14,6 +14,7 @@ import {
   changesOf,
   entryWork,
   getVisible,
+  locksFor,
   moneyFor,
   once,
   publisher,
@@ -83,16 +84,17 @@ export function createEntries(db: Db, events: EventBus) {
       const page = rows.slice(0, q.limit);
       const last = page.at(-1);
       const now = new Date();
-      const money = await moneyFor(db, actor, page);
+      const [money, locks] = await Promise.all([moneyFor(db, actor, page), locksFor(db, actor, page)]);
       return {
-        items: page.map((e) => presentEntry(e, now, money)),
+        items: page.map((e) => presentEntry(e, now, money, locks)),
         nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null,
       };
     },
 
     async get(actor: Actor, id: string): Promise<TimeEntryView> {
       const entry = await getVisible(db, actor, id);
-      return presentEntry(entry, new Date(), await moneyFor(db, actor, [entry]));
+      const [money, locks] = await Promise.all([moneyFor(db, actor, [entry]), locksFor(db, actor, [entry])]);
+      return presentEntry(entry, new Date(), money, locks);
     },
 
     /** A manual entry from start and end, or start and duration. Throws 422 with the field at fault. */

@@ -1,4 +1,4 @@
-import { type ApprovalStatus, approvalMessages, type Role } from '@sundial/core';
+import { type ApprovalStatus, approvalMessages, type Role, type TimeLockFacts, timeLockOf } from '@sundial/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
@@ -95,18 +95,22 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   const role = writer.role ?? (await roleOf(tx, writer));
   const refuse = (reason: string) => timeLocked(doing ? approvalMessages.cleanupLocked(doing, reason) : reason);
   for (const row of rows) {
-    if (row.status === 'approved' && row.period_start && row.period_end) {
-      const whose = doing && row.user_id !== writer.actorUserId ? row.name : undefined;
-      throw refuse(approvalMessages.approvedLock(row.period_start, row.period_end, whose));
-    }
-    if (row.lock_date && row.day < row.lock_date && role !== 'owner' && role !== 'admin') {
-      throw refuse(approvalMessages.lockDate(row.lock_date));
-    }
-    if (row.status === 'submitted' && row.user_id === writer.actorUserId && row.period_start && row.period_end) {
-      throw refuse(approvalMessages.submittedLock(row.period_start, row.period_end));
-    }
+    const whose = doing && row.user_id !== writer.actorUserId ? row.name : undefined;
+    const lock = timeLockOf(lockFactsOf(row), { userId: writer.actorUserId, role }, whose);
+    if (lock) throw refuse(lock.reason);
   }
 }
+
+/** A row of `locksQuery` as the facts `timeLockOf` decides on. */
+const lockFactsOf = (row: LockRow): TimeLockFacts => ({
+  userId: row.user_id,
+  day: row.day,
+  lockDate: row.lock_date,
+  approval:
+    row.status && row.period_start && row.period_end
+      ? { status: row.status, start: row.period_start, end: row.period_end }
+      : null,
+});
 
 /**
  * The locks met, with the owners' membership rows held until the write commits. When `locksQuery`

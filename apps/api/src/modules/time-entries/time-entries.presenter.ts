@@ -1,4 +1,4 @@
-import { amountCents, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
+import { amountCents, type TimeEntryView, type TimeLockView, type TimeSettings, workSeconds } from '@sundial/core';
 import type { TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { type MoneyAccess, seesMoneyOf } from '../../platform/access.js';
 import { isoString } from '../../platform/iso-dates.js';
@@ -9,7 +9,13 @@ const iso = isoString;
 /** Sees no rate or amount (the default: a caller shows money only after asking moneyAccessOf). */
 export const NO_MONEY: MoneyAccess = { billableOf: new Set(), costOf: new Set() };
 
-export function presentEntry(e: EntryWithRelations, now = new Date(), money: MoneyAccess = NO_MONEY): TimeEntryView {
+/** `locks`: the entries' locks for the viewer (`locksFor`); without them, a write's answer, null. */
+export function presentEntry(
+  e: EntryWithRelations,
+  now = new Date(),
+  money: MoneyAccess = NO_MONEY,
+  locks?: ReadonlyMap<string, TimeLockView>,
+): TimeEntryView {
   const breaks = e.breaks.map((b) => ({ start: iso(b.start_at), end: b.end_at ? iso(b.end_at) : null }));
   const isRunning = e.end_at === null;
   const durationSeconds =
@@ -41,6 +47,7 @@ export function presentEntry(e: EntryWithRelations, now = new Date(), money: Mon
     createdAt: iso(e.created_at),
     updatedAt: iso(e.updated_at),
     ...moneyOf(e, durationSeconds, money),
+    lock: locks?.get(e.id) ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ApprovalStatus, TimeLockFacts } from '@sundial/core';
 import { type OperationNodeSource, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { finishedFrom } from '../../db/overlap.js';
@@ -674,6 +675,56 @@ export const timeEntriesRepository = {
                 and t.tag_id in (${sql.join(scope.tagIds)}))`
       }`.execute(tx);
     return rows.map((r) => ({ userId: r.user_id, at: new Date(r.start_at) }));
+  },
+
+  /**
+   * What decides the locks on these entries (`timeLockOf`): each one's local day in its owner's
+   * zone, the lock date, the live approval holding that day (an approved one first) and the client
+   * invoice it is on. One statement for a page of entries; entries on no lock have all nulls.
+   */
+  async lockFacts(db: Db, workspaceId: string, ids: string[]): Promise<Map<string, TimeLockFacts>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await sql<{
+      id: string;
+      user_id: string;
+      day: string;
+      lock_date: string | null;
+      status: ApprovalStatus | null;
+      period_start: string | null;
+      period_end: string | null;
+      on_invoice: boolean;
+      invoice_number: string | null;
+    }>`
+      select e.id, e.user_id, to_char(d.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+        a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
+        l.entry_id is not null as on_invoice, i.number as invoice_number
+      from time_entries e
+      join users u on u.id = e.user_id
+      cross join lateral (select (e.start_at at time zone u.time_zone)::date as day) d
+      left join approval_settings s on s.workspace_id = e.workspace_id
+      left join lateral (select a.status, a.period_start, a.period_end from approvals a
+        where a.workspace_id = e.workspace_id and a.user_id = e.user_id and a.status in ('submitted', 'approved')
+          and a.period_start <= d.day and a.period_end >= d.day
+        order by a.status = 'approved' desc limit 1) a on true
+      left join client_invoice_entries l on l.entry_id = e.id
+      left join client_invoices i on i.id = l.invoice_id
+      where e.workspace_id = ${workspaceId} and e.id = any(${ids}::uuid[])
+        and (d.day < s.lock_date or a.status is not null or l.entry_id is not null)`.execute(db);
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          userId: r.user_id,
+          day: r.day,
+          lockDate: r.lock_date,
+          approval:
+            r.status && r.period_start && r.period_end
+              ? { status: r.status, start: r.period_start, end: r.period_end }
+              : null,
+          invoice: r.on_invoice ? { number: r.invoice_number } : null,
+        },
+      ]),
+    );
   },
 
   /** The entries carrying the tag, with what the tag rules and the locks read of them. */

@@ -1,4 +1,11 @@
-import { DEFAULT_TIME_SETTINGS, type TimeEntryView, type TimeSettings, workSeconds } from '@sundial/core';
+import {
+  DEFAULT_TIME_SETTINGS,
+  type TimeEntryView,
+  type TimeLockView,
+  type TimeSettings,
+  timeLockOf,
+  workSeconds,
+} from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import {
   allows,
@@ -100,6 +107,29 @@ export async function moneyFor(
 ): Promise<MoneyAccess> {
   if (entries.every((e) => e.billable_rate_cents === null && e.cost_rate_cents === null)) return NO_MONEY;
   return moneyAccessOf(dbOrTx, actor);
+}
+
+/**
+ * The locks these entries are under for the actor (`timeLockOf`, the rule every write checks):
+ * entry id to lock, entries on none left out.
+ */
+export async function locksFor(
+  dbOrTx: Db,
+  actor: Actor,
+  entries: readonly { id: string }[],
+): Promise<Map<string, TimeLockView>> {
+  const facts = await repo.lockFacts(
+    dbOrTx,
+    actor.membership.workspace.id,
+    entries.map((e) => e.id),
+  );
+  const viewer = { userId: actor.userId, role: actor.membership.role };
+  const locks = new Map<string, TimeLockView>();
+  for (const [id, f] of facts) {
+    const lock = timeLockOf(f, viewer);
+    if (lock) locks.set(id, lock);
+  }
+  return locks;
 }
 
 /** Tag ids as an entry reads them back: each once, in order. */

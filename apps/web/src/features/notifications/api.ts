@@ -1,4 +1,4 @@
-import type { NotificationListView } from '@sundial/core';
+import type { NotificationListView, NotificationSetting, NotificationSettingsView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
@@ -24,3 +24,16 @@ function useNotificationsMutation<T>(w: string, fn: (vars: T) => Promise<unknown
 export const useMarkRead = (w: string) =>
   useNotificationsMutation(w, (id: string) => api<void>('POST', `${base(w)}/${id}/read`));
 export const useMarkAllRead = (w: string) => useNotificationsMutation(w, () => api<void>('POST', `${base(w)}/read`));
+
+/** Which kinds of notification reach me, in the bell and by e-mail. */
+export const useNotificationSettings = (w: string, enabled: boolean) =>
+  useQuery({
+    queryKey: [...notificationKeys.all(w), 'settings'],
+    queryFn: () => api<NotificationSettingsView>('GET', `${base(w)}/settings`),
+    enabled,
+  });
+
+export const useSaveNotificationSettings = (w: string) =>
+  useNotificationsMutation(w, (items: NotificationSetting[]) =>
+    api<NotificationSettingsView>('PUT', `${base(w)}/settings`, { items }),
+  );

@@ -23,6 +23,7 @@ export const t = {
   total: 'Total',
   noEntries: 'No time tracked this week yet. Start the timer or add an entry.',
   overlap: 'Overlaps another entry',
+  lockedPeriod: 'Locked period',
   duplicate: 'Duplicate',
   continue: 'Continue',
   edit: 'Edit entry',
@@ -76,6 +77,7 @@ export const t = {
   manual: {
     title: 'Add a time entry',
     editTitle: 'Edit time entry',
+    close: 'Close',
     date: 'Date',
     from: 'Start time',
     to: 'End time',

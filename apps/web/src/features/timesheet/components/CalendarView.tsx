@@ -8,6 +8,7 @@ import {
   type TimeEntryView,
   type TimeSettings,
 } from '@sundial/core';
+import { IconLock } from '@tabler/icons-react';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
@@ -208,7 +209,7 @@ export function CalendarView(props: {
                   data-ghost={moving || undefined}
                   data-testid="calendar-block"
                   data-short={bottom - top < 45 || undefined}
-                  title={`${label} ${formatDuration(block.seconds, format)}`}
+                  title={`${label} ${formatDuration(block.seconds, format)}${block.entry.lock ? ` · ${block.entry.lock.label}` : ''}`}
                   style={{
                     top: (top / 60) * HOUR_PX,
                     height: Math.max(((bottom - top) / 60) * HOUR_PX, MIN_BLOCK_PX),
@@ -218,10 +219,18 @@ export function CalendarView(props: {
                     color: readableTextColor(projectColor(pickers, block.entry.projectId)),
                     transform: moving && drag.dDays ? `translateX(${drag.dDays * 100}%)` : undefined,
                   }}
+                  data-locked={block.entry.lock ? true : undefined}
+                  aria-description={block.entry.lock?.label}
                   onPointerDown={(e) => {
                     if (block.entry.isRunning) return e.stopPropagation();
+                    // Locked time does not move or stretch; a click opens it read-only with the reason.
+                    if (block.entry.lock) {
+                      e.stopPropagation();
+                      return;
+                    }
                     begin(e, { kind: 'move', entry: block.entry, dayIndex, top: block.top, bottom: block.bottom });
                   }}
+                  onClick={() => block.entry.lock && setEditing(block.entry)}
                   // Reachable by keyboard too: Enter opens the entry. Its name is its visible text
                   // (label and duration), so speech input can say what it sees (WCAG 2.5.3).
                   tabIndex={block.entry.isRunning ? -1 : 0}
@@ -232,9 +241,14 @@ export function CalendarView(props: {
                     }
                   }}
                 >
-                  <span className={classes.label}>{label}</span>
+                  <span className={classes.label}>
+                    {block.entry.lock && (
+                      <IconLock size={12} aria-hidden style={{ verticalAlign: -1, marginRight: 3 }} />
+                    )}
+                    {label}
+                  </span>
                   <span className={classes.duration}>{formatDuration(block.seconds, format)}</span>
-                  {!block.entry.isRunning && (
+                  {!block.entry.isRunning && !block.entry.lock && (
                     <span
                       className={classes.handle}
                       data-testid="calendar-resize"

@@ -22,6 +22,7 @@ import { t } from '../texts';
 import layout from './DayList.module.css';
 import { DurationInput } from './DurationInput';
 import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
+import { closesAll, LockMark } from './LockMark';
 
 /** What a row asks of the list; one stable object, so a row re-renders only when its own data changes. */
 export interface RowActions {
@@ -81,6 +82,9 @@ export const EntryRow = memo(function EntryRow(props: {
 }) {
   const { entry, pickers, actions } = props;
   const format = useDurationFormat();
+  // Locked time shows read-only with its reason instead of taking an edit the API would refuse.
+  const lock = entry.lock;
+  const closed = closesAll(lock);
   const times = `${formatTime(entry.start, props.timeZone, props.timeFormat)} – ${
     entry.end ? formatTime(entry.end, props.timeZone, props.timeFormat) : '…'
   }`;
@@ -97,12 +101,12 @@ export const EntryRow = memo(function EntryRow(props: {
       <Checkbox
         aria-label={t.bulk.selectEntry}
         checked={props.picked && !entry.isRunning}
-        disabled={entry.isRunning}
+        disabled={entry.isRunning || closed}
         onChange={(e) => actions.onToggle([entry.id], e.currentTarget.checked)}
       />
       <Box w={4} h={28} style={{ borderRadius: 2, background: projectColor(pickers, entry.projectId) }} />
       <Stack gap={0} className={layout.entryNote}>
-        <NoteInput note={entry.note} onSave={(note) => actions.onNote(entry.id, note)} />
+        <NoteInput note={entry.note} readOnly={closed} onSave={(note) => actions.onNote(entry.id, note)} />
         {/* Flags and tags on a line of their own, so the columns to the right line up. */}
         {(props.overlap || entry.billable || entry.tagIds.length > 0 || entry.costAmountCents !== null) && (
           <Group gap={6} wrap="nowrap" miw={0}>
@@ -131,9 +135,11 @@ export const EntryRow = memo(function EntryRow(props: {
         pickers={pickers}
         projectId={entry.projectId}
         taskId={entry.taskId}
+        readOnly={lock !== null}
         onChange={(next) => actions.onProject(entry.id, next)}
       />
-      <EntryTimes times={times} onEdit={entry.isRunning ? undefined : () => actions.onEditTimes(entry)} />
+      {lock && <LockMark lock={lock} />}
+      <EntryTimes times={times} onEdit={entry.isRunning || closed ? undefined : () => actions.onEditTimes(entry)} />
       {entry.isRunning ? (
         <Text w={80} ta="right" ff="monospace" c="blue">
           {formatDuration(props.seconds, format)}
@@ -144,24 +150,42 @@ export const EntryRow = memo(function EntryRow(props: {
           // The recorded duration; the day total above applies the workspace rounding.
           // An entry crossing midnight shows its part of this day, edited from its start day.
           seconds={props.whole ? entry.durationSeconds : props.seconds}
-          disabled={!props.whole}
+          disabled={!props.whole || lock !== null}
           onCommit={(seconds) => actions.onDuration(entry.id, seconds)}
         />
       )}
       <RowAction label={t.continue} color="blue" disabled={entry.isRunning} onClick={() => actions.onContinue(entry)}>
         <IconPlayerPlay size={16} />
       </RowAction>
-      <RowAction label={t.duplicate} color="gray" disabled={entry.isRunning} onClick={() => actions.onDuplicate(entry)}>
+      <RowAction
+        label={t.duplicate}
+        color="gray"
+        disabled={entry.isRunning || closed}
+        onClick={() => actions.onDuplicate(entry)}
+      >
         <IconCopy size={16} />
       </RowAction>
-      <RowAction label={t.delete} color="red" disabled={entry.isRunning} onClick={() => actions.onDelete(entry)}>
+      <RowAction
+        label={t.delete}
+        color="red"
+        disabled={entry.isRunning || lock !== null}
+        onClick={() => actions.onDelete(entry)}
+      >
         <IconTrash size={16} />
       </RowAction>
     </Group>
   );
 });
 
-function NoteInput({ note: saved, onSave }: { note: string; onSave: (note: string) => void }) {
+function NoteInput({
+  note: saved,
+  readOnly,
+  onSave,
+}: {
+  note: string;
+  readOnly: boolean;
+  onSave: (note: string) => void;
+}) {
   const [note, setNote] = useState(saved);
   useEffect(() => setNote(saved), [saved]);
   return (
@@ -170,6 +194,7 @@ function NoteInput({ note: saved, onSave }: { note: string; onSave: (note: strin
       placeholder="(no note)"
       variant="unstyled"
       value={note}
+      readOnly={readOnly}
       onChange={(e) => setNote(e.currentTarget.value)}
       onBlur={() => note !== saved && onSave(note)}
       onKeyDown={(e) => e.key === 'Enter' && (e.currentTarget as HTMLInputElement).blur()}
@@ -187,6 +212,7 @@ function ProjectCell(props: {
   pickers: Pickers | undefined;
   projectId: string | null;
   taskId: string | null;
+  readOnly: boolean;
   onChange: (next: { projectId: string | null; taskId: string | null }) => void;
 }) {
   // After a choice or Escape the keyboard stays on the field; a click elsewhere keeps its own focus.
@@ -211,6 +237,13 @@ function ProjectCell(props: {
     );
   }
   const label = props.projectId ? rowLabel(props.pickers, props.projectId, props.taskId) : null;
+  if (props.readOnly) {
+    return (
+      <Text size="xs" truncate c={label ? undefined : 'dimmed'} className={layout.projectCell}>
+        {label ?? t.noProject}
+      </Text>
+    );
+  }
   return (
     <UnstyledButton
       ref={button}

@@ -73,6 +73,8 @@ export function ProjectTaskSelect(props: {
   autoFocus?: boolean;
   /** Escape gives up on the choice (a picker shown in place of a button goes back to the button). */
   onCancel?: () => void;
+  /** Locked time: shown, not changed. */
+  disabled?: boolean;
 }) {
   const { pickers, onChange } = props;
   const [search, setSearch] = useState('');
@@ -97,6 +99,7 @@ export function ProjectTaskSelect(props: {
       size={props.size}
       w={props.w}
       autoFocus={props.autoFocus}
+      disabled={props.disabled}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && props.onCancel) {
           e.preventDefault();
@@ -128,6 +131,8 @@ export function TagSelect(props: {
   w?: number | string;
   /** Takes focus when it appears in place of what showed the tags. */
   autoFocus?: boolean;
+  /** Locked time: shown, not changed. */
+  disabled?: boolean;
 }) {
   const data = (props.pickers?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }));
   if (data.length === 0) return null;
@@ -144,6 +149,7 @@ export function TagSelect(props: {
       size={props.size}
       w={props.w}
       autoFocus={props.autoFocus}
+      disabled={props.disabled}
     />
   );
 }

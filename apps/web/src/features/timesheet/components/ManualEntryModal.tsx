@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { dayKey, parseDuration, shiftDay, type TimeEntryView, zonedInstant } from '@sundial/core';
-import { IconTrash } from '@tabler/icons-react';
+import { IconLock, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useCreateEntry, useDeleteEntries, useRestoreEntries, useUpdateEntry } from '../api';
@@ -8,6 +8,7 @@ import { formatTime } from '../dates';
 import { t } from '../texts';
 import { notifyDeleted } from './DayList';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
+import { closesAll } from './LockMark';
 import { SuggestionHint } from './SuggestionHint';
 
 /** What a quick entry (a grid cell, a calendar drag) had when a workspace rule refused it. */
@@ -40,6 +41,10 @@ export function ManualEntryModal(props: {
   draft?: EntryDraft;
 }) {
   const { timeZone, entry, draft } = props;
+  // Locked time opens read-only with its reason; an invoiced entry keeps its note and tags editable.
+  const lock = entry?.lock ?? null;
+  const allFixed = closesAll(lock);
+  const timeFixed = lock !== null;
   const create = useCreateEntry(props.workspaceId);
   const update = useUpdateEntry(props.workspaceId);
   const remove = useDeleteEntries(props.workspaceId);
@@ -134,6 +139,17 @@ export function ManualEntryModal(props: {
         }}
       >
         <Stack gap="sm">
+          {lock && (
+            <Alert
+              color="gray"
+              variant="light"
+              icon={<IconLock size={16} />}
+              title={lock.label}
+              data-testid="entry-lock"
+            >
+              {lock.reason}
+            </Alert>
+          )}
           {draft && (
             <Text size="sm" c="dimmed">
               {t.manual.complete}
@@ -144,6 +160,7 @@ export function ManualEntryModal(props: {
             type="date"
             value={date}
             onChange={(e) => setDate(e.currentTarget.value)}
+            disabled={timeFixed}
             required
           />
           <Group grow>
@@ -153,6 +170,7 @@ export function ManualEntryModal(props: {
               value={from}
               onChange={(e) => setFrom(e.currentTarget.value)}
               error={errors.start}
+              disabled={timeFixed}
               required
             />
             <TextInput
@@ -163,6 +181,7 @@ export function ManualEntryModal(props: {
               description={to && from && to <= from ? t.manual.nextDay : undefined}
               inputWrapperOrder={['label', 'input', 'description', 'error']}
               error={errors.end}
+              disabled={timeFixed}
             />
           </Group>
           <TextInput
@@ -171,13 +190,14 @@ export function ManualEntryModal(props: {
             value={duration}
             onChange={(e) => setDuration(e.currentTarget.value)}
             error={errors.duration}
-            disabled={to !== ''}
+            disabled={to !== '' || timeFixed}
           />
           <TextInput
             label={t.manual.note}
             value={note}
             onChange={(e) => setNote(e.currentTarget.value)}
             error={errors.note}
+            disabled={allFixed}
           />
           <ProjectTaskSelect
             pickers={props.pickers}
@@ -185,15 +205,21 @@ export function ManualEntryModal(props: {
             projectId={ref.projectId}
             taskId={ref.taskId}
             onChange={chooseRef}
+            disabled={timeFixed}
           />
           <SuggestionHint
             workspaceId={props.workspaceId}
             note={note}
-            active={props.opened && !ref.projectId}
+            active={props.opened && !ref.projectId && !timeFixed}
             onApply={chooseRef}
           />
-          <TagSelect pickers={props.pickers} label={t.tags} value={tagIds} onChange={setTagIds} />
-          <Switch label={t.billable} checked={billable} onChange={(e) => setBillable(e.currentTarget.checked)} />
+          <TagSelect pickers={props.pickers} label={t.tags} value={tagIds} onChange={setTagIds} disabled={allFixed} />
+          <Switch
+            label={t.billable}
+            checked={billable}
+            onChange={(e) => setBillable(e.currentTarget.checked)}
+            disabled={timeFixed}
+          />
           {errors.form && !errors.end && !errors.start && !errors.duration && !errors.note && !pickerError && (
             <div role="alert" style={{ color: 'var(--mantine-color-red-text)', fontSize: 14 }}>
               {errors.form}
@@ -205,7 +231,7 @@ export function ManualEntryModal(props: {
             </div>
           )}
           <Group justify={entry ? 'space-between' : 'flex-end'}>
-            {entry && (
+            {entry && !timeFixed && (
               <Button
                 variant="subtle"
                 color="red"
@@ -216,9 +242,15 @@ export function ManualEntryModal(props: {
                 {t.delete}
               </Button>
             )}
-            <Button type="submit" loading={save.isPending}>
-              {t.manual.save}
-            </Button>
+            {allFixed ? (
+              <Button variant="default" onClick={props.onClose}>
+                {t.manual.close}
+              </Button>
+            ) : (
+              <Button type="submit" loading={save.isPending}>
+                {t.manual.save}
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>

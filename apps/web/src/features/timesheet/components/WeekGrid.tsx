@@ -15,12 +15,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
+import { usePeriodState } from '../../approvals/api';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
 import { formatShortDay } from '../dates';
 import { t } from '../texts';
 import { roundingOf } from './DayList';
 import { DurationInput } from './DurationInput';
 import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
+import { LockMark, type ShownLock } from './LockMark';
 import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
 
 export interface RowRef {
@@ -66,6 +68,16 @@ export function WeekGrid(props: {
   }, [adding]);
   const [draft, setDraft] = useState<EntryDraft | null>(null);
   const format = useDurationFormat();
+  // A locked period's days are closed even where no entry is yet (the API refuses a new one).
+  const period = usePeriodState(workspaceId, userId, days[0] ?? '').data;
+  const cellLock = (day: string, cellEntries: TimeEntryView[]): ShownLock | null => {
+    const own = cellEntries.find((e) => e.lock !== null)?.lock;
+    if (own) return own;
+    if (period?.locked && period.lockReason && day >= period.periodStart && day <= period.periodEnd) {
+      return { label: t.lockedPeriod, reason: period.lockReason };
+    }
+    return null;
+  };
   // On a phone, or a 1024 px window zoomed to 200%, the grid keeps columns wide enough for
   // "10:30:00" and scrolls sideways in its own frame rather than letting totals run together.
   const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
@@ -173,19 +185,26 @@ export function WeekGrid(props: {
                     </Text>
                   </Group>
                 </Table.Td>
-                {days.map((day) => (
-                  // Narrow side padding: a cell holds "10:30:00" at 1024 px.
-                  <Table.Td key={day} ta="right" px={4}>
-                    <DurationInput
-                      label={`${rowLabel(pickers, row.projectId, row.taskId)} on ${day}`}
-                      seconds={row.cells[day] ?? 0}
-                      allowEmpty
-                      showZeroAsEmpty
-                      w="100%"
-                      onCommit={(seconds) => handleCell(row, day, row.entries[day] ?? [], seconds)}
-                    />
-                  </Table.Td>
-                ))}
+                {days.map((day) => {
+                  const lock = cellLock(day, row.entries[day] ?? []);
+                  return (
+                    // Narrow side padding: a cell holds "10:30:00" at 1024 px.
+                    <Table.Td key={day} ta="right" px={4}>
+                      <Group gap={2} wrap="nowrap" justify="flex-end">
+                        {lock && <LockMark lock={lock} />}
+                        <DurationInput
+                          label={`${rowLabel(pickers, row.projectId, row.taskId)} on ${day}`}
+                          seconds={row.cells[day] ?? 0}
+                          allowEmpty
+                          showZeroAsEmpty
+                          disabled={lock !== null}
+                          w="100%"
+                          onCommit={(seconds) => handleCell(row, day, row.entries[day] ?? [], seconds)}
+                        />
+                      </Group>
+                    </Table.Td>
+                  );
+                })}
                 <Table.Td ta="right">
                   <Text size="sm" fw={600} ff="monospace">
                     {formatDuration(row.total, format)}

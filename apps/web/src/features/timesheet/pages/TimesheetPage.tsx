@@ -16,7 +16,8 @@ import { notifications } from '@mantine/notifications';
 import { dayBounds, dayKey, gridRowKey, shiftDay, weekDays } from '@sundial/core';
 import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, parseApiError } from '../../../api/client';
 import { type Me, useWorkspace } from '../../../api/session';
 import { failed } from '../../../components/notify';
@@ -63,8 +64,17 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
   const [calendarSpan, setCalendarSpan] = useState<'day' | 'week'>(() =>
     window.matchMedia('(max-width: 47.99em)').matches ? 'day' : 'week',
   );
-  const [anchor, setAnchor] = useState(() => dayKey(Date.now(), timeZone));
-  const [userId, setUserId] = useState(me.user.id);
+  // A notification's link opens a given week (?day=) of a given person (?user=).
+  const [search] = useSearchParams();
+  const linkDay = search.get('day');
+  const linkUser = search.get('user');
+  const [anchor, setAnchor] = useState(() => linkDay ?? dayKey(Date.now(), timeZone));
+  const [userId, setUserId] = useState(() => linkUser ?? me.user.id);
+  // Followed again when the page is open already (the bell's link to another week).
+  useEffect(() => {
+    if (linkDay && /^\d{4}-\d{2}-\d{2}$/.test(linkDay)) setAnchor(linkDay);
+    if (linkUser) setUserId(linkUser);
+  }, [linkDay, linkUser]);
   const [extraRows, setExtraRows] = useState<RowRef[]>([]);
   const [manualOpen, setManualOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
