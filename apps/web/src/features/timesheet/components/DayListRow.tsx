@@ -135,7 +135,7 @@ export const EntryRow = memo(function EntryRow(props: {
       />
       <EntryTimes times={times} onEdit={entry.isRunning ? undefined : () => actions.onEditTimes(entry)} />
       {entry.isRunning ? (
-        <Text w={80} ta="right" ff="monospace" c="blue">
+        <Text w={80} ta="right" ff="monospace" c="blue" data-testid="running-entry-duration">
           {formatDuration(props.seconds, format)}
         </Text>
       ) : (
