@@ -114,10 +114,29 @@ function localDayOf(ms: number, timeZone: string): LocalDay {
 }
 
 /**
+ * Pieces of finished entries already worked out, per entry object and zone and rounding: a view
+ * ticking every second for a running timer then splits only the running entry again.
+ */
+const finishedPieces = new WeakMap<TimedEntry, { key: string; pieces: readonly DayPiece[] }>();
+
+/**
  * Splits an entry's work into local days of the time zone (an entry may cross midnight and DST
  * changes) and rounds each day's part with the workspace rounding. Every view adds these parts.
+ * The answer is shared for a finished entry: do not change it.
  */
 export function dayPieces(entry: TimedEntry, options: ViewOptions): DayPiece[] {
+  const open = entry.end === null || (entry.breaks ?? []).some((b) => b.end === null);
+  if (open) return splitIntoDays(entry, options);
+  const rounding = options.rounding ?? NO_ROUNDING;
+  const key = `${options.timeZone}|${rounding.mode}|${rounding.minutes}`;
+  const known = finishedPieces.get(entry);
+  if (known?.key === key) return known.pieces as DayPiece[];
+  const pieces = splitIntoDays(entry, options);
+  finishedPieces.set(entry, { key, pieces });
+  return pieces;
+}
+
+function splitIntoDays(entry: TimedEntry, options: ViewOptions): DayPiece[] {
   const nowMs = toMs(options.now ?? Date.now());
   const byDay = new Map<string, DayPiece>();
   for (const [a, b] of workIntervals(entry, nowMs)) {

@@ -4,3 +4,4 @@ export * from './edit.js';
 export * from './rounding.js';
 export * from './schedule.js';
 export * from './views.js';
+export * from './wall-clock.js';

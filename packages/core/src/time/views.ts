@@ -1,4 +1,5 @@
 import { type DayPiece, dayPieces, type TimedEntry, toMs, type ViewOptions } from './days.js';
+import { clockChanges, wallMinutes } from './wall-clock.js';
 
 export interface ViewEntry extends TimedEntry {
   projectId: string | null;
@@ -73,30 +74,51 @@ export function gridView<E extends ViewEntry>(entries: readonly E[], days: reado
 
 export interface CalendarBlock<E extends ViewEntry> {
   entry: E;
-  /** Minutes since the local midnight where the block starts and ends (may pass 1440 on 25-hour days). */
+  /**
+   * Wall-clock minutes of the day where the block starts and ends (09:00 is 540 on every day, DST
+   * days included; 0 to 1440). An entry across the hour that falls back is drawn as two blocks
+   * (`part` 0 and 1), each where the clock stood: the repeated hour holds both passes side by side.
+   */
   top: number;
   bottom: number;
   seconds: number;
+  part: number;
 }
 
-/** Calendar: per day, blocks placed by their local start and end, with day totals. */
+/** Calendar: per day, blocks placed by the wall-clock time of their start and end, with day totals. */
 export function calendarView<E extends ViewEntry>(
   entries: readonly E[],
   days: readonly string[],
-  options: ViewOptions & { dayStartMs: (day: string) => number },
+  options: ViewOptions,
 ) {
-  const columns = days.map((day) => ({ day, total: 0, blocks: [] as CalendarBlock<E>[] }));
+  const columns = days.map((day) => ({
+    day,
+    total: 0,
+    blocks: [] as CalendarBlock<E>[],
+    changes: clockChanges(day, options.timeZone),
+  }));
   const byDay = new Map(columns.map((c) => [c.day, c]));
+  const clock = (ms: number, day: string) => Math.min(1440, Math.max(0, wallMinutes(ms, day, options.timeZone)));
   for (const entry of entries) {
     for (const piece of dayPieces(entry, options)) {
       const column = byDay.get(piece.day);
       if (!column) continue;
-      const midnight = options.dayStartMs(piece.day);
+      // Where the clocks go back, the wall clock runs backwards: split there, so each part runs forward.
+      const cuts = column.changes.filter(
+        (c) => c.kind === 'repeated' && piece.startMs < c.atMs && c.atMs < piece.endMs,
+      );
+      let top = clock(piece.startMs, piece.day);
+      for (const [part, cut] of cuts.entries()) {
+        // The part before the change ends where the clock stood then (03:00), the next starts after it (02:00).
+        column.blocks.push({ entry, top, bottom: cut.to, seconds: piece.seconds, part });
+        top = cut.from;
+      }
       column.blocks.push({
         entry,
-        top: (piece.startMs - midnight) / 60_000,
-        bottom: (piece.endMs - midnight) / 60_000,
+        top,
+        bottom: clock(piece.endMs, piece.day),
         seconds: piece.seconds,
+        part: cuts.length,
       });
       column.total += piece.seconds;
     }

@@ -57,6 +57,13 @@ export const t = {
     deleted: (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'} deleted.`,
   },
   calendarDay: 'Day',
+  /** The band over the hour a DST change skips or repeats, e.g. "02:00–03:00 skipped: clocks go forward". */
+  clockChange: (kind: 'skipped' | 'repeated', from: number, to: number) => {
+    const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    return kind === 'skipped'
+      ? `${hhmm(from)}–${hhmm(to)} skipped: clocks go forward`
+      : `${hhmm(from)}–${hhmm(to)} twice: clocks go back`;
+  },
   calendarWeek: 'Week',
   roundingBadge: (mode: string, minutes: number) =>
     `Rounded ${mode === 'nearest' ? 'to the nearest' : mode} ${minutes} min`,

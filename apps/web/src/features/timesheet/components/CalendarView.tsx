@@ -1,12 +1,15 @@
 import { Text } from '@mantine/core';
 import {
+  type ClockChange,
   calendarView,
-  dayBounds,
+  dayKey,
   formatDuration,
   layoutLanes,
   readableTextColor,
   type TimeEntryView,
   type TimeSettings,
+  wallInstant,
+  wallMinutes,
 } from '@sundial/core';
 import { IconLock } from '@tabler/icons-react';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,6 +18,8 @@ import { useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useCreateEntry, useUpdateEntry } from '../api';
 import { formatShortDay, formatTime } from '../dates';
+import { useNow } from '../now';
+import { t } from '../texts';
 import classes from './Calendar.module.css';
 import { roundingOf } from './DayList';
 import { type Pickers, projectColor, rowLabel } from './EntryFields';
@@ -40,10 +45,29 @@ interface Drag {
 
 const snap = (minutes: number) => Math.round(minutes / SNAP_MIN) * SNAP_MIN;
 
+/** The hour a day's clocks skip (hatched) or show twice (marked), at its wall-clock place. */
+function ClockChangeBand({ change }: { change: ClockChange }) {
+  const label = t.clockChange(change.kind, change.from, change.to);
+  return (
+    <div
+      className={classes.clockChange}
+      data-kind={change.kind}
+      data-testid="clock-change"
+      title={label}
+      style={{ top: (change.from / 60) * HOUR_PX, height: ((change.to - change.from) / 60) * HOUR_PX }}
+    >
+      <span className={classes.clockChangeLabel}>{label}</span>
+    </div>
+  );
+}
+
 /**
- * Day or week calendar: entries as blocks at their local times. Drag a block to move it (also to
- * another day), drag its lower edge to resize it, drag on empty space to create an entry; a click
- * on a block opens it for editing. Blocks overlapping in time stand side by side. When a workspace
+ * Day or week calendar: entries as blocks at their local wall-clock times (the 09:00 label is 09:00
+ * on DST days too). The hour skipped when clocks go forward is hatched and holds no block (a block
+ * across it spans it; a drag into it starts when the clocks resume); the hour shown twice when they
+ * go back holds both passes, side by side where they overlap, and a drag there means its first pass.
+ * Drag a block to move it (also to another day), drag its lower edge to resize it, drag on empty
+ * space to create an entry; a click on a block opens it for editing. Blocks overlapping in time stand side by side. When a workspace
  * rule refuses a new entry, the entry dialog opens with its times, to complete.
  */
 export function CalendarView(props: {
@@ -63,14 +87,11 @@ export function CalendarView(props: {
   const [editing, setEditing] = useState<TimeEntryView | null>(null);
   const [draft, setDraft] = useState<EntryDraft | null>(null);
   const format = useDurationFormat();
-  const dayStart = (day: string) => dayBounds(day, timeZone).startMs;
+  // Every minute: the now-line moves a pixel in a minute and a half.
+  const now = useNow(60_000);
+  const today = dayKey(now, timeZone);
   const view = useMemo(
-    () =>
-      calendarView(entries, days, {
-        timeZone,
-        rounding: roundingOf(props.settings),
-        dayStartMs: (day) => dayBounds(day, timeZone).startMs,
-      }),
+    () => calendarView(entries, days, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, days, timeZone, props.settings],
   );
   const lanes = useMemo(() => view.columns.map((c) => layoutLanes(c.blocks, (MIN_BLOCK_PX / HOUR_PX) * 60)), [view]);
@@ -111,8 +132,8 @@ export function CalendarView(props: {
     if (drag.kind === 'create') {
       const top = Math.min(drag.top, drag.top + drag.dMinutes);
       const bottom = Math.max(drag.top + drag.dMinutes, top + 2 * SNAP_MIN);
-      const start = dayStart(day) + top * 60_000;
-      const end = dayStart(day) + bottom * 60_000;
+      const start = wallInstant(day, top, timeZone);
+      const end = wallInstant(day, bottom, timeZone);
       create.mutate(
         { start: new Date(start).toISOString(), end: new Date(end).toISOString(), userId },
         {
@@ -139,14 +160,12 @@ export function CalendarView(props: {
       return;
     }
     if (drag.kind === 'move') {
+      // The start moves by wall clock (10:00 to 11:00 whatever the day); the entry keeps its length.
       const target = days[drag.dayIndex + drag.dDays] ?? day;
-      const shift = dayStart(target) - dayStart(day) + drag.dMinutes * 60_000;
-      update.mutate(
-        { id: entry.id, body: { start: new Date(new Date(entry.start).getTime() + shift).toISOString() } },
-        { onError: failed },
-      );
+      const start = wallInstant(target, wallMinutes(entry.start, day, timeZone) + drag.dMinutes, timeZone);
+      update.mutate({ id: entry.id, body: { start: new Date(start).toISOString() } }, { onError: failed });
     } else if (entry.end) {
-      const end = new Date(entry.end).getTime() + drag.dMinutes * 60_000;
+      const end = wallInstant(day, wallMinutes(entry.end, day, timeZone) + drag.dMinutes, timeZone);
       update.mutate({ id: entry.id, body: { end: new Date(end).toISOString() } }, { onError: failed });
     }
   };
@@ -194,6 +213,16 @@ export function CalendarView(props: {
               begin(e, { kind: 'create', dayIndex, top, bottom: top });
             }}
           >
+            {column.changes.map((change) => (
+              <ClockChangeBand key={change.atMs} change={change} />
+            ))}
+            {column.day === today && (
+              <div
+                className={classes.nowLine}
+                data-testid="calendar-now"
+                style={{ top: (wallMinutes(now, today, timeZone) / 60) * HOUR_PX }}
+              />
+            )}
             {column.blocks.map((block, blockIndex) => {
               const lane = lanes[dayIndex]?.[blockIndex] ?? { lane: 0, lanes: 1 };
               const moving = drag?.entry?.id === block.entry.id && drag.dayIndex === dayIndex;
@@ -203,7 +232,7 @@ export function CalendarView(props: {
               return (
                 <button
                   type="button"
-                  key={block.entry.id}
+                  key={`${block.entry.id}-${block.part}`}
                   className={classes.block}
                   data-running={block.entry.isRunning || undefined}
                   data-ghost={moving || undefined}

@@ -3,7 +3,9 @@ import { notifications } from '@mantine/notifications';
 import {
   type BulkUpdateTimeEntriesBody,
   type DayPiece,
+  dayPieces,
   findOverlaps,
+  formatDuration,
   listView,
   type Rounding,
   type TimeEntryView,
@@ -12,6 +14,7 @@ import {
 import { IconTrash } from '@tabler/icons-react';
 import { defaultRangeExtractor } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDurationFormat } from '../../../api/session';
 import { failed, notSaved } from '../../../components/notify';
 import { useWindowList } from '../../../components/window-list';
 import {
@@ -22,6 +25,7 @@ import {
   useTimerAction,
   useUpdateEntry,
 } from '../api';
+import { useNow } from '../now';
 import { t } from '../texts';
 import layout from './DayList.module.css';
 import { DayHeader, EntryRow, type RowActions } from './DayListRow';
@@ -224,9 +228,15 @@ export function DayList(props: {
   const restore = useRestoreEntries(workspaceId);
   const [picked, setPicked] = useState<Set<string>>(() => new Set());
   const [editing, setEditing] = useState<TimeEntryView | null>(null);
+  const format = useDurationFormat();
+  // A running entry's figures tick every second: its row, its day's total and the week's.
+  const now = useNow(
+    1000,
+    entries.some((e) => e.isRunning),
+  );
   const view = useMemo(
-    () => listView(entries, { timeZone, rounding: roundingOf(props.settings) }),
-    [entries, timeZone, props.settings],
+    () => listView(entries, { timeZone, rounding: roundingOf(props.settings), now }),
+    [entries, timeZone, props.settings, now],
   );
   const overlaps = useMemo(() => findOverlaps(entries), [entries]);
   // Selected entries still shown (an entry deleted or moved away drops out); a running one can't be picked.
@@ -234,7 +244,7 @@ export function DayList(props: {
   const selected = [...picked].filter((id) => selectable.has(id));
 
   const weekDays = props.days;
-  const { items, heads } = useMemo(() => {
+  const { items, heads, weekTotal } = useMemo(() => {
     const inWeek = new Set(weekDays);
     const items: ListItem[] = [];
     // Per item, the index of its day's heading (the heading stays mounted while any row of its day is).
@@ -242,7 +252,8 @@ export function DayList(props: {
     const pieces = new Map<string, number>();
     for (const day of view.days)
       for (const { entry } of day.items) pieces.set(entry.id, (pieces.get(entry.id) ?? 0) + 1);
-    for (const day of view.days.filter((d) => inWeek.has(d.day))) {
+    const shown = view.days.filter((d) => inWeek.has(d.day));
+    for (const day of shown) {
       const head = items.length;
       const ids = [...new Set(day.items.map((i) => i.entry.id))].filter((id) => selectable.has(id));
       const heading: ListItem = { kind: 'head', key: `head-${day.day}`, day: day.day, total: day.total, ids, gap: 0 };
@@ -250,15 +261,20 @@ export function DayList(props: {
       heads.push(head);
       for (const { entry, piece } of day.items) {
         const whole = isWhole(entry, piece, pieces.get(entry.id) ?? 0);
-        items.push({ kind: 'row', key: `${entry.id}-${day.day}`, day: day.day, entry, seconds: piece.seconds, whole });
+        // A running entry shows its work so far to the second (unrounded, as stopped rows show theirs).
+        const seconds = entry.isRunning
+          ? (dayPieces(entry, { timeZone, now }).find((p) => p.day === day.day)?.seconds ?? piece.seconds)
+          : piece.seconds;
+        items.push({ kind: 'row', key: `${entry.id}-${day.day}`, day: day.day, entry, seconds, whole });
         heads.push(head);
       }
       heading.gap = items.length;
       items.push({ kind: 'gap', key: `gap-${day.day}` });
       heads.push(head);
     }
-    return { items, heads };
-  }, [view, weekDays, selectable]);
+    // The week's total, as the week grid adds it: the (rounded) parts on the week's days.
+    return { items, heads, weekTotal: shown.reduce((sum, d) => sum + d.total, 0) };
+  }, [view, weekDays, selectable, timeZone, now]);
 
   const undoDelete = (ids: string[]) => restore.mutate(ids, { onError: failed });
   const handleDelete = (entry: TimeEntryView) =>
@@ -348,6 +364,14 @@ export function DayList(props: {
 
   return (
     <Stack gap="md">
+      <Group justify="flex-end" gap="xs" px="md" wrap="nowrap">
+        <Text size="sm" c="dimmed">
+          {t.weekTotal}
+        </Text>
+        <Text fw={700} ff="monospace" aria-label={t.weekTotal} style={{ whiteSpace: 'nowrap' }}>
+          {formatDuration(weekTotal, format)}
+        </Text>
+      </Group>
       {selected.length > 0 && (
         <BulkBar
           count={selected.length}

@@ -141,7 +141,7 @@ export const EntryRow = memo(function EntryRow(props: {
       {lock && <LockMark lock={lock} />}
       <EntryTimes times={times} onEdit={entry.isRunning || closed ? undefined : () => actions.onEditTimes(entry)} />
       {entry.isRunning ? (
-        <Text w={80} ta="right" ff="monospace" c="blue">
+        <Text w={80} ta="right" ff="monospace" c="blue" data-testid="running-entry-duration">
           {formatDuration(props.seconds, format)}
         </Text>
       ) : (

@@ -31,6 +31,9 @@ export interface RowRef {
   tagIds: string[];
 }
 
+/** The Total column's width in px: nine monospace characters at 14 px and the cell's padding. */
+const TOTAL_WIDTH = 100;
+
 /** A new cell entry starts at 09:00 local time of its day. */
 const CELL_START = '09:00';
 
@@ -154,18 +157,19 @@ export function WeekGrid(props: {
 
   return (
     <Paper withBorder radius="md" p="xs">
-      {/* Fixed layout: the row label takes what the day columns leave and truncates, so the grid fits at 1024 px. */}
+      {/* Fixed layout: the row label takes its share and truncates, so the grid and its totals fit at 1024 px. */}
       <Table.ScrollContainer minWidth={narrow ? 820 : 640} type="native">
         <Table striped={false} withRowBorders verticalSpacing={4} layout="fixed" aria-label="Week timesheet">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w="28%">Project / task</Table.Th>
+              <Table.Th w="18%">Project / task</Table.Th>
               {days.map((day) => (
                 <Table.Th key={day} ta="right" px={4}>
                   {formatShortDay(day)}
                 </Table.Th>
               ))}
-              <Table.Th ta="right" w={72}>
+              {/* Wide enough for "100:00:00" in the cells' monospace: a total of 10 h or more was cut to "12:00:0". */}
+              <Table.Th ta="right" w={TOTAL_WIDTH}>
                 {t.total}
               </Table.Th>
             </Table.Tr>
@@ -188,8 +192,8 @@ export function WeekGrid(props: {
                 {days.map((day) => {
                   const lock = cellLock(day, row.entries[day] ?? []);
                   return (
-                    // Narrow side padding: a cell holds "10:30:00" at 1024 px.
-                    <Table.Td key={day} ta="right" px={4}>
+                    // Narrow side padding: a cell holds "12:30:00" at 1024 px.
+                    <Table.Td key={day} ta="right" px={2}>
                       <Group gap={2} wrap="nowrap" justify="flex-end">
                         {lock && <LockMark lock={lock} />}
                         <DurationInput
@@ -205,8 +209,8 @@ export function WeekGrid(props: {
                     </Table.Td>
                   );
                 })}
-                <Table.Td ta="right">
-                  <Text size="sm" fw={600} ff="monospace">
+                <Table.Td ta="right" px={6}>
+                  <Text size="sm" fw={600} ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                     {formatDuration(row.total, format)}
                   </Text>
                 </Table.Td>
@@ -217,11 +221,20 @@ export function WeekGrid(props: {
             <Table.Tr>
               <Table.Th>{t.total}</Table.Th>
               {days.map((day) => (
-                <Table.Th key={day} ta="right" px={4} ff="monospace" aria-label={`Column total ${day}`}>
+                // Small type: "12:00:00" fits a day's column at 1024 px.
+                <Table.Th
+                  key={day}
+                  ta="right"
+                  px={4}
+                  ff="monospace"
+                  fz="xs"
+                  aria-label={`Column total ${day}`}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
                   {formatDuration(grid.columnTotals[day] ?? 0, format)}
                 </Table.Th>
               ))}
-              <Table.Th ta="right" ff="monospace" aria-label={t.weekTotal}>
+              <Table.Th ta="right" px={6} ff="monospace" aria-label={t.weekTotal} style={{ whiteSpace: 'nowrap' }}>
                 {formatDuration(grid.total, format)}
               </Table.Th>
             </Table.Tr>
