@@ -580,7 +580,11 @@ describe('the locks hold on the writes of other modules', () => {
     const withdraw = async () =>
       expect((await call('POST', team.w(`/approvals/${request.id}/withdraw`), team.admin.cookie)).statusCode).toBe(200);
     const refusal = (doing: string) =>
-      approvalMessages.cleanupLocked(doing, approvalMessages.approvedLock(week.start, week.end, team.member.email));
+      approvalMessages.cleanupLocked(
+        doing,
+        // A new account is named after its address's local part until it names itself.
+        approvalMessages.approvedLock(week.start, week.end, team.member.email.split('@')[0] ?? ''),
+      );
     return { team, projectId, taskId, tagId, otherTagId, entryId, unchanged, withdraw, refusal };
   }
 

@@ -115,11 +115,13 @@ describe('budget alerts', () => {
     const project = await ok(owner, 'POST', '/projects', { name: 'Ferry', budget: { type: 'fee', amount: 100_00 } });
     const entry = (start: string, end: string, billable: boolean) =>
       ok(owner, 'POST', '/time-entries', { start, end, billable, projectId: project.id });
-    await entry(at(1), at(4), false);
-    await entry(at(5), at(5, 47), true);
+    // On a fixed past day: amounts are counted per day, and at(...) crosses midnight at some hours of the run.
+    const on = (time: string) => `2026-01-15T${time}:00Z`;
+    await entry(on('01:00'), on('04:00'), false);
+    await entry(on('05:00'), on('05:47'), true);
     await run();
     expect(await titles(owner)).toEqual([]);
-    const last = await entry(at(6), at(6, 1), true);
+    const last = await entry(on('06:00'), on('06:01'), true);
     await run();
     const near = 'Project "Ferry" has reached 80% of its budget';
     expect(await titles(owner)).toEqual([near]);
@@ -129,7 +131,7 @@ describe('budget alerts', () => {
     const listed = async () => (await ok(owner, 'GET', '/projects')).items[0].budgetReached;
     // The Projects list shows the state from the recorded alerts, with no summing on the read.
     expect(await listed()).toBe(80);
-    await ok(owner, 'PATCH', `/time-entries/${last.id}`, { end: at(6, 13) });
+    await ok(owner, 'PATCH', `/time-entries/${last.id}`, { end: on('06:13') });
     await run();
     expect(await titles(owner)).toEqual(['Project "Ferry" has used all of its budget', near]);
     expect(await listed()).toBe(100);
@@ -249,17 +251,19 @@ describe('budget alerts', () => {
       budget: { type: 'hours', amount: 60, alertPercents: [50, 100, 250, 300] },
     });
     const sub = await ok(owner, 'POST', `/projects/${project.id}/tasks`, { name: 'Ropes', parentTaskId: task.id });
-    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(1, 30), taskId: task.id });
+    // On a fixed past day: rounding applies per day, and at(...) crosses midnight at some hours of the run.
+    const on = (time: string) => `2026-01-15T${time}:00Z`;
+    await ok(owner, 'POST', '/time-entries', { start: on('09:00'), end: on('09:30'), taskId: task.id });
     // 125 minutes, 130 rounded up to ten: 160 of 60 minutes in all.
-    await ok(owner, 'POST', '/time-entries', { start: at(3), end: at(5, 5), taskId: sub.id });
+    await ok(owner, 'POST', '/time-entries', { start: on('11:00'), end: on('13:05'), taskId: sub.id });
     await run();
     expect(await titles(owner)).toEqual([
       'Task "Rigging" of "Mast" has reached 250% of its budget',
       'Task "Rigging" of "Mast" has used all of its budget',
       'Task "Rigging" of "Mast" has reached 50% of its budget',
     ]);
-    // The dashboard reads the Estimates report of this month: one figure for all three.
-    const [line] = (await ok(owner, 'GET', '/reports/estimates?preset=thisMonth')).items;
+    // The dashboard reads the Estimates report: one figure for all three.
+    const [line] = (await ok(owner, 'GET', '/reports/estimates?preset=custom&from=2026-01-01&to=2026-01-31')).items;
     expect(line).toMatchObject({ taskId: task.id, used: 160 * 60, budget: 3600, percent: 266.7 });
     const recorded = await t.db
       .selectFrom('budget_alerts')

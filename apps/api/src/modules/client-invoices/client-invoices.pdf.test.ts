@@ -20,7 +20,7 @@ describe('the client invoice PDF', () => {
       discount: null,
       lines: NAMES.map((name, k) => ({
         description: `${name}: consulting`,
-        seconds: 4_468_217 + k * 3600,
+        hundredths: 124_117 + k * 100,
         rateCents: 101_42,
         amountCents: 125_881_17 + k,
       })),
