@@ -224,7 +224,7 @@ export function workspaceCalls(ctx: { call: ReturnType<typeof caller> }, base: (
 }
 
 /**
- * An app of its own for the test file's block, logging at info into `lines` (one JSON line each),
+ * An app of its own for the test file's block, logging at debug into `lines` (one JSON line each),
  * so a test can read what the request log says (secrets left out, for instance).
  */
 export function useLoggedTestApp(
@@ -242,7 +242,8 @@ export function useLoggedTestApp(
       NODE_ENV: 'test',
       PUBLIC_URL: 'http://localhost:3000',
       WEB_DIST: '/nonexistent',
-      LOG_LEVEL: 'info',
+      // Debug: each request's own line is there to read (requests log at debug since issue 30).
+      LOG_LEVEL: 'debug',
       ...GENEROUS_LIMITS,
       ...(typeof env === 'function' ? env() : env),
     });
