@@ -28,6 +28,8 @@ async function startServer(port: number): Promise<{ child: ChildProcess; output:
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
     WEB_DIST: '/nonexistent',
+    // Request lines are debug lines in production: this test reads one for its request id.
+    LOG_LEVEL: 'debug',
   };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', mainFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });

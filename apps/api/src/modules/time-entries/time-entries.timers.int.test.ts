@@ -76,7 +76,8 @@ describe('the running timers of the team', () => {
     expect(items).toHaveLength(5);
     const member = items.find((t) => t.entry.userId === people.member.userId);
     expect(member).toMatchObject({
-      userName: people.member.email,
+      // A new account's name: its address's local part.
+      userName: people.member.email.split('@')[0],
       projectName: 'Lighthouse',
       taskName: 'Lens',
       entry: { note: 'Polishing', isRunning: true },
