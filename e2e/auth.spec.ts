@@ -16,7 +16,7 @@ test.describe('accounts', () => {
 
     // The first screen asks for names, prefilled with the e-mail's local part.
     await expect(page).toHaveURL(/\/homepage\/welcome$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Sundial' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Welcome to Sundial' })).toBeVisible();
     const localPart = email.split('@')[0] ?? '';
     await expect(page.getByLabel('Your name')).toHaveValue(localPart);
     await expect(page.getByLabel('Workspace name')).toHaveValue(`${localPart}'s workspace`);

@@ -25,7 +25,7 @@ test.describe('budget alerts', () => {
     // Nothing yet: the bell says so.
     await page.goto('/homepage/timesheet');
     await page.getByRole('button', { name: 'Notifications' }).click();
-    await expect(page.getByText('Nothing new. Budget alerts show here.')).toBeVisible();
+    await expect(page.getByText('Nothing new. Budget alerts and approvals show here.')).toBeVisible();
     await shotsAtWidths(page, 'budget-alerts-empty');
     await page.keyboard.press('Escape');
 

@@ -1,36 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { pdfText } from '../apps/api/test/pdf-text';
 import { signUpOverHttp, workspaceApi } from './support/users';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
 
 const hms = (total: number) =>
   `${Math.floor(total / 3600)}:${String(Math.floor((total % 3600) / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
-
-/** The text of a PDF's text operators (its Flate streams inflated; standard fonts write hex strings). */
-function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  const parts: string[] = [];
-  for (const match of body.matchAll(/stream\r?\n/g)) {
-    const start = (match.index ?? 0) + match[0].length;
-    let content: string;
-    try {
-      content = inflateSync(pdf.subarray(start, body.indexOf('endstream', start))).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const op of content.matchAll(/\[(.*?)\]\s*TJ/gs))
-      parts.push(
-        [...(op[1] ?? '').matchAll(/<([0-9a-fA-F]*)>/g)]
-          .map((h) => Buffer.from(h[1] ?? '', 'hex').toString('latin1'))
-          .join(''),
-      );
-  }
-  return parts.join('\n');
-}
 
 /** Chooses a format in the report's Export menu and returns the file the browser saved. */
 async function exportAs(page: Page, format: 'CSV' | 'Excel (XLSX)' | 'PDF') {

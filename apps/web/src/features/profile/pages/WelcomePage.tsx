@@ -56,7 +56,7 @@ export function WelcomePage() {
       <form onSubmit={handleSubmit} noValidate>
         <Stack gap="md">
           <div>
-            <Title order={1} size="h2">
+            <Title order={2} size="h2">
               {texts.title}
             </Title>
             <Text c="dimmed" mt={4}>
