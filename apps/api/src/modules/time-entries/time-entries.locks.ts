@@ -28,14 +28,8 @@ export interface LockTarget {
 
 export const timeLocked = (message: string) => new AppError('time_locked', message, { status: 409 });
 
-interface LockRow {
-  user_id: string;
+interface LockRow extends LockFactsRow {
   name: string;
-  day: string;
-  lock_date: string | null;
-  status: ApprovalStatus | null;
-  period_start: string | null;
-  period_end: string | null;
 }
 
 /**
@@ -101,8 +95,20 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   }
 }
 
-/** A row of `locksQuery` as the facts `timeLockOf` decides on. */
-const lockFactsOf = (row: LockRow): TimeLockFacts => ({
+/** The lock columns of a row (`locksQuery`, the repository's `lockFacts`). */
+export interface LockFactsRow {
+  user_id: string;
+  day: string;
+  lock_date: string | null;
+  status: ApprovalStatus | null;
+  period_start: string | null;
+  period_end: string | null;
+  on_invoice?: boolean;
+  invoice_number?: string | null;
+}
+
+/** A row's lock columns as the facts `timeLockOf` decides on: the one mapper of both readers. */
+export const lockFactsOf = (row: LockFactsRow): TimeLockFacts => ({
   userId: row.user_id,
   day: row.day,
   lockDate: row.lock_date,
@@ -110,6 +116,7 @@ const lockFactsOf = (row: LockRow): TimeLockFacts => ({
     row.status && row.period_start && row.period_end
       ? { status: row.status, start: row.period_start, end: row.period_end }
       : null,
+  ...(row.on_invoice === undefined ? {} : { invoice: row.on_invoice ? { number: row.invoice_number ?? null } : null }),
 });
 
 /**

@@ -1,11 +1,11 @@
-import type { ApprovalStatus, TimeLockFacts } from '@sundial/core';
+import type { TimeLockFacts } from '@sundial/core';
 import { type OperationNodeSource, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { finishedFrom } from '../../db/overlap.js';
 import { prepared, preparedByShape } from '../../db/prepared.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
-import { type EntryLock, entryLockOf, type LockTarget } from './time-entries.locks.js';
+import { type EntryLock, entryLockOf, type LockFactsRow, type LockTarget, lockFactsOf } from './time-entries.locks.js';
 import type { WriteBy } from './time-entries.shared.js';
 
 /** A tag list a project requires, as its project's statement reads it. */
@@ -684,17 +684,7 @@ export const timeEntriesRepository = {
    */
   async lockFacts(db: Db, workspaceId: string, ids: string[]): Promise<Map<string, TimeLockFacts>> {
     if (ids.length === 0) return new Map();
-    const { rows } = await sql<{
-      id: string;
-      user_id: string;
-      day: string;
-      lock_date: string | null;
-      status: ApprovalStatus | null;
-      period_start: string | null;
-      period_end: string | null;
-      on_invoice: boolean;
-      invoice_number: string | null;
-    }>`
+    const { rows } = await sql<LockFactsRow & { id: string }>`
       select e.id, e.user_id, to_char(d.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
         a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
         l.entry_id is not null as on_invoice, i.number as invoice_number
@@ -710,21 +700,7 @@ export const timeEntriesRepository = {
       left join client_invoices i on i.id = l.invoice_id
       where e.workspace_id = ${workspaceId} and e.id = any(${ids}::uuid[])
         and (d.day < s.lock_date or a.status is not null or l.entry_id is not null)`.execute(db);
-    return new Map(
-      rows.map((r) => [
-        r.id,
-        {
-          userId: r.user_id,
-          day: r.day,
-          lockDate: r.lock_date,
-          approval:
-            r.status && r.period_start && r.period_end
-              ? { status: r.status, start: r.period_start, end: r.period_end }
-              : null,
-          invoice: r.on_invoice ? { number: r.invoice_number } : null,
-        },
-      ]),
-    );
+    return new Map(rows.map((r) => [r.id, lockFactsOf(r)]));
   },
 
   /** The entries carrying the tag, with what the tag rules and the locks read of them. */
