@@ -69,13 +69,37 @@ export async function createWriteWatch(db: Db) {
       for each row when (${changedRow}) execute function bad_input.note_write()`.execute(db);
   }
 
+  // A queued job is noted too (not as a write): a request that queued none needs no drain.
+  await sql`drop trigger if exists bad_input_queued on public.jobs`.execute(db);
+  await sql`create trigger bad_input_queued after insert on public.jobs
+    for each row execute function bad_input.note_write()`.execute(db);
+
+  const read = async () => {
+    const { rows: notes } = await sql<{ table_name: string }>`
+      delete from bad_input.writes returning table_name`.execute(db);
+    return new Set(notes.map((n) => n.table_name));
+  };
+  const tablesOf = (notes: Set<string>) => [...notes].filter((t) => t !== 'jobs').sort();
+
   return {
     tables,
     /** The tables written since the last call, and forgets them. */
     async changed(): Promise<string[]> {
-      const { rows: notes } = await sql<{ table_name: string }>`
-        delete from bad_input.writes returning table_name`.execute(db);
-      return [...new Set(notes.map((n) => n.table_name))].sort();
+      return tablesOf(await read());
+    },
+    /**
+     * The same, after running the jobs queued since the last call (`runJobs`, until none is
+     * queued): what they write counts here. One query when nothing was queued, as for most requests.
+     */
+    async changedAfterJobs(runJobs: () => Promise<unknown>): Promise<string[]> {
+      const notes = await read();
+      for (let queued = notes.has('jobs'); queued; ) {
+        await runJobs();
+        const more = await read();
+        queued = more.has('jobs');
+        for (const table of more) notes.add(table);
+      }
+      return tablesOf(notes);
     },
   };
 }

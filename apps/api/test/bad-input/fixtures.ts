@@ -186,12 +186,22 @@ export async function buildFixture(
  * and no scheduled job (an hourly reminder, the every-minute fold) ever runs beside a request.
  */
 export async function settle(app: FastifyInstance): Promise<void> {
-  const services = app.services as {
+  await settleBackground(app);
+  await runQueuedJobs(app);
+}
+
+const servicesOf = (app: FastifyInstance) =>
+  app.services as {
     background?: { drain(): Promise<void> };
     jobs: { drain(options: { schedules: boolean }): Promise<number> };
   };
-  await services.background?.drain();
-  // Mail goes out as queued jobs, so this sends it too. Not mailer.flush(): that drains with the
-  // schedules, and the every-minute rollups job then wrote during whichever request was settling.
-  await services.jobs.drain({ schedules: false });
-}
+
+/** The background tasks a request left (they may queue jobs: settle's first half). */
+export const settleBackground = (app: FastifyInstance) => servicesOf(app).background?.drain();
+
+/**
+ * Runs the queued jobs, never a schedule. Mail goes out as queued jobs, so this sends it too. Not
+ * mailer.flush(): that drains with the schedules, and the every-minute rollups job then wrote during
+ * whichever request was settling.
+ */
+export const runQueuedJobs = (app: FastifyInstance) => servicesOf(app).jobs.drain({ schedules: false });
