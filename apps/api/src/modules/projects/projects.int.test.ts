@@ -258,6 +258,38 @@ describe('"My Task" and search', () => {
     expect((await call('GET', `${t.ws}/projects/${theirs}/tasks?mine=true`, t.owner.cookie)).json().items).toEqual([]);
   });
 
+  it('counts a public project (and the tasks) a member tracked on, unassigned, under their "My Task"', async () => {
+    const t = await team();
+    const { member, manager } = t.byRole;
+    const open = (
+      await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Open house', isPublic: true })
+    ).json();
+    await call('POST', `${t.ws}/projects`, t.owner.cookie, { name: 'Untouched', isPublic: true });
+    const task = async (name: string) =>
+      (await call('POST', `${t.ws}/projects/${open.id}/tasks`, t.owner.cookie, { name })).json().id as string;
+    const chores = await task('Chores');
+    await task('Repairs');
+    const booked = await call('POST', `${t.ws}/time-entries`, member.cookie, {
+      start: new Date(Date.now() - 3_600_000).toISOString(),
+      duration: '30m',
+      projectId: open.id,
+      taskId: chores,
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+
+    const mine = async (who: SignedUp) =>
+      (await call('GET', `${t.ws}/projects?mine=true`, who.cookie)).json().items.map((p: { name: string }) => p.name);
+    const myTasks = async (who: SignedUp) =>
+      (await call('GET', `${t.ws}/projects/${open.id}/tasks?mine=true`, who.cookie))
+        .json()
+        .items.map((x: { name: string }) => x.name);
+    expect(await mine(member)).toEqual(['Open house']);
+    expect(await myTasks(member)).toEqual(['Chores']);
+    // Someone else's time makes it theirs, not everybody's.
+    expect(await mine(manager)).toEqual([]);
+    expect(await myTasks(manager)).toEqual([]);
+  });
+
   it('says which tasks a search found in each project, so the list can open them', async () => {
     const t = await team();
     const make = async (name: string) =>

@@ -38,9 +38,24 @@ export interface SectionValues {
   keywords?: string;
 }
 
-/** "Mine": projects the person owns (created) or is assigned to. */
-function ownedOrAssigned(eb: ProjectEb, userId: string) {
-  return eb.or([eb('p.owner_user_id', '=', userId), assignedTo(eb, userId)]);
+/**
+ * "Mine": projects the person owns (created), is assigned to, or has tracked time on. A public
+ * project is open to every member without an assignment, so tracking on it is how a member joins
+ * it; the list is already cut to the projects the viewer reaches.
+ */
+function ownedAssignedOrTracked(eb: ProjectEb, viewer: Viewer) {
+  return eb.or([
+    eb('p.owner_user_id', '=', viewer.userId),
+    assignedTo(eb, viewer.userId),
+    eb.exists(
+      eb
+        .selectFrom('time_entries as te')
+        .select(sql`1`.as('one'))
+        .where('te.workspace_id', '=', viewer.workspaceId)
+        .where('te.user_id', '=', viewer.userId)
+        .whereRef('te.project_id', '=', 'p.id'),
+    ),
+  ]);
 }
 
 const baseProjects = reachableProjects;
@@ -132,7 +147,7 @@ export const projectsRepository = {
     if (f.archived === 'false') q = q.where('p.archived_at', 'is', null);
     if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
     if (f.clientId) q = q.where('p.client_id', '=', f.clientId);
-    if (f.mine) q = q.where((eb) => ownedOrAssigned(eb, viewer.userId));
+    if (f.mine) q = q.where((eb) => ownedAssignedOrTracked(eb, viewer));
     const search = f.search;
     if (search) {
       q = q.where((eb) =>
@@ -323,6 +338,15 @@ export const projectsRepository = {
               // Assigned to the task itself, or to the whole project.
               .where((w) => w.or([w('pm.task_id', 'is', null), w('pm.task_id', '=', w.ref('t.id'))]))
               .where((w) => heldBy(w, userId)),
+          ),
+          // Tracked on: how a member takes up a task of a public project (see ownedAssignedOrTracked).
+          eb.exists(
+            eb
+              .selectFrom('time_entries as te')
+              .select(sql`1`.as('one'))
+              .whereRef('te.workspace_id', '=', 't.workspace_id')
+              .where('te.user_id', '=', userId)
+              .whereRef('te.task_id', '=', 't.id'),
           ),
         ]),
       );
