@@ -51,11 +51,23 @@ test.describe('approvals', () => {
     await expect(bar.getByRole('button', { name: 'Withdraw' })).toBeVisible();
     await shotsAtWidths(member, 'approvals-timesheet-submitted');
 
+    // Max reads dates as DD.MM.YYYY on a 12-hour clock (his profile): the approvals list and the bell
+    // write them so (one formatter for every screen, issue 30).
+    const formats = { dateFormat: 'DD.MM.YYYY', timeFormat: '12h' };
+    expect((await manager.request.patch('/api/v1/me', { data: formats })).status()).toBe(200);
+    await manager.goto('/homepage/timesheet');
+    await manager.getByRole('button', { name: /^Notifications/ }).click();
+    await expect(manager.getByRole('dialog', { name: 'Notifications' })).toContainText(
+      /· \d{2}\.\d{2}\.\d{4} \d{1,2}:\d{2} (AM|PM)/,
+    );
+    await manager.keyboard.press('Escape');
+
     // Max finds it pending under TEAM > Approvals and rejects it with a comment.
     await manager.goto('/homepage/approvals');
     await expect(manager.getByRole('heading', { level: 1, name: 'Approvals' })).toBeVisible();
     const row = manager.getByTestId('approval-row').filter({ hasText: 'Mia Member' });
     await expect(row).toContainText('2:00');
+    await expect(row).toContainText(/\b\d{2}\.\d{2}\.\d{4}\b/);
     await expectNoSeriousViolations(manager, 'approvals pending');
     await shotsAtWidths(manager, 'approvals-pending');
     await row.getByRole('button', { name: 'Reject' }).click();

@@ -1,4 +1,5 @@
 import {
+  type ClockFormat,
   DEFAULT_DURATION_FORMAT,
   type DurationFormat,
   type Feature,
@@ -36,6 +37,19 @@ export const useMe = () => useQuery(meQuery);
 /** How the signed-in user wants durations shown; pass it to core's formatDuration. */
 export function useDurationFormat(): DurationFormat {
   return useMe().data?.user.durationFormat ?? DEFAULT_DURATION_FORMAT;
+}
+
+/**
+ * How the signed-in user reads dates and times (their profile's formats and zone); pass it to core's
+ * formatDate, formatClockTime and formatDateTime, the one formatter of every screen.
+ */
+export function useClockFormat(): ClockFormat {
+  const user = useMe().data?.user;
+  return {
+    dateFormat: user?.dateFormat ?? 'YYYY-MM-DD',
+    timeFormat: user?.timeFormat ?? '24h',
+    timeZone: user?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+  };
 }
 
 /** The workspace the user works in: the one chosen last, else the first. */

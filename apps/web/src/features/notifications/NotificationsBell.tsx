@@ -1,8 +1,10 @@
 import { ActionIcon, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { formatDateTime } from '@sundial/core';
 import { IconBell, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { parseApiError } from '../../api/client';
+import { useClockFormat } from '../../api/session';
 import { useMarkAllRead, useMarkRead, useNotifications } from './api';
 import { NotificationSettingsModal } from './NotificationSettingsModal';
 
@@ -16,6 +18,7 @@ const texts = {
 
 /** The bell in the top bar: my notifications (budget alerts, approvals), newest first, unread in bold; and my settings. */
 export function NotificationsBell({ workspaceId }: { workspaceId: string }) {
+  const clock = useClockFormat();
   const list = useNotifications(workspaceId);
   const markRead = useMarkRead(workspaceId);
   const markAll = useMarkAllRead(workspaceId);
@@ -87,7 +90,7 @@ export function NotificationsBell({ workspaceId }: { workspaceId: string }) {
                         {n.title}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {n.body} · {new Date(n.createdAt).toLocaleString()}
+                        {n.body} · {formatDateTime(n.createdAt, clock)}
                       </Text>
                     </UnstyledButton>
                   ))}

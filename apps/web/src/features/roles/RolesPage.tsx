@@ -17,6 +17,7 @@ import {
 import {
   CUSTOM_ROLE_BASES,
   type CustomRoleBase,
+  formatDateTime,
   NOT_IN_CUSTOM_ROLES,
   PERMISSION_LABELS,
   type Permission,
@@ -26,7 +27,7 @@ import {
 } from '@sundial/core';
 import { type ReactNode, useState } from 'react';
 import { parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
+import { useClockFormat, useWorkspace } from '../../api/session';
 import { CopyField } from '../../components/CopyField';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { done, failed } from '../../components/notify';
@@ -321,6 +322,7 @@ function RoleModal({
 
 /** The workspace's SCIM token for Okta or Entra: made (shown once), replaced, revoked. */
 function Scim({ workspaceId, enabled }: { workspaceId: string; enabled: boolean }) {
+  const clock = useClockFormat();
   const status = useScimToken(workspaceId, true);
   const issue = useIssueScimToken(workspaceId);
   const revoke = useRevokeScimToken(workspaceId);
@@ -346,7 +348,7 @@ function Scim({ workspaceId, enabled }: { workspaceId: string; enabled: boolean 
             )}
             <Text size="sm">
               {status.data?.active
-                ? `A token is set${status.data.lastUsedAt ? `, last used ${new Date(status.data.lastUsedAt).toLocaleString()}` : ', not used yet'}.`
+                ? `A token is set${status.data.lastUsedAt ? `, last used ${formatDateTime(status.data.lastUsedAt, clock)}` : ', not used yet'}.`
                 : 'No token yet.'}
             </Text>
             <Group>

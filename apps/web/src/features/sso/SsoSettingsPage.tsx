@@ -16,10 +16,11 @@ import {
   Title,
 } from '@mantine/core';
 import type { WorkspaceSsoView } from '@sundial/core';
+import { formatDate } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
+import { useClockFormat, useWorkspace } from '../../api/session';
 import { CopyField } from '../../components/CopyField';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { done, failed } from '../../components/notify';
@@ -195,7 +196,7 @@ const domainTexts = {
   recordValue: 'Record value (TXT)',
   verified: 'Verified',
   pending: 'Pending',
-  verifiedOn: (date: string) => `Verified on ${new Date(date).toLocaleDateString()}. You may keep the record.`,
+  verifiedOn: (date: string) => `Verified on ${date}. You may keep the record.`,
   verify: 'Verify',
   remove: 'Remove',
   nowVerified: (domain: string) => `${domain} is verified.`,
@@ -274,6 +275,7 @@ function DomainClaim({
   base: string;
   onChanged: (view: WorkspaceSsoView) => void;
 }) {
+  const clock = useClockFormat();
   const queryClient = useQueryClient();
   const path = `${base}/domains/${encodeURIComponent(claim.domain)}`;
   const remove = useMutation({
@@ -312,7 +314,7 @@ function DomainClaim({
         </Group>
         {claim.verified && claim.verifiedAt ? (
           <Text size="sm" c="dimmed">
-            {domainTexts.verifiedOn(claim.verifiedAt)}
+            {domainTexts.verifiedOn(formatDate(claim.verifiedAt, clock))}
           </Text>
         ) : (
           <>

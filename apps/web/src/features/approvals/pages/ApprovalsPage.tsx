@@ -1,9 +1,9 @@
 import { ActionIcon, Alert, Badge, Button, Group, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ApprovalStatus, formatDuration } from '@sundial/core';
+import { type ApprovalStatus, formatDate, formatDuration } from '@sundial/core';
 import { IconChecklist, IconLock, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useDurationFormat, useWorkspace } from '../../../api/session';
+import { useClockFormat, useDurationFormat, useWorkspace } from '../../../api/session';
 import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
@@ -75,6 +75,7 @@ export default function ApprovalsPage() {
 }
 
 function ApprovalList({ workspaceId, status, canDecide }: { workspaceId: string; status: Tab; canDecide: boolean }) {
+  const clock = useClockFormat();
   const query = useApprovals(workspaceId, status);
   const action = useApprovalAction(workspaceId);
   const durationFormat = useDurationFormat();
@@ -111,7 +112,7 @@ function ApprovalList({ workspaceId, status, canDecide }: { workspaceId: string;
                     </Table.Td>
                     <Table.Td>
                       {status === 'submitted' ? (
-                        <Text size="sm">{new Date(a.submittedAt).toLocaleDateString('en-GB')}</Text>
+                        <Text size="sm">{formatDate(a.submittedAt, clock)}</Text>
                       ) : (
                         <Stack gap={2}>
                           <Text size="sm">

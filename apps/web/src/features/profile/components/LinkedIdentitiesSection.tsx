@@ -1,12 +1,13 @@
 import { Alert, Button, Paper, Text, Title } from '@mantine/core';
 import type { LinkedIdentityView } from '@sundial/core';
+import { formatDate } from '@sundial/core';
 import { parseApiError } from '../../../api/client';
+import { useClockFormat } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { failed } from '../../../components/notify';
 import { useLinkedIdentities, useRemoveIdentity } from '../security-api';
 import { AccountTable, Cell } from './AccountTable';
 
-const when = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const providerOf = (identity: LinkedIdentityView) =>
   identity.workspace ? `${identity.provider} (${identity.workspace.name})` : identity.provider;
 
@@ -15,6 +16,7 @@ const providerOf = (identity: LinkedIdentityView) =>
  * removable; a password reset removes them all (docs/decisions/0014).
  */
 export function LinkedIdentitiesSection() {
+  const clock = useClockFormat();
   const identities = useLinkedIdentities();
   const remove = useRemoveIdentity();
   const items = identities.data?.items ?? [];
@@ -51,7 +53,7 @@ export function LinkedIdentitiesSection() {
               <Cell dimmed key="email">
                 {identity.email}
               </Cell>,
-              <Cell key="linked">{when(identity.linkedAt)}</Cell>,
+              <Cell key="linked">{formatDate(identity.linkedAt, clock)}</Cell>,
             ]}
             action={(identity) => (
               <Button

@@ -1,12 +1,13 @@
 import { Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
+import { formatDateTime } from '@sundial/core';
+import { useClockFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../security-api';
 import { AccountTable, Cell } from './AccountTable';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 /** The browsers signed in to the account, with "sign out this one" and "sign out everywhere else". */
 export function SessionsSection() {
+  const clock = useClockFormat();
   const sessions = useSessions();
   const revoke = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
@@ -49,7 +50,7 @@ export function SessionsSection() {
             <Cell dimmed key="ip">
               {session.ip ?? '—'}
             </Cell>,
-            <Cell key="seen">{when(session.lastSeenAt)}</Cell>,
+            <Cell key="seen">{formatDateTime(session.lastSeenAt, clock)}</Cell>,
           ]}
           action={(session) =>
             !session.current && (

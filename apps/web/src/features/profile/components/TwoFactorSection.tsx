@@ -1,7 +1,9 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { formatDate } from '@sundial/core';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useClockFormat } from '../../../api/session';
 import { useDisableTwoFactor, useRegenerateRecoveryCodes, useTwoFactorStatus } from '../security-api';
 import { AppCodeInput } from './AppCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
@@ -52,6 +54,7 @@ const failWith = (fail: (message: string) => void) => (error: unknown) => {
 
 /** The profile's two-factor authentication: set up, new recovery codes, turn off. */
 export function TwoFactorSection() {
+  const clock = useClockFormat();
   const status = useTwoFactorStatus();
   const regenerate = useRegenerateRecoveryCodes();
   const disable = useDisableTwoFactor();
@@ -96,8 +99,8 @@ export function TwoFactorSection() {
       ) : (
         <Stack gap="sm">
           <Text size="sm">
-            On since {data.enabledAt ? new Date(data.enabledAt).toLocaleDateString() : '—'}. {data.recoveryCodesLeft} of
-            10 recovery codes left.
+            On since {data.enabledAt ? formatDate(data.enabledAt, clock) : '—'}. {data.recoveryCodesLeft} of 10 recovery
+            codes left.
           </Text>
           {mode === 'regenerate' ? (
             <FreshCode

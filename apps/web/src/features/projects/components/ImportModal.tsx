@@ -1,9 +1,9 @@
 import { Alert, Button, FileInput, Group, Modal, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
-import { formatDuration, type ImportSummaryView, type ImportView } from '@sundial/core';
+import { formatDateTime, formatDuration, type ImportSummaryView, type ImportView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, parseApiError, upload } from '../../../api/client';
-import { useDurationFormat } from '../../../api/session';
+import { useClockFormat, useDurationFormat } from '../../../api/session';
 
 type Source = 'csv' | 'toggl' | 'clockify' | 'harvest';
 
@@ -52,6 +52,7 @@ export function ImportModal({
 }) {
   const queryClient = useQueryClient();
   const durationFormat = useDurationFormat();
+  const clock = useClockFormat();
   const [addon, setAddon] = useState<Source>('toggl');
   const [file, setFile] = useState<File | null>(null);
   const [read, setRead] = useState<ImportView | null>(null);
@@ -190,7 +191,7 @@ export function ImportModal({
                       {source !== 'csv' && (
                         <Table.Td>
                           {r.entry
-                            ? `${new Date(r.entry.start).toLocaleString()} · ${formatDuration(r.entry.seconds, durationFormat)}${r.tags.length ? ` · ${r.tags.join(', ')}` : ''}`
+                            ? `${formatDateTime(r.entry.start, clock)} · ${formatDuration(r.entry.seconds, durationFormat)}${r.tags.length ? ` · ${r.tags.join(', ')}` : ''}`
                             : ''}
                         </Table.Td>
                       )}

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
-import { formatDuration } from '@sundial/core';
+import { formatDateTime, formatDuration } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useClockFormat } from '../../../api/session';
 import { done } from '../../../components/notify';
 import { type RateTarget, useRateSettings, useReapply, useReapplyPreview } from '../api';
 import { money, today } from '../money';
@@ -24,6 +25,7 @@ export function ReapplyDialog({
   onClose: () => void;
 }) {
   const currency = useRateSettings(workspaceId).data?.currency ?? 'USD';
+  const clock = useClockFormat();
   const [from, setFrom] = useState(firstOfYear());
   const [to, setTo] = useState(today());
   const preview = useReapplyPreview(workspaceId);
@@ -96,7 +98,7 @@ export function ReapplyDialog({
                 <Table.Tbody>
                   {shown.entries.map((e) => (
                     <Table.Tr key={e.id}>
-                      <Table.Td>{new Date(e.start).toLocaleString()}</Table.Td>
+                      <Table.Td>{formatDateTime(e.start, clock)}</Table.Td>
                       <Table.Td ta="right">{formatDuration(e.durationSeconds)}</Table.Td>
                       <Table.Td ta="right">
                         {m(e.old.billableRateCents)} → {m(e.new.billableRateCents)}

@@ -1,8 +1,9 @@
 import { Badge, Button, Paper, Progress, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ExportJobStatus, ExportJobView } from '@sundial/core';
+import { type ClockFormat, formatDateTime } from '@sundial/core';
 import { IconDownload, IconFileExport } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
@@ -16,10 +17,7 @@ const STATUS_COLORS: Record<ExportJobStatus, string> = {
   done: 'green',
   failed: 'red',
 };
-const when = (iso: string | null) =>
-  iso === null
-    ? '—'
-    : new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const when = (iso: string | null, clock: ClockFormat) => (iso === null ? '—' : formatDateTime(iso, clock));
 
 /** Recent exports: the viewer's background exports with their progress, and their files while they last. */
 export function RecentExportsPage() {
@@ -78,6 +76,7 @@ export function RecentExportsPage() {
 }
 
 function JobRow({ job }: { job: ExportJobView }) {
+  const clock = useClockFormat();
   const { workspaceId } = useWorkspace();
   const [saving, setSaving] = useState(false);
   const expired = job.status === 'done' && !job.downloadable;
@@ -101,7 +100,7 @@ function JobRow({ job }: { job: ExportJobView }) {
           {name}
         </Text>
         <Text size="xs" c="dimmed">
-          {xt.started(when(job.createdAt))}
+          {xt.started(when(job.createdAt, clock))}
         </Text>
         {job.status === 'failed' && job.error && (
           <Text size="xs" c="red">
@@ -138,7 +137,7 @@ function JobRow({ job }: { job: ExportJobView }) {
         )}
       </Table.Td>
       <Table.Td style={nowrap}>{fileSize(job.sizeBytes)}</Table.Td>
-      <Table.Td style={nowrap}>{when(job.expiresAt)}</Table.Td>
+      <Table.Td style={nowrap}>{when(job.expiresAt, clock)}</Table.Td>
       <Table.Td style={nowrap}>
         {job.downloadable && (
           <Button

@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Divider, Group, Loader, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { type CreatedReportLinkView, isLinkShareable, type SavedReportView, shareUrl } from '@sundial/core';
+import { type CreatedReportLinkView, formatDate, isLinkShareable, type SavedReportView, shareUrl } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { CopyField } from '../../../components/CopyField';
 import { done, failed } from '../../../components/notify';
 import { useCreateReportLink, useReportLinks, useRevokeReportLink } from './api';
@@ -11,9 +11,6 @@ import { st } from './texts';
 
 type Expiry = keyof typeof st.expiries;
 const STATUS_COLOR = { active: 'green', expired: 'gray', revoked: 'red' } as const;
-
-const date = (iso: string) =>
-  new Date(iso).toLocaleDateString(navigator.language || 'en-US', { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** The moment a link stops: never, a number of days from now, or the end of a chosen day (the reader's local midnight). */
 function expiresAtOf(expiry: Expiry, lastDay: string): string | null {
@@ -30,6 +27,8 @@ function expiresAtOf(expiry: Expiry, lastDay: string): string | null {
  * admins), shows a new link's address once, and lists the links with their state to revoke them.
  */
 export function ShareLinkDialog({ report, onClose }: { report: SavedReportView; onClose: () => void }) {
+  const clock = useClockFormat();
+  const date = (iso: string) => formatDate(iso, clock);
   const { workspaceId, can } = useWorkspace();
   const links = useReportLinks(workspaceId, report.id);
   const create = useCreateReportLink(workspaceId, report.id);

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import {
   type CreatedReportCsvLinkView,
+  formatDate,
   importDataFormula,
   isCsvLinkable,
   isReportKind,
@@ -9,7 +10,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { CopyField } from '../../../components/CopyField';
 import { done, failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
@@ -20,9 +21,6 @@ import { st } from './texts';
 const STATUS_COLOR = { active: 'green', expired: 'gray', revoked: 'red' } as const;
 const EXPIRIES = ['never', '7', '30', '90'] as const;
 type Expiry = (typeof EXPIRIES)[number];
-
-const date = (iso: string) =>
-  new Date(iso).toLocaleDateString(navigator.language || 'en-US', { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** A query string as a saved report keeps it, in one order: the same view reads the same. */
 function sameView(a: string, b: string): boolean {
@@ -41,6 +39,8 @@ function sameView(a: string, b: string): boolean {
  * or owners and admins on a shared report, revoke it.
  */
 export function SheetsLinkPanel({ report }: { report: SavedReportView }) {
+  const clock = useClockFormat();
+  const date = (iso: string) => formatDate(iso, clock);
   const { workspaceId, can } = useWorkspace();
   const manages = report.canEdit || report.canDelete;
   const state = useCsvLink(workspaceId, report.id, manages && isCsvLinkable(report.kind));

@@ -1,5 +1,7 @@
 import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { formatDate } from '@sundial/core';
 import { useState } from 'react';
+import { useClockFormat } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import { type InviteView, useInviteLink, useResendInvite, useRevokeInvite } from '../api';
 import { texts } from '../texts';
@@ -19,6 +21,7 @@ async function copyToClipboard(text: string): Promise<boolean> {
  * e-mail), Resend (a new link and expiry, e-mailed) and Revoke.
  */
 export function PendingInvites({ workspaceId, invites }: { workspaceId: string; invites: InviteView[] }) {
+  const clock = useClockFormat();
   const resend = useResendInvite(workspaceId);
   const revoke = useRevokeInvite(workspaceId);
   const issueLink = useInviteLink(workspaceId);
@@ -52,8 +55,7 @@ export function PendingInvites({ workspaceId, invites }: { workspaceId: string; 
                   </Badge>
                 ) : (
                   <Text size="sm" c="dimmed">
-                    Sent {new Date(invite.sentAt).toLocaleDateString()}, valid until{' '}
-                    {new Date(invite.expiresAt).toLocaleDateString()}
+                    Sent {formatDate(invite.sentAt, clock)}, valid until {formatDate(invite.expiresAt, clock)}
                   </Text>
                 )}
               </Table.Td>
