@@ -16,7 +16,8 @@ async function seedOwner(request: APIRequestContext): Promise<string> {
   expect((await request.patch('/api/v1/me', { data: { name: 'Olivia Owner' } })).status()).toBe(200);
   const ws = (await (await request.get('/api/v1/me')).json()).currentWorkspaceId as string;
   const project = await request.post(`/api/v1/workspaces/${ws}/projects`, {
-    data: { name: 'Website relaunch for a client with a rather long name' },
+    // An hour's budget, over by the three hours below: its row shows an "Over budget" badge.
+    data: { name: 'Website relaunch for a client with a rather long name', budget: { type: 'hours', amount: 60 } },
   });
   expect(project.status()).toBe(201);
   const projectId = (await project.json()).id;
@@ -80,6 +81,15 @@ test.describe('on a phone (375 px)', () => {
     await expect(page).toHaveURL(/\/homepage\/projects$/);
     await expect(drawer).toBeHidden();
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+    // A row with a budget badge keeps its name readable, and the badge its whole text.
+    const row = page.getByTestId('project-row').filter({ hasText: 'Website relaunch' });
+    const badge = row.getByText('Over budget');
+    await expect(badge).toBeVisible();
+    expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const name = row.getByRole('button', { name: /Website relaunch/ });
+    const [nameBox, rowBox] = [await name.boundingBox(), await row.boundingBox()];
+    expect(nameBox?.width ?? 0, 'the project name keeps most of the row').toBeGreaterThan((rowBox?.width ?? 0) * 0.6);
+    await shot(page, 'mobile-projects');
     // Reports unfold in place (no hover on a touch screen).
     await page.getByRole('button', { name: 'Open menu' }).click();
     await drawer.getByRole('button', { name: 'Reports' }).click();

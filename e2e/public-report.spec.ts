@@ -75,6 +75,19 @@ test.describe('public report pages', () => {
     await shotsAtWidths(page, 'public-summary-charts');
     await expectNoSeriousViolations(page, 'public summary with charts');
 
+    // What a client opens on a phone or laptop set to dark: the page follows the scheme, readable.
+    const darkReader = await browser.newContext({ baseURL, colorScheme: 'dark' });
+    const dark = await darkReader.newPage();
+    await dark.goto(detailedLink);
+    await expect(dark.getByTestId('detailed-total-trackedSeconds')).toHaveText('9:10:00');
+    expect(await dark.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    await shotsAtWidths(dark, 'public-detailed-dark');
+    await expectNoSeriousViolations(dark, 'public detailed report, dark');
+    await dark.goto(summaryLink);
+    await expect(dark.getByRole('figure', { name: 'Tracked time by project' })).toBeVisible();
+    await expectNoSeriousViolations(dark, 'public summary with charts, dark');
+
+    await darkReader.close();
     await reader.close();
     await ownerContext.close();
   });

@@ -183,7 +183,7 @@ function PurchasePanel(props: {
           <Radio value="monthly" label={bt.monthly} />
         </Group>
       </Radio.Group>
-      <Paper bg="var(--mantine-color-gray-0)" p="sm" radius="md">
+      <Paper bg="var(--mantine-color-default-hover)" p="sm" radius="md">
         <Group justify="space-between" align="baseline">
           <Text fw={600}>{bt.total}</Text>
           <Group gap={6} align="baseline">

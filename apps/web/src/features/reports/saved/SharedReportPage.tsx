@@ -61,13 +61,13 @@ export default function SharedReportPage() {
   else body = <SharedReport shared={data} linkId={linkId} secret={secret} />;
 
   return (
-    <Box mih="100vh" bg="var(--mantine-color-gray-0)">
+    <Box mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))">
       <Group
         component="header"
         px="lg"
         py="sm"
         bg="var(--mantine-color-body)"
-        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
       >
         <Logo />
       </Group>
