@@ -103,6 +103,12 @@ async function visitSignedInScreens(page: Page, tag: string): Promise<void> {
   await expectNoSeriousViolations(page, `${tag} profile`);
   await shot(page, `a11y-${tag}-profile`);
 
+  // Billing, with the plan's Total box (it was light on light in the dark scheme).
+  await page.goto('/homepage/billing');
+  await expect(page.getByTestId('purchase-total')).not.toHaveText('–');
+  await expectNoSeriousViolations(page, `${tag} billing`);
+  await shot(page, `a11y-${tag}-billing`);
+
   // The user menu, open.
   await page.getByRole('button', { name: 'User menu' }).click();
   await expect(page.getByRole('menu')).toBeVisible();
