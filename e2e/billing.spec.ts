@@ -268,7 +268,13 @@ test.describe('billing', () => {
     await signUpOverHttp(page.request);
     const ws = await workspaceApi(page.request);
     await chooseProAndFillInvoiceInformation(page, false);
-    await fillCard(page, '4000000000000002');
+    // A mistyped number is refused beside the field; correcting it clears the error before Pay.
+    await fillCard(page, '4242424242424241');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const typo = page.getByText('This card number is not valid: check the digits.');
+    await expect(typo).toBeVisible();
+    await page.getByLabel('Card number').fill('4000000000000002');
+    await expect(typo).toHaveCount(0);
     await page.getByRole('button', { name: 'Pay now' }).click();
     await expect(page.getByTestId('payment-error')).toHaveText('Your card was declined.');
     await shotsAtWidths(page, 'billing-declined');

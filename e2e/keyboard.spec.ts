@@ -97,6 +97,12 @@ test.describe('keyboard only', () => {
     const note = page.getByRole('textbox', { name: 'Note', exact: true });
     await expect(note).toBeVisible();
 
+    // The first Tab reaches the skip link; Enter on it puts focus in the page's main region.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
+
     // Timer: type a note, Enter starts; Tab to Stop, Enter stops.
     await tabTo(page, note);
     await page.keyboard.type('Keyboard work');

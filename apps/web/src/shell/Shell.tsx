@@ -56,6 +56,10 @@ function Shell({ me }: { me: Me }) {
 
   return (
     <div className={classes.layout} data-collapsed={collapsed || undefined}>
+      {/* The first tab stop: past the sidebar and the top bar, straight to the page. */}
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to main content
+      </a>
       <Sidebar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
       <Drawer.Root opened={menuOpen && isPhone} onClose={menu.close} size={280}>
         <Drawer.Overlay />
@@ -94,7 +98,7 @@ function Shell({ me }: { me: Me }) {
             <UserMenu me={me} />
           </Group>
         </header>
-        <main className={classes.content}>
+        <main id="main-content" tabIndex={-1} className={classes.content}>
           <Outlet context={me} />
         </main>
       </div>

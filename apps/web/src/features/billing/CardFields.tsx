@@ -59,9 +59,26 @@ export function useCardFields() {
     });
     return token.id;
   };
+  /** A field being corrected loses its error at once; the others keep theirs until the next Pay. */
+  const editing =
+    <T,>(field: CardField, setValue: (value: T) => void) =>
+    (value: T) => {
+      setValue(value);
+      setErrors((current) => {
+        if (!current[field]) return current;
+        const { [field]: _cleared, ...rest } = current;
+        return rest;
+      });
+    };
   return {
     values: { number, name, month, year, cvv },
-    set: { number: setNumber, name: setName, month: setMonth, year: setYear, cvv: setCvv },
+    set: {
+      number: editing('number', setNumber),
+      name: editing('name', setName),
+      month: editing('expiry', setMonth),
+      year: editing('expiry', setYear),
+      cvv: editing('cvv', setCvv),
+    },
     errors,
     setErrors,
     tokenize,
