@@ -103,25 +103,26 @@ test.describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByRole('main')).toBeFocused();
 
-    // Timer: type a note, Enter starts; Tab to Stop, Enter stops.
+    // Timer: type a note, Enter starts (focus stays in the note); Tab to Stop, Enter stops.
     await tabTo(page, note);
     await page.keyboard.type('Keyboard work');
     await page.keyboard.press('Enter');
     const stop = page.getByRole('button', { name: 'Stop' });
     await expect(stop).toBeVisible();
+    await expect(note).toBeFocused();
     await tabTo(page, stop);
     await page.keyboard.press('Enter');
     const start = page.getByRole('button', { name: 'Start' });
     await expect(start).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Entry note' })).toHaveValue('Keyboard work');
+    // Stop gave way to Start, and focus went with it (not to the page).
+    await expect(start).toBeFocused();
 
-    // Start again with the Start button (Space), and stop.
-    await tabTo(page, start);
+    // Start again with the Start button (Space): focus moves to Stop; Space stops, focus back on Start.
     await page.keyboard.press('Space');
-    await expect(stop).toBeVisible();
-    await tabTo(page, stop);
+    await expect(stop).toBeFocused();
     await page.keyboard.press('Space');
-    await expect(start).toBeVisible();
+    await expect(start).toBeFocused();
     await expect(page.getByTestId('entry-row')).toHaveCount(2);
 
     // Manual entry: the dialog traps focus and gives it back to "Add entry" on Escape.

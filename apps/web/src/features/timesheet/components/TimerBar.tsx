@@ -88,6 +88,21 @@ export const TimerBar = memo(function TimerBar(props: {
     );
   const handleStop = () => action.mutate({ action: 'stop' }, { onError: failed });
 
+  // Start pressed from the keyboard gives way to Stop, and Stop to Start: focus goes to the button that
+  // took its place, not to the page (issue 30).
+  const stopButton = useRef<HTMLButtonElement>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  const focusSwap = useRef(false);
+  const isRunning = Boolean(running);
+  useEffect(() => {
+    if (!focusSwap.current) return;
+    focusSwap.current = false;
+    (isRunning ? stopButton : startButton).current?.focus();
+  }, [isRunning]);
+  const swapsFocus = (e: { currentTarget: Element }) => {
+    focusSwap.current = document.activeElement === e.currentTarget;
+  };
+
   return (
     <Paper withBorder p="sm" radius="md" aria-label="Timer">
       <Group gap="sm" wrap="wrap">
@@ -161,7 +176,15 @@ export const TimerBar = memo(function TimerBar(props: {
                 {t.pause}
               </Button>
             )}
-            <Button color="red" leftSection={<IconPlayerStop size={16} />} onClick={handleStop}>
+            <Button
+              ref={stopButton}
+              color="red"
+              leftSection={<IconPlayerStop size={16} />}
+              onClick={(e) => {
+                swapsFocus(e);
+                handleStop();
+              }}
+            >
               {t.stop}
             </Button>
             <Tooltip label={t.discard}>
@@ -177,7 +200,15 @@ export const TimerBar = memo(function TimerBar(props: {
             </Tooltip>
           </>
         ) : (
-          <Button leftSection={<IconPlayerPlay size={16} />} onClick={handleStart} loading={action.isPending}>
+          <Button
+            ref={startButton}
+            leftSection={<IconPlayerPlay size={16} />}
+            onClick={(e) => {
+              swapsFocus(e);
+              handleStart();
+            }}
+            loading={action.isPending}
+          >
             {t.start}
           </Button>
         )}
