@@ -43,6 +43,8 @@ export const workspaceView = z.object({
   permissions: z.array(z.enum(PERMISSIONS as [Permission, ...Permission[]])),
   /** The custom role in force, if any. */
   customRole: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  /** Whether a logo is set: the app asks for GET /workspaces/:id/logo only then (no 404 to log). */
+  hasLogo: z.boolean(),
   createdAt: z.string(),
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;

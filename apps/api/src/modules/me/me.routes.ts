@@ -14,9 +14,10 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const present = async (user: Parameters<typeof presentUser>[0]) => {
     const [memberships, inactive] = await Promise.all([workspaces.list(user.id), workspaces.listInactive(user.id)]);
     const current = memberships.find((m) => m.workspace.id === user.current_workspace_id) ?? memberships[0];
+    const withLogo = await workspaces.withLogo(memberships.map((m) => m.workspace.id));
     return {
       user: presentUser(user),
-      workspaces: memberships.map((m) => presentWorkspace(m)),
+      workspaces: memberships.map((m) => presentWorkspace(m, withLogo)),
       currentWorkspaceId: current?.workspace.id ?? null,
       inactiveWorkspaces: inactive.map((m) => ({
         id: m.workspace.id,

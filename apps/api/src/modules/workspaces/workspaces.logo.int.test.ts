@@ -50,6 +50,25 @@ describe('workspace logo', () => {
     ]);
   });
 
+  it('is announced by the workspace view (hasLogo), so the app never asks for a logo that is not there', async () => {
+    const { owner, other, url } = await workspaceWith('member');
+    const hasLogo = async (cookie: string) => {
+      const me = (await call('GET', '/api/v1/me', cookie)).json();
+      const listed = (await call('GET', '/api/v1/workspaces', cookie)).json().items;
+      const detail = (await call('GET', `/api/v1/workspaces/${owner.workspaceId}`, cookie)).json();
+      const inMe = me.workspaces.find((w: { id: string }) => w.id === owner.workspaceId).hasLogo;
+      const inList = listed.find((w: { id: string }) => w.id === owner.workspaceId).hasLogo;
+      expect([inList, detail.hasLogo]).toEqual([inMe, inMe]);
+      return inMe as boolean;
+    };
+    expect(await hasLogo(owner.cookie)).toBe(false);
+    expect((await call('PUT', url, owner.cookie, upload(greyPng(64, 64)))).statusCode).toBe(200);
+    expect(await hasLogo(owner.cookie)).toBe(true);
+    expect(await hasLogo(other.cookie)).toBe(true);
+    expect((await call('DELETE', url, owner.cookie)).statusCode).toBe(204);
+    expect(await hasLogo(other.cookie)).toBe(false);
+  });
+
   it('refuses what is not a PNG or JPEG, too large a file and too small or large an image, saying why', async () => {
     const { owner, url } = await workspaceWith('member');
     const refusal = async (bytes: Buffer) => {

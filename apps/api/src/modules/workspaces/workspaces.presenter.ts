@@ -3,8 +3,10 @@ import type { MembershipWithWorkspace } from '../../platform/actor.js';
 
 export { workspaceDetailView, workspaceView } from '@sundial/core';
 
+/** A workspace as its member sees it; `withLogo` holds the ids of workspaces that have a logo. */
 export function presentWorkspace(
   { workspace, role, assignedRole, billing, features, permissions, customRole }: MembershipWithWorkspace,
+  withLogo: ReadonlySet<string>,
   now = new Date(),
 ): WorkspaceView {
   return {
@@ -21,6 +23,7 @@ export function presentWorkspace(
     features: [...features],
     permissions: [...permissions],
     customRole,
+    hasLogo: withLogo.has(workspace.id),
     createdAt: new Date(workspace.created_at).toISOString(),
   };
 }
@@ -29,6 +32,7 @@ export function presentWorkspace(
 export function presentWorkspaceDetail(
   membership: MembershipWithWorkspace,
   allowedEmailDomains: string[],
+  withLogo: ReadonlySet<string>,
 ): WorkspaceDetailView {
-  return { ...presentWorkspace(membership), allowedEmailDomains };
+  return { ...presentWorkspace(membership, withLogo), allowedEmailDomains };
 }

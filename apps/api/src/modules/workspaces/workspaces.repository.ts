@@ -181,6 +181,17 @@ export const workspacesRepository = {
       .executeTakeFirst();
   },
 
+  /** Which of these workspaces have a logo. */
+  async withLogo(db: Db, workspaceIds: readonly string[]): Promise<Set<string>> {
+    if (workspaceIds.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('workspace_logos')
+      .select('workspace_id')
+      .where('workspace_id', 'in', [...workspaceIds])
+      .execute();
+    return new Set(rows.map((r) => r.workspace_id));
+  },
+
   /** Sets the workspace's logo, replacing the one before. */
   async saveLogo(
     db: Db,

@@ -37,7 +37,8 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const list = await workspaces.list(requireAuth(request).user.id);
-      return { items: list.map((m) => presentWorkspace(m)) };
+      const withLogo = await workspaces.withLogo(list.map((m) => m.workspace.id));
+      return { items: list.map((m) => presentWorkspace(m, withLogo)) };
     },
   );
 
@@ -56,7 +57,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
         userId: requireAuth(request).user.id,
         name: request.body.name,
       });
-      return reply.status(201).send(presentWorkspace(membership));
+      return reply.status(201).send(presentWorkspace(membership, new Set()));
     },
   );
 
@@ -72,7 +73,9 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const membership = requireMembership(request);
-      return presentWorkspaceDetail(membership, await workspaces.emailDomains(membership.workspace.id));
+      const id = membership.workspace.id;
+      const [domains, withLogo] = await Promise.all([workspaces.emailDomains(id), workspaces.withLogo([id])]);
+      return presentWorkspaceDetail(membership, domains, withLogo);
     },
   );
 
@@ -89,7 +92,8 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { membership, allowedEmailDomains } = await workspaces.update(actorOf(request), request.body);
-      return presentWorkspaceDetail(membership, allowedEmailDomains);
+      const withLogo = await workspaces.withLogo([membership.workspace.id]);
+      return presentWorkspaceDetail(membership, allowedEmailDomains, withLogo);
     },
   );
 

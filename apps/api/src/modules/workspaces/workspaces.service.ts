@@ -136,6 +136,11 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds, mode: Bil
       });
     },
 
+    /** Which of these workspaces have a logo (the workspace view says so, so the app asks only then). */
+    withLogo(workspaceIds: readonly string[]): Promise<Set<string>> {
+      return workspacesRepository.withLogo(db, workspaceIds);
+    },
+
     /** The workspace's logo, for any member (the PDF exports show it); null when it has none. */
     async logo(workspaceId: string): Promise<{ contentType: string; data: Buffer; updatedAt: Date } | null> {
       const row = await workspacesRepository.findLogo(db, workspaceId);

@@ -56,10 +56,16 @@ export function useCreateWorkspace() {
 
 const logoKey = (workspaceId: string) => ['workspace-logo', workspaceId] as const;
 
-/** The workspace's logo as a data: URL for an <img> (the page's CSP allows data: images), or null when it has none. */
-export function useWorkspaceLogo(workspaceId: string) {
+/**
+ * The workspace's logo as a data: URL for an <img> (the page's CSP allows data: images), or null when
+ * it has none. Asked for only when the workspace view says there is one (`hasLogo`): a 404 for a
+ * logo never set was an error in every console.
+ */
+export function useWorkspaceLogo(workspace: Pick<WorkspaceView, 'id' | 'hasLogo'>) {
+  const workspaceId = workspace.id;
   return useQuery({
     queryKey: logoKey(workspaceId),
+    enabled: workspace.hasLogo,
     queryFn: async () => {
       const response = await fetch(`/api/v1/workspaces/${workspaceId}/logo`, { credentials: 'same-origin' });
       if (response.status === 404) {
@@ -91,7 +97,11 @@ export function useSetWorkspaceLogo(workspaceId: string) {
       api<{ contentType: string; width: number; height: number }>('PUT', `/workspaces/${workspaceId}/logo`, {
         data: await base64Of(file),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: logoKey(workspaceId) }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: logoKey(workspaceId) }),
+        queryClient.invalidateQueries({ queryKey: sessionKeys.me }),
+      ]),
   });
 }
 
@@ -99,6 +109,9 @@ export function useRemoveWorkspaceLogo(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api<void>('DELETE', `/workspaces/${workspaceId}/logo`),
-    onSuccess: () => queryClient.setQueryData(logoKey(workspaceId), null),
+    onSuccess: () => {
+      queryClient.setQueryData(logoKey(workspaceId), null);
+      return queryClient.invalidateQueries({ queryKey: sessionKeys.me });
+    },
   });
 }

@@ -2,6 +2,7 @@ import { Box, Button, FileButton, Group, Image, Stack, Text } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import type { WorkspaceView } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useRemoveWorkspaceLogo, useSetWorkspaceLogo, useWorkspaceLogo } from '../api';
 
@@ -12,8 +13,15 @@ const MAX_BYTES = 256 * 1024;
  * JPEG (at most 256 KB) or remove it; others see it. The server checks the file's bytes; a file
  * plainly too large or of another type is refused here first, with the same words.
  */
-export function WorkspaceLogo({ workspaceId, canEdit }: { workspaceId: string; canEdit: boolean }) {
-  const logo = useWorkspaceLogo(workspaceId);
+export function WorkspaceLogo({
+  workspace,
+  canEdit,
+}: {
+  workspace: Pick<WorkspaceView, 'id' | 'hasLogo'>;
+  canEdit: boolean;
+}) {
+  const workspaceId = workspace.id;
+  const logo = useWorkspaceLogo(workspace);
   const set = useSetWorkspaceLogo(workspaceId);
   const remove = useRemoveWorkspaceLogo(workspaceId);
   const [error, setError] = useState<string | null>(null);
@@ -52,7 +60,7 @@ export function WorkspaceLogo({ workspaceId, canEdit }: { workspaceId: string; c
             <Image src={logo.data} alt="Workspace logo" mah={46} maw={150} fit="contain" />
           ) : (
             <Text size="xs" c="dimmed">
-              {logo.isPending ? 'Loading…' : 'No logo'}
+              {logo.isLoading ? 'Loading…' : 'No logo'}
             </Text>
           )}
         </Box>

@@ -197,7 +197,7 @@ function WorkspaceForm() {
             Rename
           </Button>
         </Group>
-        <WorkspaceLogo workspaceId={workspace.id} canEdit={canRename} />
+        <WorkspaceLogo workspace={workspace} canEdit={canRename} />
         {canRename && <TwoFactorPolicySetting />}
         {canRename && <AllowedEmailDomainsSetting workspaceId={workspace.id} />}
         <Group align="flex-end">
