@@ -1,4 +1,4 @@
-import type { Feature, Permission, Role } from '@sundial/core';
+import type { ClockFormat, Feature, Permission, Role } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Membership, User, Workspace } from '../db/tables.js';
 import { AppError, unauthenticated } from './errors.js';
@@ -71,6 +71,13 @@ declare module 'fastify' {
     membership?: MembershipWithWorkspace;
   }
 }
+
+/** How a person reads dates and times (their profile): what a file made for them is written in. */
+export const clockFormatOf = (user: Pick<User, 'date_format' | 'time_format' | 'time_zone'>): ClockFormat => ({
+  dateFormat: user.date_format,
+  timeFormat: user.time_format,
+  timeZone: user.time_zone,
+});
 
 /** The signed-in user, or 401. */
 export function requireAuth(request: FastifyRequest): RequestAuth {

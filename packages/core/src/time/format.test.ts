@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatClockTime, formatDate, formatDateTime } from './format.js';
+import {
+  formatClockTime,
+  formatDate,
+  formatDateTime,
+  formatDayLabel,
+  formatDayRange,
+  formatMonthLabel,
+  formatWeekdayTime,
+} from './format.js';
 
 const berlin = (dateFormat: string, timeFormat: string) => ({ dateFormat, timeFormat, timeZone: 'Europe/Berlin' });
 
@@ -34,5 +42,35 @@ describe('the one date and time formatter', () => {
     expect(formatDateTime('2026-11-27T13:30:00Z', berlin('DD.MM.YYYY', '24h'))).toBe('27.11.2026 14:30');
     expect(formatDateTime('2026-11-27T13:30:00Z', berlin('MM/DD/YYYY', '12h'))).toBe('11/27/2026 2:30 PM');
     expect(formatDate('2026-11-27T13:30:00Z', berlin('nonsense', '24h'))).toBe('2026-11-27');
+  });
+});
+
+describe('days, months and ranges in words', () => {
+  const dmy = { dateFormat: 'DD.MM.YYYY' };
+  const us = { dateFormat: 'MM/DD/YYYY' };
+  it("names a day in the order the person writes dates, whatever the browser's language", () => {
+    expect(formatDayLabel('2026-11-23', dmy)).toBe('Mon, 23 Nov');
+    expect(formatDayLabel('2026-11-23', us)).toBe('Mon, Nov 23');
+    expect(formatDayLabel('2026-11-23', us, { year: true })).toBe('Mon, Nov 23, 2026');
+    expect(formatDayLabel('2026-11-23', dmy, { weekday: false, year: true })).toBe('23 Nov 2026');
+    expect(formatDayLabel('2026-11-23', us, { month: false })).toBe('Mon 23');
+    // An instant is named by its day in the zone given: 23:30 UTC is already Tuesday in Berlin.
+    expect(formatDayLabel('2026-11-23T23:30:00Z', { ...dmy, timeZone: 'Europe/Berlin' })).toBe('Tue, 24 Nov');
+    expect(formatMonthLabel('2026-11-23')).toBe('Nov 2026');
+  });
+
+  it('writes a range as short as reads unambiguously', () => {
+    expect(formatDayRange('2026-11-23', '2026-11-29', dmy)).toBe('23 – 29 Nov 2026');
+    expect(formatDayRange('2026-11-30', '2026-12-06', dmy)).toBe('30 Nov – 6 Dec 2026');
+    expect(formatDayRange('2026-12-28', '2027-01-03', dmy)).toBe('28 Dec 2026 – 3 Jan 2027');
+    expect(formatDayRange('2026-11-23', '2026-11-23', dmy)).toBe('23 Nov 2026');
+    expect(formatDayRange('2026-11-23', '2026-11-29', us)).toBe('Nov 23 – 29, 2026');
+    expect(formatDayRange('2026-11-30', '2026-12-06', us)).toBe('Nov 30 – Dec 6, 2026');
+    expect(formatDayRange('2026-12-28', '2027-01-03', us)).toBe('Dec 28, 2026 – Jan 3, 2027');
+  });
+
+  it('writes a weekday with a time on the person’s clock', () => {
+    expect(formatWeekdayTime('2026-11-27T13:30:00Z', berlin('DD.MM.YYYY', '24h'))).toBe('Fri 14:30');
+    expect(formatWeekdayTime('2026-11-27T13:30:00Z', berlin('MM/DD/YYYY', '12h'))).toBe('Fri 2:30 PM');
   });
 });

@@ -45,3 +45,54 @@ export const formatClockTime = (when: string | number | Date, f: ClockFormat): s
 
 export const formatDateTime = (when: string | number | Date, f: ClockFormat): string =>
   format(local(when, f), `${datePattern(f)} ${timePattern(f)}`);
+
+/** Whether the person reads the month before the day ("Nov 23"): those who write dates MM/DD/YYYY. */
+const monthFirst = (f: Pick<ClockFormat, 'dateFormat'>) => f.dateFormat === 'MM/DD/YYYY';
+
+/** What a day label shows: the weekday, the month and the year (each on unless said). */
+export interface DayLabelParts {
+  weekday?: boolean;
+  month?: boolean;
+  year?: boolean;
+}
+
+/**
+ * A day in words, for headings and report rows: "Mon, 23 Nov" ("Mon, Nov 23" for those who write
+ * MM/DD/YYYY), "Mon 23" without the month, "23 Nov 2026" with the year. Every screen names days this
+ * way, whatever the browser's language (one formatter, issue 30); numeric dates go through formatDate.
+ */
+export function formatDayLabel(
+  when: string | number | Date,
+  f: Pick<ClockFormat, 'dateFormat'> & Partial<ClockFormat>,
+  { weekday = true, month = true, year = false }: DayLabelParts = {},
+): string {
+  const date = local(when, { dateFormat: f.dateFormat, timeFormat: '24h', timeZone: f.timeZone ?? 'UTC' });
+  if (!month) return format(date, weekday ? 'EEE d' : 'd');
+  const day = monthFirst(f) ? `MMM d${year ? ', yyyy' : ''}` : `d MMM${year ? ' yyyy' : ''}`;
+  return format(date, weekday ? `EEE, ${day}` : day);
+}
+
+/** A month in words: "Nov 2026". */
+export const formatMonthLabel = (day: string): string => format(local(`${day.slice(0, 7)}-01`, ISO_UTC), 'MMM yyyy');
+
+/**
+ * A range of calendar days in words, as short as reads unambiguously: "23 – 29 Nov 2026",
+ * "30 Nov – 6 Dec 2026", "28 Dec 2026 – 3 Jan 2027" (month first for MM/DD/YYYY: "Nov 23 – 29, 2026").
+ */
+export function formatDayRange(first: string, last: string, f: Pick<ClockFormat, 'dateFormat'>): string {
+  const label = (day: string, parts: DayLabelParts) => formatDayLabel(day, f, { weekday: false, ...parts });
+  if (first === last) return label(first, { year: true });
+  const sameYear = first.slice(0, 4) === last.slice(0, 4);
+  const sameMonth = sameYear && first.slice(0, 7) === last.slice(0, 7);
+  if (!sameYear) return `${label(first, { year: true })} – ${label(last, { year: true })}`;
+  if (!monthFirst(f))
+    return `${sameMonth ? Number(first.slice(8)) : label(first, {})} – ${label(last, { year: true })}`;
+  const end = sameMonth ? `${Number(last.slice(8))}, ${last.slice(0, 4)}` : label(last, { year: true });
+  return `${label(first, {})} – ${end}`;
+}
+
+/** A weekday and a time, for "last seen" lines: "Fri 14:30" or "Fri 2:30 PM". */
+export const formatWeekdayTime = (when: string | number | Date, f: ClockFormat): string =>
+  format(local(when, f), `EEE ${timePattern(f)}`);
+
+const ISO_UTC: ClockFormat = { dateFormat: 'YYYY-MM-DD', timeFormat: '24h', timeZone: 'UTC' };

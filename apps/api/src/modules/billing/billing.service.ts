@@ -36,7 +36,7 @@ import type { Seller } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { BuyerSnapshot, SellerSnapshot } from '../../db/tables/billing.js';
 import { assertCan, seatUsage } from '../../platform/access.js';
-import type { Actor } from '../../platform/actor.js';
+import { type Actor, clockFormatOf } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, newId } from '../../platform/ids.js';
@@ -1279,7 +1279,7 @@ export function createBillingService(deps: BillingDeps) {
         : undefined;
       return {
         fileName: `${row.number}.pdf`,
-        pdf: await writeInvoicePdf(row, lines, credited?.number ?? null),
+        pdf: await writeInvoicePdf(row, lines, credited?.number ?? null, clockFormatOf(actor.user)),
       };
     },
 

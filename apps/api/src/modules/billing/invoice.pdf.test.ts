@@ -45,6 +45,7 @@ describe('the invoice PDF', () => {
       invoice,
       [{ description: 'Business plan, 1500 licenses', quantity: 1500, unit_cents: 83_92, amount_cents: 125_881_00 }],
       null,
+      { dateFormat: 'MM/DD/YYYY', timeFormat: '12h', timeZone: 'Pacific/Auckland' },
     );
     if (process.env.EXPORT_DUMP) writeFileSync(`${process.env.EXPORT_DUMP}/invoice.pdf`, pdf);
     const text = pdfText(pdf);
@@ -54,5 +55,8 @@ describe('the invoice PDF', () => {
     for (const figure of ['$125,881.00', '$28,952.63', '$154,833.63', '$83.92', 'Łódź', 'Ευχαριστούμε', '谢谢'])
       expect(text).toContain(figure);
     expect(text).not.toMatch(/[?…]/);
+    // The downloader's date format and zone (issued 10:00 UTC is 23:00 in Auckland, the same day).
+    expect(joined).toContain('Issued 11/02/2026');
+    expect(joined).toContain('11/02/2026 to 11/01/2027');
   });
 });

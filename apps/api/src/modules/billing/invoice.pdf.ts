@@ -1,4 +1,4 @@
-import { findCountryName, formatMoney, formatVatRate, PLANS } from '@sundial/core';
+import { type ClockFormat, findCountryName, formatDate, formatMoney, formatVatRate, PLANS } from '@sundial/core';
 import { figureColumns, heightOf, openPdf, writeText } from '../../platform/pdf-fonts.js';
 import type { InvoiceLineRow, InvoiceRow } from './billing.repository.js';
 
@@ -17,7 +17,10 @@ export async function writeInvoicePdf(
   invoice: InvoiceRow,
   lines: InvoiceLineRow[],
   creditedNumber: string | null,
+  /** The format of the person who downloads it; a mailed copy (no reader known) reads ISO, in UTC. */
+  dates: ClockFormat = { dateFormat: 'YYYY-MM-DD', timeFormat: '24h', timeZone: 'UTC' },
 ): Promise<Buffer> {
+  const day = (when: string | Date) => formatDate(when, dates);
   const doc = await openPdf({ margin: MARGIN, info: { Title: invoice.number } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -33,7 +36,7 @@ export async function writeInvoicePdf(
   writeText(doc.fillColor(INK).fontSize(20), isCredit ? 'Credit note' : 'Invoice', MARGIN, MARGIN, { bold: true });
   doc.fontSize(10).fillColor(MUTED);
   writeText(doc, `No. ${invoice.number}`);
-  writeText(doc, `Issued ${new Date(invoice.issued_at).toISOString().slice(0, 10)}`);
+  writeText(doc, `Issued ${day(invoice.issued_at)}`);
   if (creditedNumber) writeText(doc, `Credits invoice ${creditedNumber}`);
   writeText(doc.fillColor(INK), `Status: ${isCredit ? 'credit note' : invoice.status}`, undefined, undefined, {
     bold: true,
@@ -66,7 +69,8 @@ export async function writeInvoicePdf(
   let y = Math.max(sellerEnd, buyerEnd) + 18;
   doc.fontSize(10).fillColor(INK);
   const plan = `${PLANS[invoice.plan]?.name ?? invoice.plan} plan, ${invoice.cycle}, ${invoice.licenses} licenses`;
-  const period = invoice.period_start && invoice.period_end ? `, ${invoice.period_start} to ${invoice.period_end}` : '';
+  const period =
+    invoice.period_start && invoice.period_end ? `, ${day(invoice.period_start)} to ${day(invoice.period_end)}` : '';
   writeText(doc, `${plan}${period}`, MARGIN, y, { width });
   y = doc.y + 12;
 

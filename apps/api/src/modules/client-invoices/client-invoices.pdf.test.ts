@@ -31,12 +31,17 @@ describe('the client invoice PDF', () => {
         totalCents: 1_208_459_237,
       },
     } as unknown as ClientInvoiceView;
-    const pdf = await writeClientInvoicePdf(invoice, 'ul. Piotrkowska 12\n90-001 Łódź', {
-      name: 'Zoë Ψ Studio 張偉',
-      logo: null,
-      address: 'İstiklal Cd. 5, İstanbul',
-      paymentDetails: 'IBAN TR00 0000 0000',
-    });
+    const pdf = await writeClientInvoicePdf(
+      invoice,
+      'ul. Piotrkowska 12\n90-001 Łódź',
+      {
+        name: 'Zoë Ψ Studio 張偉',
+        logo: null,
+        address: 'İstiklal Cd. 5, İstanbul',
+        paymentDetails: 'IBAN TR00 0000 0000',
+      },
+      { dateFormat: 'DD.MM.YYYY', timeFormat: '24h', timeZone: 'Europe/Istanbul' },
+    );
     if (process.env.EXPORT_DUMP) writeFileSync(`${process.env.EXPORT_DUMP}/client-invoice.pdf`, pdf);
     const text = pdfText(pdf);
     const joined = text.split('\n').join('');
@@ -46,5 +51,8 @@ describe('the client invoice PDF', () => {
     for (const figure of ['1241.17', '$125,881.17', '$101.42/h', '$10,070,493.64', '$2,014,098.73', '$12,084,592.37'])
       expect(text).toContain(figure);
     expect(text).not.toMatch(/[?…]/);
+    // Its dates in the profile format of whoever makes the file (issue 30).
+    for (const date of ['Issued 02.01.2027', 'Due 16.01.2027', 'Period 01.01.2026 to 31.12.2026'])
+      expect(joined).toContain(date);
   });
 });

@@ -1,4 +1,11 @@
-import { type ClientInvoiceView, formatBasisPoints, formatHundredths, formatMoney } from '@sundial/core';
+import {
+  type ClientInvoiceView,
+  type ClockFormat,
+  formatBasisPoints,
+  formatDate,
+  formatHundredths,
+  formatMoney,
+} from '@sundial/core';
 import { figureColumns, heightOf, openPdf, writeText } from '../../platform/pdf-fonts.js';
 
 const MARGIN = 56;
@@ -19,13 +26,16 @@ export interface InvoicePdfParty {
  * A client invoice as an A4 PDF (pdfkit, loaded on first use, in the fonts of
  * platform/pdf-fonts.ts, so every name prints as written): the workspace's
  * logo and name, the number (or DRAFT), days, the seller's and the client's addresses, the lines
- * with hours and rate, subtotal, discount, taxes, total, notes and payment details.
+ * with hours and rate, subtotal, discount, taxes, total, notes and payment details. Dates are in
+ * `dates`, the format of the person who makes the file (their profile).
  */
 export async function writeClientInvoicePdf(
   invoice: ClientInvoiceView,
   clientAddress: string,
   seller: InvoicePdfParty,
+  dates: ClockFormat,
 ) {
+  const day = (when: string) => formatDate(when, dates);
   const title = invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice';
   const doc = await openPdf({ margin: MARGIN, info: { Title: title } });
   const chunks: Buffer[] = [];
@@ -58,12 +68,12 @@ export async function writeClientInvoicePdf(
   doc.fontSize(10).fillColor(MUTED);
   const facts = [
     invoice.number ? `No. ${invoice.number}` : 'Not issued: no number yet',
-    invoice.issuedOn ? `Issued ${invoice.issuedOn}` : null,
-    invoice.dueOn ? `Due ${invoice.dueOn}` : null,
-    `Period ${invoice.periodFrom} to ${invoice.periodTo}`,
-    invoice.status === 'paid' && invoice.paidOn ? `Paid ${invoice.paidOn}` : null,
+    invoice.issuedOn ? `Issued ${day(invoice.issuedOn)}` : null,
+    invoice.dueOn ? `Due ${day(invoice.dueOn)}` : null,
+    `Period ${day(invoice.periodFrom)} to ${day(invoice.periodTo)}`,
+    invoice.status === 'paid' && invoice.paidOn ? `Paid ${day(invoice.paidOn)}` : null,
     invoice.status === 'void'
-      ? `VOID${invoice.voidedAt ? ` ${invoice.voidedAt.slice(0, 10)}` : ''}${invoice.voidedBy ? ` by ${invoice.voidedBy}` : ''}`
+      ? `VOID${invoice.voidedAt ? ` ${day(invoice.voidedAt)}` : ''}${invoice.voidedBy ? ` by ${invoice.voidedBy}` : ''}`
       : null,
   ];
   for (const fact of facts)

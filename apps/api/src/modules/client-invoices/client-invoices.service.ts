@@ -19,7 +19,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan, assertFeature } from '../../platform/access.js';
-import type { Actor } from '../../platform/actor.js';
+import { type Actor, clockFormatOf } from '../../platform/actor.js';
 import { type AuditAction, audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -159,12 +159,17 @@ export function createClientInvoicesService({
     const row = await found(db, workspaceId, id, false);
     const invoice = await view(db, workspaceId, row);
     const current = row.status === 'draft' ? ((await repo.settings(db, workspaceId)) ?? DEFAULT_SETTINGS) : null;
-    const pdf = await writeClientInvoicePdf(invoice, row.client_address, {
-      name: actor.membership.workspace.name,
-      logo: await logoOf(workspaceId),
-      address: current ? current.address : row.seller_address,
-      paymentDetails: current ? current.payment_details : row.payment_details,
-    });
+    const pdf = await writeClientInvoicePdf(
+      invoice,
+      row.client_address,
+      {
+        name: actor.membership.workspace.name,
+        logo: await logoOf(workspaceId),
+        address: current ? current.address : row.seller_address,
+        paymentDetails: current ? current.payment_details : row.payment_details,
+      },
+      clockFormatOf(actor.user),
+    );
     const fileName = `invoice-${(row.number ?? 'draft').replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
     return { pdf, fileName, row };
   }

@@ -1,9 +1,9 @@
 import { Anchor, Badge, Loader, Paper, Stack, Table, Text } from '@mantine/core';
-import { formatMoney, type InvoiceView, PLANS } from '@sundial/core';
+import { formatDate, formatMoney, type InvoiceView, PLANS } from '@sundial/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
+import { useClockFormat, useWorkspace } from '../../api/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { invoicePdfPath, useInvoices } from './api';
 import { BillingGuard } from './BillingGuard';
@@ -18,7 +18,11 @@ const STATUS_COLORS = { open: 'yellow', paid: 'green', void: 'gray' } as const;
  * buyer's country go under the number, the period under the plan.
  */
 function InvoiceRow({ invoice, workspaceId }: { invoice: InvoiceView; workspaceId: string }) {
-  const period = invoice.periodStart && invoice.periodEnd ? `${invoice.periodStart} – ${invoice.periodEnd}` : null;
+  const clock = useClockFormat();
+  const period =
+    invoice.periodStart && invoice.periodEnd
+      ? `${formatDate(invoice.periodStart, clock)} – ${formatDate(invoice.periodEnd, clock)}`
+      : null;
   const money = (cents: number) => formatMoney(cents, invoice.currency);
   return (
     <Table.Tr data-testid="invoice-row">
@@ -26,7 +30,7 @@ function InvoiceRow({ invoice, workspaceId }: { invoice: InvoiceView; workspaceI
         <Text size="sm">{invoice.number}</Text>
         <Text size="xs" c="dimmed">
           {invoice.kind === 'credit_note' && `${bt.creditNote} · `}
-          {bt.issued(invoice.issuedAt.slice(0, 10), invoice.country)}
+          {bt.issued(formatDate(invoice.issuedAt, clock), invoice.country)}
         </Text>
       </Table.Td>
       <Table.Td>

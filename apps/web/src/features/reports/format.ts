@@ -1,7 +1,11 @@
 import {
+  type ClockFormat,
   type DurationFormat,
+  formatDayLabel,
+  formatDayRange,
   formatDuration,
   formatMoney,
+  formatMonthLabel,
   measureKind,
   type ReportDimension,
   type ReportKey,
@@ -14,44 +18,33 @@ import { t } from './texts';
 
 const locale = () => (typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US');
 
-const dayDate = (day: string) => new Date(`${day}T12:00:00Z`);
+/** How the reader writes dates (their profile's format): it orders day and month in labels. */
+export type DateOrder = Pick<ClockFormat, 'dateFormat'>;
 
-/** A calendar-key dimension's label ("Mon, 23 Nov", "Week of 23 Nov", "Nov 2026") in the reader's locale. */
-export function periodLabel(dimension: ReportDimension, key: string, short = false): string {
-  const opts = { timeZone: 'UTC' } as const;
-  const loc = locale();
-  if (dimension === 'day')
-    return dayDate(key).toLocaleDateString(loc, {
-      weekday: 'short',
-      day: 'numeric',
-      ...(short ? {} : { month: 'short' }),
-      ...opts,
-    });
-  if (dimension === 'week')
-    return `${short ? '' : 'Week of '}${dayDate(key).toLocaleDateString(loc, { day: 'numeric', month: 'short', ...opts })}`;
-  if (dimension === 'month')
-    return dayDate(`${key.slice(0, 7)}-01`).toLocaleDateString(loc, { month: 'short', year: 'numeric', ...opts });
+/**
+ * A calendar-key dimension's label ("Mon, 23 Nov", "Week of 23 Nov", "Nov 2026") in the reader's date
+ * order, through core's one formatter (the browser's language no longer decides: issue 30).
+ */
+export function periodLabel(dimension: ReportDimension, key: string, f: DateOrder, short = false): string {
+  if (dimension === 'day') return formatDayLabel(key, f, { month: !short });
+  if (dimension === 'week') return `${short ? '' : 'Week of '}${formatDayLabel(key, f, { weekday: false })}`;
+  if (dimension === 'month') return formatMonthLabel(key);
   return key.slice(0, 4);
 }
 
 /** What a row or column of a report is called: a name, a period, "Parent / Task". */
-export function keyLabel(dimension: ReportDimension, key: ReportKey): string {
+export function keyLabel(dimension: ReportDimension, key: ReportKey, f: DateOrder): string {
   if (
     key.key !== null &&
     (dimension === 'day' || dimension === 'week' || dimension === 'month' || dimension === 'year')
   )
-    return periodLabel(dimension, key.key);
+    return periodLabel(dimension, key.key, f);
   if (dimension === 'task' && key.parent) return `${key.parent} / ${key.label}`;
   return key.label;
 }
 
 /** A date range's words ("1 – 30 Nov 2026"). */
-export function rangeLabel(from: string, to: string): string {
-  const loc = locale();
-  const opts = { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' } as const;
-  if (from === to) return dayDate(from).toLocaleDateString(loc, opts);
-  return `${dayDate(from).toLocaleDateString(loc, opts)} – ${dayDate(to).toLocaleDateString(loc, opts)}`;
-}
+export const rangeLabel = (from: string, to: string, f: DateOrder): string => formatDayRange(from, to, f);
 
 export type MeasureFormatter = (measure: ReportMeasure, value: number | null | undefined) => string;
 

@@ -1,31 +1,16 @@
-import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { type ClockFormat, formatClockTime, formatDayLabel, formatDayRange } from '@sundial/core';
 
-/** "Mon, 23 Nov" for a calendar day. */
-export function formatDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return format(new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1), 'EEE, d MMM');
-}
+/** "Mon, 23 Nov" ("Mon, Nov 23" for MM/DD/YYYY) for a calendar day. */
+export const formatDay = (day: string, f: Pick<ClockFormat, 'dateFormat'>): string => formatDayLabel(day, f);
 
 /** "Mon 23" for a grid column head. */
-export function formatShortDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return format(new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1), 'EEE d');
-}
+export const formatShortDay = (day: string, f: Pick<ClockFormat, 'dateFormat'>): string =>
+  formatDayLabel(day, f, { month: false });
 
 /** Local wall time of an instant in the user's zone, 24 h or 12 h. */
-export function formatTime(instant: string | number, timeZone: string, timeFormat: string): string {
-  return format(new TZDate(new Date(instant).getTime(), timeZone), timeFormat === '12h' ? 'h:mm a' : 'HH:mm');
-}
+export const formatTime = (instant: string | number, timeZone: string, timeFormat: string): string =>
+  formatClockTime(instant, { dateFormat: 'YYYY-MM-DD', timeFormat, timeZone });
 
-/** "23 – 29 Nov 2026" for a week. */
-export function formatRange(first: string, last: string): string {
-  const a = new Date(`${first}T12:00:00Z`);
-  const b = new Date(`${last}T12:00:00Z`);
-  const sameMonth = a.getUTCMonth() === b.getUTCMonth();
-  const opts = { timeZone: 'UTC' } as const;
-  const left = sameMonth
-    ? a.toLocaleDateString('en-GB', { day: 'numeric', ...opts })
-    : a.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', ...opts });
-  return `${left} – ${b.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', ...opts })}`;
-}
+/** "23 – 29 Nov 2026" for a week ("Nov 23 – 29, 2026" for MM/DD/YYYY). */
+export const formatRange = (first: string, last: string, f: Pick<ClockFormat, 'dateFormat'>): string =>
+  formatDayRange(first, last, f);

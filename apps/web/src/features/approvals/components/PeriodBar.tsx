@@ -27,7 +27,7 @@ export function PeriodBar({ workspaceId, userId, day }: { workspaceId: string; u
   return (
     <Group gap="sm" wrap="wrap" data-testid="period-bar">
       <Text size="sm" c="dimmed">
-        {formatRange(period.periodStart, period.periodEnd)}
+        {formatRange(period.periodStart, period.periodEnd, me.user)}
       </Text>
       <Badge variant="light" color={approval ? COLOR[approval.status] : 'gray'} data-testid="period-status">
         {approval ? texts.status[approval.status] : texts.notSubmitted}

@@ -106,7 +106,7 @@ function ApprovalList({ workspaceId, status, canDecide }: { workspaceId: string;
                     <Table.Td>
                       <Text fw={500}>{a.userName}</Text>
                     </Table.Td>
-                    <Table.Td>{formatRange(a.periodStart, a.periodEnd)}</Table.Td>
+                    <Table.Td>{formatRange(a.periodStart, a.periodEnd, clock)}</Table.Td>
                     <Table.Td ta="right" ff="monospace">
                       {formatDuration(a.trackedSeconds, durationFormat)}
                     </Table.Td>

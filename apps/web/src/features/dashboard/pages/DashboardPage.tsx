@@ -13,14 +13,14 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import type { ReportGroup } from '@sundial/core';
+import { formatWeekdayTime, type ReportGroup } from '@sundial/core';
 import { IconClockPlay } from '@tabler/icons-react';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { keyLabel, periodLabel, rangeLabel, useReportFormat } from '../../reports/format';
+import { type DateOrder, keyLabel, periodLabel, rangeLabel, useReportFormat } from '../../reports/format';
 import { daysOf } from '../../reports/url';
 import { useDashboardSummary, useLatestEntries, useLiveTime } from '../api';
 import { DesktopAppPanel } from '../components/DesktopAppPanel';
@@ -33,12 +33,12 @@ const SummaryCharts = lazy(() => import('../../reports/components/SummaryCharts'
 const THIS_WEEK = { preset: 'thisWeek' } as const;
 
 /** The groups with time as list items; "Without task" and "Without tag" are no top task or tag. */
-const toItems = (groups: ReportGroup[] | undefined, withColor = false): TopItem[] =>
+const toItems = (groups: ReportGroup[] | undefined, dates: DateOrder, withColor = false): TopItem[] =>
   (groups ?? [])
     .filter((g) => (g.measures.trackedSeconds ?? 0) > 0 && (g.key.key !== null || g.dimension === 'project'))
     .map((g) => ({
       key: g.key.key ?? 'none',
-      label: g.key.key === null && g.dimension === 'project' ? t.withoutProject : keyLabel(g.dimension, g.key),
+      label: g.key.key === null && g.dimension === 'project' ? t.withoutProject : keyLabel(g.dimension, g.key, dates),
       seconds: g.measures.trackedSeconds ?? 0,
       ...(withColor ? { color: g.key.color ?? null } : {}),
     }));
@@ -71,10 +71,10 @@ export function DashboardPage() {
     if (!days.data) return [];
     const seconds = new Map(days.data.groups.map((g) => [g.key.key ?? '', g.measures.trackedSeconds ?? 0]));
     return (daysOf(days.data.range.from, days.data.range.to) ?? []).map((day) => ({
-      label: periodLabel('day', day, true),
+      label: periodLabel('day', day, me.user, true),
       seconds: seconds.get(day) ?? 0,
     }));
-  }, [days.data]);
+  }, [days.data, me.user]);
 
   const queries = [days, projects, tasks, tags, recent];
   const failed = queries.find((q) => q.isError);
@@ -160,15 +160,25 @@ export function DashboardPage() {
           <SummaryCharts
             bars={bars}
             barsTitle={t.hoursPerDay}
-            donut={toItems(projects.data?.groups, true)}
+            donut={toItems(projects.data?.groups, me.user, true)}
             donutTitle={t.byProject}
             show={{ bars: true, donut: true }}
             formatSeconds={format.duration}
           />
         </Suspense>
         <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-          <TopList title={t.topTasks} items={toItems(tasks.data?.groups)} empty={t.noTasks} format={format.duration} />
-          <TopList title={t.topTags} items={toItems(tags.data?.groups)} empty={t.noTags} format={format.duration} />
+          <TopList
+            title={t.topTasks}
+            items={toItems(tasks.data?.groups, me.user)}
+            empty={t.noTasks}
+            format={format.duration}
+          />
+          <TopList
+            title={t.topTags}
+            items={toItems(tags.data?.groups, me.user)}
+            empty={t.noTags}
+            format={format.duration}
+          />
           <RecentEntries entries={recent.data?.items} format={format.duration} timeZone={me.user.timeZone} />
         </SimpleGrid>
       </Stack>
@@ -182,7 +192,7 @@ export function DashboardPage() {
           {t.yourWeek}
         </Title>
         <Text c="dimmed" data-testid="dashboard-range">
-          {range ? rangeLabel(range.from, range.to) : '\u00a0'}
+          {range ? rangeLabel(range.from, range.to, me.user) : '\u00a0'}
         </Text>
       </Group>
       {body}
@@ -211,7 +221,8 @@ function RecentEntries({
     | undefined;
   format: (seconds: number) => string;
 }) {
-  const when = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZone });
+  const clock = useClockFormat();
+  const when = { format: (at: Date) => formatWeekdayTime(at, { ...clock, timeZone }) };
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="recent-entries-title">
       <Title order={3} size="h5" mb="sm" id="recent-entries-title">

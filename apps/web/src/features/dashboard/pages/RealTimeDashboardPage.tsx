@@ -1,4 +1,5 @@
 import { Badge, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { formatWeekdayTime } from '@sundial/core';
 import { IconPointFilled } from '@tabler/icons-react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
@@ -60,12 +61,7 @@ export function RealTimeDashboardPage() {
   for (const e of latest.data?.items ?? []) if (!lastOf.has(e.userId)) lastOf.set(e.userId, e.end ?? e.start);
   const running = new Set(timers.data.map((timer) => timer.entry.userId));
   const idle = people.data.items.filter((p) => !running.has(p.userId));
-  const when = new Intl.DateTimeFormat(undefined, {
-    weekday: 'short',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: me.user.timeZone,
-  });
+  const when = { format: (at: Date) => formatWeekdayTime(at, me.user) };
   const figure = (seconds: number | undefined) => format.duration(seconds ?? 0);
 
   return (

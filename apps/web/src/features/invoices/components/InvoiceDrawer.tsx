@@ -19,6 +19,7 @@ import {
 import {
   type ClientInvoiceView,
   formatBasisPoints,
+  formatDate,
   formatDuration,
   formatHundredths,
   formatMoney,
@@ -26,7 +27,7 @@ import {
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { download, parseApiError } from '../../../api/client';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import {
   invoicePdfPath,
@@ -266,6 +267,7 @@ function Lines({ invoice }: { invoice: ClientInvoiceView }) {
 /** The entries the invoice was made from, each as invoiced: day, person, project / task, note, time and amount. */
 function Entries({ invoice }: { invoice: ClientInvoiceView }) {
   const c = iv.entryColumns;
+  const clock = useClockFormat();
   if (invoice.entries.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -289,7 +291,7 @@ function Entries({ invoice }: { invoice: ClientInvoiceView }) {
         <Table.Tbody>
           {invoice.entries.map((e) => (
             <Table.Tr key={e.id}>
-              <Table.Td style={nowrap}>{e.day}</Table.Td>
+              <Table.Td style={nowrap}>{formatDate(e.day, clock)}</Table.Td>
               <Table.Td>{e.userName || iv.unnamed}</Table.Td>
               <Table.Td>{[e.project ?? iv.noProject, e.task].filter(Boolean).join(' / ')}</Table.Td>
               <Table.Td>{e.note}</Table.Td>
@@ -345,6 +347,7 @@ function VoidDialog({
 /** The open invoice: its lines and totals, the time it was made from, the draft's editor, and the steps its status allows. */
 export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const { workspaceId } = useWorkspace();
+  const clock = useClockFormat();
   const query = useClientInvoice(workspaceId, id);
   const invoice = query.data;
   const step = useInvoiceStep(workspaceId, id ?? '');
@@ -371,7 +374,8 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
             <div>
               <Title order={4}>{invoice.clientName}</Title>
               <Text size="sm" c="dimmed">
-                {invoice.periodFrom} – {invoice.periodTo} · {iv.entries(invoice.entries.length)}
+                {formatDate(invoice.periodFrom, clock)} – {formatDate(invoice.periodTo, clock)} ·{' '}
+                {iv.entries(invoice.entries.length)}
               </Text>
             </div>
             <Badge color={STATUS_COLORS[invoice.status]} variant="light" data-testid="invoice-status">
@@ -384,7 +388,7 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
           </Text>
           {invoice.status === 'void' && invoice.voidedAt && (
             <Text size="sm" c="red" data-testid="invoice-voided">
-              {iv.voidedBy(invoice.voidedAt.slice(0, 10), invoice.voidedBy)}
+              {iv.voidedBy(formatDate(invoice.voidedAt, clock), invoice.voidedBy)}
             </Text>
           )}
           <VoidDialog

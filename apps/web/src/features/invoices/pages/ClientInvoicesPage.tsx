@@ -1,9 +1,9 @@
 import { Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { CLIENT_INVOICE_STATUSES, type ClientInvoiceStatus, formatMoney } from '@sundial/core';
+import { CLIENT_INVOICE_STATUSES, type ClientInvoiceStatus, formatDate, formatMoney } from '@sundial/core';
 import { IconFileInvoice } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { ListState } from '../../../components/ListState';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useClientInvoices } from '../api';
@@ -21,6 +21,7 @@ const nowrap = { whiteSpace: 'nowrap' } as const;
  */
 function InvoicesBody() {
   const { workspaceId } = useWorkspace();
+  const clock = useClockFormat();
   const [status, setStatus] = useState<ClientInvoiceStatus | null>(null);
   const [creating, setCreating] = useState(false);
   const [settings, setSettings] = useState(false);
@@ -113,10 +114,10 @@ function InvoicesBody() {
                       </Table.Td>
                       <Table.Td>{invoice.clientName}</Table.Td>
                       <Table.Td style={nowrap}>
-                        {invoice.periodFrom} – {invoice.periodTo}
+                        {formatDate(invoice.periodFrom, clock)} – {formatDate(invoice.periodTo, clock)}
                       </Table.Td>
-                      <Table.Td style={nowrap}>{invoice.issuedOn ?? '–'}</Table.Td>
-                      <Table.Td style={nowrap}>{invoice.dueOn ?? '–'}</Table.Td>
+                      <Table.Td style={nowrap}>{invoice.issuedOn ? formatDate(invoice.issuedOn, clock) : '–'}</Table.Td>
+                      <Table.Td style={nowrap}>{invoice.dueOn ? formatDate(invoice.dueOn, clock) : '–'}</Table.Td>
                       <Table.Td>
                         <Badge variant="light" color={STATUS_COLORS[invoice.status]}>
                           {iv.status[invoice.status]}

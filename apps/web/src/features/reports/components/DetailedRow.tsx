@@ -12,8 +12,11 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import {
+  type ClockFormat,
   type DetailedEntryView,
   dayKey,
+  formatClockTime,
+  formatDayLabel,
   parseDuration,
   shiftDay,
   type UpdateTimeEntryBody,
@@ -49,11 +52,17 @@ export interface EntryClock {
   instants: (e: DetailedEntryView, start: string, end: string) => { start: string; end: string };
 }
 
-/** The clock of a time zone and a time format (the viewer's, or on a public page the report's zone). */
-export function entryClock(zone: string, hour12?: boolean): EntryClock {
-  const loc = typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US';
-  const date = new Intl.DateTimeFormat(loc, { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' });
-  const time = new Intl.DateTimeFormat(loc, { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12 });
+/**
+ * The clock of a time zone and the reader's formats (the viewer's profile, or on a public page the
+ * report's zone with ISO order and a 24-hour clock), through core's one formatter.
+ */
+export function entryClock(
+  zone: string,
+  formats: Pick<ClockFormat, 'dateFormat' | 'timeFormat'> = { dateFormat: 'YYYY-MM-DD', timeFormat: '24h' },
+): EntryClock {
+  const f: ClockFormat = { ...formats, timeZone: zone };
+  const date = { format: (d: Date) => formatDayLabel(d, f) };
+  const time = { format: (d: Date) => formatClockTime(d, f) };
   const field = new Intl.DateTimeFormat('en-GB', {
     timeZone: zone,
     hour: '2-digit',

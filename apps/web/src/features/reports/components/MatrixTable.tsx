@@ -3,7 +3,7 @@ import type { MatrixReportView, ReportDimension, ReportMeasure } from '@sundial/
 import { Fragment, useState } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { useMatrix } from '../api';
-import { keyLabel, type MeasureFormatter, periodLabel } from '../format';
+import { type DateOrder, keyLabel, type MeasureFormatter, periodLabel } from '../format';
 import { t } from '../texts';
 import type { ParamPatch } from '../url';
 import { ExpandToggle } from './ExpandToggle';
@@ -18,9 +18,10 @@ export function matrixColumns(
   view: MatrixReportView,
   dimension: ReportDimension,
   days: string[] | null,
+  dates: DateOrder,
 ): MatrixColumn[] {
-  if (dimension === 'day' && days) return days.map((d) => ({ key: d, label: periodLabel('day', d, true) }));
-  return view.columns.map((c) => ({ key: c.key.key ?? '', label: keyLabel(dimension, c.key) }));
+  if (dimension === 'day' && days) return days.map((d) => ({ key: d, label: periodLabel('day', d, dates, true) }));
+  return view.columns.map((c) => ({ key: c.key.key ?? '', label: keyLabel(dimension, c.key, dates) }));
 }
 
 const cell = { whiteSpace: 'nowrap' } as const;
@@ -51,7 +52,7 @@ function Breakdown({
   measure: ReportMeasure;
   format: MeasureFormatter;
 }) {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, me } = useWorkspace();
   const filterKey = `${rowDimension}s`;
   const sub = useMatrix(workspaceId, { ...query, [filterKey]: [rowKey], rows: expand }, [measure]);
   if (!sub.data)
@@ -67,7 +68,7 @@ function Breakdown({
       {sub.data.rows.map((row) => (
         <Table.Tr key={row.key.key ?? '∅'} data-level={1}>
           <Table.Th scope="row" fw={400} c="dimmed" style={{ ...sticky, paddingLeft: 40 }}>
-            {keyLabel(expand, row.key)}
+            {keyLabel(expand, row.key, me.user)}
           </Table.Th>
           {columns.map((c) => (
             <Table.Td key={c.key} ta="right" c="dimmed" style={cell}>
@@ -96,6 +97,7 @@ export function MatrixTable({
   expand,
   query,
   label,
+  dates,
 }: {
   view: MatrixReportView;
   rowDimension: ReportDimension;
@@ -105,6 +107,8 @@ export function MatrixTable({
   expand?: ReportDimension;
   query: ParamPatch;
   label: string;
+  /** How the reader orders day and month (the public page has no reader: ISO order). */
+  dates: DateOrder;
 }) {
   const [open, setOpen] = useState<Set<string>>(new Set());
   const toggle = (key: string) =>
@@ -136,7 +140,7 @@ export function MatrixTable({
         <Table.Tbody>
           {view.rows.map((row) => {
             const key = row.key.key ?? '';
-            const name = keyLabel(rowDimension, row.key);
+            const name = keyLabel(rowDimension, row.key, dates);
             const canOpen = expand !== undefined && row.key.key !== null;
             const isOpen = open.has(key);
             return (

@@ -71,7 +71,7 @@ export function ReportFrame({
   children: ReactNode;
 }) {
   const { today } = useViewerDays();
-  const { hasFeature } = useWorkspace();
+  const { hasFeature, me } = useWorkspace();
   const { filters, dropped, update } = url;
   return (
     <Stack gap="md">
@@ -84,7 +84,7 @@ export function ReportFrame({
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <Group gap="xs" align="baseline">
           <Text fw={600} aria-live="polite" data-testid="report-range">
-            {range ? rangeLabel(range.from, range.to) : '\u00a0'}
+            {range ? rangeLabel(range.from, range.to, me.user) : '\u00a0'}
           </Text>
           {range?.timeZone && (
             <Text size="sm" c="dimmed" data-testid="report-zone">

@@ -1,7 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import type { ReportDimension, ReportGroup, ReportMeasure, ReportMeasures } from '@sundial/core';
 import { useMemo, useState } from 'react';
-import { keyLabel, type MeasureFormatter, measureLabel } from '../format';
+import { type DateOrder, keyLabel, type MeasureFormatter, measureLabel } from '../format';
 import { t } from '../texts';
 import { ExpandToggle } from './ExpandToggle';
 import { Swatch } from './Swatch';
@@ -24,6 +24,7 @@ export function SummaryTable({
   extra = [],
   format,
   label = 'Summary',
+  dates,
 }: {
   groupBy: ReportDimension[];
   groups: ReportGroup[];
@@ -33,6 +34,8 @@ export function SummaryTable({
   format: MeasureFormatter;
   /** The table's accessible name (the report's). */
   label?: string;
+  /** How the reader orders day and month (the public page has no reader: ISO order). */
+  dates: DateOrder;
 }) {
   const heading = groupBy.map((d) => t.dimensions[d]).join(' / ') || t.total;
   // A large Summary (a big team by project and person) opens folded: a row per first-level group, each opened on demand.
@@ -73,7 +76,7 @@ export function SummaryTable({
         <Table.Tbody>
           {rows.map(({ group: g, depth, id, below, open: isOpen }) => {
             const weight = below > 0 ? 600 : 400;
-            const name = keyLabel(g.dimension, g.key);
+            const name = keyLabel(g.dimension, g.key, dates);
             return (
               <Table.Tr
                 key={id}

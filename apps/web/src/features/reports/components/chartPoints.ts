@@ -1,5 +1,5 @@
 import type { ReportDimension, ReportKey } from '@sundial/core';
-import { keyLabel, periodLabel } from '../format';
+import { type DateOrder, keyLabel, periodLabel } from '../format';
 import { t } from '../texts';
 import { daysOf } from '../url';
 import type { ChartPoint, DonutSlice } from './SummaryCharts';
@@ -9,19 +9,24 @@ export function barPoints(
   points: { key: string; seconds: number }[],
   interval: 'day' | 'week' | 'month',
   range: { from: string; to: string },
+  dates: DateOrder,
 ): ChartPoint[] {
   const seconds = new Map(points.map((p) => [p.key, p.seconds]));
   const keys = (interval === 'day' ? daysOf(range.from, range.to) : null) ?? points.map((p) => p.key);
-  return keys.map((key) => ({ label: periodLabel(interval, key, interval === 'day'), seconds: seconds.get(key) ?? 0 }));
+  return keys.map((key) => ({
+    label: periodLabel(interval, key, dates, interval === 'day'),
+    seconds: seconds.get(key) ?? 0,
+  }));
 }
 
 /** The Summary's donut: tracked seconds by its first grouping's groups. */
 export function donutSlices(
   first: ReportDimension | undefined,
   groups: { key: ReportKey; measures: { trackedSeconds?: number } }[],
+  dates: DateOrder,
 ): DonutSlice[] {
   return groups.map((g) => ({
-    label: first ? keyLabel(first, g.key) : t.total,
+    label: first ? keyLabel(first, g.key, dates) : t.total,
     seconds: g.measures.trackedSeconds ?? 0,
     color: g.key.color,
   }));

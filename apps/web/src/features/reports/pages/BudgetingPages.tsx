@@ -14,7 +14,7 @@ import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useSummary } from '../api';
 import { ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { type ExtraColumn, SummaryTable } from '../components/SummaryTable';
-import { keyLabel, useReportFormat } from '../format';
+import { type DateOrder, keyLabel, useReportFormat } from '../format';
 import { t } from '../texts';
 import { readGroupBy } from '../url';
 
@@ -59,7 +59,7 @@ function MoneyExplanation({ kind }: { kind: 'billable' | 'cost' }) {
 }
 
 /** Bars of the groups: every period in order, or the largest groups by the chart's first series. */
-function barsOf(groups: ReportGroup[], dimension: ReportDimension, series: ReportMeasure[]) {
+function barsOf(groups: ReportGroup[], dimension: ReportDimension, series: ReportMeasure[], dates: DateOrder) {
   const first = series[0] ?? 'trackedSeconds';
   const size = (g: ReportGroup) => series.reduce((sum, m) => sum + Math.abs(g.measures[m] ?? 0), 0);
   const chosen = PERIODS.has(dimension)
@@ -68,7 +68,7 @@ function barsOf(groups: ReportGroup[], dimension: ReportDimension, series: Repor
         .filter((g) => size(g) > 0)
         .sort((a, b) => (b.measures[first] ?? 0) - (a.measures[first] ?? 0))
         .slice(0, MAX_BARS);
-  return chosen.map((g) => ({ label: keyLabel(dimension, g.key), measures: g.measures }));
+  return chosen.map((g) => ({ label: keyLabel(dimension, g.key, dates), measures: g.measures }));
 }
 
 /**
@@ -77,7 +77,7 @@ function barsOf(groups: ReportGroup[], dimension: ReportDimension, series: Repor
  * amounts show is the API's answer; without them a money report explains why.
  */
 function BudgetReport({ spec }: { spec: BudgetSpec }) {
-  const { workspaceId, hasFeature } = useWorkspace();
+  const { workspaceId, hasFeature, me } = useWorkspace();
   // Amounts need billing rates (Pro): a money report shows the upgrade prompt in its place.
   const moneyLocked = !hasFeature('billing_rates');
   const url = useReportUrl();
@@ -162,7 +162,7 @@ function BudgetReport({ spec }: { spec: BudgetSpec }) {
                       <MeasureBars
                         key={chart.title('')}
                         title={chart.title(byWord)}
-                        bars={barsOf(data.groups, by, chart.series)}
+                        bars={barsOf(data.groups, by, chart.series, me.user)}
                         series={chart.series}
                         stacked={chart.stacked}
                         colors={chart.colors}
@@ -177,6 +177,7 @@ function BudgetReport({ spec }: { spec: BudgetSpec }) {
                 return (
                   measures.length > 0 && (
                     <SummaryTable
+                      dates={me.user}
                       key={table.label}
                       label={table.label}
                       groupBy={data.groupBy}

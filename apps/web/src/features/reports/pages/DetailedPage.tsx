@@ -59,10 +59,8 @@ function SortHeader({
 /** How rows show an entry's day and times, and read times typed for it, in the viewer's zone and time format. */
 function useEntryClock(): EntryClock {
   const { me } = useWorkspace();
-  return useMemo(
-    () => entryClock(me.user.timeZone, me.user.timeFormat === '12h'),
-    [me.user.timeZone, me.user.timeFormat],
-  );
+  const { timeZone, dateFormat, timeFormat } = me.user;
+  return useMemo(() => entryClock(timeZone, { dateFormat, timeFormat }), [timeZone, dateFormat, timeFormat]);
 }
 
 const TOTAL_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount', 'entryCount'];

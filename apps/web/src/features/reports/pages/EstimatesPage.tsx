@@ -49,7 +49,7 @@ export function BudgetProgress({ item, width = 140 }: { item: EstimateView; widt
  * have a line per month of the range.
  */
 export function EstimatesPage() {
-  const { workspaceId, hasFeature } = useWorkspace();
+  const { workspaceId, hasFeature, me } = useWorkspace();
   const url = useReportUrl();
   const { filters } = url;
   const { today, weekStart } = useViewerDays();
@@ -147,7 +147,7 @@ export function EstimatesPage() {
                           <Text size="sm">{item.type === 'hours' ? t.estimates.hours : t.estimates.fee}</Text>
                         </Table.Td>
                         <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                          {item.month ? periodLabel('month', item.month) : t.estimates.wholeProject}
+                          {item.month ? periodLabel('month', item.month, me.user) : t.estimates.wholeProject}
                         </Table.Td>
                         <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                           {figure(item, item.budget)}

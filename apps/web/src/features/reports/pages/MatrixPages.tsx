@@ -25,7 +25,7 @@ interface MatrixSpec {
 
 /** One matrix report: rows x columns of one measure, with totals; the rows and the measure live in the URL. */
 function MatrixReport({ spec }: { spec: MatrixSpec }) {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, me } = useWorkspace();
   const url = useReportUrl();
   const { params, filters, update } = url;
   const { today, weekStart } = useViewerDays();
@@ -41,7 +41,7 @@ function MatrixReport({ spec }: { spec: MatrixSpec }) {
     spec.expand && FILTERABLE.has(axes.rows) && axes.rows !== spec.expand && axes.columns !== spec.expand
       ? spec.expand
       : undefined;
-  const columns = data ? matrixColumns(data, axes.columns, daysOf(data.range.from, data.range.to)) : [];
+  const columns = data ? matrixColumns(data, axes.columns, daysOf(data.range.from, data.range.to), me.user) : [];
 
   const controls = (
     <>
@@ -85,6 +85,7 @@ function MatrixReport({ spec }: { spec: MatrixSpec }) {
             expand={expand}
             query={query}
             label={spec.label}
+            dates={me.user}
           />
         )}
       </ReportBody>

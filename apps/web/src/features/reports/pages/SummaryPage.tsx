@@ -7,7 +7,7 @@ import { barPoints, donutSlices } from '../components/chartPoints';
 import { GroupByPicker } from '../components/GroupByPicker';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { SummaryTable } from '../components/SummaryTable';
-import { useReportFormat } from '../format';
+import { type DateOrder, useReportFormat } from '../format';
 import { t } from '../texts';
 import { barInterval, CHART_TYPES, type ChartType, readChart, readGroupBy, readMeasures } from '../url';
 
@@ -23,6 +23,7 @@ function useBars(
   interval: 'day' | 'week' | 'month',
   range: { from: string; to: string },
   enabled: boolean,
+  dates: DateOrder,
 ) {
   const bars = useSummary(workspaceId, { ...filters, groupBy: [interval] }, ['trackedSeconds'], enabled);
   return useMemo(
@@ -31,8 +32,9 @@ function useBars(
         (bars.data?.groups ?? []).map((g) => ({ key: g.key.key ?? '', seconds: g.measures.trackedSeconds ?? 0 })),
         interval,
         range,
+        dates,
       ),
-    [bars.data, interval, range],
+    [bars.data, interval, range, dates],
   );
 }
 
@@ -42,7 +44,7 @@ function useBars(
  * grouping.
  */
 export function SummaryReport({ custom = false }: { custom?: boolean }) {
-  const { workspaceId } = useWorkspace();
+  const { workspaceId, me } = useWorkspace();
   const url = useReportUrl();
   const { params, filters, update } = url;
   const { today, weekStart } = useViewerDays();
@@ -58,7 +60,7 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
   const summary = useSummary(workspaceId, { ...filters, groupBy }, asked);
   const showBars = custom ? chart === 'bar' : true;
   const showDonut = custom ? chart === 'donut' : true;
-  const bars = useBars(workspaceId, filters, interval, range, showBars);
+  const bars = useBars(workspaceId, filters, interval, range, showBars, me.user);
   const data = summary.data;
   const shown = data ? measures.filter((m) => data.measures.includes(m)) : measures;
   const first = groupBy[0];
@@ -129,7 +131,7 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
                 <SummaryCharts
                   bars={bars}
                   barsTitle={t.barsBy(t.dimensions[interval].toLowerCase())}
-                  donut={donutSlices(first, data.groups)}
+                  donut={donutSlices(first, data.groups, me.user)}
                   donutTitle={t.donutBy(first ? t.dimensions[first] : t.total)}
                   show={{ bars: showBars, donut: showDonut && !!first }}
                   formatSeconds={format.duration}
@@ -142,6 +144,7 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
               totals={data.totals}
               measures={shown}
               format={format.measure}
+              dates={me.user}
             />
           </Stack>
         )}

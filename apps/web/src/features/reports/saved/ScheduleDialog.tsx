@@ -17,6 +17,9 @@ import {
   Text,
 } from '@mantine/core';
 import {
+  type ClockFormat,
+  formatClockTime,
+  formatDayLabel,
   type ReportScheduleView,
   type SavedReportView,
   SCHEDULE_FORMATS,
@@ -27,7 +30,7 @@ import {
 import { IconAlertTriangle, IconPlayerPause, IconPlayerPlay, IconSend, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { useWorkspace } from '../../../api/session';
+import { useClockFormat, useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useMembers } from '../../team/api';
@@ -35,21 +38,22 @@ import { useReportSchedule, useScheduleAction } from './api';
 import { sch } from './schedule-texts';
 
 const STATE_COLOR = { active: 'green', paused: 'gray', failed: 'red' } as const;
-const HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: `${String(h).padStart(2, '0')}:00` }));
 const MONTH_DAYS = Array.from({ length: 28 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
 const WEEKDAYS = sch.weekdays.map((label, i) => ({ value: String(i), label }));
 
-const when = (iso: string, timeZone: string) =>
-  new Date(iso).toLocaleString(navigator.language || 'en-US', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone,
-    timeZoneName: 'short',
-  });
+/** When a schedule sends, in its own zone on the reader's clock; the zone is named when it is not theirs. */
+const when = (iso: string, timeZone: string, f: ClockFormat) => {
+  const at = { ...f, timeZone };
+  const text = `${formatDayLabel(iso, at, { year: true })} ${formatClockTime(iso, at)}`;
+  return timeZone === f.timeZone ? text : `${text} (${timeZone})`;
+};
+
+/** The hours of a day on the reader's clock ("09:00" or "9:00 AM"). */
+const hoursOn = (timeFormat: string) =>
+  Array.from({ length: 24 }, (_, h) => ({
+    value: String(h),
+    label: formatClockTime(Date.UTC(2000, 0, 1, h), { dateFormat: 'YYYY-MM-DD', timeFormat, timeZone: 'UTC' }),
+  }));
 
 /**
  * "Schedule e-mail" of a saved report: when it goes out (daily, weekly on a day, monthly on a day,
@@ -231,7 +235,7 @@ function ScheduleForm({
           )}
           <Select
             label={sch.hour}
-            data={HOURS}
+            data={hoursOn(me.user.timeFormat)}
             value={hour}
             onChange={(v) => setHour(v ?? '8')}
             allowDeselect={false}
@@ -295,15 +299,18 @@ function ScheduleForm({
 }
 
 function ScheduleState({ schedule }: { schedule: ReportScheduleView }) {
+  const clock = useClockFormat();
   return (
     <Stack gap="xs" aria-label={sch.stateLabel} role="status">
       <Group gap="sm">
         <Badge color={STATE_COLOR[schedule.state]} variant="light">
           {sch.state[schedule.state]}
         </Badge>
-        {schedule.nextRunAt && <Text size="sm">{sch.nextSend(when(schedule.nextRunAt, schedule.timeZone))}</Text>}
+        {schedule.nextRunAt && (
+          <Text size="sm">{sch.nextSend(when(schedule.nextRunAt, schedule.timeZone, clock))}</Text>
+        )}
         <Text size="sm" c="dimmed">
-          {schedule.lastSentAt ? sch.lastSent(when(schedule.lastSentAt, schedule.timeZone)) : sch.neverSent}
+          {schedule.lastSentAt ? sch.lastSent(when(schedule.lastSentAt, schedule.timeZone, clock)) : sch.neverSent}
         </Text>
       </Group>
       {schedule.lastError && (

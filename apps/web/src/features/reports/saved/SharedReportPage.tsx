@@ -13,11 +13,14 @@ import { DetailedTotalsLine } from '../components/DetailedTotals';
 import { LoadMoreFooter } from '../components/LoadMoreFooter';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { SummaryTable } from '../components/SummaryTable';
-import { rangeLabel, reportFormat } from '../format';
+import { type DateOrder, rangeLabel, reportFormat } from '../format';
 import { t } from '../texts';
 import { daysOf } from '../url';
 import { fetchSharedReport } from './api';
 import { st } from './texts';
+
+/** A shared page has no signed-in reader: its days read day before month ("Mon, 23 Nov"). */
+const PUBLIC_DATES: DateOrder = { dateFormat: 'YYYY-MM-DD' };
 
 const SummaryCharts = lazy(() => import('../components/SummaryCharts'));
 type DetailedShare = Extract<SharedReportView['report'], { engine: 'detailed' }>;
@@ -107,7 +110,7 @@ function SharedReport({ shared, linkId, secret }: { shared: SharedReportView; li
         </Text>
       </div>
       <Text fw={600} data-testid="report-range">
-        {rangeLabel(range.from, range.to)}
+        {rangeLabel(range.from, range.to, PUBLIC_DATES)}
       </Text>
       {shared.moneyHidden && (
         <Alert color="gray" variant="light">
@@ -129,6 +132,7 @@ function SharedReport({ shared, linkId, secret }: { shared: SharedReportView; li
                 totals={report.view.totals}
                 measures={report.view.measures}
                 format={format.measure}
+                dates={PUBLIC_DATES}
               />
             </Paper>
           </Stack>
@@ -140,11 +144,12 @@ function SharedReport({ shared, linkId, secret }: { shared: SharedReportView; li
           <MatrixTable
             view={report.view}
             rowDimension={report.rows}
-            columns={matrixColumns(report.view, report.columns, daysOf(range.from, range.to))}
+            columns={matrixColumns(report.view, report.columns, daysOf(range.from, range.to), PUBLIC_DATES)}
             measure={report.view.measures[0] ?? 'trackedSeconds'}
             format={format.measure}
             query={{}}
             label={shared.name}
+            dates={PUBLIC_DATES}
           />
         </Paper>
       )}
@@ -166,7 +171,7 @@ function Empty() {
 function SharedSummaryCharts({ report, format }: { report: SummaryShare; format: Format }) {
   const { view, bars } = report;
   const first = view.groupBy[0];
-  const points = useMemo(() => barPoints(bars.points, bars.interval, view.range), [bars, view.range]);
+  const points = useMemo(() => barPoints(bars.points, bars.interval, view.range, PUBLIC_DATES), [bars, view.range]);
   return (
     <Suspense
       fallback={
@@ -178,7 +183,7 @@ function SharedSummaryCharts({ report, format }: { report: SummaryShare; format:
       <SummaryCharts
         bars={points}
         barsTitle={t.barsBy(t.dimensions[bars.interval].toLowerCase())}
-        donut={donutSlices(first, view.groups)}
+        donut={donutSlices(first, view.groups, PUBLIC_DATES)}
         donutTitle={t.donutBy(first ? t.dimensions[first] : t.total)}
         show={{ bars: true, donut: !!first }}
         formatSeconds={format.duration}

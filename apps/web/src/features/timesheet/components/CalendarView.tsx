@@ -14,7 +14,7 @@ import {
 import { IconLock } from '@tabler/icons-react';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { useDurationFormat } from '../../../api/session';
+import { useClockFormat, useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useCreateEntry, useUpdateEntry } from '../api';
 import { formatShortDay, formatTime } from '../dates';
@@ -87,6 +87,7 @@ export function CalendarView(props: {
   const [editing, setEditing] = useState<TimeEntryView | null>(null);
   const [draft, setDraft] = useState<EntryDraft | null>(null);
   const format = useDurationFormat();
+  const clock = useClockFormat();
   // Every minute: the now-line moves a pixel in a minute and a half.
   const now = useNow(60_000);
   const today = dayKey(now, timeZone);
@@ -177,7 +178,7 @@ export function CalendarView(props: {
         {view.columns.map((c) => (
           <div key={c.day} className={classes.dayHead}>
             <Text size="sm" fw={600}>
-              {formatShortDay(c.day)}
+              {formatShortDay(c.day, clock)}
             </Text>
             <Text size="xs" c="dimmed" ff="monospace" aria-label={`Calendar total ${c.day}`}>
               {formatDuration(c.total, format)}

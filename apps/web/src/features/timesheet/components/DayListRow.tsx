@@ -13,7 +13,7 @@ import {
 import { formatDuration, type TimeEntryView } from '@sundial/core';
 import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { memo, type ReactNode, useEffect, useState } from 'react';
-import { useDurationFormat, useWorkspace } from '../../../api/session';
+import { useClockFormat, useDurationFormat, useWorkspace } from '../../../api/session';
 import { useInPlace } from '../../../components/useInPlace';
 import { useRateSettings } from '../../rates/api';
 import { money } from '../../rates/money';
@@ -46,18 +46,19 @@ export const DayHeader = memo(function DayHeader(props: {
   actions: RowActions;
 }) {
   const format = useDurationFormat();
+  const clock = useClockFormat();
   const { day, selectable, picked } = props;
   return (
     <Group justify="space-between" px="md" py="xs" bg="var(--sundial-color-subtle)">
       <Group gap="sm">
         <Checkbox
-          aria-label={`${t.bulk.selectDay} ${formatDay(day)}`}
+          aria-label={`${t.bulk.selectDay} ${formatDay(day, clock)}`}
           checked={selectable > 0 && picked === selectable}
           indeterminate={picked > 0 && picked < selectable}
           disabled={selectable === 0}
           onChange={(e) => props.actions.onToggleDay(day, e.currentTarget.checked)}
         />
-        <Text fw={600}>{formatDay(day)}</Text>
+        <Text fw={600}>{formatDay(day, clock)}</Text>
       </Group>
       <Text fw={600} ff="monospace" aria-label={`Total of ${day}`}>
         {formatDuration(props.total, format)}

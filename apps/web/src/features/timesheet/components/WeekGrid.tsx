@@ -13,7 +13,7 @@ import {
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { useDurationFormat } from '../../../api/session';
+import { useClockFormat, useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { usePeriodState } from '../../approvals/api';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
@@ -84,6 +84,7 @@ export function WeekGrid(props: {
   // On a phone, or a 1024 px window zoomed to 200%, the grid keeps columns wide enough for
   // "10:30:00" and scrolls sideways in its own frame rather than letting totals run together.
   const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
+  const clock = useClockFormat();
   const grid = useMemo(
     () => gridView(entries, days, { timeZone, rounding: roundingOf(props.settings) }),
     [entries, days, timeZone, props.settings],
@@ -165,7 +166,7 @@ export function WeekGrid(props: {
               <Table.Th w="18%">Project / task</Table.Th>
               {days.map((day) => (
                 <Table.Th key={day} ta="right" px={4}>
-                  {formatShortDay(day)}
+                  {formatShortDay(day, clock)}
                 </Table.Th>
               ))}
               {/* Wide enough for "100:00:00" in the cells' monospace: a total of 10 h or more was cut to "12:00:0". */}

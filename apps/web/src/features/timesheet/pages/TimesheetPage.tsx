@@ -192,7 +192,7 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
             <IconChevronLeft size={16} />
           </ActionIcon>
           <Text fw={500} miw={170} ta="center" aria-label="Week shown">
-            {dayMode ? formatDay(anchor) : formatRange(firstDay, lastDay)}
+            {dayMode ? formatDay(anchor, me.user) : formatRange(firstDay, lastDay, me.user)}
           </Text>
           <ActionIcon variant="default" aria-label={t.next} onClick={() => moveWeek(1)}>
             <IconChevronRight size={16} />
