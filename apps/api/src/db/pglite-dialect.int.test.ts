@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { constraintViolation } from '../platform/errors.js';
 import { type DbHandle, listenerFor, openDb } from './connection.js';
 
@@ -13,29 +13,35 @@ afterEach(() => handle?.close());
 
 // PGlite whatever DATABASE_URL says: run once, in the PGlite run (issue 31: it ran twice).
 describe.skipIf(Boolean(process.env.DATABASE_URL))('the embedded database driver', () => {
+  // One database for the checks that need no fresh one (a PGlite start costs ~6 s of the run: issue
+  // 31); each uses tables of its own. The restart and exit checks below open their own.
+  let shared: DbHandle;
+  beforeAll(() => {
+    shared = openDb({ dataDir: 'memory://' });
+  });
+  afterAll(() => shared?.close());
+
   it("never runs another caller's query inside an open transaction", async () => {
-    handle = openDb({ dataDir: 'memory://' });
-    const { db } = handle;
-    await sql`create table t (n int)`.execute(db);
+    const { db } = shared;
+    await sql`create table isolated (n int)`.execute(db);
     let outside: Promise<unknown> = Promise.resolve();
     await db
       .transaction()
       .execute(async (tx) => {
-        await sql`insert into t values (1)`.execute(tx);
+        await sql`insert into isolated values (1)`.execute(tx);
         // Another request's write, sent while the transaction is open: it must not join it.
-        outside = sql`insert into t values (2)`.execute(db);
+        outside = sql`insert into isolated values (2)`.execute(db);
         await new Promise((resolve) => setTimeout(resolve, 20));
         throw new Error('roll back');
       })
       .catch(() => undefined);
     await outside;
-    const { rows } = await sql<{ n: number }>`select n from t order by n`.execute(db);
+    const { rows } = await sql<{ n: number }>`select n from isolated order by n`.execute(db);
     expect(rows).toEqual([{ n: 2 }]);
   });
 
   it('streams a statement through a cursor in chunks, in a transaction or its own, and lets go when the reader stops', async () => {
-    handle = openDb({ dataDir: 'memory://' });
-    const { db } = handle;
+    const { db } = shared;
     const numbers = (on: Pick<typeof db, 'selectFrom'>) =>
       on
         .selectFrom(sql<{ n: number }>`generate_series(1, ${25}::int)`.as('g'))
@@ -59,23 +65,21 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the embedded database driver
   });
 
   it('runs queries sent at once one after another, each seeing the ones before', async () => {
-    handle = openDb({ dataDir: 'memory://' });
-    const { db } = handle;
-    await sql`create table t (n int)`.execute(db);
+    const { db } = shared;
+    await sql`create table queued (n int)`.execute(db);
     const writes = Array.from({ length: 20 }, () =>
       db.transaction().execute(async (tx) => {
-        const { rows } = await sql<{ c: number }>`select count(*)::int as c from t`.execute(tx);
-        await sql`insert into t values (${rows[0]?.c ?? 0})`.execute(tx);
+        const { rows } = await sql<{ c: number }>`select count(*)::int as c from queued`.execute(tx);
+        await sql`insert into queued values (${rows[0]?.c ?? 0})`.execute(tx);
       }),
     );
     await Promise.all(writes);
-    const { rows } = await sql<{ n: number }>`select n from t order by n`.execute(db);
+    const { rows } = await sql<{ n: number }>`select n from queued order by n`.execute(db);
     expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
   it('keeps the event loop turning while a long statement runs', async () => {
-    handle = openDb({ dataDir: 'memory://' });
-    const { db } = handle;
+    const { db } = shared;
     await sql`select 1`.execute(db);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);
@@ -86,22 +90,20 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the embedded database driver
   });
 
   it("keeps a database error's code and constraint, so the app can name the conflict", async () => {
-    handle = openDb({ dataDir: 'memory://' });
-    const { db } = handle;
-    await sql`create table t (n int constraint t_n_key unique)`.execute(db);
-    await sql`insert into t values (1)`.execute(db);
-    const error = await sql`insert into t values (1)`.execute(db).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: '23505', constraint: 't_n_key', table: 't' });
+    const { db } = shared;
+    await sql`create table uniques (n int constraint t_n_key unique)`.execute(db);
+    await sql`insert into uniques values (1)`.execute(db);
+    const error = await sql`insert into uniques values (1)`.execute(db).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: '23505', constraint: 't_n_key', table: 'uniques' });
     expect(error).toBeInstanceOf(Error);
     const mapped = constraintViolation(error, { t_n_key: { message: 'That number is taken.' } });
     expect(mapped).toMatchObject({ code: 'conflict', message: 'That number is taken.' });
   });
 
   it('returns dates, bytes and big integers as the same types as before', async () => {
-    handle = openDb({ dataDir: 'memory://' });
     const { rows } = await sql<{ at: Date; bytes: Uint8Array; big: unknown; json: unknown }>`
       select ${new Date('2026-01-02T03:04:05Z')}::timestamptz as at, decode('0102', 'hex') as bytes,
-        (2^40)::int8 as big, ${JSON.stringify({ a: [1] })}::jsonb as json`.execute(handle.db);
+        (2^40)::int8 as big, ${JSON.stringify({ a: [1] })}::jsonb as json`.execute(shared.db);
     expect(rows[0]?.at).toEqual(new Date('2026-01-02T03:04:05Z'));
     expect(rows[0]?.bytes).toEqual(new Uint8Array([1, 2]));
     expect(rows[0]?.json).toEqual({ a: [1] });
@@ -109,8 +111,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the embedded database driver
   });
 
   it('delivers NOTIFY to a listener, and stops when it unlistens', async () => {
-    handle = openDb({ dataDir: 'memory://' });
-    const { db } = handle;
+    const { db } = shared;
     const listen = listenerFor(db);
     if (!listen) throw new Error('no listener for the embedded database');
     const payloads: string[] = [];
