@@ -94,11 +94,16 @@ export const TimerBar = memo(function TimerBar(props: {
   const startButton = useRef<HTMLButtonElement>(null);
   const focusSwap = useRef(false);
   const isRunning = Boolean(running);
+  const pending = action.isPending;
   useEffect(() => {
     if (!focusSwap.current) return;
+    // Start shows before the stop's answer is in, disabled while it loads: a disabled button takes no
+    // focus, so wait for it to be enabled (the journey failed on that race under load).
+    const target = (isRunning ? stopButton : startButton).current;
+    if (!target || target.disabled || pending) return;
     focusSwap.current = false;
-    (isRunning ? stopButton : startButton).current?.focus();
-  }, [isRunning]);
+    target.focus();
+  }, [isRunning, pending]);
   const swapsFocus = (e: { currentTarget: Element }) => {
     focusSwap.current = document.activeElement === e.currentTarget;
   };
