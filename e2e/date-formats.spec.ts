@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { shot } from './support/shots';
+import { shotsAtWidths } from './support/shots';
 import { signUpOverHttp, workspaceApi } from './support/users';
 
 // A week in the past, whatever today is: Monday 23 November 2026, one entry 09:00-10:30 UTC.
@@ -26,18 +26,22 @@ test('dates and times follow the profile on every screen', async ({ page }) => {
   await expect(page.getByLabel('Week shown')).toHaveText('Nov 23 – 29, 2026');
   await page.getByLabel('View').getByText('Day list', { exact: true }).click();
   await expect(page.getByText('Mon, Nov 23', { exact: true })).toBeVisible();
-  await expect(page.getByText('9:00 AM – 10:30 AM')).toBeVisible();
-  await shot(page, 'date-formats-us-timesheet');
+  const times = page.getByText('9:00 AM – 10:30 AM', { exact: true });
+  await expect(times).toBeVisible();
+  // The 12-hour times are longer: the column is wide enough for them whole.
+  expect(await times.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await shotsAtWidths(page, 'date-formats-us-timesheet');
 
   const range = `preset=custom&from=${MONDAY}&to=${SUNDAY}`;
   await page.goto(`/homepage/reports/detailed?${range}`);
   const row = page.getByTestId('detailed-row').first();
   await expect(row).toContainText('Mon, Nov 23');
   await expect(row).toContainText('9:00 AM–10:30 AM');
+  await shotsAtWidths(page, 'date-formats-us-detailed');
   await page.goto(`/homepage/reports/summary?${range}&groupBy=day`);
   await expect(page.getByText('Nov 23 – 29, 2026', { exact: true })).toBeVisible();
   await expect(page.getByRole('rowheader', { name: 'Mon, Nov 23' })).toBeVisible();
-  await shot(page, 'date-formats-us-summary');
+  await shotsAtWidths(page, 'date-formats-us-summary');
 
   // Day first on a 24-hour clock: the same screens change with the profile.
   expect((await profile({ dateFormat: 'DD.MM.YYYY', timeFormat: '24h' })).status()).toBe(200);

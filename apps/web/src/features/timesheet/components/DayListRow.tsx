@@ -140,7 +140,11 @@ export const EntryRow = memo(function EntryRow(props: {
         onChange={(next) => actions.onProject(entry.id, next)}
       />
       {lock && <LockMark lock={lock} />}
-      <EntryTimes times={times} onEdit={entry.isRunning || closed ? undefined : () => actions.onEditTimes(entry)} />
+      <EntryTimes
+        times={times}
+        twelveHour={props.timeFormat === '12h'}
+        onEdit={entry.isRunning || closed ? undefined : () => actions.onEditTimes(entry)}
+      />
       {entry.isRunning ? (
         <Text w={80} ta="right" ff="monospace" c="blue" data-testid="running-entry-duration">
           {formatDuration(props.seconds, format)}
@@ -265,9 +269,11 @@ function ProjectCell(props: {
  * The entry's start and end; a click opens the whole entry (date, times, tags, billable) in the
  * entry dialog. A running entry's times only show.
  */
-function EntryTimes({ times, onEdit }: { times: string; onEdit?: () => void }) {
+function EntryTimes({ times, twelveHour, onEdit }: { times: string; twelveHour: boolean; onEdit?: () => void }) {
+  // As wide as the longest times of the clock ("10:30 – 23:45", "10:30 PM – 11:45 PM"): one width for
+  // every row keeps the column straight.
   const text = (
-    <Text size="sm" c="dimmed" w={104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+    <Text size="sm" c="dimmed" w={twelveHour ? 156 : 104} ta="right" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
       {times}
     </Text>
   );
