@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type ConsoleMessage, expect, type Page, type Request, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shot } from './support/shots';
 import { signUpOverHttp } from './support/users';
@@ -98,8 +98,24 @@ async function visitSignedInScreens(page: Page, tag: string): Promise<void> {
   await expect(page.getByRole('dialog', { name: 'Invite people' })).toBeVisible();
   await expectNoSeriousViolations(page, `${tag} users with the invite dialog`);
 
+  // No logo is set: the page must not ask for one (a 404 in every console, issue 30).
+  const failedLoads: string[] = [];
+  const noteFailure = (message: ConsoleMessage) => {
+    if (message.type() === 'error') failedLoads.push(message.text());
+  };
+  const logoAsks: string[] = [];
+  const noteLogo = (request: Request) => {
+    if (request.url().endsWith('/logo')) logoAsks.push(request.url());
+  };
+  page.on('console', noteFailure);
+  page.on('request', noteLogo);
   await page.goto('/homepage/profile');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('No logo', { exact: true })).toBeVisible();
+  page.off('console', noteFailure);
+  page.off('request', noteLogo);
+  expect(logoAsks, 'the profile page asked for a logo the workspace does not have').toEqual([]);
+  expect(failedLoads, 'console errors on the profile page').toEqual([]);
   await expectNoSeriousViolations(page, `${tag} profile`);
   await shot(page, `a11y-${tag}-profile`);
 
@@ -125,6 +141,19 @@ for (const colorScheme of SCHEMES) {
       await page.goto('/loginpage');
       expect(await scheme(page)).toBe(colorScheme);
       await visitAuthPages(page, `${colorScheme}-1440`);
+    });
+
+    test('the public site follows the scheme and has no serious or critical violations', async ({ page }) => {
+      // The site once ignored the scheme the app follows (issue 30): its ground must be the scheme's.
+      for (const path of ['/', '/pricing', '/integrations', '/calculators', '/blog', '/demo']) {
+        await page.goto(path);
+        expect(await scheme(page), path).toBe(colorScheme);
+        const ground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(ground, path).toBe(colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)');
+        await expectNoSeriousViolations(page, `${colorScheme} site ${path}`);
+        if (path === '/' || path === '/pricing')
+          await shot(page, `a11y-${colorScheme}-1440-site${path.replace('/', '-')}`);
+      }
     });
 
     test('every signed-in screen has no serious or critical violations', async ({ page }) => {
