@@ -121,6 +121,31 @@ test.describe('on a phone (375 px)', () => {
 });
 
 test.describe('the shell', () => {
+  test('a long address and workspace name wrap on the welcome page, light and dark', async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    // Sign-up names the person and the workspace after the address: here a long one, unconfirmed.
+    await signUpOverHttp(page.request, newEmail('internationale.handelsgesellschaft.nordrhein.westfalen'));
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto('/homepage/welcome');
+      await expect(page.getByRole('heading', { name: 'Welcome to Sundial' })).toBeVisible();
+      // The confirmation banner wraps the address; its close button stays on the screen.
+      const banner = page.getByTestId('email-banner');
+      await expect(banner).toContainText('internationale.handelsgesellschaft');
+      const dismiss = banner.getByRole('button', { name: 'Dismiss' });
+      const box = await dismiss.boundingBox();
+      expect((box?.x ?? PHONE.width) + (box?.width ?? 0), "the banner's close button is on screen").toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      for (const label of ['Your name', 'Workspace name']) {
+        const field = await page.getByRole('textbox', { name: label }).boundingBox();
+        expect((field?.x ?? PHONE.width) + (field?.width ?? 0), label).toBeLessThanOrEqual(PHONE.width);
+      }
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await shot(page, `mobile-welcome-${colorScheme}`);
+    }
+  });
+
   test('billing prompts are for owners and admins; a member sees only the trial state', async ({ page, browser }) => {
     const ws = await seedOwner(page.request);
     await page.goto('/homepage/timesheet');

@@ -20,7 +20,8 @@ export function EmailBanner({ me }: { me: Me }) {
   return (
     <Alert color="blue" radius={0} py={8} data-testid="email-banner" aria-label="Confirm your e-mail address">
       <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Text size="sm">
+        {/* A long address wraps anywhere (at 375 px it pushed the close button off the screen). */}
+        <Text size="sm" miw={0} style={{ overflowWrap: 'anywhere' }}>
           <strong>Confirm your e-mail address.</strong> We sent a link to {me.user.email}.{' '}
           <Anchor
             component="button"
