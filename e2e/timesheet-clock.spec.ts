@@ -139,7 +139,9 @@ test.describe('timesheet by the clock', () => {
     await openTimesheet(page);
     await page.keyboard.press('2');
     await page.getByRole('button', { name: 'Previous week' }).click();
-    await expect(page.getByLabel('Week shown')).toHaveText(formatRange(monday, shiftDay(monday, 6), { dateFormat: 'YYYY-MM-DD' }));
+    await expect(page.getByLabel('Week shown')).toHaveText(
+      formatRange(monday, shiftDay(monday, 6), { dateFormat: 'YYYY-MM-DD' }),
+    );
     const row = page.getByTestId('grid-row');
     const rowTotal = row.getByRole('cell').last();
     const weekTotal = page.getByRole('columnheader', { name: 'Week total' });
