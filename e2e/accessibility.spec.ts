@@ -3,6 +3,10 @@ import { expectNoSeriousViolations } from './support/axe';
 import { shot } from './support/shots';
 import { signUpOverHttp } from './support/users';
 
+// Its journeys are independent (each signs its own people up) and among the longest: they spread over
+// both workers instead of running one after another in one (issue 31).
+test.describe.configure({ mode: 'parallel' });
+
 const SCHEMES = ['light', 'dark'] as const;
 const scheme = (page: Page) => page.locator('html').getAttribute('data-mantine-color-scheme');
 

@@ -4,6 +4,10 @@ import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
+// Its journeys are independent (each signs its own people up) and among the longest: they spread over
+// both workers instead of running one after another in one (issue 31).
+test.describe.configure({ mode: 'parallel' });
+
 /** From the trial's billing page: Pro, 3 licenses, Annual; a US company's invoice information; to the card form. */
 async function chooseProAndFillInvoiceInformation(page: Page, shots: boolean) {
   await page.goto('/homepage/billing');

@@ -2,6 +2,10 @@ import { expect, test } from '@playwright/test';
 import { shot, shotsAtWidths } from './support/shots';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
+// Its journeys are independent (each signs its own people up) and among the longest: they spread over
+// both workers instead of running one after another in one (issue 31).
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('projects, tasks, clients and tags', () => {
   test('a manager creates a client and a project with nested tasks, edits every section, archives and deletes', async ({
     page,
