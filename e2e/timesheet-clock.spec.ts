@@ -1,6 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { dayKey, shiftDay, weekDays, zonedInstant } from '@sundial/core';
-import { formatRange } from '../apps/web/src/features/timesheet/dates';
+import { dayKey, formatDayRange, shiftDay, weekDays, zonedInstant } from '@sundial/core';
 import { shotsAtWidths } from './support/shots';
 import { confirmAddressOverHttp, newEmail, PASSWORD, workspacePoster } from './support/users';
 
@@ -140,7 +139,7 @@ test.describe('timesheet by the clock', () => {
     await page.keyboard.press('2');
     await page.getByRole('button', { name: 'Previous week' }).click();
     await expect(page.getByLabel('Week shown')).toHaveText(
-      formatRange(monday, shiftDay(monday, 6), { dateFormat: 'YYYY-MM-DD' }),
+      formatDayRange(monday, shiftDay(monday, 6), { dateFormat: 'YYYY-MM-DD' }),
     );
     const row = page.getByTestId('grid-row');
     const rowTotal = row.getByRole('cell').last();

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatCalendarDay,
   formatClockTime,
   formatDate,
   formatDateTime,
   formatDayLabel,
   formatDayRange,
   formatMonthLabel,
+  formatWeekday,
   formatWeekdayTime,
 } from './format.js';
 
@@ -26,6 +28,17 @@ describe('the one date and time formatter', () => {
     expect(formatDate('2026-03-29', { ...berlin('MM/DD/YYYY', '12h'), timeZone: 'Pacific/Auckland' })).toBe(
       '03/29/2026',
     );
+  });
+
+  it("moves a calendar day's digits as the date-fns pattern would write it, for exports' million cells", () => {
+    for (const dateFormat of ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'nonsense'])
+      for (const day of ['2026-01-05', '2026-11-30', '2024-02-29'])
+        expect(formatCalendarDay(day, dateFormat)).toBe(
+          formatDate(new Date(`${day}T12:00:00Z`), { dateFormat, timeFormat: '24h', timeZone: 'UTC' }),
+        );
+    // A wall-clock time's day part ("2026-11-02T09:30:00") reads as its day.
+    expect(formatCalendarDay('2026-11-02T09:30:00', 'DD.MM.YYYY')).toBe('02.11.2026');
+    expect(formatWeekday('2026-11-02')).toBe('Mon');
   });
 
   it('writes times on a 24- or 12-hour clock, midnight and noon included, across a DST change', () => {

@@ -20,12 +20,12 @@ const DATE_PATTERNS: Record<DateFormat, string> = {
   'DD.MM.YYYY': 'dd.MM.yyyy',
 };
 const datePattern = (f: ClockFormat) => DATE_PATTERNS[f.dateFormat as DateFormat] ?? DATE_PATTERNS['YYYY-MM-DD'];
-const timePattern = (f: ClockFormat) => (f.timeFormat === '12h' ? 'h:mm a' : 'HH:mm');
+const timePattern = (f: Pick<ClockFormat, 'timeFormat'>) => (f.timeFormat === '12h' ? 'h:mm a' : 'HH:mm');
 
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** An instant in the person's zone (a calendar day "YYYY-MM-DD" is that day, whatever the zone). */
-function local(when: string | number | Date, f: ClockFormat): Date {
+function local(when: string | number | Date, f: Pick<ClockFormat, 'timeZone'>): Date {
   if (typeof when === 'string' && CALENDAR_DAY.test(when)) {
     const [y, m, d] = when.split('-').map(Number);
     return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
@@ -38,10 +38,32 @@ function local(when: string | number | Date, f: ClockFormat): Date {
  * date format ("27.11.2026", "11/27/2026", ...), their 12- or 24-hour clock and their time zone.
  */
 export const formatDate = (when: string | number | Date, f: ClockFormat): string =>
-  format(local(when, f), datePattern(f));
+  typeof when === 'string' && CALENDAR_DAY.test(when)
+    ? formatCalendarDay(when, f.dateFormat)
+    : format(local(when, f), datePattern(f));
 
-export const formatClockTime = (when: string | number | Date, f: ClockFormat): string =>
-  format(local(when, f), timePattern(f));
+/**
+ * A calendar day "2026-11-02" in a profile's date format ("02.11.2026"), by moving its digits: the
+ * same result as `formatDate` at a fraction of the cost, for exports that write it a million times.
+ */
+export function formatCalendarDay(day: string, dateFormat: string): string {
+  const [y, m, d] = [day.slice(0, 4), day.slice(5, 7), day.slice(8, 10)];
+  switch (dateFormat) {
+    case 'DD/MM/YYYY':
+      return `${d}/${m}/${y}`;
+    case 'MM/DD/YYYY':
+      return `${m}/${d}/${y}`;
+    case 'DD.MM.YYYY':
+      return `${d}.${m}.${y}`;
+    default:
+      return day.slice(0, 10);
+  }
+}
+
+export const formatClockTime = (
+  when: string | number | Date,
+  f: Pick<ClockFormat, 'timeFormat' | 'timeZone'>,
+): string => format(local(when, f), timePattern(f));
 
 export const formatDateTime = (when: string | number | Date, f: ClockFormat): string =>
   format(local(when, f), `${datePattern(f)} ${timePattern(f)}`);
@@ -66,11 +88,14 @@ export function formatDayLabel(
   f: Pick<ClockFormat, 'dateFormat'> & Partial<ClockFormat>,
   { weekday = true, month = true, year = false }: DayLabelParts = {},
 ): string {
-  const date = local(when, { dateFormat: f.dateFormat, timeFormat: '24h', timeZone: f.timeZone ?? 'UTC' });
+  const date = local(when, { timeZone: f.timeZone ?? 'UTC' });
   if (!month) return format(date, weekday ? 'EEE d' : 'd');
   const day = monthFirst(f) ? `MMM d${year ? ', yyyy' : ''}` : `d MMM${year ? ' yyyy' : ''}`;
   return format(date, weekday ? `EEE, ${day}` : day);
 }
+
+/** A calendar day's weekday in words: "Mon". */
+export const formatWeekday = (day: string): string => format(local(day.slice(0, 10), ISO_UTC), 'EEE');
 
 /** A month in words: "Nov 2026". */
 export const formatMonthLabel = (day: string): string => format(local(`${day.slice(0, 7)}-01`, ISO_UTC), 'MMM yyyy');

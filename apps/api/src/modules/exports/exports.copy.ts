@@ -9,7 +9,7 @@ import type { ColumnType, ExportTable } from './exports.table.js';
  * does not). exports.copy.int.test.ts holds the two to the same bytes.
  */
 
-/** to_char patterns of the profile's date formats (formatDay) and time formats (formatClock). */
+/** to_char patterns of the profile's date formats (core's formatCalendarDay) and time formats (formatClock). */
 const DAY_PATTERNS: Record<string, string> = {
   'YYYY-MM-DD': 'YYYY-MM-DD',
   'DD/MM/YYYY': 'DD/MM/YYYY',

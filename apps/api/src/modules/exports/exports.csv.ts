@@ -1,5 +1,6 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
-import { decimalHours, decimalMoney, formatDateTime, formatDay, hms, isDayValue, safeText } from './exports.format.js';
+import { formatCalendarDay } from '@sundial/core';
+import { decimalHours, decimalMoney, formatDateTime, hms, isDayValue, safeText } from './exports.format.js';
 import type { Cell, ColumnType, ExportColumn, ExportTable } from './exports.table.js';
 
 /** A field in quotes, its quotes doubled, when it holds a comma, a quote or a line break (RFC 4180). */
@@ -21,7 +22,8 @@ function textOf(type: ColumnType, table: Formats): (value: string | number) => s
   switch (type) {
     // A date column's cell may be a label too (the totals row's "Total"): only days are formatted.
     case 'date':
-      return (value) => (isDayValue(value) ? formatDay(String(value), table.dateFormat) : safeText(String(value)));
+      return (value) =>
+        isDayValue(value) ? formatCalendarDay(String(value), table.dateFormat) : safeText(String(value));
     case 'datetime':
       return (value) =>
         isDayValue(value) ? formatDateTime(String(value), table.dateFormat, table.timeFormat) : safeText(String(value));

@@ -1,5 +1,6 @@
+import { formatCalendarDay } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
-import { decimalHours, decimalMoney, formatClock, formatDay, hms, localTime, safeText } from './exports.format.js';
+import { decimalHours, decimalMoney, formatClock, hms, localTime, safeText } from './exports.format.js';
 
 describe('export formats', () => {
   it('reads local wall-clock times across DST changes and :45 offsets as Intl does', () => {
@@ -47,8 +48,8 @@ describe('export formats', () => {
   });
 
   it('writes days, clocks, durations and money as a spreadsheet reads them', () => {
-    expect(formatDay('2026-11-02', 'DD.MM.YYYY')).toBe('02.11.2026');
-    expect(formatDay('2026-11-02', 'MM/DD/YYYY')).toBe('11/02/2026');
+    expect(formatCalendarDay('2026-11-02', 'DD.MM.YYYY')).toBe('02.11.2026');
+    expect(formatCalendarDay('2026-11-02', 'MM/DD/YYYY')).toBe('11/02/2026');
     expect(formatClock('2026-11-02T00:05:00', '12h')).toBe('12:05 AM');
     expect(formatClock('2026-11-02T13:05:00', '24h')).toBe('13:05');
     expect(hms(27 * 3600 + 5 * 60 + 9)).toBe('27:05:09');

@@ -1,27 +1,14 @@
 /** How exported values read as text: dates in the viewer's format, durations, money, safe cells. */
 
+import { formatCalendarDay } from '@sundial/core';
+
 /**
  * Whether a date or datetime column's cell holds a day ("2026-11-02…"): the same column also holds
  * labels (the totals row's "Total"), which every writer shows as text.
  */
 export const isDayValue = (value: string | number): boolean => /^\d{4}-\d\d-\d\d/.test(String(value));
 
-/** "2026-11-02" in one of the profile's date formats (YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, DD.MM.YYYY). */
-export function formatDay(day: string, dateFormat: string): string {
-  const [y, m, d] = [day.slice(0, 4), day.slice(5, 7), day.slice(8, 10)];
-  switch (dateFormat) {
-    case 'DD/MM/YYYY':
-      return `${d}/${m}/${y}`;
-    case 'MM/DD/YYYY':
-      return `${m}/${d}/${y}`;
-    case 'DD.MM.YYYY':
-      return `${d}.${m}.${y}`;
-    default:
-      return day;
-  }
-}
-
-/** The same format for a spreadsheet's number format ("dd/mm/yyyy"). */
+/** A profile's date format as a spreadsheet's number format ("dd/mm/yyyy"). */
 export function excelDateFormat(dateFormat: string): string {
   return (
     { 'DD/MM/YYYY': 'dd/mm/yyyy', 'MM/DD/YYYY': 'mm/dd/yyyy', 'DD.MM.YYYY': 'dd.mm.yyyy' }[dateFormat] ?? 'yyyy-mm-dd'
@@ -38,7 +25,7 @@ export function formatClock(local: string, timeFormat: string): string {
 
 /** A local wall-clock time as date and time in the viewer's formats. */
 export const formatDateTime = (local: string, dateFormat: string, timeFormat: string) =>
-  `${formatDay(local.slice(0, 10), dateFormat)} ${formatClock(local, timeFormat)}`;
+  `${formatCalendarDay(local, dateFormat)} ${formatClock(local, timeFormat)}`;
 
 /** Seconds as h:mm:ss ("27:05:09"; negative with a sign). */
 export function hms(seconds: number): string {

@@ -299,6 +299,15 @@ describe('PDF', () => {
     expect(text).toMatch(/\b0 h\b/);
   });
 
+  it("labels a long range's chart by week in the reader's date order", async () => {
+    const query = 'kind=summary&preset=custom&from=2026-10-01&to=2026-11-30&timeZone=UTC&groupBy=project';
+    const text = pdfText((await file(owner, `format=pdf&${query}`)).rawPayload);
+    expect(text).toContain('Tracked time by week');
+    // Day before month for a YYYY-MM-DD reader, as the Summary screen writes it ("Nov 2" for MM/DD/YYYY).
+    expect(text).toContain('2 Nov');
+    expect(text).not.toContain('Nov 2');
+  });
+
   it('lays a month of days out across a landscape page, with the totals the matrix API gives', async () => {
     const month = 'preset=custom&from=2026-11-01&to=2026-11-30&timeZone=UTC&rows=user&columns=day';
     const matrix = await ok(owner, 'GET', `/reports/matrix?${month}&measures=trackedSeconds`);

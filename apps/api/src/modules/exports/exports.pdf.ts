@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { formatMoney } from '@sundial/core';
+import { formatCalendarDay, formatMoney } from '@sundial/core';
 import { heightOf, openPdf, widthOf, writeText } from '../../platform/pdf-fonts.js';
-import { decimalHours, formatClock, formatDateTime, formatDay, hms, isDayValue } from './exports.format.js';
+import { decimalHours, formatClock, formatDateTime, hms, isDayValue } from './exports.format.js';
 import type { Cell, ExportColumn, ExportTable } from './exports.table.js';
 
 const MARGIN = 36;
@@ -24,7 +24,7 @@ function cellText(column: ExportColumn, value: Cell, table: ExportTable, day: Ce
   if ((column.type === 'date' || column.type === 'datetime') && !isDayValue(value)) return String(value);
   switch (column.type) {
     case 'date':
-      return formatDay(String(value), table.dateFormat);
+      return formatCalendarDay(String(value), table.dateFormat);
     case 'datetime':
       // Beside the row's date a time reads as a time; one on another day keeps its date.
       return String(value).slice(0, 10) === day

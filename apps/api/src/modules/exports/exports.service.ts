@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  type ClockFormat,
   DATE_PRESET_LABELS,
   type DetailedEntryView,
   detailedReportQuery,
@@ -7,6 +8,10 @@ import {
   type ExportKind,
   estimatesReportQuery,
   exportQuery,
+  formatCalendarDay,
+  formatDayLabel,
+  formatMonthLabel,
+  formatWeekday,
   type MatrixReportQuery,
   matrixReportQuery,
   measureKind,
@@ -34,7 +39,7 @@ import type { RatesService } from '../rates/rates.service.js';
 import type { DetailedCellColumn, ReportsService } from '../reports/reports.service.js';
 import { sqlCellText } from './exports.copy.js';
 import { csvHeader, csvRecord, writeCopiedCsv, writeCsv } from './exports.csv.js';
-import { formatDay, localTime } from './exports.format.js';
+import { localTime } from './exports.format.js';
 import { writePdf } from './exports.pdf.js';
 import type { Cell, ColumnType, ExportColumn, ExportRow, ExportTable } from './exports.table.js';
 import { writeXlsx } from './exports.xlsx.js';
@@ -155,21 +160,12 @@ function barInterval(from: string, to: string): 'day' | 'week' | 'month' {
   return 'month';
 }
 
-const weekday = (day: string) =>
-  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
-
-/** A bar's label: "2" for a day (its weekday beneath), "Nov 3" for a week, "Nov 2026" for a month. */
-function periodLabel(interval: 'day' | 'week' | 'month', key: string): string {
-  const date = new Date(`${key.slice(0, 10).padEnd(10, '-01')}T12:00:00Z`);
-  const opts = { timeZone: 'UTC' } as const;
+/** A bar's label: "2" for a day (its weekday beneath), "Nov 3" / "3 Nov" for a week, "Nov 2026" for a month. */
+function periodLabel(interval: 'day' | 'week' | 'month', key: string, f: Pick<ClockFormat, 'dateFormat'>): string {
   if (interval === 'day') return String(Number(key.slice(8, 10)));
-  if (interval === 'week') return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', ...opts });
-  return date.toLocaleDateString('en-US', { month: 'short', year: 'numeric', ...opts });
+  if (interval === 'week') return formatDayLabel(key.slice(0, 10), f, { weekday: false });
+  return formatMonthLabel(key);
 }
-
-/** "Mon 2": a day column's short header. */
-const weekdayLabel = (day: string) =>
-  `${new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' })} ${Number(day.slice(8, 10))}`;
 
 const slug = (text: string) =>
   text
@@ -322,7 +318,7 @@ export function createExportsService(deps: {
     const dateFormat = actor.user.date_format;
     const names = await reports.filterNames(actor, q);
     const lines = [
-      `${PRESETS[q.preset]}: ${formatDay(range.from, dateFormat)} – ${formatDay(range.to, dateFormat)} (${range.timeZone})`,
+      `${PRESETS[q.preset]}: ${formatCalendarDay(range.from, dateFormat)} – ${formatCalendarDay(range.to, dateFormat)} (${range.timeZone})`,
     ];
     const named = (kind: string, ids: string[] | undefined) =>
       (ids ?? []).map((id) => names.get(`${kind}:${id}`) ?? 'Unknown').join(', ');
@@ -362,8 +358,8 @@ export function createExportsService(deps: {
     return {
       title: `Tracked time by ${interval}`,
       bars: keys.map((key) => ({
-        label: periodLabel(interval, key),
-        ...(interval === 'day' ? { sub: weekday(key) } : {}),
+        label: periodLabel(interval, key, { dateFormat: actor.user.date_format }),
+        ...(interval === 'day' ? { sub: formatWeekday(key) } : {}),
         seconds: seconds.get(key) ?? 0,
       })),
     };
@@ -404,7 +400,7 @@ export function createExportsService(deps: {
       kind !== 'duration' ? kind : actor.user.duration_format === 'decimal' ? 'hours' : 'duration';
     const columnHeader = (key: ReportKey) =>
       DAY_KEYED.has(q.columns) && key.key !== null
-        ? formatDay(key.key, actor.user.date_format)
+        ? formatCalendarDay(key.key, actor.user.date_format)
         : keyLabel(q.columns, key);
     // Day columns are every day of the range, as on screen (up to two months); other columns those with time.
     const days = q.columns === 'day' ? daysOf(view.range.from, view.range.to) : null;
@@ -416,7 +412,9 @@ export function createExportsService(deps: {
         header: columnHeader(key),
         type,
         width: 11,
-        ...(days && key.key ? { pdfHeader: weekdayLabel(key.key) } : {}),
+        ...(days && key.key
+          ? { pdfHeader: formatDayLabel(key.key, { dateFormat: 'YYYY-MM-DD' }, { month: false }) }
+          : {}),
       })),
       { header: 'Total', type, width: 12 },
     ];

@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { formatDayRange } from '@sundial/core';
 import { IconLock } from '@tabler/icons-react';
 import { useWorkspace } from '../../../api/session';
 import { failed } from '../../../components/notify';
-import { formatRange } from '../../timesheet/dates';
 import { useApprovalAction, usePeriodState } from '../api';
 import { texts } from '../texts';
 
@@ -27,7 +27,7 @@ export function PeriodBar({ workspaceId, userId, day }: { workspaceId: string; u
   return (
     <Group gap="sm" wrap="wrap" data-testid="period-bar">
       <Text size="sm" c="dimmed">
-        {formatRange(period.periodStart, period.periodEnd, me.user)}
+        {formatDayRange(period.periodStart, period.periodEnd, me.user)}
       </Text>
       <Badge variant="light" color={approval ? COLOR[approval.status] : 'gray'} data-testid="period-status">
         {approval ? texts.status[approval.status] : texts.notSubmitted}

@@ -1,13 +1,12 @@
 import { ActionIcon, Alert, Badge, Button, Group, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ApprovalStatus, formatDate, formatDuration } from '@sundial/core';
+import { type ApprovalStatus, formatDate, formatDayRange, formatDuration } from '@sundial/core';
 import { IconChecklist, IconLock, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useClockFormat, useDurationFormat, useWorkspace } from '../../../api/session';
 import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { formatRange } from '../../timesheet/dates';
 import { type ApprovalView, useApprovalAction, useApprovalSettings, useApprovals } from '../api';
 import { ApprovalSettingsModal } from '../components/ApprovalSettingsModal';
 import { RejectModal } from '../components/RejectModal';
@@ -106,7 +105,7 @@ function ApprovalList({ workspaceId, status, canDecide }: { workspaceId: string;
                     <Table.Td>
                       <Text fw={500}>{a.userName}</Text>
                     </Table.Td>
-                    <Table.Td>{formatRange(a.periodStart, a.periodEnd, clock)}</Table.Td>
+                    <Table.Td>{formatDayRange(a.periodStart, a.periodEnd, clock)}</Table.Td>
                     <Table.Td ta="right" ff="monospace">
                       {formatDuration(a.trackedSeconds, durationFormat)}
                     </Table.Td>

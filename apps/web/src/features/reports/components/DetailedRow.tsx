@@ -61,18 +61,10 @@ export function entryClock(
   formats: Pick<ClockFormat, 'dateFormat' | 'timeFormat'> = { dateFormat: 'YYYY-MM-DD', timeFormat: '24h' },
 ): EntryClock {
   const f: ClockFormat = { ...formats, timeZone: zone };
-  const date = { format: (d: Date) => formatDayLabel(d, f) };
-  const time = { format: (d: Date) => formatClockTime(d, f) };
-  const field = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
   return {
-    date: (e) => date.format(new Date(e.start)),
-    span: (e) => `${time.format(new Date(e.start))}–${e.end ? time.format(new Date(e.end)) : t.detailed.running}`,
-    hhmm: (iso) => field.format(new Date(iso)),
+    date: (e) => formatDayLabel(e.start, f),
+    span: (e) => `${formatClockTime(e.start, f)}–${e.end ? formatClockTime(e.end, f) : t.detailed.running}`,
+    hhmm: (iso) => formatClockTime(iso, { timeZone: zone, timeFormat: '24h' }),
     instants: (e, start, end) => {
       const day = dayKey(e.start, zone);
       const from = zonedInstant(day, start, zone);

@@ -52,7 +52,7 @@ const when = (iso: string, timeZone: string, f: ClockFormat) => {
 const hoursOn = (timeFormat: string) =>
   Array.from({ length: 24 }, (_, h) => ({
     value: String(h),
-    label: formatClockTime(Date.UTC(2000, 0, 1, h), { dateFormat: 'YYYY-MM-DD', timeFormat, timeZone: 'UTC' }),
+    label: formatClockTime(Date.UTC(2000, 0, 1, h), { timeFormat, timeZone: 'UTC' }),
   }));
 
 /**
@@ -107,6 +107,7 @@ function ScheduleForm({
   const [userIds, setUserIds] = useState<string[]>(current?.recipientUserIds ?? [me.user.id]);
   const [emails, setEmails] = useState<string[]>(current?.recipientEmails ?? []);
   const zones = useMemo(() => [...new Set(['UTC', timeZone, ...Intl.supportedValuesOf('timeZone')])], [timeZone]);
+  const hours = useMemo(() => hoursOn(me.user.timeFormat), [me.user.timeFormat]);
   const people = useMemo(
     () =>
       members.items
@@ -235,7 +236,7 @@ function ScheduleForm({
           )}
           <Select
             label={sch.hour}
-            data={hoursOn(me.user.timeFormat)}
+            data={hours}
             value={hour}
             onChange={(v) => setHour(v ?? '8')}
             allowDeselect={false}

@@ -3,6 +3,8 @@ import {
   type ClockChange,
   calendarView,
   dayKey,
+  formatClockTime,
+  formatDayLabel,
   formatDuration,
   layoutLanes,
   readableTextColor,
@@ -17,7 +19,6 @@ import { parseApiError } from '../../../api/client';
 import { useClockFormat, useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { useCreateEntry, useUpdateEntry } from '../api';
-import { formatShortDay, formatTime } from '../dates';
 import { useNow } from '../now';
 import { t } from '../texts';
 import classes from './Calendar.module.css';
@@ -144,8 +145,8 @@ export function CalendarView(props: {
             if (Object.keys(fields).length === 0) return failed(error);
             setDraft({
               date: day,
-              from: formatTime(start, timeZone, '24h'),
-              to: formatTime(end, timeZone, '24h'),
+              from: formatClockTime(start, { timeZone, timeFormat: '24h' }),
+              to: formatClockTime(end, { timeZone, timeFormat: '24h' }),
               errors: fields,
             });
           },
@@ -178,7 +179,7 @@ export function CalendarView(props: {
         {view.columns.map((c) => (
           <div key={c.day} className={classes.dayHead}>
             <Text size="sm" fw={600}>
-              {formatShortDay(c.day, clock)}
+              {formatDayLabel(c.day, clock, { month: false })}
             </Text>
             <Text size="xs" c="dimmed" ff="monospace" aria-label={`Calendar total ${c.day}`}>
               {formatDuration(c.total, format)}

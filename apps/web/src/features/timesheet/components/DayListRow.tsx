@@ -10,14 +10,13 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { formatDuration, type TimeEntryView } from '@sundial/core';
+import { formatClockTime, formatDayLabel, formatDuration, type TimeEntryView } from '@sundial/core';
 import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { memo, type ReactNode, useEffect, useState } from 'react';
 import { useClockFormat, useDurationFormat, useWorkspace } from '../../../api/session';
 import { useInPlace } from '../../../components/useInPlace';
 import { useRateSettings } from '../../rates/api';
 import { money } from '../../rates/money';
-import { formatDay, formatTime } from '../dates';
 import { t } from '../texts';
 import layout from './DayList.module.css';
 import { DurationInput } from './DurationInput';
@@ -52,13 +51,13 @@ export const DayHeader = memo(function DayHeader(props: {
     <Group justify="space-between" px="md" py="xs" bg="var(--sundial-color-subtle)">
       <Group gap="sm">
         <Checkbox
-          aria-label={`${t.bulk.selectDay} ${formatDay(day, clock)}`}
+          aria-label={`${t.bulk.selectDay} ${formatDayLabel(day, clock)}`}
           checked={selectable > 0 && picked === selectable}
           indeterminate={picked > 0 && picked < selectable}
           disabled={selectable === 0}
           onChange={(e) => props.actions.onToggleDay(day, e.currentTarget.checked)}
         />
-        <Text fw={600}>{formatDay(day, clock)}</Text>
+        <Text fw={600}>{formatDayLabel(day, clock)}</Text>
       </Group>
       <Text fw={600} ff="monospace" aria-label={`Total of ${day}`}>
         {formatDuration(props.total, format)}
@@ -86,8 +85,8 @@ export const EntryRow = memo(function EntryRow(props: {
   // Locked time shows read-only with its reason instead of taking an edit the API would refuse.
   const lock = entry.lock;
   const closed = closesAll(lock);
-  const times = `${formatTime(entry.start, props.timeZone, props.timeFormat)} – ${
-    entry.end ? formatTime(entry.end, props.timeZone, props.timeFormat) : '…'
+  const times = `${formatClockTime(entry.start, { timeZone: props.timeZone, timeFormat: props.timeFormat })} – ${
+    entry.end ? formatClockTime(entry.end, { timeZone: props.timeZone, timeFormat: props.timeFormat }) : '…'
   }`;
   return (
     <Group

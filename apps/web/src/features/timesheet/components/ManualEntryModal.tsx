@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { dayKey, parseDuration, shiftDay, type TimeEntryView, zonedInstant } from '@sundial/core';
+import { dayKey, formatClockTime, parseDuration, shiftDay, type TimeEntryView, zonedInstant } from '@sundial/core';
 import { IconLock, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useCreateEntry, useDeleteEntries, useRestoreEntries, useUpdateEntry } from '../api';
-import { formatTime } from '../dates';
 import { t } from '../texts';
 import { notifyDeleted } from './DayList';
 import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
@@ -62,8 +61,8 @@ export function ManualEntryModal(props: {
   );
   const [initial] = useState(() => ({
     date: draft?.date ?? dayKey(entry?.start ?? Date.now(), timeZone),
-    from: draft?.from ?? (entry ? formatTime(entry.start, timeZone, '24h') : '09:00'),
-    to: draft?.to ?? (entry?.end ? formatTime(entry.end, timeZone, '24h') : ''),
+    from: draft?.from ?? (entry ? formatClockTime(entry.start, { timeZone, timeFormat: '24h' }) : '09:00'),
+    to: draft?.to ?? (entry?.end ? formatClockTime(entry.end, { timeZone, timeFormat: '24h' }) : ''),
   }));
   const [date, setDate] = useState(initial.date);
   const [from, setFrom] = useState(initial.from);

@@ -2,6 +2,7 @@ import { Box, Button, Group, Paper, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
+  formatDayLabel,
   formatDuration,
   gridRowKey,
   gridView,
@@ -17,7 +18,6 @@ import { useClockFormat, useDurationFormat } from '../../../api/session';
 import { failed } from '../../../components/notify';
 import { usePeriodState } from '../../approvals/api';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
-import { formatShortDay } from '../dates';
 import { t } from '../texts';
 import { roundingOf } from './DayList';
 import { DurationInput } from './DurationInput';
@@ -166,7 +166,7 @@ export function WeekGrid(props: {
               <Table.Th w="18%">Project / task</Table.Th>
               {days.map((day) => (
                 <Table.Th key={day} ta="right" px={4}>
-                  {formatShortDay(day, clock)}
+                  {formatDayLabel(day, clock, { month: false })}
                 </Table.Th>
               ))}
               {/* Wide enough for "100:00:00" in the cells' monospace: a total of 10 h or more was cut to "12:00:0". */}

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useLocalStorage } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { dayBounds, dayKey, gridRowKey, shiftDay, weekDays } from '@sundial/core';
+import { dayBounds, dayKey, formatDayLabel, formatDayRange, gridRowKey, shiftDay, weekDays } from '@sundial/core';
 import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
@@ -39,7 +39,6 @@ import { ManualEntryModal } from '../components/ManualEntryModal';
 import { TimerBar } from '../components/TimerBar';
 import { TimeSettingsModal } from '../components/TimeSettingsModal';
 import { type RowRef, WeekGrid } from '../components/WeekGrid';
-import { formatDay, formatRange } from '../dates';
 import { t } from '../texts';
 import { asWeekStart } from '../warm';
 
@@ -192,7 +191,7 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
             <IconChevronLeft size={16} />
           </ActionIcon>
           <Text fw={500} miw={170} ta="center" aria-label="Week shown">
-            {dayMode ? formatDay(anchor, me.user) : formatRange(firstDay, lastDay, me.user)}
+            {dayMode ? formatDayLabel(anchor, me.user) : formatDayRange(firstDay, lastDay, me.user)}
           </Text>
           <ActionIcon variant="default" aria-label={t.next} onClick={() => moveWeek(1)}>
             <IconChevronRight size={16} />
