@@ -99,6 +99,8 @@ const MAX_KEY_LENGTH = 200;
 const WAITING_CHECKOUT_MS = 30 * 60_000;
 /** How long one being charged does (seconds, unless its process died mid-charge). */
 const PENDING_CHECKOUT_MS = 2 * 60_000;
+/** Rolls a checkout's claim back when the subscription it was priced on changed meanwhile. */
+const PRICED_ON_STALE = new Error('priced on a subscription that has changed');
 const FREE: SubscriptionTerms = { plan: 'free', cycle: 'annual', licenses: 1 };
 
 export const billingServiceMessages = {
@@ -1004,17 +1006,31 @@ export function createBillingService(deps: BillingDeps) {
       // database keeps one open checkout per workspace, and this claim takes it or finds it taken.
       const id = newId();
       const since = Date.now();
-      const claimed = await db.transaction().execute((tx) =>
-        repo.claimCheckout(
-          tx,
-          {
-            ...base,
-            id,
-            ...pendingAttempt(frozen),
-          },
-          { pending: new Date(since - PENDING_CHECKOUT_MS), waiting: new Date(since - WAITING_CHECKOUT_MS) },
-        ),
-      );
+      const priced = JSON.stringify(currentOf(sub));
+      const claimed = await db
+        .transaction()
+        .execute(async (tx) => {
+          const inserted = await repo.claimCheckout(
+            tx,
+            {
+              ...base,
+              id,
+              ...pendingAttempt(frozen),
+            },
+            { pending: new Date(since - PENDING_CHECKOUT_MS), waiting: new Date(since - WAITING_CHECKOUT_MS) },
+          );
+          // The subscription read after the claim (a new statement sees what committed meanwhile): a
+          // checkout that completed between this one's pricing and its claim left no open attempt to
+          // collide with, and this quote would charge the same purchase again (a CI run caught it).
+          if (inserted && JSON.stringify(currentOf(await repo.findSubscription(tx, workspaceId))) !== priced)
+            throw PRICED_ON_STALE;
+          return inserted;
+        })
+        .catch((error: unknown) => {
+          if (error === PRICED_ON_STALE)
+            throw new AppError('checkout_in_progress', m.checkoutJustEnded, { status: 409 });
+          throw error;
+        });
       if (claimed)
         return track(id, async () => {
           const attempt = await repo.findAttempt(db, workspaceId, id);
