@@ -58,8 +58,9 @@ export default defineConfig({
           name: 'int-pglite',
           include: PGLITE_SAMPLE,
           ...intOptions,
-          // The generated bad input as a parity sweep of every route: 200 cases a route run on PostgreSQL.
-          env: { ...intOptions.env, BAD_INPUT_CASES: '25' },
+          // The generated bad input as a parity sweep of every route: 200 cases a route run on PostgreSQL;
+          // the rollups' random writes likewise (60 on PostgreSQL).
+          env: { ...intOptions.env, BAD_INPUT_CASES: '25', ROLLUP_RANDOM_WRITES: '15' },
         },
       },
     ],

@@ -408,8 +408,10 @@ describe('report rollups', () => {
     for (const [name] of weights) for (let tries = 0; tries < 12 && !(await run(name)); tries++);
     await expectRowsEqualRebuild();
     await expectSummariesEqual(new Date());
-    // Then writes at random by weight.
-    for (let i = 0; i < 60; i++) {
+    // Then writes at random by weight: 60 where the whole suite runs, fewer in PGlite's parity sample
+    // (the same triggers on the same engine; vitest.config.ts, issue 31).
+    const randomWrites = Number(process.env.ROLLUP_RANDOM_WRITES ?? 60);
+    for (let i = 0; i < randomWrites; i++) {
       await run(r.pick(bag));
       if (i % 5 === 4) {
         await expectRowsEqualRebuild();
