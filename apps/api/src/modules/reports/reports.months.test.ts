@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CoverPiece, coverOf, partialMonth, wholeMonths } from './reports.repository.js';
+import { type CoverPiece, coverOf, partialMonth, wholeMonths } from './reports.cover.js';
 
 describe('wholeMonths', () => {
   it('finds the whole months of a range and the days around them', () => {
