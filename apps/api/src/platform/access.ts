@@ -1,4 +1,5 @@
 import {
+  type ApprovalSettings,
   type BillingMode,
   can,
   effectivePermissions,
@@ -12,6 +13,9 @@ import {
   workspaceFeatures,
 } from '@sundial/core';
 import type { Db } from '../db/connection.js';
+
+type ApproverRule = ApprovalSettings['approverRule'];
+
 import type { Workspace } from '../db/tables.js';
 import { accessRepository, type ProjectViewer } from './access.repository.js';
 import type { Actor, MembershipWithWorkspace, StoredMembership } from './actor.js';
@@ -64,6 +68,35 @@ export async function reachesTimeOf(db: Db, actor: Actor, userId: string, access
   if (!allows(actor.membership, access === 'view' ? 'time:view_others' : 'time:edit_others')) return false;
   const scope = await othersTimeScope(db, actor);
   return scope === null || scope.has(userId);
+}
+
+// ---- whose periods
+
+/** Whose timesheet periods the actor approves (`approvalScope`). */
+export interface ApprovalScope {
+  /** Everyone's (null) or these people's at most, for a query to start from. */
+  userIds: Set<string> | null;
+  approves: (userId: string) => boolean;
+}
+
+/**
+ * Whose periods the actor approves under the workspace's approver rule. It takes `approvals:review`
+ * (from a built-in or a custom role); owners and admins, and custom roles on their base, approve
+ * everyone's, their own included. Anyone else approves only under `managers_and_admins`, and only
+ * the time they may edit (a manager's people; a custom role that edits everyone's time, everyone's),
+ * never their own.
+ */
+export async function approvalScope(db: Db, actor: Actor, rule: ApproverRule): Promise<ApprovalScope> {
+  const none: ApprovalScope = { userIds: new Set(), approves: () => false };
+  if (!allows(actor.membership, 'approvals:review')) return none;
+  const { role } = actor.membership;
+  if (role === 'owner' || role === 'admin') return { userIds: null, approves: () => true };
+  if (rule === 'admins_only' || !allows(actor.membership, 'time:edit_others')) return none;
+  const people = await othersTimeScope(db, actor);
+  return {
+    userIds: people,
+    approves: (userId) => userId !== actor.userId && (people === null || people.has(userId)),
+  };
 }
 
 // ---- whose money

@@ -246,6 +246,36 @@ describe('who approves', () => {
     });
   });
 
+  it('is also a custom role that reviews approvals and edits others’ time: it lists what it may approve', async () => {
+    // access.ts decides (issue 32): the list once asked the built-in role and showed this reviewer
+    // nothing, while approving one of the same periods worked.
+    const team = await makeTeam();
+    const role = await call('POST', team.w('/roles'), team.owner.cookie, {
+      name: 'Timesheet reviewer',
+      baseRole: 'member',
+      permissions: ['time:track', 'time:view_others', 'time:edit_others', 'approvals:submit', 'approvals:review'],
+    });
+    expect(role.statusCode, role.body).toBe(201);
+    const given = await call('PUT', team.w(`/members/${team.other.userId}/custom-role`), team.owner.cookie, {
+      customRoleId: role.json().id,
+    });
+    expect(given.statusCode, given.body).toBe(204);
+    const theirs = await submit(team, team.member, '2026-09-07');
+    const own = await submit(team, team.other, '2026-09-07');
+    const listed = await call('GET', team.w('/approvals'), team.other.cookie);
+    expect(listed.statusCode, listed.body).toBe(200);
+    // Everyone's periods but their own, as a manager never approves their own.
+    expect(listed.json().items.map((a: { id: string }) => a.id)).toEqual([theirs.id]);
+    const mine = await call('POST', team.w(`/approvals/${own.id}/approve`), team.other.cookie, {});
+    expect(mine.statusCode).toBe(403);
+    const approved = await call('POST', team.w(`/approvals/${theirs.id}/approve`), team.other.cookie, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    // Under admins_only the custom role approves nothing, as a manager does not.
+    const settings = { period: 'week', approverRule: 'admins_only', lockDate: null };
+    expect((await call('PUT', team.w('/approvals/settings'), team.owner.cookie, settings)).statusCode).toBe(200);
+    expect((await call('GET', team.w('/approvals'), team.other.cookie)).json().items).toEqual([]);
+  });
+
   it('answers 404 for another workspace’s approval', async () => {
     const stranger = await signUp(ctx.t.app);
     const theirs = (

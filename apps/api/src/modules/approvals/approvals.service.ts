@@ -8,7 +8,7 @@ import {
   timeLockOf,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { allows, assertCan, assertFeature, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
+import { approvalScope, assertCan, assertFeature, reachesTimeOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
@@ -31,8 +31,6 @@ const CONSTRAINTS: ConstraintTable = {
   approvals_live_period_key: { code: 'period_already_submitted', message: msg.alreadyLive, status: 409 },
 };
 
-const isAdmin = (actor: Actor) => actor.membership.role === 'owner' || actor.membership.role === 'admin';
-
 /**
  * Timesheet approvals (issue 17): submitting a period, approving, rejecting and withdrawing it,
  * the workspace's approval settings and lock date, and the state of one person's period for the
@@ -50,10 +48,7 @@ export function createApprovalsService({
 }) {
   /** Whether the actor approves `userId`'s periods under the workspace's rule. */
   async function approves(tx: Db, actor: Actor, settings: ApprovalSettings, userId: string): Promise<boolean> {
-    if (!allows(actor.membership, 'approvals:review')) return false;
-    if (isAdmin(actor)) return true;
-    if (settings.approverRule === 'admins_only' || userId === actor.userId) return false;
-    return reachesTimeOf(tx, actor, userId, 'edit');
+    return (await approvalScope(tx, actor, settings.approverRule)).approves(userId);
   }
 
   /** The approval, when the actor may see it (their own, or time they may view); 404 otherwise. */
@@ -235,11 +230,9 @@ export function createApprovalsService({
       assertCan(actor, 'approvals:review');
       const workspaceId = actor.membership.workspace.id;
       const settings = await repo.settings(db, workspaceId);
-      let userIds: string[] | null = null;
-      if (!isAdmin(actor)) {
-        userIds = settings.approverRule === 'admins_only' ? [] : [...((await othersTimeScope(db, actor)) ?? [])];
-      }
-      return (await repo.list(db, workspaceId, status, userIds)).map(presentApproval);
+      const scope = await approvalScope(db, actor, settings.approverRule);
+      const rows = await repo.list(db, workspaceId, status, scope.userIds && [...scope.userIds]);
+      return rows.filter((row) => scope.approves(row.user_id)).map(presentApproval);
     },
 
     approve: (actor: Actor, id: string, comment?: string) => decide(actor, id, 'approved', comment),
