@@ -57,9 +57,10 @@ export const outOfTimeScope = () =>
  * Whose time, besides their own, the actor may see and edit: everyone's (null) for owners and
  * admins; a manager's people only, the members of the groups they belong to and those below.
  */
-export async function othersTimeScope(db: Db, actor: Actor): Promise<Set<string> | null> {
-  if (actor.membership.role !== 'manager') return null;
-  return accessRepository.managedUserIds(db, actor.membership.workspace.id, actor.userId);
+export async function othersTimeScope(db: Db, actor: Actor | MemberAccess): Promise<Set<string> | null> {
+  const who = 'membership' in actor ? memberAccessOf(actor) : actor;
+  if (who.role !== 'manager') return null;
+  return accessRepository.managedUserIds(db, who.workspaceId, who.userId);
 }
 
 /** Whether the actor may see (or, with `edit`, change) time of `userId`. */
@@ -86,16 +87,16 @@ export interface ApprovalScope {
  * the time they may edit (a manager's people; a custom role that edits everyone's time, everyone's),
  * never their own.
  */
-export async function approvalScope(db: Db, actor: Actor, rule: ApproverRule): Promise<ApprovalScope> {
+export async function approvalScope(db: Db, actor: Actor | MemberAccess, rule: ApproverRule): Promise<ApprovalScope> {
+  const who = 'membership' in actor ? memberAccessOf(actor) : actor;
   const none: ApprovalScope = { userIds: new Set(), approves: () => false };
-  if (!allows(actor.membership, 'approvals:review')) return none;
-  const { role } = actor.membership;
-  if (role === 'owner' || role === 'admin') return { userIds: null, approves: () => true };
-  if (rule === 'admins_only' || !allows(actor.membership, 'time:edit_others')) return none;
-  const people = await othersTimeScope(db, actor);
+  if (!who.permissions.has('approvals:review')) return none;
+  if (who.role === 'owner' || who.role === 'admin') return { userIds: null, approves: () => true };
+  if (rule === 'admins_only' || !who.permissions.has('time:edit_others')) return none;
+  const people = await othersTimeScope(db, who);
   return {
     userIds: people,
-    approves: (userId) => userId !== actor.userId && (people === null || people.has(userId)),
+    approves: (userId) => userId !== who.userId && (people === null || people.has(userId)),
   };
 }
 
@@ -232,22 +233,60 @@ export function entitledMembership(
   now: Date = new Date(),
 ): MembershipWithWorkspace {
   const features = workspaceFeatures(stored.workspace, now, mode);
-  const role = effectiveRole(stored.role, features);
-  const custom = features.includes('custom_roles') ? (stored.customRole ?? null) : null;
+  const { role, permissions, custom } = inForce(stored, features);
   return {
     ...stored,
     role,
-    permissions: effectivePermissions({
-      role,
-      own: custom?.permissions,
-      groups: stored.groupRolePermissions,
-      features,
-    }),
+    permissions,
     customRole: custom && { id: custom.id, name: custom.name },
     assignedRole: stored.role,
     billing: mode.billing,
     features,
   };
+}
+
+/** The role and permissions in force of a stored role, custom role and group roles under the plan's features. */
+function inForce(
+  stored: Pick<StoredMembership, 'role' | 'customRole' | 'groupRolePermissions'>,
+  features: readonly Feature[],
+) {
+  const role = effectiveRole(stored.role, features);
+  const custom = features.includes('custom_roles') ? (stored.customRole ?? null) : null;
+  const permissions = effectivePermissions({
+    role,
+    own: custom?.permissions,
+    groups: stored.groupRolePermissions,
+    features,
+  });
+  return { role, permissions, custom };
+}
+
+/** Who a member is to an access rule: their workspace, and their role and permissions in force. */
+export interface MemberAccess {
+  workspaceId: string;
+  userId: string;
+  role: Role;
+  permissions: ReadonlySet<Permission>;
+}
+
+const memberAccessOf = ({ membership, userId }: Pick<Actor, 'membership' | 'userId'>): MemberAccess => ({
+  workspaceId: membership.workspace.id,
+  userId,
+  role: membership.role,
+  permissions: membership.permissions,
+});
+
+/**
+ * Another member as the rules see them (not the actor: a job, or whom to notify), from their stored
+ * role, custom role and group roles (`customRoleColumns`) and the workspace's features now.
+ */
+export function memberAccess(
+  workspaceId: string,
+  member: { user_id: string } & Pick<StoredMembership, 'role' | 'customRole' | 'groupRolePermissions'>,
+  features: readonly Feature[],
+): MemberAccess {
+  const { role, permissions } = inForce(member, features);
+  return { workspaceId, userId: member.user_id, role, permissions };
 }
 
 /** Whether the actor's workspace may use the feature now (resolved by `entitledMembership`). */

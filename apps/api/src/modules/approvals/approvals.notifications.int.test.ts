@@ -138,3 +138,49 @@ describe('approval notifications', () => {
     expect(await bell(member)).toHaveLength(memberBell);
   });
 });
+
+describe('approvers with custom roles', () => {
+  it('are told by the permissions in force: a reviewer role is, an admin-based role without review is not', async () => {
+    const boss = await signUp(t.app);
+    const at = (path: string) => `/api/v1/workspaces/${boss.workspaceId}${path}`;
+    const role = async (body: object) => {
+      const created = await call('POST', at('/roles'), boss.cookie, body);
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json().id as string;
+    };
+    const give = async (who: SignedUp, customRoleId: string) => {
+      const given = await call('PUT', at(`/members/${who.userId}/custom-role`), boss.cookie, { customRoleId });
+      expect(given.statusCode, given.body).toBe(204);
+    };
+    // An admin whose role reviews nothing, and a member whose role reviews everyone's time.
+    const finance = await joinWorkspace(t, boss.workspaceId, 'admin');
+    await give(
+      finance,
+      await role({ name: 'Finance', baseRole: 'admin', permissions: ['workspace:view', 'rates:manage'] }),
+    );
+    const reviewer = await joinWorkspace(t, boss.workspaceId, 'member');
+    await give(
+      reviewer,
+      await role({
+        name: 'Reviewer',
+        baseRole: 'member',
+        permissions: ['time:track', 'time:view_others', 'time:edit_others', 'approvals:submit', 'approvals:review'],
+      }),
+    );
+    const worker = await joinWorkspace(t, boss.workspaceId, 'member');
+    const entry = await call('POST', at('/time-entries'), worker.cookie, {
+      start: '2026-11-10T09:00:00Z',
+      end: '2026-11-10T10:00:00Z',
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    expect((await call('POST', at('/approvals'), worker.cookie, { day: '2026-11-10' })).statusCode).toBe(201);
+    await send();
+    for (const approver of [boss, reviewer]) {
+      await inbox.waitFor(approver.email);
+      const notices = (await call('GET', at('/notifications'), approver.cookie)).json().items;
+      expect(notices.map((n: NotificationView) => n.kind)).toEqual(['approval_submitted']);
+    }
+    expect(mailsTo(finance)).toHaveLength(0);
+    expect((await call('GET', at('/notifications'), finance.cookie)).json().items).toEqual([]);
+  });
+});

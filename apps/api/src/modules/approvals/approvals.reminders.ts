@@ -4,7 +4,9 @@ import {
   type BillingMode,
   dayKey,
   formatDuration,
+  type PlanId,
   shiftDay,
+  workspaceFeatures,
   workspaceHasFeature,
 } from '@sundial/core';
 import { z } from 'zod';
@@ -15,6 +17,7 @@ import { approversAmong } from './approvals.approvers.js';
 import {
   type ApprovalRow,
   approvalsRepository,
+  type Member,
   type PeriodOwner,
   remindersRepository as repo,
 } from './approvals.repository.js';
@@ -81,14 +84,14 @@ export function createApprovalReminders({ db, jobs, mailer, publicUrl, billing }
   }
 
   async function remindApprovers(
-    ws: { id: string; name: string },
+    ws: { id: string; name: string; plan: PlanId; trial_ends_at: Date | null },
     settings: ApprovalSettings,
-    members: PeriodOwner[],
+    members: Member[],
     now: Date,
   ) {
     const pending = await repo.pending(db, ws.id, new Date(now.getTime() - PENDING_REMIND_AFTER_MS));
     if (pending.length === 0) return 0;
-    const approvers = await approversAmong(db, ws.id, settings, members);
+    const approvers = await approversAmong(db, ws.id, settings, members, workspaceFeatures(ws, now, billing));
     let sent = 0;
     for (const { person, approves } of approvers) {
       const theirs = pending.filter((a) => approves(a.user_id));

@@ -2,6 +2,8 @@ import { type ApprovalSettings, type ApprovalStatus, DEFAULT_APPROVAL_SETTINGS, 
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/tables.js';
+import type { StoredMembership } from '../../platform/actor.js';
+import { customRoleColumns, customRoleFields } from '../roles/roles.membership-columns.js';
 
 /** An approval as the presenter reads it: its days as YYYY-MM-DD, names and tracked seconds joined. */
 export interface ApprovalRow {
@@ -28,6 +30,9 @@ export interface PeriodOwner {
   email: string;
   name: string;
 }
+
+/** A member as the reminders and the approvers' notices read them. */
+export interface Member extends PeriodOwner, Pick<StoredMembership, 'customRole' | 'groupRolePermissions'> {}
 
 const day = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`;
 
@@ -212,15 +217,17 @@ export const remindersRepository = {
     return db.selectFrom('workspaces').select(['id', 'name', 'plan', 'trial_ends_at']).execute();
   },
 
-  /** Active members with their zone, week start, e-mail and role. */
-  members(db: Db, workspaceId: string): Promise<PeriodOwner[]> {
-    return db
+  /** Active members with their zone, week start, e-mail, role and custom roles (own and their groups'). */
+  async members(db: Db, workspaceId: string): Promise<Member[]> {
+    const rows = await db
       .selectFrom('memberships as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
       .select(['m.user_id', 'm.role', 'm.status', 'u.time_zone', 'u.week_start', 'u.email', 'u.name'])
+      .select([customRoleColumns.ownRole.as('own_role'), customRoleColumns.groupPermissions.as('group_roles')])
       .where('m.workspace_id', '=', workspaceId)
       .where('m.status', '=', 'active')
       .execute();
+    return rows.map(({ own_role, group_roles, ...row }) => ({ ...row, ...customRoleFields(own_role, group_roles) }));
   },
 
   /** Whether the person tracked stopped time in [start, end] (local days of their zone). */

@@ -204,6 +204,7 @@ export function createApprovalsService({
           workspaceId,
           settings,
           await remindersRepository.members(tx, workspaceId),
+          actor.membership.features,
         );
         await notifications.deliver(tx, {
           workspaceId,
