@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
  * The import rules that keep the layers apart (ARCHITECTURE.md, "Rules that keep it sound"):
  * - a module (modules/X) never imports another module's routes or repository: it calls that
  *   module's service;
- * - platform/ is the ground floor: it never imports a feature module.
+ * - platform/ is the ground floor: it never imports a feature module;
+ * - config.ts is below it: reading the settings imports nothing of the app (a ring config ->
+ *   platform -> db -> config once ran through it).
  * Tests are left out: a test may set up its data through any module.
  */
 
@@ -40,7 +42,9 @@ export function importViolations(files: SourceFile[]): string[] {
     const owner = moduleOf(file.path);
     for (const target of importsOf(file)) {
       const targetModule = moduleOf(target);
-      if (file.path.startsWith('platform/') && targetModule) {
+      if (file.path === 'config.ts') {
+        violations.push(`${file.path} -> ${target}: config.ts imports nothing of the app`);
+      } else if (file.path.startsWith('platform/') && targetModule) {
         violations.push(`${file.path} -> ${target}: platform/ never imports a feature module`);
       } else if (owner && targetModule && targetModule !== owner && /\.(routes|repository)\.ts$/.test(target)) {
         violations.push(`${file.path} -> ${target}: call the ${targetModule} service, not its routes or repository`);
@@ -92,6 +96,13 @@ describe('import rules', () => {
       'platform/auth.ts -> modules/users/users.repository.ts: platform/ never imports a feature module',
       'platform/auth.ts -> modules/auth/auth.service.ts: platform/ never imports a feature module',
       'platform/auth.ts -> modules/members/members.service.ts: platform/ never imports a feature module',
+    ]);
+  });
+
+  it('catch config.ts importing anything of the app', () => {
+    const source = ["import { z } from 'zod';", "import { parseSecretsKey } from './platform/secrets.js';"].join('\n');
+    expect(importViolations([{ path: 'config.ts', source }])).toEqual([
+      'config.ts -> platform/secrets.ts: config.ts imports nothing of the app',
     ]);
   });
 });

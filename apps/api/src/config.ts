@@ -3,7 +3,14 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { checkVatId, isCountryCode, isEuCountry } from '@sundial/core';
 import { z } from 'zod';
-import { parseSecretsKey } from './platform/secrets.js';
+
+/** A key from SECRETS_KEY's text: 64 hex digits or 32 bytes in base64/base64url. */
+export function parseSecretsKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  const bytes = Buffer.from(trimmed, 'base64url');
+  return bytes.length === 32 && /^[A-Za-z0-9+/_=-]+$/.test(trimmed) ? bytes : undefined;
+}
 
 const port = z.coerce
   .number({ error: 'must be a number' })

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { createSecretBox, loadSecretsKey, parseSecretsKey } from './secrets.js';
+import { loadConfig, parseSecretsKey } from '../config.js';
+import { createSecretBox, loadSecretsKey } from './secrets.js';
 
 const key = randomBytes(32);
 

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseSecretsKey } from '../config.js';
 import { AppError } from './errors.js';
 
 /**
@@ -58,14 +59,6 @@ export function createSecretBox(key: Buffer, previous: Buffer[] = []): SecretBox
       return tryOpen(key, sealed, context) === undefined;
     },
   };
-}
-
-/** A key from SECRETS_KEY's text: 64 hex digits or 32 bytes in base64/base64url. */
-export function parseSecretsKey(text: string): Buffer | undefined {
-  const trimmed = text.trim();
-  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
-  const bytes = Buffer.from(trimmed, 'base64url');
-  return bytes.length === 32 && /^[A-Za-z0-9+/_=-]+$/.test(trimmed) ? bytes : undefined;
 }
 
 /**
