@@ -28,10 +28,14 @@ export function importsOf(file: SourceFile): string[] {
     const target = match[1] ?? match[2] ?? match[3];
     if (!target?.startsWith('.')) continue;
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), target));
-    found.push(resolved.replace(/\.js$/, '.ts'));
+    // "./x.js" and "./x" (an import without its extension) both name x.ts.
+    found.push(`${resolved.replace(/\.(js|ts)$/, '')}.ts`);
   }
   return found;
 }
+
+/** Values a file passes on from a repository (`export { x } from './x.repository.js'`; types may pass). */
+const REEXPORT = /export\s+(?!type\s)[^;]*?from\s*['"]([^'"]+\.repository(?:\.js)?)['"]/g;
 
 const moduleOf = (p: string) => /^modules\/([^/]+)\//.exec(p)?.[1];
 
@@ -40,6 +44,9 @@ export function importViolations(files: SourceFile[]): string[] {
   const violations: string[] = [];
   for (const file of files) {
     const owner = moduleOf(file.path);
+    if (!file.path.endsWith('.repository.ts'))
+      for (const [, target] of file.source.matchAll(REEXPORT))
+        violations.push(`${file.path} re-exports ${target}: expose operations, not the repository`);
     for (const target of importsOf(file)) {
       const targetModule = moduleOf(target);
       if (file.path === 'config.ts') {
@@ -93,6 +100,7 @@ describe('import rules', () => {
       "import {\n  a,\n  b,\n} from '../modules/members/members.service.js';",
     ].join('\n');
     expect(importViolations([{ path: 'platform/auth.ts', source }])).toEqual([
+      'platform/auth.ts re-exports ../modules/users/users.repository.js: expose operations, not the repository',
       'platform/auth.ts -> modules/users/users.repository.ts: platform/ never imports a feature module',
       'platform/auth.ts -> modules/auth/auth.service.ts: platform/ never imports a feature module',
       'platform/auth.ts -> modules/members/members.service.ts: platform/ never imports a feature module',
@@ -103,6 +111,18 @@ describe('import rules', () => {
     const source = ["import { z } from 'zod';", "import { parseSecretsKey } from './platform/secrets.js';"].join('\n');
     expect(importViolations([{ path: 'config.ts', source }])).toEqual([
       'config.ts -> platform/secrets.ts: config.ts imports nothing of the app',
+    ]);
+  });
+
+  it('catch an import without its extension and a service passing its repository on', () => {
+    const source = [
+      "import { rows } from '../projects/projects.repository';",
+      "export { membersRepository as memberRecords } from './members.repository.js';",
+      "export type { MemberRow } from './members.repository.js';",
+    ].join('\n');
+    expect(importViolations([{ path: 'modules/members/members.service.ts', source }])).toEqual([
+      'modules/members/members.service.ts re-exports ./members.repository.js: expose operations, not the repository',
+      'modules/members/members.service.ts -> modules/projects/projects.repository.ts: call the projects service, not its routes or repository',
     ]);
   });
 });
