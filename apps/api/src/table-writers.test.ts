@@ -26,7 +26,6 @@ const SHARED: Record<string, string[]> = {
   tag_lists: ['imports', 'tags'],
   tags: ['imports', 'tags'],
   tasks: ['imports', 'projects'],
-  time_settings: ['reports', 'tags', 'time-entries'],
   users: ['scim', 'sso', 'users'],
   workspaces: ['members', 'workspaces'],
 };

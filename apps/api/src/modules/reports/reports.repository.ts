@@ -1201,18 +1201,4 @@ export const reportsRepository = {
   /** The workspace's coarse rollups again from report_rollups (report_rollups_coarse_rebuild), in a transaction of its own. */
   rebuildCoarseRollups: (db: Db, workspaceId: string) =>
     db.transaction().execute((tx) => sql`select report_rollups_coarse_rebuild(${workspaceId})`.execute(tx)),
-
-  /**
-   * Marks the rollups ready if no change of the zone or rounding came since `version` (one that
-   * did marked them stale again, and the next run rebuilds them): answers whether it did.
-   */
-  async markRollupsReady(db: Db, workspaceId: string, version: number): Promise<boolean> {
-    const done = await db
-      .updateTable('time_settings')
-      .set({ rollups_ready: true })
-      .where('workspace_id', '=', workspaceId)
-      .where('rollups_version', '=', version)
-      .executeTakeFirst();
-    return Number(done.numUpdatedRows) > 0;
-  },
 };

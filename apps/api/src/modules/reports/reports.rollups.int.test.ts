@@ -5,7 +5,7 @@ import { joinWorkspace, type SignedUp, sendCsv, signUp, useTestApp } from '../..
 import { entitledMembership } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { newId } from '../../platform/ids.js';
-import { type FactsSource, factsSource, reportsRepository } from './reports.repository.js';
+import { type FactsSource, factsSource } from './reports.repository.js';
 import { createReportsService, type ReportsService } from './reports.service.js';
 
 /**
@@ -463,7 +463,7 @@ describe('report rollups', () => {
     expect((await ctx.call('PATCH', `${ws}/time-settings`, owner.cookie, { reportTimeZone: back })).statusCode).toBe(
       200,
     );
-    expect(await reportsRepository.markRollupsReady(ctx.t.db, owner.workspaceId, version)).toBe(false);
+    expect(await ctx.t.app.services.timeEntries.markRollupsReady(owner.workspaceId, version)).toBe(false);
     expect((await rolled.resolve(actor, { ...q, timeZone: back })).rollups).toBe(false);
     // The job rebuilds everyone in the current zone, then they are read again, equal to the entries.
     expect(await rolled.rebuildStaleRollups()).toBe(1);

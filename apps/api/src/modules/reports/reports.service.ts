@@ -202,7 +202,7 @@ const pathOf = (row: LevelRow, depth: number) => {
  */
 export function createReportsService(
   db: Db,
-  timeEntries: Pick<TimeEntriesService, 'setInvoiced'>,
+  timeEntries: Pick<TimeEntriesService, 'setInvoiced' | 'markRollupsReady'>,
   projects: Pick<ProjectsService, 'budgets' | 'workspaceBudgets'>,
   options: { rollups: boolean } = { rollups: true },
 ) {
@@ -648,7 +648,7 @@ export function createReportsService(
         for (const person of await repo.rollupPeople(db, stale.workspace_id))
           await repo.rebuildPersonRollups(db, stale.workspace_id, person);
         await repo.rebuildCoarseRollups(db, stale.workspace_id);
-        if (await repo.markRollupsReady(db, stale.workspace_id, stale.rollups_version)) ready++;
+        if (await timeEntries.markRollupsReady(stale.workspace_id, stale.rollups_version)) ready++;
       }
       return ready;
     },

@@ -214,12 +214,4 @@ export const tagsRepository = {
       .executeTakeFirstOrThrow();
     return row.n;
   },
-
-  async setRequireTag(db: Db, workspaceId: string, value: boolean): Promise<void> {
-    await db
-      .insertInto('time_settings')
-      .values({ workspace_id: workspaceId, require_tag: value, updated_at: new Date() })
-      .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ require_tag: value, updated_at: new Date() }))
-      .execute();
-  },
 };

@@ -257,7 +257,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
     saveSettings(actor: Actor, tagsRequired: boolean) {
       assertCan(actor, 'time:settings');
       return write(actor, async (tx, workspaceId) => {
-        await repo.setRequireTag(tx, workspaceId, tagsRequired);
+        await timeEntries.setRequireTag(tx, workspaceId, tagsRequired);
         await audit(tx, { action: 'time_settings.updated', actorUserId: actor.userId, workspaceId });
         return { tagsRequired };
       });

@@ -648,6 +648,16 @@ export const timeEntriesRepository = {
       .execute();
   },
 
+  async markRollupsReady(db: Db, workspaceId: string, version: number): Promise<boolean> {
+    const done = await db
+      .updateTable('time_settings')
+      .set({ rollups_ready: true })
+      .where('workspace_id', '=', workspaceId)
+      .where('rollups_version', '=', version)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
+  },
+
   // ---- writes other modules ask for through the time-entries service
 
   /**

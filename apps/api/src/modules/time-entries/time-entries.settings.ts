@@ -18,6 +18,19 @@ export function createTimeSettings(db: Db) {
       await repo.seedSettings(tx, workspaceId, ownerUserId);
     },
 
+    /** "Tags required" alone, inside the caller's transaction (the Tags screen saves it; it audits). */
+    async setRequireTag(tx: Db, workspaceId: string, value: boolean): Promise<void> {
+      await repo.upsertSettings(tx, workspaceId, { require_tag: value });
+    },
+
+    /**
+     * Marks the report rollups ready if no change of the zone or rounding came since `version` (one
+     * that did marked them stale again, and the next rebuild runs): answers whether it did.
+     */
+    markRollupsReady(workspaceId: string, version: number): Promise<boolean> {
+      return repo.markRollupsReady(db, workspaceId, version);
+    },
+
     async getSettings(actor: Actor): Promise<TimeSettings> {
       assertCan(actor, 'workspace:view');
       return settingsOf(db, actor.membership.workspace.id);
