@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
 import { type Me, sessionKeys, useLogout, type WorkspaceView } from '../api/session';
-import { ErrorBox } from '../features/auth/components/ErrorBox';
+import { ErrorBox } from '../components/ErrorBox';
 
 const listNames = (names: string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;

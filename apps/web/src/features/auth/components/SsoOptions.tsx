@@ -2,9 +2,9 @@ import { Button, Divider, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { fetchSocialProviders, socialStartUrl, startWorkspaceSso } from '../api';
 import { ssoTargetOf, ssoTexts } from '../sso-target';
-import { ErrorBox } from './ErrorBox';
 
 /**
  * Other ways in on the log-in and sign-up pages: a "Continue with …" button per social provider the

@@ -2,7 +2,7 @@ import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { api, parseApiError } from '../../../api/client';
 import { useSessionMutation } from '../../../api/session';
-import { ErrorBox } from './ErrorBox';
+import { ErrorBox } from '../../../components/ErrorBox';
 
 const useSecondStep = () =>
   useSessionMutation((body: { challenge?: string; code?: string; recoveryCode?: string }) =>

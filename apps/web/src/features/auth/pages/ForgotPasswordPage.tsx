@@ -4,10 +4,10 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import { AuthLayout } from '../../../components/AuthLayout';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { EmailField } from '../../../components/fields';
 import { requestPasswordReset } from '../api';
-import { AuthLayout } from '../components/AuthLayout';
-import { ErrorBox } from '../components/ErrorBox';
 import { Notice } from '../components/Notice';
 
 export function ForgotPasswordPage() {

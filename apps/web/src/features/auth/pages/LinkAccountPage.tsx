@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import { AuthLayout } from '../../../components/AuthLayout';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { fetchLinkRequest, safeNext, useLinkAccount } from '../api';
-import { AuthLayout } from '../components/AuthLayout';
-import { ErrorBox } from '../components/ErrorBox';
 
 /**
  * An identity provider vouched for an address that already has an account: the account's password,

@@ -4,10 +4,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import { AuthLayout } from '../../../components/AuthLayout';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { NewPasswordField } from '../../../components/fields';
 import { checkResetToken, resetPassword } from '../api';
-import { AuthLayout } from '../components/AuthLayout';
-import { ErrorBox } from '../components/ErrorBox';
 
 export function NewPasswordPage() {
   const [params] = useSearchParams();

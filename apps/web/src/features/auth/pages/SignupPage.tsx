@@ -3,10 +3,10 @@ import { messages, signupBody } from '@sundial/core';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import { AuthLayout } from '../../../components/AuthLayout';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { EmailField, NewPasswordField } from '../../../components/fields';
 import { safeNext, useSignup } from '../api';
-import { AuthLayout } from '../components/AuthLayout';
-import { ErrorBox } from '../components/ErrorBox';
 import { SsoOptions } from '../components/SsoOptions';
 
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;

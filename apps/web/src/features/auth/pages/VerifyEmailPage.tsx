@@ -5,9 +5,9 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { sessionKeys } from '../../../api/session';
+import { AuthLayout } from '../../../components/AuthLayout';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { verifyEmail } from '../api';
-import { AuthLayout } from '../components/AuthLayout';
-import { ErrorBox } from '../components/ErrorBox';
 import { Notice } from '../components/Notice';
 
 /** The link e-mailed at sign-up: opening it confirms the address (once; a query, so it is sent once per page). */

@@ -1,6 +1,6 @@
 import { Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Swatch } from '../../reports/components/Swatch';
+import { Swatch } from '../../../components/Swatch';
 
 export interface TopItem {
   key: string;

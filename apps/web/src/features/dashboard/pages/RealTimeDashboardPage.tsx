@@ -4,7 +4,7 @@ import { IconPointFilled } from '@tabler/icons-react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { Swatch } from '../../reports/components/Swatch';
+import { Swatch } from '../../../components/Swatch';
 import { useReportFormat } from '../../reports/format';
 import { useMembers } from '../../timesheet/api';
 import { useDashboardSummary, useLatestEntries, useLiveTime, useRunningTimers } from '../api';

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
-import { ErrorBox } from '../../auth/components/ErrorBox';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { useRenameWorkspace, useUpdateProfile } from '../api';
 
 const texts = {

@@ -1,9 +1,9 @@
 import { Anchor, Badge, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { Swatch } from '../../../components/Swatch';
 import { useEstimates } from '../api';
 import { BudgetProgress, useEstimateFormat } from '../pages/EstimatesPage';
 import { t } from '../texts';
-import { Swatch } from './Swatch';
 
 const ESTIMATES = '/homepage/reports/estimates?preset=thisMonth';
 

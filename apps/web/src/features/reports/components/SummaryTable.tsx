@@ -1,10 +1,10 @@
 import { Table, Text } from '@mantine/core';
 import type { ReportDimension, ReportGroup, ReportMeasure, ReportMeasures } from '@sundial/core';
 import { useMemo, useState } from 'react';
+import { Swatch } from '../../../components/Swatch';
 import { type DateOrder, keyLabel, type MeasureFormatter, measureLabel } from '../format';
 import { t } from '../texts';
 import { ExpandToggle } from './ExpandToggle';
-import { Swatch } from './Swatch';
 import { countGroups, FOLD_ABOVE, summaryRows } from './summaryRows';
 
 /** A column computed from a row's figures (margin %, say), after the measures. */

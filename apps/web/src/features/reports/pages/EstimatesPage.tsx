@@ -3,10 +3,10 @@ import { type EstimateView, resolvePreset } from '@sundial/core';
 import { IconTargetArrow } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { Swatch } from '../../../components/Swatch';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useEstimates } from '../api';
 import { ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
-import { Swatch } from '../components/Swatch';
 import { periodLabel, useReportFormat } from '../format';
 import { t } from '../texts';
 

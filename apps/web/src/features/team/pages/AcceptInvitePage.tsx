@@ -5,9 +5,9 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { sessionKeys, useLogout, useMe } from '../../../api/session';
+import { AuthLayout } from '../../../components/AuthLayout';
+import { ErrorBox } from '../../../components/ErrorBox';
 import { NewPasswordField } from '../../../components/fields';
-import { AuthLayout } from '../../auth/components/AuthLayout';
-import { ErrorBox } from '../../auth/components/ErrorBox';
 import { acceptInvite, fetchInvitePreview, type InvitePreview } from '../api';
 
 /** The page behind the e-mailed invitation link: join, creating the account when needed. */

@@ -1,8 +1,8 @@
 import { Anchor, Box, Container, Group, Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Logo } from '../../../components/Logo';
 import classes from './AuthLayout.module.css';
+import { Logo } from './Logo';
 
 interface AuthLayoutProps {
   children: ReactNode;
