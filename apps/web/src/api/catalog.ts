@@ -1,6 +1,14 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import type { PickerProjectView, ProjectPickerView, TagListView } from '@sundial/core';
+import {
+  PICKER_MAX_IDS,
+  type PickerProjectView,
+  type ProjectPickerView,
+  type TagListView,
+  type TagView,
+  type TaskView,
+} from '@sundial/core';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api } from './client';
 
 /**
@@ -126,3 +134,44 @@ export const tagListsQuery = (w: string, archived: boolean) =>
     staleTime: 10_000,
   });
 export const useTagLists = (w: string, archived: boolean) => useQuery(tagListsQuery(w, archived));
+
+export type PickerProject = Omit<PickerProjectView, 'tasks'>;
+export type PickerTask = TaskView;
+export type PickerTag = TagView;
+
+/**
+ * Projects, their tasks and tags for pickers and row names, read through the same keys as the
+ * Projects and Tags pages, so what those change shows here at once. At most three requests
+ * whatever the number of projects: the first picker answer (up to 300 projects), the tags, and,
+ * only when the first answer is not complete, the projects `namedProjectIds` (the shown entries
+ * and the timer) need that it left out. Projects a picker's search found join them. Empty while
+ * loading or when those APIs refuse.
+ */
+export function usePickers(w: string, namedProjectIds: (string | null)[] = []) {
+  const picker = useProjectPicker(w);
+  const tagLists = useTagLists(w, false);
+  const found = useProjectPickerFound(w);
+  const firstItems = picker.data?.items;
+  const complete = picker.data?.complete ?? true;
+  const wantedKey = [...new Set(namedProjectIds.filter((id): id is string => id !== null))].sort().join(',');
+  const missing = useMemo(() => {
+    const loaded = new Set((firstItems ?? []).map((p) => p.id));
+    return wantedKey
+      .split(',')
+      .filter((id) => id !== '' && !loaded.has(id))
+      .slice(0, PICKER_MAX_IDS);
+  }, [firstItems, wantedKey]);
+  const named = useProjectPickerByIds(w, missing, !complete);
+  const namedItems = complete ? undefined : named.data?.items;
+  const foundItems = complete ? undefined : found.data;
+  const listItems = tagLists.data?.items;
+  const data = useMemo(() => {
+    if (!firstItems && !listItems) return undefined;
+    const items = mergePickerProjects([firstItems ?? [], namedItems ?? [], foundItems ?? []]);
+    const projects = items.map(({ tasks: _tasks, ...project }) => project);
+    const tasks = items.flatMap((p) => p.tasks);
+    const tags = (listItems ?? []).flatMap((l) => l.tags).filter((t) => !t.archived);
+    return { projects, tasks, tags, complete, workspaceId: w };
+  }, [firstItems, namedItems, foundItems, listItems, complete, w]);
+  return { data };
+}

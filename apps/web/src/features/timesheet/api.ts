@@ -4,27 +4,16 @@ import {
   type BulkUpdateTimeEntriesBody,
   type CreateTimeEntryBody,
   dayBounds,
-  PICKER_MAX_IDS,
-  type PickerProjectView,
   type ProjectSuggestionView,
   type StartTimerBody,
-  type TagView,
-  type TaskView,
   type TimeEntryView,
   type TimeSettings,
-  type TimesheetPersonView,
   type UpdateTimeEntryBody,
 } from '@sundial/core';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import {
-  mergePickerProjects,
-  useProjectPicker,
-  useProjectPickerByIds,
-  useProjectPickerFound,
-  useTagLists,
-} from '../../api/catalog';
+import { useEffect } from 'react';
 import { api } from '../../api/client';
+import { patchTimeEntry, timeKeys } from '../../api/time';
 
 /** A retried start, stop or create happens once. */
 const once = { idempotencyKey: true } as const;
@@ -32,13 +21,6 @@ const once = { idempotencyKey: true } as const;
 export type { TimeEntryView };
 
 const ws = (w: string) => `/workspaces/${w}`;
-
-export const timeKeys = {
-  all: (w: string) => ['time', w] as const,
-  entries: (w: string, userId: string, from: string, to: string) => ['time', w, 'entries', userId, from, to] as const,
-  timer: (w: string, userId: string) => ['time', w, 'timer', userId] as const,
-  settings: (w: string) => ['time', w, 'settings'] as const,
-};
 
 /** Every entry of the user touching the local days first..last (inclusive). */
 export function entriesQuery(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
@@ -66,60 +48,6 @@ export const timerQuery = (w: string, userId: string) =>
     queryFn: () => api<{ entry: TimeEntryView | null }>('GET', `${ws(w)}/timer?userId=${userId}`),
   });
 export const useTimer = (w: string, userId: string) => useQuery(timerQuery(w, userId));
-
-export const timeSettingsQuery = (w: string) =>
-  queryOptions({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
-export const useTimeSettings = (w: string) => useQuery(timeSettingsQuery(w));
-
-export type PickerProject = Omit<PickerProjectView, 'tasks'>;
-export type PickerTask = TaskView;
-export type PickerTag = TagView;
-export type Member = TimesheetPersonView;
-
-/**
- * Projects, their tasks and tags for pickers and row names, read through the same keys as the
- * Projects and Tags pages, so what those change shows here at once. At most three requests
- * whatever the number of projects: the first picker answer (up to 300 projects), the tags, and,
- * only when the first answer is not complete, the projects `namedProjectIds` (the shown entries
- * and the timer) need that it left out. Projects a picker's search found join them. Empty while
- * loading or when those APIs refuse.
- */
-export function usePickers(w: string, namedProjectIds: (string | null)[] = []) {
-  const picker = useProjectPicker(w);
-  const tagLists = useTagLists(w, false);
-  const found = useProjectPickerFound(w);
-  const firstItems = picker.data?.items;
-  const complete = picker.data?.complete ?? true;
-  const wantedKey = [...new Set(namedProjectIds.filter((id): id is string => id !== null))].sort().join(',');
-  const missing = useMemo(() => {
-    const loaded = new Set((firstItems ?? []).map((p) => p.id));
-    return wantedKey
-      .split(',')
-      .filter((id) => id !== '' && !loaded.has(id))
-      .slice(0, PICKER_MAX_IDS);
-  }, [firstItems, wantedKey]);
-  const named = useProjectPickerByIds(w, missing, !complete);
-  const namedItems = complete ? undefined : named.data?.items;
-  const foundItems = complete ? undefined : found.data;
-  const listItems = tagLists.data?.items;
-  const data = useMemo(() => {
-    if (!firstItems && !listItems) return undefined;
-    const items = mergePickerProjects([firstItems ?? [], namedItems ?? [], foundItems ?? []]);
-    const projects = items.map(({ tasks: _tasks, ...project }) => project);
-    const tasks = items.flatMap((p) => p.tasks);
-    const tags = (listItems ?? []).flatMap((l) => l.tags).filter((t) => !t.archived);
-    return { projects, tasks, tags, complete, workspaceId: w };
-  }, [firstItems, namedItems, foundItems, listItems, complete, w]);
-  return { data };
-}
-
-/** The people whose timesheet the user may open: everyone for owners and admins, a manager's people. */
-export const membersQuery = (w: string) =>
-  queryOptions({
-    queryKey: ['time-members', w],
-    queryFn: () => api<{ items: Member[] }>('GET', `${ws(w)}/time-entries/people`),
-  });
-export const useMembers = (w: string, enabled: boolean) => useQuery({ ...membersQuery(w), enabled });
 
 export type Suggestion = ProjectSuggestionView;
 
@@ -178,9 +106,6 @@ export function useCreateEntry(w: string) {
 }
 
 /** The one write of an entry's fields and times (PATCH /time-entries/:id), for the timesheet and the reports. */
-export const patchTimeEntry = (w: string, id: string, body: UpdateTimeEntryBody) =>
-  api<TimeEntryView>('PATCH', `${ws(w)}/time-entries/${id}`, body);
-
 type EntryList = { items: TimeEntryView[] };
 type Snapshot = [readonly unknown[], unknown][];
 

@@ -1,8 +1,10 @@
 import { can, dayKey, type WeekStart, weekDays } from '@sundial/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { projectPickerQuery, tagListsQuery } from '../../api/catalog';
+import { membersQuery } from '../../api/people';
 import { currentWorkspace, type Me } from '../../api/session';
-import { entriesQuery, membersQuery, timerQuery, timeSettingsQuery } from './api';
+import { timeSettingsQuery } from '../../api/time';
+import { entriesQuery, timerQuery } from './api';
 
 export const asWeekStart = (value: string): WeekStart =>
   value === 'sunday' || value === 'saturday' ? value : 'monday';

@@ -1,11 +1,11 @@
 import { Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import { useMembers } from '../../../api/people';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { BudgetWatch } from '../../reports';
 import { useReportFormat } from '../../reports/format';
-import { useMembers } from '../../timesheet/api';
 import { useDashboardSummary, useRunningTimers } from '../api';
 import { t } from '../texts';
 import { RunningDuration, useNow } from './RunningDuration';

@@ -2,11 +2,11 @@ import { Badge, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@manti
 import { formatWeekdayTime } from '@sundial/core';
 import { IconPointFilled } from '@tabler/icons-react';
 import { parseApiError } from '../../../api/client';
+import { useMembers } from '../../../api/people';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { Swatch } from '../../../components/Swatch';
 import { useReportFormat } from '../../reports/format';
-import { useMembers } from '../../timesheet/api';
 import { useDashboardSummary, useLatestEntries, useLiveTime, useRunningTimers } from '../api';
 import { RunningDuration, useNow } from '../components/RunningDuration';
 import { t } from '../texts';

@@ -1,7 +1,7 @@
 import { type ComboboxParsedItem, MultiSelect, type OptionsFilter, Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import type { PickerProject, PickerTag, PickerTask } from '../../../api/catalog';
 import { useProjectPickerSearch } from '../../../api/catalog';
-import type { PickerProject, PickerTag, PickerTask } from '../api';
 import { t } from '../texts';
 
 export interface Pickers {

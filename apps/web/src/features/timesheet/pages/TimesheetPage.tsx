@@ -18,20 +18,14 @@ import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } f
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { usePickers } from '../../../api/catalog';
 import { api, parseApiError } from '../../../api/client';
+import { useMembers } from '../../../api/people';
 import { type Me, useWorkspace } from '../../../api/session';
+import { useTimeSettings } from '../../../api/time';
 import { failed } from '../../../components/notify';
 import { PeriodBar } from '../../approvals/components/PeriodBar';
-import {
-  type TimeEntryView,
-  useEntries,
-  useLiveEntries,
-  useMembers,
-  usePickers,
-  useTimer,
-  useTimerAction,
-  useTimeSettings,
-} from '../api';
+import { type TimeEntryView, useEntries, useLiveEntries, useTimer, useTimerAction } from '../api';
 import { CalendarView } from '../components/CalendarView';
 import { DayList } from '../components/DayList';
 import { HelpDialog } from '../components/HelpDialog';

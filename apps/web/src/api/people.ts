@@ -1,0 +1,13 @@
+import type { TimesheetPersonView } from '@sundial/core';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './client';
+
+export type Member = TimesheetPersonView;
+
+/** The people whose timesheet the user may open: everyone for owners and admins, a manager's people. */
+export const membersQuery = (w: string) =>
+  queryOptions({
+    queryKey: ['time-members', w],
+    queryFn: () => api<{ items: Member[] }>('GET', `/workspaces/${w}/time-entries/people`),
+  });
+export const useMembers = (w: string, enabled: boolean) => useQuery({ ...membersQuery(w), enabled });

@@ -1,0 +1,24 @@
+import type { TimeEntryView, TimeSettings, UpdateTimeEntryBody } from '@sundial/core';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './client';
+
+/**
+ * Time entries' keys, the workspace's time settings and the one write of an entry, read and made by
+ * the timesheet, the reports and the dashboards alike.
+ */
+
+const ws = (w: string) => `/workspaces/${w}`;
+
+export const timeKeys = {
+  all: (w: string) => ['time', w] as const,
+  entries: (w: string, userId: string, from: string, to: string) => ['time', w, 'entries', userId, from, to] as const,
+  timer: (w: string, userId: string) => ['time', w, 'timer', userId] as const,
+  settings: (w: string) => ['time', w, 'settings'] as const,
+};
+
+export const timeSettingsQuery = (w: string) =>
+  queryOptions({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
+export const useTimeSettings = (w: string) => useQuery(timeSettingsQuery(w));
+
+export const patchTimeEntry = (w: string, id: string, body: UpdateTimeEntryBody) =>
+  api<TimeEntryView>('PATCH', `${ws(w)}/time-entries/${id}`, body);
