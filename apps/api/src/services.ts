@@ -228,7 +228,7 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
     twoFactor,
     accountSessions: createAccountSessionsService({ db, sessions }),
     profile: createProfileService({ db, workspaces }),
-    members: createMembersService({ db, billing: config.billing }),
+    members: createMembersService({ db, billing: config.billing, workspaces }),
     groups: createGroupsService({ db }),
     approvals: createApprovalsService({ db, notifications, publicUrl: config.publicUrl }),
     approvalReminders,

@@ -27,7 +27,6 @@ const SHARED: Record<string, string[]> = {
   tags: ['imports', 'tags'],
   tasks: ['imports', 'projects'],
   users: ['scim', 'sso', 'users'],
-  workspaces: ['members', 'workspaces'],
 };
 
 interface SourceFile {

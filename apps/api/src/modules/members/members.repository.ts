@@ -187,12 +187,4 @@ export const membersRepository = {
     const rows = await direct.union(viaGroups).union(owned).orderBy('name').execute();
     return rows.flatMap((r) => (r.userId ? [{ userId: r.userId, projectId: r.projectId, name: r.name }] : []));
   },
-
-  async updateSettings(db: Db, workspaceId: string, changes: { hide_disabled_users: boolean }): Promise<void> {
-    await db
-      .updateTable('workspaces')
-      .set({ ...changes, updated_at: new Date() })
-      .where('id', '=', workspaceId)
-      .execute();
-  },
 };

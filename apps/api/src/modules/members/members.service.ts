@@ -11,6 +11,7 @@ import { assertCan, assertFeature, assertSeatsAfterChange, seatUsage } from '../
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, constraintViolation, forbidden, notFound } from '../../platform/errors.js';
+import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { type MemberView, presentMember } from './members.presenter.js';
 import { type MemberRow, membersRepository } from './members.repository.js';
 
@@ -38,10 +39,13 @@ const MEMBER_CONSTRAINTS: ConstraintTable = {
 export function createMembersService({
   db,
   billing = { billing: true },
+  workspaces,
 }: {
   db: Db;
   /** The operator's BILLING switch: seat limits apply only when plans are sold. */
   billing?: BillingMode;
+  /** The workspace's own row is the workspaces module's to write. */
+  workspaces: Pick<WorkspacesService, 'setHideDisabledUsers'>;
 }) {
   const workspaceOf = (actor: Actor) => actor.membership.workspace.id;
 
@@ -294,7 +298,7 @@ export function createMembersService({
       assertCan(actor, 'workspace:update');
       const workspaceId = workspaceOf(actor);
       await db.transaction().execute(async (tx) => {
-        await membersRepository.updateSettings(tx, workspaceId, { hide_disabled_users: changes.hideDisabledUsers });
+        await workspaces.setHideDisabledUsers(tx, workspaceId, changes.hideDisabledUsers);
         await audit(tx, {
           action: 'workspace.team_settings_updated',
           actorUserId: actor.userId,

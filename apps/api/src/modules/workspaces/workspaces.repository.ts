@@ -142,6 +142,14 @@ export const workspacesRepository = {
     return rows.map(toMembership);
   },
 
+  async setHideDisabledUsers(db: Db, workspaceId: string, value: boolean): Promise<void> {
+    await db
+      .updateTable('workspaces')
+      .set({ hide_disabled_users: value, updated_at: new Date() })
+      .where('id', '=', workspaceId)
+      .execute();
+  },
+
   async rename(db: Db, workspaceId: string, name: string): Promise<Workspace> {
     return db
       .updateTable('workspaces')

@@ -136,6 +136,11 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds, mode: Bil
       });
     },
 
+    /** The Users screen's "hide disabled users", inside the caller's transaction (members audits it). */
+    setHideDisabledUsers(tx: Db, workspaceId: string, value: boolean): Promise<void> {
+      return workspacesRepository.setHideDisabledUsers(tx, workspaceId, value);
+    },
+
     /** Which of these workspaces have a logo (the workspace view says so, so the app asks only then). */
     withLogo(workspaceIds: readonly string[]): Promise<Set<string>> {
       return workspacesRepository.withLogo(db, workspaceIds);
