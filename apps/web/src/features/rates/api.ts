@@ -8,17 +8,11 @@ import type {
   ReapplyRatesBody,
   UpdateRateSettingsBody,
 } from '@sundial/core';
-import { DEFAULT_RATE_SETTINGS } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { rateKeys } from '../../api/rates';
 
 export type { RateSettings, RateTarget, RateView, ReapplyPreview };
-
-export const rateKeys = {
-  all: (ws: string) => ['rates', ws] as const,
-  settings: (ws: string) => ['rates', ws, 'settings'] as const,
-  history: (ws: string, t: RateTarget) => ['rates', ws, 'history', t] as const,
-};
 
 const base = (ws: string) => `/workspaces/${ws}/rates`;
 
@@ -28,15 +22,6 @@ function targetQuery(t: RateTarget): string {
   if (t.projectId) q.set('projectId', t.projectId);
   if (t.taskId) q.set('taskId', t.taskId);
   return q.toString();
-}
-
-/** The workspace's currency and money visibility (every member reads the currency). */
-export function useRateSettings(ws: string) {
-  return useQuery({
-    queryKey: rateKeys.settings(ws),
-    queryFn: () => api<RateSettings>('GET', `${base(ws)}/settings`),
-    placeholderData: DEFAULT_RATE_SETTINGS,
-  });
 }
 
 export function useUpdateRateSettings(ws: string) {

@@ -19,8 +19,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
+import { useRateSettings } from '../../api/rates';
 import { patchTimeEntry, timeKeys } from '../../api/time';
-import { useRateSettings } from '../rates/api';
 import type { ParamPatch } from './url';
 
 const base = (w: string) => `/workspaces/${w}/reports`;

@@ -2,9 +2,9 @@ import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text,
 import { formatHundredths, formatMoney, INVOICE_GROUPINGS, type InvoiceGrouping } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
 import { useClients } from '../../projects/api';
-import { useRateSettings } from '../../rates/api';
 import { useCreateInvoice, usePreviewInvoice } from '../api';
 import { iv } from '../texts';
 

@@ -14,11 +14,12 @@ import {
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
+import { money, toCents, today } from '../../../components/money';
 import { done, failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { type RateTarget, useCreateRate, useDeleteRate, useRateHistory, useRateSettings } from '../api';
-import { money, toCents, today } from '../money';
+import { type RateTarget, useCreateRate, useDeleteRate, useRateHistory } from '../api';
 import { ReapplyDialog } from './ReapplyDialog';
 
 /**

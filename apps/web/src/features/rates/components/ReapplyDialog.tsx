@@ -2,10 +2,11 @@ import { Alert, Button, Group, Modal, ScrollArea, Stack, Table, Text, TextInput 
 import { formatDateTime, formatDuration } from '@sundial/core';
 import { useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { useRateSettings } from '../../../api/rates';
 import { useClockFormat } from '../../../api/session';
+import { money, today } from '../../../components/money';
 import { done } from '../../../components/notify';
-import { type RateTarget, useRateSettings, useReapply, useReapplyPreview } from '../api';
-import { money, today } from '../money';
+import { type RateTarget, useReapply, useReapplyPreview } from '../api';
 
 const firstOfYear = () => `${today().slice(0, 4)}-01-01`;
 

@@ -2,10 +2,10 @@ import { ActionIcon, Menu, Modal } from '@mantine/core';
 import { can, type MemberStatus } from '@sundial/core';
 import { IconDots } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import { useResetMemberTwoFactor } from '../../profile/security-api';
-import { useRateSettings } from '../../rates/api';
 import { RatesPanel } from '../../rates/components/RatesPanel';
 import {
   type GroupView,

@@ -13,10 +13,10 @@ import {
 import { formatClockTime, formatDayLabel, formatDuration, type TimeEntryView } from '@sundial/core';
 import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { memo, type ReactNode, useEffect, useState } from 'react';
+import { useRateSettings } from '../../../api/rates';
 import { useClockFormat, useDurationFormat, useWorkspace } from '../../../api/session';
+import { money } from '../../../components/money';
 import { useInPlace } from '../../../components/useInPlace';
-import { useRateSettings } from '../../rates/api';
-import { money } from '../../rates/money';
 import { t } from '../texts';
 import layout from './DayList.module.css';
 import { DurationInput } from './DurationInput';
