@@ -16,9 +16,7 @@ const SRC = path.dirname(new URL(import.meta.url).pathname);
 const CROSSING: Record<string, number> = {
   'dashboard -> reports': 8,
   'team -> rates': 2,
-  'reports -> team': 2,
   'timesheet -> approvals': 2,
-  'roles -> team': 1,
   'auth -> profile': 1,
   'invoices -> projects': 1,
   'projects -> rates': 1,

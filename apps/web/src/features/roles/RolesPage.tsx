@@ -28,11 +28,11 @@ import {
 import { type ReactNode, useState } from 'react';
 import { parseApiError } from '../../api/client';
 import { useClockFormat, useWorkspace } from '../../api/session';
+import { useGroups, useMembers } from '../../api/team';
 import { CopyField } from '../../components/CopyField';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { done, failed } from '../../components/notify';
 import { UpgradePrompt } from '../../components/UpgradePrompt';
-import { useGroups, useMembers } from '../team/api';
 import {
   type CustomRoleView,
   useAssignRole,

@@ -17,8 +17,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useProjectPicker, useTagLists } from '../../../api/catalog';
 import { useMembers } from '../../../api/people';
 import { useWorkspace } from '../../../api/session';
+import { useGroups } from '../../../api/team';
 import { useClients } from '../../projects/api';
-import { useGroups } from '../../team/api';
 import { t } from '../texts';
 import { activeFilterCount, FILTER_KEYS, type ParamPatch, type ReportFilters } from '../url';
 

@@ -31,9 +31,9 @@ import { IconAlertTriangle, IconPlayerPause, IconPlayerPlay, IconSend, IconTrash
 import { type FormEvent, useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat, useWorkspace } from '../../../api/session';
+import { useMembers } from '../../../api/team';
 import { done, failed } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { useMembers } from '../../team/api';
 import { useReportSchedule, useScheduleAction } from './api';
 import { sch } from './schedule-texts';
 

@@ -2,8 +2,9 @@ import { Button, Group, Select, Text } from '@mantine/core';
 import { ASSIGNABLE_ROLES, type AssignableRole, type MemberStatus } from '@sundial/core';
 import { useState } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { groupOptions } from '../../../api/team';
 import { done, failed } from '../../../components/notify';
-import { type GroupView, groupOptions, useBulkEdit } from '../api';
+import { type GroupView, useBulkEdit } from '../api';
 import { roleOptions, texts } from '../texts';
 
 /** Bulk edit of the selected people: role, a group to add them to, status; then Save. */

@@ -2,7 +2,8 @@ import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
-import { type GroupView, groupOptions, useCreateGroup, useUpdateGroup } from '../api';
+import { groupOptions } from '../../../api/team';
+import { type GroupView, useCreateGroup, useUpdateGroup } from '../api';
 import { withSubgroups } from './people';
 
 interface Props {

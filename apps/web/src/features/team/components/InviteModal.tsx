@@ -5,8 +5,9 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
+import { groupOptions } from '../../../api/team';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { type GroupView, groupOptions, useInvite } from '../api';
+import { type GroupView, useInvite } from '../api';
 import { roleOptions } from '../texts';
 
 interface Props {
