@@ -373,56 +373,79 @@ describe('checkout', () => {
   // A checkout priced before another one completed, and claimed after it: no open attempt is left to
   // collide with, and that quote charged the same purchase twice (a CI run on PostgreSQL, issue 31).
   // A transaction holding this request's own Idempotency-Key (as the same request sent twice would)
-  // keeps it between its pricing and its claim while another tab's checkout completes.
+  // keeps it between its pricing and its claim while `meanwhile` changes the subscription.
+  async function pricedThenHeld(owner: SignedUp, late: object, meanwhile: () => Promise<void>) {
+    const key = newKey();
+    let answer: Awaited<ReturnType<typeof checkout>> | undefined;
+    await t.db
+      .transaction()
+      .execute(async (tx) => {
+        await tx
+          .insertInto('checkout_attempts')
+          .values({
+            id: crypto.randomUUID(),
+            workspace_id: owner.workspaceId,
+            user_id: owner.userId,
+            idempotency_key: key,
+            request_hash: 'held',
+            terms: JSON.stringify(PRO_3_ANNUAL),
+            quote: '{}',
+            status: 'declined',
+          })
+          .execute();
+        const held = checkout(owner, late, key).then((response) => {
+          answer = response;
+        });
+        // The late checkout has priced its change and waits at its claim.
+        for (let i = 0; i < 600; i++) {
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%insert into "checkout_attempts"%'`.execute(t.db);
+          if (rows[0]?.n) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await meanwhile();
+        // The transaction ends without its row: the late claim goes on.
+        throw Object.assign(new Error('rolled back'), { held });
+      })
+      .catch(async (error: { held?: Promise<void> }) => {
+        if (!error.held) throw error;
+        await error.held;
+      });
+    if (!answer) throw new Error('no answer');
+    return answer;
+  }
+
   it.runIf(process.env.DATABASE_URL)(
     'a checkout priced before another completed is refused at its claim, and charges nothing',
     async () => {
       const owner = await ownerWith(AMERICAN);
-      const key = newKey();
       const late = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') };
       const first = { ...PRO_3_ANNUAL, paymentToken: await tokenOf('4242424242424242') };
       const before = await chargesOf();
-      let waited: Awaited<ReturnType<typeof checkout>> | undefined;
-      await t.db
-        .transaction()
-        .execute(async (tx) => {
-          await tx
-            .insertInto('checkout_attempts')
-            .values({
-              id: crypto.randomUUID(),
-              workspace_id: owner.workspaceId,
-              user_id: owner.userId,
-              idempotency_key: key,
-              request_hash: 'held',
-              terms: JSON.stringify(PRO_3_ANNUAL),
-              quote: '{}',
-              status: 'declined',
-            })
-            .execute();
-          const held = checkout(owner, late, key).then((answer) => {
-            waited = answer;
-          });
-          // The late checkout has priced the purchase on the trial and waits at its claim.
-          for (let i = 0; i < 600; i++) {
-            const { rows } = await sql<{ n: number }>`
-            select count(*)::int as n from pg_stat_activity
-            where wait_event_type = 'Lock' and query like '%insert into "checkout_attempts"%'`.execute(t.db);
-            if (rows[0]?.n) break;
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-          const bought = await checkout(owner, first);
-          expect(bought.statusCode, bought.body).toBe(200);
-          // The transaction ends without its row: the late claim goes on.
-          throw Object.assign(new Error('rolled back'), { held });
-        })
-        .catch(async (error: { held?: Promise<void> }) => {
-          if (!error.held) throw error;
-          await error.held;
-        });
-      expect(waited?.statusCode, waited?.body).toBe(409);
-      expect(waited?.json().error.code).toBe('checkout_in_progress');
+      const waited = await pricedThenHeld(owner, late, async () => {
+        const bought = await checkout(owner, first);
+        expect(bought.statusCode, bought.body).toBe(200);
+      });
+      expect([waited.statusCode, waited.json().error?.code], waited.body).toEqual([409, 'checkout_in_progress']);
       expect(await chargesOf()).toBe(before + 1);
       expect(await invoicesOf(owner.workspaceId)).toHaveLength(1);
+    },
+  );
+
+  it.runIf(process.env.DATABASE_URL)(
+    'a change for the period’s end priced before an upgrade completed is refused, and schedules nothing',
+    async () => {
+      const owner = await ownerWith(AMERICAN);
+      await buy(owner);
+      const upgrade = { ...PRO_3_ANNUAL, licenses: 5, paymentToken: await tokenOf('4242424242424242') };
+      const waited = await pricedThenHeld(owner, { plan: 'basic', cycle: 'annual', licenses: 2 }, async () => {
+        const bought = await checkout(owner, upgrade);
+        expect(bought.statusCode, bought.body).toBe(200);
+      });
+      expect([waited.statusCode, waited.json().error?.code], waited.body).toEqual([409, 'checkout_in_progress']);
+      const view = (await call('GET', b(owner), owner.cookie)).json();
+      expect(view).toMatchObject({ licenses: 5, subscription: { licenses: 5, scheduledChange: null } });
     },
   );
 

@@ -948,42 +948,57 @@ export function createBillingService(deps: BillingDeps) {
         request_hash: requestHash,
       };
 
+      // What the quote was priced on; a claim made after it changed is rolled back (see below).
+      const priced = JSON.stringify(currentOf(sub));
+      const assertStillPriced = async (tx: Db) => {
+        if (JSON.stringify(currentOf(await repo.findSubscription(tx, workspaceId, { lock: true }))) !== priced)
+          throw PRICED_ON_STALE;
+      };
+      const refuseStale = (error: unknown): never => {
+        if (error === PRICED_ON_STALE) throw new AppError('checkout_in_progress', m.checkoutJustEnded, { status: 409 });
+        throw error;
+      };
+
       if (change.timing === 'period_end') {
         const id = newId();
-        const claimed = await db.transaction().execute(async (tx) => {
-          const inserted = await repo.insertAttempt(tx, {
-            ...base,
-            id,
-            terms: JSON.stringify(terms),
-            quote: JSON.stringify({ effectiveOn: change.effectiveOn }),
-            status: 'succeeded',
-            charge_id: null,
-            next_action_url: null,
-            decline_message: null,
-            invoice_id: null,
-          });
-          if (!inserted) return false;
-          await repo.saveSubscription(tx, workspaceId, {
-            cancel_at_period_end: false,
-            scheduled_plan: terms.plan,
-            scheduled_cycle: terms.cycle,
-            scheduled_licenses: terms.licenses,
-          });
-          await audit(tx, {
-            action: 'subscription.change_scheduled',
-            actorUserId: actor.userId,
-            workspaceId,
-            detail: { ...terms, effectiveOn: change.effectiveOn },
-          });
-          await notify(tx, workspaceId, `plan-changed:${id}`, (name) =>
-            billingMails.planChanged({
-              workspace: name,
-              what: `${name} moves to ${billingMails.termsText(terms)} on ${change.effectiveOn}, at the end of the paid period.`,
-              link: billingLink,
-            }),
-          );
-          return true;
-        });
+        const claimed = await db
+          .transaction()
+          .execute(async (tx) => {
+            const inserted = await repo.insertAttempt(tx, {
+              ...base,
+              id,
+              terms: JSON.stringify(terms),
+              quote: JSON.stringify({ effectiveOn: change.effectiveOn }),
+              status: 'succeeded',
+              charge_id: null,
+              next_action_url: null,
+              decline_message: null,
+              invoice_id: null,
+            });
+            if (!inserted) return false;
+            await assertStillPriced(tx);
+            await repo.saveSubscription(tx, workspaceId, {
+              cancel_at_period_end: false,
+              scheduled_plan: terms.plan,
+              scheduled_cycle: terms.cycle,
+              scheduled_licenses: terms.licenses,
+            });
+            await audit(tx, {
+              action: 'subscription.change_scheduled',
+              actorUserId: actor.userId,
+              workspaceId,
+              detail: { ...terms, effectiveOn: change.effectiveOn },
+            });
+            await notify(tx, workspaceId, `plan-changed:${id}`, (name) =>
+              billingMails.planChanged({
+                workspace: name,
+                what: `${name} moves to ${billingMails.termsText(terms)} on ${change.effectiveOn}, at the end of the paid period.`,
+                link: billingLink,
+              }),
+            );
+            return true;
+          })
+          .catch(refuseStale);
         if (!claimed) return (await resumeExisting()) ?? answerOf({ id } as CheckoutAttemptRow);
         return { status: 200, body: { status: 'scheduled', checkoutId: id, effectiveOn: change.effectiveOn } };
       }
@@ -1006,7 +1021,6 @@ export function createBillingService(deps: BillingDeps) {
       // database keeps one open checkout per workspace, and this claim takes it or finds it taken.
       const id = newId();
       const since = Date.now();
-      const priced = JSON.stringify(currentOf(sub));
       const claimed = await db
         .transaction()
         .execute(async (tx) => {
@@ -1022,15 +1036,10 @@ export function createBillingService(deps: BillingDeps) {
           // The subscription read after the claim (a new statement sees what committed meanwhile): a
           // checkout that completed between this one's pricing and its claim left no open attempt to
           // collide with, and this quote would charge the same purchase again (a CI run caught it).
-          if (inserted && JSON.stringify(currentOf(await repo.findSubscription(tx, workspaceId))) !== priced)
-            throw PRICED_ON_STALE;
+          if (inserted) await assertStillPriced(tx);
           return inserted;
         })
-        .catch((error: unknown) => {
-          if (error === PRICED_ON_STALE)
-            throw new AppError('checkout_in_progress', m.checkoutJustEnded, { status: 409 });
-          throw error;
-        });
+        .catch(refuseStale);
       if (claimed)
         return track(id, async () => {
           const attempt = await repo.findAttempt(db, workspaceId, id);
