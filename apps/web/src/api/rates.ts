@@ -18,3 +18,8 @@ export function useRateSettings(ws: string) {
     placeholderData: DEFAULT_RATE_SETTINGS,
   });
 }
+
+/** The workspace's currency, from its rate settings (USD until they are read). */
+export function useCurrency(w: string): string {
+  return useRateSettings(w).data?.currency ?? 'USD';
+}

@@ -19,7 +19,6 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
-import { useRateSettings } from '../../api/rates';
 import { patchTimeEntry, timeKeys } from '../../api/time';
 import type { ParamPatch } from './url';
 
@@ -153,9 +152,4 @@ export function useEditDetailedEntry(w: string) {
         queryClient.invalidateQueries({ queryKey: timeKeys.all(w) }),
       ]),
   });
-}
-
-/** The workspace's currency, from its rate settings (USD until they are read). */
-export function useCurrency(w: string): string {
-  return useRateSettings(w).data?.currency ?? 'USD';
 }

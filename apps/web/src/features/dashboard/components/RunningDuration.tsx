@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { type TimeEntryView, workSeconds } from '@sundial/core';
 import { useEffect, useState } from 'react';
-import { useReportFormat } from '../../reports/format';
+import { useReportFormat } from '../../../components/report-format';
 
 /** The current time, renewed every second while the component is shown. */
 export function useNow(): number {

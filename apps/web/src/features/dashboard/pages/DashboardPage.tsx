@@ -20,7 +20,7 @@ import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat, useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { type DateOrder, keyLabel, periodLabel, rangeLabel, useReportFormat } from '../../reports/format';
+import { type DateOrder, keyLabel, periodLabel, rangeLabel, useReportFormat } from '../../../components/report-format';
 import { daysOf } from '../../reports/url';
 import { useDashboardSummary, useLatestEntries, useLiveTime } from '../api';
 import { DesktopAppPanel } from '../components/DesktopAppPanel';

@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core';
 import type { ReportMeasure, ReportMeasures } from '@sundial/core';
-import type { reportFormat } from '../format';
+import type { reportFormat } from '../../../components/report-format';
 import { t } from '../texts';
 
 /**

@@ -2,8 +2,8 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Paper, Text } from '@mantine/core';
 import { measureKind, type ReportMeasure, type ReportMeasures } from '@sundial/core';
-import type { MeasureFormatter } from '../format';
-import { measureLabel } from '../format';
+import type { MeasureFormatter } from '../../../components/report-format';
+import { measureLabel } from '../measures';
 
 export interface MeasureBar {
   label: string;

@@ -1,8 +1,9 @@
 import { Table, Text } from '@mantine/core';
 import type { ReportDimension, ReportGroup, ReportMeasure, ReportMeasures } from '@sundial/core';
 import { useMemo, useState } from 'react';
+import { type DateOrder, keyLabel, type MeasureFormatter } from '../../../components/report-format';
 import { Swatch } from '../../../components/Swatch';
-import { type DateOrder, keyLabel, type MeasureFormatter, measureLabel } from '../format';
+import { measureLabel } from '../measures';
 import { t } from '../texts';
 import { ExpandToggle } from './ExpandToggle';
 import { countGroups, FOLD_ABOVE, summaryRows } from './summaryRows';

@@ -1,5 +1,5 @@
 import type { ReportDimension, ReportKey } from '@sundial/core';
-import { type DateOrder, keyLabel, periodLabel } from '../format';
+import { type DateOrder, keyLabel, periodLabel } from '../../../components/report-format';
 import { t } from '../texts';
 import { daysOf } from '../url';
 import type { ChartPoint, DonutSlice } from './SummaryCharts';

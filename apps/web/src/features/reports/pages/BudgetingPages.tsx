@@ -10,11 +10,11 @@ import {
 import { IconLock } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { type DateOrder, keyLabel, useReportFormat } from '../../../components/report-format';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useSummary } from '../api';
 import { ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { type ExtraColumn, SummaryTable } from '../components/SummaryTable';
-import { type DateOrder, keyLabel, useReportFormat } from '../format';
 import { t } from '../texts';
 import { readGroupBy } from '../url';
 

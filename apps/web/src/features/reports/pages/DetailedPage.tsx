@@ -6,12 +6,12 @@ import { useMemo, useRef, useState } from 'react';
 import { usePickers, useTagLists } from '../../../api/catalog';
 import { useWorkspace } from '../../../api/session';
 import { failed, notSaved } from '../../../components/notify';
+import { useReportFormat } from '../../../components/report-format';
 import { useDetailed, useEditDetailedEntry, useMarkInvoiced, useSummary } from '../api';
 import { DetailedRow, type DetailedRowActions, type EntryClock, entryClock } from '../components/DetailedRow';
 import { DetailedTotalsLine } from '../components/DetailedTotals';
 import { LoadMoreFooter } from '../components/LoadMoreFooter';
 import { ReportBody, ReportFrame, useReportUrl } from '../components/ReportFrame';
-import { useReportFormat } from '../format';
 import { t } from '../texts';
 import { readSort } from '../url';
 

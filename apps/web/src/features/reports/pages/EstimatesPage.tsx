@@ -3,11 +3,11 @@ import { type EstimateView, resolvePreset } from '@sundial/core';
 import { IconTargetArrow } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { periodLabel, useReportFormat } from '../../../components/report-format';
 import { Swatch } from '../../../components/Swatch';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { useEstimates } from '../api';
 import { ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
-import { periodLabel, useReportFormat } from '../format';
 import { t } from '../texts';
 
 const STATUS_COLOR = { ok: 'teal', near: 'yellow', over: 'red', hidden: 'gray' } as const;

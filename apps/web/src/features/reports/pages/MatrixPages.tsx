@@ -2,10 +2,10 @@ import { Select } from '@mantine/core';
 import { type ReportDimension, type ReportMeasure, resolvePreset } from '@sundial/core';
 import { useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { useReportFormat } from '../../../components/report-format';
 import { useMatrix } from '../api';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
-import { useReportFormat } from '../format';
 import { t } from '../texts';
 import { daysOf, readAxes, readMeasures } from '../url';
 

@@ -2,12 +2,12 @@ import { Center, Loader, MultiSelect, SegmentedControl, Stack, Text } from '@man
 import { REPORT_MEASURES, type ReportDimension, type ReportMeasure, resolvePreset } from '@sundial/core';
 import { lazy, Suspense, useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
+import { type DateOrder, useReportFormat } from '../../../components/report-format';
 import { useSummary } from '../api';
 import { barPoints, donutSlices } from '../components/chartPoints';
 import { GroupByPicker } from '../components/GroupByPicker';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { SummaryTable } from '../components/SummaryTable';
-import { type DateOrder, useReportFormat } from '../format';
 import { t } from '../texts';
 import { barInterval, CHART_TYPES, type ChartType, readChart, readGroupBy, readMeasures } from '../url';
 

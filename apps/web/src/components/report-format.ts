@@ -12,9 +12,8 @@ import {
   type ReportMeasure,
 } from '@sundial/core';
 import { useMemo } from 'react';
-import { useDurationFormat, useWorkspace } from '../../api/session';
-import { useCurrency } from './api';
-import { t } from './texts';
+import { useCurrency } from '../api/rates';
+import { useDurationFormat, useWorkspace } from '../api/session';
 
 const locale = () => (typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US');
 
@@ -79,5 +78,3 @@ export function useReportFormat() {
   const currency = useCurrency(workspaceId);
   return useMemo(() => reportFormat(currency, durationFormat), [currency, durationFormat]);
 }
-
-export const measureLabel = (m: ReportMeasure) => t.measures[m];
