@@ -18,11 +18,9 @@ const CROSSING: Record<string, number> = {
   'team -> rates': 2,
   'timesheet -> approvals': 2,
   'auth -> profile': 1,
-  'invoices -> projects': 1,
   'projects -> rates': 1,
   'projects -> tags': 1,
   'reports -> timesheet': 1,
-  'reports -> projects': 1,
   'team -> profile': 1,
 };
 

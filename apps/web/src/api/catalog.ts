@@ -1,5 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  type ClientView,
+  type PageView,
   PICKER_MAX_IDS,
   type PickerProjectView,
   type ProjectPickerView,
@@ -175,3 +177,11 @@ export function usePickers(w: string, namedProjectIds: (string | null)[] = []) {
   }, [firstItems, namedItems, foundItems, listItems, complete, w]);
   return { data };
 }
+
+/** The workspace's clients, archived ones too (Projects, the invoice dialog and the report filters). */
+export const useClients = (w: string, enabled = true) =>
+  useQuery({
+    queryKey: projectKeys.clients(w),
+    queryFn: () => api<PageView<ClientView>>('GET', `/workspaces/${w}/clients?limit=500&archived=all`),
+    enabled,
+  });

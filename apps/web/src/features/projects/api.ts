@@ -93,13 +93,6 @@ export const useTask = (w: string, id: string) =>
     enabled: id !== '',
   });
 
-export const useClients = (w: string, enabled = true) =>
-  useQuery({
-    queryKey: projectKeys.clients(w),
-    queryFn: () => api<PageView<Client>>('GET', `${ws(w)}/clients?limit=500&archived=all`),
-    enabled,
-  });
-
 export const useAssignable = (w: string, enabled: boolean) =>
   useQuery({
     queryKey: projectKeys.assignable(w),

@@ -1,10 +1,10 @@
 import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { formatHundredths, formatMoney, INVOICE_GROUPINGS, type InvoiceGrouping } from '@sundial/core';
 import { useState } from 'react';
+import { useClients } from '../../../api/catalog';
 import { parseApiError } from '../../../api/client';
 import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
-import { useClients } from '../../projects/api';
 import { useCreateInvoice, usePreviewInvoice } from '../api';
 import { iv } from '../texts';
 

@@ -1,9 +1,10 @@
 import { Badge, Button, Group, Loader, Modal, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { useClients } from '../../../api/catalog';
 import { parseApiError } from '../../../api/client';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { done, failed } from '../../../components/notify';
-import { type Client, useArchiveClient, useClients, useCreateClient, useDeleteClient, useUpdateClient } from '../api';
+import { type Client, useArchiveClient, useCreateClient, useDeleteClient, useUpdateClient } from '../api';
 import { ConfirmDelete } from './FormParts';
 
 function ClientForm({

@@ -1,15 +1,8 @@
 import { Button, Group, Modal, Paper, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useClients } from '../../../api/catalog';
 import { done, failed } from '../../../components/notify';
-import {
-  type Project,
-  type Task,
-  useClients,
-  useDeleteProject,
-  useTasks,
-  useUpdateProject,
-  useUpdateTask,
-} from '../api';
+import { type Project, type Task, useDeleteProject, useTasks, useUpdateProject, useUpdateTask } from '../api';
 import { ColourPalette, ConfirmDelete } from './FormParts';
 
 /** Delete with the spec's texts, the title and id, and the archiving hint. */

@@ -1,8 +1,9 @@
 import { Box, Checkbox, Divider, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useClients } from '../../../api/catalog';
 import { useWorkspace } from '../../../api/session';
 import { done } from '../../../components/notify';
-import { type ProjectDetail, useClients, useSetProjectPeople, useUpdateProject } from '../api';
+import { type ProjectDetail, useSetProjectPeople, useUpdateProject } from '../api';
 import { ColourPalette, FormFooter, NameInput, PaneHeader, saveDescription, useSubmit } from './FormParts';
 import { Sections } from './sections/Sections';
 import { changedPeople, initialSections, sectionsBody } from './sections/sections';

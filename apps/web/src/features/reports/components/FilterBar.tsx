@@ -14,11 +14,10 @@ import {
 import { DATE_PRESETS, type DatePreset, type TagMode } from '@sundial/core';
 import { IconFilter, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useProjectPicker, useTagLists } from '../../../api/catalog';
+import { useClients, useProjectPicker, useTagLists } from '../../../api/catalog';
 import { useMembers } from '../../../api/people';
 import { useWorkspace } from '../../../api/session';
 import { useGroups } from '../../../api/team';
-import { useClients } from '../../projects/api';
 import { t } from '../texts';
 import { activeFilterCount, FILTER_KEYS, type ParamPatch, type ReportFilters } from '../url';
 
