@@ -207,13 +207,13 @@ export const APP_ROUTES: AppRoute[] = [
   {
     path: '/homepage/roles',
     title: 'Roles and access',
-    page: { load: () => import('./features/roles/RolesPage') },
+    page: { load: () => import('./features/roles/pages/RolesPage') },
     nav: { section: 'TEAM', label: 'Roles', icon: IconShieldLock, permission: 'roles:manage' },
   },
   {
     path: '/homepage/sso',
     title: 'Single sign-on',
-    page: { load: named(() => import('./features/sso/SsoSettingsPage'), 'SsoSettingsPage') },
+    page: { load: named(() => import('./features/sso/pages/SsoSettingsPage'), 'SsoSettingsPage') },
     // The page and its API are for whoever changes workspace settings (owners and admins).
     nav: { section: 'TEAM', label: 'Single sign-on', icon: IconKey, permission: 'workspace:update' },
   },
@@ -233,20 +233,24 @@ export const APP_ROUTES: AppRoute[] = [
   {
     path: '/homepage/billing',
     title: 'Your subscription',
-    page: { load: () => import('./features/billing/SubscriptionPage') },
+    page: { load: () => import('./features/billing/pages/SubscriptionPage') },
   },
-  { path: '/homepage/invoice', title: 'Invoice', page: { load: () => import('./features/billing/InvoicesPage') } },
+  {
+    path: '/homepage/invoice',
+    title: 'Invoice',
+    page: { load: () => import('./features/billing/pages/InvoicesPage') },
+  },
   {
     path: '/homepage/billingaddress',
     title: 'Billing address',
-    page: { load: () => import('./features/billing/BillingAddressPage') },
+    page: { load: () => import('./features/billing/pages/BillingAddressPage') },
   },
   {
     path: '/homepage/subscription',
     title: 'Subscription',
-    page: { load: () => import('./features/billing/InvoiceInformationPage') },
+    page: { load: () => import('./features/billing/pages/InvoiceInformationPage') },
   },
-  { path: '/homepage/payment', title: 'Payment', page: { load: () => import('./features/billing/PaymentPage') } },
+  { path: '/homepage/payment', title: 'Payment', page: { load: () => import('./features/billing/pages/PaymentPage') } },
   { path: '/homepage/addtask', title: 'Add task', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/addproject', title: 'Add project', page: { redirect: '/homepage/projects' } },
   { path: '/homepage/tab', title: 'Settings', page: { redirect: '/homepage/profile' } },

@@ -2,12 +2,12 @@ import { Alert, Anchor, Button, Group, Loader, Modal, Stack, Text } from '@manti
 import type { CardChangeView } from '@sundial/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiError, parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
-import { done } from '../../components/notify';
-import { useConfirmCard, useReplaceCard } from './api';
+import { ApiError, parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { done } from '../../../components/notify';
+import { useConfirmCard, useReplaceCard } from '../api';
+import { bt } from '../texts';
 import { CardInputs, cardFieldErrors, useCardFields } from './CardFields';
-import { bt } from './texts';
 
 /** What a saved card did for an overdue renewal, when there was one. */
 function RenewalOutcome({ answer }: { answer: CardChangeView }) {

@@ -3,15 +3,15 @@ import type { BillingView, CheckoutView, SubscriptionTermsBody } from '@sundial/
 import { IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { ApiError, parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
-import { useBilling, useCheckout, useConfirmCheckout, useQuote } from './api';
-import { BillingGuard } from './BillingGuard';
-import { CardInputs, CardPreview, cardFieldErrors, useCardFields } from './CardFields';
-import { CardStepError, PayFooter } from './card-step';
-import { choiceFromSearch, choiceSearch } from './choice';
-import { Summary } from './Summary';
-import { bt, cardBrandName } from './texts';
+import { ApiError, parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { useBilling, useCheckout, useConfirmCheckout, useQuote } from '../api';
+import { CardStepError, PayFooter } from '../card-step';
+import { choiceFromSearch, choiceSearch } from '../choice';
+import { BillingGuard } from '../components/BillingGuard';
+import { CardInputs, CardPreview, cardFieldErrors, useCardFields } from '../components/CardFields';
+import { Summary } from '../components/Summary';
+import { bt, cardBrandName } from '../texts';
 
 /** The Idempotency-Key of the attempt under way, kept so a reload sends the same attempt again. */
 const KEY_STORE = 'sundial.checkout.attempt';
@@ -250,7 +250,7 @@ function CheckoutLayout({ choice, children }: { choice: SubscriptionTermsBody; c
 }
 
 /** Stripe's card step, loaded only when the Stripe gateway takes the card (Stripe.js stays off the sandbox's page). */
-const StripeCardStep = lazy(() => import('./StripeCardStep'));
+const StripeCardStep = lazy(() => import('../components/StripeCardStep'));
 
 /** The checkout with Stripe's Payment Element: the PaymentMethod it makes pays as the sandbox's token does. */
 function StripeCheckout({

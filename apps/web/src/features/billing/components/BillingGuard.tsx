@@ -2,8 +2,8 @@ import { Alert, Anchor, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { managesBilling, useWorkspace } from '../../api/session';
-import { bt } from './texts';
+import { managesBilling, useWorkspace } from '../../../api/session';
+import { bt } from '../texts';
 
 /**
  * The checkout, invoice and address pages are for owners and admins (billing:manage) of a Sundial

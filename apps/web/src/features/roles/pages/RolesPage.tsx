@@ -26,13 +26,13 @@ import {
   ROLE_LABELS,
 } from '@sundial/core';
 import { type ReactNode, useState } from 'react';
-import { parseApiError } from '../../api/client';
-import { useClockFormat, useWorkspace } from '../../api/session';
-import { useGroups, useMembers } from '../../api/team';
-import { CopyField } from '../../components/CopyField';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { done, failed } from '../../components/notify';
-import { UpgradePrompt } from '../../components/UpgradePrompt';
+import { parseApiError } from '../../../api/client';
+import { useClockFormat, useWorkspace } from '../../../api/session';
+import { useGroups, useMembers } from '../../../api/team';
+import { CopyField } from '../../../components/CopyField';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import {
   type CustomRoleView,
   useAssignRole,
@@ -42,7 +42,7 @@ import {
   useRevokeScimToken,
   useSaveRole,
   useScimToken,
-} from './api';
+} from '../api';
 
 const AREAS = permissionsByArea()
   .map((area) => ({ ...area, permissions: area.permissions.filter((p) => !NOT_IN_CUSTOM_ROLES.includes(p)) }))

@@ -28,15 +28,15 @@ import {
 import { IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { done, failed } from '../../components/notify';
-import { useBilling, useBillingManagers, useQuote, useSubscriptionAction } from './api';
-import { BillingTabs } from './BillingTabs';
-import { choiceSearch } from './choice';
-import { ReplaceCard } from './ReplaceCard';
-import { bt, cardBrandName, cycleName } from './texts';
+import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { done, failed } from '../../../components/notify';
+import { useBilling, useBillingManagers, useQuote, useSubscriptionAction } from '../api';
+import { choiceSearch } from '../choice';
+import { BillingTabs } from '../components/BillingTabs';
+import { ReplaceCard } from '../components/ReplaceCard';
+import { bt, cardBrandName, cycleName } from '../texts';
 
 /** The demo-request page of the landing site: Enterprise is sold by a call with sales. */
 const DEMO_PATH = '/demo';

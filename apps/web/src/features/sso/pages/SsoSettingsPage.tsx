@@ -19,12 +19,12 @@ import type { WorkspaceSsoView } from '@sundial/core';
 import { formatDate } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, parseApiError } from '../../api/client';
-import { useClockFormat, useWorkspace } from '../../api/session';
-import { CopyField } from '../../components/CopyField';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { done, failed } from '../../components/notify';
-import { UpgradePrompt } from '../../components/UpgradePrompt';
+import { api, parseApiError } from '../../../api/client';
+import { useClockFormat, useWorkspace } from '../../../api/session';
+import { CopyField } from '../../../components/CopyField';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { done, failed } from '../../../components/notify';
+import { UpgradePrompt } from '../../../components/UpgradePrompt';
 
 type Protocol = 'oidc' | 'saml';
 const ROLES = ['admin', 'manager', 'member', 'guest'] as const;

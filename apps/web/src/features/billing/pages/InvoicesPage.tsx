@@ -2,13 +2,13 @@ import { Anchor, Badge, Loader, Paper, Stack, Table, Text } from '@mantine/core'
 import { formatDate, formatMoney, type InvoiceView, PLANS } from '@sundial/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { parseApiError } from '../../api/client';
-import { useClockFormat, useWorkspace } from '../../api/session';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { invoicePdfPath, useInvoices } from './api';
-import { BillingGuard } from './BillingGuard';
-import { BillingTabs } from './BillingTabs';
-import { bt, cycleName } from './texts';
+import { parseApiError } from '../../../api/client';
+import { useClockFormat, useWorkspace } from '../../../api/session';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { invoicePdfPath, useInvoices } from '../api';
+import { BillingGuard } from '../components/BillingGuard';
+import { BillingTabs } from '../components/BillingTabs';
+import { bt, cycleName } from '../texts';
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 const STATUS_COLORS = { open: 'yellow', paid: 'green', void: 'gray' } as const;

@@ -1,15 +1,15 @@
 import { Button, Loader, Paper, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { done } from '../../components/notify';
-import { useBilling, useSaveDetails } from './api';
-import { BillingGuard } from './BillingGuard';
-import { BillingTabs } from './BillingTabs';
-import { DetailsForm } from './DetailsForm';
-import { bt } from './texts';
+import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { done } from '../../../components/notify';
+import { useBilling, useSaveDetails } from '../api';
+import { BillingGuard } from '../components/BillingGuard';
+import { BillingTabs } from '../components/BillingTabs';
+import { DetailsForm } from '../components/DetailsForm';
+import { bt } from '../texts';
 
 /** /homepage/billingaddress: the invoice information and billing address alone, for future invoices. */
 function BillingAddressPageBody() {

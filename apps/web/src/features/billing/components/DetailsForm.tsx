@@ -7,10 +7,10 @@ import {
   isEuCountry,
 } from '@sundial/core';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import { parseApiError } from '../../api/client';
-import { failed } from '../../components/notify';
+import { parseApiError } from '../../../api/client';
+import { failed } from '../../../components/notify';
+import { bt } from '../texts';
 import type { DraftAddress } from './Summary';
-import { bt } from './texts';
 
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => ({ value: country.code, label: country.name }));
 

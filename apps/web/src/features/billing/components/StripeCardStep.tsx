@@ -2,8 +2,8 @@ import { Alert, Stack, Text } from '@mantine/core';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { type FormEvent, useEffect, useState } from 'react';
-import { CardStepError, PayFooter } from './card-step';
-import { bt } from './texts';
+import { CardStepError, PayFooter } from '../card-step';
+import { bt } from '../texts';
 
 /** Stripe.js, loaded once per publishable key (loadStripe adds its script to the page). */
 const loaded = new Map<string, Promise<Stripe | null>>();

@@ -1,9 +1,9 @@
 import { Divider, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { findCountryName, formatMoney, PLANS, type QuoteBody, type SubscriptionTermsBody } from '@sundial/core';
-import { parseApiError } from '../../api/client';
-import { useWorkspace } from '../../api/session';
-import { useQuote } from './api';
-import { bt, cycleName } from './texts';
+import { parseApiError } from '../../../api/client';
+import { useWorkspace } from '../../../api/session';
+import { useQuote } from '../api';
+import { bt, cycleName } from '../texts';
 
 function Line({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
   return (

@@ -2,13 +2,13 @@ import { Alert, Anchor, Grid, Loader, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useWorkspace } from '../../api/session';
-import { useBilling, useSaveDetails } from './api';
-import { BillingGuard } from './BillingGuard';
-import { choiceFromSearch, choiceSearch } from './choice';
-import { DetailsForm } from './DetailsForm';
-import { type DraftAddress, Summary } from './Summary';
-import { bt } from './texts';
+import { useWorkspace } from '../../../api/session';
+import { useBilling, useSaveDetails } from '../api';
+import { choiceFromSearch, choiceSearch } from '../choice';
+import { BillingGuard } from '../components/BillingGuard';
+import { DetailsForm } from '../components/DetailsForm';
+import { type DraftAddress, Summary } from '../components/Summary';
+import { bt } from '../texts';
 
 /**
  * /homepage/subscription, "Invoice information": who the invoice is for, and beside it the price

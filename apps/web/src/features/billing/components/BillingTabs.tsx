@@ -1,6 +1,6 @@
 import { Group, Tabs } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router';
-import { bt } from './texts';
+import { bt } from '../texts';
 
 const TABS = [
   { path: '/homepage/billing', label: bt.tabs.billing },

@@ -10,8 +10,8 @@ import {
   expiryYears,
 } from '@sundial/core';
 import { useState } from 'react';
-import { tokenizeCard } from './api';
-import { bt } from './texts';
+import { tokenizeCard } from '../api';
+import { bt } from '../texts';
 
 /** The card form's fields, and where the gateway's field errors show. */
 export type CardField = 'number' | 'name' | 'expiry' | 'cvv';
