@@ -13,13 +13,12 @@ import {
   workspaceFeatures,
 } from '@sundial/core';
 import type { Db } from '../db/connection.js';
-
-type ApproverRule = ApprovalSettings['approverRule'];
-
 import type { Workspace } from '../db/tables.js';
 import { accessRepository, type ProjectViewer } from './access.repository.js';
 import type { Actor, MembershipWithWorkspace, StoredMembership } from './actor.js';
 import { AppError, forbidden } from './errors.js';
+
+type ApproverRule = ApprovalSettings['approverRule'];
 
 /**
  * The access rules in one place: what a role may do (the permission matrix in packages/core),
@@ -58,7 +57,7 @@ export const outOfTimeScope = () =>
  * admins; a manager's people only, the members of the groups they belong to and those below.
  */
 export async function othersTimeScope(db: Db, actor: Actor | MemberAccess): Promise<Set<string> | null> {
-  const who = 'membership' in actor ? memberAccessOf(actor) : actor;
+  const who = accessOf(actor);
   if (who.role !== 'manager') return null;
   return accessRepository.managedUserIds(db, who.workspaceId, who.userId);
 }
@@ -88,7 +87,7 @@ export interface ApprovalScope {
  * never their own.
  */
 export async function approvalScope(db: Db, actor: Actor | MemberAccess, rule: ApproverRule): Promise<ApprovalScope> {
-  const who = 'membership' in actor ? memberAccessOf(actor) : actor;
+  const who = accessOf(actor);
   const none: ApprovalScope = { userIds: new Set(), approves: () => false };
   if (!who.permissions.has('approvals:review')) return none;
   if (who.role === 'owner' || who.role === 'admin') return { userIds: null, approves: () => true };
@@ -269,12 +268,16 @@ export interface MemberAccess {
   permissions: ReadonlySet<Permission>;
 }
 
-const memberAccessOf = ({ membership, userId }: Pick<Actor, 'membership' | 'userId'>): MemberAccess => ({
-  workspaceId: membership.workspace.id,
-  userId,
-  role: membership.role,
-  permissions: membership.permissions,
-});
+/** The actor as a member (the rules that also judge other members take either). */
+const accessOf = (who: Actor | MemberAccess): MemberAccess =>
+  'membership' in who
+    ? {
+        workspaceId: who.membership.workspace.id,
+        userId: who.userId,
+        role: who.membership.role,
+        permissions: who.membership.permissions,
+      }
+    : who;
 
 /**
  * Another member as the rules see them (not the actor: a job, or whom to notify), from their stored

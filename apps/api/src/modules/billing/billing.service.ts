@@ -99,8 +99,6 @@ const MAX_KEY_LENGTH = 200;
 const WAITING_CHECKOUT_MS = 30 * 60_000;
 /** How long one being charged does (seconds, unless its process died mid-charge). */
 const PENDING_CHECKOUT_MS = 2 * 60_000;
-/** Rolls a checkout's claim back when the subscription it was priced on changed meanwhile. */
-const PRICED_ON_STALE = new Error('priced on a subscription that has changed');
 const FREE: SubscriptionTerms = { plan: 'free', cycle: 'annual', licenses: 1 };
 
 export const billingServiceMessages = {
@@ -948,57 +946,50 @@ export function createBillingService(deps: BillingDeps) {
         request_hash: requestHash,
       };
 
-      // What the quote was priced on; a claim made after it changed is rolled back (see below).
+      // What the quote was priced on: a claim made after it changed throws, which rolls it back (see below).
       const priced = JSON.stringify(currentOf(sub));
       const assertStillPriced = async (tx: Db) => {
         if (JSON.stringify(currentOf(await repo.findSubscription(tx, workspaceId, { lock: true }))) !== priced)
-          throw PRICED_ON_STALE;
-      };
-      const refuseStale = (error: unknown): never => {
-        if (error === PRICED_ON_STALE) throw new AppError('checkout_in_progress', m.checkoutJustEnded, { status: 409 });
-        throw error;
+          throw new AppError('checkout_in_progress', m.checkoutJustEnded, { status: 409 });
       };
 
       if (change.timing === 'period_end') {
         const id = newId();
-        const claimed = await db
-          .transaction()
-          .execute(async (tx) => {
-            const inserted = await repo.insertAttempt(tx, {
-              ...base,
-              id,
-              terms: JSON.stringify(terms),
-              quote: JSON.stringify({ effectiveOn: change.effectiveOn }),
-              status: 'succeeded',
-              charge_id: null,
-              next_action_url: null,
-              decline_message: null,
-              invoice_id: null,
-            });
-            if (!inserted) return false;
-            await assertStillPriced(tx);
-            await repo.saveSubscription(tx, workspaceId, {
-              cancel_at_period_end: false,
-              scheduled_plan: terms.plan,
-              scheduled_cycle: terms.cycle,
-              scheduled_licenses: terms.licenses,
-            });
-            await audit(tx, {
-              action: 'subscription.change_scheduled',
-              actorUserId: actor.userId,
-              workspaceId,
-              detail: { ...terms, effectiveOn: change.effectiveOn },
-            });
-            await notify(tx, workspaceId, `plan-changed:${id}`, (name) =>
-              billingMails.planChanged({
-                workspace: name,
-                what: `${name} moves to ${billingMails.termsText(terms)} on ${change.effectiveOn}, at the end of the paid period.`,
-                link: billingLink,
-              }),
-            );
-            return true;
-          })
-          .catch(refuseStale);
+        const claimed = await db.transaction().execute(async (tx) => {
+          const inserted = await repo.insertAttempt(tx, {
+            ...base,
+            id,
+            terms: JSON.stringify(terms),
+            quote: JSON.stringify({ effectiveOn: change.effectiveOn }),
+            status: 'succeeded',
+            charge_id: null,
+            next_action_url: null,
+            decline_message: null,
+            invoice_id: null,
+          });
+          if (!inserted) return false;
+          await assertStillPriced(tx);
+          await repo.saveSubscription(tx, workspaceId, {
+            cancel_at_period_end: false,
+            scheduled_plan: terms.plan,
+            scheduled_cycle: terms.cycle,
+            scheduled_licenses: terms.licenses,
+          });
+          await audit(tx, {
+            action: 'subscription.change_scheduled',
+            actorUserId: actor.userId,
+            workspaceId,
+            detail: { ...terms, effectiveOn: change.effectiveOn },
+          });
+          await notify(tx, workspaceId, `plan-changed:${id}`, (name) =>
+            billingMails.planChanged({
+              workspace: name,
+              what: `${name} moves to ${billingMails.termsText(terms)} on ${change.effectiveOn}, at the end of the paid period.`,
+              link: billingLink,
+            }),
+          );
+          return true;
+        });
         if (!claimed) return (await resumeExisting()) ?? answerOf({ id } as CheckoutAttemptRow);
         return { status: 200, body: { status: 'scheduled', checkoutId: id, effectiveOn: change.effectiveOn } };
       }
@@ -1021,25 +1012,22 @@ export function createBillingService(deps: BillingDeps) {
       // database keeps one open checkout per workspace, and this claim takes it or finds it taken.
       const id = newId();
       const since = Date.now();
-      const claimed = await db
-        .transaction()
-        .execute(async (tx) => {
-          const inserted = await repo.claimCheckout(
-            tx,
-            {
-              ...base,
-              id,
-              ...pendingAttempt(frozen),
-            },
-            { pending: new Date(since - PENDING_CHECKOUT_MS), waiting: new Date(since - WAITING_CHECKOUT_MS) },
-          );
-          // The subscription read after the claim (a new statement sees what committed meanwhile): a
-          // checkout that completed between this one's pricing and its claim left no open attempt to
-          // collide with, and this quote would charge the same purchase again (a CI run caught it).
-          if (inserted) await assertStillPriced(tx);
-          return inserted;
-        })
-        .catch(refuseStale);
+      const claimed = await db.transaction().execute(async (tx) => {
+        const inserted = await repo.claimCheckout(
+          tx,
+          {
+            ...base,
+            id,
+            ...pendingAttempt(frozen),
+          },
+          { pending: new Date(since - PENDING_CHECKOUT_MS), waiting: new Date(since - WAITING_CHECKOUT_MS) },
+        );
+        // The subscription read after the claim (a new statement sees what committed meanwhile): a
+        // checkout that completed between this one's pricing and its claim left no open attempt to
+        // collide with, and this quote would charge the same purchase again (a CI run caught it).
+        if (inserted) await assertStillPriced(tx);
+        return inserted;
+      });
       if (claimed)
         return track(id, async () => {
           const attempt = await repo.findAttempt(db, workspaceId, id);
