@@ -13,7 +13,8 @@ import {
 } from '../../test/query-plans.js';
 import { clientsRepository } from '../modules/clients/clients.repository.js';
 import { membersRepository } from '../modules/members/members.repository.js';
-import { compileDetailedPage, compileReport, type EngineFilter } from '../modules/reports/reports.repository.js';
+import { compileDetailedPage } from '../modules/reports/reports.repository.js';
+import { compileReport, type EngineFilter } from '../modules/reports/reports.time-source.js';
 import { timeEntriesRepository } from '../modules/time-entries/time-entries.repository.js';
 import type { Db } from './connection.js';
 

@@ -1,6 +1,6 @@
 /**
  * The calendar math of reading a range of days from the rollups: whole years, whole months and days
- * to add and subtract, so every day of the range counts once (pure, no SQL; reports.repository.ts
+ * to add and subtract, so every day of the range counts once (pure, no SQL; reports.time-source.ts
  * turns the pieces into reads of the daily, monthly and yearly rollups).
  */
 

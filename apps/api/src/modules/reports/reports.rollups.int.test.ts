@@ -5,8 +5,8 @@ import { joinWorkspace, type SignedUp, sendCsv, signUp, useTestApp } from '../..
 import { entitledMembership } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { newId } from '../../platform/ids.js';
-import { type FactsSource, factsSource } from './reports.repository.js';
 import { createReportsService, type ReportsService } from './reports.service.js';
+import { type FactsSource, factsSource } from './reports.time-source.js';
 
 /**
  * The Summary read from report_rollups equals the raw computation (the engine over the entries,

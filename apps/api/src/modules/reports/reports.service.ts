@@ -29,19 +29,11 @@ import {
   resolvePreset,
   type SummaryReportView,
   shiftDay,
-  type WeekStart,
 } from '@sundial/core';
 import type { RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { copyOutFor, type Db } from '../../db/connection.js';
-import {
-  allows,
-  assertFeature,
-  type MoneyAccess,
-  moneyAccessOf,
-  othersTimeScope,
-  seesMoneyOf,
-} from '../../platform/access.js';
+import { allows, assertFeature, type MoneyAccess, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import { defineJob } from '../../platform/jobs.js';
@@ -52,19 +44,22 @@ import {
   compileDetailedListing,
   compileDetailedPage,
   compileDetailedTotals,
-  compileReport,
   type DetailedAfter,
   type DetailedCellColumn,
   type DetailedRow,
   type DetailedSortKey,
-  type EngineFilter,
-  type LevelRow,
-  type LevelSum,
-  type MeasureSums,
   reportsRepository as repo,
   type SeenPeople,
   type StartPart,
 } from './reports.repository.js';
+import { createSourceReports, nestLevels, type RegisteredSource, resolveScope } from './reports.sources.js';
+import {
+  compileReport,
+  type EngineFilter,
+  type LevelRow,
+  type LevelSum,
+  type MeasureSums,
+} from './reports.time-source.js';
 
 export type { DetailedCellColumn };
 
@@ -181,18 +176,8 @@ function compareKeys(dimension: ReportDimension) {
 
 const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null;
 
-/** A group's place in the tree: its first `depth` keys, none (null) told apart from any text. */
-const pathOf = (row: LevelRow, depth: number) => {
-  let path = '';
-  for (let j = 0; j < depth; j++) {
-    const key = rowKey(row, j);
-    path += key === null ? '\u0000-' : `${key.length}:${key}`;
-  }
-  return path;
-};
-
 /**
- * Reports: one engine (reports.repository) for the Summary, Detailed and matrix reports, the
+ * Reports: one engine (reports.engine, over the time entries of reports.time-source) for the Summary, Detailed and matrix reports, the
  * dashboard, the public API and the exports. A report covers whose time the actor sees (their
  * own; a manager's people; everyone's for owners and admins), disabled members included: hiding
  * them from report lists hides their names from pickers, never their time from totals. Money measures need the actor's money access for everyone
@@ -204,7 +189,7 @@ export function createReportsService(
   db: Db,
   timeEntries: Pick<TimeEntriesService, 'setInvoiced' | 'markRollupsReady'>,
   projects: Pick<ProjectsService, 'budgets' | 'workspaceBudgets'>,
-  options: { rollups: boolean } = { rollups: true },
+  options: { rollups: boolean; sources?: readonly RegisteredSource[] } = { rollups: true },
 ) {
   /**
    * The engine's filter for the actor: range and zone resolved (the workspace's report zone
@@ -228,38 +213,19 @@ export function createReportsService(
   }
 
   async function resolve(actor: Actor, q: Filters, now = new Date()): Promise<EngineFilter> {
-    const workspace = actor.membership.workspace;
-    const stored = await repo.reportSettings(db, workspace.id);
-    const reportZone = stored?.timeZone ?? 'UTC';
-    const timeZone = q.timeZone ?? reportZone;
-    const weekStart = (q.weekStart ?? actor.user.week_start) as WeekStart;
-    const { from, to } = resolvePreset(q.preset, dayKey(now, timeZone), weekStart, q);
+    const { stored, reportZone, ...scope } = await resolveScope(db, actor, q, 'time:view_others', now);
     const storedRounding = stored?.rounding ?? NO_ROUNDING;
     const rounding = reportRounding(q, storedRounding);
     const sameRounding =
       rounding.mode === storedRounding.mode &&
       (rounding.mode === 'none' || rounding.minutes === storedRounding.minutes);
-    let scope: string[] | null = [actor.userId];
-    if (allows(actor.membership, 'time:view_others')) {
-      const others = await othersTimeScope(db, actor);
-      scope = others === null ? null : [...new Set([...others, actor.userId])];
-    }
     // Everyone's entries: the rollups without a person may answer. "Hide disabled users from lists
     // in reports" hides names from pickers only: totals count every entry the actor may see (issue 30).
-    const allPeople = scope === null && !q.users?.length && !q.groups?.length;
+    const allPeople = scope.scope === null && !q.users?.length && !q.groups?.length;
+    const timeZone = scope.timeZone;
     return {
-      workspaceId: workspace.id,
-      fromAt: new Date(dayBounds(from, timeZone).startMs),
-      toAt: new Date(dayBounds(to, timeZone).endMs),
-      fromDay: from,
-      toDay: to,
-      timeZone,
-      weekStart,
+      ...scope,
       rounding,
-      now,
-      scope,
-      users: q.users,
-      groups: q.groups,
       clients: q.clients,
       projects: q.projects,
       tasks: q.tasks,
@@ -427,6 +393,9 @@ export function createReportsService(
   return {
     resolve,
 
+    /** Reports over the other sources of facts (reports.sources.ts). */
+    sources: createSourceReports(db, options.sources ?? []),
+
     /** Summary: groups nested up to three levels, each with its subtotal, and the totals. */
     async summary(actor: Actor, q: ReportQuery, now = new Date()): Promise<SummaryReportView> {
       const f = await resolve(actor, q, now);
@@ -444,30 +413,21 @@ export function createReportsService(
         }),
       );
       const total = rows.find((r) => r.level === 0);
-      const nodes = new Map<string, ReportGroup>();
-      const roots: ReportGroup[] = [];
-      for (const row of [...rows].sort((a, b) => a.level - b.level)) {
-        if (row.level === 0) continue;
-        const i = row.level - 1;
+      const roots = nestLevels(rows, (row, i): ReportGroup => {
         const dimension = dims[i] as ReportDimension;
-        const labels = [row.n1, row.n2, row.n3];
-        const colors = [row.c1, row.c2, row.c3];
-        const parents = [row.p1, row.p2, row.p3];
-        const group: ReportGroup = {
+        const at = (values: (string | null)[]) => values[i] ?? null;
+        return {
           dimension,
-          key: keyView(dimension, rowKey(row, i), labels[i] ?? null, colors[i] ?? null, parents[i] ?? null),
+          key: keyView(
+            dimension,
+            rowKey(row, i),
+            at([row.n1, row.n2, row.n3]),
+            at([row.c1, row.c2, row.c3]),
+            at([row.p1, row.p2, row.p3]),
+          ),
           measures: measuresOf(row, measures),
         };
-        nodes.set(pathOf(row, row.level), group);
-        if (i === 0) roots.push(group);
-        else {
-          const parent = nodes.get(pathOf(row, i));
-          if (parent) {
-            parent.children ??= [];
-            parent.children.push(group);
-          }
-        }
-      }
+      });
       const sortTree = (groups: ReportGroup[]) => {
         const first = groups[0];
         if (first) groups.sort(compareKeys(first.dimension));

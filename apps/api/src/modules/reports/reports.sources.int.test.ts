@@ -1,0 +1,178 @@
+import type { Role } from '@sundial/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import { up as createFocusSpans } from '../../../test/sources/focus.migration.js';
+import { focusSource } from '../../../test/sources/focus.source.js';
+import { entitledMembership } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import type { AppError } from '../../platform/errors.js';
+import { createReportsService, type ReportsService } from './reports.service.js';
+import type { SourceGroup } from './reports.sources.js';
+
+/**
+ * A second source of facts plugs into the report engine as one file and its migration
+ * (test/sources/focus.*): grouped by its own dimensions and by person, group and period as time
+ * is, summed with its own sums, seen by whom the source's permission lets see it, with figures
+ * added by hand below.
+ */
+const ctx = useTestApp();
+const { ok } = workspaceCalls(ctx, () => `/api/v1/workspaces/${owner.workspaceId}`);
+let owner: SignedUp;
+let member: SignedUp;
+let reports: ReportsService;
+
+async function actorOf(who: SignedUp, role: Role): Promise<Actor> {
+  const db = ctx.t.db;
+  const user = await db.selectFrom('users').selectAll().where('id', '=', who.userId).executeTakeFirstOrThrow();
+  const workspace = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('id', '=', owner.workspaceId)
+    .executeTakeFirstOrThrow();
+  return {
+    user,
+    userId: user.id,
+    membership: entitledMembership({ workspace, role, status: 'active' }, { billing: true }),
+    via: 'session',
+  };
+}
+
+const HOUR = 3600;
+
+beforeAll(async () => {
+  owner = await signUp(ctx.t.app);
+  member = await joinWorkspace(ctx.t, owner.workspaceId, 'member');
+  await createFocusSpans(ctx.t.db as never);
+  // Two groups; the member is in both, so a group Summary counts their facts under each.
+  const red = await ok(owner, 'POST', '/groups', { name: 'Red' });
+  const blue = await ok(owner, 'POST', '/groups', { name: 'Blue' });
+  await ok(owner, 'PUT', `/groups/${red.id}/members/${member.userId}`);
+  await ok(owner, 'PUT', `/groups/${blue.id}/members/${member.userId}`);
+  await ok(owner, 'PUT', `/groups/${red.id}/members/${owner.userId}`);
+  const span = (who: SignedUp, startedAt: string, hours: number, app: string, focused: boolean) => ({
+    workspace_id: owner.workspaceId,
+    user_id: who.userId,
+    started_at: new Date(startedAt),
+    seconds: hours * HOUR,
+    app,
+    focused,
+  });
+  await ctx.t.db
+    .insertInto('focus_spans' as never)
+    .values([
+      span(owner, '2026-03-02T08:00:00Z', 2, 'Editor', true),
+      span(owner, '2026-03-02T11:00:00Z', 1, 'Mail', false),
+      span(owner, '2026-03-03T09:00:00Z', 3, 'Editor', true),
+      span(member, '2026-03-02T09:00:00Z', 4, 'Editor', true),
+      span(member, '2026-03-04T22:30:00Z', 1, 'Browser', false),
+      // Outside the range: the day after it, and (in UTC) the evening before it.
+      span(member, '2026-03-06T00:30:00Z', 5, 'Editor', true),
+      span(owner, '2026-03-01T23:00:00Z', 7, 'Editor', true),
+    ] as never)
+    .execute();
+  const services = ctx.t.app.services;
+  reports = createReportsService(ctx.t.db, services.timeEntries, services.projects, {
+    rollups: true,
+    sources: [{ source: focusSource, seeOthers: 'time:view_others' }],
+  });
+});
+
+const range = { preset: 'custom' as const, from: '2026-03-02', to: '2026-03-05', timeZone: 'UTC' };
+const flat = (groups: SourceGroup[]) => Object.fromEntries(groups.map((g) => [g.label ?? g.key, g.sums]));
+
+describe('a source of facts besides time', () => {
+  it('is summed by its own dimensions within each person, with subtotals and totals', async () => {
+    const report = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
+      ...range,
+      groupBy: ['user', 'app'],
+    });
+    expect(report.totals).toEqual({ seconds: 11 * HOUR, focused_seconds: 9 * HOUR, spans: 5 });
+    const byUser = new Map(report.groups.map((g) => [g.key, g]));
+    const mine = byUser.get(owner.userId);
+    const theirs = byUser.get(member.userId);
+    const { name } = await ctx.t.db
+      .selectFrom('users')
+      .select('name')
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow();
+    expect(mine?.label).toBe(name);
+    expect(mine?.sums).toEqual({ seconds: 6 * HOUR, focused_seconds: 5 * HOUR, spans: 3 });
+    expect(flat(mine?.children ?? [])).toEqual({
+      Editor: { seconds: 5 * HOUR, focused_seconds: 5 * HOUR, spans: 2 },
+      Mail: { seconds: HOUR, focused_seconds: 0, spans: 1 },
+    });
+    expect(flat(theirs?.children ?? [])).toEqual({
+      Editor: { seconds: 4 * HOUR, focused_seconds: 4 * HOUR, spans: 1 },
+      Browser: { seconds: HOUR, focused_seconds: 0, spans: 1 },
+    });
+  });
+
+  it('takes its days in the zone asked for, and groups them by period', async () => {
+    const report = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
+      ...range,
+      timeZone: 'Asia/Tokyo',
+      groupBy: ['day'],
+      sums: ['seconds'],
+    });
+    // In Tokyo (UTC+9) the span at 23:00 UTC on March 1 falls on March 2, and the member's
+    // 22:30 on March 4 on March 5; the one at 00:30 on March 6 stays outside.
+    expect(flat(report.groups)).toEqual({
+      '2026-03-02': { seconds: 14 * HOUR },
+      '2026-03-03': { seconds: 3 * HOUR },
+      '2026-03-05': { seconds: HOUR },
+    });
+    expect(report.groups.map((g) => g.key)).toEqual(['2026-03-02', '2026-03-03', '2026-03-05']);
+    const weeks = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
+      ...range,
+      groupBy: ['week', 'focused'],
+      sums: ['seconds'],
+    });
+    expect(weeks.groups).toHaveLength(1);
+    expect(weeks.groups[0]?.key).toBe('2026-03-02');
+    expect(flat(weeks.groups[0]?.children ?? [])).toEqual({
+      true: { seconds: 9 * HOUR },
+      false: { seconds: 2 * HOUR },
+    });
+  });
+
+  it('counts a person in two groups under each, and once in the total', async () => {
+    const report = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
+      ...range,
+      groupBy: ['group'],
+      sums: ['seconds', 'spans'],
+    });
+    expect(flat(report.groups)).toEqual({
+      Red: { seconds: 11 * HOUR, spans: 5 },
+      Blue: { seconds: 5 * HOUR, spans: 2 },
+    });
+    expect(report.totals).toEqual({ seconds: 11 * HOUR, spans: 5 });
+  });
+
+  it("shows a member their own facts only, as time's permission says", async () => {
+    const report = await reports.sources.summary(await actorOf(member, 'member'), 'focus', {
+      ...range,
+      groupBy: ['user'],
+    });
+    expect(report.groups.map((g) => g.key)).toEqual([member.userId]);
+    expect(report.totals).toEqual({ seconds: 5 * HOUR, focused_seconds: 4 * HOUR, spans: 2 });
+  });
+
+  it('refuses an unknown source, dimension or sum with a clear message', async () => {
+    const actor = await actorOf(owner, 'owner');
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (e: AppError) => ({ status: e.status, message: e.message }),
+      );
+    expect(await refusal(reports.sources.summary(actor, 'weather', { ...range, groupBy: [] }))).toMatchObject({
+      status: 404,
+    });
+    expect(await refusal(reports.sources.summary(actor, 'focus', { ...range, groupBy: ['project'] }))).toEqual({
+      status: 422,
+      message: 'Group focus by one of: user, group, day, week, month, year, app, focused.',
+    });
+    expect(
+      await refusal(reports.sources.summary(actor, 'focus', { ...range, groupBy: [], sums: ['billable_cents'] })),
+    ).toEqual({ status: 422, message: 'The sums of focus are among: seconds, focused_seconds, spans.' });
+  });
+});

@@ -1,0 +1,182 @@
+import { type DatePreset, dayBounds, dayKey, type Permission, resolvePreset, type WeekStart } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import { allows, othersTimeScope } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { compileSourceReport, type GroupedRow, type ReportSource, type SourceScope } from './reports.engine.js';
+import { reportsRepository as repo } from './reports.repository.js';
+
+/**
+ * Reports over any source of facts (reports.engine.ts): the range and whose facts resolved as for
+ * time, the grouping sets compiled once for every source, the rows nested into a tree. A new kind
+ * of fact registers its `ReportSource` here (`createReportsService`'s `sources`) and is reported
+ * with the Summary's nesting, subtotals and labels.
+ */
+
+/** What the actor asks of a source's Summary: the range and people (as every report), the groups and sums. */
+export interface SourceReportQuery {
+  preset: DatePreset;
+  from?: string | undefined;
+  to?: string | undefined;
+  timeZone?: string | undefined;
+  weekStart?: WeekStart | undefined;
+  users?: string[] | undefined;
+  groups?: string[] | undefined;
+  /** Up to three of the source's dimensions, outermost first. */
+  groupBy: readonly string[];
+  /** The source's sums to give; all unless named. */
+  sums?: readonly string[] | undefined;
+}
+
+/** A group of a source's Summary, with its sums and (but at the last level) its children. */
+export interface SourceGroup {
+  dimension: string;
+  key: string | null;
+  label: string | null;
+  color?: string;
+  parent?: string | null;
+  sums: Record<string, number>;
+  children?: SourceGroup[];
+}
+
+export interface SourceSummary {
+  source: string;
+  range: { from: string; to: string; timeZone: string; weekStart: WeekStart };
+  groupBy: readonly string[];
+  groups: SourceGroup[];
+  totals: Record<string, number>;
+}
+
+/** A source as registered: the facts and the permission that lets an actor see other people's. */
+export interface RegisteredSource {
+  source: ReportSource;
+  seeOthers: Permission;
+}
+
+/**
+ * Range, zone and whose facts for the actor, the same for every source: the workspace's report
+ * zone unless the query names one, the actor's week start unless given, their own facts only
+ * unless `seeOthers` lets them see others' (a manager: the people they manage).
+ */
+export async function resolveScope(
+  db: Db,
+  actor: Actor,
+  q: Pick<SourceReportQuery, 'preset' | 'from' | 'to' | 'timeZone' | 'weekStart' | 'users' | 'groups'>,
+  seeOthers: Permission,
+  now: Date,
+): Promise<SourceScope & { stored: Awaited<ReturnType<typeof repo.reportSettings>>; reportZone: string }> {
+  const workspace = actor.membership.workspace;
+  const stored = await repo.reportSettings(db, workspace.id);
+  const reportZone = stored?.timeZone ?? 'UTC';
+  const timeZone = q.timeZone ?? reportZone;
+  const weekStart = (q.weekStart ?? actor.user.week_start) as WeekStart;
+  const { from, to } = resolvePreset(q.preset, dayKey(now, timeZone), weekStart, q);
+  let scope: string[] | null = [actor.userId];
+  if (allows(actor.membership, seeOthers)) {
+    const others = await othersTimeScope(db, actor);
+    scope = others === null ? null : [...new Set([...others, actor.userId])];
+  }
+  return {
+    workspaceId: workspace.id,
+    fromAt: new Date(dayBounds(from, timeZone).startMs),
+    toAt: new Date(dayBounds(to, timeZone).endMs),
+    fromDay: from,
+    toDay: to,
+    timeZone,
+    weekStart,
+    now,
+    scope,
+    users: q.users,
+    groups: q.groups,
+    stored,
+    reportZone,
+  };
+}
+
+const refused = (message: string) => new AppError('validation_failed', message, { status: 422 });
+
+/**
+ * Nests a Summary's rows (one per group and level, `level` 0 the total) into trees: each row under
+ * the row of its first keys one level up. `group` makes the node of row `row` at depth `i`.
+ */
+export function nestLevels<R extends GroupedRow, G extends { children?: G[] }>(
+  rows: readonly R[],
+  group: (row: R, i: number) => G,
+): G[] {
+  // A group's place in the tree: its first `depth` keys, none (null) told apart from any text.
+  const pathOf = (row: R, depth: number) => {
+    let path = '';
+    for (const key of [row.k1, row.k2, row.k3].slice(0, depth))
+      path += key === null ? '\u0000-' : `${key.length}:${key}`;
+    return path;
+  };
+  const nodes = new Map<string, G>();
+  const roots: G[] = [];
+  for (const row of [...rows].sort((a, b) => a.level - b.level)) {
+    if (row.level === 0) continue;
+    const node = group(row, row.level - 1);
+    nodes.set(pathOf(row, row.level), node);
+    if (row.level === 1) roots.push(node);
+    else {
+      const parent = nodes.get(pathOf(row, row.level - 1));
+      if (parent) {
+        parent.children ??= [];
+        parent.children.push(node);
+      }
+    }
+  }
+  return roots;
+}
+
+export function createSourceReports(db: Db, sources: readonly RegisteredSource[]) {
+  const byName = new Map(sources.map((s) => [s.source.name, s]));
+  return {
+    /** Summary of a source: groups nested up to three levels, each with its subtotal, and the totals. */
+    async summary(actor: Actor, name: string, q: SourceReportQuery, now = new Date()): Promise<SourceSummary> {
+      const registered = byName.get(name);
+      if (!registered) throw notFound(`There is no report of ${name}.`);
+      const { source } = registered;
+      const known = new Set(source.dimensions);
+      const unknown = q.groupBy.find((d) => !known.has(d));
+      if (unknown) throw refused(`Group ${name} by one of: ${source.dimensions.join(', ')}.`);
+      if (q.groupBy.length > 3) throw refused('Group by at most three dimensions.');
+      if (new Set(q.groupBy).size !== q.groupBy.length) throw refused('Group by each dimension once.');
+      const all = Object.keys(source.sums);
+      const sums = q.sums?.length ? q.sums : all;
+      const unknownSum = sums.find((s) => !all.includes(s));
+      if (unknownSum) throw refused(`The sums of ${name} are among: ${all.join(', ')}.`);
+      const { stored: _stored, reportZone: _zone, ...f } = await resolveScope(db, actor, q, registered.seeOthers, now);
+      const dims = q.groupBy;
+      const rows = await repo.run(
+        db,
+        compileSourceReport(source, f, {
+          sets: [[], ...dims.map((_, i) => dims.slice(0, i + 1))],
+          dimensions: dims,
+          sums: new Set(sums),
+        }).$castTo<GroupedRow & Record<string, string | number | null>>(),
+      );
+      const sumsOf = (row: Record<string, string | number | null>) =>
+        Object.fromEntries(sums.map((s) => [s, Number(row[s] ?? 0)]));
+      const groups = nestLevels(rows, (row, i): SourceGroup => {
+        const color = [row.c1, row.c2, row.c3][i];
+        return {
+          dimension: dims[i] as string,
+          key: [row.k1, row.k2, row.k3][i] ?? null,
+          label: [row.n1, row.n2, row.n3][i] ?? null,
+          ...(color ? { color } : {}),
+          sums: sumsOf(row),
+        };
+      });
+      const total = rows.find((r) => r.level === 0);
+      return {
+        source: name,
+        range: { from: f.fromDay, to: f.toDay, timeZone: f.timeZone, weekStart: f.weekStart },
+        groupBy: dims,
+        groups,
+        totals: total ? sumsOf(total) : Object.fromEntries(sums.map((s) => [s, 0])),
+      };
+    },
+  };
+}
+
+export type SourceReports = ReturnType<typeof createSourceReports>;
