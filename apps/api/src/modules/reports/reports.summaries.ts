@@ -1,0 +1,211 @@
+import {
+  DEFAULT_MEASURES,
+  type MatrixReportQuery,
+  type MatrixReportView,
+  type ReportDimension,
+  type ReportGroup,
+  type ReportKey,
+  type ReportMeasure,
+  type ReportMeasures,
+  type ReportQuery,
+  type SummaryReportView,
+} from '@sundial/core';
+import type { Db } from '../../db/connection.js';
+import type { Actor } from '../../platform/actor.js';
+import { reportsRepository as repo } from './reports.repository.js';
+import type { ReportScope } from './reports.scope.js';
+import { nestLevels } from './reports.sources.js';
+import { compileReport, type LevelRow, type LevelSum, type MeasureSums } from './reports.time-source.js';
+
+const NONE_LABEL: Record<ReportDimension, string> = {
+  user: 'Unknown user',
+  group: 'Without group',
+  client: 'Without client',
+  project: 'Without project',
+  task: 'Without task',
+  tag: 'Without tag',
+  billable: '',
+  invoiced: '',
+  day: '',
+  week: '',
+  month: '',
+  year: '',
+  description: '',
+};
+const ORDERED_BY_KEY: ReadonlySet<ReportDimension> = new Set(['day', 'week', 'month', 'year']);
+
+function keyView(
+  dimension: ReportDimension,
+  key: string | null,
+  name: string | null,
+  color: string | null,
+  parent: string | null,
+): ReportKey {
+  let label: string;
+  if (key === null) label = NONE_LABEL[dimension];
+  else if (dimension === 'billable') label = key === 'true' ? 'Billable' : 'Non-billable';
+  else if (dimension === 'invoiced') label = key === 'true' ? 'Invoiced' : 'Not invoiced';
+  else if (dimension === 'description') label = key === '' ? '(no description)' : key;
+  else if (ORDERED_BY_KEY.has(dimension)) label = key;
+  else label = name ?? 'Deleted';
+  return { key, label, ...(color !== null ? { color } : {}), ...(dimension === 'task' ? { parent } : {}) };
+}
+
+/** The sums each measure is computed from (`measuresOf`); the tracked seconds always come. */
+const SUMS_OF: Record<ReportMeasure, LevelSum[]> = {
+  trackedSeconds: [],
+  billableSeconds: ['billable_seconds'],
+  billableAmount: ['billable_cents'],
+  costAmount: ['cost_cents'],
+  margin: ['billable_cents', 'cost_cents'],
+  entryCount: [],
+  unbillableSeconds: ['billable_seconds'],
+  invoicedSeconds: ['invoiced_seconds'],
+  invoicedAmount: ['invoiced_cents'],
+  uninvoicedSeconds: ['billable_seconds', 'invoiced_seconds'],
+  uninvoicedAmount: ['billable_cents', 'invoiced_cents'],
+};
+
+function measuresOf(row: MeasureSums, measures: readonly ReportMeasure[]): ReportMeasures {
+  const billable = Number(row.billable_cents);
+  const cost = Number(row.cost_cents);
+  const tracked = Number(row.tracked);
+  const billableSeconds = Number(row.billable_seconds);
+  const invoicedSeconds = Number(row.invoiced_seconds);
+  const invoiced = Number(row.invoiced_cents);
+  const all: Required<ReportMeasures> = {
+    trackedSeconds: tracked,
+    billableSeconds,
+    billableAmount: billable,
+    costAmount: cost,
+    margin: billable - cost,
+    entryCount: Number(row.entries ?? 0),
+    unbillableSeconds: tracked - billableSeconds,
+    invoicedSeconds,
+    invoicedAmount: invoiced,
+    uninvoicedSeconds: billableSeconds - invoicedSeconds,
+    uninvoicedAmount: billable - invoiced,
+  };
+  const picked: ReportMeasures = {};
+  for (const m of measures) picked[m] = all[m];
+  return picked;
+}
+
+const EMPTY: MeasureSums = {
+  tracked: 0,
+  billable_seconds: 0,
+  billable_cents: 0,
+  cost_cents: 0,
+  invoiced_seconds: 0,
+  invoiced_cents: 0,
+  entries: 0,
+};
+
+/** localeCompare's order, with its collator made once: a Summary can sort hundreds of thousands of groups. */
+const collate = new Intl.Collator().compare;
+
+function compareKeys(dimension: ReportDimension) {
+  return (a: ReportGroup, b: ReportGroup) => {
+    if (a.key.key === null || b.key.key === null) return a.key.key === null ? (b.key.key === null ? 0 : 1) : -1;
+    if (ORDERED_BY_KEY.has(dimension)) return collate(a.key.key, b.key.key);
+    if (dimension === 'billable' || dimension === 'invoiced') return a.key.key === 'true' ? -1 : 1;
+    return collate(a.key.label, b.key.label) || collate(a.key.key, b.key.key);
+  };
+}
+
+const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null;
+
+/** The Summary and the matrices (By days, People): the engine's grouping sets as trees and tables. */
+export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: ReportScope) {
+  return {
+    /** Summary: groups nested up to three levels, each with its subtotal, and the totals. */
+    async summary(actor: Actor, q: ReportQuery, now = new Date()): Promise<SummaryReportView> {
+      const f = await resolve(actor, q, now);
+      const measures = q.measures?.length ? q.measures : DEFAULT_MEASURES;
+      await assertMoney(actor, f, measures);
+      const dims = q.groupBy ?? [];
+      const sets = [[], ...dims.map((_, i) => dims.slice(0, i + 1))];
+      const rows = await repo.run(
+        db,
+        compileReport(f, {
+          sets,
+          dimensions: dims,
+          countEntries: measures.includes('entryCount'),
+          sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
+        }),
+      );
+      const total = rows.find((r) => r.level === 0);
+      const roots = nestLevels(rows, (row, i): ReportGroup => {
+        const dimension = dims[i] as ReportDimension;
+        const at = (values: (string | null)[]) => values[i] ?? null;
+        return {
+          dimension,
+          key: keyView(
+            dimension,
+            rowKey(row, i),
+            at([row.n1, row.n2, row.n3]),
+            at([row.c1, row.c2, row.c3]),
+            at([row.p1, row.p2, row.p3]),
+          ),
+          measures: measuresOf(row, measures),
+        };
+      });
+      const sortTree = (groups: ReportGroup[]) => {
+        const first = groups[0];
+        if (first) groups.sort(compareKeys(first.dimension));
+        for (const g of groups) if (g.children) sortTree(g.children);
+      };
+      sortTree(roots);
+      return {
+        range: rangeOf(f),
+        groupBy: dims,
+        measures,
+        groups: roots,
+        totals: measuresOf(total ?? EMPTY, measures),
+      };
+    },
+
+    /** Matrix: rows by one dimension, columns by another, with row, column and grand totals. */
+    async matrix(actor: Actor, q: MatrixReportQuery, now = new Date()): Promise<MatrixReportView> {
+      const f = await resolve(actor, q, now);
+      const measures = q.measures?.length ? q.measures : DEFAULT_MEASURES;
+      await assertMoney(actor, f, measures);
+      const dims = [q.rows, q.columns];
+      const rows = await repo.run(
+        db,
+        compileReport(f, {
+          sets: [[], [q.rows], [q.columns], dims],
+          dimensions: dims,
+          countEntries: measures.includes('entryCount'),
+        }),
+      );
+      const byRow = new Map<string | null, MatrixReportView['rows'][number]>();
+      const columns: MatrixReportView['columns'] = [];
+      for (const row of rows) {
+        if (row.level === 1)
+          byRow.set(row.k1, {
+            key: keyView(q.rows, row.k1, row.n1, row.c1, row.p1),
+            cells: {},
+            totals: measuresOf(row, measures),
+          });
+        if (row.level === 2)
+          columns.push({ key: keyView(q.columns, row.k2, row.n2, row.c2, row.p2), totals: measuresOf(row, measures) });
+      }
+      for (const row of rows)
+        if (row.level === 3) {
+          const target = byRow.get(row.k1);
+          if (target) target.cells[row.k2 ?? ''] = measuresOf(row, measures);
+        }
+      const asGroup = (key: ReportKey, dimension: ReportDimension): ReportGroup => ({ dimension, key, measures: {} });
+      const sortBy = <T extends { key: ReportKey }>(list: T[], dimension: ReportDimension) =>
+        list.sort((a, b) => compareKeys(dimension)(asGroup(a.key, dimension), asGroup(b.key, dimension)));
+      return {
+        range: rangeOf(f),
+        rows: sortBy([...byRow.values()], q.rows),
+        columns: sortBy(columns, q.columns),
+        totals: measuresOf(rows.find((r) => r.level === 0) ?? EMPTY, measures),
+        measures,
+      };
+    },
+  };
+}
