@@ -25,6 +25,7 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { reportSchedulesRoutes } from './modules/report-schedules/report-schedules.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import type { RegisteredSource } from './modules/reports/reports.sources.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { savedReportsRoutes } from './modules/saved-reports/saved-reports.routes.js';
 import { scimRoutes, scimTokenRoutes } from './modules/scim/scim.routes.js';
@@ -82,6 +83,8 @@ export interface AppDeps {
   tokenAuthenticators?: readonly TokenAuthenticator[];
   /** The job runner's clock; tests move it to make retries and schedules due without waiting. */
   now?: () => Date;
+  /** Sources of report facts besides time, reported at /reports/sources/:source (none yet but in tests). */
+  reportSources?: readonly RegisteredSource[];
 }
 
 /** Builds the whole HTTP application around a migrated database; used by main and by tests. */
@@ -94,6 +97,7 @@ export async function buildApp({
   mailPrintStream,
   tokenAuthenticators,
   now,
+  reportSources,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL, logStream),
@@ -115,6 +119,7 @@ export async function buildApp({
     log: app.log,
     jobs,
     ...(now ? { now } : {}),
+    ...(reportSources ? { reportSources } : {}),
     mailer:
       mailer ??
       createMailer({

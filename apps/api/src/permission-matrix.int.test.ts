@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestApp } from '../test/harness.js';
 import { greyPng } from '../test/png.js';
+import { up as createFocusSpans } from '../test/sources/focus.migration.js';
+import { focusSource } from '../test/sources/focus.source.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 import { newId } from './platform/ids.js';
 
@@ -21,7 +23,8 @@ beforeAll(async () => {
   dnsEnv.DNS_SERVERS = dns.address;
   return () => dns.close();
 });
-const ctx = useTestApp(dnsEnv);
+// The made-up focus source of reports.sources.int.test.ts, so the sources' report route has its row.
+const ctx = useTestApp(dnsEnv, { reportSources: [{ source: focusSource, seeOthers: 'time:view_others' }] });
 type Who = Role | 'outsider';
 const WHO: Who[] = ['owner', 'admin', 'manager', 'member', 'guest', 'outsider'];
 const ALL_ROLES: Role[] = ['owner', 'admin', 'manager', 'member', 'guest'];
@@ -582,6 +585,7 @@ beforeAll(async () => {
     await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: people[role].userId, role });
   }
   people.outsider = await signUp(ctx.t.app);
+  await createFocusSpans(ctx.t.db as never);
 });
 
 /** Routes whose families this matrix owns: a new route there must get a row above. */
@@ -791,6 +795,13 @@ const reportRoutes: Route[] = [
       allowed: ALL_ROLES,
     }),
   ),
+  // Another source of facts (issue 32): every role reads it, of the people it reaches.
+  {
+    path: '/workspaces/:id/reports/sources/:source/summary',
+    method: 'GET',
+    prepare: async () => ({ url: w('/reports/sources/focus/summary?preset=lastMonth&groupBy=user,app') }),
+    allowed: ALL_ROLES,
+  },
   // Exports (issue 15): the same reach as the report on screen.
   {
     path: '/workspaces/:id/reports/export',

@@ -22,6 +22,7 @@ import { createProjectsService } from './modules/projects/projects.service.js';
 import { createRatesService } from './modules/rates/rates.service.js';
 import { createReportSchedulesService } from './modules/report-schedules/report-schedules.service.js';
 import { createReportsService, rebuildRollupsJob } from './modules/reports/reports.service.js';
+import type { RegisteredSource } from './modules/reports/reports.sources.js';
 import { createRolesService } from './modules/roles/roles.service.js';
 import { createSavedReportsService } from './modules/saved-reports/saved-reports.service.js';
 import { createScimService } from './modules/scim/scim.service.js';
@@ -60,6 +61,8 @@ export interface ServiceDeps {
   deliverPaymentEvent: DeliverPaymentEvent;
   /** The clock of date rules (billing periods); tests move it. */
   now?: () => Date;
+  /** Sources of report facts besides time (reports.sources.ts); none yet but in tests. */
+  reportSources?: readonly RegisteredSource[];
 }
 
 /** Forgets old time-entry idempotency keys and empties the trash past its undo window. */
@@ -68,7 +71,16 @@ const pruneTimeEntriesJob = defineJob('time-entries.prune', z.object({}));
 const analyzeJob = defineJob('db.analyze', z.object({}));
 
 /** Wires every service once; routes reach them through `app.services`. */
-export function createServices({ db, config, mailer, jobs, log, deliverPaymentEvent, now }: ServiceDeps) {
+export function createServices({
+  db,
+  config,
+  mailer,
+  jobs,
+  log,
+  deliverPaymentEvent,
+  now,
+  reportSources = [],
+}: ServiceDeps) {
   const sessions = createSessionStore(db, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
@@ -104,7 +116,10 @@ export function createServices({ db, config, mailer, jobs, log, deliverPaymentEv
   const sso = createSsoService({ db, config, auth, oidc, twoFactor });
   const invites = createInvitesService({ db, config, mailer, sessions, auth });
   scheduleSsoPurge(jobs, db);
-  const reports = createReportsService(db, timeEntries, projects, { rollups: config.REPORT_ROLLUPS });
+  const reports = createReportsService(db, timeEntries, projects, {
+    rollups: config.REPORT_ROLLUPS,
+    sources: reportSources,
+  });
   jobs.register(rebuildRollupsJob, async () => {
     // A rebuild rewrites every rollup row of its workspaces: their statistics are new (0016).
     if ((await reports.rebuildStaleRollups()) > 0) await analyzeTables(db, ROLLUP_TABLES);

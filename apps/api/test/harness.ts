@@ -90,9 +90,12 @@ export const GENEROUS_LIMITS: Record<string, string> = {
   READY_TIMEOUT_MS: '60000',
 };
 
+/** What a test may plug into the app it builds: token authenticators, a clock, report sources. */
+export type TestAppDeps = Pick<AppDeps, 'tokenAuthenticators' | 'now' | 'reportSources'>;
+
 export async function createTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'tokenAuthenticators' | 'now'> = {},
+  deps: TestAppDeps = {},
   dbOptions: Pick<DbOptions, 'onQuery'> = {},
 ): Promise<TestApp> {
   const { db, close } = await openTestDb({ ...dbOptions, migrated: true });
@@ -193,10 +196,13 @@ export const sendCsv = (
  * One app and database for the test file, opened before its tests and closed after them.
  * Read `ctx.t` inside tests (it is set once beforeAll has run).
  */
-export function useTestApp(env: Record<string, string> = {}): { t: TestApp; call: ReturnType<typeof caller> } {
+export function useTestApp(
+  env: Record<string, string> = {},
+  deps: TestAppDeps = {},
+): { t: TestApp; call: ReturnType<typeof caller> } {
   const ctx = {} as { t: TestApp; call: ReturnType<typeof caller> };
   beforeAll(async () => {
-    ctx.t = await createTestApp(env);
+    ctx.t = await createTestApp(env, deps);
     ctx.call = caller(ctx.t.app);
   });
   afterAll(() => ctx.t?.close());

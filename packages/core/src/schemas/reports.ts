@@ -192,6 +192,49 @@ export const reportQuery = z
   });
 export type ReportQuery = z.output<typeof reportQuery>;
 
+/** A name of another source's dimension or sum (the source lists its own; the API refuses others). */
+const sourceName = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, { error: 'Name dimensions and sums in lower case.' });
+
+/**
+ * A Summary of another source of facts than time (computer activity, attendance...): the range,
+ * zone and people as every report; up to three of the source's dimensions and some of its sums.
+ */
+export const sourceReportQuery = z
+  .object({
+    preset: filterFields.preset,
+    from: filterFields.from,
+    to: filterFields.to,
+    users: filterFields.users,
+    groups: filterFields.groups,
+    timeZone: filterFields.timeZone,
+    weekStart: filterFields.weekStart,
+    groupBy: list(sourceName, 'group-by dimensions', 3).default([]),
+    sums: list(sourceName, 'sums', 20).optional(),
+  })
+  .superRefine(checkRange);
+export type SourceReportQuery = z.output<typeof sourceReportQuery>;
+
+const sourceLeaf = z.object({
+  dimension: z.string(),
+  key: z.string().nullable(),
+  label: z.string().nullable(),
+  color: z.string().optional(),
+  sums: z.record(z.string(), z.number()),
+});
+/** A source's group and its subgroups, spelled out for three levels as `reportGroup` is. */
+const sourceGroup = sourceLeaf.extend({
+  children: z.array(sourceLeaf.extend({ children: z.array(sourceLeaf).optional() })).optional(),
+});
+
+export const sourceSummaryView = z.object({
+  source: z.string(),
+  range: z.object({ from: z.string(), to: z.string(), timeZone: z.string(), weekStart: z.string() }),
+  groupBy: z.array(z.string()),
+  groups: z.array(sourceGroup),
+  totals: z.record(z.string(), z.number()),
+});
+export type SourceSummaryView = z.infer<typeof sourceSummaryView>;
+
 export const DETAILED_SORTS = ['start', 'duration', 'description'] as const;
 export type DetailedSort = (typeof DETAILED_SORTS)[number];
 

@@ -8,9 +8,12 @@ import {
   matrixReportQuery,
   matrixReportView,
   reportQuery,
+  sourceReportQuery,
+  sourceSummaryView,
   summaryReportView,
 } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
 import { errorResponses, workspaceParams as params } from '../../platform/schemas.js';
 
@@ -33,6 +36,20 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => reports.summary(actorOf(request), request.query),
+  );
+
+  app.get(
+    `${base}/sources/:source/summary`,
+    {
+      schema: {
+        tags,
+        summary: 'Summary of a source of facts besides time: grouped by up to three of its dimensions, with its sums',
+        params: params.extend({ source: z.string().max(40) }),
+        querystring: sourceReportQuery,
+        response: { 200: sourceSummaryView, ...errorResponses },
+      },
+    },
+    async (request) => reports.sources.summary(actorOf(request), request.params.source, request.query),
   );
 
   app.get(

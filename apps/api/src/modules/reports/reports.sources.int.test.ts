@@ -1,12 +1,8 @@
-import type { Role } from '@sundial/core';
+import type { SourceSummaryView } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { up as createFocusSpans } from '../../../test/sources/focus.migration.js';
 import { focusSource } from '../../../test/sources/focus.source.js';
-import { entitledMembership } from '../../platform/access.js';
-import type { Actor } from '../../platform/actor.js';
-import type { AppError } from '../../platform/errors.js';
-import { createReportsService, type ReportsService } from './reports.service.js';
 import type { SourceGroup } from './reports.sources.js';
 
 /**
@@ -15,27 +11,14 @@ import type { SourceGroup } from './reports.sources.js';
  * is, summed with its own sums, seen by whom the source's permission lets see it, with figures
  * added by hand below.
  */
-const ctx = useTestApp();
-const { ok } = workspaceCalls(ctx, () => `/api/v1/workspaces/${owner.workspaceId}`);
+const ctx = useTestApp({}, { reportSources: [{ source: focusSource, seeOthers: 'time:view_others' }] });
+const { ok, call } = workspaceCalls(ctx, () => `/api/v1/workspaces/${owner.workspaceId}`);
 let owner: SignedUp;
 let member: SignedUp;
-let reports: ReportsService;
 
-async function actorOf(who: SignedUp, role: Role): Promise<Actor> {
-  const db = ctx.t.db;
-  const user = await db.selectFrom('users').selectAll().where('id', '=', who.userId).executeTakeFirstOrThrow();
-  const workspace = await db
-    .selectFrom('workspaces')
-    .selectAll()
-    .where('id', '=', owner.workspaceId)
-    .executeTakeFirstOrThrow();
-  return {
-    user,
-    userId: user.id,
-    membership: entitledMembership({ workspace, role, status: 'active' }, { billing: true }),
-    via: 'session',
-  };
-}
+/** The Summary of the focus source as `who` asks it over HTTP (`query` on top of the range). */
+const summary = (who: SignedUp, query: string): Promise<SourceSummaryView> =>
+  ok(who, 'GET', `/reports/sources/focus/summary?preset=custom&from=2026-03-02&to=2026-03-05&${query}`);
 
 const HOUR = 3600;
 
@@ -70,22 +53,13 @@ beforeAll(async () => {
       span(owner, '2026-03-01T23:00:00Z', 7, 'Editor', true),
     ] as never)
     .execute();
-  const services = ctx.t.app.services;
-  reports = createReportsService(ctx.t.db, services.timeEntries, services.projects, {
-    rollups: true,
-    sources: [{ source: focusSource, seeOthers: 'time:view_others' }],
-  });
 });
 
-const range = { preset: 'custom' as const, from: '2026-03-02', to: '2026-03-05', timeZone: 'UTC' };
 const flat = (groups: SourceGroup[]) => Object.fromEntries(groups.map((g) => [g.label ?? g.key, g.sums]));
 
 describe('a source of facts besides time', () => {
   it('is summed by its own dimensions within each person, with subtotals and totals', async () => {
-    const report = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
-      ...range,
-      groupBy: ['user', 'app'],
-    });
+    const report = await summary(owner, 'timeZone=UTC&groupBy=user,app');
     expect(report.totals).toEqual({ seconds: 11 * HOUR, focused_seconds: 9 * HOUR, spans: 5 });
     const byUser = new Map(report.groups.map((g) => [g.key, g]));
     const mine = byUser.get(owner.userId);
@@ -108,12 +82,7 @@ describe('a source of facts besides time', () => {
   });
 
   it('takes its days in the zone asked for, and groups them by period', async () => {
-    const report = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
-      ...range,
-      timeZone: 'Asia/Tokyo',
-      groupBy: ['day'],
-      sums: ['seconds'],
-    });
+    const report = await summary(owner, 'timeZone=Asia/Tokyo&groupBy=day&sums=seconds');
     // In Tokyo (UTC+9) the span at 23:00 UTC on March 1 falls on March 2, and the member's
     // 22:30 on March 4 on March 5; the one at 00:30 on March 6 stays outside.
     expect(flat(report.groups)).toEqual({
@@ -122,11 +91,7 @@ describe('a source of facts besides time', () => {
       '2026-03-05': { seconds: HOUR },
     });
     expect(report.groups.map((g) => g.key)).toEqual(['2026-03-02', '2026-03-03', '2026-03-05']);
-    const weeks = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
-      ...range,
-      groupBy: ['week', 'focused'],
-      sums: ['seconds'],
-    });
+    const weeks = await summary(owner, 'timeZone=UTC&weekStart=monday&groupBy=week,focused&sums=seconds');
     expect(weeks.groups).toHaveLength(1);
     expect(weeks.groups[0]?.key).toBe('2026-03-02');
     expect(flat(weeks.groups[0]?.children ?? [])).toEqual({
@@ -136,11 +101,7 @@ describe('a source of facts besides time', () => {
   });
 
   it('counts a person in two groups under each, and once in the total', async () => {
-    const report = await reports.sources.summary(await actorOf(owner, 'owner'), 'focus', {
-      ...range,
-      groupBy: ['group'],
-      sums: ['seconds', 'spans'],
-    });
+    const report = await summary(owner, 'timeZone=UTC&groupBy=group&sums=seconds,spans');
     expect(flat(report.groups)).toEqual({
       Red: { seconds: 11 * HOUR, spans: 5 },
       Blue: { seconds: 5 * HOUR, spans: 2 },
@@ -149,30 +110,29 @@ describe('a source of facts besides time', () => {
   });
 
   it("shows a member their own facts only, as time's permission says", async () => {
-    const report = await reports.sources.summary(await actorOf(member, 'member'), 'focus', {
-      ...range,
-      groupBy: ['user'],
-    });
+    const report = await summary(member, 'timeZone=UTC&groupBy=user');
     expect(report.groups.map((g) => g.key)).toEqual([member.userId]);
     expect(report.totals).toEqual({ seconds: 5 * HOUR, focused_seconds: 4 * HOUR, spans: 2 });
   });
 
   it('refuses an unknown source, dimension or sum with a clear message', async () => {
-    const actor = await actorOf(owner, 'owner');
-    const refusal = (promise: Promise<unknown>) =>
-      promise.then(
-        () => undefined,
-        (e: AppError) => ({ status: e.status, message: e.message }),
-      );
-    expect(await refusal(reports.sources.summary(actor, 'weather', { ...range, groupBy: [] }))).toMatchObject({
+    const refusal = async (url: string) => {
+      const response = await call(owner, 'GET', url);
+      return { status: response.statusCode, message: response.json().error?.message };
+    };
+    expect(await refusal('/reports/sources/weather/summary')).toEqual({
       status: 404,
+      message: 'There is no report of weather.',
     });
-    expect(await refusal(reports.sources.summary(actor, 'focus', { ...range, groupBy: ['project'] }))).toEqual({
+    expect(await refusal('/reports/sources/focus/summary?groupBy=project')).toEqual({
       status: 422,
       message: 'Group focus by one of: user, group, day, week, month, year, app, focused.',
     });
-    expect(
-      await refusal(reports.sources.summary(actor, 'focus', { ...range, groupBy: [], sums: ['billable_cents'] })),
-    ).toEqual({ status: 422, message: 'The sums of focus are among: seconds, focused_seconds, spans.' });
+    expect(await refusal('/reports/sources/focus/summary?sums=billable_cents')).toEqual({
+      status: 422,
+      message: 'The sums of focus are among: seconds, focused_seconds, spans.',
+    });
+    expect((await refusal('/reports/sources/focus/summary?groupBy=user,app,day,week')).status).toBe(422);
+    expect((await call(undefined, 'GET', '/reports/sources/focus/summary')).statusCode).toBe(401);
   });
 });

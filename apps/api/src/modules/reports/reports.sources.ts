@@ -1,4 +1,13 @@
-import { type DatePreset, dayBounds, dayKey, type Permission, resolvePreset, type WeekStart } from '@sundial/core';
+import {
+  type DatePreset,
+  dayBounds,
+  dayKey,
+  type Permission,
+  resolvePreset,
+  type SourceReportQuery,
+  type SourceSummaryView,
+  type WeekStart,
+} from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { allows, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -13,8 +22,8 @@ import { reportsRepository as repo } from './reports.repository.js';
  * with the Summary's nesting, subtotals and labels.
  */
 
-/** What the actor asks of a source's Summary: the range and people (as every report), the groups and sums. */
-export interface SourceReportQuery {
+/** What every report asks first: the range, the zone and week, and whose facts. */
+interface ScopeQuery {
   preset: DatePreset;
   from?: string | undefined;
   to?: string | undefined;
@@ -22,29 +31,6 @@ export interface SourceReportQuery {
   weekStart?: WeekStart | undefined;
   users?: string[] | undefined;
   groups?: string[] | undefined;
-  /** Up to three of the source's dimensions, outermost first. */
-  groupBy: readonly string[];
-  /** The source's sums to give; all unless named. */
-  sums?: readonly string[] | undefined;
-}
-
-/** A group of a source's Summary, with its sums and (but at the last level) its children. */
-export interface SourceGroup {
-  dimension: string;
-  key: string | null;
-  label: string | null;
-  color?: string;
-  parent?: string | null;
-  sums: Record<string, number>;
-  children?: SourceGroup[];
-}
-
-export interface SourceSummary {
-  source: string;
-  range: { from: string; to: string; timeZone: string; weekStart: WeekStart };
-  groupBy: readonly string[];
-  groups: SourceGroup[];
-  totals: Record<string, number>;
 }
 
 /** A source as registered: the facts and the permission that lets an actor see other people's. */
@@ -61,7 +47,7 @@ export interface RegisteredSource {
 export async function resolveScope(
   db: Db,
   actor: Actor,
-  q: Pick<SourceReportQuery, 'preset' | 'from' | 'to' | 'timeZone' | 'weekStart' | 'users' | 'groups'>,
+  q: ScopeQuery,
   seeOthers: Permission,
   now: Date,
 ): Promise<SourceScope & { stored: Awaited<ReturnType<typeof repo.reportSettings>>; reportZone: string }> {
@@ -128,11 +114,13 @@ export function nestLevels<R extends GroupedRow, G extends { children?: G[] }>(
   return roots;
 }
 
+export type SourceGroup = SourceSummaryView['groups'][number] & { children?: SourceGroup[] };
+
 export function createSourceReports(db: Db, sources: readonly RegisteredSource[]) {
   const byName = new Map(sources.map((s) => [s.source.name, s]));
   return {
     /** Summary of a source: groups nested up to three levels, each with its subtotal, and the totals. */
-    async summary(actor: Actor, name: string, q: SourceReportQuery, now = new Date()): Promise<SourceSummary> {
+    async summary(actor: Actor, name: string, q: SourceReportQuery, now = new Date()): Promise<SourceSummaryView> {
       const registered = byName.get(name);
       if (!registered) throw notFound(`There is no report of ${name}.`);
       const { source } = registered;
