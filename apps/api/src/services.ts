@@ -279,7 +279,7 @@ export function createServices({
       timeEntries,
       jobs,
       { maxBytes: config.IMPORT_MAX_BYTES, maxRows: config.IMPORT_MAX_ROWS },
-      { analyzeAfterRows: config.ANALYZE_AFTER_ROWS },
+      { analyzeAfterRows: config.ANALYZE_AFTER_ROWS, workspaces },
     ),
     events,
     liveUpdates,

@@ -70,6 +70,16 @@ export async function reachesTimeOf(db: Db, actor: Actor, userId: string, access
   return scope === null || scope.has(userId);
 }
 
+// ---- locked time
+
+/**
+ * Who changes time before the workspace's lock date: whoever may move it (`approvals:settings`;
+ * of the built-in roles owners and admins), with a custom role as its permissions say, not as its
+ * base role. `timeLockOf` (packages/core) and the lock check of every write of time take this.
+ */
+export const passesLockDate = (who: Pick<Actor, 'userId' | 'membership'> | MemberAccess): boolean =>
+  accessOf(who).permissions.has('approvals:settings');
+
 // ---- whose periods
 
 /** Whose timesheet periods the actor approves (`approvalScope`). */
@@ -269,7 +279,7 @@ export interface MemberAccess {
 }
 
 /** The actor as a member (the rules that also judge other members take either). */
-const accessOf = (who: Actor | MemberAccess): MemberAccess =>
+const accessOf = (who: Pick<Actor, 'userId' | 'membership'> | MemberAccess): MemberAccess =>
   'membership' in who
     ? {
         workspaceId: who.membership.workspace.id,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Role } from '../permissions.js';
 import { shiftDay, WEEK_START_INDEX, type WeekStart } from '../time/days.js';
 import { daySchema } from './rates.js';
 
@@ -8,7 +7,7 @@ import { daySchema } from './rates.js';
  * workspace says) for approval; an approver approves or rejects it with a comment; the member may
  * withdraw it before a decision. Entries of a submitted period are closed to their owner, of an
  * approved one to everyone until the approval is withdrawn; a workspace lock date closes all time
- * before it to everyone but owners and admins.
+ * before it to everyone but those who may move it (owners and admins, and custom roles that may).
  */
 
 export const APPROVAL_PERIODS = ['week', 'month'] as const;
@@ -81,15 +80,16 @@ export interface TimeLockFacts {
 }
 
 /**
- * The one rule of the locks on time (issue 17), for whoever changes it (`userId`, `role`): a day of
- * an approved period is closed to everyone; a day before the lock date to all but owners and
- * admins; a day of a submitted period to its owner; an entry on a client invoice keeps its time.
+ * The one rule of the locks on time (issue 17), for whoever changes it (`userId`): a day of an
+ * approved period is closed to everyone; a day before the lock date to all but those who may move
+ * it (`passesLockDate`: the API decides it from their permissions in force, custom roles included);
+ * a day of a submitted period to its owner; an entry on a client invoice keeps its time.
  * The write path refuses with `reason` (time-entries.locks.ts); the listing shows the same lock.
  * `whose` names the owner in the approved reason (a cleanup changing others' time).
  */
 export function timeLockOf(
   facts: TimeLockFacts,
-  viewer: { userId: string | null; role: Role | null },
+  viewer: { userId: string | null; passesLockDate: boolean },
   whose?: string,
 ): TimeLockView | null {
   const { approval, lockDate } = facts;
@@ -101,7 +101,7 @@ export function timeLockOf(
       reason: approvalMessages.approvedLock(approval.start, approval.end, whose),
     };
   }
-  if (lockDate && facts.day < lockDate && viewer.role !== 'owner' && viewer.role !== 'admin') {
+  if (lockDate && facts.day < lockDate && !viewer.passesLockDate) {
     return {
       kind: 'lock_date',
       label: `Before the lock date ${lockDate}`,

@@ -1,4 +1,4 @@
-import { approvalMessages, rateMessages } from '@sundial/core';
+import { approvalMessages, NOT_IN_CUSTOM_ROLES, permissionsOfRole, rateMessages } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
@@ -74,6 +74,15 @@ const expectLocked = (
 };
 
 type Answer = Awaited<ReturnType<typeof call>>;
+
+/** Two tags (Draft, Final) of a new tag list, made by the owner. */
+async function twoTags(team: Team): Promise<[string, string]> {
+  const o = team.owner.cookie;
+  const listId = (await call('POST', team.w('/tag-lists'), o, { name: 'Phase' })).json().id as string;
+  const tag = async (name: string) =>
+    (await call('POST', team.w(`/tag-lists/${listId}/tags`), o, { name })).json().id as string;
+  return [await tag('Draft'), await tag('Final')];
+}
 
 const SUBMITTED = approvalMessages.submittedLock(WEEK.start, WEEK.end);
 const APPROVED = approvalMessages.approvedLock(WEEK.start, WEEK.end);
@@ -392,7 +401,7 @@ describe('the locks hold on every way of writing time', () => {
       created_by_user_id: team.owner.userId,
       tagIds: [],
     };
-    const writer = { workspaceId: team.owner.workspaceId, actorUserId: team.owner.userId };
+    const writer = { workspaceId: team.owner.workspaceId, actorUserId: team.owner.userId, passesLockDate: true };
     await expect(
       ctx.t.db.transaction().execute((tx) => timeEntries.importEntries(tx, writer, [values])),
     ).rejects.toMatchObject({
@@ -585,10 +594,7 @@ describe('the locks hold on the writes of other modules', () => {
       .id as string;
     const taskId = (await call('POST', team.w(`/projects/${projectId}/tasks`), o, { name: 'Design' })).json()
       .id as string;
-    const listId = (await call('POST', team.w('/tag-lists'), o, { name: 'Phase' })).json().id as string;
-    const tag = async (name: string) =>
-      (await call('POST', team.w(`/tag-lists/${listId}/tags`), o, { name })).json().id as string;
-    const [tagId, otherTagId] = [await tag('Draft'), await tag('Final')];
+    const [tagId, otherTagId] = await twoTags(team);
     const created = await call('POST', team.w('/time-entries'), o, {
       userId: team.member.userId,
       start: at(day),
@@ -779,5 +785,117 @@ describe('the lock date holds on bulk edits, the timer and imports', () => {
       .where('workspace_id', '=', team.owner.workspaceId)
       .execute();
     expect(entries).toEqual([]);
+  });
+});
+
+describe('the lock date is passed by the permissions in force, not by the role’s name', () => {
+  /** A custom role made by the owner and given to `who` (their built-in role becomes its base). */
+  async function giveRole(team: Team, who: SignedUp, body: { name: string; baseRole: string; permissions: string[] }) {
+    const role = await call('POST', team.w('/roles'), team.owner.cookie, body);
+    expect(role.statusCode, role.body).toBe(201);
+    const given = await call('PUT', team.w(`/members/${who.userId}/custom-role`), team.owner.cookie, {
+      customRoleId: role.json().id,
+    });
+    expect(given.statusCode, given.body).toBe(204);
+  }
+
+  it('a custom role that may move the lock date changes time before it; an admin-based one that may not, cannot', async () => {
+    // access.ts decides (issue 32): the locks once asked whether the stored role was owner or admin.
+    const team = await makeTeam();
+    const o = team.owner.cookie;
+    const [first, second] = await twoTags(team);
+    const created = await call('POST', team.w('/time-entries'), o, {
+      userId: team.member.userId,
+      start: at('2026-02-03'),
+      end: at('2026-02-03', '11:00'),
+      billable: true,
+      tagIds: [first, second],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const clerk = team.other;
+    const restricted = team.manager;
+    await giveRole(team, clerk, {
+      name: 'Payroll clerk',
+      baseRole: 'member',
+      permissions: [
+        'time:track',
+        'time:view_others',
+        'time:edit_others',
+        'tags:view',
+        'tags:manage',
+        'rates:manage',
+        'approvals:settings',
+      ],
+    });
+    await giveRole(team, restricted, {
+      name: 'Admin without the lock date',
+      baseRole: 'admin',
+      permissions: permissionsOfRole('admin').filter(
+        (p) => p !== 'approvals:settings' && !NOT_IN_CUSTOM_ROLES.includes(p),
+      ),
+    });
+    const settings = { period: 'week', approverRule: 'managers_and_admins', lockDate: '2026-02-10' };
+    expect((await call('PUT', team.w('/approvals/settings'), clerk.cookie, settings)).statusCode).toBe(200);
+    const message = approvalMessages.lockDate('2026-02-10');
+
+    // The listing and the timesheet's period say it as the writes decide it.
+    const lockOf = async (who: SignedUp) => (await call('GET', team.w(`/time-entries/${id}`), who.cookie)).json().lock;
+    expect(await lockOf(clerk)).toBeNull();
+    expect(await lockOf(restricted)).toMatchObject({ kind: 'lock_date', reason: message });
+    const period = (who: SignedUp) =>
+      call('GET', team.w(`/approvals/period?day=2026-02-03&userId=${team.member.userId}`), who.cookie);
+    expect((await period(clerk)).json().locked).toBe(false);
+    expect((await period(restricted)).json().locked).toBe(true);
+
+    // A write of time.
+    expectLocked(await call('PATCH', team.w(`/time-entries/${id}`), restricted.cookie, { note: 'x' }), message);
+    const edited = await call('PATCH', team.w(`/time-entries/${id}`), clerk.cookie, { note: 'Payroll fix' });
+    expect(edited.statusCode, edited.body).toBe(200);
+
+    // A write of another module (the tags service), and re-applying rates (the lock as a column).
+    expectLocked(
+      await call('DELETE', team.w(`/tags/${first}`), restricted.cookie),
+      approvalMessages.cleanupLocked('Deleting this tag', message),
+    );
+    expect((await call('DELETE', team.w(`/tags/${first}`), clerk.cookie)).statusCode).toBe(204);
+    await call('POST', team.w('/rates'), o, { level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 90_00 });
+    const body = { level: 'workspace', from: '2026-02-01', to: '2026-02-28' };
+    const preview = async (who: SignedUp) =>
+      (await call('POST', team.w('/rates/reapply/preview'), who.cookie, body)).json().leftOut.locked;
+    expect([await preview(restricted), await preview(clerk)]).toEqual([1, 0]);
+  });
+
+  it('an import job writes before the lock date as its importer may, with their custom role in force', async () => {
+    const team = await makeTeam();
+    const importer = team.other;
+    const base = ['time:track', 'projects:view', 'projects:view_all', 'projects:view_public', 'projects:manage'];
+    await giveRole(team, importer, { name: 'Importer', baseRole: 'member', permissions: base });
+    const settings = { period: 'week', approverRule: 'managers_and_admins', lockDate: '2026-02-10' };
+    expect((await call('PUT', team.w('/approvals/settings'), team.owner.cookie, settings)).statusCode).toBe(200);
+    const runImport = async () => {
+      const toggl = [
+        'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount ()',
+        `Ann,${importer.email},,Imported,,Old work,No,2026-02-03,09:00:00,2026-02-03,10:00:00,01:00:00,,`,
+      ].join('\n');
+      const read = await sendCsv(ctx.t.app, team.w('/imports?source=toggl'), importer.cookie, toggl);
+      expect(read.statusCode, read.body).toBe(201);
+      const run = await call('POST', team.w(`/imports/${read.json().id}/run`), importer.cookie);
+      expect(run.statusCode, run.body).toBe(202);
+      await ctx.t.app.services.jobs.drain();
+      return (await call('GET', team.w(`/imports/${read.json().id}`), importer.cookie)).json();
+    };
+    expect((await runImport()).message).toBe(
+      `The import stopped: ${approvalMessages.lockDate('2026-02-10')} Nothing was imported.`,
+    );
+    // The same member, once their role may move the lock date: the job judges them as they are now.
+    const roles = (await call('GET', team.w('/roles'), team.owner.cookie)).json().items;
+    const updated = await call('PUT', team.w(`/roles/${roles[0].id}`), team.owner.cookie, {
+      name: 'Importer',
+      baseRole: 'member',
+      permissions: [...base, 'approvals:settings'],
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect((await runImport()).status).toBe('done');
   });
 });

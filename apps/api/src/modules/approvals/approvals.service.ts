@@ -8,7 +8,7 @@ import {
   timeLockOf,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import { approvalScope, assertCan, assertFeature, reachesTimeOf } from '../../platform/access.js';
+import { approvalScope, assertCan, assertFeature, passesLockDate, reachesTimeOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
@@ -151,7 +151,7 @@ export function createApprovalsService({
           lockDate: settings.lockDate,
           approval: live ? { status: live.status, start, end } : null,
         },
-        { userId: actor.userId, role: actor.membership.role },
+        { userId: actor.userId, passesLockDate: passesLockDate(actor) },
       );
       const lockReason = lock?.reason ?? null;
       return {

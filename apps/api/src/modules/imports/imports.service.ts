@@ -11,6 +11,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
+import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import {
   BATCH_ROWS,
   type ImportRow,
@@ -184,8 +185,15 @@ export function createImportsService(
   timeEntries: TimeEntriesService,
   jobs: JobRunner,
   limits: ReadLimits = { maxBytes: MAX_BYTES, maxRows: MAX_ROWS },
-  /** Imports of at least this many rows analyse the time tables afterwards (ANALYZE_AFTER_ROWS). */
-  options: { analyzeAfterRows?: number } = {},
+  options: {
+    /** Imports of at least this many rows analyse the time tables afterwards (ANALYZE_AFTER_ROWS). */
+    analyzeAfterRows?: number;
+    /**
+     * The importer's membership in force when the job runs (the plan under the operator's BILLING
+     * switch, custom roles): what the locks on time let them write is theirs, as if they wrote it.
+     */
+    workspaces: Pick<WorkspacesService, 'getMembership'>;
+  },
 ) {
   async function find(actor: Actor, id: string): Promise<ImportView> {
     assertCan(actor, 'projects:manage');
@@ -200,7 +208,12 @@ export function createImportsService(
     if (!found || !['queued', 'importing'].includes(found.status)) return;
     await repo.update(db, importId, ['queued'], { status: 'importing' });
     const workspaceId = found.workspace_id;
-    const writer = { workspaceId, actorUserId: found.created_by_user_id };
+    const userId = found.created_by_user_id;
+    const membership = await options.workspaces.getMembership(workspaceId, userId).catch(() => undefined);
+    // An importer who has left passes no lock, as any writer without permissions.
+    const writer = membership
+      ? timeEntries.writerOf({ userId, membership })
+      : { workspaceId, actorUserId: userId, passesLockDate: false };
     let written = 0;
     try {
       await db.transaction().execute(async (tx) => {
@@ -209,18 +222,18 @@ export function createImportsService(
         await repo.lockForWriting(tx, importId);
         const locked = await repo.find(tx, workspaceId, importId);
         if (!locked || locked.status === 'done') return;
-        const plan = planner(await repo.existing(tx, workspaceId), writer.actorUserId, found.source as ImportSource);
+        const plan = planner(await repo.existing(tx, workspaceId), userId, found.source as ImportSource);
         let imported = 0;
         for (let after = 0; ; ) {
           const staged = await repo.staged(tx, importId, after, BATCH_ROWS);
           if (staged.length === 0) break;
           after = staged[staged.length - 1]?.line ?? after;
           const p = plan.batch(staged.map((s) => s.row as PlannedRow));
-          await repo.insertCatalog(tx, { workspaceId, ownerUserId: writer.actorUserId }, p);
+          await repo.insertCatalog(tx, { workspaceId, ownerUserId: userId }, p);
           await timeEntries.importEntries(
             tx,
             writer,
-            p.entries.map((e) => ({ ...e, created_by_user_id: writer.actorUserId })),
+            p.entries.map((e) => ({ ...e, created_by_user_id: userId })),
           );
           imported += staged.length;
           // Outside the transaction so the browser sees it (on PGlite it lands after the commit).
@@ -237,7 +250,7 @@ export function createImportsService(
         });
         await audit(tx, {
           action: 'import.completed',
-          actorUserId: writer.actorUserId,
+          actorUserId: userId,
           workspaceId,
           detail: { source: found.source, rows: imported, ...plan.totals },
         });

@@ -135,7 +135,7 @@ export function createProjectsCrud(db: Db, timeEntries: TimeEntriesService) {
         const row = await loadProject(tx, actor, id);
         assertCan(actor, 'projects:manage');
         const workspaceId = actor.membership.workspace.id;
-        await timeEntries.deleteOnProject(tx, { workspaceId, actorUserId: actor.userId }, id);
+        await timeEntries.deleteOnProject(tx, timeEntries.writerOf(actor), id);
         await repo.delete(tx, workspaceId, id);
         await audit(tx, {
           action: 'project.deleted',

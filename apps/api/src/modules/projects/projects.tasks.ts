@@ -127,7 +127,7 @@ export function createTasks(db: Db, timeEntries: TimeEntriesService) {
         const task = await loadTask(tx, actor, id);
         await loadEditable(tx, actor, task.project_id);
         const subtree = await repo.taskSubtree(tx, workspaceId, task);
-        await timeEntries.detachTasks(tx, { workspaceId, actorUserId: actor.userId }, subtree);
+        await timeEntries.detachTasks(tx, timeEntries.writerOf(actor), subtree);
         await repo.deleteTask(tx, workspaceId, task.id);
         await audit(tx, {
           action: 'task.deleted',

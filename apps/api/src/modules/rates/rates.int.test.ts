@@ -106,7 +106,7 @@ describe('rates: the most specific level in force at the start is copied onto ea
     await ctx.t.db.transaction().execute((tx) =>
       ctx.t.app.services.timeEntries.importEntries(
         tx,
-        { workspaceId, actorUserId: owner.userId },
+        { workspaceId, actorUserId: owner.userId, passesLockDate: true },
         ['2026-04-30T10:00:00Z', '2026-05-02T10:00:00Z'].map((start, i) => ({
           id: ids[i] as string,
           user_id: owner.userId,

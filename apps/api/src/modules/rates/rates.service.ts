@@ -208,11 +208,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
       assertFeature(actor, 'billing_rates');
       const workspaceId = actor.membership.workspace.id;
       const target = await targetOf(db, workspaceId, body);
-      const all = await timeEntries.repriceCandidates(
-        db,
-        { workspaceId, actorUserId: actor.userId },
-        selectionOf(target, body),
-      );
+      const all = await timeEntries.repriceCandidates(db, timeEntries.writerOf(actor), selectionOf(target, body));
       const rows = all.filter((e) => e.lock === null && !e.invoiced);
       // An entry both locked and invoiced is counted once, as locked.
       const locked = all.filter((e) => e.lock !== null).length;
@@ -245,11 +241,7 @@ export function createRatesService(db: Db, timeEntries: TimeEntriesService) {
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
         const target = await targetOf(tx, workspaceId, body);
-        const updated = await timeEntries.reprice(
-          tx,
-          { workspaceId, actorUserId: actor.userId },
-          selectionOf(target, body),
-        );
+        const updated = await timeEntries.reprice(tx, timeEntries.writerOf(actor), selectionOf(target, body));
         await audit(tx, {
           action: 'rates.reapplied',
           actorUserId: actor.userId,

@@ -91,7 +91,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
         const list = await loadList(tx, actor, id);
         manage(actor);
         const tagIds = await repo.tagIdsOfList(tx, workspaceId, id);
-        await timeEntries.removeTags(tx, { workspaceId, actorUserId: actor.userId }, tagIds);
+        await timeEntries.removeTags(tx, timeEntries.writerOf(actor), tagIds);
         await repo.deleteList(tx, workspaceId, id);
         await audit(tx, {
           action: 'tag_list.deleted',
@@ -215,7 +215,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
       return write(actor, async (tx, workspaceId) => {
         const tag = await loadTag(tx, actor, id);
         manage(actor);
-        await timeEntries.removeTags(tx, { workspaceId, actorUserId: actor.userId }, [id]);
+        await timeEntries.removeTags(tx, timeEntries.writerOf(actor), [id]);
         await repo.deleteTag(tx, workspaceId, id);
         await audit(tx, {
           action: 'tag.deleted',
@@ -235,7 +235,7 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
         if (id === intoId) throw validationError({ intoTagId: 'Choose another tag to merge into.' });
         const into = await repo.findTag(tx, workspaceId, intoId);
         if (!into) throw validationError({ intoTagId: 'Tag not found.' });
-        const moved = await timeEntries.retag(tx, { workspaceId, actorUserId: actor.userId }, id, intoId);
+        const moved = await timeEntries.retag(tx, timeEntries.writerOf(actor), id, intoId);
         await repo.deleteTag(tx, workspaceId, id);
         await audit(tx, {
           action: 'tag.merged',

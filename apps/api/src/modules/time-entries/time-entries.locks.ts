@@ -1,7 +1,8 @@
-import { type ApprovalStatus, approvalMessages, type Role, type TimeLockFacts, timeLockOf } from '@sundial/core';
+import { type ApprovalStatus, approvalMessages, type TimeLockFacts, timeLockOf } from '@sundial/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
+import { passesLockDate } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import type { WriteBy } from './time-entries.shared.js';
@@ -10,7 +11,8 @@ import type { WriteBy } from './time-entries.shared.js';
  * The locks on time (issue 17), checked by every write of the one write path for time before it
  * changes anything: an entry belongs to the local day (its owner's time zone) it starts on, and
  *
- * - a day before the workspace's lock date is changed by owners and admins only;
+ * - a day before the workspace's lock date is changed only by those who may move it (access.ts
+ *   `passesLockDate`: owners and admins, and custom roles holding approvals:settings);
  * - a day of an approved period is changed by nobody until the approval is withdrawn;
  * - a day of a submitted period is closed to its owner; their approvers may still change it (the
  *   time-entry events audit who did).
@@ -74,11 +76,27 @@ const locksQuery = prepared(
 );
 
 /**
- * Throws 409 time_locked naming the first lock met; `role` is the writer's, looked up when not given.
- * `doing` ("Deleting this project") marks a write of other modules that changes many people's time:
- * the refusal says what was refused and whose approved time stood in the way.
+ * A writer the locks judge: who writes, and whether they pass the workspace's lock date, as access.ts
+ * decides it from their permissions in force (custom roles and the plan included). Writes of other
+ * modules take one too, so nothing here reads a stored role.
  */
-export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, targets: LockTarget[], doing?: string) {
+export interface LockWriter extends WriteBy {
+  passesLockDate: boolean;
+}
+
+/** The writer of an HTTP write (the actor), or of a job's (the member it writes for, in force now). */
+export const lockWriter = (who: Pick<Actor, 'userId' | 'membership'>): LockWriter => ({
+  workspaceId: who.membership.workspace.id,
+  actorUserId: who.userId,
+  passesLockDate: passesLockDate(who),
+});
+
+/**
+ * Throws 409 time_locked naming the first lock met. `doing` ("Deleting this project") marks a write
+ * of other modules that changes many people's time: the refusal says what was refused and whose
+ * approved time stood in the way.
+ */
+export async function assertUnlocked(tx: Db, writer: LockWriter, targets: LockTarget[], doing?: string) {
   if (targets.length === 0) return;
   const userIds = [...new Set(targets.map((t) => t.userId))];
   const unique = new Map(targets.map((t) => [`${t.userId}|${t.at.toISOString()}`, t]));
@@ -86,11 +104,14 @@ export async function assertUnlocked(tx: Db, writer: WriteBy & { role?: Role }, 
   const ats = [...unique.values()].map((t) => t.at.toISOString());
   const rows = await readLocks(tx, { workspaceId: writer.workspaceId, userIds, ids, ats });
   if (rows.length === 0) return;
-  const role = writer.role ?? (await roleOf(tx, writer));
   const refuse = (reason: string) => timeLocked(doing ? approvalMessages.cleanupLocked(doing, reason) : reason);
   for (const row of rows) {
     const whose = doing && row.user_id !== writer.actorUserId ? row.name : undefined;
-    const lock = timeLockOf(lockFactsOf(row), { userId: writer.actorUserId, role }, whose);
+    const lock = timeLockOf(
+      lockFactsOf(row),
+      { userId: writer.actorUserId, passesLockDate: writer.passesLockDate },
+      whose,
+    );
     if (lock) throw refuse(lock.reason);
   }
 }
@@ -135,24 +156,6 @@ async function readLocks(tx: Db, v: { workspaceId: string; userIds: string[]; id
   return rows.filter((row) => row.user_id !== null);
 }
 
-async function roleOf(tx: Db, writer: WriteBy): Promise<Role | null> {
-  if (!writer.actorUserId) return null;
-  const row = await tx
-    .selectFrom('memberships')
-    .select('role')
-    .where('workspace_id', '=', writer.workspaceId)
-    .where('user_id', '=', writer.actorUserId)
-    .executeTakeFirst();
-  return row?.role ?? null;
-}
-
-/** The writer of an HTTP write: the actor, with the role in force. */
-export const lockWriter = (actor: Actor): WriteBy & { role: Role } => ({
-  workspaceId: actor.membership.workspace.id,
-  actorUserId: actor.userId,
-  role: actor.membership.role,
-});
-
 /** Why a write by `writer` may not change an entry, as `assertUnlocked` decides it. */
 export type EntryLock = 'approved' | 'lock_date' | 'submitted';
 
@@ -161,16 +164,18 @@ export type EntryLock = 'approved' | 'lock_date' | 'submitted';
  * the lock that closes the entry to `writer`, or null. For writes that leave locked entries out
  * instead of refusing (re-applying rates).
  */
-export function entryLockOf(writer: WriteBy) {
+export function entryLockOf(writer: LockWriter) {
   const day = sql`(e.start_at at time zone u.time_zone)::date`;
   const period = (status: 'approved' | 'submitted') => sql`exists (select 1 from approvals a
     where a.workspace_id = e.workspace_id and a.user_id = e.user_id and a.status = ${status}
       and a.period_start <= ${day} and a.period_end >= ${day})`;
+  // The writer's pass is decided before the query (access.ts), so the statement reads no role.
+  const beforeLockDate = writer.passesLockDate
+    ? sql`false`
+    : sql`${day} < (select s.lock_date from approval_settings s where s.workspace_id = e.workspace_id)`;
   return sql<EntryLock | null>`case
     when ${period('approved')} then 'approved'
-    when ${day} < (select s.lock_date from approval_settings s where s.workspace_id = e.workspace_id)
-      and not exists (select 1 from memberships m where m.workspace_id = e.workspace_id
-        and m.user_id = ${writer.actorUserId} and m.role in ('owner', 'admin')) then 'lock_date'
+    when ${beforeLockDate} then 'lock_date'
     when e.user_id = ${writer.actorUserId} and ${period('submitted')} then 'submitted'
   end`;
 }

@@ -5,8 +5,14 @@ import { finishedFrom } from '../../db/overlap.js';
 import { prepared, preparedByShape } from '../../db/prepared.js';
 import type { TimeEntryBreakRow, TimeEntryRow, TimeSettingsRow } from '../../db/tables/time-entries.js';
 import { newId } from '../../platform/ids.js';
-import { type EntryLock, entryLockOf, type LockFactsRow, type LockTarget, lockFactsOf } from './time-entries.locks.js';
-import type { WriteBy } from './time-entries.shared.js';
+import {
+  type EntryLock,
+  entryLockOf,
+  type LockFactsRow,
+  type LockTarget,
+  type LockWriter,
+  lockFactsOf,
+} from './time-entries.locks.js';
 
 /** A tag list a project requires, as its project's statement reads it. */
 export interface RequiredTagListRow {
@@ -129,7 +135,7 @@ export interface RepriceSelection {
  * The entries of the selection whose copied rates differ from those in force at their start, with
  * both: one definition for the preview and the apply, so what is shown is what changes.
  */
-function repricing(db: Db, writer: WriteBy, s: RepriceSelection) {
+function repricing(db: Db, writer: LockWriter, s: RepriceSelection) {
   const { workspaceId } = writer;
   const day = 86_400_000;
   const inner = db
@@ -818,7 +824,7 @@ export const timeEntriesRepository = {
    * Re-apply, first look: the entries whose rates differ, oldest first, with old and new rates,
    * and whether the re-apply leaves them out (locked to `writer`, or invoiced).
    */
-  async repriceCandidates(db: Db, writer: WriteBy, selection: RepriceSelection): Promise<RepricedEntry[]> {
+  async repriceCandidates(db: Db, writer: LockWriter, selection: RepriceSelection): Promise<RepricedEntry[]> {
     return (await repricing(db, writer, selection)
       .selectAll('x')
       .orderBy('x.start_at')
@@ -830,7 +836,7 @@ export const timeEntriesRepository = {
    * Re-apply: copies the rates in force onto the selection's entries that differ, leaving out those
    * locked to `writer` and those on a client invoice; returns the entries changed.
    */
-  async reprice(tx: Db, writer: WriteBy, selection: RepriceSelection): Promise<TouchedEntry[]> {
+  async reprice(tx: Db, writer: LockWriter, selection: RepriceSelection): Promise<TouchedEntry[]> {
     const { workspaceId } = writer;
     // The people's membership rows first, held until commit (as every write of time holds them): a
     // submission or approval in flight is waited for, and the update's own statement then sees it.

@@ -9,6 +9,7 @@ import { createWrites } from './time-entries.writes.js';
 
 export { UNDO_WINDOW_MS } from './time-entries.bulk.js';
 export type { ListInput } from './time-entries.entries.js';
+export type { LockWriter } from './time-entries.locks.js';
 export type { RepricedEntry, RepriceSelection } from './time-entries.repository.js';
 export type { WriteBy } from './time-entries.shared.js';
 export type { EntryInput } from './time-entries.validation.js';

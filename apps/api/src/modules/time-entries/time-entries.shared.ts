@@ -13,6 +13,7 @@ import {
   type MoneyAccess,
   moneyAccessOf,
   outOfTimeScope,
+  passesLockDate,
   reachesTimeOf,
 } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -123,7 +124,7 @@ export async function locksFor(
     actor.membership.workspace.id,
     entries.map((e) => e.id),
   );
-  const viewer = { userId: actor.userId, role: actor.membership.role };
+  const viewer = { userId: actor.userId, passesLockDate: passesLockDate(actor) };
   const locks = new Map<string, TimeLockView>();
   for (const [id, f] of facts) {
     const lock = timeLockOf(f, viewer);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import { validationError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
-import { assertUnlocked } from './time-entries.locks.js';
+import { assertUnlocked, type LockWriter, lockWriter } from './time-entries.locks.js';
 import {
   type RepriceSelection,
   timeEntriesRepository as repo,
@@ -18,8 +18,14 @@ import { assertTagRules, assertTagRulesKept } from './time-entries.tag-rules.js'
 export function createWrites(events: EventBus) {
   const publish = publisher(events);
   return {
+    /**
+     * The writer these writes take: the actor (or the member a job writes for), with what the
+     * locks let them change decided by access.ts from their permissions in force.
+     */
+    writerOf: lockWriter,
+
     /** A project is being deleted: its entries go with it (409 time_locked when any is locked). */
-    async deleteOnProject(tx: Db, writer: WriteBy, projectId: string): Promise<number> {
+    async deleteOnProject(tx: Db, writer: LockWriter, projectId: string): Promise<number> {
       const targets = await repo.lockTargetsOf(tx, writer.workspaceId, { projectId });
       await assertUnlocked(tx, writer, targets, 'Deleting this project');
       const entries = await repo.deleteOnProject(tx, writer.workspaceId, projectId);
@@ -28,7 +34,7 @@ export function createWrites(events: EventBus) {
     },
 
     /** Tasks are being deleted: their entries keep the project and lose the task (409 when any is locked). */
-    async detachTasks(tx: Db, writer: WriteBy, taskIds: string[]): Promise<number> {
+    async detachTasks(tx: Db, writer: LockWriter, taskIds: string[]): Promise<number> {
       const targets = await repo.lockTargetsOf(tx, writer.workspaceId, { taskIds });
       await assertUnlocked(tx, writer, targets, taskIds.length > 1 ? 'Deleting these tasks' : 'Deleting this task');
       const entries = await repo.detachTasks(tx, writer.workspaceId, taskIds);
@@ -37,7 +43,7 @@ export function createWrites(events: EventBus) {
     },
 
     /** Tags are being deleted: every entry loses them (409 when any such entry is locked). */
-    async removeTags(tx: Db, writer: WriteBy, tagIds: string[]): Promise<number> {
+    async removeTags(tx: Db, writer: LockWriter, tagIds: string[]): Promise<number> {
       const targets = await repo.lockTargetsOf(tx, writer.workspaceId, { tagIds });
       await assertUnlocked(tx, writer, targets, tagIds.length > 1 ? 'Deleting these tags' : 'Deleting this tag');
       const entries = await repo.taggedWith(tx, writer.workspaceId, tagIds);
@@ -50,7 +56,7 @@ export function createWrites(events: EventBus) {
      * A tag is merged into another: its entries carry `intoId` instead; returns how many gained it.
      * Refused (409) when any of them is locked, and (422) when it would make one break a tag rule.
      */
-    async retag(tx: Db, writer: WriteBy, fromId: string, intoId: string): Promise<number> {
+    async retag(tx: Db, writer: LockWriter, fromId: string, intoId: string): Promise<number> {
       const entries = await repo.carryingTag(tx, writer.workspaceId, fromId);
       await assertUnlocked(
         tx,
@@ -76,14 +82,14 @@ export function createWrites(events: EventBus) {
      * differ from those in force at their start get those, but for the ones locked to the writer
      * and the ones on a client invoice, which keep theirs; returns how many changed.
      */
-    async reprice(tx: Db, writer: WriteBy, selection: RepriceSelection): Promise<number> {
+    async reprice(tx: Db, writer: LockWriter, selection: RepriceSelection): Promise<number> {
       const entries = await repo.reprice(tx, writer, selection);
       await publish(tx, 'updated', writer, touched(entries));
       return entries.length;
     },
 
     /** What `reprice` would change and would leave out (`lock`, `invoiced`), read in `db` (or the caller's transaction). */
-    repriceCandidates(dbOrTx: Db, writer: WriteBy, selection: RepriceSelection) {
+    repriceCandidates(dbOrTx: Db, writer: LockWriter, selection: RepriceSelection) {
       return repo.repriceCandidates(dbOrTx, writer, selection);
     },
 
@@ -95,7 +101,7 @@ export function createWrites(events: EventBus) {
     },
 
     /** Stores finished entries read from a file (their projects, tasks and tags exist in `tx`). */
-    async importEntries(tx: Db, writer: WriteBy, entries: StoppedEntryValues[]): Promise<number> {
+    async importEntries(tx: Db, writer: LockWriter, entries: StoppedEntryValues[]): Promise<number> {
       for (const e of entries) {
         if (e.end_at.getTime() < e.start_at.getTime()) {
           throw validationError({ end: 'The end must be after the start.' });
