@@ -217,6 +217,26 @@ export async function joinWorkspace(t: TestApp, workspaceId: string, role: Role)
 }
 
 /**
+ * A custom role made by the workspace's owner (`owner`, signed in) and given to `to`, whose built-in
+ * role becomes its base: how the tests of access decisions meet a role the matrix does not name.
+ */
+export async function giveCustomRole(
+  t: TestApp,
+  o: { owner: SignedUp; to: SignedUp; name: string; baseRole: Role; permissions: readonly string[] },
+): Promise<string> {
+  const call = caller(t.app);
+  const base = `/api/v1/workspaces/${o.owner.workspaceId}`;
+  const { name, baseRole, permissions } = o;
+  const role = await call('POST', `${base}/roles`, o.owner.cookie, { name, baseRole, permissions });
+  expect(role.statusCode, role.body).toBe(201);
+  const given = await call('PUT', `${base}/members/${o.to.userId}/custom-role`, o.owner.cookie, {
+    customRoleId: role.json().id,
+  });
+  expect(given.statusCode, given.body).toBe(204);
+  return role.json().id;
+}
+
+/**
  * Calls into one workspace's API as someone: `url` is relative to the workspace
  * (`/projects` is `/api/v1/workspaces/:id/projects`; a path starting with /api is taken as it
  * is). `ok` expects a success and answers its JSON, naming the call and its answer otherwise.

@@ -113,10 +113,12 @@ export async function approvalScope(db: Db, actor: Actor | MemberAccess, rule: A
 
 /**
  * Whose rates and amounts the actor may see: `null` = everyone's, else the user ids (maybe none).
- * Costs and margins are confidential (owners and admins); billable rates and amounts reach
- * managers for their people (and their own) too. The workspace's rate settings widen it: managers
- * see their people's costs, members their own billable rates and amounts. Every report, export
- * and entry presenter asks here, so the API refuses what the web hides.
+ * Costs and margins are confidential: whoever manages rates (`rates:manage`: owners and admins)
+ * sees them all; billable rates and amounts reach those who see others' time (`time:view_others`:
+ * managers, for their people) for the time they see, and their own. The workspace's rate settings
+ * widen it: those see the costs of that time too, members their own billable rates and amounts.
+ * Decided by permissions in force, so a custom role gets what its permissions say, not its base
+ * role's. Every report, export and entry presenter asks here, so the API refuses what the web hides.
  */
 export interface MoneyAccess {
   billableOf: Set<string> | null;
@@ -126,14 +128,26 @@ export interface MoneyAccess {
 export async function moneyAccessOf(db: Db, actor: Actor): Promise<MoneyAccess> {
   // Without billing rates (a Free workspace) stored rates are kept but nobody sees money.
   if (!hasFeature(actor, 'billing_rates')) return { billableOf: new Set(), costOf: new Set() };
-  const role = actor.membership.role;
-  if (role === 'owner' || role === 'admin') return { billableOf: null, costOf: null };
+  if (allows(actor.membership, 'rates:manage')) return { billableOf: null, costOf: null };
   const settings = await accessRepository.moneySettings(db, actor.membership.workspace.id);
-  if (role === 'manager') {
-    const people = new Set([...((await othersTimeScope(db, actor)) ?? []), actor.userId]);
+  if (allows(actor.membership, 'time:view_others')) {
+    const scope = await othersTimeScope(db, actor);
+    const people = scope === null ? null : new Set([...scope, actor.userId]);
     return { billableOf: people, costOf: settings.managersSeeCosts ? people : new Set() };
   }
   return { billableOf: new Set(settings.membersSeeOwnBillable ? [actor.userId] : []), costOf: new Set() };
+}
+
+/**
+ * What the actor reads of the rates of a level that prices everyone's time (workspace, project,
+ * task), given their `moneyAccessOf`: all of it with `rates:manage`; its billable rates for those
+ * who see others' time (managers), and its costs when their cost access reaches their own time;
+ * nothing for anyone else.
+ */
+export function levelRatesAccess(actor: Actor, access: MoneyAccess): { billable: boolean; cost: boolean } {
+  if (allows(actor.membership, 'rates:manage')) return { billable: true, cost: true };
+  if (!allows(actor.membership, 'time:view_others')) return { billable: false, cost: false };
+  return { billable: true, cost: seesMoneyOf(access.costOf, actor.userId) };
 }
 
 /** Whether `access` (billableOf or costOf of a MoneyAccess) reaches `userId`'s money. */

@@ -1,6 +1,6 @@
 import { approvalMessages, NOT_IN_CUSTOM_ROLES, permissionsOfRole, rateMessages } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditTrail, type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
+import { auditTrail, giveCustomRole, type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
 /**
@@ -789,16 +789,6 @@ describe('the lock date holds on bulk edits, the timer and imports', () => {
 });
 
 describe('the lock date is passed by the permissions in force, not by the roleâ€™s name', () => {
-  /** A custom role made by the owner and given to `who` (their built-in role becomes its base). */
-  async function giveRole(team: Team, who: SignedUp, body: { name: string; baseRole: string; permissions: string[] }) {
-    const role = await call('POST', team.w('/roles'), team.owner.cookie, body);
-    expect(role.statusCode, role.body).toBe(201);
-    const given = await call('PUT', team.w(`/members/${who.userId}/custom-role`), team.owner.cookie, {
-      customRoleId: role.json().id,
-    });
-    expect(given.statusCode, given.body).toBe(204);
-  }
-
   it('a custom role that may move the lock date changes time before it; an admin-based one that may not, cannot', async () => {
     // access.ts decides (issue 32): the locks once asked whether the stored role was owner or admin.
     const team = await makeTeam();
@@ -815,7 +805,9 @@ describe('the lock date is passed by the permissions in force, not by the roleâ€
     const id = created.json().id as string;
     const clerk = team.other;
     const restricted = team.manager;
-    await giveRole(team, clerk, {
+    await giveCustomRole(ctx.t, {
+      owner: team.owner,
+      to: clerk,
       name: 'Payroll clerk',
       baseRole: 'member',
       permissions: [
@@ -828,7 +820,9 @@ describe('the lock date is passed by the permissions in force, not by the roleâ€
         'approvals:settings',
       ],
     });
-    await giveRole(team, restricted, {
+    await giveCustomRole(ctx.t, {
+      owner: team.owner,
+      to: restricted,
       name: 'Admin without the lock date',
       baseRole: 'admin',
       permissions: permissionsOfRole('admin').filter(
@@ -870,7 +864,13 @@ describe('the lock date is passed by the permissions in force, not by the roleâ€
     const team = await makeTeam();
     const importer = team.other;
     const base = ['time:track', 'projects:view', 'projects:view_all', 'projects:view_public', 'projects:manage'];
-    await giveRole(team, importer, { name: 'Importer', baseRole: 'member', permissions: base });
+    const roleId = await giveCustomRole(ctx.t, {
+      owner: team.owner,
+      to: importer,
+      name: 'Importer',
+      baseRole: 'member',
+      permissions: base,
+    });
     const settings = { period: 'week', approverRule: 'managers_and_admins', lockDate: '2026-02-10' };
     expect((await call('PUT', team.w('/approvals/settings'), team.owner.cookie, settings)).statusCode).toBe(200);
     const runImport = async () => {
@@ -889,8 +889,7 @@ describe('the lock date is passed by the permissions in force, not by the roleâ€
       `The import stopped: ${approvalMessages.lockDate('2026-02-10')} Nothing was imported.`,
     );
     // The same member, once their role may move the lock date: the job judges them as they are now.
-    const roles = (await call('GET', team.w('/roles'), team.owner.cookie)).json().items;
-    const updated = await call('PUT', team.w(`/roles/${roles[0].id}`), team.owner.cookie, {
+    const updated = await call('PUT', team.w(`/roles/${roleId}`), team.owner.cookie, {
       name: 'Importer',
       baseRole: 'member',
       permissions: [...base, 'approvals:settings'],

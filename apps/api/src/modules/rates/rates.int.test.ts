@@ -1,5 +1,6 @@
+import { NOT_IN_CUSTOM_ROLES, permissionsOfRole } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
-import { auditTrail, type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
+import { auditTrail, giveCustomRole, type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
 import { workspacesRepository } from '../workspaces/workspaces.repository.js';
 
@@ -402,6 +403,47 @@ describe('rates: who reads a level’s rate history', () => {
           })
         ).statusCode,
       ).toBe(403);
+  });
+  it('custom roles read money as their permissions say, not as their base role: rates:manage all, seeing others’ time their billable', async () => {
+    // access.ts decides (issue 32): the shared levels once went to the role named manager only.
+    const s = await setUp('member');
+    const join = async (role: 'admin' | 'member') => {
+      const user = await signUp(ctx.t.app);
+      await workspacesRepository.addMember(ctx.t.db, { workspaceId: s.workspaceId, userId: user.userId, role });
+      return user;
+    };
+    const [keeper, lead, restricted] = [await join('member'), await join('member'), await join('admin')];
+    const give = (to: SignedUp, name: string, baseRole: 'admin' | 'member', permissions: string[]) =>
+      giveCustomRole(ctx.t, { owner: s.owner, to, name, baseRole, permissions });
+    await give(keeper, 'Rate keeper', 'member', ['time:track', 'rates:manage']);
+    await give(lead, 'Team lead', 'member', ['time:track', 'time:view_others', 'time:edit_others']);
+    await give(
+      restricted,
+      'Admin without money',
+      'admin',
+      permissionsOfRole('admin').filter((p) => p !== 'rates:manage' && !NOT_IN_CUSTOM_ROLES.includes(p)),
+    );
+    await s.rate({ level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00, costCents: 40_00 });
+    await s.rate({ level: 'member', userId: s.other.userId, effectiveFrom: '2026-01-01', billableCents: 110_00 });
+    const read = async (who: SignedUp, query: string) => {
+      const r = await s.as(who)('GET', `/rates${query}`);
+      return r.statusCode === 200
+        ? r.json().items.map((x: { costCents?: number }) => x.costCents ?? 'hidden')
+        : r.statusCode;
+    };
+    const workspace = '?level=workspace';
+    const other = `?level=member&userId=${s.other.userId}`;
+    expect(await read(keeper, workspace)).toEqual([40_00]);
+    // Those who see everyone's time (as a manager sees their people's) read its billable rates, no costs.
+    for (const who of [lead, restricted]) {
+      expect(await read(who, workspace)).toEqual(['hidden']);
+      expect(await read(who, other)).toEqual(['hidden']);
+    }
+    // A custom role seeing no one's time reads no shared level, whatever its base.
+    const plain = await join('admin');
+    await give(plain, 'Tracker', 'admin', ['time:track']);
+    expect(await read(plain, workspace)).toBe(403);
+    expect(await read(plain, other)).toBe(403);
   });
 });
 

@@ -10,7 +10,14 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { RateRow } from '../../db/tables/rates.js';
-import { allows, assertCan, assertFeature, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
+import {
+  allows,
+  assertCan,
+  assertFeature,
+  levelRatesAccess,
+  moneyAccessOf,
+  seesMoneyOf,
+} from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
@@ -76,20 +83,18 @@ function amounts(e: RepricedEntry, billableRate: number | null, costRate: number
 }
 
 /**
- * Which parts of a level's rates the actor may read, by the rules of money on entries
- * (`moneyAccessOf`): owners and admins all; a level naming a person (member, project member) as
- * far as the actor sees that person's billable amounts and costs; the workspace, project and task
- * levels, which price everyone's time on them, a manager's people's too, for managers (costs only
- * when the workspace lets managers see costs), never for members and guests.
+ * Which parts of a level's rates the actor may read, by the rules of money on entries in access.ts
+ * (`moneyAccessOf`): those who manage rates all; a level naming a person (member, project member)
+ * as far as the actor sees that person's billable amounts and costs; the workspace, project and
+ * task levels, which price everyone's time on them, as `levelRatesAccess` says (managers: billable,
+ * costs only when the workspace lets managers see costs; never members and guests).
  */
 async function readableParts(db: Db, actor: Actor, t: Target): Promise<{ billable: boolean; cost: boolean }> {
   if (allows(actor.membership, 'rates:manage')) return { billable: true, cost: true };
   const access = await moneyAccessOf(db, actor);
   if (t.user_id !== null)
     return { billable: seesMoneyOf(access.billableOf, t.user_id), cost: seesMoneyOf(access.costOf, t.user_id) };
-  if (actor.membership.role !== 'manager') return { billable: false, cost: false };
-  // A manager's cost access, when the workspace gives it, covers their own time too.
-  return { billable: true, cost: seesMoneyOf(access.costOf, actor.userId) };
+  return levelRatesAccess(actor, access);
 }
 
 const ratesHidden = () =>
