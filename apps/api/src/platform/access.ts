@@ -220,6 +220,20 @@ export async function memberReachesProject(
   return accessRepository.reachesProject(db, viewer, o.projectId);
 }
 
+// ---- who hears of budgets
+
+/**
+ * Whether a member hears of a project's budget (budget alerts, in the app and by e-mail): who may
+ * change its budget through a "Can manage" grant on the project (`granted`, as `mayEditProject`),
+ * and who may change every project's budget and sees all the money a fee budget counts
+ * (`projects:manage` with `rates:manage`: owners and admins, not managers, who see their people's
+ * money only). By permissions in force, so a custom role hears as its permissions say.
+ */
+export function hearsOfBudget(who: Pick<MemberAccess, 'permissions'>, project: { granted: boolean }): boolean {
+  const has = (p: Permission) => who.permissions.has(p);
+  return (has('projects:manage') && has('rates:manage')) || (project.granted && has('projects:edit_granted'));
+}
+
 // ---- whose group
 
 /** The groups whose membership the actor may change: null for all (groups:manage). */

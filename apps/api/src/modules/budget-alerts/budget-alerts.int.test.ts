@@ -1,8 +1,9 @@
-import { budgetPercent } from '@sundial/core';
+import { budgetPercent, NOT_IN_CUSTOM_ROLES, permissionsOfRole } from '@sundial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   caller,
   createTestApp,
+  giveCustomRole,
   joinWorkspace,
   type SignedUp,
   signUp,
@@ -86,6 +87,39 @@ describe('budget alerts', () => {
     await run();
     for (const who of [owner, admin, lead]) expect(mailsTo(who)).toHaveLength(2);
     expect(mailsTo(member)).toHaveLength(0);
+  });
+
+  it('tell who may hear of every budget by permissions in force: custom roles as their permissions say, managers not', async () => {
+    // access.ts decides (issue 32): the recipients once were the roles named owner and admin.
+    owner = await signUp(t.app);
+    const [keeper, restricted, manager, lead, tracker] = [
+      await joinWorkspace(t, owner.workspaceId, 'member'),
+      await joinWorkspace(t, owner.workspaceId, 'admin'),
+      await joinWorkspace(t, owner.workspaceId, 'manager'),
+      await joinWorkspace(t, owner.workspaceId, 'member'),
+      await joinWorkspace(t, owner.workspaceId, 'member'),
+    ];
+    const everything = ['projects:view', 'projects:view_all', 'projects:manage', 'rates:manage'];
+    await giveCustomRole(t, { owner, to: keeper, name: 'Keeper', baseRole: 'member', permissions: everything });
+    const noMoney = permissionsOfRole('admin').filter((p) => p !== 'rates:manage' && !NOT_IN_CUSTOM_ROLES.includes(p));
+    await giveCustomRole(t, { owner, to: restricted, name: 'No money', baseRole: 'admin', permissions: noMoney });
+    // "Can manage" tells its holder while their permissions let them use it.
+    await giveCustomRole(t, { owner, to: tracker, name: 'Tracker', baseRole: 'member', permissions: ['time:track'] });
+    const project = await ok(owner, 'POST', '/projects', {
+      name: 'Jetty',
+      isPublic: true,
+      budget: { type: 'hours', amount: 60 },
+    });
+    await ok(owner, 'PUT', `/projects/${project.id}/people`, {
+      userIds: [lead.userId, tracker.userId],
+      groupIds: [],
+      managerUserIds: [lead.userId, tracker.userId],
+    });
+    await ok(owner, 'POST', '/time-entries', { start: at(1), end: at(2), projectId: project.id });
+    await run();
+    const alerts = ['Project "Jetty" has used all of its budget', 'Project "Jetty" has reached 80% of its budget'];
+    for (const who of [owner, keeper, lead]) expect(await titles(who)).toEqual(alerts);
+    for (const who of [restricted, manager, tracker]) expect(await titles(who)).toEqual([]);
   });
 
   it('watch task budgets too, and a monthly budget counts this month only', async () => {

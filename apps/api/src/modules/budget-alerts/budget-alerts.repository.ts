@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { newId } from '../../platform/ids.js';
+import { customRoleColumns, customRoleFields } from '../roles/roles.membership-columns.js';
 
 export const budgetAlertsRepository = {
   async workspace(db: Db, workspaceId: string) {
@@ -58,41 +60,25 @@ export const budgetAlertsRepository = {
     return row !== undefined;
   },
 
-  /** Who hears of a project's budget: active owners and admins, and who holds "Can manage" on it (directly or by group). */
-  async recipients(db: Db, workspaceId: string, projectId: string) {
-    return db
+  /**
+   * The active members who may hear of a project's budget, with their roles (built-in, custom, their
+   * groups') and whether they hold "Can manage" on it (directly or by group): access.ts decides.
+   */
+  async audience(db: Db, workspaceId: string, projectId: string) {
+    const rows = await db
       .selectFrom('memberships as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['u.id', 'u.email'])
+      .select(['m.user_id', 'm.role', 'u.email'])
+      .select([customRoleColumns.ownRole.as('own_role'), customRoleColumns.groupPermissions.as('group_roles')])
+      .select(
+        sql<boolean>`exists (select 1 from project_members pm
+          where pm.project_id = ${projectId} and pm.can_manage and (pm.user_id = m.user_id
+            or pm.group_id in (select gm.group_id from group_members gm where gm.user_id = m.user_id)))`.as('granted'),
+      )
       .where('m.workspace_id', '=', workspaceId)
       .where('m.status', '=', 'active')
-      .where((w) =>
-        w.or([
-          w('m.role', 'in', ['owner', 'admin']),
-          w(
-            'm.user_id',
-            'in',
-            w
-              .selectFrom('project_members as pm')
-              .select('pm.user_id')
-              .where('pm.project_id', '=', projectId)
-              .where('pm.can_manage', '=', true)
-              .where('pm.user_id', 'is not', null)
-              .$narrowType<{ user_id: string }>(),
-          ),
-          w(
-            'm.user_id',
-            'in',
-            w
-              .selectFrom('project_members as pm')
-              .innerJoin('group_members as gm', 'gm.group_id', 'pm.group_id')
-              .select('gm.user_id')
-              .where('pm.project_id', '=', projectId)
-              .where('pm.can_manage', '=', true),
-          ),
-        ]),
-      )
       .orderBy('u.email')
       .execute();
+    return rows.map(({ own_role, group_roles, ...row }) => ({ ...row, ...customRoleFields(own_role, group_roles) }));
   },
 };

@@ -1,6 +1,7 @@
-import { reachedThresholds, workspaceHasFeature } from '@sundial/core';
+import { type Feature, reachedThresholds, workspaceFeatures } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { hearsOfBudget, memberAccess } from '../../platform/access.js';
 import type { EventBus } from '../../platform/events.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
@@ -19,8 +20,8 @@ export const evaluateBudgetsJob = defineJob(
  * entries changed; in that transaction one job is queued (nothing else is added to the write). The
  * job counts the budgets of the affected projects and tasks as the Estimates report and the dashboard
  * do (`ReportsService.workspaceBudgets`: subtasks, the workspace's rounding, the month in its report
- * time zone), and records each (budget, period, threshold) reached, of the budget's own thresholds, once (unique key), which notifies the project's managers and the workspace's
- * owners and admins in the app and by e-mail, in the same transaction.
+ * time zone), and records each (budget, period, threshold) reached, of the budget's own thresholds, once (unique key), which notifies those who hear of the
+ * project's budget (access.ts `hearsOfBudget`: its "Can manage" holders, owners and admins, by permissions in force) in the app and by e-mail, in the same transaction.
  */
 export function createBudgetAlertsService(deps: {
   db: Db;
@@ -33,7 +34,18 @@ export function createBudgetAlertsService(deps: {
 }) {
   const { db, jobs, notifications } = deps;
 
-  async function alert(workspaceId: string, workspaceName: string, figure: BudgetFigure): Promise<number> {
+  /** Who hears of the project's budget now, as access.ts decides it with each member's permissions in force. */
+  async function recipients(tx: Db, workspaceId: string, projectId: string, features: readonly Feature[]) {
+    return (await repo.audience(tx, workspaceId, projectId))
+      .filter((m) => hearsOfBudget(memberAccess(workspaceId, m, features), { granted: m.granted }))
+      .map((m) => ({ id: m.user_id, email: m.email }));
+  }
+
+  async function alert(
+    workspace: { id: string; name: string; features: readonly Feature[] },
+    figure: BudgetFigure,
+  ): Promise<number> {
+    const { id: workspaceId, name: workspaceName } = workspace;
     const { line: b, budget, used } = figure;
     const period = figure.month ?? 'total';
     let sent = 0;
@@ -57,7 +69,7 @@ export function createBudgetAlertsService(deps: {
         await notifications.deliver(tx, {
           workspaceId,
           kind: 'budget_alert',
-          to: await repo.recipients(tx, workspaceId, b.projectId),
+          to: await recipients(tx, workspaceId, b.projectId, workspace.features),
           title: words.title,
           body: words.body,
           link: '/homepage/projects',
@@ -72,7 +84,8 @@ export function createBudgetAlertsService(deps: {
   /** Evaluates the budgets the entries are on (a task's parents' too); answers how many alerts went out. */
   async function evaluate(workspaceId: string, entryIds: string[], now: Date): Promise<number> {
     const workspace = await repo.workspace(db, workspaceId);
-    if (!workspace || !workspaceHasFeature(workspace, 'budgets', now, deps.billing)) return 0;
+    const features = workspace ? workspaceFeatures(workspace, now, deps.billing) : [];
+    if (!workspace || !features.includes('budgets')) return 0;
     const { projectIds, taskIds } = await repo.placesOf(db, workspaceId, entryIds);
     const touched = new Set(taskIds);
     let sent = 0;
@@ -80,7 +93,7 @@ export function createBudgetAlertsService(deps: {
       // A budget of a project these entries are on, or of a task they are on or below; a monthly
       // one in its current month (the dashboard's).
       if (figure.line.taskId !== null && !figure.line.taskIds.some((id) => touched.has(id))) continue;
-      sent += await alert(workspaceId, workspace.name, figure);
+      sent += await alert({ id: workspaceId, name: workspace.name, features }, figure);
     }
     return sent;
   }
