@@ -1,3 +1,4 @@
+import type { Role } from '@sundial/core';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/tables.js';
@@ -57,6 +58,9 @@ export function reachableProjects(db: Db, viewer: ProjectViewer) {
       ),
     );
 }
+
+/** The roles a manager leads (their people, in the groups they manage): never the owner, an admin or another manager. */
+export const LED_ROLES: readonly Role[] = ['member', 'guest'];
 
 export const accessRepository = {
   /** Who beside owners and admins sees money (rate_settings; strict without a row). */
@@ -133,7 +137,7 @@ export const accessRepository = {
       .select('gm.user_id')
       .where('gm.workspace_id', '=', workspaceId)
       .where('gm.group_id', 'in', groupIds)
-      .where('m.role', 'in', ['member', 'guest'])
+      .where('m.role', 'in', LED_ROLES)
       .execute();
     return new Set(rows.map((r) => r.user_id));
   },

@@ -14,7 +14,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../db/connection.js';
 import type { Workspace } from '../db/tables.js';
-import { accessRepository, type ProjectViewer } from './access.repository.js';
+import { accessRepository, LED_ROLES, type ProjectViewer } from './access.repository.js';
 import type { Actor, MembershipWithWorkspace, StoredMembership } from './actor.js';
 import { AppError, forbidden } from './errors.js';
 
@@ -242,6 +242,14 @@ export async function managedGroupIds(db: Db, actor: Actor): Promise<Set<string>
   if (!allows(actor.membership, 'groups:manage_own')) return new Set();
   return accessRepository.managedGroupIds(db, actor.membership.workspace.id, actor.userId);
 }
+
+/**
+ * Whether the actor may move `target` into or out of a group they manage: with groups:manage
+ * anyone; otherwise themselves, and the roles a manager leads only (`LED_ROLES`: a manager's groups
+ * are their reach over others' time, so never the owner, an admin or another manager).
+ */
+export const movesGroupMember = (actor: Actor, target: { user_id: string; role: Role }): boolean =>
+  target.user_id === actor.userId || allows(actor.membership, 'groups:manage') || LED_ROLES.includes(target.role);
 
 /**
  * Owners and admins manage every group; a manager manages the membership of the groups they

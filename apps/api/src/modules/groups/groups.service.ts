@@ -1,7 +1,7 @@
-import { type CreateGroupBody, type Role, teamMessages, type UpdateGroupBody } from '@sundial/core';
+import { type CreateGroupBody, teamMessages, type UpdateGroupBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Group } from '../../db/tables/team.js';
-import { allows, assertCan, assertManagesGroup } from '../../platform/access.js';
+import { allows, assertCan, assertManagesGroup, movesGroupMember } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
@@ -19,9 +19,6 @@ export const groupRecords = {
   addMember: (db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> =>
     groupsRepository.addMember(db, input),
 };
-
-/** Roles whose group membership a manager (without groups:manage) may change. */
-const MANAGER_MOVES = new Set<Role>(['member', 'guest']);
 
 /** A sibling group already has the name. */
 const GROUP_CONSTRAINTS: ConstraintTable = {
@@ -51,16 +48,7 @@ export function createGroupsService({ db }: { db: Db }) {
       // A group that carries a custom role gives it to whoever joins: only those who assign roles move people there.
       if (found.custom_role_id && !allows(actor.membership, 'roles:manage')) throw forbidden();
       const target = await memberRecords.find(tx, workspaceId, userId);
-      // A manager's groups are their reach over others' time: they move regular users and guests
-      // only, never the owner, an admin or another manager into (or out of) them.
-      if (
-        target &&
-        target.user_id !== actor.userId &&
-        !allows(actor.membership, 'groups:manage') &&
-        !MANAGER_MOVES.has(target.role)
-      ) {
-        throw forbidden();
-      }
+      if (target && !movesGroupMember(actor, target)) throw forbidden();
       let changed: boolean;
       if (add) {
         if (!target) throw memberNotFound();
