@@ -26,10 +26,11 @@ function ProjectPane({
   onClose: () => void;
 }) {
   const project = useProject(workspaceId, id);
-  const { can: allowed, role } = useWorkspace();
-  // Owners and admins change rates; managers read the project's billable rates (the API decides).
+  const { can: allowed } = useWorkspace();
+  // Owners and admins change rates; who sees others' time (managers) reads the project's billable
+  // rates (the API decides: levelRatesAccess).
   const changesRates = allowed('rates:manage');
-  const rates = changesRates || role === 'manager';
+  const rates = changesRates || allowed('time:view_others');
   const assignable = useAssignable(workspaceId, changesRates);
   if (project.isPending) return <Loading />;
   if (project.isError)
@@ -80,8 +81,8 @@ function TaskPane({
 }) {
   const project = useProject(workspaceId, mode.projectId);
   const task = useTask(workspaceId, mode.taskId ?? '');
-  const { can: allowed, role } = useWorkspace();
-  const rates = allowed('rates:manage') || role === 'manager';
+  const { can: allowed } = useWorkspace();
+  const rates = allowed('rates:manage') || allowed('time:view_others');
   const loadingTask = mode.taskId !== undefined && task.isPending;
   if (project.isPending || loadingTask) return <Loading />;
   const error = project.error ?? (mode.taskId ? task.error : null);
