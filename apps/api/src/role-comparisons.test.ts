@@ -37,7 +37,7 @@ const ALLOWED: Record<string, string> = {
   'modules/members/members.repository.ts': 'the owner is listed first',
   'modules/members/members.service.ts':
     'role changes: the owner is untouchable, leaves only by transferring ownership, Manager needs the plan',
-  'modules/projects/projects.service.ts': 'guests never hold a "Can manage" grant (what may be given)',
+  'modules/projects/projects.people.ts': 'guests never hold a "Can manage" grant (what may be given)',
   'modules/roles/roles.service.ts': 'the owner keeps every permission: no custom role is given to them',
   'modules/scim/scim.repository.ts': 'the identity provider never lists nor changes the owner',
   'modules/sso/sso.session-columns.ts': 'the owner is never locked out by "require SSO"',
