@@ -10,6 +10,7 @@ import {
   type ReportDimension,
   type ReportKey,
   type ReportMeasure,
+  shiftDay,
 } from '@sundial/core';
 import { useMemo } from 'react';
 import { useCurrency } from '../api/rates';
@@ -77,4 +78,14 @@ export function useReportFormat() {
   const durationFormat = useDurationFormat();
   const currency = useCurrency(workspaceId);
   return useMemo(() => reportFormat(currency, durationFormat), [currency, durationFormat]);
+}
+
+/** Every day from..to (inclusive), for matrices whose columns are days: days without time show too. */
+export function daysOf(from: string, to: string, max = 62): string[] | null {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = shiftDay(day, 1)) {
+    days.push(day);
+    if (days.length > max) return null;
+  }
+  return days;
 }

@@ -8,8 +8,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../api/client';
-import { reportKeys } from '../reports/api';
-import type { ParamPatch } from '../reports/url';
+import { type ParamPatch, reportKeys } from '../../api/reports';
 
 const ws = (w: string) => `/workspaces/${w}`;
 

@@ -42,6 +42,14 @@ export const t = {
     download: 'Download (not available yet)',
     privacy: 'Its privacy options will be under Settings > Add-ons > Desktop App Setting.',
   },
+  budgetWatch: {
+    title: 'Projects near or over budget',
+    empty: 'No budget is near or over its limit this month.',
+    link: 'Open the Estimates report',
+    error: 'The budgets could not be loaded.',
+    loading: 'Loading the report…',
+    over: 'Over budget',
+  },
   realtime: {
     now: 'Tracking now',
     idle: 'Not tracking',

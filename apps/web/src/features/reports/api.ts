@@ -2,7 +2,6 @@ import {
   applyRowEdit,
   type DetailedEntryView,
   type DetailedReportView,
-  type EstimatesReportView,
   type MatrixReportView,
   MONEY_MEASURES,
   type ReportMeasure,
@@ -19,15 +18,10 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
+import { type ParamPatch, reportKeys } from '../../api/reports';
 import { patchTimeEntry, timeKeys } from '../../api/time';
-import type { ParamPatch } from './url';
 
 const base = (w: string) => `/workspaces/${w}/reports`;
-
-export const reportKeys = {
-  all: (w: string) => ['reports', w] as const,
-  one: (w: string, kind: string, query: string) => ['reports', w, kind, query] as const,
-};
 
 /** A report's answer, and whether its amounts were left out because the viewer may not see them all. */
 export type WithMoney<T> = T & { moneyHidden: boolean };
@@ -86,17 +80,6 @@ export function useDetailed(w: string, query: ParamPatch) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
-  });
-}
-
-/** Estimates: each budget of the projects and tasks the viewer sees against what was tracked. */
-export function useEstimates(w: string, query: ParamPatch, enabled = true) {
-  const params = toReportParams(query).toString();
-  return useQuery({
-    queryKey: reportKeys.one(w, 'estimates', params),
-    queryFn: () => api<EstimatesReportView>('GET', `${base(w)}/estimates?${params}`),
-    placeholderData: keepPreviousData,
-    enabled,
   });
 }
 

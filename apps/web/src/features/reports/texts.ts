@@ -156,16 +156,11 @@ export const t = {
     overBy: (amount: string) => `Over by ${amount}`,
     total: 'Total',
     status: { ok: 'On track', near: 'Near budget', over: 'Over budget', hidden: 'Amount hidden' },
-    hiddenFigure: 'Hidden',
     moneyHidden:
       'Fee budgets show no amounts: only owners, admins and managers (for their people) see billable amounts, and members their own when the workspace allows it.',
     empty: 'No project or task here has an estimate yet.',
     emptyHint: 'Set an hour or fee budget in a project’s or task’s edit panel (Budget), then come back.',
     explain:
       'A budget for the whole project counts everything tracked up to the last day of the range; a monthly budget starts again each month. Hours budgets count tracked time, fee budgets the billable amount. The totals count a task’s budget once, in its project’s (or parent task’s) budget of the same kind when there is one.',
-    watchTitle: 'Projects near or over budget',
-    watchEmpty: 'No budget is near or over its limit this month.',
-    watchLink: 'Open the Estimates report',
-    watchError: 'The budgets could not be loaded.',
   },
 };

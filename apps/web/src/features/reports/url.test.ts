@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   activeFilterCount,
   barInterval,
-  daysOf,
   patchParams,
   readAxes,
   readChart,
@@ -114,11 +113,5 @@ describe('report URL state', () => {
     expect(barInterval('2026-11-23', '2026-11-29')).toBe('day');
     expect(barInterval('2026-10-01', '2026-12-31')).toBe('week');
     expect(barInterval('2026-01-01', '2026-12-31')).toBe('month');
-  });
-
-  it('lists the days of a range, across a DST change, and refuses a long one', () => {
-    const days = daysOf('2026-03-28', '2026-03-30');
-    expect(days).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
-    expect(daysOf('2026-01-01', '2026-12-31')).toBeNull();
   });
 });

@@ -9,9 +9,9 @@ import {
   type ReportMeasure,
   type ReportQuery,
   reportQuery,
-  shiftDay,
   toReportParams,
 } from '@sundial/core';
+import type { ParamPatch } from '../../api/reports';
 
 /**
  * A report's state lives in the URL, so a report is a link and the back button steps through the
@@ -48,9 +48,6 @@ export const FILTER_KEYS = [
   'withoutTag',
   'timeZone',
 ] as const satisfies readonly (keyof ReportFilters)[];
-
-type ParamValue = string | number | boolean | readonly string[] | undefined;
-export type ParamPatch = Partial<Record<string, ParamValue>>;
 
 const toRecord = (params: URLSearchParams): Record<string, string | string[]> => {
   const record: Record<string, string | string[]> = {};
@@ -172,15 +169,5 @@ export function readChart(params: URLSearchParams, fallback: ChartType = 'bar'):
 
 /** The bars' interval (shared with the API's public page). */
 export { barInterval } from '@sundial/core';
-
-/** Every day from..to (inclusive), for matrices whose columns are days: days without time show too. */
-export function daysOf(from: string, to: string, max = 62): string[] | null {
-  const days: string[] = [];
-  for (let day = from; day <= to; day = shiftDay(day, 1)) {
-    days.push(day);
-    if (days.length > max) return null;
-  }
-  return days;
-}
 
 export { DATE_PRESETS };

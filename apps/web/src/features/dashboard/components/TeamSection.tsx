@@ -5,9 +5,9 @@ import { useMembers } from '../../../api/people';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { useReportFormat } from '../../../components/report-format';
-import { BudgetWatch } from '../../reports';
 import { useDashboardSummary, useRunningTimers } from '../api';
 import { t } from '../texts';
+import { BudgetWatch } from './BudgetWatch';
 import { RunningDuration, useNow } from './RunningDuration';
 import { TopList } from './TopList';
 

@@ -20,15 +20,21 @@ import { Link } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat, useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { type DateOrder, keyLabel, periodLabel, rangeLabel, useReportFormat } from '../../../components/report-format';
-import { daysOf } from '../../reports/url';
+import {
+  type DateOrder,
+  daysOf,
+  keyLabel,
+  periodLabel,
+  rangeLabel,
+  useReportFormat,
+} from '../../../components/report-format';
 import { useDashboardSummary, useLatestEntries, useLiveTime } from '../api';
 import { DesktopAppPanel } from '../components/DesktopAppPanel';
 import { TeamSection } from '../components/TeamSection';
 import { type TopItem, TopList } from '../components/TopList';
 import { t } from '../texts';
 
-const SummaryCharts = lazy(() => import('../../reports/components/SummaryCharts'));
+const SummaryCharts = lazy(() => import('../../../components/SummaryCharts'));
 
 const THIS_WEEK = { preset: 'thisWeek' } as const;
 

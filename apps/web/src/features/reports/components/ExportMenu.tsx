@@ -5,6 +5,7 @@ import { IconChevronDown, IconDownload, IconHistory, IconTable } from '@tabler/i
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { download, parseApiError } from '../../../api/client';
+import type { ParamPatch } from '../../../api/reports';
 import { useWorkspace } from '../../../api/session';
 import { useStartExportJob } from '../exports/api';
 import { ExportJobDialog } from '../exports/ExportJobDialog';
@@ -12,7 +13,6 @@ import { xt } from '../exports/texts';
 import { SheetsExportDialog } from '../saved/SheetsLink';
 import { st } from '../saved/texts';
 import { t } from '../texts';
-import type { ParamPatch } from '../url';
 
 /** What the Export menu downloads: the report on screen (its kind and query) and its name. */
 export interface ReportExport {

@@ -16,10 +16,11 @@ import { IconFilter, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useClients, useProjectPicker, useTagLists } from '../../../api/catalog';
 import { useMembers } from '../../../api/people';
+import type { ParamPatch } from '../../../api/reports';
 import { useWorkspace } from '../../../api/session';
 import { useGroups } from '../../../api/team';
 import { t } from '../texts';
-import { activeFilterCount, FILTER_KEYS, type ParamPatch, type ReportFilters } from '../url';
+import { activeFilterCount, FILTER_KEYS, type ReportFilters } from '../url';
 
 /** The pickers share the row: each at least wide enough for a name, none wider than needed. */
 const grow = { flex: '1 1 130px', maxWidth: 260 } as const;

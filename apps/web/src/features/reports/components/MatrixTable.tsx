@@ -1,11 +1,11 @@
 import { Loader, Table } from '@mantine/core';
 import type { MatrixReportView, ReportDimension, ReportMeasure } from '@sundial/core';
 import { Fragment, useState } from 'react';
+import type { ParamPatch } from '../../../api/reports';
 import { useWorkspace } from '../../../api/session';
 import { type DateOrder, keyLabel, type MeasureFormatter, periodLabel } from '../../../components/report-format';
 import { useMatrix } from '../api';
 import { t } from '../texts';
-import type { ParamPatch } from '../url';
 import { ExpandToggle } from './ExpandToggle';
 
 export interface MatrixColumn {

@@ -4,6 +4,7 @@ import { IconChartBar } from '@tabler/icons-react';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
+import type { ParamPatch } from '../../../api/reports';
 import { useWorkspace } from '../../../api/session';
 import { useTimeSettings } from '../../../api/time';
 import { ErrorPanel } from '../../../components/ErrorPanel';
@@ -11,7 +12,7 @@ import { rangeLabel } from '../../../components/report-format';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
 import { SaveReportButton } from '../saved/SaveReportButton';
 import { t } from '../texts';
-import { type ParamPatch, patchParams, readFilters } from '../url';
+import { patchParams, readFilters } from '../url';
 import { ExportMenu, type ReportExport } from './ExportMenu';
 import { FilterBar } from './FilterBar';
 

@@ -1,8 +1,7 @@
 import type { ReportDimension, ReportKey } from '@sundial/core';
-import { type DateOrder, keyLabel, periodLabel } from '../../../components/report-format';
+import { type DateOrder, daysOf, keyLabel, periodLabel } from '../../../components/report-format';
+import type { ChartPoint, DonutSlice } from '../../../components/SummaryCharts';
 import { t } from '../texts';
-import { daysOf } from '../url';
-import type { ChartPoint, DonutSlice } from './SummaryCharts';
 
 /** The Summary's bars: tracked seconds per period key, every day of a short range shown (days without time too). */
 export function barPoints(

@@ -2,12 +2,12 @@ import { Select } from '@mantine/core';
 import { type ReportDimension, type ReportMeasure, resolvePreset } from '@sundial/core';
 import { useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
-import { useReportFormat } from '../../../components/report-format';
+import { daysOf, useReportFormat } from '../../../components/report-format';
 import { useMatrix } from '../api';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { t } from '../texts';
-import { daysOf, readAxes, readMeasures } from '../url';
+import { readAxes, readMeasures } from '../url';
 
 const MATRIX_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount', 'entryCount'];
 /** Rows whose key is also a filter, so a row can open on its breakdown. */

@@ -11,7 +11,7 @@ import { SummaryTable } from '../components/SummaryTable';
 import { t } from '../texts';
 import { barInterval, CHART_TYPES, type ChartType, readChart, readGroupBy, readMeasures } from '../url';
 
-const SummaryCharts = lazy(() => import('../components/SummaryCharts'));
+const SummaryCharts = lazy(() => import('../../../components/SummaryCharts'));
 
 const SUMMARY_MEASURES: ReportMeasure[] = ['trackedSeconds', 'billableSeconds', 'billableAmount'];
 const DEFAULT_GROUP_BY: ReportDimension[] = ['project', 'user'];

@@ -7,7 +7,7 @@ import { useParams } from 'react-router';
 import { ApiError, parseApiError } from '../../../api/client';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { Logo } from '../../../components/Logo';
-import { type DateOrder, rangeLabel, reportFormat } from '../../../components/report-format';
+import { type DateOrder, daysOf, rangeLabel, reportFormat } from '../../../components/report-format';
 import { barPoints, donutSlices } from '../components/chartPoints';
 import { DetailedRow, type DetailedRowActions, entryClock } from '../components/DetailedRow';
 import { DetailedTotalsLine } from '../components/DetailedTotals';
@@ -15,14 +15,13 @@ import { LoadMoreFooter } from '../components/LoadMoreFooter';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { SummaryTable } from '../components/SummaryTable';
 import { t } from '../texts';
-import { daysOf } from '../url';
 import { fetchSharedReport } from './api';
 import { st } from './texts';
 
 /** A shared page has no signed-in reader: its days read day before month ("Mon, 23 Nov"). */
 const PUBLIC_DATES: DateOrder = { dateFormat: 'YYYY-MM-DD' };
 
-const SummaryCharts = lazy(() => import('../components/SummaryCharts'));
+const SummaryCharts = lazy(() => import('../../../components/SummaryCharts'));
 type DetailedShare = Extract<SharedReportView['report'], { engine: 'detailed' }>;
 type SummaryShare = Extract<SharedReportView['report'], { engine: 'summary' }>;
 type Format = ReturnType<typeof reportFormat>;

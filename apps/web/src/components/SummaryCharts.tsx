@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
-import { Swatch } from '../../../components/Swatch';
+import { Swatch } from './Swatch';
 
 export interface ChartPoint {
   label: string;

@@ -1,8 +1,8 @@
 import { Anchor, Badge, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { useEstimates } from '../../../api/reports';
+import { BudgetProgress, useEstimateFormat } from '../../../components/BudgetProgress';
 import { Swatch } from '../../../components/Swatch';
-import { useEstimates } from '../api';
-import { BudgetProgress, useEstimateFormat } from '../pages/EstimatesPage';
 import { t } from '../texts';
 
 const ESTIMATES = '/homepage/reports/estimates?preset=thisMonth';
@@ -29,21 +29,21 @@ export function BudgetWatch({ workspaceId }: { workspaceId: string }) {
     >
       <Group justify="space-between" mb="sm" wrap="wrap">
         <Text fw={600} id="budget-watch-title">
-          {t.estimates.watchTitle}
+          {t.budgetWatch.title}
         </Text>
         <Anchor component={Link} to={ESTIMATES} size="sm">
-          {t.estimates.watchLink}
+          {t.budgetWatch.link}
         </Anchor>
       </Group>
       {estimates.isPending ? (
-        <Loader size="sm" aria-label={t.loading} />
+        <Loader size="sm" aria-label={t.budgetWatch.loading} />
       ) : estimates.error ? (
         <Text c="red.8" size="sm">
-          {t.estimates.watchError}
+          {t.budgetWatch.error}
         </Text>
       ) : watched.length === 0 ? (
         <Text c="dimmed" size="sm">
-          {t.estimates.watchEmpty}
+          {t.budgetWatch.empty}
         </Text>
       ) : (
         <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
@@ -65,7 +65,7 @@ export function BudgetWatch({ workspaceId }: { workspaceId: string }) {
                   {figure(item, item.used)} / {figure(item, item.budget)}
                   {item.status === 'over' && (
                     <Badge ml={6} size="xs" color="red" variant="filled">
-                      {t.estimates.status.over}
+                      {t.budgetWatch.over}
                     </Badge>
                   )}
                 </Text>
