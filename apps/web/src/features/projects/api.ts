@@ -11,6 +11,7 @@ import type {
   ProjectDetailView,
   ProjectListItemView,
   ProjectPeopleBody,
+  ProjectRequiredTagLists,
   ProjectUpdateBody,
   ProjectView,
   TaskCreateBody,
@@ -20,7 +21,7 @@ import type {
 } from '@sundial/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { type ProjectFilter, projectKeys } from '../../api/catalog';
+import { type ProjectFilter, projectKeys, tagKeys } from '../../api/catalog';
 import { api } from '../../api/client';
 
 export type Budget = NonNullable<BudgetView>;
@@ -164,3 +165,13 @@ export const useDeleteClient = (w: string) =>
   useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/clients/${id}`));
 
 /** "12:05" for 12 hours 5 minutes. */
+
+/** Advanced tags: the lists a project requires, set from the project (the tag lists show them). */
+export function useSaveRequiredTagLists(w: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ projectId, tagListIds }: { projectId: string; tagListIds: string[] }) =>
+      api<ProjectRequiredTagLists>('PUT', `${ws(w)}/projects/${projectId}/required-tag-lists`, { tagListIds }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: tagKeys.all(w) }),
+  });
+}

@@ -1,11 +1,4 @@
-import type {
-  ProjectRequiredTagLists,
-  TagDetailView,
-  TagListRulesInput,
-  TagListView,
-  TagSettingsView,
-  TagView,
-} from '@sundial/core';
+import type { TagDetailView, TagListRulesInput, TagListView, TagSettingsView, TagView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { tagKeys, useTagLists } from '../../api/catalog';
 import { api } from '../../api/client';
@@ -74,9 +67,4 @@ export const useSaveTagSettings = (w: string) =>
 export const useSaveTagListRules = (w: string) =>
   useTagsMutation(w, ({ id, ...rules }: TagListRulesInput & { id: string }) =>
     api<TagList>('PUT', `${ws(w)}/tag-lists/${id}/rules`, rules),
-  );
-/** Advanced tags: the lists a project requires, set from the project. */
-export const useSaveRequiredTagLists = (w: string) =>
-  useTagsMutation(w, ({ projectId, tagListIds }: { projectId: string; tagListIds: string[] }) =>
-    api<ProjectRequiredTagLists>('PUT', `${ws(w)}/projects/${projectId}/required-tag-lists`, { tagListIds }),
   );

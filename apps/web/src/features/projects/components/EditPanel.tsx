@@ -2,11 +2,11 @@ import { Divider, Stack, Text } from '@mantine/core';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { ProjectRatesSection } from '../../rates/components/ProjectRatesSection';
-import { RequiredTagListsSection } from '../../tags/components/RequiredTagListsSection';
+import { ProjectRatesSection } from '../../../components/rates/ProjectRatesSection';
 import { type TaskDetail, useAssignable, useProject, useTask } from '../api';
 import { Loading } from './FormParts';
 import { ProjectForm } from './ProjectForm';
+import { RequiredTagListsSection } from './RequiredTagListsSection';
 import { TaskForm } from './TaskForm';
 
 export type PaneMode =

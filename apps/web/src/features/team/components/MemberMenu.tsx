@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
+import { RatesPanel } from '../../../components/rates/RatesPanel';
 import { useResetMemberTwoFactor } from '../../profile/security-api';
-import { RatesPanel } from '../../rates/components/RatesPanel';
 import {
   type GroupView,
   type MemberView,

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { type Me, useWorkspace } from '../../../api/session';
 import { useGroups, useMembers } from '../../../api/team';
 import { ErrorPanel } from '../../../components/ErrorPanel';
-import { WorkspaceRatesModal } from '../../rates/components/WorkspaceRatesModal';
+import { WorkspaceRatesModal } from '../../../components/rates/WorkspaceRatesModal';
 import { type GroupView, useInvites, useTeamSettings } from '../api';
 import { GroupModal } from '../components/GroupModal';
 import { GuestBanner } from '../components/GuestBanner';

@@ -13,13 +13,12 @@ import {
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { parseApiError } from '../../../api/client';
-import { useRateSettings } from '../../../api/rates';
-import { useWorkspace } from '../../../api/session';
-import { money, toCents, today } from '../../../components/money';
-import { done, failed } from '../../../components/notify';
-import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { type RateTarget, useCreateRate, useDeleteRate, useRateHistory } from '../api';
+import { parseApiError } from '../../api/client';
+import { type RateTarget, useCreateRate, useDeleteRate, useRateHistory, useRateSettings } from '../../api/rates';
+import { useWorkspace } from '../../api/session';
+import { money, toCents, today } from '../money';
+import { done, failed } from '../notify';
+import { UpgradePrompt } from '../UpgradePrompt';
 import { ReapplyDialog } from './ReapplyDialog';
 
 /**

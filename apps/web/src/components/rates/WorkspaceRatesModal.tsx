@@ -1,11 +1,10 @@
 import { Button, Checkbox, Divider, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { parseApiError } from '../../../api/client';
-import { useRateSettings } from '../../../api/rates';
-import { useWorkspace } from '../../../api/session';
-import { done, failed } from '../../../components/notify';
-import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { useUpdateRateSettings } from '../api';
+import { parseApiError } from '../../api/client';
+import { useRateSettings, useUpdateRateSettings } from '../../api/rates';
+import { useWorkspace } from '../../api/session';
+import { done, failed } from '../notify';
+import { UpgradePrompt } from '../UpgradePrompt';
 import { RatesPanel } from './RatesPanel';
 
 /** Workspace settings for money: the currency, who beside owners and admins sees it, and the workspace's rates. */

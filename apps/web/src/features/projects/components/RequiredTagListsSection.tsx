@@ -1,10 +1,11 @@
 import { Button, Group, MultiSelect, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { useTagLists } from '../../../api/catalog';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { done } from '../../../components/notify';
 import { UpgradePrompt } from '../../../components/UpgradePrompt';
-import { useSaveRequiredTagLists, useTagLists } from '../api';
+import { useSaveRequiredTagLists } from '../api';
 
 /**
  * On a project's panel: the tag lists its time entries must carry a tag of (advanced tags, Pro).

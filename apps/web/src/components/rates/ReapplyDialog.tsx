@@ -1,12 +1,11 @@
 import { Alert, Button, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
 import { formatDateTime, formatDuration } from '@sundial/core';
 import { useState } from 'react';
-import { parseApiError } from '../../../api/client';
-import { useRateSettings } from '../../../api/rates';
-import { useClockFormat } from '../../../api/session';
-import { money, today } from '../../../components/money';
-import { done } from '../../../components/notify';
-import { type RateTarget, useReapply, useReapplyPreview } from '../api';
+import { parseApiError } from '../../api/client';
+import { type RateTarget, useRateSettings, useReapply, useReapplyPreview } from '../../api/rates';
+import { useClockFormat } from '../../api/session';
+import { money, today } from '../money';
+import { done } from '../notify';
 
 const firstOfYear = () => `${today().slice(0, 4)}-01-01`;
 

@@ -1,7 +1,7 @@
 import { Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useWorkspace } from '../../../api/session';
-import { UpgradePrompt } from '../../../components/UpgradePrompt';
+import { useWorkspace } from '../../api/session';
+import { UpgradePrompt } from '../UpgradePrompt';
 import { RatesPanel } from './RatesPanel';
 
 /**
