@@ -1,17 +1,11 @@
 import type { ApprovalSettings, ApprovalStatus, ApprovalView, PeriodStateView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { approvalKeys } from '../../api/approvals';
 import { api } from '../../api/client';
 
 export type { ApprovalView, PeriodStateView };
 
 const ws = (w: string) => `/workspaces/${w}/approvals`;
-
-export const approvalKeys = {
-  all: (w: string) => ['approvals', w] as const,
-  list: (w: string, status: ApprovalStatus) => ['approvals', w, 'list', status] as const,
-  period: (w: string, userId: string, day: string) => ['approvals', w, 'period', userId, day] as const,
-  settings: (w: string) => ['approvals', w, 'settings'] as const,
-};
 
 export const useApprovals = (w: string, status: ApprovalStatus) =>
   useQuery({
@@ -19,35 +13,8 @@ export const useApprovals = (w: string, status: ApprovalStatus) =>
     queryFn: () => api<{ items: ApprovalView[] }>('GET', `${ws(w)}?status=${status}`),
   });
 
-/** The state of the period holding `day` of a person, as the timesheet shows it. */
-export const usePeriodState = (w: string, userId: string, day: string) =>
-  useQuery({
-    queryKey: approvalKeys.period(w, userId, day),
-    queryFn: () => api<PeriodStateView>('GET', `${ws(w)}/period?${new URLSearchParams({ day, userId })}`),
-  });
-
 export const useApprovalSettings = (w: string) =>
   useQuery({ queryKey: approvalKeys.settings(w), queryFn: () => api<ApprovalSettings>('GET', `${ws(w)}/settings`) });
-
-type Action =
-  | { action: 'submit'; day: string }
-  | { action: 'approve'; id: string; comment?: string }
-  | { action: 'reject'; id: string; comment: string }
-  | { action: 'withdraw'; id: string };
-
-/** Submit, approve, reject or withdraw; every approvals view and the timesheet's periods refresh. */
-export function useApprovalAction(w: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (a: Action) => {
-      if (a.action === 'submit') return api<ApprovalView>('POST', ws(w), { day: a.day });
-      if (a.action === 'withdraw') return api<ApprovalView>('POST', `${ws(w)}/${a.id}/withdraw`);
-      const body = a.action === 'reject' ? { comment: a.comment } : a.comment ? { comment: a.comment } : {};
-      return api<ApprovalView>('POST', `${ws(w)}/${a.id}/${a.action}`, body);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: approvalKeys.all(w) }),
-  });
-}
 
 export function useSaveApprovalSettings(w: string) {
   const queryClient = useQueryClient();

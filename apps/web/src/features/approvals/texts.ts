@@ -1,18 +1,13 @@
 import type { ApprovalPeriod, ApprovalStatus, ApproverRule } from '@sundial/core';
+import { approvalTexts } from '../../components/approval-texts';
 
 /** The words of the approvals screens, in one place. */
 export const texts = {
+  ...approvalTexts,
   tabs: { submitted: 'Pending', approved: 'Approved', rejected: 'Rejected' } as Record<
     Exclude<ApprovalStatus, 'withdrawn'>,
     string
   >,
-  status: {
-    submitted: 'Pending approval',
-    approved: 'Approved',
-    rejected: 'Rejected',
-    withdrawn: 'Withdrawn',
-  } as Record<ApprovalStatus, string>,
-  notSubmitted: 'Not submitted',
   person: 'Person',
   period: 'Period',
   tracked: 'Tracked',
@@ -21,16 +16,12 @@ export const texts = {
   comment: 'Comment',
   approve: 'Approve',
   reject: 'Reject',
-  withdraw: 'Withdraw',
   withdrawApproval: 'Withdraw approval',
-  submit: 'Submit for approval',
   rejectTitle: 'Reject this period',
   rejectHint: 'Say what to fix; the person sees it on their timesheet.',
   cancel: 'Cancel',
   approvedToast: 'Approved: the period is locked.',
   rejectedToast: 'Rejected: the period is open again.',
-  submittedToast: 'Submitted for approval.',
-  withdrawnToast: 'Withdrawn: the period is open again.',
   empty: {
     submitted: { title: 'Nothing waits for approval', hint: 'Periods your people submit show here.' },
     approved: { title: 'No approved periods', hint: 'Approved periods show here, locked.' },
@@ -53,5 +44,4 @@ export const texts = {
     saved: 'Approval settings saved.',
   },
   lockedBy: (name: string | null) => (name ? `by ${name}` : ''),
-  rejectedWith: (comment: string) => `Rejected: ${comment}`,
 };

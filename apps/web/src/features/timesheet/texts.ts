@@ -3,7 +3,6 @@ export const t = {
   notePlaceholder: 'What are you working on?',
   projectPlaceholder: 'Project / task',
   noProject: 'No project',
-  searchingProjects: 'Searching projects…',
   start: 'Start',
   stop: 'Stop',
   pause: 'Pause',

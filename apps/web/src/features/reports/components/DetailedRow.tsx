@@ -25,10 +25,10 @@ import {
 import { IconTag } from '@tabler/icons-react';
 import { memo, type ReactNode, type RefObject, useState } from 'react';
 import { Link } from 'react-router';
+import { type Pickers, ProjectTaskSelect, TagSelect } from '../../../components/EntryFields';
 import type { useReportFormat } from '../../../components/report-format';
 import { Swatch } from '../../../components/Swatch';
 import { useInPlace } from '../../../components/useInPlace';
-import { type Pickers, ProjectTaskSelect, TagSelect } from '../../timesheet/components/EntryFields';
 import type { RowNames } from '../api';
 import { t } from '../texts';
 import classes from './DetailedRow.module.css';

@@ -17,13 +17,13 @@ import { IconLock } from '@tabler/icons-react';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat, useDurationFormat } from '../../../api/session';
+import { type Pickers, projectColor, rowLabel } from '../../../components/EntryFields';
 import { failed } from '../../../components/notify';
 import { useCreateEntry, useUpdateEntry } from '../api';
 import { useNow } from '../now';
 import { t } from '../texts';
 import classes from './Calendar.module.css';
 import { roundingOf } from './DayList';
-import { type Pickers, projectColor, rowLabel } from './EntryFields';
 import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
 
 const HOUR_PX = 40;

@@ -15,6 +15,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { defaultRangeExtractor } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDurationFormat } from '../../../api/session';
+import { type Pickers, ProjectTaskSelect } from '../../../components/EntryFields';
 import { failed, notSaved } from '../../../components/notify';
 import { useWindowList } from '../../../components/window-list';
 import {
@@ -29,7 +30,6 @@ import { useNow } from '../now';
 import { t } from '../texts';
 import layout from './DayList.module.css';
 import { DayHeader, EntryRow, type RowActions } from './DayListRow';
-import { type Pickers, ProjectTaskSelect } from './EntryFields';
 import { ManualEntryModal } from './ManualEntryModal';
 
 /**

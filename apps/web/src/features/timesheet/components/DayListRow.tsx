@@ -15,12 +15,12 @@ import { IconChevronDown, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/ic
 import { memo, type ReactNode, useEffect, useState } from 'react';
 import { useRateSettings } from '../../../api/rates';
 import { useClockFormat, useDurationFormat, useWorkspace } from '../../../api/session';
+import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from '../../../components/EntryFields';
 import { money } from '../../../components/money';
 import { useInPlace } from '../../../components/useInPlace';
 import { t } from '../texts';
 import layout from './DayList.module.css';
 import { DurationInput } from './DurationInput';
-import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
 import { closesAll, LockMark } from './LockMark';
 
 /** What a row asks of the list; one stable object, so a row re-renders only when its own data changes. */

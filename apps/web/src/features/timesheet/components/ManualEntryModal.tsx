@@ -3,10 +3,10 @@ import { dayKey, formatClockTime, parseDuration, shiftDay, type TimeEntryView, z
 import { IconLock, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { parseApiError } from '../../../api/client';
+import { type Pickers, ProjectTaskSelect, TagSelect } from '../../../components/EntryFields';
 import { useCreateEntry, useDeleteEntries, useRestoreEntries, useUpdateEntry } from '../api';
 import { t } from '../texts';
 import { notifyDeleted } from './DayList';
-import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
 import { closesAll } from './LockMark';
 import { SuggestionHint } from './SuggestionHint';
 

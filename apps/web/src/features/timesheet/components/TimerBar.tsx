@@ -3,10 +3,10 @@ import { type DurationFormat, formatDuration, type TimeEntryView, workSeconds } 
 import { IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import { memo, useEffect, useRef, useState } from 'react';
 import { useDurationFormat } from '../../../api/session';
+import { type Pickers, ProjectTaskSelect, TagSelect } from '../../../components/EntryFields';
 import { failed } from '../../../components/notify';
 import { useTimerAction, useUpdateEntry } from '../api';
 import { t } from '../texts';
-import { type Pickers, ProjectTaskSelect, TagSelect } from './EntryFields';
 import { SuggestionHint } from './SuggestionHint';
 
 /** Seconds of work of the running entry, ticking every second. */

@@ -13,15 +13,15 @@ import {
 } from '@sundial/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { usePeriodState } from '../../../api/approvals';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat, useDurationFormat } from '../../../api/session';
+import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from '../../../components/EntryFields';
 import { failed } from '../../../components/notify';
-import { usePeriodState } from '../../approvals/api';
 import { useCreateEntry, useDeleteEntries, useUpdateEntry } from '../api';
 import { t } from '../texts';
 import { roundingOf } from './DayList';
 import { DurationInput } from './DurationInput';
-import { type Pickers, ProjectTaskSelect, projectColor, rowLabel } from './EntryFields';
 import { LockMark, type ShownLock } from './LockMark';
 import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
 

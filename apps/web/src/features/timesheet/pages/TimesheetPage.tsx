@@ -24,7 +24,7 @@ import { useMembers } from '../../../api/people';
 import { type Me, useWorkspace } from '../../../api/session';
 import { useTimeSettings } from '../../../api/time';
 import { failed } from '../../../components/notify';
-import { PeriodBar } from '../../approvals/components/PeriodBar';
+import { PeriodBar } from '../../../components/PeriodBar';
 import { type TimeEntryView, useEntries, useLiveEntries, useTimer, useTimerAction } from '../api';
 import { CalendarView } from '../components/CalendarView';
 import { DayList } from '../components/DayList';

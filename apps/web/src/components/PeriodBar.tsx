@@ -2,10 +2,10 @@ import { Alert, Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { formatDayRange } from '@sundial/core';
 import { IconLock } from '@tabler/icons-react';
-import { useWorkspace } from '../../../api/session';
-import { failed } from '../../../components/notify';
-import { useApprovalAction, usePeriodState } from '../api';
-import { texts } from '../texts';
+import { useApprovalAction, usePeriodState } from '../api/approvals';
+import { useWorkspace } from '../api/session';
+import { approvalTexts as texts } from './approval-texts';
+import { failed } from './notify';
 
 const COLOR = { submitted: 'yellow', approved: 'green', rejected: 'red', withdrawn: 'gray' } as const;
 

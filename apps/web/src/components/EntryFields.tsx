@@ -1,8 +1,15 @@
 import { type ComboboxParsedItem, MultiSelect, type OptionsFilter, Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import type { PickerProject, PickerTag, PickerTask } from '../../../api/catalog';
-import { useProjectPickerSearch } from '../../../api/catalog';
-import { t } from '../texts';
+import type { PickerProject, PickerTag, PickerTask } from '../api/catalog';
+import { useProjectPickerSearch } from '../api/catalog';
+
+/** The words of the entry pickers (the timesheet's and the Detailed report's rows), in one place. */
+const t = {
+  projectPlaceholder: 'Project / task',
+  noProject: 'No project',
+  searchingProjects: 'Searching projects…',
+  tags: 'Tags',
+};
 
 export interface Pickers {
   projects: PickerProject[];
