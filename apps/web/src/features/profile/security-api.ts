@@ -1,38 +1,11 @@
-import type {
-  LinkedIdentitiesView,
-  RecoveryCodesView,
-  SessionView,
-  TwoFactorSetupView,
-  TwoFactorStatusView,
-} from '@sundial/core';
+import type { LinkedIdentitiesView, RecoveryCodesView, SessionView, TwoFactorStatusView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-
-/** Two-factor authentication and sessions of the signed-in user (issue 18). */
-export const securityKeys = {
-  twoFactor: ['two-factor'] as const,
-  sessions: ['sessions'] as const,
-  identities: ['identities'] as const,
-  policy: (workspaceId: string) => ['two-factor-policy', workspaceId] as const,
-};
+import { securityKeys, useTwoFactorChange } from '../../api/two-factor';
 
 export const useTwoFactorStatus = () =>
   useQuery({ queryKey: securityKeys.twoFactor, queryFn: () => api<TwoFactorStatusView>('GET', '/me/two-factor') });
 
-export const useTwoFactorSetup = () =>
-  useMutation({ mutationFn: () => api<TwoFactorSetupView>('POST', '/me/two-factor/setup') });
-
-/** Mutations that change where the user stands: the status is read again after each. */
-function useTwoFactorChange<TBody, TResult>(call: (body: TBody) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.twoFactor }),
-  });
-}
-
-export const useEnableTwoFactor = () =>
-  useTwoFactorChange((code: string) => api<RecoveryCodesView>('POST', '/me/two-factor/enable', { code }));
 export const useRegenerateRecoveryCodes = () =>
   useTwoFactorChange((code: string) => api<RecoveryCodesView>('POST', '/me/two-factor/recovery-codes', { code }));
 export const useDisableTwoFactor = () =>
@@ -78,9 +51,3 @@ export function useSetTwoFactorPolicy(workspaceId: string) {
     onSuccess: (data) => queryClient.setQueryData(securityKeys.policy(workspaceId), data),
   });
 }
-
-/** An owner or admin turns a member's 2FA off (a lost phone); the member's sessions end. */
-export const useResetMemberTwoFactor = (workspaceId: string) =>
-  useMutation({
-    mutationFn: (userId: string) => api<void>('POST', `/workspaces/${workspaceId}/members/${userId}/two-factor/reset`),
-  });

@@ -96,3 +96,9 @@ export const useGroupMembership = (ws: string) =>
 export const fetchInvitePreview = (token: string) => api<InvitePreview>('GET', `/invites/${encodeURIComponent(token)}`);
 export const acceptInvite = (token: string, body: { password?: string; name?: string }) =>
   api<AcceptedInviteView>('POST', `/invites/${encodeURIComponent(token)}/accept`, body);
+
+/** An owner or admin turns a member's 2FA off (a lost phone); the member's sessions end. */
+export const useResetMemberTwoFactor = (ws: string) =>
+  useMutation({
+    mutationFn: (userId: string) => api<void>('POST', `${base(ws)}/members/${userId}/two-factor/reset`),
+  });

@@ -1,5 +1,5 @@
 import { Alert, Stack, Title } from '@mantine/core';
-import { TwoFactorEnrolment } from '../../profile/components/TwoFactorEnrolment';
+import { TwoFactorEnrolment } from '../../../components/two-factor/TwoFactorEnrolment';
 import { TwoFactorStep } from './TwoFactorStep';
 
 /**

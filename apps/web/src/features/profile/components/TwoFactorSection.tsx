@@ -4,10 +4,10 @@ import { formatDate } from '@sundial/core';
 import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat } from '../../../api/session';
+import { AppCodeInput } from '../../../components/two-factor/AppCodeInput';
+import { RecoveryCodes } from '../../../components/two-factor/RecoveryCodes';
+import { TwoFactorEnrolment } from '../../../components/two-factor/TwoFactorEnrolment';
 import { useDisableTwoFactor, useRegenerateRecoveryCodes, useTwoFactorStatus } from '../security-api';
-import { AppCodeInput } from './AppCodeInput';
-import { RecoveryCodes } from './RecoveryCodes';
-import { TwoFactorEnrolment } from './TwoFactorEnrolment';
 
 type Mode = 'idle' | 'enrol' | 'regenerate' | 'disable';
 

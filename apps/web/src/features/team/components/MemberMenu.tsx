@@ -6,12 +6,12 @@ import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import { RatesPanel } from '../../../components/rates/RatesPanel';
-import { useResetMemberTwoFactor } from '../../profile/security-api';
 import {
   type GroupView,
   type MemberView,
   useGroupMembership,
   useRemoveMember,
+  useResetMemberTwoFactor,
   useTransferOwnership,
   useUpdateMember,
 } from '../api';

@@ -1,7 +1,7 @@
 import { Anchor, Button, Code, Group, Image, Loader, Stack, Text } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { parseApiError } from '../../../api/client';
-import { useEnableTwoFactor, useTwoFactorSetup } from '../security-api';
+import { parseApiError } from '../../api/client';
+import { useEnableTwoFactor, useTwoFactorSetup } from '../../api/two-factor';
 import { AppCodeInput } from './AppCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
 
