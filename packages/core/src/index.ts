@@ -1,4 +1,5 @@
 export * from './api-error.js';
+export * from './api-routes.js';
 export * from './billing/index.js';
 export * from './contrast.js';
 export * from './custom-roles.js';
