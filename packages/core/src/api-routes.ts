@@ -189,6 +189,8 @@ const answer = <T>(): Answer<T> => ({});
 const body = <T>(): Body<T> => ({});
 /** A file the API streams (an export, a PDF): the web downloads it instead of reading JSON. */
 const file = answer<Blob>();
+/** A stream of server-sent events (text/event-stream): the web reads it with an EventSource. */
+const events = answer<string>();
 
 /** What the table says of a route. */
 export interface RouteSpec {
@@ -251,6 +253,7 @@ export const apiRoutes = {
   'POST /workspaces/:workspaceId/billing/checkout': { body: checkoutBody, answer: answer<CheckoutView>() },
   'POST /workspaces/:workspaceId/billing/checkout/:checkoutId/confirm': { answer: answer<CheckoutView>() },
   'PUT /workspaces/:workspaceId/billing/details': { body: billingDetailsSchema, answer: billingDetailsView },
+  'GET /workspaces/:workspaceId/billing/invoices/:invoiceId/pdf': { answer: file },
   'GET /workspaces/:workspaceId/billing/invoices': { answer: invoiceListView },
   'PUT /workspaces/:workspaceId/billing/payment-method': { body: paymentMethodBody, answer: answer<CardChangeView>() },
   'POST /workspaces/:workspaceId/billing/payment-method/:changeId/confirm': { answer: answer<CardChangeView>() },
@@ -435,6 +438,7 @@ export const apiRoutes = {
     body: bulkUpdateTimeEntriesBody,
     answer: answer<{ items: TimeEntryView[] }>(),
   },
+  'GET /workspaces/:workspaceId/time-entries/events': { answer: events },
   'GET /workspaces/:workspaceId/time-entries/people': { answer: answer<{ items: TimesheetPersonView[] }>() },
   'POST /workspaces/:workspaceId/time-entries/restore': {
     body: bulkDeleteTimeEntriesBody,

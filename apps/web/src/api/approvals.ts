@@ -1,4 +1,4 @@
-import type { ApprovalStatus, ApprovalView, PeriodStateView } from '@sundial/core';
+import type { ApprovalStatus } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -7,7 +7,7 @@ import { api } from './client';
  * both), the state of a person's period and the actions on it.
  */
 
-const ws = (w: string) => `/workspaces/${w}/approvals`;
+const _ws = (w: string) => `/workspaces/${w}/approvals`;
 
 export const approvalKeys = {
   all: (w: string) => ['approvals', w] as const,
@@ -20,7 +20,11 @@ export const approvalKeys = {
 export const usePeriodState = (w: string, userId: string, day: string) =>
   useQuery({
     queryKey: approvalKeys.period(w, userId, day),
-    queryFn: () => api<PeriodStateView>('GET', `${ws(w)}/period?${new URLSearchParams({ day, userId })}`),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/approvals/period', {
+        params: { workspaceId: w },
+        query: new URLSearchParams({ day, userId }),
+      }),
   });
 
 type Action =
@@ -34,10 +38,17 @@ export function useApprovalAction(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (a: Action) => {
-      if (a.action === 'submit') return api<ApprovalView>('POST', ws(w), { day: a.day });
-      if (a.action === 'withdraw') return api<ApprovalView>('POST', `${ws(w)}/${a.id}/withdraw`);
+      if (a.action === 'submit')
+        return api('POST /workspaces/:workspaceId/approvals', { params: { workspaceId: w }, body: { day: a.day } });
+      if (a.action === 'withdraw')
+        return api('POST /workspaces/:workspaceId/approvals/:approvalId/withdraw', {
+          params: { workspaceId: w, approvalId: a.id },
+        });
       const body = a.action === 'reject' ? { comment: a.comment } : a.comment ? { comment: a.comment } : {};
-      return api<ApprovalView>('POST', `${ws(w)}/${a.id}/${a.action}`, body);
+      return api(`POST /workspaces/:workspaceId/approvals/:approvalId/${a.action}`, {
+        params: { workspaceId: w, approvalId: a.id },
+        body,
+      });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: approvalKeys.all(w) }),
   });

@@ -1,14 +1,5 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  type ClientView,
-  type PageView,
-  PICKER_MAX_IDS,
-  type PickerProjectView,
-  type ProjectPickerView,
-  type TagListView,
-  type TagView,
-  type TaskView,
-} from '@sundial/core';
+import { PICKER_MAX_IDS, type PickerProjectView, type TagView, type TaskView } from '@sundial/core';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from './client';
@@ -50,7 +41,7 @@ export const tagKeys = {
   settings: (w: string) => ['tags', w, 'settings'] as const,
 };
 
-const ws = (w: string) => `/workspaces/${w}`;
+const _ws = (w: string) => `/workspaces/${w}`;
 
 /**
  * The pickers' first answer: up to 300 active projects the user sees, each with its active tasks, in
@@ -59,7 +50,7 @@ const ws = (w: string) => `/workspaces/${w}`;
 export const projectPickerQuery = (w: string) =>
   queryOptions({
     queryKey: projectKeys.picker(w),
-    queryFn: () => api<ProjectPickerView>('GET', `${ws(w)}/project-picker`),
+    queryFn: () => api('GET /workspaces/:workspaceId/project-picker', { params: { workspaceId: w } }),
     // Not reloaded on every visit to the timesheet: changes made on Projects invalidate it instead.
     staleTime: 60_000,
   });
@@ -70,7 +61,10 @@ export const useProjectPickerByIds = (w: string, ids: string[], enabled: boolean
   useQuery({
     queryKey: projectKeys.pickerIds(w, ids),
     queryFn: () =>
-      api<ProjectPickerView>('GET', `${ws(w)}/project-picker?${new URLSearchParams({ ids: ids.join(',') })}`),
+      api('GET /workspaces/:workspaceId/project-picker', {
+        params: { workspaceId: w },
+        query: new URLSearchParams({ ids: ids.join(',') }),
+      }),
     enabled: enabled && ids.length > 0,
     staleTime: 60_000,
     placeholderData: keepPreviousData,
@@ -100,10 +94,10 @@ export function useProjectPickerSearch(w: string, search: string, enabled: boole
   const query = useQuery({
     queryKey: projectKeys.pickerSearch(w, settled),
     queryFn: async () => {
-      const answer = await api<ProjectPickerView>(
-        'GET',
-        `${ws(w)}/project-picker?${new URLSearchParams({ search: settled })}`,
-      );
+      const answer = await api('GET /workspaces/:workspaceId/project-picker', {
+        params: { workspaceId: w },
+        query: new URLSearchParams({ search: settled }),
+      });
       queryClient.setQueryData<PickerProjectView[]>(projectKeys.pickerFound(w), (found = []) =>
         byId([found, answer.items]),
       );
@@ -127,10 +121,10 @@ export const tagListsQuery = (w: string, archived: boolean) =>
   queryOptions({
     queryKey: tagKeys.lists(w, archived),
     queryFn: () =>
-      api<{ items: TagListView[]; total: number }>(
-        'GET',
-        `${ws(w)}/tag-lists?limit=500&archived=${archived ? 'all' : 'false'}`,
-      ),
+      api('GET /workspaces/:workspaceId/tag-lists', {
+        params: { workspaceId: w },
+        query: `limit=500&archived=${archived ? 'all' : 'false'}`,
+      }),
     // An answer fetched ahead (sign-in warms the timesheet) is not asked again as the pickers mount;
     // the Tags page's changes invalidate it.
     staleTime: 10_000,
@@ -182,6 +176,7 @@ export function usePickers(w: string, namedProjectIds: (string | null)[] = []) {
 export const useClients = (w: string, enabled = true) =>
   useQuery({
     queryKey: projectKeys.clients(w),
-    queryFn: () => api<PageView<ClientView>>('GET', `/workspaces/${w}/clients?limit=500&archived=all`),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/clients', { params: { workspaceId: w }, query: 'limit=500&archived=all' }),
     enabled,
   });

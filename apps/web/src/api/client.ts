@@ -1,4 +1,4 @@
-import { isApiErrorBody } from '@sundial/core';
+import { type ApiAnswer, type ApiBody, type ApiParamName, type ApiRoute, isApiErrorBody } from '@sundial/core';
 
 /** An API failure with the server's code, message and per-field messages. */
 export class ApiError extends Error {
@@ -24,19 +24,80 @@ export interface ApiOptions {
   headers?: Record<string, string>;
 }
 
-/** The one client of the API: JSON in and out, the session cookie, errors as ApiError. */
-export async function api<T>(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<T> {
+/** A query string: as written, as URLSearchParams, or as values (those undefined or null are left out). */
+export type ApiQuery = string | URLSearchParams | Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * What a call of `route` sends: its path parameters by the route's own names, its body as the
+ * route's schema takes it (core's api-routes.ts), a query, and the options.
+ */
+export type ApiRequest<K extends ApiRoute> = ([ApiParamName<K>] extends [never]
+  ? { params?: undefined }
+  : { params: Record<ApiParamName<K>, string> }) &
+  (ApiBody<K> extends undefined ? { body?: undefined } : { body: ApiBody<K> }) & { query?: ApiQuery } & ApiOptions;
+
+/** The request is optional for a route without parameters or body. */
+type ApiArgs<K extends ApiRoute> = object extends ApiRequest<K> ? [request?: ApiRequest<K>] : [request: ApiRequest<K>];
+
+interface AnyRequest extends ApiOptions {
+  params?: Record<string, string>;
+  query?: ApiQuery;
+  body?: unknown;
+}
+
+/** The route's URL under /api/v1: its parameters filled in (encoded) and the query after them. */
+function urlOf(path: string, { params = {}, query }: AnyRequest): string {
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const search =
+    query === undefined || typeof query === 'string' || query instanceof URLSearchParams
+      ? String(query ?? '')
+      : new URLSearchParams(
+          Object.entries(query).flatMap(([key, value]) => (value == null ? [] : [[key, String(value)]])),
+        ).toString();
+  return `/api/v1${filled}${search ? `?${search}` : ''}`;
+}
+
+/** The URL of a route the browser opens itself (a link to a file, an EventSource). */
+export const apiUrl = <K extends ApiRoute>(route: K, request: ApiRequest<K>): string =>
+  urlOf(partsOf(route).path, request as AnyRequest);
+
+const partsOf = (route: ApiRoute) => {
+  const space = route.indexOf(' ');
+  return { method: route.slice(0, space), path: route.slice(space + 1) };
+};
+
+/**
+ * The one client of the API: a route of core's table (`'GET /workspaces/:workspaceId/projects'`),
+ * typed by it, so a renamed route or a wrong body fails the type check. JSON in and out, the
+ * session cookie, errors as ApiError.
+ */
+export async function api<K extends ApiRoute>(route: K, ...[request]: ApiArgs<K>): Promise<ApiAnswer<K>> {
+  const { params, query, body, ...options }: AnyRequest = request ?? {};
+  const { method, path } = partsOf(route);
   const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (options.idempotencyKey !== undefined) {
     headers['idempotency-key'] = options.idempotencyKey === true ? crypto.randomUUID() : options.idempotencyKey;
   }
-  return send<T>(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return send<ApiAnswer<K>>(urlOf(path, { params, query }), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 /** Sends a file as the raw body (the browser streams it), for routes that read it as it comes. */
-export function upload<T>(path: string, file: Blob, type = 'text/csv'): Promise<T> {
-  return send<T>(path, { method: 'POST', headers: { 'content-type': type }, body: file });
+export function upload<K extends ApiRoute>(
+  route: K,
+  request: ApiRequest<K>,
+  file: Blob,
+  type = 'text/csv',
+): Promise<ApiAnswer<K>> {
+  return send<ApiAnswer<K>>(urlOf(partsOf(route).path, request as AnyRequest), {
+    method: partsOf(route).method,
+    headers: { 'content-type': type },
+    body: file,
+  });
 }
 
 /**
@@ -44,10 +105,14 @@ export function upload<T>(path: string, file: Blob, type = 'text/csv'): Promise<
  * under the name the server gives. A refusal throws ApiError with the server's message, so the
  * screen can say why instead of opening an error page.
  */
-export async function download(path: string, fallbackName: string): Promise<void> {
+export async function download<K extends ApiRoute>(
+  route: K,
+  request: ApiRequest<K>,
+  fallbackName: string,
+): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`/api/v1${path}`, { credentials: 'same-origin' });
+    response = await fetch(urlOf(partsOf(route).path, request as AnyRequest), { credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
   }
@@ -69,10 +134,10 @@ export async function download(path: string, fallbackName: string): Promise<void
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-async function send<T>(path: string, init: RequestInit): Promise<T> {
+async function send<T>(url: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`/api/v1${path}`, { ...init, credentials: 'same-origin' });
+    response = await fetch(url, { ...init, credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
   }

@@ -8,6 +8,6 @@ export type Member = TimesheetPersonView;
 export const membersQuery = (w: string) =>
   queryOptions({
     queryKey: ['time-members', w],
-    queryFn: () => api<{ items: Member[] }>('GET', `/workspaces/${w}/time-entries/people`),
+    queryFn: () => api('GET /workspaces/:workspaceId/time-entries/people', { params: { workspaceId: w } }),
   });
 export const useMembers = (w: string, enabled: boolean) => useQuery({ ...membersQuery(w), enabled });

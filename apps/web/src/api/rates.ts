@@ -1,7 +1,6 @@
 import {
   type CreateRateBody,
   DEFAULT_RATE_SETTINGS,
-  type RateHistoryView,
   type RateSettings,
   type RateTarget,
   type RateView,
@@ -29,7 +28,7 @@ export const rateKeys = {
 export function useRateSettings(ws: string) {
   return useQuery({
     queryKey: rateKeys.settings(ws),
-    queryFn: () => api<RateSettings>('GET', `/workspaces/${ws}/rates/settings`),
+    queryFn: () => api('GET /workspaces/:workspaceId/rates/settings', { params: { workspaceId: ws } }),
     placeholderData: DEFAULT_RATE_SETTINGS,
   });
 }
@@ -39,7 +38,7 @@ export function useCurrency(w: string): string {
   return useRateSettings(w).data?.currency ?? 'USD';
 }
 
-const base = (ws: string) => `/workspaces/${ws}/rates`;
+const _base = (ws: string) => `/workspaces/${ws}/rates`;
 
 function targetQuery(t: RateTarget): string {
   const q = new URLSearchParams({ level: t.level });
@@ -52,7 +51,8 @@ function targetQuery(t: RateTarget): string {
 export function useUpdateRateSettings(ws: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateRateSettingsBody) => api<RateSettings>('PATCH', `${base(ws)}/settings`, body),
+    mutationFn: (body: UpdateRateSettingsBody) =>
+      api('PATCH /workspaces/:workspaceId/rates/settings', { params: { workspaceId: ws }, body }),
     onSuccess: () => client.invalidateQueries({ queryKey: rateKeys.all(ws) }),
   });
 }
@@ -61,14 +61,16 @@ export function useUpdateRateSettings(ws: string) {
 export function useRateHistory(ws: string, target: RateTarget) {
   return useQuery({
     queryKey: rateKeys.history(ws, target),
-    queryFn: () => api<RateHistoryView>('GET', `${base(ws)}?${targetQuery(target)}`),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/rates', { params: { workspaceId: ws }, query: targetQuery(target) }),
   });
 }
 
 export function useCreateRate(ws: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateRateBody) => api<RateView>('POST', base(ws), body),
+    mutationFn: (body: CreateRateBody) =>
+      api('POST /workspaces/:workspaceId/rates', { params: { workspaceId: ws }, body }),
     onSuccess: () => client.invalidateQueries({ queryKey: rateKeys.all(ws) }),
   });
 }
@@ -76,21 +78,24 @@ export function useCreateRate(ws: string) {
 export function useDeleteRate(ws: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<null>('DELETE', `${base(ws)}/${id}`),
+    mutationFn: (id: string) =>
+      api('DELETE /workspaces/:workspaceId/rates/:rateId', { params: { workspaceId: ws, rateId: id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: rateKeys.all(ws) }),
   });
 }
 
 export function useReapplyPreview(ws: string) {
   return useMutation({
-    mutationFn: (body: ReapplyRatesBody) => api<ReapplyPreview>('POST', `${base(ws)}/reapply/preview`, body),
+    mutationFn: (body: ReapplyRatesBody) =>
+      api('POST /workspaces/:workspaceId/rates/reapply/preview', { params: { workspaceId: ws }, body }),
   });
 }
 
 export function useReapply(ws: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReapplyRatesBody) => api<{ updated: number }>('POST', `${base(ws)}/reapply`, body),
+    mutationFn: (body: ReapplyRatesBody) =>
+      api('POST /workspaces/:workspaceId/rates/reapply', { params: { workspaceId: ws }, body }),
     // Entries' copied rates changed: every screen showing entries reads them again.
     onSuccess: () => client.invalidateQueries(),
   });

@@ -1,4 +1,4 @@
-import { type EstimatesReportView, toReportParams } from '@sundial/core';
+import { toReportParams } from '@sundial/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -20,7 +20,7 @@ export function useEstimates(w: string, query: ParamPatch, enabled = true) {
   const params = toReportParams(query).toString();
   return useQuery({
     queryKey: reportKeys.one(w, 'estimates', params),
-    queryFn: () => api<EstimatesReportView>('GET', `/workspaces/${w}/reports/estimates?${params}`),
+    queryFn: () => api('GET /workspaces/:workspaceId/reports/estimates', { params: { workspaceId: w }, query: params }),
     placeholderData: keepPreviousData,
     enabled,
   });

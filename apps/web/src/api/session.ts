@@ -23,7 +23,7 @@ export const meQuery = queryOptions({
   queryKey: sessionKeys.me,
   queryFn: async () => {
     try {
-      return await api<Me>('GET', '/me');
+      return await api('GET /me');
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return null;
       throw error;
@@ -109,7 +109,7 @@ export function useSessionMutation<TBody, TResult>(call: (body: TBody) => Promis
 /** Ends the session on the server, leaves the protected area for /, then forgets the user's data. */
 export function useLogout() {
   return useMutation({
-    mutationFn: () => api<void>('POST', '/auth/logout'),
+    mutationFn: () => api('POST /auth/logout'),
     // "/" is the prerendered public site, not an app route: load it as a document. Leaving the
     // app also drops every cached query of the signed-out user.
     onSettled: () => window.location.assign('/'),

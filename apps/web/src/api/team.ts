@@ -1,11 +1,11 @@
-import type { GroupView, MemberView, PageView } from '@sundial/core';
+import type { GroupView } from '@sundial/core';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from './client';
 
 /** The workspace's members and groups as Team, Roles and the report filters read them, with the team's keys. */
 
-const base = (ws: string) => `/workspaces/${ws}`;
+const _base = (ws: string) => `/workspaces/${ws}`;
 
 /** Select options naming each group with its path, e.g. "Sales / EMEA", sorted by that path. */
 export function groupOptions(groups: GroupView[], exclude: Set<string> = new Set()) {
@@ -47,7 +47,7 @@ export function useMembers(ws: string, search: string) {
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams({ limit: String(MEMBERS_PAGE_SIZE), offset: String(pageParam) });
       if (search.trim()) params.set('search', search.trim());
-      return api<PageView<MemberView>>('GET', `${base(ws)}/members?${params}`);
+      return api('GET /workspaces/:workspaceId/members', { params: { workspaceId: ws }, query: params });
     },
     initialPageParam: 0,
     getNextPageParam: (last) =>
@@ -63,5 +63,5 @@ export function useMembers(ws: string, search: string) {
 export const useGroups = (ws: string) =>
   useQuery({
     queryKey: teamKeys.groups(ws),
-    queryFn: async () => (await api<{ items: GroupView[] }>('GET', `${base(ws)}/groups`)).items,
+    queryFn: async () => (await api('GET /workspaces/:workspaceId/groups', { params: { workspaceId: ws } })).items,
   });

@@ -1,4 +1,4 @@
-import type { TimeEntryView, TimeSettings, UpdateTimeEntryBody } from '@sundial/core';
+import type { UpdateTimeEntryBody } from '@sundial/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -7,7 +7,7 @@ import { api } from './client';
  * the timesheet, the reports and the dashboards alike.
  */
 
-const ws = (w: string) => `/workspaces/${w}`;
+const _ws = (w: string) => `/workspaces/${w}`;
 
 export const timeKeys = {
   all: (w: string) => ['time', w] as const,
@@ -17,8 +17,11 @@ export const timeKeys = {
 };
 
 export const timeSettingsQuery = (w: string) =>
-  queryOptions({ queryKey: timeKeys.settings(w), queryFn: () => api<TimeSettings>('GET', `${ws(w)}/time-settings`) });
+  queryOptions({
+    queryKey: timeKeys.settings(w),
+    queryFn: () => api('GET /workspaces/:workspaceId/time-settings', { params: { workspaceId: w } }),
+  });
 export const useTimeSettings = (w: string) => useQuery(timeSettingsQuery(w));
 
 export const patchTimeEntry = (w: string, id: string, body: UpdateTimeEntryBody) =>
-  api<TimeEntryView>('PATCH', `${ws(w)}/time-entries/${id}`, body);
+  api('PATCH /workspaces/:workspaceId/time-entries/:entryId', { params: { workspaceId: w, entryId: id }, body });

@@ -1,4 +1,3 @@
-import type { RecoveryCodesView, TwoFactorSetupView } from '@sundial/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -13,8 +12,7 @@ export const securityKeys = {
   policy: (workspaceId: string) => ['two-factor-policy', workspaceId] as const,
 };
 
-export const useTwoFactorSetup = () =>
-  useMutation({ mutationFn: () => api<TwoFactorSetupView>('POST', '/me/two-factor/setup') });
+export const useTwoFactorSetup = () => useMutation({ mutationFn: () => api('POST /me/two-factor/setup') });
 
 /** Mutations that change where the user stands: the status is read again after each. */
 export function useTwoFactorChange<TBody, TResult>(call: (body: TBody) => Promise<TResult>) {
@@ -26,4 +24,4 @@ export function useTwoFactorChange<TBody, TResult>(call: (body: TBody) => Promis
 }
 
 export const useEnableTwoFactor = () =>
-  useTwoFactorChange((code: string) => api<RecoveryCodesView>('POST', '/me/two-factor/enable', { code }));
+  useTwoFactorChange((code: string) => api('POST /me/two-factor/enable', { body: { code } }));

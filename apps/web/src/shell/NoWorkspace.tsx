@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, parseApiError } from '../api/client';
-import { type Me, sessionKeys, useLogout, type WorkspaceView } from '../api/session';
+import { type Me, sessionKeys, useLogout } from '../api/session';
 import { ErrorBox } from '../components/ErrorBox';
 
 const listNames = (names: string[]) =>
@@ -42,8 +42,8 @@ export function NoWorkspace({ me }: { me: Me }) {
 
   const create = useMutation({
     mutationFn: async (workspaceName: string) => {
-      const workspace = await api<WorkspaceView>('POST', '/workspaces', { name: workspaceName });
-      return api<Me>('PATCH', '/me', { currentWorkspaceId: workspace.id });
+      const workspace = await api('POST /workspaces', { body: { name: workspaceName } });
+      return api('PATCH /me', { body: { currentWorkspaceId: workspace.id } });
     },
     onSuccess: (data) => {
       queryClient.setQueryData(sessionKeys.me, data);

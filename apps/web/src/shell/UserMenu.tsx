@@ -28,7 +28,7 @@ export function UserMenu({ me }: { me: Me }) {
   const queryClient = useQueryClient();
   const logout = useLogout();
   const switchWorkspace = useMutation({
-    mutationFn: (workspaceId: string) => api<Me>('PATCH', '/me', { currentWorkspaceId: workspaceId }),
+    mutationFn: (workspaceId: string) => api('PATCH /me', { body: { currentWorkspaceId: workspaceId } }),
     onSuccess: (data) => {
       queryClient.setQueryData(sessionKeys.me, data);
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKeys.me[0] });

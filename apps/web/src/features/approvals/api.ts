@@ -5,21 +5,26 @@ import { api } from '../../api/client';
 
 export type { ApprovalView, PeriodStateView };
 
-const ws = (w: string) => `/workspaces/${w}/approvals`;
+const _ws = (w: string) => `/workspaces/${w}/approvals`;
 
 export const useApprovals = (w: string, status: ApprovalStatus) =>
   useQuery({
     queryKey: approvalKeys.list(w, status),
-    queryFn: () => api<{ items: ApprovalView[] }>('GET', `${ws(w)}?status=${status}`),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/approvals', { params: { workspaceId: w }, query: `status=${status}` }),
   });
 
 export const useApprovalSettings = (w: string) =>
-  useQuery({ queryKey: approvalKeys.settings(w), queryFn: () => api<ApprovalSettings>('GET', `${ws(w)}/settings`) });
+  useQuery({
+    queryKey: approvalKeys.settings(w),
+    queryFn: () => api('GET /workspaces/:workspaceId/approvals/settings', { params: { workspaceId: w } }),
+  });
 
 export function useSaveApprovalSettings(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ApprovalSettings) => api<ApprovalSettings>('PUT', `${ws(w)}/settings`, body),
+    mutationFn: (body: ApprovalSettings) =>
+      api('PUT /workspaces/:workspaceId/approvals/settings', { params: { workspaceId: w }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: approvalKeys.all(w) }),
   });
 }

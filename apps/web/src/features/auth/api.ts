@@ -3,7 +3,7 @@ import { useSessionMutation } from '../../api/session';
 
 export const useSignup = () =>
   useSessionMutation((body: { email: string; password: string; phone?: string; timeZone?: string }) =>
-    api('POST', '/auth/signup', body),
+    api('POST /auth/signup', { body }),
   );
 
 /** A sign-in's answer: signed in, or (2FA) the challenge of the second step; perhaps limited to enrolment. */
@@ -15,23 +15,21 @@ export interface LoginAnswer {
 
 export const useLogin = () =>
   useSessionMutation((body: { email: string; password: string; remember: boolean }) =>
-    api<LoginAnswer>('POST', '/auth/login', body),
+    api('POST /auth/login', { body }),
   );
 
-export const requestPasswordReset = (email: string) =>
-  api<{ message: string }>('POST', '/auth/password/forgot', { email });
+export const requestPasswordReset = (email: string) => api('POST /auth/password/forgot', { body: { email } });
 
-export const checkResetToken = (token: string) =>
-  api<{ valid: true }>('GET', `/auth/password/reset/${encodeURIComponent(token)}`);
+export const checkResetToken = (token: string) => api('GET /auth/password/reset/:token', { params: { token } });
 
 export const resetPassword = (token: string, password: string) =>
-  api<{ message: string }>('POST', '/auth/password/reset', { token, password });
+  api('POST /auth/password/reset', { body: { token, password } });
 
 /** Opening the link that confirms an e-mail address. */
-export const verifyEmail = (token: string) => api<{ message: string }>('POST', '/auth/email/verify', { token });
+export const verifyEmail = (token: string) => api('POST /auth/email/verify', { body: { token } });
 
 /** "Send again": a new link confirming the signed-in user's address. */
-export const resendVerification = () => api<{ message: string }>('POST', '/me/email/verification');
+export const resendVerification = () => api('POST /me/email/verification');
 
 /** Only same-site paths inside the app may be returned to after log-in. */
 export function safeNext(next: string | null): string {
@@ -39,7 +37,7 @@ export function safeNext(next: string | null): string {
 }
 
 /** The social sign-in providers the operator configured (none: no buttons). */
-export const fetchSocialProviders = () => api<{ items: { id: string; name: string }[] }>('GET', '/auth/oidc/providers');
+export const fetchSocialProviders = () => api('GET /auth/oidc/providers');
 
 /** Where a social provider's sign-in starts: a full-page navigation, the server redirects on. */
 export const socialStartUrl = (providerId: string, next: string) =>
@@ -47,9 +45,9 @@ export const socialStartUrl = (providerId: string, next: string) =>
 
 /** "Log in with SSO": the URL of the identity provider of the e-mail's workspace. */
 export const startWorkspaceSso = (target: { email: string } | { workspaceId: string }, returnTo: string) =>
-  api<{ url: string }>('POST', '/auth/sso/start', { ...target, returnTo });
+  api('POST /auth/sso/start', { body: { ...target, returnTo } });
 
-export const fetchLinkRequest = () => api<{ email: string; provider: string }>('GET', '/auth/sso/link');
+export const fetchLinkRequest = () => api('GET /auth/sso/link');
 
 export const useLinkAccount = () =>
-  useSessionMutation((body: { password: string }) => api<{ returnTo: string }>('POST', '/auth/sso/link', body));
+  useSessionMutation((body: { password: string }) => api('POST /auth/sso/link', { body }));

@@ -1,21 +1,7 @@
-import type {
-  BillingDetailsBody,
-  BillingDetailsView,
-  BillingQuoteView,
-  BillingView,
-  CardChangeView,
-  CheckoutBody,
-  CheckoutView,
-  InvoiceView,
-  MemberView,
-  PageView,
-  QuoteBody,
-} from '@sundial/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import type { BillingDetailsBody, CheckoutBody, QuoteBody } from '@sundial/core';
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, apiUrl } from '../../api/client';
 import { sessionKeys } from '../../api/session';
-
-const base = (w: string) => `/workspaces/${w}/billing`;
 
 export const billingKeys = {
   overview: (w: string) => ['billing', w] as const,
@@ -39,7 +25,11 @@ export interface CardDetails {
 }
 
 export function useBilling(w: string, enabled = true) {
-  return useQuery({ queryKey: billingKeys.overview(w), queryFn: () => api<BillingView>('GET', base(w)), enabled });
+  return useQuery({
+    queryKey: billingKeys.overview(w),
+    queryFn: () => api('GET /workspaces/:workspaceId/billing', { params: { workspaceId: w } }),
+    enabled,
+  });
 }
 
 /**
@@ -49,8 +39,10 @@ export function useBilling(w: string, enabled = true) {
 export function useQuote(w: string, terms: QuoteBody | null) {
   return useQuery({
     queryKey: billingKeys.quote(w, terms),
-    queryFn: () => api<BillingQuoteView>('POST', `${base(w)}/quote`, terms),
-    enabled: terms !== null,
+    queryFn:
+      terms === null
+        ? skipToken
+        : () => api('POST /workspaces/:workspaceId/billing/quote', { params: { workspaceId: w }, body: terms }),
     placeholderData: keepPreviousData,
   });
 }
@@ -58,14 +50,15 @@ export function useQuote(w: string, terms: QuoteBody | null) {
 export function useInvoices(w: string) {
   return useQuery({
     queryKey: billingKeys.invoices(w),
-    queryFn: () => api<{ items: InvoiceView[] }>('GET', `${base(w)}/invoices`),
+    queryFn: () => api('GET /workspaces/:workspaceId/billing/invoices', { params: { workspaceId: w } }),
   });
 }
 
 export function useSaveDetails(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BillingDetailsBody) => api<BillingDetailsView>('PUT', `${base(w)}/details`, body),
+    mutationFn: (body: BillingDetailsBody) =>
+      api('PUT /workspaces/:workspaceId/billing/details', { params: { workspaceId: w }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['billing', w] }),
   });
 }
@@ -85,18 +78,18 @@ export function useSubscriptionAction(w: string) {
   const refresh = useRefresh(w);
   return useMutation({
     mutationFn: (action: 'cancel' | 'change-to-free' | 'reactivate') =>
-      api<BillingView>('POST', `${base(w)}/${action}`),
+      api(`POST /workspaces/:workspaceId/billing/${action}`, { params: { workspaceId: w } }),
     onSuccess: refresh,
   });
 }
 
-export const tokenizeCard = (card: CardDetails) => api<CardToken>('POST', '/payments/sandbox/tokens', card);
+export const tokenizeCard = (card: CardDetails) => api('POST /payments/sandbox/tokens', { body: card });
 
 export function useCheckout(w: string) {
   const refresh = useRefresh(w);
   return useMutation({
     mutationFn: ({ body, key }: { body: CheckoutBody; key: string }) =>
-      api<CheckoutView>('POST', `${base(w)}/checkout`, body, { idempotencyKey: key }),
+      api('POST /workspaces/:workspaceId/billing/checkout', { params: { workspaceId: w }, body, idempotencyKey: key }),
     onSuccess: refresh,
   });
 }
@@ -104,7 +97,10 @@ export function useCheckout(w: string) {
 export function useConfirmCheckout(w: string) {
   const refresh = useRefresh(w);
   return useMutation({
-    mutationFn: (checkoutId: string) => api<CheckoutView>('POST', `${base(w)}/checkout/${checkoutId}/confirm`),
+    mutationFn: (checkoutId: string) =>
+      api('POST /workspaces/:workspaceId/billing/checkout/:checkoutId/confirm', {
+        params: { workspaceId: w, checkoutId },
+      }),
     onSuccess: refresh,
   });
 }
@@ -113,7 +109,11 @@ export function useConfirmCheckout(w: string) {
 export function useReplaceCard(w: string) {
   const refresh = useRefresh(w);
   return useMutation({
-    mutationFn: (paymentToken: string) => api<CardChangeView>('PUT', `${base(w)}/payment-method`, { paymentToken }),
+    mutationFn: (paymentToken: string) =>
+      api('PUT /workspaces/:workspaceId/billing/payment-method', {
+        params: { workspaceId: w },
+        body: { paymentToken },
+      }),
     onSuccess: refresh,
   });
 }
@@ -122,19 +122,26 @@ export function useReplaceCard(w: string) {
 export function useConfirmCard(w: string) {
   const refresh = useRefresh(w);
   return useMutation({
-    mutationFn: (changeId: string) => api<CardChangeView>('POST', `${base(w)}/payment-method/${changeId}/confirm`),
+    mutationFn: (changeId: string) =>
+      api('POST /workspaces/:workspaceId/billing/payment-method/:changeId/confirm', {
+        params: { workspaceId: w, changeId },
+      }),
     onSuccess: refresh,
   });
 }
 
-export const invoicePdfPath = (w: string, id: string) => `/api/v1${base(w)}/invoices/${id}/pdf`;
+export const invoicePdfPath = (w: string, id: string) =>
+  apiUrl('GET /workspaces/:workspaceId/billing/invoices/:invoiceId/pdf', { params: { workspaceId: w, invoiceId: id } });
 
 /** The owners and admins to ask, for people who cannot buy (only asked where the role may list members). */
 export function useBillingManagers(w: string, enabled: boolean) {
   return useQuery({
     queryKey: ['billing', w, 'managers'],
     queryFn: async () => {
-      const page = await api<PageView<MemberView>>('GET', `/workspaces/${w}/members?limit=100&offset=0`);
+      const page = await api('GET /workspaces/:workspaceId/members', {
+        params: { workspaceId: w },
+        query: 'limit=100&offset=0',
+      });
       return page.items.filter((m) => m.status === 'active' && (m.role === 'owner' || m.role === 'admin'));
     },
     enabled,

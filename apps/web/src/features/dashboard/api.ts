@@ -1,16 +1,8 @@
-import {
-  type DetailedReportView,
-  type ReportMeasure,
-  type RunningTimerView,
-  type SummaryReportView,
-  toReportParams,
-} from '@sundial/core';
+import { type ReportMeasure, toReportParams } from '@sundial/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from '../../api/client';
+import { api, apiUrl } from '../../api/client';
 import { type ParamPatch, reportKeys } from '../../api/reports';
-
-const ws = (w: string) => `/workspaces/${w}`;
 
 export const dashboardKeys = {
   timers: (w: string) => ['dashboard', w, 'timers'] as const,
@@ -30,7 +22,7 @@ export function useDashboardSummary(
   const params = toReportParams({ ...query, measures }).toString();
   return useQuery({
     queryKey: reportKeys.one(w, 'summary', params),
-    queryFn: () => api<SummaryReportView>('GET', `${ws(w)}/reports/summary?${params}`),
+    queryFn: () => api('GET /workspaces/:workspaceId/reports/summary', { params: { workspaceId: w }, query: params }),
     enabled,
     refetchInterval,
   });
@@ -41,7 +33,7 @@ export function useLatestEntries(w: string, query: ParamPatch, limit: number) {
   const params = toReportParams({ ...query, sort: 'start', order: 'desc', limit }).toString();
   return useQuery({
     queryKey: reportKeys.one(w, 'detailed', params),
-    queryFn: () => api<DetailedReportView>('GET', `${ws(w)}/reports/detailed?${params}`),
+    queryFn: () => api('GET /workspaces/:workspaceId/reports/detailed', { params: { workspaceId: w }, query: params }),
   });
 }
 
@@ -49,7 +41,7 @@ export function useLatestEntries(w: string, query: ParamPatch, limit: number) {
 export function useRunningTimers(w: string, enabled = true) {
   return useQuery({
     queryKey: dashboardKeys.timers(w),
-    queryFn: async () => (await api<{ items: RunningTimerView[] }>('GET', `${ws(w)}/timers`)).items,
+    queryFn: async () => (await api('GET /workspaces/:workspaceId/timers', { params: { workspaceId: w } })).items,
     enabled,
   });
 }
@@ -63,7 +55,12 @@ export function useLiveTime(w: string, userId: string, everyone: boolean) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    const source = new EventSource(`/api/v1${ws(w)}/time-entries/events?userId=${everyone ? 'all' : userId}`);
+    const source = new EventSource(
+      apiUrl('GET /workspaces/:workspaceId/time-entries/events', {
+        params: { workspaceId: w },
+        query: { userId: everyone ? 'all' : userId },
+      }),
+    );
     const refresh = () => {
       void queryClient.invalidateQueries({ queryKey: reportKeys.all(w) });
       void queryClient.invalidateQueries({ queryKey: dashboardKeys.timers(w) });

@@ -1,8 +1,5 @@
 import type {
-  ClientInvoiceListView,
-  ClientInvoicePreviewView,
   ClientInvoiceSettingsBody,
-  ClientInvoiceSettingsView,
   ClientInvoiceStatus,
   ClientInvoiceView,
   CreateClientInvoiceBody,
@@ -10,10 +7,10 @@ import type {
   SendClientInvoiceBody,
   UpdateClientInvoiceBody,
 } from '@sundial/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
-const base = (w: string) => `/workspaces/${w}/client-invoices`;
+const _base = (w: string) => `/workspaces/${w}/client-invoices`;
 
 export const invoiceKeys = {
   all: (w: string) => ['client-invoices', w] as const,
@@ -22,31 +19,36 @@ export const invoiceKeys = {
   settings: (w: string) => ['client-invoices', w, 'settings'] as const,
 };
 
-export const invoicePdfPath = (w: string, id: string) => `${base(w)}/${id}/pdf`;
-
 export const useClientInvoices = (w: string, status: ClientInvoiceStatus | null) =>
   useQuery({
     queryKey: invoiceKeys.list(w, status),
-    queryFn: () => api<ClientInvoiceListView>('GET', `${base(w)}${status ? `?status=${status}` : ''}`),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/client-invoices', { params: { workspaceId: w }, query: { status } }),
     placeholderData: keepPreviousData,
   });
 
 export const useClientInvoice = (w: string, id: string | null) =>
   useQuery({
     queryKey: invoiceKeys.one(w, id ?? ''),
-    queryFn: () => api<ClientInvoiceView>('GET', `${base(w)}/${id}`),
-    enabled: id !== null,
+    queryFn:
+      id === null
+        ? skipToken
+        : () =>
+            api('GET /workspaces/:workspaceId/client-invoices/:invoiceId', {
+              params: { workspaceId: w, invoiceId: id },
+            }),
   });
 
 export const useInvoiceSettings = (w: string) =>
   useQuery({
     queryKey: invoiceKeys.settings(w),
-    queryFn: () => api<ClientInvoiceSettingsView>('GET', `/workspaces/${w}/client-invoice-settings`),
+    queryFn: () => api('GET /workspaces/:workspaceId/client-invoice-settings', { params: { workspaceId: w } }),
   });
 
 export const usePreviewInvoice = (w: string) =>
   useMutation({
-    mutationFn: (body: PreviewClientInvoiceBody) => api<ClientInvoicePreviewView>('POST', `${base(w)}/preview`, body),
+    mutationFn: (body: PreviewClientInvoiceBody) =>
+      api('POST /workspaces/:workspaceId/client-invoices/preview', { params: { workspaceId: w }, body }),
   });
 
 /** Every change of an invoice: the list, its totals and the open invoice read again. */
@@ -62,25 +64,47 @@ function useInvoiceMutation<B>(w: string, run: (body: B) => Promise<ClientInvoic
 }
 
 export const useCreateInvoice = (w: string) =>
-  useInvoiceMutation(w, (body: CreateClientInvoiceBody) => api<ClientInvoiceView>('POST', base(w), body));
+  useInvoiceMutation(w, (body: CreateClientInvoiceBody) =>
+    api('POST /workspaces/:workspaceId/client-invoices', { params: { workspaceId: w }, body }),
+  );
 
 export const useUpdateInvoice = (w: string, id: string) =>
-  useInvoiceMutation(w, (body: UpdateClientInvoiceBody) => api<ClientInvoiceView>('PATCH', `${base(w)}/${id}`, body));
+  useInvoiceMutation(w, (body: UpdateClientInvoiceBody) =>
+    api('PATCH /workspaces/:workspaceId/client-invoices/:invoiceId', {
+      params: { workspaceId: w, invoiceId: id },
+      body,
+    }),
+  );
 
 export type InvoiceStep = 'issue' | 'mark-sent' | 'void';
 export const useInvoiceStep = (w: string, id: string) =>
-  useInvoiceMutation(w, (step: InvoiceStep) => api<ClientInvoiceView>('POST', `${base(w)}/${id}/${step}`));
+  useInvoiceMutation(w, (step: InvoiceStep) =>
+    api(`POST /workspaces/:workspaceId/client-invoices/:invoiceId/${step}`, {
+      params: { workspaceId: w, invoiceId: id },
+    }),
+  );
 
 export const useMarkPaid = (w: string, id: string) =>
-  useInvoiceMutation(w, (paidOn: string) => api<ClientInvoiceView>('POST', `${base(w)}/${id}/mark-paid`, { paidOn }));
+  useInvoiceMutation(w, (paidOn: string) =>
+    api('POST /workspaces/:workspaceId/client-invoices/:invoiceId/mark-paid', {
+      params: { workspaceId: w, invoiceId: id },
+      body: { paidOn },
+    }),
+  );
 
 export const useSendInvoice = (w: string, id: string) =>
-  useInvoiceMutation(w, (body: SendClientInvoiceBody) => api<ClientInvoiceView>('POST', `${base(w)}/${id}/send`, body));
+  useInvoiceMutation(w, (body: SendClientInvoiceBody) =>
+    api('POST /workspaces/:workspaceId/client-invoices/:invoiceId/send', {
+      params: { workspaceId: w, invoiceId: id },
+      body,
+    }),
+  );
 
 export function useDeleteInvoice(w: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<null>('DELETE', `${base(w)}/${id}`),
+    mutationFn: (id: string) =>
+      api('DELETE /workspaces/:workspaceId/client-invoices/:invoiceId', { params: { workspaceId: w, invoiceId: id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: invoiceKeys.all(w) }),
   });
 }
@@ -89,7 +113,7 @@ export function useSaveInvoiceSettings(w: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: ClientInvoiceSettingsBody) =>
-      api<ClientInvoiceSettingsView>('PUT', `/workspaces/${w}/client-invoice-settings`, body),
+      api('PUT /workspaces/:workspaceId/client-invoice-settings', { params: { workspaceId: w }, body }),
     onSuccess: (settings) => client.setQueryData(invoiceKeys.settings(w), settings),
   });
 }

@@ -1,26 +1,26 @@
-import type { ProfileUpdateBody, WorkspaceDetailView } from '@sundial/core';
+import type { ProfileUpdateBody } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../api/client';
-import { type Me, sessionKeys, type WorkspaceView } from '../../api/session';
+import { sessionKeys, type WorkspaceView } from '../../api/session';
 
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (changes: ProfileUpdateBody) => api<Me>('PATCH', '/me', changes),
+    mutationFn: (changes: ProfileUpdateBody) => api('PATCH /me', { body: changes }),
     onSuccess: (data) => queryClient.setQueryData(sessionKeys.me, data),
   });
 }
 
 export const useChangePassword = () =>
   useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) => api<void>('POST', '/me/password', body),
+    mutationFn: (body: { currentPassword: string; newPassword: string }) => api('POST /me/password', { body }),
   });
 
 export function useRenameWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) =>
-      api<WorkspaceView>('PATCH', `/workspaces/${id}`, { name }),
+      api('PATCH /workspaces/:workspaceId', { params: { workspaceId: id }, body: { name } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionKeys.me }),
   });
 }
@@ -29,14 +29,17 @@ export const workspaceKeys = { detail: (id: string) => ['workspace', id] as cons
 
 /** One workspace with its settings (its allowed e-mail domains). */
 export const useWorkspaceDetail = (id: string) =>
-  useQuery({ queryKey: workspaceKeys.detail(id), queryFn: () => api<WorkspaceDetailView>('GET', `/workspaces/${id}`) });
+  useQuery({
+    queryKey: workspaceKeys.detail(id),
+    queryFn: () => api('GET /workspaces/:workspaceId', { params: { workspaceId: id } }),
+  });
 
 /** Sets the workspace's allowed e-mail domains (owner or admin); an empty list allows any address. */
 export function useSetAllowedEmailDomains(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (allowedEmailDomains: string[]) =>
-      api<WorkspaceDetailView>('PATCH', `/workspaces/${id}`, { allowedEmailDomains }),
+      api('PATCH /workspaces/:workspaceId', { params: { workspaceId: id }, body: { allowedEmailDomains } }),
     onSuccess: (data) => queryClient.setQueryData(workspaceKeys.detail(id), data),
   });
 }
@@ -45,8 +48,8 @@ export function useCreateWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) => {
-      const workspace = await api<WorkspaceView>('POST', '/workspaces', { name });
-      return api<Me>('PATCH', '/me', { currentWorkspaceId: workspace.id });
+      const workspace = await api('POST /workspaces', { body: { name } });
+      return api('PATCH /me', { body: { currentWorkspaceId: workspace.id } });
     },
     onSuccess: (data) => {
       queryClient.setQueryData(sessionKeys.me, data);
@@ -94,8 +97,11 @@ export function useSetWorkspaceLogo(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (file: Blob) =>
-      api<{ contentType: string; width: number; height: number }>('PUT', `/workspaces/${workspaceId}/logo`, {
-        data: await base64Of(file),
+      api('PUT /workspaces/:workspaceId/logo', {
+        params: { workspaceId },
+        body: {
+          data: await base64Of(file),
+        },
       }),
     onSuccess: () =>
       Promise.all([
@@ -108,7 +114,7 @@ export function useSetWorkspaceLogo(workspaceId: string) {
 export function useRemoveWorkspaceLogo(workspaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<void>('DELETE', `/workspaces/${workspaceId}/logo`),
+    mutationFn: () => api('DELETE /workspaces/:workspaceId/logo', { params: { workspaceId } }),
     onSuccess: () => {
       queryClient.setQueryData(logoKey(workspaceId), null);
       return queryClient.invalidateQueries({ queryKey: sessionKeys.me });

@@ -5,13 +5,11 @@ import type {
   ClientUpdateBody,
   ClientView,
   MembersBody,
-  PageView,
   PeopleView,
   ProjectCreateBody,
   ProjectDetailView,
   ProjectListItemView,
   ProjectPeopleBody,
-  ProjectRequiredTagLists,
   ProjectUpdateBody,
   ProjectView,
   TaskCreateBody,
@@ -37,7 +35,7 @@ export type Assignable = AssignableView;
 export type { ProjectFilter };
 export { projectKeys };
 
-const ws = (workspaceId: string) => `/workspaces/${workspaceId}`;
+const _ws = (workspaceId: string) => `/workspaces/${workspaceId}`;
 
 /** Projects per page of the left pane; "Load more" fetches the next page. */
 export const PROJECTS_PAGE = 100;
@@ -56,7 +54,7 @@ export function useProjects(w: string, f: ProjectFilter) {
       });
       if (f.search.trim()) q.set('search', f.search.trim());
       if (f.mine) q.set('mine', 'true');
-      return api<PageView<ProjectListItemView>>('GET', `${ws(w)}/projects?${q}`);
+      return api('GET /workspaces/:workspaceId/projects', { params: { workspaceId: w }, query: q });
     },
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.items.length, 0);
@@ -74,30 +72,34 @@ export function useProjects(w: string, f: ProjectFilter) {
 }
 
 export const useProject = (w: string, id: string) =>
-  useQuery({ queryKey: projectKeys.one(w, id), queryFn: () => api<ProjectDetail>('GET', `${ws(w)}/projects/${id}`) });
+  useQuery({
+    queryKey: projectKeys.one(w, id),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/projects/:projectId', { params: { workspaceId: w, projectId: id } }),
+  });
 
 export const useTasks = (w: string, projectId: string, mine: boolean, archived: boolean, enabled = true) =>
   useQuery({
     enabled: enabled && projectId !== '',
     queryKey: projectKeys.tasks(w, projectId, mine, archived),
     queryFn: () =>
-      api<{ items: Task[] }>(
-        'GET',
-        `${ws(w)}/projects/${projectId}/tasks?archived=${archived ? 'all' : 'false'}${mine ? '&mine=true' : ''}`,
-      ),
+      api('GET /workspaces/:workspaceId/projects/:projectId/tasks', {
+        params: { workspaceId: w, projectId },
+        query: `archived=${archived ? 'all' : 'false'}${mine ? '&mine=true' : ''}`,
+      }),
   });
 
 export const useTask = (w: string, id: string) =>
   useQuery({
     queryKey: projectKeys.task(w, id),
-    queryFn: () => api<TaskDetail>('GET', `${ws(w)}/tasks/${id}`),
+    queryFn: () => api('GET /workspaces/:workspaceId/tasks/:taskId', { params: { workspaceId: w, taskId: id } }),
     enabled: id !== '',
   });
 
 export const useAssignable = (w: string, enabled: boolean) =>
   useQuery({
     queryKey: projectKeys.assignable(w),
-    queryFn: () => api<Assignable>('GET', `${ws(w)}/project-assignees`),
+    queryFn: () => api('GET /workspaces/:workspaceId/project-assignees', { params: { workspaceId: w } }),
     enabled,
   });
 
@@ -116,53 +118,69 @@ function useProjectsMutation<TVars, TResult>(w: string, fn: (vars: TVars) => Pro
 }
 
 export const useCreateProject = (w: string) =>
-  useProjectsMutation(w, (body: ProjectCreateBody) => api<ProjectDetail>('POST', `${ws(w)}/projects`, body));
+  useProjectsMutation(w, (body: ProjectCreateBody) =>
+    api('POST /workspaces/:workspaceId/projects', { params: { workspaceId: w }, body }),
+  );
 export const useUpdateProject = (w: string) =>
   useProjectsMutation(w, ({ id, ...body }: ProjectUpdateBody & { id: string }) =>
-    api<ProjectDetail>('PATCH', `${ws(w)}/projects/${id}`, body),
+    api('PATCH /workspaces/:workspaceId/projects/:projectId', { params: { workspaceId: w, projectId: id }, body }),
   );
 export const useSetProjectPeople = (w: string) =>
   useProjectsMutation(w, ({ id, ...body }: ProjectPeopleBody & { id: string }) =>
-    api<ProjectDetail>('PUT', `${ws(w)}/projects/${id}/people`, body),
+    api('PUT /workspaces/:workspaceId/projects/:projectId/people', { params: { workspaceId: w, projectId: id }, body }),
   );
 export const useArchiveProject = (w: string) =>
   useProjectsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
-    api<ProjectDetail>('POST', `${ws(w)}/projects/${id}/${archived ? 'archive' : 'restore'}`),
+    api(`POST /workspaces/:workspaceId/projects/:projectId/${archived ? 'archive' : 'restore'}`, {
+      params: { workspaceId: w, projectId: id },
+    }),
   );
 export const useDeleteProject = (w: string) =>
-  useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/projects/${id}`));
+  useProjectsMutation(w, (id: string) =>
+    api('DELETE /workspaces/:workspaceId/projects/:projectId', { params: { workspaceId: w, projectId: id } }),
+  );
 
 export const useCreateTask = (w: string) =>
   useProjectsMutation(w, ({ projectId, ...body }: TaskCreateBody & { projectId: string }) =>
-    api<TaskDetail>('POST', `${ws(w)}/projects/${projectId}/tasks`, body),
+    api('POST /workspaces/:workspaceId/projects/:projectId/tasks', { params: { workspaceId: w, projectId }, body }),
   );
 export const useUpdateTask = (w: string) =>
   useProjectsMutation(w, ({ id, ...body }: TaskUpdateBody & { id: string }) =>
-    api<TaskDetail>('PATCH', `${ws(w)}/tasks/${id}`, body),
+    api('PATCH /workspaces/:workspaceId/tasks/:taskId', { params: { workspaceId: w, taskId: id }, body }),
   );
 export const useSetTaskPeople = (w: string) =>
   useProjectsMutation(w, ({ id, ...body }: MembersBody & { id: string }) =>
-    api<TaskDetail>('PUT', `${ws(w)}/tasks/${id}/people`, body),
+    api('PUT /workspaces/:workspaceId/tasks/:taskId/people', { params: { workspaceId: w, taskId: id }, body }),
   );
 export const useArchiveTask = (w: string) =>
   useProjectsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
-    api<TaskDetail>('POST', `${ws(w)}/tasks/${id}/${archived ? 'archive' : 'restore'}`),
+    api(`POST /workspaces/:workspaceId/tasks/:taskId/${archived ? 'archive' : 'restore'}`, {
+      params: { workspaceId: w, taskId: id },
+    }),
   );
 export const useDeleteTask = (w: string) =>
-  useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/tasks/${id}`));
+  useProjectsMutation(w, (id: string) =>
+    api('DELETE /workspaces/:workspaceId/tasks/:taskId', { params: { workspaceId: w, taskId: id } }),
+  );
 
 export const useCreateClient = (w: string) =>
-  useProjectsMutation(w, (body: ClientCreateBody) => api<Client>('POST', `${ws(w)}/clients`, body));
+  useProjectsMutation(w, (body: ClientCreateBody) =>
+    api('POST /workspaces/:workspaceId/clients', { params: { workspaceId: w }, body }),
+  );
 export const useUpdateClient = (w: string) =>
   useProjectsMutation(w, ({ id, ...body }: ClientUpdateBody & { id: string }) =>
-    api<Client>('PATCH', `${ws(w)}/clients/${id}`, body),
+    api('PATCH /workspaces/:workspaceId/clients/:clientId', { params: { workspaceId: w, clientId: id }, body }),
   );
 export const useArchiveClient = (w: string) =>
   useProjectsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
-    api<Client>('POST', `${ws(w)}/clients/${id}/${archived ? 'archive' : 'restore'}`),
+    api(`POST /workspaces/:workspaceId/clients/:clientId/${archived ? 'archive' : 'restore'}`, {
+      params: { workspaceId: w, clientId: id },
+    }),
   );
 export const useDeleteClient = (w: string) =>
-  useProjectsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/clients/${id}`));
+  useProjectsMutation(w, (id: string) =>
+    api('DELETE /workspaces/:workspaceId/clients/:clientId', { params: { workspaceId: w, clientId: id } }),
+  );
 
 /** "12:05" for 12 hours 5 minutes. */
 
@@ -171,7 +189,10 @@ export function useSaveRequiredTagLists(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ projectId, tagListIds }: { projectId: string; tagListIds: string[] }) =>
-      api<ProjectRequiredTagLists>('PUT', `${ws(w)}/projects/${projectId}/required-tag-lists`, { tagListIds }),
+      api('PUT /workspaces/:workspaceId/projects/:projectId/required-tag-lists', {
+        params: { workspaceId: w, projectId },
+        body: { tagListIds },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tagKeys.all(w) }),
   });
 }

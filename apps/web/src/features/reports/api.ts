@@ -2,10 +2,8 @@ import {
   applyRowEdit,
   type DetailedEntryView,
   type DetailedReportView,
-  type MatrixReportView,
   MONEY_MEASURES,
   type ReportMeasure,
-  type SummaryReportView,
   toReportParams,
   type UpdateTimeEntryBody,
 } from '@sundial/core';
@@ -21,7 +19,7 @@ import { ApiError, api } from '../../api/client';
 import { type ParamPatch, reportKeys } from '../../api/reports';
 import { patchTimeEntry, timeKeys } from '../../api/time';
 
-const base = (w: string) => `/workspaces/${w}/reports`;
+const _base = (w: string) => `/workspaces/${w}/reports`;
 
 /** A report's answer, and whether its amounts were left out because the viewer may not see them all. */
 export type WithMoney<T> = T & { moneyHidden: boolean };
@@ -32,14 +30,10 @@ export type WithMoney<T> = T & { moneyHidden: boolean };
  * again without them. The API decides who sees money;
  * the page only shows what came back.
  */
-async function withMoneyFallback<T>(
-  w: string,
-  kind: 'summary' | 'matrix',
-  query: ParamPatch,
+async function withMoneyFallback<T extends object>(
   measures: readonly ReportMeasure[],
+  ask: (measures: readonly ReportMeasure[]) => Promise<T>,
 ): Promise<WithMoney<T>> {
-  const ask = (m: readonly ReportMeasure[]) =>
-    api<T>('GET', `${base(w)}/${kind}?${toReportParams({ ...query, measures: m })}`);
   try {
     return { ...(await ask(measures)), moneyHidden: false };
   } catch (error) {
@@ -53,10 +47,17 @@ async function withMoneyFallback<T>(
 const keyOf = (query: ParamPatch, measures: readonly ReportMeasure[]) =>
   toReportParams({ ...query, measures }).toString();
 
+/** A Summary's or a matrix's request: the workspace, and the query with these measures. */
+const measured = (w: string, query: ParamPatch, measures: readonly ReportMeasure[]) => ({
+  params: { workspaceId: w },
+  query: toReportParams({ ...query, measures }),
+});
+
 export function useSummary(w: string, query: ParamPatch, measures: readonly ReportMeasure[], enabled = true) {
   return useQuery({
     queryKey: reportKeys.one(w, 'summary', keyOf(query, measures)),
-    queryFn: () => withMoneyFallback<SummaryReportView>(w, 'summary', query, measures),
+    queryFn: () =>
+      withMoneyFallback(measures, (m) => api('GET /workspaces/:workspaceId/reports/summary', measured(w, query, m))),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -65,7 +66,8 @@ export function useSummary(w: string, query: ParamPatch, measures: readonly Repo
 export function useMatrix(w: string, query: ParamPatch, measures: readonly ReportMeasure[], enabled = true) {
   return useQuery({
     queryKey: reportKeys.one(w, 'matrix', keyOf(query, measures)),
-    queryFn: () => withMoneyFallback<MatrixReportView>(w, 'matrix', query, measures),
+    queryFn: () =>
+      withMoneyFallback(measures, (m) => api('GET /workspaces/:workspaceId/reports/matrix', measured(w, query, m))),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -76,7 +78,10 @@ export function useDetailed(w: string, query: ParamPatch) {
   return useInfiniteQuery({
     queryKey: reportKeys.one(w, 'detailed', toReportParams(query).toString()),
     queryFn: ({ pageParam }) =>
-      api<DetailedReportView>('GET', `${base(w)}/detailed?${toReportParams({ ...query, cursor: pageParam })}`),
+      api('GET /workspaces/:workspaceId/reports/detailed', {
+        params: { workspaceId: w },
+        query: toReportParams({ ...query, cursor: pageParam }),
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
@@ -88,7 +93,7 @@ export function useMarkInvoiced(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { ids: string[]; invoiced: boolean }) =>
-      api<{ updated: number }>('POST', `${base(w)}/invoiced`, body),
+      api('POST /workspaces/:workspaceId/reports/invoiced', { params: { workspaceId: w }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.all(w) }),
   });
 }

@@ -11,7 +11,7 @@ export interface ScimTokenStatus {
   baseUrl: string;
 }
 
-const base = (ws: string) => `/workspaces/${ws}`;
+const _base = (ws: string) => `/workspaces/${ws}`;
 export const rolesKeys = {
   all: (ws: string) => ['roles', ws] as const,
   scim: (ws: string) => ['roles', ws, 'scim'] as const,
@@ -20,14 +20,14 @@ export const rolesKeys = {
 export const useCustomRoles = (ws: string, enabled: boolean) =>
   useQuery({
     queryKey: rolesKeys.all(ws),
-    queryFn: async () => (await api<{ items: CustomRoleView[] }>('GET', `${base(ws)}/roles`)).items,
+    queryFn: async () => (await api('GET /workspaces/:workspaceId/roles', { params: { workspaceId: ws } })).items,
     enabled,
   });
 
 export const useScimToken = (ws: string, enabled: boolean) =>
   useQuery({
     queryKey: rolesKeys.scim(ws),
-    queryFn: () => api<ScimTokenStatus>('GET', `${base(ws)}/scim-token`),
+    queryFn: () => api('GET /workspaces/:workspaceId/scim-token', { params: { workspaceId: ws } }),
     enabled,
   });
 
@@ -47,17 +47,29 @@ function useRolesMutation<TArgs, TResult>(ws: string, call: (args: TArgs) => Pro
 
 export const useSaveRole = (ws: string) =>
   useRolesMutation(ws, ({ id, body }: { id?: string; body: CustomRoleBody }) =>
-    api<CustomRoleView>(id ? 'PUT' : 'POST', id ? `${base(ws)}/roles/${id}` : `${base(ws)}/roles`, body),
+    id
+      ? api('PUT /workspaces/:workspaceId/roles/:roleId', { params: { workspaceId: ws, roleId: id }, body })
+      : api('POST /workspaces/:workspaceId/roles', { params: { workspaceId: ws }, body }),
   );
 export const useDeleteRole = (ws: string) =>
-  useRolesMutation(ws, (id: string) => api<null>('DELETE', `${base(ws)}/roles/${id}`));
+  useRolesMutation(ws, (id: string) =>
+    api('DELETE /workspaces/:workspaceId/roles/:roleId', { params: { workspaceId: ws, roleId: id } }),
+  );
 export const useAssignRole = (ws: string) =>
   useRolesMutation(
     ws,
     ({ kind, id, customRoleId }: { kind: 'members' | 'groups'; id: string; customRoleId: string | null }) =>
-      api<null>('PUT', `${base(ws)}/${kind}/${id}/custom-role`, { customRoleId }),
+      kind === 'members'
+        ? api('PUT /workspaces/:workspaceId/members/:userId/custom-role', {
+            params: { workspaceId: ws, userId: id },
+            body: { customRoleId },
+          })
+        : api('PUT /workspaces/:workspaceId/groups/:groupId/custom-role', {
+            params: { workspaceId: ws, groupId: id },
+            body: { customRoleId },
+          }),
   );
 export const useIssueScimToken = (ws: string) =>
-  useRolesMutation(ws, () => api<{ token: string; baseUrl: string }>('POST', `${base(ws)}/scim-token`));
+  useRolesMutation(ws, () => api('POST /workspaces/:workspaceId/scim-token', { params: { workspaceId: ws } }));
 export const useRevokeScimToken = (ws: string) =>
-  useRolesMutation(ws, () => api<null>('DELETE', `${base(ws)}/scim-token`));
+  useRolesMutation(ws, () => api('DELETE /workspaces/:workspaceId/scim-token', { params: { workspaceId: ws } }));

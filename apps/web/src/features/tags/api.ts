@@ -1,4 +1,4 @@
-import type { TagDetailView, TagListRulesInput, TagListView, TagSettingsView, TagView } from '@sundial/core';
+import type { TagListRulesInput, TagListView, TagView } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { tagKeys, useTagLists } from '../../api/catalog';
 import { api } from '../../api/client';
@@ -7,13 +7,13 @@ export type Tag = TagView;
 export type TagList = TagListView;
 export { tagKeys, useTagLists };
 
-const ws = (w: string) => `/workspaces/${w}`;
+const _ws = (w: string) => `/workspaces/${w}`;
 
 /** One tag with how many time entries carry it (null for those who may not manage tags). */
 export const useTagDetail = (w: string, id: string, enabled: boolean) =>
   useQuery({
     queryKey: tagKeys.one(w, id),
-    queryFn: () => api<TagDetailView>('GET', `${ws(w)}/tags/${id}`),
+    queryFn: () => api('GET /workspaces/:workspaceId/tags/:tagId', { params: { workspaceId: w, tagId: id } }),
     enabled,
     // The count must be the current one when the confirmation opens.
     staleTime: 0,
@@ -23,7 +23,7 @@ export const useTagDetail = (w: string, id: string, enabled: boolean) =>
 export const useTagSettings = (w: string) =>
   useQuery({
     queryKey: tagKeys.settings(w),
-    queryFn: () => api<TagSettingsView>('GET', `${ws(w)}/tag-settings`),
+    queryFn: () => api('GET /workspaces/:workspaceId/tag-settings', { params: { workspaceId: w } }),
   });
 
 function useTagsMutation<TVars, TResult>(w: string, fn: (vars: TVars) => Promise<TResult>) {
@@ -32,39 +32,63 @@ function useTagsMutation<TVars, TResult>(w: string, fn: (vars: TVars) => Promise
 }
 
 export const useCreateTagList = (w: string) =>
-  useTagsMutation(w, (name: string) => api<TagList>('POST', `${ws(w)}/tag-lists`, { name }));
+  useTagsMutation(w, (name: string) =>
+    api('POST /workspaces/:workspaceId/tag-lists', { params: { workspaceId: w }, body: { name } }),
+  );
 export const useRenameTagList = (w: string) =>
   useTagsMutation(w, ({ id, name }: { id: string; name: string }) =>
-    api<TagList>('PATCH', `${ws(w)}/tag-lists/${id}`, { name }),
+    api('PATCH /workspaces/:workspaceId/tag-lists/:tagListId', {
+      params: { workspaceId: w, tagListId: id },
+      body: { name },
+    }),
   );
 export const useArchiveTagList = (w: string) =>
   useTagsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
-    api<TagList>('POST', `${ws(w)}/tag-lists/${id}/${archived ? 'archive' : 'restore'}`),
+    api(`POST /workspaces/:workspaceId/tag-lists/:tagListId/${archived ? 'archive' : 'restore'}`, {
+      params: { workspaceId: w, tagListId: id },
+    }),
   );
 export const useDeleteTagList = (w: string) =>
-  useTagsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/tag-lists/${id}`));
+  useTagsMutation(w, (id: string) =>
+    api('DELETE /workspaces/:workspaceId/tag-lists/:tagListId', { params: { workspaceId: w, tagListId: id } }),
+  );
 export const useCreateTag = (w: string) =>
   useTagsMutation(w, ({ listId, name }: { listId: string; name: string }) =>
-    api<Tag>('POST', `${ws(w)}/tag-lists/${listId}/tags`, { name }),
+    api('POST /workspaces/:workspaceId/tag-lists/:tagListId/tags', {
+      params: { workspaceId: w, tagListId: listId },
+      body: { name },
+    }),
   );
 export const useRenameTag = (w: string) =>
   useTagsMutation(w, ({ id, name }: { id: string; name: string }) =>
-    api<Tag>('PATCH', `${ws(w)}/tags/${id}`, { name }),
+    api('PATCH /workspaces/:workspaceId/tags/:tagId', { params: { workspaceId: w, tagId: id }, body: { name } }),
   );
 export const useArchiveTag = (w: string) =>
   useTagsMutation(w, ({ id, archived }: { id: string; archived: boolean }) =>
-    api<Tag>('POST', `${ws(w)}/tags/${id}/${archived ? 'archive' : 'restore'}`),
+    api(`POST /workspaces/:workspaceId/tags/:tagId/${archived ? 'archive' : 'restore'}`, {
+      params: { workspaceId: w, tagId: id },
+    }),
   );
 export const useDeleteTag = (w: string) =>
-  useTagsMutation(w, (id: string) => api<void>('DELETE', `${ws(w)}/tags/${id}`));
+  useTagsMutation(w, (id: string) =>
+    api('DELETE /workspaces/:workspaceId/tags/:tagId', { params: { workspaceId: w, tagId: id } }),
+  );
 export const useMergeTag = (w: string) =>
   useTagsMutation(w, ({ id, intoTagId }: { id: string; intoTagId: string }) =>
-    api<Tag>('POST', `${ws(w)}/tags/${id}/merge`, { intoTagId }),
+    api('POST /workspaces/:workspaceId/tags/:tagId/merge', {
+      params: { workspaceId: w, tagId: id },
+      body: { intoTagId },
+    }),
   );
 export const useSaveTagSettings = (w: string) =>
-  useTagsMutation(w, (tagsRequired: boolean) => api<TagSettingsView>('PUT', `${ws(w)}/tag-settings`, { tagsRequired }));
+  useTagsMutation(w, (tagsRequired: boolean) =>
+    api('PUT /workspaces/:workspaceId/tag-settings', { params: { workspaceId: w }, body: { tagsRequired } }),
+  );
 /** Advanced tags: a list's rules (pick one, only on some projects, required on some projects). */
 export const useSaveTagListRules = (w: string) =>
   useTagsMutation(w, ({ id, ...rules }: TagListRulesInput & { id: string }) =>
-    api<TagList>('PUT', `${ws(w)}/tag-lists/${id}/rules`, rules),
+    api('PUT /workspaces/:workspaceId/tag-lists/:tagListId/rules', {
+      params: { workspaceId: w, tagListId: id },
+      body: rules,
+    }),
   );

@@ -12,15 +12,13 @@ import {
 } from '@sundial/core';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from '../../api/client';
+import { api, apiUrl } from '../../api/client';
 import { patchTimeEntry, timeKeys } from '../../api/time';
 
 /** A retried start, stop or create happens once. */
 const once = { idempotencyKey: true } as const;
 
 export type { TimeEntryView };
-
-const ws = (w: string) => `/workspaces/${w}`;
 
 /** Every entry of the user touching the local days first..last (inclusive). */
 export function entriesQuery(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
@@ -29,10 +27,10 @@ export function entriesQuery(w: string, userId: string, firstDay: string, lastDa
   return queryOptions({
     queryKey: timeKeys.entries(w, userId, from, to),
     queryFn: () =>
-      api<{ items: TimeEntryView[] }>(
-        'GET',
-        `${ws(w)}/time-entries?${new URLSearchParams({ from, to, userId, limit: '1000' })}`,
-      ),
+      api('GET /workspaces/:workspaceId/time-entries', {
+        params: { workspaceId: w },
+        query: new URLSearchParams({ from, to, userId, limit: '1000' }),
+      }),
   });
 }
 
@@ -45,7 +43,7 @@ export const useEntries = (w: string, userId: string, firstDay: string, lastDay:
 export const timerQuery = (w: string, userId: string) =>
   queryOptions({
     queryKey: timeKeys.timer(w, userId),
-    queryFn: () => api<{ entry: TimeEntryView | null }>('GET', `${ws(w)}/timer?userId=${userId}`),
+    queryFn: () => api('GET /workspaces/:workspaceId/timer', { params: { workspaceId: w }, query: `userId=${userId}` }),
   });
 export const useTimer = (w: string, userId: string) => useQuery(timerQuery(w, userId));
 
@@ -57,7 +55,10 @@ export function useSuggestion(w: string, note: string, enabled: boolean): Sugges
   const query = useQuery({
     queryKey: ['time-suggestions', w, settled],
     queryFn: () =>
-      api<{ items: Suggestion[] }>('GET', `${ws(w)}/project-suggestions?${new URLSearchParams({ note: settled })}`),
+      api('GET /workspaces/:workspaceId/project-suggestions', {
+        params: { workspaceId: w },
+        query: new URLSearchParams({ note: settled }),
+      }),
     enabled: enabled && settled !== '',
     staleTime: 60_000,
   });
@@ -72,7 +73,8 @@ function useInvalidate(w: string) {
 export function useSaveTimeSettings(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
-    mutationFn: (body: Partial<TimeSettings>) => api<TimeSettings>('PATCH', `${ws(w)}/time-settings`, body),
+    mutationFn: (body: Partial<TimeSettings>) =>
+      api('PATCH /workspaces/:workspaceId/time-settings', { params: { workspaceId: w }, body }),
     onSettled: invalidate,
   });
 }
@@ -87,11 +89,17 @@ export function useTimerAction(w: string, userId: string) {
       action: 'start' | 'stop' | 'pause' | 'resume' | 'discard';
       body?: StartTimerBody;
     }) => {
-      const q = `?userId=${userId}`;
-      if (action === 'start') return api<unknown>('POST', `${ws(w)}/timer/start`, { ...body, userId }, once);
-      if (action === 'stop') return api<unknown>('POST', `${ws(w)}/timer/stop${q}`, {}, once);
-      if (action === 'discard') return api<unknown>('DELETE', `${ws(w)}/timer${q}`);
-      return api<unknown>('POST', `${ws(w)}/timer/${action}${q}`, {});
+      const params = { workspaceId: w };
+      const query = { userId };
+      if (action === 'start')
+        return api('POST /workspaces/:workspaceId/timer/start', {
+          params: { workspaceId: w },
+          body: { ...body, userId },
+          ...once,
+        });
+      if (action === 'stop') return api('POST /workspaces/:workspaceId/timer/stop', { params, query, ...once });
+      if (action === 'discard') return api('DELETE /workspaces/:workspaceId/timer', { params, query });
+      return api(`POST /workspaces/:workspaceId/timer/${action}`, { params, query });
     },
     onSettled: invalidate,
   });
@@ -100,7 +108,8 @@ export function useTimerAction(w: string, userId: string) {
 export function useCreateEntry(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
-    mutationFn: (body: CreateTimeEntryBody) => api<TimeEntryView>('POST', `${ws(w)}/time-entries`, body, once),
+    mutationFn: (body: CreateTimeEntryBody) =>
+      api('POST /workspaces/:workspaceId/time-entries', { params: { workspaceId: w }, body, ...once }),
     onSettled: invalidate,
   });
 }
@@ -157,7 +166,7 @@ export function useBulkUpdate(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
     mutationFn: (body: BulkUpdateTimeEntriesBody) =>
-      api<{ items: TimeEntryView[] }>('POST', `${ws(w)}/time-entries/bulk-update`, body),
+      api('POST /workspaces/:workspaceId/time-entries/bulk-update', { params: { workspaceId: w }, body }),
     onSettled: invalidate,
   });
 }
@@ -166,7 +175,8 @@ export function useBulkUpdate(w: string) {
 export function useRestoreEntries(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
-    mutationFn: (ids: string[]) => api<{ items: TimeEntryView[] }>('POST', `${ws(w)}/time-entries/restore`, { ids }),
+    mutationFn: (ids: string[]) =>
+      api('POST /workspaces/:workspaceId/time-entries/restore', { params: { workspaceId: w }, body: { ids } }),
     onSettled: invalidate,
   });
 }
@@ -174,10 +184,12 @@ export function useRestoreEntries(w: string) {
 export function useDeleteEntries(w: string) {
   const invalidate = useInvalidate(w);
   return useMutation({
-    mutationFn: (ids: string[]) =>
-      ids.length === 1
-        ? api<void>('DELETE', `${ws(w)}/time-entries/${ids[0]}`)
-        : api<unknown>('POST', `${ws(w)}/time-entries/bulk-delete`, { ids }),
+    mutationFn: (ids: string[]) => {
+      const [only] = ids;
+      return ids.length === 1 && only !== undefined
+        ? api('DELETE /workspaces/:workspaceId/time-entries/:entryId', { params: { workspaceId: w, entryId: only } })
+        : api('POST /workspaces/:workspaceId/time-entries/bulk-delete', { params: { workspaceId: w }, body: { ids } });
+    },
     onSettled: invalidate,
   });
 }
@@ -187,7 +199,9 @@ export function useLiveEntries(w: string, userId: string) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    const source = new EventSource(`/api/v1${ws(w)}/time-entries/events?userId=${userId}`);
+    const source = new EventSource(
+      apiUrl('GET /workspaces/:workspaceId/time-entries/events', { params: { workspaceId: w }, query: { userId } }),
+    );
     const refresh = () => queryClient.invalidateQueries({ queryKey: timeKeys.all(w) });
     source.addEventListener('change', refresh);
     // After a dropped connection, catch up on what was missed.

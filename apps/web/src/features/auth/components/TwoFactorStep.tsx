@@ -6,7 +6,7 @@ import { ErrorBox } from '../../../components/ErrorBox';
 
 const useSecondStep = () =>
   useSessionMutation((body: { challenge?: string; code?: string; recoveryCode?: string }) =>
-    api('POST', '/auth/login/two-factor', body),
+    api('POST /auth/login/two-factor', { body }),
   );
 
 /** The sign-in's second step: the code from the authenticator app, or one recovery code. */

@@ -30,7 +30,6 @@ import { download, parseApiError } from '../../../api/client';
 import { useClockFormat, useWorkspace } from '../../../api/session';
 import { done, failed } from '../../../components/notify';
 import {
-  invoicePdfPath,
   useClientInvoice,
   useDeleteInvoice,
   useInvoiceStep,
@@ -412,9 +411,11 @@ export function InvoiceDrawer({ id, onClose }: { id: string | null; onClose: () 
             <Button
               variant="default"
               onClick={() =>
-                download(invoicePdfPath(workspaceId, invoice.id), `invoice-${invoice.number ?? 'draft'}.pdf`).catch(
-                  failed,
-                )
+                download(
+                  'GET /workspaces/:workspaceId/client-invoices/:invoiceId/pdf',
+                  { params: { workspaceId, invoiceId: invoice.id } },
+                  `invoice-${invoice.number ?? 'draft'}.pdf`,
+                ).catch(failed)
               }
             >
               {iv.pdf}

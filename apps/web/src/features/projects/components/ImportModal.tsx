@@ -1,6 +1,6 @@
 import { Alert, Button, FileInput, Group, Modal, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { formatDateTime, formatDuration, type ImportSummaryView, type ImportView } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, parseApiError, upload } from '../../../api/client';
 import { useClockFormat, useDurationFormat } from '../../../api/session';
@@ -58,23 +58,27 @@ export function ImportModal({
   const [read, setRead] = useState<ImportView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const source: Source = kind === 'csv' ? 'csv' : addon;
-  const path = `/workspaces/${workspaceId}/imports`;
+  const _path = `/workspaces/${workspaceId}/imports`;
 
   const send = useMutation({
-    mutationFn: (chosen: File) => upload<ImportView>(`${path}?source=${source}`, chosen),
+    mutationFn: (chosen: File) =>
+      upload('POST /workspaces/:workspaceId/imports', { params: { workspaceId }, query: { source } }, chosen),
     onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
   const run = useMutation({
-    mutationFn: (id: string) => api<ImportView>('POST', `${path}/${id}/run`),
+    mutationFn: (id: string) =>
+      api('POST /workspaces/:workspaceId/imports/:importId/run', { params: { workspaceId, importId: id } }),
     onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
   const polling = read !== null && UNDER_WAY.includes(read.status);
   const progress = useQuery({
     queryKey: ['imports', read?.id],
-    queryFn: () => api<ImportView>('GET', `${path}/${read?.id}`),
-    enabled: polling,
+    queryFn:
+      polling && read
+        ? () => api('GET /workspaces/:workspaceId/imports/:importId', { params: { workspaceId, importId: read.id } })
+        : skipToken,
     refetchInterval: POLL_MS,
   });
   const current = (polling && progress.data) || read;

@@ -49,7 +49,11 @@ export function ExportMenu({ report }: { report: ReportExport }) {
       ...(format === 'csv' ? { bom: true } : {}),
     });
     try {
-      await download(`/workspaces/${workspaceId}/reports/export?${params}`, `${report.kind}.${format}`);
+      await download(
+        'GET /workspaces/:workspaceId/reports/export',
+        { params: { workspaceId }, query: params },
+        `${report.kind}.${format}`,
+      );
     } catch (error) {
       if (parseApiError(error).code === 'export_too_large') await handleStartJob(params, format);
       else notifications.show({ color: 'red', title: t.exports.failed, message: parseApiError(error).message });

@@ -1,8 +1,8 @@
-import type { CreateExportJobBody, ExportJobList, ExportJobView } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateExportJobBody, ExportJobView } from '@sundial/core';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, download } from '../../../api/client';
 
-const base = (w: string) => `/workspaces/${w}/reports/export-jobs`;
+const _base = (w: string) => `/workspaces/${w}/reports/export-jobs`;
 
 export const exportJobKeys = {
   all: (w: string) => ['export-jobs', w] as const,
@@ -17,7 +17,7 @@ const isActive = (job: ExportJobView) => job.status === 'queued' || job.status =
 export function useExportJobs(w: string) {
   return useQuery({
     queryKey: exportJobKeys.all(w),
-    queryFn: () => api<ExportJobList>('GET', base(w)),
+    queryFn: () => api('GET /workspaces/:workspaceId/reports/export-jobs', { params: { workspaceId: w } }),
     refetchInterval: (query) => (query.state.data?.items.some(isActive) ? POLL_MS : false),
   });
 }
@@ -26,8 +26,11 @@ export function useExportJobs(w: string) {
 export function useExportJob(w: string, id: string | null) {
   return useQuery({
     queryKey: exportJobKeys.one(w, id ?? ''),
-    queryFn: () => api<ExportJobView>('GET', `${base(w)}/${id}`),
-    enabled: id !== null,
+    queryFn:
+      id === null
+        ? skipToken
+        : () =>
+            api('GET /workspaces/:workspaceId/reports/export-jobs/:jobId', { params: { workspaceId: w, jobId: id } }),
     refetchInterval: (query) => (!query.state.data || isActive(query.state.data) ? POLL_MS : false),
   });
 }
@@ -37,14 +40,22 @@ export function useStartExportJob(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateExportJobBody & { key: string }) =>
-      api<ExportJobView>('POST', base(w), { query: body.query, format: body.format }, { idempotencyKey: body.key }),
+      api('POST /workspaces/:workspaceId/reports/export-jobs', {
+        params: { workspaceId: w },
+        body: { query: body.query, format: body.format },
+        idempotencyKey: body.key,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: exportJobKeys.all(w) }),
   });
 }
 
 /** Saves a finished export's file. */
 export const downloadExportJob = (w: string, job: ExportJobView) =>
-  download(`${base(w)}/${job.id}/file`, job.fileName ?? `export.${job.format}`);
+  download(
+    'GET /workspaces/:workspaceId/reports/export-jobs/:jobId/file',
+    { params: { workspaceId: w, jobId: job.id } },
+    job.fileName ?? `export.${job.format}`,
+  );
 
 /** "1.4 MB": a file size for people. */
 export function fileSize(bytes: number | null): string {

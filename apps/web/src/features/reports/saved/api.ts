@@ -1,23 +1,16 @@
 import {
-  type CreatedReportCsvLinkView,
-  type CreatedReportLinkView,
   type CreateReportCsvLinkBody,
   type CreateReportLinkBody,
   type CreateSavedReportBody,
-  type ReportCsvLinkStateView,
-  type ReportLinkView,
   type ReportScheduleBody,
-  type ReportScheduleEnvelope,
-  type ReportScheduleView,
   type SavedReportView,
   SHARE_SECRET_HEADER,
-  type SharedReportView,
   type UpdateSavedReportBody,
 } from '@sundial/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 
-const base = (w: string) => `/workspaces/${w}/saved-reports`;
+const _base = (w: string) => `/workspaces/${w}/saved-reports`;
 
 export const savedReportKeys = {
   all: (w: string) => ['saved-reports', w] as const,
@@ -28,14 +21,15 @@ export const savedReportKeys = {
 export function useSavedReports(w: string) {
   return useQuery({
     queryKey: savedReportKeys.all(w),
-    queryFn: () => api<{ items: SavedReportView[] }>('GET', base(w)),
+    queryFn: () => api('GET /workspaces/:workspaceId/saved-reports', { params: { workspaceId: w } }),
   });
 }
 
 export function useSaveReport(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateSavedReportBody) => api<SavedReportView>('POST', base(w), body),
+    mutationFn: (body: CreateSavedReportBody) =>
+      api('POST /workspaces/:workspaceId/saved-reports', { params: { workspaceId: w }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.all(w) }),
   });
 }
@@ -44,7 +38,10 @@ export function useUpdateSavedReport(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: UpdateSavedReportBody & { id: string }) =>
-      api<SavedReportView>('PATCH', `${base(w)}/${id}`, body),
+      api('PATCH /workspaces/:workspaceId/saved-reports/:savedReportId', {
+        params: { workspaceId: w, savedReportId: id },
+        body,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.all(w) }),
   });
 }
@@ -52,7 +49,10 @@ export function useUpdateSavedReport(w: string) {
 export function useDeleteSavedReport(w: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', `${base(w)}/${id}`),
+    mutationFn: (id: string) =>
+      api('DELETE /workspaces/:workspaceId/saved-reports/:savedReportId', {
+        params: { workspaceId: w, savedReportId: id },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.all(w) }),
   });
 }
@@ -60,15 +60,24 @@ export function useDeleteSavedReport(w: string) {
 export function useReportLinks(w: string, id: string | null) {
   return useQuery({
     queryKey: savedReportKeys.links(w, id ?? ''),
-    queryFn: () => api<{ items: ReportLinkView[] }>('GET', `${base(w)}/${id}/links`),
-    enabled: id !== null,
+    queryFn:
+      id === null
+        ? skipToken
+        : () =>
+            api('GET /workspaces/:workspaceId/saved-reports/:savedReportId/links', {
+              params: { workspaceId: w, savedReportId: id },
+            }),
   });
 }
 
 export function useCreateReportLink(w: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateReportLinkBody) => api<CreatedReportLinkView>('POST', `${base(w)}/${id}/links`, body),
+    mutationFn: (body: CreateReportLinkBody) =>
+      api('POST /workspaces/:workspaceId/saved-reports/:savedReportId/links', {
+        params: { workspaceId: w, savedReportId: id },
+        body,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.links(w, id) }),
   });
 }
@@ -76,7 +85,10 @@ export function useCreateReportLink(w: string, id: string) {
 export function useRevokeReportLink(w: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (linkId: string) => api<ReportLinkView>('POST', `${base(w)}/${id}/links/${linkId}/revoke`),
+    mutationFn: (linkId: string) =>
+      api('POST /workspaces/:workspaceId/saved-reports/:savedReportId/links/:linkId/revoke', {
+        params: { workspaceId: w, savedReportId: id, linkId },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.links(w, id) }),
   });
 }
@@ -85,7 +97,10 @@ export function useRevokeReportLink(w: string, id: string) {
 export function useCsvLink(w: string, id: string, enabled = true) {
   return useQuery({
     queryKey: savedReportKeys.csvLink(w, id),
-    queryFn: () => api<ReportCsvLinkStateView>('GET', `${base(w)}/${id}/csv-link`),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/saved-reports/:savedReportId/csv-link', {
+        params: { workspaceId: w, savedReportId: id },
+      }),
     enabled,
   });
 }
@@ -94,7 +109,10 @@ export function useCreateCsvLink(w: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateReportCsvLinkBody) =>
-      api<CreatedReportCsvLinkView>('POST', `${base(w)}/${id}/csv-link`, body),
+      api('POST /workspaces/:workspaceId/saved-reports/:savedReportId/csv-link', {
+        params: { workspaceId: w, savedReportId: id },
+        body,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.csvLink(w, id) }),
   });
 }
@@ -102,7 +120,10 @@ export function useCreateCsvLink(w: string, id: string) {
 export function useRevokeCsvLink(w: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<ReportCsvLinkStateView>('POST', `${base(w)}/${id}/csv-link/revoke`),
+    mutationFn: () =>
+      api('POST /workspaces/:workspaceId/saved-reports/:savedReportId/csv-link/revoke', {
+        params: { workspaceId: w, savedReportId: id },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: savedReportKeys.csvLink(w, id) }),
   });
 }
@@ -110,14 +131,11 @@ export function useRevokeCsvLink(w: string, id: string) {
 /** A public link's report: the secret goes in a header, so it never sits in a URL a log keeps. */
 /** A public link's report; `cursor` asks for a shared Detailed report's next page. */
 export const fetchSharedReport = (linkId: string, secret: string, cursor?: string) =>
-  api<SharedReportView>(
-    'GET',
-    `/shared-reports/${encodeURIComponent(linkId)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
-    undefined,
-    {
-      headers: { [SHARE_SECRET_HEADER]: secret },
-    },
-  );
+  api('GET /shared-reports/:linkId', {
+    params: { linkId },
+    query: cursor ? { cursor } : undefined,
+    headers: { [SHARE_SECRET_HEADER]: secret },
+  });
 
 /** Where a saved report opens: its page with its query string. */
 export const savedReportPath = (report: Pick<SavedReportView, 'kind' | 'query'>) =>
@@ -125,13 +143,15 @@ export const savedReportPath = (report: Pick<SavedReportView, 'kind' | 'query'>)
 
 // ---- e-mail schedules
 
-const scheduleUrl = (w: string, id: string) => `${base(w)}/${id}/schedule`;
 export const scheduleKey = (w: string, id: string) => ['saved-reports', w, id, 'schedule'] as const;
 
 export function useReportSchedule(w: string, id: string) {
   return useQuery({
     queryKey: scheduleKey(w, id),
-    queryFn: () => api<ReportScheduleEnvelope>('GET', scheduleUrl(w, id)),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/saved-reports/:savedReportId/schedule', {
+        params: { workspaceId: w, savedReportId: id },
+      }),
   });
 }
 
@@ -142,9 +162,12 @@ export function useScheduleAction(w: string, id: string) {
     mutationFn: (
       action: { kind: 'save'; body: ReportScheduleBody } | { kind: 'pause' | 'resume' | 'send' | 'delete' },
     ): Promise<unknown> => {
-      if (action.kind === 'save') return api<ReportScheduleView>('PUT', scheduleUrl(w, id), action.body);
-      if (action.kind === 'delete') return api<void>('DELETE', scheduleUrl(w, id));
-      return api<unknown>('POST', `${scheduleUrl(w, id)}/${action.kind}`);
+      const params = { workspaceId: w, savedReportId: id };
+      if (action.kind === 'save')
+        return api('PUT /workspaces/:workspaceId/saved-reports/:savedReportId/schedule', { params, body: action.body });
+      if (action.kind === 'delete')
+        return api('DELETE /workspaces/:workspaceId/saved-reports/:savedReportId/schedule', { params });
+      return api(`POST /workspaces/:workspaceId/saved-reports/:savedReportId/schedule/${action.kind}`, { params });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: scheduleKey(w, id) }),
   });

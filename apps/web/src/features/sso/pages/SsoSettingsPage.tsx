@@ -36,11 +36,10 @@ const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
  */
 export function SsoSettingsPage() {
   const { workspaceId, can, hasFeature } = useWorkspace();
-  const base = `/workspaces/${workspaceId}/sso`;
   const queryClient = useQueryClient();
   const settings = useQuery({
     queryKey: ['sso', workspaceId],
-    queryFn: () => api<WorkspaceSsoView>('GET', base),
+    queryFn: () => api('GET /workspaces/:workspaceId/sso', { params: { workspaceId } }),
     enabled: can('workspace:update'),
   });
   const refresh = (view: WorkspaceSsoView) => queryClient.setQueryData(['sso', workspaceId], view);
@@ -51,7 +50,7 @@ export function SsoSettingsPage() {
   if (settings.isError) return <ErrorPanel onRetry={() => settings.refetch()} />;
   return (
     <Stack gap="lg" p="lg" maw={760}>
-      <ProviderForm view={settings.data} base={base} onSaved={refresh} />
+      <ProviderForm view={settings.data} workspaceId={workspaceId} onSaved={refresh} />
       <Paper withBorder p="lg">
         <Stack gap="xs">
           <CopyField label="Workspace ID" value={workspaceId} copy="Copy" copied="Copied" />
@@ -60,18 +59,18 @@ export function SsoSettingsPage() {
           </Text>
         </Stack>
       </Paper>
-      <Domains view={settings.data} base={base} onChanged={refresh} />
+      <Domains view={settings.data} workspaceId={workspaceId} onChanged={refresh} />
     </Stack>
   );
 }
 
 function ProviderForm({
   view,
-  base,
+  workspaceId,
   onSaved,
 }: {
   view: WorkspaceSsoView;
-  base: string;
+  workspaceId: string;
   onSaved: (view: WorkspaceSsoView) => void;
 }) {
   const [protocol, setProtocol] = useState<Protocol>(view.protocol ?? 'oidc');
@@ -82,16 +81,16 @@ function ProviderForm({
   const [idpIssuer, setIdpIssuer] = useState(view.idpIssuer ?? '');
   const [idpCertificate, setIdpCertificate] = useState(view.idpCertificate ?? '');
   const [requireSso, setRequireSso] = useState(view.requireSso);
-  const [defaultRole, setDefaultRole] = useState<string>(view.defaultRole);
+  const [defaultRole, setDefaultRole] = useState<(typeof ROLES)[number]>(view.defaultRole);
   const save = useMutation({
     mutationFn: () =>
-      api<WorkspaceSsoView>(
-        'PUT',
-        base,
-        protocol === 'oidc'
-          ? { protocol, issuer, clientId, ...(clientSecret ? { clientSecret } : {}), requireSso, defaultRole }
-          : { protocol, entryPoint, idpIssuer, idpCertificate, requireSso, defaultRole },
-      ),
+      api('PUT /workspaces/:workspaceId/sso', {
+        params: { workspaceId },
+        body:
+          protocol === 'oidc'
+            ? { protocol, issuer, clientId, ...(clientSecret ? { clientSecret } : {}), requireSso, defaultRole }
+            : { protocol, entryPoint, idpIssuer, idpCertificate, requireSso, defaultRole },
+      }),
     onSuccess: (saved) => {
       onSaved(saved);
       setClientSecret('');
@@ -164,7 +163,7 @@ function ProviderForm({
           label="Role of people who join through SSO"
           data={ROLES.map((role) => ({ value: role, label: role[0]?.toUpperCase() + role.slice(1) }))}
           value={defaultRole}
-          onChange={(value) => value && setDefaultRole(value)}
+          onChange={(value) => setDefaultRole(ROLES.find((role) => role === value) ?? defaultRole)}
           allowDeselect={false}
         />
         <Switch
@@ -206,16 +205,16 @@ type SsoDomain = WorkspaceSsoView['domains'][number];
 
 function Domains({
   view,
-  base,
+  workspaceId,
   onChanged,
 }: {
   view: WorkspaceSsoView;
-  base: string;
+  workspaceId: string;
   onChanged: (view: WorkspaceSsoView) => void;
 }) {
   const [domain, setDomain] = useState('');
   const add = useMutation({
-    mutationFn: () => api<WorkspaceSsoView>('POST', `${base}/domains`, { domain }),
+    mutationFn: () => api('POST /workspaces/:workspaceId/sso/domains', { params: { workspaceId }, body: { domain } }),
     onSuccess: (saved) => {
       onChanged(saved);
       setDomain('');
@@ -235,7 +234,9 @@ function Domains({
         {view.domains.length === 0 ? (
           <Text size="sm">{domainTexts.none}</Text>
         ) : (
-          view.domains.map((d) => <DomainClaim key={d.domain} claim={d} base={base} onChanged={onChanged} />)
+          view.domains.map((d) => (
+            <DomainClaim key={d.domain} claim={d} workspaceId={workspaceId} onChanged={onChanged} />
+          ))
         )}
         <Group
           align="flex-start"
@@ -268,23 +269,23 @@ function Domains({
 /** One claimed domain: its state, the TXT record that proves it, Verify and Remove. */
 function DomainClaim({
   claim,
-  base,
+  workspaceId,
   onChanged,
 }: {
   claim: SsoDomain;
-  base: string;
+  workspaceId: string;
   onChanged: (view: WorkspaceSsoView) => void;
 }) {
   const clock = useClockFormat();
   const queryClient = useQueryClient();
-  const path = `${base}/domains/${encodeURIComponent(claim.domain)}`;
+  const params = { workspaceId, domain: claim.domain };
   const remove = useMutation({
-    mutationFn: () => api<void>('DELETE', path),
+    mutationFn: () => api('DELETE /workspaces/:workspaceId/sso/domains/:domain', { params }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sso'] }),
     onError: failed,
   });
   const verify = useMutation({
-    mutationFn: () => api<WorkspaceSsoView>('POST', `${path}/verify`),
+    mutationFn: () => api('POST /workspaces/:workspaceId/sso/domains/:domain/verify', { params }),
     onSuccess: (saved) => {
       onChanged(saved);
       done(domainTexts.nowVerified(claim.domain));

@@ -105,15 +105,15 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
       .fetchQuery({
         queryKey: ['time', workspaceId, 'copy', userId, from],
         queryFn: () =>
-          api<{ items: TimeEntryView[] }>(
-            'GET',
-            `/workspaces/${workspaceId}/time-entries?${new URLSearchParams({
+          api('GET /workspaces/:workspaceId/time-entries', {
+            params: { workspaceId },
+            query: new URLSearchParams({
               userId,
               limit: '1000',
               from: new Date(dayBounds(from, timeZone).startMs).toISOString(),
               to: new Date(dayBounds(firstDay, timeZone).startMs).toISOString(),
-            })}`,
-          ),
+            }),
+          }),
       })
       .catch((error) => {
         failed(error);
