@@ -198,6 +198,7 @@ export interface RouteSpec {
 
 export const apiRoutes = {
   'POST /auth/email/verify': { body: verifyEmailBody, answer: answer<{ message: string }>() },
+  // Signed in, or (2FA) the challenge of the second step; perhaps limited to enrolment.
   'POST /auth/login': {
     body: loginBody,
     answer: answer<{

@@ -6,13 +6,6 @@ export const useSignup = () =>
     api('POST /auth/signup', { body }),
   );
 
-/** A sign-in's answer: signed in, or (2FA) the challenge of the second step; perhaps limited to enrolment. */
-export interface LoginAnswer {
-  user?: unknown;
-  twoFactor?: { challenge: string; expiresAt: string };
-  twoFactorEnrolmentRequired?: boolean;
-}
-
 export const useLogin = () =>
   useSessionMutation((body: { email: string; password: string; remember: boolean }) =>
     api('POST /auth/login', { body }),

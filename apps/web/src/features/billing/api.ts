@@ -9,13 +9,6 @@ export const billingKeys = {
   invoices: (w: string) => ['billing', w, 'invoices'] as const,
 };
 
-/** The card as the sandbox gateway tokenised it (the number never reaches our API). */
-export interface CardToken {
-  id: string;
-  brand: string;
-  last4: string;
-}
-
 export interface CardDetails {
   number: string;
   expMonth: number;

@@ -4,12 +4,6 @@ import { api } from '../../api/client';
 import { sessionKeys } from '../../api/session';
 
 export type { CustomRoleView };
-export interface ScimTokenStatus {
-  active: boolean;
-  createdAt: string | null;
-  lastUsedAt: string | null;
-  baseUrl: string;
-}
 
 const _base = (ws: string) => `/workspaces/${ws}`;
 export const rolesKeys = {
