@@ -45,6 +45,12 @@ interface AnyRequest extends ApiOptions {
   body?: unknown;
 }
 
+/** `GET /me` as its method and its path. */
+const partsOf = (route: ApiRoute) => {
+  const space = route.indexOf(' ');
+  return { method: route.slice(0, space), path: route.slice(space + 1) };
+};
+
 /** The route's URL under /api/v1: its parameters filled in (encoded) and the query after them. */
 function urlOf(path: string, { params = {}, query }: AnyRequest): string {
   const filled = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
@@ -60,11 +66,6 @@ function urlOf(path: string, { params = {}, query }: AnyRequest): string {
 /** The URL of a route the browser opens itself (a link to a file, an EventSource). */
 export const apiUrl = <K extends ApiRoute>(route: K, request: ApiRequest<K>): string =>
   urlOf(partsOf(route).path, request as AnyRequest);
-
-const partsOf = (route: ApiRoute) => {
-  const space = route.indexOf(' ');
-  return { method: route.slice(0, space), path: route.slice(space + 1) };
-};
 
 /**
  * The one client of the API: a route of core's table (`'GET /workspaces/:workspaceId/projects'`),
@@ -93,8 +94,9 @@ export function upload<K extends ApiRoute>(
   file: Blob,
   type = 'text/csv',
 ): Promise<ApiAnswer<K>> {
-  return send<ApiAnswer<K>>(urlOf(partsOf(route).path, request as AnyRequest), {
-    method: partsOf(route).method,
+  const { method, path } = partsOf(route);
+  return send<ApiAnswer<K>>(urlOf(path, request as AnyRequest), {
+    method,
     headers: { 'content-type': type },
     body: file,
   });
