@@ -20,11 +20,27 @@ export type FocusDimension = 'user' | 'group' | Period | 'app' | 'focused';
 export type FocusSum = 'seconds' | 'focused_seconds' | 'spans';
 
 const PERIODS: ReadonlySet<string> = new Set(['day', 'week', 'month', 'year']);
-const summed = (expression: RawBuilder<unknown>) => ({ sql: sql`sum(${expression})`, additive: true });
+const summed = (label: string, expression: RawBuilder<unknown>) => ({
+  sql: sql`sum(${expression})`,
+  additive: true,
+  label,
+  kind: 'duration' as const,
+});
 
 export const focusSource: ReportSource<SourceScope, FocusDimension, FocusSum> = {
   name: 'focus',
+  title: 'Focus',
   dimensions: ['user', 'group', 'day', 'week', 'month', 'year', 'app', 'focused'],
+  dimensionLabels: {
+    user: 'User',
+    group: 'Group',
+    day: 'Day',
+    week: 'Week',
+    month: 'Month',
+    year: 'Year',
+    app: 'Application',
+    focused: 'Focused',
+  },
   dimension(d, f): LevelDimension {
     if (d === 'user') return personDimension;
     if (d === 'group') return groupDimension(f.workspaceId);
@@ -34,9 +50,9 @@ export const focusSource: ReportSource<SourceScope, FocusDimension, FocusSum> = 
     throw new Error(`no dimension ${d}`);
   },
   sums: {
-    seconds: summed(sql`f.seconds`),
-    focused_seconds: summed(sql`case when f.focused then f.seconds else 0 end`),
-    spans: { sql: sql`count(distinct f.id)`, additive: false },
+    seconds: summed('Time', sql`f.seconds`),
+    focused_seconds: summed('Focused time', sql`case when f.focused then f.seconds else 0 end`),
+    spans: { sql: sql`count(distinct f.id)`, additive: false, label: 'Spans', kind: 'count' },
   },
   facts: (f) => ({
     cte: sql`facts as (

@@ -228,6 +228,10 @@ const sourceGroup = sourceLeaf.extend({
 
 export const sourceSummaryView = z.object({
   source: z.string(),
+  /** The source's name for people ("Focus"), its dimensions' names, and its sums' names and kinds. */
+  title: z.string(),
+  dimensions: z.array(z.object({ name: z.string(), label: z.string() })),
+  sums: z.array(z.object({ name: z.string(), label: z.string(), kind: z.enum(['duration', 'money', 'count']) })),
   range: z.object({ from: z.string(), to: z.string(), timeZone: z.string(), weekStart: z.string() }),
   groupBy: z.array(z.string()),
   groups: z.array(sourceGroup),
@@ -574,7 +578,8 @@ export function estimateTotals(
 }
 // ---- exports
 
-export const EXPORT_KINDS = ['summary', 'detailed', 'matrix', 'estimates'] as const;
+/** `source`: the Summary of another source of facts than time, named by `source` (sourceReportQuery). */
+export const EXPORT_KINDS = ['summary', 'detailed', 'matrix', 'estimates', 'source'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -584,14 +589,21 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  * query string is the report's own definition, read by that report's schema (reportQuery,
  * detailedReportQuery or matrixReportQuery), so an export is the on-screen report's link plus these.
  */
-export const exportQuery = z.looseObject({
-  kind: z.enum(EXPORT_KINDS, { error: `The report to export is one of: ${EXPORT_KINDS.join(', ')}.` }),
-  format: z.enum(EXPORT_FORMATS, { error: `The format is one of: ${EXPORT_FORMATS.join(', ')}.` }),
-  /** A byte-order mark before a CSV, so spreadsheet programs read it as UTF-8. */
-  bom: flag.optional(),
-  /** The report's name on the file and the PDF's title ("People by days"). */
-  title: text({ max: 80, tooLong: 'The title is at most 80 characters.' }).optional(),
-});
+export const exportQuery = z
+  .looseObject({
+    kind: z.enum(EXPORT_KINDS, { error: `The report to export is one of: ${EXPORT_KINDS.join(', ')}.` }),
+    format: z.enum(EXPORT_FORMATS, { error: `The format is one of: ${EXPORT_FORMATS.join(', ')}.` }),
+    /** A byte-order mark before a CSV, so spreadsheet programs read it as UTF-8. */
+    bom: flag.optional(),
+    /** The report's name on the file and the PDF's title ("People by days"). */
+    title: text({ max: 80, tooLong: 'The title is at most 80 characters.' }).optional(),
+    /** Which source of facts a `source` export reads. */
+    source: sourceName.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.kind === 'source' && !value.source)
+      ctx.addIssue({ code: 'custom', path: ['source'], message: 'Name the source of facts to export.' });
+  });
 export type ExportQuery = z.output<typeof exportQuery>;
 
 // ---- names (English; the web's texts and the exports read them)

@@ -7,8 +7,10 @@ import {
   matrixReportQuery,
   type ReportQuery,
   reportQuery,
+  sourceReportQuery,
 } from '@sundial/core';
 import type { Actor } from '../../platform/actor.js';
+import { notFound } from '../../platform/errors.js';
 import { writeCsv } from './exports.csv.js';
 import { createDetailedExport } from './exports.detailed.js';
 import { writePdf } from './exports.pdf.js';
@@ -52,14 +54,16 @@ const slug = (text: string) =>
  * Detailed CSV) laid out by the writer of its format, with the range and filters in words above.
  */
 export function createExportFiles(deps: ExportsDeps) {
-  const { describe, summaryTable, matrixTable, estimatesTable } = createReportTables(deps.reports);
+  const { describe, summaryTable, sourceTable, matrixTable, estimatesTable } = createReportTables(deps.reports);
   const { detailedTable, copiedDetailedCsv } = createDetailedExport(deps);
 
   return {
     /** Checks an export's query string (kind, format, the report's own parameters) without reading anything; 422 when wrong. */
     validate(params: URLSearchParams): void {
       const query = queryOf(params);
-      const { kind } = parse(exportQuery, query);
+      const { kind, source } = parse(exportQuery, query);
+      if (kind === 'source' && !deps.reports.sources.has(source ?? ''))
+        throw notFound(`There is no report of ${source}.`);
       parse(
         kind === 'summary'
           ? reportQuery
@@ -67,7 +71,9 @@ export function createExportFiles(deps: ExportsDeps) {
             ? matrixReportQuery
             : kind === 'estimates'
               ? estimatesReportQuery
-              : detailedReportQuery,
+              : kind === 'source'
+                ? sourceReportQuery
+                : detailedReportQuery,
         query,
       );
     },
@@ -83,8 +89,9 @@ export function createExportFiles(deps: ExportsDeps) {
       const options = parse(exportQuery, query);
       const kind: ExportKind = options.kind;
       const currency = (await deps.rates.settings(actor)).currency;
-      const title =
-        options.title ?? { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' }[kind];
+      let title =
+        options.title ??
+        { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates', source: 'Summary' }[kind];
       if (kind === 'detailed' && options.format === 'csv' && deps.databaseCsv !== false) {
         const bom = options.bom ?? false;
         const copied = await copiedDetailedCsv(actor, query, currency, { withoutCosts, maxRows, bom, onRow });
@@ -97,8 +104,14 @@ export function createExportFiles(deps: ExportsDeps) {
           };
       }
       let built: Omit<Awaited<ReturnType<typeof summaryTable>>, 'chart'> & { chart?: ExportTable['chart'] };
-      let filters: Omit<ReportQuery, 'groupBy'>;
-      if (kind === 'summary') {
+      let filters: Pick<ReportQuery, 'preset'> & Partial<Omit<ReportQuery, 'groupBy' | 'preset'>>;
+      if (kind === 'source') {
+        const q = parse(sourceReportQuery, query);
+        filters = q;
+        const made = await sourceTable(actor, options.source ?? '', q, currency);
+        built = made;
+        title = options.title ?? made.title;
+      } else if (kind === 'summary') {
         const q = parse(reportQuery, query);
         filters = q;
         built = await summaryTable(actor, q, currency, options.format === 'pdf');

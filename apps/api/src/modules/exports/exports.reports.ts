@@ -16,6 +16,8 @@ import {
   type ReportMeasure,
   type ReportMeasures,
   type ReportQuery,
+  type SourceReportQuery,
+  type SourceSummaryView,
   shiftDay,
 } from '@sundial/core';
 import type { z } from 'zod';
@@ -80,6 +82,34 @@ function periodLabel(interval: 'day' | 'week' | 'month', key: string, f: Pick<Cl
   return formatMonthLabel(key);
 }
 
+/** The filters `describe` puts in words: a time report's, or a source's (range, people, groups). */
+type DescribedFilters = Pick<ReportQuery, 'preset'> & Partial<Omit<ReportQuery, 'groupBy' | 'preset'>>;
+
+type SourceSummaryGroup = SourceSummaryView['groups'][number] & { children?: SourceSummaryGroup[] };
+
+/**
+ * A Summary's groups as rows, depth first: each with the keys of the groups above it and its own
+ * (the levels below left empty), its figures, and a subtotal kind above its children.
+ */
+function groupRows<G extends { children?: G[] | undefined }>(
+  groups: readonly G[],
+  levels: number,
+  keyOf: (g: G) => Cell,
+  figures: (g: G) => Cell[],
+): ExportRow[] {
+  const rows: ExportRow[] = [];
+  const walk = (list: readonly G[], path: Cell[], depth: number) => {
+    for (const g of list) {
+      const keys = [...path, keyOf(g)];
+      const padded = [...keys, ...Array(Math.max(0, levels - keys.length)).fill(null)];
+      rows.push({ cells: [...padded, ...figures(g)], kind: g.children?.length ? 'group' : 'row', depth });
+      if (g.children?.length) walk(g.children, keys, depth + 1);
+    }
+  };
+  walk(groups, [], 0);
+  return rows;
+}
+
 async function* fromArray(rows: ExportRow[]): AsyncGenerator<ExportRow> {
   yield* rows;
 }
@@ -88,13 +118,11 @@ async function* fromArray(rows: ExportRow[]): AsyncGenerator<ExportRow> {
  * The reports an export reads whole (Summary, matrix, Estimates) as tables, each with its lines
  * of words, and the range and filters every export describes in words.
  */
-export function createReportTables(reports: Pick<ReportsService, 'filterNames' | 'summary' | 'matrix' | 'estimates'>) {
-  /** The range and filters in words, one line each. */
-  async function describe(
-    actor: Actor,
-    q: Omit<ReportQuery, 'groupBy'>,
-    range: { from: string; to: string; timeZone: string },
-  ) {
+export function createReportTables(
+  reports: Pick<ReportsService, 'filterNames' | 'summary' | 'matrix' | 'estimates' | 'sources'>,
+) {
+  /** The range and filters in words, one line each (a source's report has the range, people and groups only). */
+  async function describe(actor: Actor, q: DescribedFilters, range: { from: string; to: string; timeZone: string }) {
     const dateFormat = actor.user.date_format;
     const names = await reports.filterNames(actor, q);
     const lines = [
@@ -112,7 +140,7 @@ export function createReportTables(reports: Pick<ReportsService, 'filterNames' |
     if (q.tasks?.length) lines.push(`Tasks: ${named('tasks', q.tasks)}`);
     if (q.tags?.length || q.withoutTag)
       lines.push(
-        `Tags${q.tags?.length ? ` (${TAG_MODES[q.tagMode]})` : ''}: ${[named('tags', q.tags), q.withoutTag ? 'without tag' : ''].filter(Boolean).join(', ')}`,
+        `Tags${q.tags?.length ? ` (${TAG_MODES[q.tagMode ?? 'any']})` : ''}: ${[named('tags', q.tags), q.withoutTag ? 'without tag' : ''].filter(Boolean).join(', ')}`,
       );
     if (q.billable !== undefined) lines.push(`Billable: ${q.billable ? 'yes' : 'no'}`);
     if (q.invoiced !== undefined) lines.push(`Invoiced: ${q.invoiced ? 'yes' : 'no'}`);
@@ -155,21 +183,60 @@ export function createReportTables(reports: Pick<ReportsService, 'filterNames' |
       ...byMeasure.map((c) => c.column),
     ];
     const figures = (values: ReportMeasures): Cell[] => byMeasure.map((c) => values[c.measure] ?? null);
-    const rows: ExportRow[] = [];
-    const walk = (groups: readonly ReportGroup[], path: Cell[], depth: number) => {
-      for (const g of groups) {
-        const keys = [...path, keyCell(g.dimension, g.key)];
-        const padded = [...keys, ...Array(Math.max(0, dims.length - keys.length)).fill(null)];
-        rows.push({ cells: [...padded, ...figures(g.measures)], kind: g.children?.length ? 'group' : 'row', depth });
-        if (g.children?.length) walk(g.children, keys, depth + 1);
-      }
-    };
-    walk(view.groups, [], 0);
+    const rows = groupRows(
+      view.groups,
+      dims.length,
+      (g: ReportGroup) => keyCell(g.dimension, g.key),
+      (g) => figures(g.measures),
+    );
     const first: Cell[] = ['Total', ...Array(Math.max(0, dims.length - 1)).fill(null)];
     rows.push({ cells: [...first, ...figures(view.totals)], kind: 'total', depth: 0 });
     const chart = withChart ? await barsOf(actor, q, view.range) : undefined;
     const grouped = dims.length ? [`Grouped by ${dims.map((d) => DIMENSIONS[d].toLowerCase()).join(', then ')}`] : [];
     return { range: view.range, columns, rows: fromArray(rows), count: rows.length, extra: grouped, chart };
+  }
+
+  /**
+   * A source's Summary (reports.sources.ts) as a table: its groups nested as the time Summary's,
+   * each dimension a column, each sum as its kind reads (durations also in decimal hours).
+   */
+  async function sourceTable(actor: Actor, source: string, q: SourceReportQuery, currency: string) {
+    const view = await reports.sources.summary(actor, source, q);
+    const dims = view.dimensions;
+    const byDay = (name: string) => name === 'day' || name === 'week';
+    const sumColumns = view.sums.flatMap(({ name, label, kind }): { column: ExportColumn; sum: string }[] => {
+      if (kind === 'money')
+        return [{ sum: name, column: { header: `${label} (${currency})`, type: 'money', width: 14 } }];
+      if (kind === 'count') return [{ sum: name, column: { header: label, type: 'count', width: 10 } }];
+      return [
+        { sum: name, column: { header: label, type: 'duration', width: 12 } },
+        { sum: name, column: { header: `${label} (hours)`, type: 'hours', width: 10, pdf: false } },
+      ];
+    });
+    const columns: ExportColumn[] = [
+      ...(dims.length
+        ? dims.map(
+            (d, level): ExportColumn => ({
+              header: d.label,
+              type: byDay(d.name) ? 'date' : 'text',
+              width: byDay(d.name) ? 12 : 24,
+              level,
+            }),
+          )
+        : [{ header: '', type: 'text' as const, width: 12 }]),
+      ...sumColumns.map((c) => c.column),
+    ];
+    const figures = (sums: Record<string, number>): Cell[] => sumColumns.map((c) => sums[c.sum] ?? null);
+    const rows = groupRows(
+      view.groups,
+      dims.length,
+      (g: SourceSummaryGroup) => (byDay(g.dimension) ? g.key : (g.label ?? g.key)),
+      (g) => figures(g.sums),
+    );
+    const first: Cell[] = ['Total', ...Array(Math.max(0, dims.length - 1)).fill(null)];
+    rows.push({ cells: [...first, ...figures(view.totals)], kind: 'total', depth: 0 });
+    const grouped = dims.length ? [`Grouped by ${dims.map((d) => d.label.toLowerCase()).join(', then ')}`] : [];
+    return { range: view.range, columns, rows: fromArray(rows), count: rows.length, extra: grouped, title: view.title };
   }
 
   async function matrixTable(actor: Actor, q: MatrixReportQuery, currency: string) {
@@ -291,5 +358,5 @@ export function createReportTables(reports: Pick<ReportsService, 'filterNames' |
     };
   }
 
-  return { describe, summaryTable, matrixTable, estimatesTable };
+  return { describe, summaryTable, sourceTable, matrixTable, estimatesTable };
 }

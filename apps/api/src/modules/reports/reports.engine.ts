@@ -260,6 +260,10 @@ export function peopleFilters(f: SourceScope): RawBuilder<unknown>[] {
 export interface SourceSum {
   sql: RawBuilder<unknown>;
   additive: boolean;
+  /** Its name in a report's columns and exports ("Focused time"). */
+  label: string;
+  /** How it reads: seconds, integer cents, or a count. */
+  kind: 'duration' | 'money' | 'count';
 }
 
 /**
@@ -274,7 +278,11 @@ export interface ReportSource<
   S extends string = string,
 > {
   name: string;
+  /** The report's name on screen and in exports ("Focus"). */
+  title: string;
   dimensions: readonly D[];
+  /** Each dimension's name in columns and exports ("Application"). */
+  dimensionLabels: Readonly<Record<D, string>>;
   dimension(d: D, f: F): LevelDimension;
   sums: Readonly<Record<S, SourceSum>>;
   /**

@@ -1,4 +1,4 @@
-import { type MarkInvoicedBody, parseReportParams, type ReportQuery } from '@sundial/core';
+import { type MarkInvoicedBody, parseReportParams } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { Actor } from '../../platform/actor.js';
@@ -18,8 +18,6 @@ export type { DetailedCellColumn };
 
 /** The most entries one "mark as invoiced" by filter changes. */
 export const MAX_INVOICED_BY_FILTER = 10_000;
-
-type Filters = Omit<ReportQuery, 'groupBy'>;
 
 /**
  * Reports: one engine (reports.engine.ts, over the time entries of reports.time-source.ts) for
@@ -78,7 +76,10 @@ export function createReportsService(
     },
 
     /** The names of the people, projects, tags... a report's filters name (only this workspace's). */
-    async filterNames(actor: Actor, q: Filters): Promise<Map<string, string>> {
+    async filterNames(
+      actor: Actor,
+      q: Partial<Record<'users' | 'groups' | 'clients' | 'projects' | 'tasks' | 'tags', readonly string[]>>,
+    ): Promise<Map<string, string>> {
       const rows = await repo.filterNames(db, actor.membership.workspace.id, q);
       return new Map(rows.map((r) => [`${r.kind}:${r.id}`, r.name]));
     },

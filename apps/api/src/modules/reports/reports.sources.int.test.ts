@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import type { SourceSummaryView } from '@sundial/core';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
 import { up as createFocusSpans } from '../../../test/sources/focus.migration.js';
@@ -75,6 +78,9 @@ describe('a source of facts besides time', () => {
       Editor: { seconds: 5 * HOUR, focused_seconds: 5 * HOUR, spans: 2 },
       Mail: { seconds: HOUR, focused_seconds: 0, spans: 1 },
     });
+    // Each level in order of its names (as on screen), whatever order the database gave.
+    expect(mine?.children?.map((g) => g.key)).toEqual(['Editor', 'Mail']);
+    expect(theirs?.children?.map((g) => g.key)).toEqual(['Browser', 'Editor']);
     expect(flat(theirs?.children ?? [])).toEqual({
       Editor: { seconds: 4 * HOUR, focused_seconds: 4 * HOUR, spans: 1 },
       Browser: { seconds: HOUR, focused_seconds: 0, spans: 1 },
@@ -134,5 +140,79 @@ describe('a source of facts besides time', () => {
     });
     expect((await refusal('/reports/sources/focus/summary?groupBy=user,app,day,week')).status).toBe(422);
     expect((await call(undefined, 'GET', '/reports/sources/focus/summary')).statusCode).toBe(401);
+  });
+});
+
+describe('exports of a source of facts', () => {
+  const query = 'kind=source&source=focus&preset=custom&from=2026-03-02&to=2026-03-05&timeZone=UTC&groupBy=user,app';
+  const download = async (url: string) => {
+    const response = await call(owner, 'GET', url);
+    expect(response.statusCode, response.body).toBe(200);
+    return response;
+  };
+  const names = async () => {
+    const rows = await ctx.t.db.selectFrom('users').select(['id', 'name']).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  };
+
+  it('writes its Summary as CSV with its own columns, one row a group, and the totals', async () => {
+    const response = await download(`/reports/export?${query}&format=csv`);
+    expect(response.headers['content-disposition']).toContain('focus-2026-03-02-2026-03-05.csv');
+    const rows: string[][] = parse(response.rawPayload, { bom: true });
+    const name = await names();
+    const me = name.get(owner.userId);
+    const them = name.get(member.userId);
+    expect(rows[0]).toEqual([
+      'User',
+      'Application',
+      'Time',
+      'Time (hours)',
+      'Focused time',
+      'Focused time (hours)',
+      'Spans',
+    ]);
+    // The CSV keeps the leaves and the total (sums stay sums); the people's subtotals are left out.
+    expect(rows.slice(1).sort()).toEqual(
+      [
+        [me, 'Editor', '5:00:00', '5.00', '5:00:00', '5.00', '2'],
+        [me, 'Mail', '1:00:00', '1.00', '0:00:00', '0.00', '1'],
+        [them, 'Editor', '4:00:00', '4.00', '4:00:00', '4.00', '1'],
+        [them, 'Browser', '1:00:00', '1.00', '0:00:00', '0.00', '1'],
+        ['Total', '', '11:00:00', '11.00', '9:00:00', '9.00', '5'],
+      ].sort(),
+    );
+  });
+
+  it('writes it as XLSX with typed cells, as PDF, and as a background job with the same figures', async () => {
+    const xlsx = await download(`/reports/export?${query}&format=xlsx`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as never);
+    const sheet = book.worksheets[0];
+    const last = sheet?.getRow(sheet.rowCount);
+    expect(last?.getCell(1).value).toBe('Total');
+    // A duration is stored as days, shown [h]:mm:ss (exceljs reads it back as a date from 1899-12-30): 11 hours.
+    const value = last?.getCell(3).value;
+    expect(value).toBeInstanceOf(Date);
+    expect(((value as Date).getTime() - Date.UTC(1899, 11, 30)) / 1000).toBe(11 * HOUR);
+    expect(last?.getCell(7).value).toBe(5);
+
+    const pdf = await download(`/reports/export?${query}&format=pdf`);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // EXPORT_DUMP=<folder> keeps the PDF there, to look at (pdftoppm).
+    if (process.env.EXPORT_DUMP) writeFileSync(`${process.env.EXPORT_DUMP}/focus.pdf`, pdf.rawPayload);
+
+    const job = await ok(owner, 'POST', '/reports/export-jobs', { query, format: 'csv' });
+    await ctx.t.app.services.jobs.drain();
+    const file = await download(`/reports/export-jobs/${job.id}/file`);
+    const rows: string[][] = parse(file.rawPayload, { bom: true });
+    expect(rows.at(-1)).toEqual(['Total', '', '11:00:00', '11.00', '9:00:00', '9.00', '5']);
+  });
+
+  it('refuses a source that is not there, and a source export without a source', async () => {
+    const unknown = await call(owner, 'GET', '/reports/export?kind=source&source=weather&format=csv');
+    expect([unknown.statusCode, unknown.json().error.message]).toEqual([404, 'There is no report of weather.']);
+    const unnamed = await call(owner, 'GET', '/reports/export?kind=source&format=csv');
+    expect(unnamed.statusCode).toBe(422);
+    expect(unnamed.body).toContain('Name the source of facts to export.');
   });
 });

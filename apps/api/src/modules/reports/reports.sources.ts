@@ -114,11 +114,16 @@ export function nestLevels<R extends GroupedRow, G extends { children?: G[] }>(
   return roots;
 }
 
+const collate = new Intl.Collator().compare;
+
 export type SourceGroup = SourceSummaryView['groups'][number] & { children?: SourceGroup[] };
 
 export function createSourceReports(db: Db, sources: readonly RegisteredSource[]) {
   const byName = new Map(sources.map((s) => [s.source.name, s]));
   return {
+    /** Whether a source of this name is registered. */
+    has: (name: string) => byName.has(name),
+
     /** Summary of a source: groups nested up to three levels, each with its subtotal, and the totals. */
     async summary(actor: Actor, name: string, q: SourceReportQuery, now = new Date()): Promise<SourceSummaryView> {
       const registered = byName.get(name);
@@ -155,9 +160,30 @@ export function createSourceReports(db: Db, sources: readonly RegisteredSource[]
           sums: sumsOf(row),
         };
       });
+      // Periods in calendar order, the rest by name as on screen; none (null) last.
+      const dated = dims.map((d) => source.dimension(d, f).dated === true);
+      const sortTree = (list: SourceGroup[], depth: number) => {
+        const by = (g: SourceGroup) => (dated[depth] ? g.key : (g.label ?? g.key));
+        list.sort((a, b) => {
+          const x = by(a);
+          const y = by(b);
+          return x === null
+            ? y === null
+              ? 0
+              : 1
+            : y === null
+              ? -1
+              : collate(x, y) || collate(a.key ?? '', b.key ?? '');
+        });
+        for (const g of list) if (g.children) sortTree(g.children, depth + 1);
+      };
+      sortTree(groups, 0);
       const total = rows.find((r) => r.level === 0);
       return {
         source: name,
+        title: source.title,
+        dimensions: dims.map((d) => ({ name: d, label: source.dimensionLabels[d] ?? d })),
+        sums: sums.map((s) => ({ name: s, label: source.sums[s]?.label ?? s, kind: source.sums[s]?.kind ?? 'count' })),
         range: { from: f.fromDay, to: f.toDay, timeZone: f.timeZone, weekStart: f.weekStart },
         groupBy: dims,
         groups,

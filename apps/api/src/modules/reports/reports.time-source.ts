@@ -1,4 +1,10 @@
-import { REPORT_DIMENSIONS, type ReportDimension, type Rounding, type TagMode } from '@sundial/core';
+import {
+  REPORT_DIMENSION_LABELS,
+  REPORT_DIMENSIONS,
+  type ReportDimension,
+  type Rounding,
+  type TagMode,
+} from '@sundial/core';
 import { type RawBuilder, sql } from 'kysely';
 import { finishedFrom } from '../../db/overlap.js';
 import { type CoverPiece, coverOf, monthsServe } from './reports.cover.js';
@@ -525,21 +531,32 @@ const ALL_SUMS: readonly LevelSum[] = [
   'invoiced_seconds',
   'invoiced_cents',
 ];
-const summed = (expression: RawBuilder<unknown>) => ({ sql: sql`sum(${expression})`, additive: true });
+const summed = (label: string, kind: 'duration' | 'money', expression: RawBuilder<unknown>) => ({
+  sql: sql`sum(${expression})`,
+  additive: true,
+  label,
+  kind,
+});
 
 /** The first source of facts: the time entries, read from the entries or from their rollups. */
 export const timeSource: ReportSource<EngineFilter, ReportDimension, TimeSum> = {
   name: 'time',
+  title: 'Time',
   dimensions: [...REPORT_DIMENSIONS],
+  dimensionLabels: REPORT_DIMENSION_LABELS,
   dimension: timeDimension,
   sums: {
-    tracked: summed(sql`f.seconds`),
-    billable_seconds: summed(sql`case when f.billable then f.seconds else 0 end`),
-    billable_cents: summed(sql`f.billable_cents`),
-    cost_cents: summed(sql`f.cost_cents`),
-    invoiced_seconds: summed(sql`case when f.billable and f.invoiced then f.seconds else 0 end`),
-    invoiced_cents: summed(sql`case when f.invoiced then f.billable_cents else 0 end`),
-    entries: { sql: sql`count(distinct f.entry_id)`, additive: false },
+    tracked: summed('Tracked', 'duration', sql`f.seconds`),
+    billable_seconds: summed('Billable time', 'duration', sql`case when f.billable then f.seconds else 0 end`),
+    billable_cents: summed('Billable amount', 'money', sql`f.billable_cents`),
+    cost_cents: summed('Cost', 'money', sql`f.cost_cents`),
+    invoiced_seconds: summed(
+      'Invoiced time',
+      'duration',
+      sql`case when f.billable and f.invoiced then f.seconds else 0 end`,
+    ),
+    invoiced_cents: summed('Invoiced amount', 'money', sql`case when f.invoiced then f.billable_cents else 0 end`),
+    entries: { sql: sql`count(distinct f.entry_id)`, additive: false, label: 'Entries', kind: 'count' },
   },
   facts(f, need) {
     const source = factsSource(f, need.dimensions, need.sums.has('entries'));
