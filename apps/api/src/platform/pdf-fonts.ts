@@ -150,23 +150,3 @@ export function writeText(
   });
   return doc;
 }
-
-/**
- * An invoice's lines laid out right to left: each figure column (after the first, the description)
- * as wide as its widest cell (bold, to be safe) and at least `least[k]`, 10 points apart, so a
- * six-figure amount prints whole; the description takes the rest, less a 10-point gap.
- */
-export function figureColumns(
-  doc: PDFKit.PDFDocument,
-  rows: { cells: string[] }[],
-  box: { left: number; right: number; least: number[] },
-): { description: number; figures: { x: number; width: number }[] } {
-  const figures: { x: number; width: number }[] = [];
-  let right = box.right;
-  for (let k = box.least.length - 1; k >= 0; k--) {
-    const width = Math.max(box.least[k] ?? 0, ...rows.map((r) => widthOf(doc, r.cells[k + 1] ?? '', true)));
-    figures.unshift({ x: right - width, width });
-    right -= width + 10;
-  }
-  return { description: right - box.left, figures };
-}

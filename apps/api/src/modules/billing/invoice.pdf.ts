@@ -1,16 +1,12 @@
 import { type ClockFormat, findCountryName, formatDate, formatMoney, formatVatRate, PLANS } from '@sundial/core';
-import { figureColumns, heightOf, openPdf, writeText } from '../../platform/pdf-fonts.js';
+import { bytesOf, drawFigureTable, INK, MUTED, openPdf, writeText } from '../../platform/pdf.js';
 import type { InvoiceLineRow, InvoiceRow } from './billing.repository.js';
 
 const MARGIN = 56;
-const INK = '#1f2933';
-const MUTED = '#6b7280';
-const RULE = '#d1d5db';
 
 /**
- * An invoice or credit note as an A4 PDF (pdfkit, loaded on first use, in the fonts of platform/pdf-fonts.ts, so
- * every name prints as written): the
- * seller and buyer blocks with their VAT ids, the number, dates and period, the lines, net, VAT
+ * An invoice or credit note as an A4 PDF (pdfkit, loaded on first use, in the fonts and table of platform/pdf.ts,
+ * so every name prints as written): the seller and buyer blocks with their VAT ids, the number, dates and period, the lines, net, VAT
  * (or the reverse-charge or no-VAT note) and gross, and the status.
  */
 export async function writeInvoicePdf(
@@ -22,12 +18,7 @@ export async function writeInvoicePdf(
 ): Promise<Buffer> {
   const day = (when: string | Date) => formatDate(when, dates);
   const doc = await openPdf({ margin: MARGIN, info: { Title: invoice.number } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = bytesOf(doc);
   const money = (cents: number) => formatMoney(Number(cents), invoice.currency);
   const width = doc.page.width - 2 * MARGIN;
   const isCredit = invoice.kind === 'credit_note';
@@ -75,45 +66,24 @@ export async function writeInvoicePdf(
   y = doc.y + 12;
 
   const taxLabel = invoice.tax_kind === 'standard' ? `VAT ${formatVatRate(invoice.tax_rate_basis_points)}%` : 'VAT';
-  const table: { cells: [string, string, string, string]; bold?: boolean }[] = [
-    { cells: ['Description', 'Qty', 'Unit price', 'Amount'], bold: true },
-    ...lines.map((line) => ({
-      cells: [line.description, String(line.quantity), money(line.unit_cents), money(line.amount_cents)] as [
-        string,
-        string,
-        string,
-        string,
+  const row = (cells: string[], bold = false) => ({ cells, bold });
+  y = drawFigureTable(doc, {
+    left: MARGIN,
+    right: MARGIN + width,
+    y,
+    least: [50, 75, 85],
+    header: row(['Description', 'Qty', 'Unit price', 'Amount'], true),
+    groups: [
+      lines.map((line) =>
+        row([line.description, String(line.quantity), money(line.unit_cents), money(line.amount_cents)]),
+      ),
+      [
+        row(['Net', '', '', money(invoice.net_cents)]),
+        row([taxLabel, '', '', money(invoice.vat_cents)]),
+        row([isCredit ? 'Total credited' : 'Total', '', '', money(invoice.gross_cents)], true),
       ],
-    })),
-    { cells: ['Net', '', '', money(invoice.net_cents)] },
-    { cells: [taxLabel, '', '', money(invoice.vat_cents)] },
-    { cells: [isCredit ? 'Total credited' : 'Total', '', '', money(invoice.gross_cents)], bold: true },
-  ];
-  const cols = figureColumns(doc.fontSize(9), table, { left: MARGIN, right: MARGIN + width, least: [50, 75, 85] });
-  const row = ({ cells, bold = false }: (typeof table)[number]) => {
-    doc.fontSize(9).fillColor(INK);
-    const height = heightOf(doc, cells[0], { width: cols.description, bold });
-    writeText(doc, cells[0], MARGIN, y, { width: cols.description, bold });
-    cols.figures.forEach((column, k) => {
-      writeText(doc, cells[k + 1] ?? '', column.x, y, { width: column.width, align: 'right', lineBreak: false, bold });
-    });
-    y += Math.max(height, 12) + 6;
-  };
-  const rule = () => {
-    doc
-      .moveTo(MARGIN, y - 3)
-      .lineTo(MARGIN + width, y - 3)
-      .strokeColor(RULE)
-      .lineWidth(0.5)
-      .stroke();
-  };
-  const [header, ...body] = table;
-  if (header) row(header);
-  rule();
-  body.slice(0, lines.length).forEach(row);
-  rule();
-  y += 4;
-  body.slice(lines.length).forEach(row);
+    ],
+  });
   y += 10;
   writeText(doc.fontSize(9).fillColor(MUTED), invoice.tax_note, MARGIN, y, { width });
   if (invoice.reason) writeText(doc, `Reason: ${invoice.reason}`, MARGIN, undefined, { width });

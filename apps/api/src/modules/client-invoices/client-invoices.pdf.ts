@@ -6,13 +6,19 @@ import {
   formatHundredths,
   formatMoney,
 } from '@sundial/core';
-import { figureColumns, heightOf, openPdf, writeText } from '../../platform/pdf-fonts.js';
+import {
+  bytesOf,
+  drawFigureTable,
+  drawLogo,
+  type FigureRow,
+  INK,
+  MUTED,
+  openPdf,
+  writeText,
+} from '../../platform/pdf.js';
 
 const MARGIN = 56;
 const LOGO = 40;
-const INK = '#1f2933';
-const MUTED = '#6b7280';
-const RULE = '#d1d5db';
 
 export interface InvoicePdfParty {
   /** The workspace: its name, logo (PNG or JPEG bytes), address and payment details. */
@@ -24,7 +30,7 @@ export interface InvoicePdfParty {
 
 /**
  * A client invoice as an A4 PDF (pdfkit, loaded on first use, in the fonts of
- * platform/pdf-fonts.ts, so every name prints as written): the workspace's
+ * platform/pdf.ts, so every name prints as written): the workspace's
  * logo and name, the number (or DRAFT), days, the seller's and the client's addresses, the lines
  * with hours and rate, subtotal, discount, taxes, total, notes and payment details. Dates are in
  * `dates`, the format of the person who makes the file (their profile).
@@ -38,27 +44,12 @@ export async function writeClientInvoicePdf(
   const day = (when: string) => formatDate(when, dates);
   const title = invoice.number ? `Invoice ${invoice.number}` : 'Draft invoice';
   const doc = await openPdf({ margin: MARGIN, info: { Title: title } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = bytesOf(doc);
   const money = (cents: number) => formatMoney(cents, invoice.currency);
   const width = doc.page.width - 2 * MARGIN;
 
-  let nameX = MARGIN;
-  if (seller.logo) {
-    try {
-      doc.image(seller.logo, MARGIN, MARGIN, { fit: [LOGO * 3, LOGO], valign: 'center' });
-      const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(
-        seller.logo,
-      );
-      nameX = MARGIN + Math.min(LOGO * 3, (image.width * LOGO) / image.height) + 10;
-    } catch {
-      // A logo pdfkit cannot read (the upload checks it) leaves the name alone.
-    }
-  }
+  const logoWidth = seller.logo ? drawLogo(doc, seller.logo, { x: MARGIN, y: MARGIN, height: LOGO }) : 0;
+  const nameX = logoWidth ? MARGIN + logoWidth + 10 : MARGIN;
   writeText(doc.fontSize(14).fillColor(INK), seller.name, nameX, MARGIN + 10, { width: width / 2, bold: true });
   writeText(doc.fontSize(20), invoice.number ? 'Invoice' : 'Draft invoice', MARGIN + width / 2, MARGIN, {
     width: width / 2,
@@ -92,11 +83,13 @@ export async function writeClientInvoicePdf(
 
   let y = Math.max(fromEnd, toEnd) + 24;
   const { money: m } = invoice;
-  type Row = { cells: [string, string, string, string]; bold?: boolean };
   const discount = invoice.discount?.kind === 'percent' ? ` (${formatBasisPoints(invoice.discount.basisPoints)})` : '';
-  const total = (label: string, cents: number, bold = false): Row => ({ cells: [label, '', '', money(cents)], bold });
-  const header: Row = { cells: ['Description', 'Hours', 'Rate', 'Amount'], bold: true };
-  const body: Row[] = invoice.lines.map((line) => ({
+  const total = (label: string, cents: number, bold = false): FigureRow => ({
+    cells: [label, '', '', money(cents)],
+    bold,
+  });
+  const header: FigureRow = { cells: ['Description', 'Hours', 'Rate', 'Amount'], bold: true };
+  const body: FigureRow[] = invoice.lines.map((line) => ({
     cells: [
       line.description,
       line.hundredths === null ? '' : formatHundredths(line.hundredths),
@@ -104,44 +97,20 @@ export async function writeClientInvoicePdf(
       money(line.amountCents),
     ],
   }));
-  const totals: Row[] = [
+  const totals: FigureRow[] = [
     total('Subtotal', m.subtotalCents),
     ...(m.discountCents > 0 ? [total(`Discount${discount}`, -m.discountCents)] : []),
     ...m.taxes.map((tax) => total(`${tax.name} ${formatBasisPoints(tax.basisPoints)}`, tax.amountCents)),
     total('Total', m.totalCents, true),
   ];
-  const cols = figureColumns(doc.fontSize(9), [header, ...body, ...totals], {
+  y = drawFigureTable(doc, {
     left: MARGIN,
     right: MARGIN + width,
+    y,
     least: [50, 75, 85],
+    header,
+    groups: [body, totals],
   });
-  const row = ({ cells, bold = false }: Row) => {
-    doc.fontSize(9).fillColor(INK);
-    const height = heightOf(doc, cells[0], { width: cols.description, bold });
-    if (y + height > doc.page.height - MARGIN) {
-      doc.addPage();
-      y = MARGIN;
-    }
-    writeText(doc, cells[0], MARGIN, y, { width: cols.description, bold });
-    cols.figures.forEach((column, k) => {
-      writeText(doc, cells[k + 1] ?? '', column.x, y, { width: column.width, align: 'right', lineBreak: false, bold });
-    });
-    y += Math.max(height, 12) + 6;
-  };
-  const rule = () => {
-    doc
-      .moveTo(MARGIN, y - 3)
-      .lineTo(MARGIN + width, y - 3)
-      .strokeColor(RULE)
-      .lineWidth(0.5)
-      .stroke();
-  };
-  row(header);
-  rule();
-  body.forEach(row);
-  rule();
-  y += 4;
-  totals.forEach(row);
   y += 12;
   doc.fontSize(9).fillColor(INK);
   doc.y = y;
