@@ -1,16 +1,24 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { formatCalendarDay, formatMoney } from '@sundial/core';
-import { heightOf, openPdf, widthOf, writeText } from '../../platform/pdf-fonts.js';
+import {
+  drawLogo,
+  FOOT_ROOM,
+  heightOf,
+  INK,
+  MUTED,
+  numberPages,
+  openPdf,
+  widthOf,
+  writeText,
+} from '../../platform/pdf.js';
 import { decimalHours, formatClock, formatDateTime, hms, isDayValue } from './exports.format.js';
 import type { Cell, ExportColumn, ExportTable } from './exports.table.js';
 
 const MARGIN = 36;
 const SIZE = 8;
-const FOOTER = 22;
 /** Points per character of a column's rough width, at the table's font size. */
 const CHAR = 4.3;
-const INK = '#1f2933';
-const MUTED = '#6b7280';
+/** Lighter than the invoices' rule: a line under every row of a long table. */
 const RULE = '#e5e7eb';
 const LOGO = 28;
 const BAR = '#4a6fa5';
@@ -141,7 +149,7 @@ interface PdfRow {
 }
 
 /**
- * The table as a PDF (pdfkit, Noto Sans with CJK fallbacks: platform/pdf-fonts.ts): the workspace,
+ * The table as a PDF (pdfkit, Noto Sans with CJK fallbacks: platform/pdf.ts): the workspace,
  * the report's title and its filters in words, then the table with its header repeated on every
  * page, a Summary's subtotals and the totals in bold, and "Page n of m" with the workspace and
  * title at the foot of each page. Every figure is printed whole: its column is as wide as its widest
@@ -259,7 +267,7 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
       rowMin + 3,
       ...shown.map(({ c }, k) => heightOf(doc, headerOf(c), { width: (widths[k] ?? 0) - pad, bold: true }) + 6),
     );
-    const bottom = () => doc.page.height - MARGIN - FOOTER;
+    const bottom = () => doc.page.height - MARGIN - FOOT_ROOM;
 
     const drawHeader = (y: number) => {
       doc.rect(MARGIN, y, width, headerHeight).fill('#f3f4f6');
@@ -276,21 +284,9 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
     };
 
     // Page one: who (the workspace's logo beside its name), what, which filters, the chart.
-    let nameX = MARGIN;
-    let titleY = MARGIN + 14;
-    if (table.logo) {
-      try {
-        doc.image(table.logo, MARGIN, MARGIN, { fit: [LOGO * 3, LOGO], valign: 'center' });
-        // pdfkit's types leave openImage out; it reads the image's size.
-        const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(
-          table.logo,
-        );
-        nameX = MARGIN + Math.min(LOGO * 3, (image.width * LOGO) / image.height) + 8;
-        titleY = MARGIN + LOGO + 6;
-      } catch {
-        // A logo pdfkit cannot read (the upload checks it) leaves the name alone.
-      }
-    }
+    const logoWidth = table.logo ? drawLogo(doc, table.logo, { x: MARGIN, y: MARGIN, height: LOGO }) : 0;
+    const nameX = logoWidth ? MARGIN + logoWidth + 8 : MARGIN;
+    const titleY = logoWidth ? MARGIN + LOGO + 6 : MARGIN + 14;
     writeText(
       doc.fontSize(10).fillColor(MUTED),
       table.workspace,
@@ -363,19 +359,7 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
     }
 
     // The foot of every page, once their number is known.
-    const { start, count } = doc.bufferedPageRange();
-    for (let p = start; p < start + count; p++) {
-      doc.switchToPage(p);
-      const footY = doc.page.height - MARGIN - 12;
-      doc.page.margins.bottom = 0;
-      doc.fontSize(8).fillColor(MUTED);
-      writeText(doc, `${table.workspace} · ${table.title}`, MARGIN, footY, { width: width / 2, lineBreak: false });
-      writeText(doc, `Page ${p - start + 1} of ${count}`, MARGIN + width / 2, footY, {
-        width: width / 2,
-        align: 'right',
-        lineBreak: false,
-      });
-    }
+    numberPages(doc, { margin: MARGIN, caption: `${table.workspace} · ${table.title}` });
     doc.end();
   })().catch((error) => out.destroy(error));
   return out;
