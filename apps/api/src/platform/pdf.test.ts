@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NAMES, pdfText } from '../../test/pdf-text.js';
-import { bytesOf, drawFigureTable, type FigureRow, FOOT_ROOM, numberPages, openPdf } from './pdf.js';
+import { bytesOf, drawFigureTable, drawGrid, type FigureRow, FOOT_ROOM, numberPages, openPdf } from './pdf.js';
 
 const MARGIN = 56;
 const pagesOf = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type \/Page\b(?!s)/g)?.length ?? 0;
@@ -41,5 +41,42 @@ describe('the PDF table', () => {
     const joined = pdfText(pdf).split('\n').join('');
     for (const name of NAMES) expect(joined).toContain(name);
     expect(joined).not.toMatch(/[?…]/);
+  });
+
+  it('a grid repeats its header band on every page and wraps a long name inside its column', async () => {
+    const doc = await openPdf({ autoFirstPage: false, margin: MARGIN, bufferPages: true });
+    const done = bytesOf(doc);
+    const addPage = () => doc.addPage({ margin: MARGIN });
+    addPage();
+    const long = `${NAMES.join(' ')} ${NAMES.join(' ')}`;
+    const rows = Array.from({ length: 120 }, (_, k) => ({
+      texts: [k === 3 ? long : `Person ${k + 1}`, `${k + 1}:00:00`],
+      bold: false,
+      total: false,
+    }));
+    drawGrid(doc, {
+      columns: [
+        { x: MARGIN, width: 300, header: 'Member', align: 'left', wraps: true },
+        { x: MARGIN + 300, width: 80, header: 'Duration', align: 'right', wraps: false },
+      ],
+      rows: [...rows, { texts: ['Total', '7260:00:00'], bold: true, total: true }],
+      left: MARGIN,
+      width: 380,
+      top: MARGIN,
+      size: 8,
+      pad: 8,
+      bottom: () => doc.page.height - MARGIN - FOOT_ROOM,
+      addPage,
+    });
+    numberPages(doc, { margin: MARGIN, caption: 'Sundial · grid' });
+    doc.end();
+    const pdf = await done;
+    if (process.env.EXPORT_DUMP) writeFileSync(`${process.env.EXPORT_DUMP}/platform-grid.pdf`, pdf);
+    const lines = pdfText(pdf).split('\n');
+    const pages = pagesOf(pdf);
+    expect(pages).toBeGreaterThan(1);
+    expect(lines.filter((line) => line === 'Member')).toHaveLength(pages);
+    for (const text of ['Person 120', '120:00:00', 'Total', '7260:00:00']) expect(lines).toContain(text);
+    for (const name of NAMES) expect(lines.join('')).toContain(name);
   });
 });

@@ -121,6 +121,106 @@ export function drawFigureTable(
   return y;
 }
 
+/** A row of a grid: its cells' text, whether it is bold, whether it is a total (a dark rule above it). */
+export interface GridRow {
+  texts: string[];
+  bold: boolean;
+  total: boolean;
+}
+
+export interface GridColumn {
+  x: number;
+  width: number;
+  header: string;
+  align: 'left' | 'right';
+  /** A long text (names, descriptions) wraps; anything else stays on one line, its column sized to hold it. */
+  wraps: boolean;
+}
+
+/** The light rule under every row of a grid (and a chart's grid lines). */
+export const GRID_RULE = '#e5e7eb';
+
+/**
+ * A report's grid at `size` points from `top`: the header on a grey band (its words wrap), then the
+ * rows, each under a light rule and a total above a dark one, each cell `pad / 2` inside its column.
+ * A row that would pass `bottom()` goes to a page of `addPage()` under the header again. Returns the
+ * y below the last row.
+ */
+export function drawGrid(
+  doc: PDFKit.PDFDocument,
+  grid: {
+    columns: GridColumn[];
+    rows: Iterable<GridRow>;
+    left: number;
+    width: number;
+    top: number;
+    size: number;
+    pad: number;
+    bottom: () => number;
+    addPage: () => void;
+  },
+): number {
+  const { columns, left, width, size, pad } = grid;
+  const inset = pad / 2;
+  const rowMin = size * 1.36 + 4;
+  doc.fontSize(size);
+  const headerHeight = Math.max(
+    rowMin + 3,
+    ...columns.map((c) => heightOf(doc, c.header, { width: c.width - pad, bold: true }) + 6),
+  );
+  const drawHeader = (y: number) => {
+    doc.rect(left, y, width, headerHeight).fill('#f3f4f6');
+    doc.fontSize(size).fillColor(INK);
+    for (const c of columns)
+      writeText(doc, c.header, c.x + inset, y + 3, { width: c.width - pad, align: c.align, lineGap: 0, bold: true });
+    return y + headerHeight;
+  };
+  let y = drawHeader(grid.top);
+  for (const row of grid.rows) {
+    doc.fontSize(size);
+    // A line unless a name is longer than its column could hold at a full em per character.
+    const height = Math.max(
+      rowMin,
+      ...row.texts.map((text, k) => {
+        const c = columns[k];
+        return c?.wraps && text.length * size > c.width - pad
+          ? heightOf(doc, text, { width: c.width - pad, bold: row.bold }) + 4
+          : 0;
+      }),
+    );
+    if (y + height > grid.bottom()) {
+      grid.addPage();
+      y = drawHeader(doc.page.margins.top);
+    }
+    if (row.total)
+      doc
+        .moveTo(left, y)
+        .lineTo(left + width, y)
+        .lineWidth(0.8)
+        .stroke(INK);
+    doc.fontSize(size).fillColor(INK);
+    columns.forEach((c, k) => {
+      const text = row.texts[k];
+      if (!text) return;
+      // Figures never wrap: their column holds the widest.
+      writeText(doc, text, c.x + inset, y + 2, {
+        width: c.width - pad,
+        align: c.align,
+        bold: row.bold,
+        ...(c.wraps ? { lineGap: 0 } : { lineBreak: false }),
+      });
+    });
+    y += height;
+    if (!row.total)
+      doc
+        .moveTo(left, y)
+        .lineTo(left + width, y)
+        .lineWidth(0.4)
+        .stroke(GRID_RULE);
+  }
+  return y;
+}
+
 /** The room numberPages' foot takes above the bottom margin: a table that numbers its pages ends higher. */
 export const FOOT_ROOM = 22;
 

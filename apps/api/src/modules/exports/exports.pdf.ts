@@ -1,9 +1,11 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { formatCalendarDay, formatMoney } from '@sundial/core';
 import {
+  drawGrid,
   drawLogo,
   FOOT_ROOM,
-  heightOf,
+  GRID_RULE,
+  type GridRow,
   INK,
   MUTED,
   numberPages,
@@ -18,8 +20,6 @@ const MARGIN = 36;
 const SIZE = 8;
 /** Points per character of a column's rough width, at the table's font size. */
 const CHAR = 4.3;
-/** Lighter than the invoices' rule: a line under every row of a long table. */
-const RULE = '#e5e7eb';
 const LOGO = 28;
 const BAR = '#4a6fa5';
 const NUMERIC = new Set(['duration', 'hours', 'money', 'count']);
@@ -93,7 +93,7 @@ function drawChart(
       .moveTo(left, ty)
       .lineTo(left + plotWidth, ty)
       .lineWidth(tick === 0 ? 0.8 : 0.4)
-      .stroke(tick === 0 ? INK : RULE);
+      .stroke(tick === 0 ? INK : GRID_RULE);
     writeText(doc.fillColor(MUTED), `${hoursText(Math.round(tick * 10) / 10)} h`, x, ty - 4, {
       width: axis - 6,
       align: 'right',
@@ -141,13 +141,6 @@ function drawChart(
   return bottom + 6 + labelSize * (hasSub ? 2 : 1);
 }
 
-/** A row as the PDF writes it: its cells' text, whether it is bold, whether it draws the total's rule. */
-interface PdfRow {
-  texts: string[];
-  bold: boolean;
-  total: boolean;
-}
-
 /**
  * The table as a PDF (pdfkit, Noto Sans with CJK fallbacks: platform/pdf.ts): the workspace,
  * the report's title and its filters in words, then the table with its header repeated on every
@@ -167,7 +160,7 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
 
     // The rows first (at most maxRows: the PDF stops there), to size the columns to what they hold.
     const dateColumn = table.columns.findIndex((c) => c.type === 'date');
-    const rows: PdfRow[] = [];
+    const rows: GridRow[] = [];
     let stopped = false;
     let listed = 0;
     for await (const row of table.rows) {
@@ -252,7 +245,6 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
     const { size, pad, fixed } = chosen;
     const addPage = () => doc.addPage({ size: page, margin: MARGIN });
     addPage();
-    const inset = pad / 2;
     const width = doc.page.width - 2 * MARGIN;
     const textShare = natural.reduce((sum, w, k) => sum + (wraps[k] ? w : 0), 0);
     const room = Math.max(0, width - fixed.reduce((a, b) => a + b, 0));
@@ -261,27 +253,7 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
     const spare = textShare ? 0 : room / Math.max(1, widths.length);
     for (let k = 0; k < widths.length; k++) widths[k] = (widths[k] ?? 0) + spare;
     const xs = widths.map((_, k) => MARGIN + widths.slice(0, k).reduce((a, b) => a + b, 0));
-    const rowMin = size * 1.36 + 4;
-    doc.fontSize(size);
-    const headerHeight = Math.max(
-      rowMin + 3,
-      ...shown.map(({ c }, k) => heightOf(doc, headerOf(c), { width: (widths[k] ?? 0) - pad, bold: true }) + 6),
-    );
     const bottom = () => doc.page.height - MARGIN - FOOT_ROOM;
-
-    const drawHeader = (y: number) => {
-      doc.rect(MARGIN, y, width, headerHeight).fill('#f3f4f6');
-      doc.fontSize(size).fillColor(INK);
-      shown.forEach(({ c }, k) => {
-        writeText(doc, headerOf(c), (xs[k] ?? 0) + inset, y + 3, {
-          width: (widths[k] ?? 0) - pad,
-          align: NUMERIC.has(c.type) ? 'right' : 'left',
-          lineGap: 0,
-          bold: true,
-        });
-      });
-      return y + headerHeight;
-    };
 
     // Page one: who (the workspace's logo beside its name), what, which filters, the chart.
     const logoWidth = table.logo ? drawLogo(doc, table.logo, { x: MARGIN, y: MARGIN, height: LOGO }) : 0;
@@ -300,50 +272,23 @@ export function writePdf(table: ExportTable, options: { maxRows: number; compres
     let top = doc.y + 12;
     const chart = table.chart;
     if (chart?.bars.some((b) => b.seconds > 0)) top = drawChart(doc, chart, MARGIN, top, width) + 14;
-    let y = drawHeader(top);
-
-    for (const row of rows) {
-      doc.fontSize(size);
-      // A line unless a name is longer than its column could hold at a full em per character.
-      const height = Math.max(
-        rowMin,
-        ...row.texts.map((text, k) =>
-          wraps[k] && text.length * size > (widths[k] ?? 0) - pad
-            ? heightOf(doc, text, { width: (widths[k] ?? 0) - pad, bold: row.bold }) + 4
-            : 0,
-        ),
-      );
-      if (y + height > bottom()) {
-        addPage();
-        y = drawHeader(MARGIN);
-      }
-      if (row.total)
-        doc
-          .moveTo(MARGIN, y)
-          .lineTo(MARGIN + width, y)
-          .lineWidth(0.8)
-          .stroke(INK);
-      doc.fontSize(size).fillColor(INK);
-      shown.forEach(({ c }, k) => {
-        const text = row.texts[k];
-        if (!text) return;
-        const w = (widths[k] ?? 0) - pad;
-        // Figures never wrap: their column holds the widest.
-        writeText(doc, text, (xs[k] ?? 0) + inset, y + 2, {
-          width: w,
-          align: NUMERIC.has(c.type) ? 'right' : 'left',
-          bold: row.bold,
-          ...(wraps[k] ? { lineGap: 0 } : { lineBreak: false }),
-        });
-      });
-      y += height;
-      if (!row.total)
-        doc
-          .moveTo(MARGIN, y)
-          .lineTo(MARGIN + width, y)
-          .lineWidth(0.4)
-          .stroke(RULE);
-    }
+    let y = drawGrid(doc, {
+      columns: shown.map(({ c }, k) => ({
+        x: xs[k] ?? 0,
+        width: widths[k] ?? 0,
+        header: headerOf(c),
+        align: NUMERIC.has(c.type) ? 'right' : 'left',
+        wraps: wraps[k] ?? false,
+      })),
+      rows,
+      left: MARGIN,
+      width,
+      top,
+      size,
+      pad,
+      bottom,
+      addPage,
+    });
     if (stopped) {
       if (y + 30 > bottom()) {
         addPage();
