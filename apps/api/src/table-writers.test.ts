@@ -16,17 +16,16 @@ const SRC = path.dirname(new URL(import.meta.url).pathname);
 /** Tables with more than one writer today, and who they are: debt to pay by moving the writes to the owner. */
 const SHARED: Record<string, string[]> = {
   clients: ['clients', 'imports'],
-  group_members: ['groups', 'members', 'scim'],
-  groups: ['groups', 'roles', 'scim'],
+  group_members: ['groups', 'members'],
+  groups: ['groups', 'roles'],
   known_devices: ['auth', 'platform'],
   login_attempts: ['auth', 'platform'],
-  memberships: ['members', 'roles', 'scim', 'sso', 'workspaces'],
-  project_members: ['members', 'projects', 'scim'],
+  memberships: ['members', 'roles', 'workspaces'],
+  project_members: ['members', 'projects'],
   projects: ['imports', 'projects'],
   tag_lists: ['imports', 'tags'],
   tags: ['imports', 'tags'],
   tasks: ['imports', 'projects'],
-  users: ['scim', 'sso', 'users'],
 };
 
 interface SourceFile {

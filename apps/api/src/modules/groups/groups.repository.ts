@@ -87,4 +87,36 @@ export const groupsRepository = {
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   },
+
+  /** Deletes a group with the groups under it (the parent's foreign key cascades), as an identity provider does. */
+  async deleteWithChildren(db: Db, workspaceId: string, id: string): Promise<void> {
+    await db.deleteFrom('groups').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  },
+
+  /** Puts users in a group; those in it already stay as they are. */
+  async addMembers(db: Db, input: { workspaceId: string; groupId: string; userIds: string[] }): Promise<void> {
+    if (input.userIds.length === 0) return;
+    await db
+      .insertInto('group_members')
+      .values(
+        input.userIds.map((userId) => ({ workspace_id: input.workspaceId, group_id: input.groupId, user_id: userId })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  },
+
+  /** Takes users (or everyone) out of a group. */
+  async removeMembers(
+    db: Db,
+    input: { workspaceId: string; groupId: string; userIds: string[] | 'all' },
+  ): Promise<void> {
+    const { userIds } = input;
+    if (userIds !== 'all' && userIds.length === 0) return;
+    await db
+      .deleteFrom('group_members')
+      .where('workspace_id', '=', input.workspaceId)
+      .where('group_id', '=', input.groupId)
+      .$if(userIds !== 'all', (q) => q.where('user_id', 'in', userIds as string[]))
+      .execute();
+  },
 };

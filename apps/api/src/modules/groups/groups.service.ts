@@ -12,12 +12,27 @@ import { groupsRepository } from './groups.repository.js';
 
 export const groupNotFound = () => notFound('Group not found.');
 
-/** Groups for other modules (invites put the new member in a group), inside their own transaction. */
+/**
+ * The groups and group members tables' operations for other modules (invites put the new member in
+ * a group, SCIM keeps the identity provider's groups), inside the caller's transaction.
+ */
 export const groupRecords = {
   find: (db: Db, workspaceId: string, id: string): Promise<Group | undefined> =>
     groupsRepository.find(db, workspaceId, id),
   addMember: (db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> =>
     groupsRepository.addMember(db, input),
+  /** A top-level group (SCIM's groups are flat). */
+  create: (db: Db, input: { id: string; workspaceId: string; name: string }): Promise<Group> =>
+    groupsRepository.insert(db, { ...input, parentId: null }),
+  rename: (db: Db, workspaceId: string, id: string, name: string): Promise<Group> =>
+    groupsRepository.update(db, workspaceId, id, { name }),
+  /** Deletes the group with the groups under it (an identity provider deleting its group). */
+  deleteWithChildren: (db: Db, workspaceId: string, id: string): Promise<void> =>
+    groupsRepository.deleteWithChildren(db, workspaceId, id),
+  addMembers: (db: Db, input: { workspaceId: string; groupId: string; userIds: string[] }): Promise<void> =>
+    groupsRepository.addMembers(db, input),
+  removeMembers: (db: Db, input: { workspaceId: string; groupId: string; userIds: string[] | 'all' }): Promise<void> =>
+    groupsRepository.removeMembers(db, input),
 };
 
 /** A sibling group already has the name. */

@@ -142,6 +142,38 @@ export const membersRepository = {
       .execute();
   },
 
+  /** Makes the user a member with the role when they have no membership (a removed one stays removed); true when added. */
+  async join(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<boolean> {
+    const row = await db
+      .insertInto('memberships')
+      .values({ workspace_id: input.workspaceId, user_id: input.userId, role: input.role })
+      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Makes the user a Regular member an identity provider manages, or brings back a removed or disabled one. */
+  async provision(
+    db: Db,
+    input: { workspaceId: string; userId: string; externalId: string | null; active: boolean },
+  ): Promise<void> {
+    const status = input.active ? 'active' : 'disabled';
+    await db
+      .insertInto('memberships')
+      .values({
+        workspace_id: input.workspaceId,
+        user_id: input.userId,
+        role: 'member',
+        status,
+        external_id: input.externalId,
+      })
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'user_id']).doUpdateSet({ status, external_id: input.externalId, role: 'member' }),
+      )
+      .execute();
+  },
+
   /** Group ids of every member of a workspace. */
   async groupIdsByUser(db: Db, workspaceId: string): Promise<Map<string, string[]>> {
     const rows = await db

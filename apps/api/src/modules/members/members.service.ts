@@ -17,15 +17,36 @@ import { type MemberRow, membersRepository } from './members.repository.js';
 
 export const memberNotFound = () => notFound('Member not found.');
 
-/** Memberships for other modules (groups, invites), inside their own transaction. */
+/**
+ * The memberships table's operations for other modules (groups, invites, scim, sso), inside the
+ * caller's transaction: they never write memberships themselves.
+ */
 export const memberRecords = {
   find: (db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> =>
     membersRepository.find(db, workspaceId, userId),
   findByEmail: (db: Db, workspaceId: string, email: string): Promise<MemberRow | undefined> =>
     membersRepository.findByEmail(db, workspaceId, email),
-  /** Makes the user a member with the role (joining by invite). */
+  /** Makes the user a member with the role (joining by invite), or brings back a removed one. */
   add: (db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> =>
     membersRepository.add(db, input),
+  /** Makes the user a member with the role unless they have a membership (even a removed one); true when added (SSO's just-in-time join). */
+  join: (db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<boolean> =>
+    membersRepository.join(db, input),
+  /** Makes the user a Regular member with the identity provider's id, active or disabled (SCIM). */
+  provision: (
+    db: Db,
+    input: { workspaceId: string; userId: string; externalId: string | null; active: boolean },
+  ): Promise<void> => membersRepository.provision(db, input),
+  /** Changes a member's status or external id (SCIM); removing goes through `remove`. */
+  update: (
+    db: Db,
+    workspaceId: string,
+    userId: string,
+    changes: { status?: 'active' | 'disabled'; external_id?: string | null },
+  ): Promise<void> => membersRepository.update(db, workspaceId, userId, changes),
+  /** Takes the member out of the workspace, their groups and projects (the row stays, as removed). */
+  remove: (db: Db, workspaceId: string, userId: string): Promise<void> =>
+    membersRepository.remove(db, workspaceId, userId),
 };
 
 const MEMBER_CONSTRAINTS: ConstraintTable = {

@@ -298,75 +298,6 @@ export const scimRepository = {
       .executeTakeFirst();
   },
 
-  /** An account SCIM makes for the workspace (it alone may later change its e-mail). */
-  async insertUser(
-    db: Db,
-    v: { id: string; email: string; name: string; passwordHash: string; workspaceId: string },
-  ): Promise<void> {
-    await db
-      .insertInto('users')
-      .values({
-        id: v.id,
-        email: v.email,
-        name: v.name,
-        password_hash: v.passwordHash,
-        time_zone: 'UTC',
-        provisioned_by_workspace_id: v.workspaceId,
-      })
-      .execute();
-  },
-
-  /** Makes the user a member (a Regular user), or brings back a removed or disabled one. */
-  async upsertMembership(
-    db: Db,
-    v: { workspaceId: string; userId: string; externalId: string | null; active: boolean },
-  ): Promise<void> {
-    const status = v.active ? 'active' : 'disabled';
-    await db
-      .insertInto('memberships')
-      .values({ workspace_id: v.workspaceId, user_id: v.userId, role: 'member', status, external_id: v.externalId })
-      .onConflict((oc) =>
-        oc.columns(['workspace_id', 'user_id']).doUpdateSet({ status, external_id: v.externalId, role: 'member' }),
-      )
-      .execute();
-  },
-
-  async updateMembership(
-    db: Db,
-    workspaceId: string,
-    userId: string,
-    changes: { status?: 'active' | 'disabled' | 'removed'; external_id?: string | null },
-  ): Promise<void> {
-    await db
-      .updateTable('memberships')
-      .set(changes)
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .execute();
-  },
-
-  async updateUser(db: Db, userId: string, changes: { email?: string; name?: string }): Promise<void> {
-    await db
-      .updateTable('users')
-      .set({ ...changes, updated_at: new Date() })
-      .where('id', '=', userId)
-      .execute();
-  },
-
-  /** Takes the user out of the workspace's groups and projects (a removal). */
-  async dropAssignments(db: Db, workspaceId: string, userId: string): Promise<void> {
-    await db
-      .deleteFrom('group_members')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .execute();
-    await db
-      .deleteFrom('project_members')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .execute();
-  },
-
   // ---- groups
 
   async listGroups(
@@ -407,26 +338,6 @@ export const scimRepository = {
       .executeTakeFirst();
   },
 
-  async insertGroup(db: Db, v: { id: string; workspaceId: string; name: string }): Promise<void> {
-    await db
-      .insertInto('groups')
-      .values({ id: v.id, workspace_id: v.workspaceId, name: v.name, parent_id: null })
-      .execute();
-  },
-
-  async renameGroup(db: Db, workspaceId: string, id: string, name: string): Promise<void> {
-    await db
-      .updateTable('groups')
-      .set({ name, updated_at: new Date() })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .execute();
-  },
-
-  async deleteGroup(db: Db, workspaceId: string, id: string): Promise<void> {
-    await db.deleteFrom('groups').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-  },
-
   /** Each group's members, by their SCIM id. */
   async groupMembers(db: Db, workspaceId: string, groupIds: string[]) {
     if (groupIds.length === 0) return [];
@@ -448,26 +359,5 @@ export const scimRepository = {
       .where((eb) => eb.or([eb('m.user_id', 'in', ids), eb('a.id', 'in', ids)]))
       .execute();
     return rows.map((r) => r.user_id);
-  },
-
-  /** Puts members (active, not removed) in the group; ids that are not members are left out. */
-  async addGroupMembers(db: Db, workspaceId: string, groupId: string, ids: string[]): Promise<void> {
-    const userIds = await scimRepository.memberUserIds(db, workspaceId, ids);
-    if (userIds.length === 0) return;
-    await db
-      .insertInto('group_members')
-      .values(userIds.map((userId) => ({ workspace_id: workspaceId, group_id: groupId, user_id: userId })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  },
-
-  async removeGroupMembers(db: Db, workspaceId: string, groupId: string, ids: string[] | 'all'): Promise<void> {
-    let q = db.deleteFrom('group_members').where('workspace_id', '=', workspaceId).where('group_id', '=', groupId);
-    if (ids !== 'all') {
-      const userIds = await scimRepository.memberUserIds(db, workspaceId, ids);
-      if (userIds.length === 0) return;
-      q = q.where('user_id', 'in', userIds);
-    }
-    await q.execute();
   },
 };

@@ -6,7 +6,10 @@ import { type AuditAction, audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, mapConstraints } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import { hashPassword } from '../../platform/passwords.js';
+import { groupRecords } from '../groups/groups.service.js';
 import type { InvitesService } from '../invites/invites.service.js';
+import { memberRecords } from '../members/members.service.js';
+import { usersService } from '../users/users.service.js';
 import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import {
   asBoolean,
@@ -317,16 +320,16 @@ export function createScimService(deps: {
           'mutability',
         );
       }
-      if (own) await unique(USER_CONSTRAINTS, () => repo.updateUser(tx, row.user_id, { email: next.email, name }));
+      if (own) await unique(USER_CONSTRAINTS, () => usersService.update(tx, row.user_id, { email: next.email, name }));
     }
     if (next.externalId !== before.externalId) {
       await unique(USER_CONSTRAINTS, () =>
-        repo.updateMembership(tx, workspaceId, row.user_id, { external_id: next.externalId }),
+        memberRecords.update(tx, workspaceId, row.user_id, { external_id: next.externalId }),
       );
     }
     if (next.active !== before.active) {
       const change = () =>
-        repo.updateMembership(tx, workspaceId, row.user_id, { status: next.active ? 'active' : 'disabled' });
+        memberRecords.update(tx, workspaceId, row.user_id, { status: next.active ? 'active' : 'disabled' });
       if (next.active) await assertSeatsAfterChange(tx, workspaceId, billing, change);
       else await change();
     }
@@ -422,6 +425,21 @@ export function createScimService(deps: {
   }
 
   const transaction = <T>(run: (tx: Db) => Promise<T>) => db.transaction().execute(run);
+
+  /** Puts the members named by SCIM ids in the group; ids that are not members are left out. */
+  const addGroupMembers = async (tx: Db, caller: ScimCaller, groupId: string, ids: string[]) =>
+    groupRecords.addMembers(tx, {
+      workspaceId: caller.workspaceId,
+      groupId,
+      userIds: await repo.memberUserIds(tx, caller.workspaceId, ids),
+    });
+
+  const removeGroupMembers = async (tx: Db, caller: ScimCaller, groupId: string, ids: string[] | 'all') =>
+    groupRecords.removeMembers(tx, {
+      workspaceId: caller.workspaceId,
+      groupId,
+      userIds: ids === 'all' ? 'all' : await repo.memberUserIds(tx, caller.workspaceId, ids),
+    });
 
   async function getGroup(caller: ScimCaller, id: string) {
     const row = await loadGroup(db, caller, id);
@@ -540,14 +558,15 @@ export function createScimService(deps: {
         // workspace row before the check locks it, and two creates at once would deadlock.
         await assertSeatsAfterChange(tx, workspaceId, billing, () =>
           unique(USER_CONSTRAINTS, async () => {
-            await repo.insertUser(tx, {
+            await usersService.insert(tx, {
               id: userId,
               email: state.email,
               name: joinName(state) || state.email,
-              passwordHash,
-              workspaceId,
+              password_hash: passwordHash,
+              time_zone: 'UTC',
+              provisioned_by_workspace_id: workspaceId,
             });
-            await repo.upsertMembership(tx, {
+            await memberRecords.provision(tx, {
               workspaceId,
               userId,
               externalId: state.externalId,
@@ -582,8 +601,7 @@ export function createScimService(deps: {
           return;
         }
         const row = found.member;
-        await repo.updateMembership(tx, caller.workspaceId, row.user_id, { status: 'removed', external_id: null });
-        await repo.dropAssignments(tx, caller.workspaceId, row.user_id);
+        await memberRecords.remove(tx, caller.workspaceId, row.user_id);
         await record(tx, caller, 'scim.user_deleted', id, { email: row.email });
       });
     },
@@ -616,8 +634,8 @@ export function createScimService(deps: {
         if (await repo.groupByName(tx, caller.workspaceId, name)) {
           throw new ScimError(409, 'A group with this displayName already exists.', 'uniqueness');
         }
-        await unique(GROUP_CONSTRAINTS, () => repo.insertGroup(tx, { id, workspaceId: caller.workspaceId, name }));
-        await repo.addGroupMembers(tx, caller.workspaceId, id, memberIds(body.members));
+        await unique(GROUP_CONSTRAINTS, () => groupRecords.create(tx, { id, workspaceId: caller.workspaceId, name }));
+        await addGroupMembers(tx, caller, id, memberIds(body.members));
         await record(tx, caller, 'scim.group_created', id, { name });
       });
       return getGroup(caller, id);
@@ -628,9 +646,9 @@ export function createScimService(deps: {
         const group = await loadGroup(tx, caller, id);
         const name = typeof body.displayName === 'string' ? body.displayName.trim().slice(0, 100) : group.name;
         if (name !== group.name)
-          await unique(GROUP_CONSTRAINTS, () => repo.renameGroup(tx, caller.workspaceId, id, name));
-        await repo.removeGroupMembers(tx, caller.workspaceId, id, 'all');
-        await repo.addGroupMembers(tx, caller.workspaceId, id, memberIds(body.members));
+          await unique(GROUP_CONSTRAINTS, () => groupRecords.rename(tx, caller.workspaceId, id, name));
+        await removeGroupMembers(tx, caller, id, 'all');
+        await addGroupMembers(tx, caller, id, memberIds(body.members));
         await record(tx, caller, 'scim.group_updated', id, { name, members: memberIds(body.members) });
       });
       return getGroup(caller, id);
@@ -648,7 +666,7 @@ export function createScimService(deps: {
           if ((path === 'displayname' || path === '') && typeof named === 'string' && op !== 'remove') {
             const name = named.trim().slice(0, 100);
             if (name && name !== group.name)
-              await unique(GROUP_CONSTRAINTS, () => repo.renameGroup(tx, caller.workspaceId, id, name));
+              await unique(GROUP_CONSTRAINTS, () => groupRecords.rename(tx, caller.workspaceId, id, name));
           }
           const one = /^members\[value eq "([^"]+)"\]$/.exec(path);
           if (path === 'members' || path === '' || one) {
@@ -656,15 +674,10 @@ export function createScimService(deps: {
               ? [one[1]]
               : memberIds(path === '' ? (value as { members?: unknown } | null)?.members : value);
             if (op === 'remove')
-              await repo.removeGroupMembers(
-                tx,
-                caller.workspaceId,
-                id,
-                path === 'members' && value === undefined ? 'all' : ids,
-              );
+              await removeGroupMembers(tx, caller, id, path === 'members' && value === undefined ? 'all' : ids);
             else {
-              if (op === 'replace') await repo.removeGroupMembers(tx, caller.workspaceId, id, 'all');
-              await repo.addGroupMembers(tx, caller.workspaceId, id, ids);
+              if (op === 'replace') await removeGroupMembers(tx, caller, id, 'all');
+              await addGroupMembers(tx, caller, id, ids);
             }
           }
         }
@@ -676,7 +689,7 @@ export function createScimService(deps: {
     async deleteGroup(caller: ScimCaller, id: string) {
       await transaction(async (tx) => {
         const group = await loadGroup(tx, caller, id);
-        await repo.deleteGroup(tx, caller.workspaceId, id);
+        await groupRecords.deleteWithChildren(tx, caller.workspaceId, id);
         await record(tx, caller, 'scim.group_deleted', id, { name: group.name });
       });
     },

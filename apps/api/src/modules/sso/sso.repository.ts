@@ -1,4 +1,3 @@
-import type { Role } from '@sundial/core';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
@@ -198,21 +197,6 @@ export const ssoRepository = {
       .returning('assertion_id')
       .executeTakeFirst();
     return row !== undefined;
-  },
-
-  /** Makes the user a member with the role, when they have no membership (a removed one stays removed); true when added. */
-  async joinWorkspace(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<boolean> {
-    const row = await db
-      .insertInto('memberships')
-      .values({ workspace_id: input.workspaceId, user_id: input.userId, role: input.role })
-      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing())
-      .returning('user_id')
-      .executeTakeFirst();
-    return row !== undefined;
-  },
-
-  async setCurrentWorkspace(db: Db, userId: string, workspaceId: string): Promise<void> {
-    await db.updateTable('users').set({ current_workspace_id: workspaceId }).where('id', '=', userId).execute();
   },
 };
 

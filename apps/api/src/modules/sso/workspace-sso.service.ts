@@ -13,6 +13,7 @@ import { hashSecret, newSecret } from '../../platform/ids.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { ClientInfo } from '../auth/auth.service.js';
 import { memberRecords } from '../members/members.service.js';
+import { usersService } from '../users/users.service.js';
 import { emailDomainRefusal } from '../workspaces/workspaces.service.js';
 import { type DomainProofResolver, isPublicMailDomain, proofRecordOf } from './domain-proof.js';
 import type { OidcRelyingParty } from './oidc.js';
@@ -143,7 +144,7 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso, dns 
         ) {
           throw new AppError('email_domain_not_allowed', ssoMessages.emailDomainNotAllowed, { status: 403 });
         }
-        if (await ssoRepository.joinWorkspace(tx, { workspaceId, userId: user.id, role: row.default_role })) {
+        if (await memberRecords.join(tx, { workspaceId, userId: user.id, role: row.default_role })) {
           await audit(tx, {
             action: 'sso.member_joined',
             actorUserId: user.id,
@@ -152,7 +153,7 @@ export function createWorkspaceSsoService({ db, config, secrets, oidc, sso, dns 
             detail: { role: row.default_role },
           });
         }
-        await ssoRepository.setCurrentWorkspace(tx, user.id, workspaceId);
+        await usersService.setCurrentWorkspace(tx, user.id, workspaceId);
       },
     });
   }

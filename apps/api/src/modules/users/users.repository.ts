@@ -31,4 +31,9 @@ export const usersRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
+
+  /** The workspace the user lands in; not a change of their account, so updated_at stays. */
+  async setCurrentWorkspace(db: Db, id: string, workspaceId: string): Promise<void> {
+    await db.updateTable('users').set({ current_workspace_id: workspaceId }).where('id', '=', id).execute();
+  },
 };

@@ -3,7 +3,7 @@ import type { NewUser, User, UserUpdate } from '../../db/tables.js';
 import { usersRepository } from './users.repository.js';
 
 /**
- * The users table's one door for other modules (auth, me, invites): they read and write accounts
+ * The users table's one door for other modules (auth, me, invites, scim, sso): they read and write accounts
  * through these, inside their own transaction when they pass one.
  */
 export const usersService = {
@@ -14,4 +14,7 @@ export const usersService = {
   lockById: (tx: Db, id: string): Promise<User | undefined> => usersRepository.findById(tx, id, { lock: true }),
   insert: (db: Db, user: NewUser): Promise<User> => usersRepository.insert(db, user),
   update: (db: Db, id: string, changes: UserUpdate): Promise<User> => usersRepository.update(db, id, changes),
+  /** Where the user lands after signing in (SSO's just-in-time join). */
+  setCurrentWorkspace: (db: Db, id: string, workspaceId: string): Promise<void> =>
+    usersRepository.setCurrentWorkspace(db, id, workspaceId),
 };
