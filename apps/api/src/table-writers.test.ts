@@ -16,12 +16,9 @@ const SRC = path.dirname(new URL(import.meta.url).pathname);
 /** Tables with more than one writer today, and who they are: debt to pay by moving the writes to the owner. */
 const SHARED: Record<string, string[]> = {
   clients: ['clients', 'imports'],
-  group_members: ['groups', 'members'],
-  groups: ['groups', 'roles'],
   known_devices: ['auth', 'platform'],
   login_attempts: ['auth', 'platform'],
-  memberships: ['members', 'roles', 'workspaces'],
-  project_members: ['members', 'projects'],
+  memberships: ['members', 'workspaces'],
   projects: ['imports', 'projects'],
   tag_lists: ['imports', 'tags'],
   tags: ['imports', 'tags'],

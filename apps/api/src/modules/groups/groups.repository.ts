@@ -119,4 +119,23 @@ export const groupsRepository = {
       .$if(userIds !== 'all', (q) => q.where('user_id', 'in', userIds as string[]))
       .execute();
   },
+
+  /** Takes a user out of every group of the workspace (they left it). */
+  async removeFromAll(db: Db, workspaceId: string, userId: string): Promise<void> {
+    await db
+      .deleteFrom('group_members')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
+  /** The custom role the group gives its members, or none. */
+  async setCustomRole(db: Db, workspaceId: string, groupId: string, roleId: string | null): Promise<void> {
+    await db
+      .updateTable('groups')
+      .set({ custom_role_id: roleId })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', groupId)
+      .execute();
+  },
 };

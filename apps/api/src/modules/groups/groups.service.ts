@@ -21,6 +21,14 @@ export const groupRecords = {
     groupsRepository.find(db, workspaceId, id),
   addMember: (db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> =>
     groupsRepository.addMember(db, input),
+  removeMember: (db: Db, input: { workspaceId: string; groupId: string; userId: string }): Promise<boolean> =>
+    groupsRepository.removeMember(db, input),
+  /** Takes the user out of all the workspace's groups (a member removed). */
+  removeFromAll: (db: Db, workspaceId: string, userId: string): Promise<void> =>
+    groupsRepository.removeFromAll(db, workspaceId, userId),
+  /** The custom role the group gives its members (modules/roles), or none. */
+  setCustomRole: (db: Db, workspaceId: string, groupId: string, roleId: string | null): Promise<void> =>
+    groupsRepository.setCustomRole(db, workspaceId, groupId, roleId),
   /** A top-level group (SCIM's groups are flat). */
   create: (db: Db, input: { id: string; workspaceId: string; name: string }): Promise<Group> =>
     groupsRepository.insert(db, { ...input, parentId: null }),

@@ -105,10 +105,7 @@ export const membersRepository = {
       .execute();
   },
 
-  /**
-   * Takes a member out of the workspace: the membership row stays as 'removed' so the time
-   * they tracked stays attributed to them; their group and project assignments go.
-   */
+  /** Marks the membership removed: the row stays so the time they tracked stays attributed to them. */
   async remove(db: Db, workspaceId: string, userId: string): Promise<void> {
     await db
       .updateTable('memberships')
@@ -116,15 +113,30 @@ export const membersRepository = {
       .where('workspace_id', '=', workspaceId)
       .where('user_id', '=', userId)
       .execute();
+  },
+
+  /** Gives the member a custom role (and its base role as their built-in one), or takes it away. */
+  async setCustomRole(
+    db: Db,
+    workspaceId: string,
+    userId: string,
+    role: { id: string; baseRole: Role } | null,
+  ): Promise<void> {
     await db
-      .deleteFrom('group_members')
+      .updateTable('memberships')
+      .set(role ? { custom_role_id: role.id, role: role.baseRole } : { custom_role_id: null })
       .where('workspace_id', '=', workspaceId)
       .where('user_id', '=', userId)
       .execute();
+  },
+
+  /** The members holding a custom role take its (new) base role. */
+  async rebaseCustomRole(db: Db, workspaceId: string, customRoleId: string, baseRole: Role): Promise<void> {
     await db
-      .deleteFrom('project_members')
+      .updateTable('memberships')
+      .set({ role: baseRole })
       .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
+      .where('custom_role_id', '=', customRoleId)
       .execute();
   },
 

@@ -11,6 +11,8 @@ import { assertCan, assertFeature, assertSeatsAfterChange, seatUsage } from '../
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, constraintViolation, forbidden, notFound } from '../../platform/errors.js';
+import { groupRecords } from '../groups/groups.service.js';
+import { projectMemberRecords } from '../projects/projects.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { type MemberView, presentMember } from './members.presenter.js';
 import { type MemberRow, membersRepository } from './members.repository.js';
@@ -21,6 +23,16 @@ export const memberNotFound = () => notFound('Member not found.');
  * The memberships table's operations for other modules (groups, invites, scim, sso), inside the
  * caller's transaction: they never write memberships themselves.
  */
+/**
+ * Takes a member out of the workspace: the membership stays, as removed, so the time they tracked
+ * stays attributed to them; their group and project assignments go (through their owners).
+ */
+async function removeMember(tx: Db, workspaceId: string, userId: string): Promise<void> {
+  await membersRepository.remove(tx, workspaceId, userId);
+  await groupRecords.removeFromAll(tx, workspaceId, userId);
+  await projectMemberRecords.removeFromAll(tx, workspaceId, userId);
+}
+
 export const memberRecords = {
   find: (db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> =>
     membersRepository.find(db, workspaceId, userId),
@@ -45,8 +57,17 @@ export const memberRecords = {
     changes: { status?: 'active' | 'disabled'; external_id?: string | null },
   ): Promise<void> => membersRepository.update(db, workspaceId, userId, changes),
   /** Takes the member out of the workspace, their groups and projects (the row stays, as removed). */
-  remove: (db: Db, workspaceId: string, userId: string): Promise<void> =>
-    membersRepository.remove(db, workspaceId, userId),
+  remove: (db: Db, workspaceId: string, userId: string): Promise<void> => removeMember(db, workspaceId, userId),
+  /** Gives the member a custom role and its base role (modules/roles), or takes the custom role away. */
+  setCustomRole: (
+    db: Db,
+    workspaceId: string,
+    userId: string,
+    role: { id: string; baseRole: Role } | null,
+  ): Promise<void> => membersRepository.setCustomRole(db, workspaceId, userId, role),
+  /** The holders of a custom role whose base role changed take the new one. */
+  rebaseCustomRole: (db: Db, workspaceId: string, customRoleId: string, baseRole: Role): Promise<void> =>
+    membersRepository.rebaseCustomRole(db, workspaceId, customRoleId, baseRole),
 };
 
 const MEMBER_CONSTRAINTS: ConstraintTable = {
@@ -206,19 +227,10 @@ export function createMembersService({
               throw memberNotFound();
             }
             if (body.addToGroupId) {
-              await tx
-                .insertInto('group_members')
-                .values({ workspace_id: workspaceId, group_id: body.addToGroupId, user_id: userId })
-                .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
-                .execute();
+              await groupRecords.addMember(tx, { workspaceId, groupId: body.addToGroupId, userId });
             }
             if (body.removeFromGroupId) {
-              await tx
-                .deleteFrom('group_members')
-                .where('workspace_id', '=', workspaceId)
-                .where('group_id', '=', body.removeFromGroupId)
-                .where('user_id', '=', userId)
-                .execute();
+              await groupRecords.removeMember(tx, { workspaceId, groupId: body.removeFromGroupId, userId });
             }
           }
         });
@@ -243,7 +255,7 @@ export function createMembersService({
         const target = await membersRepository.findForUpdate(tx, workspaceId, userId);
         if (!target) throw memberNotFound();
         assertAccessChangeable(target, actor);
-        await membersRepository.remove(tx, workspaceId, userId);
+        await removeMember(tx, workspaceId, userId);
         await audit(tx, {
           action: 'member.removed',
           actorUserId: actor.userId,
@@ -271,7 +283,7 @@ export function createMembersService({
             { status: 403 },
           );
         }
-        await membersRepository.remove(tx, workspaceId, actor.userId);
+        await removeMember(tx, workspaceId, actor.userId);
         await audit(tx, { action: 'member.left', actorUserId: actor.userId, workspaceId, subjectId: actor.userId });
       });
     },

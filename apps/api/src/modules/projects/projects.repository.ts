@@ -502,6 +502,15 @@ export const projectsRepository = {
     };
   },
 
+  /** Takes a user off every project and task of the workspace (they left it). */
+  async removeUserFromAll(db: Db, workspaceId: string, userId: string): Promise<void> {
+    await db
+      .deleteFrom('project_members')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
   async replaceMembers(
     db: Db,
     input: {

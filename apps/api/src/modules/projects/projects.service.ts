@@ -4,9 +4,17 @@ import { createBudgets } from './projects.budgets.js';
 import { createProjectsCrud } from './projects.crud.js';
 import { createProjectPeople } from './projects.people.js';
 import { createProjectPickers } from './projects.pickers.js';
+import { projectsRepository as repo } from './projects.repository.js';
 import { createTasks } from './projects.tasks.js';
 
 export type { BudgetLine } from './projects.budgets.js';
+
+/** The project members table's operations for other modules, inside the caller's transaction. */
+export const projectMemberRecords = {
+  /** Takes the user off every project and task of the workspace (a member removed). */
+  removeFromAll: (db: Db, workspaceId: string, userId: string): Promise<void> =>
+    repo.removeUserFromAll(db, workspaceId, userId),
+};
 
 /**
  * The projects service, put together from its parts: projects themselves, their tasks, the people

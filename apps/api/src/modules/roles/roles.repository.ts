@@ -60,13 +60,6 @@ export const rolesRepository = {
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();
-    // The members holding it fall back to its (new) base role.
-    await db
-      .updateTable('memberships')
-      .set({ role: v.baseRole })
-      .where('workspace_id', '=', workspaceId)
-      .where('custom_role_id', '=', id)
-      .execute();
   },
 
   /** Deletes the role; its members keep its base role, its groups carry none. */
@@ -116,21 +109,6 @@ export const rolesRepository = {
       .executeTakeFirst();
   },
 
-  /** Gives the member the role (and its base role as their built-in one), or takes it away. */
-  async assignToMember(
-    db: Db,
-    workspaceId: string,
-    userId: string,
-    role: { id: string; baseRole: CustomRoleRow['base_role'] } | null,
-  ): Promise<void> {
-    await db
-      .updateTable('memberships')
-      .set(role ? { custom_role_id: role.id, role: role.baseRole } : { custom_role_id: null })
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .execute();
-  },
-
   findGroup(db: Db, workspaceId: string, groupId: string) {
     return db
       .selectFrom('groups')
@@ -138,14 +116,5 @@ export const rolesRepository = {
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', groupId)
       .executeTakeFirst();
-  },
-
-  async assignToGroup(db: Db, workspaceId: string, groupId: string, roleId: string | null): Promise<void> {
-    await db
-      .updateTable('groups')
-      .set({ custom_role_id: roleId })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', groupId)
-      .execute();
   },
 };

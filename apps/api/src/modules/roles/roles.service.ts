@@ -6,6 +6,8 @@ import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { groupRecords } from '../groups/groups.service.js';
+import { memberRecords } from '../members/members.service.js';
 import { type CustomRoleRow, rolesRepository as repo } from './roles.repository.js';
 
 type RoleInput = z.output<typeof customRoleBody>;
@@ -88,6 +90,8 @@ export function createRolesService({ db }: { db: Db }) {
         const before = await load(tx, workspaceId, id);
         assertFeature(actor, 'custom_roles');
         await mapConstraints(ROLE_CONSTRAINTS, () => repo.update(tx, workspaceId, id, input));
+        // The members holding it fall back to its (new) base role.
+        await memberRecords.rebaseCustomRole(tx, workspaceId, id, input.baseRole);
         await audit(tx, {
           action: 'custom_role.updated',
           actorUserId: actor.userId,
@@ -125,7 +129,7 @@ export function createRolesService({ db }: { db: Db }) {
         if (member.role === 'owner') throw validationError({ userId: customRoleMessages.notForOwner });
         if (userId === actor.userId) throw validationError({ userId: teamMessages.notYourself });
         const role = await roleToGive(tx, workspaceId, customRoleId);
-        await repo.assignToMember(tx, workspaceId, userId, role && { id: role.id, baseRole: role.base_role });
+        await memberRecords.setCustomRole(tx, workspaceId, userId, role && { id: role.id, baseRole: role.base_role });
         await audit(tx, {
           action: 'custom_role.member_assigned',
           actorUserId: actor.userId,
@@ -143,7 +147,7 @@ export function createRolesService({ db }: { db: Db }) {
         if (!group) throw notFound('Group not found.');
         if (customRoleId !== null) assertFeature(actor, 'custom_roles');
         await roleToGive(tx, workspaceId, customRoleId);
-        await repo.assignToGroup(tx, workspaceId, groupId, customRoleId);
+        await groupRecords.setCustomRole(tx, workspaceId, groupId, customRoleId);
         await audit(tx, {
           action: 'custom_role.group_assigned',
           actorUserId: actor.userId,
