@@ -234,7 +234,7 @@ export function createAuthService({
       name: `${localPart}'s workspace`.slice(0, 100),
       tx,
     });
-    const user = await usersService.update(tx, userId, { current_workspace_id: workspace.id });
+    const user = await usersService.enterWorkspace(tx, userId, workspace.id);
     await audit(tx, {
       action: 'user.signed_up',
       actorUserId: userId,
@@ -387,10 +387,9 @@ export function createAuthService({
       await db.transaction().execute(async (tx) => {
         const userId = await takeLink(tx, 'password_resets', input.token);
         const before = await usersService.findById(tx, userId);
-        await usersService.update(tx, userId, {
-          password_hash: passwordHash,
-          has_password: true,
-          email_verified_at: before?.email_verified_at ?? new Date(),
+        await usersService.resetPassword(tx, userId, {
+          passwordHash,
+          emailVerifiedAt: before?.email_verified_at ?? new Date(),
         });
         await sessions.endAllForUser(userId, { db: tx });
         const dropped = await dropLinkedIdentities(tx, userId);
@@ -409,7 +408,7 @@ export function createAuthService({
         const userId = await takeLink(tx, 'email_verifications', token);
         const user = await usersService.findById(tx, userId);
         if (user?.email_verified_at) return;
-        await usersService.update(tx, userId, { email_verified_at: new Date() });
+        await usersService.markEmailVerified(tx, userId);
         await audit(tx, { action: 'user.email_verified', actorUserId: userId, subjectId: userId });
       });
     },
@@ -455,7 +454,7 @@ export function createAuthService({
       assertAcceptablePassword(input.newPassword, 'newPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await db.transaction().execute(async (tx) => {
-        await usersService.update(tx, input.user.id, { password_hash: passwordHash });
+        await usersService.changePassword(tx, input.user.id, passwordHash);
         await sessions.endAllForUser(input.user.id, { keepSecret: input.keepSessionSecret, db: tx });
         await audit(tx, { action: 'user.password_changed', actorUserId: input.user.id, subjectId: input.user.id });
       });

@@ -150,7 +150,7 @@ export function createInvitesService({ db, config, mailer, sessions, auth }: Inv
     if (invite.group_id) {
       await groupRecords.addMember(tx, { workspaceId: invite.workspace_id, groupId: invite.group_id, userId });
     }
-    await usersService.update(tx, userId, { current_workspace_id: invite.workspace_id });
+    await usersService.enterWorkspace(tx, userId, invite.workspace_id);
     await audit(tx, {
       action: 'invite.accepted',
       actorUserId: userId,

@@ -1,7 +1,7 @@
 import type { ProfileUpdateBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
-import type { User, UserUpdate } from '../../db/tables.js';
-import { usersService } from '../users/users.service.js';
+import type { User } from '../../db/tables.js';
+import { type ProfileChanges, usersService } from '../users/users.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 
 export function createProfileService({ db, workspaces }: { db: Db; workspaces: WorkspacesService }) {
@@ -9,7 +9,7 @@ export function createProfileService({ db, workspaces }: { db: Db; workspaces: W
     /** Saves profile settings; switching the current workspace needs a membership of it (404 otherwise). */
     async update(user: User, changes: ProfileUpdateBody): Promise<User> {
       if (changes.currentWorkspaceId) await workspaces.getMembership(changes.currentWorkspaceId, user.id);
-      const update: UserUpdate = {
+      const update: ProfileChanges = {
         name: changes.name,
         time_zone: changes.timeZone,
         week_start: changes.weekStart,
@@ -18,9 +18,9 @@ export function createProfileService({ db, workspaces }: { db: Db; workspaces: W
         duration_format: changes.durationFormat,
         current_workspace_id: changes.currentWorkspaceId,
       };
-      const defined = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as UserUpdate;
+      const defined = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as ProfileChanges;
       if (Object.keys(defined).length === 0) return user;
-      return usersService.update(db, user.id, defined);
+      return usersService.updateProfile(db, user.id, defined);
     },
   };
 }

@@ -238,7 +238,8 @@ export function createScimUsers(deps: {
           'mutability',
         );
       }
-      if (own) await unique(USER_CONSTRAINTS, () => usersService.update(tx, row.user_id, { email: next.email, name }));
+      if (own)
+        await unique(USER_CONSTRAINTS, () => usersService.changeIdentity(tx, row.user_id, { email: next.email, name }));
     }
     if (next.externalId !== before.externalId) {
       await unique(USER_CONSTRAINTS, () =>
