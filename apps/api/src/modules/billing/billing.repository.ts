@@ -447,7 +447,6 @@ export const billingRepository = {
     return { name: workspace.name, to: [...to] };
   },
 
-  /** Records a failed retry, only if no other run recorded it first; false when one did. */
   /** Claims a card change for (workspace, token); undefined when it exists (read it with findCardChange). */
   async insertCardChange(
     db: Db,
@@ -523,6 +522,7 @@ export const billingRepository = {
     await query.execute();
   },
 
+  /** Records a failed retry, only if no other run recorded it first; false when one did. */
   async recordRetry(
     tx: Db,
     workspaceId: string,
