@@ -5,12 +5,19 @@ import { audit } from '../../platform/audit.js';
 import { AppError, notFound, validationError } from '../../platform/errors.js';
 import type { PaymentMethod } from '../../platform/payments/index.js';
 import { billingMails } from './billing.mails.js';
+import {
+  type AttemptRow,
+  attachCard,
+  declined,
+  inFlightAttempts,
+  isOpen,
+  unfinishedColumns,
+} from './billing.payment-attempt.js';
 import { type CheckoutAttemptRow, billingRepository as repo } from './billing.repository.js';
 import {
   type BillingContext,
   billingReceiptJob,
   CURRENCY,
-  declined,
   type FrozenQuote,
   isPaid,
   licensesText,
@@ -30,7 +37,7 @@ export function createCheckoutAttempts(ctx: BillingContext) {
   const { db, payments, workspaces, jobs, publicUrl, log, clock, gateway, sellerSnapshot, notify, invoiceView, issue } =
     ctx;
   /** Checkouts being worked on in this process: a concurrent retry waits for the same answer. */
-  const inFlight = new Map<string, Promise<{ status: number; body: CheckoutView }>>();
+  const inFlight = inFlightAttempts<{ status: number; body: CheckoutView }>();
 
   /**
    * Completes a paid checkout in `tx`, once: issues the paid invoice (numbered), activates or
@@ -179,31 +186,25 @@ export function createCheckoutAttempts(ctx: BillingContext) {
       await db.transaction().execute(async (tx) => {
         // A completion that won the race (the gateway's event) is kept.
         const attempt = await repo.findAttempt(tx, workspaceId, attemptId, { lock: true });
-        if (
-          !attempt ||
-          attempt.status === 'succeeded' ||
-          attempt.status === 'declined' ||
-          attempt.status === 'superseded'
-        )
-          return;
-        await repo.updateAttempt(
-          tx,
-          workspaceId,
-          attemptId,
-          result.status === 'requires_action'
-            ? { status: 'requires_action', charge_id: result.chargeId, next_action_url: result.nextAction.url }
-            : {
-                status: 'declined',
-                charge_id: result.chargeId,
-                decline_message: result.message,
-                next_action_url: null,
-              },
-        );
+        if (!attempt || !isOpen(attempt.status)) return;
+        await repo.updateAttempt(tx, workspaceId, attemptId, {
+          charge_id: result.chargeId,
+          ...unfinishedColumns(result),
+        });
       });
     const attempt = await repo.findAttempt(db, workspaceId, attemptId);
     if (!attempt) throw notFound('Checkout not found.');
     return answerOf(attempt);
   }
+
+  /** A checkout attempt's row, as the card's attach step writes it. */
+  const rowOf = (attempt: CheckoutAttemptRow): AttemptRow => ({
+    recordDecline: (message) =>
+      repo.updateAttempt(db, attempt.workspace_id, attempt.id, { status: 'declined', decline_message: message }),
+    recordCard: (card) =>
+      repo.updateAttempt(db, attempt.workspace_id, attempt.id, { payment_method: JSON.stringify(card) }),
+    forget: () => repo.deleteAttempt(db, attempt.workspace_id, attempt.id),
+  });
 
   /** Saves the card (once) and charges the frozen amount with the attempt's own gateway key. */
   async function pay(
@@ -225,23 +226,7 @@ export function createCheckoutAttempts(ctx: BillingContext) {
     }
     let card = (attempt.payment_method as PaymentMethod | null) ?? null;
     if (!card && paymentToken) {
-      const attached = await gateway
-        .attachPaymentMethod({ customerId, token: paymentToken, usage: 'off_session' })
-        .catch(async (error: unknown) => {
-          // A token the gateway refuses (unknown, used already): nothing was charged, so the
-          // attempt is forgotten and neither blocks another purchase nor answers this key again.
-          await repo.deleteAttempt(db, workspaceId, attempt.id);
-          throw error;
-        });
-      if (attached.status === 'declined') {
-        await repo.updateAttempt(db, workspaceId, attempt.id, {
-          status: 'declined',
-          decline_message: attached.message,
-        });
-        throw declined(attached.message);
-      }
-      card = attached.paymentMethod;
-      await repo.updateAttempt(db, workspaceId, attempt.id, { payment_method: JSON.stringify(card) });
+      card = await attachCard(gateway, rowOf(attempt), { customerId, token: paymentToken });
     }
     const savedNow = options.offSession && !paymentToken && sub ? savedCardOf(sub) : null;
     if (savedNow && savedNow.paymentMethodId !== card?.paymentMethodId) {
@@ -266,13 +251,7 @@ export function createCheckoutAttempts(ctx: BillingContext) {
   }
 
   /** Runs an attempt's payment once per process at a time: a concurrent call joins the one under way. */
-  function track(attemptId: string, work: () => Promise<{ status: number; body: CheckoutView }>) {
-    const running = inFlight.get(attemptId);
-    if (running) return running;
-    const started = work().finally(() => inFlight.delete(attemptId));
-    inFlight.set(attemptId, started);
-    return started;
-  }
+  const track = inFlight.track;
 
   /** Works on a pending attempt once per process at a time; other states answer as they stand. */
   function resume(actor: Actor, attempt: CheckoutAttemptRow, paymentToken: string | undefined, now: Date) {
@@ -291,7 +270,7 @@ export function createCheckoutAttempts(ctx: BillingContext) {
     const found = await repo.findAttemptByCharge(tx, event.data.chargeId);
     if (!found) return;
     const attempt = await repo.findAttempt(tx, found.workspace_id, found.id, { lock: true });
-    if (attempt?.status === 'requires_action' || attempt?.status === 'pending')
+    if (attempt && isOpen(attempt.status))
       await repo.updateAttempt(tx, found.workspace_id, found.id, {
         status: 'declined',
         decline_message: event.data.message,

@@ -5,15 +5,22 @@ import { audit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PaymentMethod, VerificationResult } from '../../platform/payments/index.js';
+import {
+  type AttemptRow,
+  attachCard,
+  declined,
+  inFlightAttempts,
+  unfinishedColumns,
+} from './billing.payment-attempt.js';
 import type { BillingRenewals } from './billing.renewals.js';
 import { type CardChangeRow, billingRepository as repo } from './billing.repository.js';
-import { type BillingContext, CURRENCY, declined, isPaid, m } from './billing.shared.js';
+import { type BillingContext, CURRENCY, isPaid, m } from './billing.shared.js';
 
 /** Replacing the saved card: attached, verified with the $1.00 authorisation, then saved. */
 export function createCardChanges(ctx: BillingContext, renew: BillingRenewals['renew']) {
   const { db, clock, gateway, assertSelling } = ctx;
   /** Card changes being worked on in this process: a concurrent retry waits for the same answer. */
-  const cardsInFlight = new Map<string, Promise<{ status: number; body: CardChangeView }>>();
+  const cardsInFlight = inFlightAttempts<{ status: number; body: CardChangeView }>();
 
   /** A card change's answer as it stands (402 for a declined one). */
   function cardAnswer(change: CardChangeRow): { status: number; body: CardChangeView } {
@@ -44,18 +51,10 @@ export function createCardChanges(ctx: BillingContext, renew: BillingRenewals['r
     now: Date,
   ): Promise<{ status: number; body: CardChangeView }> {
     const workspaceId = change.workspace_id;
-    if (result.status === 'requires_action') {
+    if (result.status !== 'voided') {
       await repo.updateCardChange(db, workspaceId, change.id, {
-        status: 'requires_action',
         authorisation_id: result.authorisationId,
-        next_action_url: result.nextAction.url,
-      });
-    } else if (result.status === 'declined') {
-      await repo.updateCardChange(db, workspaceId, change.id, {
-        status: 'declined',
-        authorisation_id: result.authorisationId,
-        decline_message: result.message,
-        next_action_url: null,
+        ...unfinishedColumns(result),
       });
     } else {
       const card = change.payment_method as PaymentMethod;
@@ -103,27 +102,17 @@ export function createCardChanges(ctx: BillingContext, renew: BillingRenewals['r
   }
 
   /** Attaches the card off-session (once) and verifies it with the $1.00 authorisation. */
-  async function attachCard(change: CardChangeRow, customerId: string, now: Date) {
+  async function verify(change: CardChangeRow, customerId: string, now: Date) {
     const workspaceId = change.workspace_id;
-    let card = change.payment_method as PaymentMethod | null;
-    if (!card) {
-      const attached = await gateway
-        .attachPaymentMethod({ customerId, token: change.token, usage: 'off_session' })
-        .catch(async (error: unknown) => {
-          // A token the gateway refuses (unknown, used already): nothing was saved; forget the try.
-          await repo.deleteCardChange(db, workspaceId, change.id);
-          throw error;
-        });
-      if (attached.status === 'declined') {
-        await repo.updateCardChange(db, workspaceId, change.id, {
-          status: 'declined',
-          decline_message: attached.message,
-        });
-        throw declined(attached.message);
-      }
-      card = attached.paymentMethod;
-      await repo.updateCardChange(db, workspaceId, change.id, { payment_method: JSON.stringify(card) });
-    }
+    const row: AttemptRow = {
+      recordDecline: (message) =>
+        repo.updateCardChange(db, workspaceId, change.id, { status: 'declined', decline_message: message }),
+      recordCard: (card) => repo.updateCardChange(db, workspaceId, change.id, { payment_method: JSON.stringify(card) }),
+      forget: () => repo.deleteCardChange(db, workspaceId, change.id),
+    };
+    const card =
+      (change.payment_method as PaymentMethod | null) ??
+      (await attachCard(gateway, row, { customerId, token: change.token }));
     const result = await gateway.verifyCard({
       customerId,
       paymentMethodId: card.paymentMethodId,
@@ -159,11 +148,7 @@ export function createCardChanges(ctx: BillingContext, renew: BillingRenewals['r
       const change = await repo.findCardChange(db, workspaceId, { token: body.paymentToken });
       if (!change) throw notFound('Card change not found.');
       if (change.status !== 'pending') return cardAnswer(change);
-      const running = cardsInFlight.get(change.id);
-      if (running) return running;
-      const work = attachCard(change, customerId, now).finally(() => cardsInFlight.delete(change.id));
-      cardsInFlight.set(change.id, work);
-      return work;
+      return cardsInFlight.track(change.id, () => verify(change, customerId, now));
     },
 
     /** After the card's second step: saves it if the bank said yes (200), 202 while it waits, 402 if not. */

@@ -211,8 +211,6 @@ export function priced(terms: SubscriptionTerms): Quote {
   }
 }
 
-export const declined = (message: string) => new AppError('payment_declined', message, { status: 402 });
-
 /** What the gateway says was taken: a checkout completes only for the amount and currency it priced. */
 export interface PaidCharge {
   chargeId: string;
