@@ -6,7 +6,7 @@ import { type SignedUp, STRONG_PASSWORD, sendCsv, signUp, uniqueEmail, useTestAp
 import { greyPng } from '../test/png.js';
 import { up as createFocusSpans } from '../test/sources/focus.migration.js';
 import { focusSource } from '../test/sources/focus.source.js';
-import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
+import { membersRepository } from './modules/members/members.repository.js';
 import { newId } from './platform/ids.js';
 
 /**
@@ -44,7 +44,7 @@ async function ownerCall(method: 'POST' | 'GET', url: string, body?: object) {
 const fresh = {
   async member() {
     const user = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: user.userId, role: 'member' });
+    await membersRepository.add(ctx.t.db, { workspaceId: ws, userId: user.userId, role: 'member' });
     return user.userId;
   },
   async group() {
@@ -127,7 +127,7 @@ const routes: Route[] = [
     prepare: async (who) => {
       if (who === 'owner' || who === 'outsider') return { url: w('/leave') };
       const leaver = await signUp(ctx.t.app);
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: leaver.userId, role: who });
+      await membersRepository.add(ctx.t.db, { workspaceId: ws, userId: leaver.userId, role: who });
       return { url: w('/leave'), headers: { cookie: leaver.cookie } };
     },
     allowed: ['admin', 'manager', 'member', 'guest'],
@@ -582,7 +582,7 @@ beforeAll(async () => {
   ws = people.owner.workspaceId;
   for (const role of ['admin', 'manager', 'member', 'guest'] as const) {
     people[role] = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: people[role].userId, role });
+    await membersRepository.add(ctx.t.db, { workspaceId: ws, userId: people[role].userId, role });
   }
   people.outsider = await signUp(ctx.t.app);
   await createFocusSpans(ctx.t.db as never);
@@ -847,7 +847,7 @@ routes.push(...reportRoutes);
 /** The subject is a member in a group of the manager's. */
 beforeAll(async () => {
   subject = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: subject.userId, role: 'member' });
+  await membersRepository.add(ctx.t.db, { workspaceId: ws, userId: subject.userId, role: 'member' });
   const groupId = (await ownerCall('POST', w('/groups'), { name: `Time ${uniqueEmail('g')}` })).id;
   await ctx.t.db
     .insertInto('group_members')
@@ -1420,7 +1420,7 @@ describe('permission matrix: custom roles', () => {
   let ownersEntry: string;
   beforeAll(async () => {
     reviewer = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: reviewer.userId, role: 'member' });
+    await membersRepository.add(ctx.t.db, { workspaceId: ws, userId: reviewer.userId, role: 'member' });
     const memberSet = (await ctx.call('GET', w(), people.member.cookie)).json().permissions as string[];
     const role = await ownerCall('POST', w('/roles'), {
       name: named('Reviewer'),

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingStatements, createTestApp, type SignedUp, signUp, type TestApp } from '../test/harness.js';
-import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
+import { membersRepository } from './modules/members/members.repository.js';
 
 /*
  * Round trips to the database per request, counted on the real driver (begin and commit left out):
@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await createTestApp({ JOBS_ENABLED: 'false' }, {}, { onQuery: log.onQuery });
   owner = await signUp(t.app);
   member = await signUp(t.app);
-  await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
+  await membersRepository.add(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
   ws = `/api/v1/workspaces/${owner.workspaceId}`;
   const post = async (url: string, payload: object) => {
     const response = await t.app.inject({

@@ -13,7 +13,7 @@ import {
 } from '../test/harness.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
+import { membersRepository } from './modules/members/members.repository.js';
 import { newId } from './platform/ids.js';
 
 const ctx = useTestApp();
@@ -130,7 +130,7 @@ describe('ownership', () => {
     const a = await signUp(ctx.t.app);
     const b = await signUp(ctx.t.app);
     for (const m of [a, b]) {
-      await workspacesRepository.addMember(ctx.t.db, {
+      await membersRepository.add(ctx.t.db, {
         workspaceId: owner.workspaceId,
         userId: m.userId,
         role: 'member',
@@ -159,7 +159,7 @@ describe("a manager's reach", () => {
     const ws = `/api/v1/workspaces/${owner.workspaceId}`;
     const join = async (role: 'admin' | 'manager' | 'member') => {
       const user = await signUp(ctx.t.app);
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
       return user;
     };
     const manager = await join('manager');

@@ -18,7 +18,6 @@ const SHARED: Record<string, string[]> = {
   clients: ['clients', 'imports'],
   known_devices: ['auth', 'platform'],
   login_attempts: ['auth', 'platform'],
-  memberships: ['members', 'workspaces'],
   projects: ['imports', 'projects'],
   tag_lists: ['imports', 'tags'],
   tags: ['imports', 'tags'],

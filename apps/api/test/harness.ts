@@ -8,7 +8,7 @@ import { type AppDeps, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, type DbOptions, openDb } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { workspacesRepository } from '../src/modules/workspaces/workspaces.repository.js';
+import { membersRepository } from '../src/modules/members/members.repository.js';
 import { newId } from '../src/platform/ids.js';
 
 export interface TestApp {
@@ -212,7 +212,7 @@ export function useTestApp(
 /** A user signed up and added straight to a workspace with `role` (no invitation round trip). */
 export async function joinWorkspace(t: TestApp, workspaceId: string, role: Role): Promise<SignedUp> {
   const user = await signUp(t.app);
-  await workspacesRepository.addMember(t.db, { workspaceId, userId: user.userId, role });
+  await membersRepository.add(t.db, { workspaceId, userId: user.userId, role });
   return user;
 }
 

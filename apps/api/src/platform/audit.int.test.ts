@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, type SignedUp, signUp, uniqueEmail, useTestApp } from '../../test/harness.js';
-import { workspacesRepository } from '../modules/workspaces/workspaces.repository.js';
+import { membersRepository } from '../modules/members/members.repository.js';
 import { AUDIT_ACTIONS } from './audit.js';
 
 /**
@@ -69,7 +69,7 @@ describe('every delete of a workspace object is audited', () => {
 
   it('groups, group memberships, members and invites', async () => {
     const teammate = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: teammate.userId,
       role: 'member',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../test/harness.js';
-import { workspacesRepository } from '../modules/workspaces/workspaces.repository.js';
+import { membersRepository } from '../modules/members/members.repository.js';
 import { idempotent, purgeIdempotencyKeys } from './idempotency.js';
 import { newId } from './ids.js';
 
@@ -53,7 +53,7 @@ describe('Idempotency-Key on project create', () => {
   it('scopes keys per user and per workspace', async () => {
     const owner = await signUp(ctx.t.app);
     const admin = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: admin.userId,
       role: 'admin',

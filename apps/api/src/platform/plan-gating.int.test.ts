@@ -1,7 +1,7 @@
 import { effectivePermissions, FEATURES, type Feature, featureLockedMessage, type PlanId } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, type TestApp, useTestApp } from '../../test/harness.js';
-import { workspacesRepository } from '../modules/workspaces/workspaces.repository.js';
+import { membersRepository } from '../modules/members/members.repository.js';
 
 /**
  * Plan gating: every route of a paid feature, walked on a Free workspace whose trial has ended
@@ -45,7 +45,7 @@ async function setUp(t: TestApp): Promise<Setup> {
   const project = await ok('POST', '/projects', { name: 'Website', budget: { type: 'hours', amount: 600 } });
   const task = await ok('POST', `/projects/${project.id}/tasks`, { name: 'Design' });
   const member = await signUp(t.app);
-  await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
+  await membersRepository.add(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
   const saved = await ok('POST', '/saved-reports', { name: 'Hours', kind: 'summary', query: RANGE });
   await ok('PUT', `/saved-reports/${saved.id}/schedule`, weekly);
   const rate = await ok('POST', '/rates', { level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00 });
@@ -526,7 +526,7 @@ describe('a workspace that drops to Free', () => {
   it('has its managers act as members until it upgrades, their role kept', async () => {
     const setup = await setUp(billed.t);
     const manager = await signUp(billed.t.app);
-    await workspacesRepository.addMember(billed.t.db, {
+    await membersRepository.add(billed.t.db, {
       workspaceId: setup.owner.workspaceId,
       userId: manager.userId,
       role: 'manager',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connection.js';
-import { workspacesRepository } from '../../src/modules/workspaces/workspaces.repository.js';
+import { membersRepository } from '../../src/modules/members/members.repository.js';
 import { type SignedUp, STRONG_PASSWORD, signUp, uniqueEmail } from '../harness.js';
 import type { Kind, Pools } from './generate.js';
 
@@ -45,7 +45,7 @@ export async function buildFixture(
   const owner = await signUp(app);
   const member = await signUp(app);
   const ws = owner.workspaceId;
-  await workspacesRepository.addMember(db, { workspaceId: ws, userId: member.userId, role: 'member' });
+  await membersRepository.add(db, { workspaceId: ws, userId: member.userId, role: 'member' });
   const ids = Object.fromEntries(KINDS.map((k) => [k, [] as string[]])) as Record<Kind, string[]>;
   ids.workspace.push(ws);
   ids.user.push(owner.userId, member.userId);
@@ -114,7 +114,7 @@ export async function buildFixture(
         .where('workspace_id', '=', ws)
         .where('user_id', '=', member.userId)
         .executeTakeFirst();
-      if (!had) await workspacesRepository.addMember(db, { workspaceId: ws, userId: member.userId, role: 'member' });
+      if (!had) await membersRepository.add(db, { workspaceId: ws, userId: member.userId, role: 'member' });
     },
   };
   for (const [kind, count] of [

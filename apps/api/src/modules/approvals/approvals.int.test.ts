@@ -1,7 +1,7 @@
 import { approvalMessages, NOT_IN_CUSTOM_ROLES, permissionsOfRole, rateMessages } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, giveCustomRole, type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * Approvals and locks (issue 17): submitting, approving, rejecting, withdrawing, by each role;
@@ -30,7 +30,7 @@ async function makeTeam(): Promise<Team> {
   const ws = owner.workspaceId;
   const add = async (role: 'admin' | 'manager' | 'member') => {
     const user = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: ws, userId: user.userId, role });
+    await membersRepository.add(ctx.t.db, { workspaceId: ws, userId: user.userId, role });
     // Their own workspace's cookie works in this one too: a session is per user.
     return user;
   };

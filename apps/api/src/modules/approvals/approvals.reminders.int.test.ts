@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, createTestApp, type SignedUp, signUp, type TestApp } from '../../../test/harness.js';
 import { type Inbox, recipients, startInbox } from '../../../test/smtp.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * Approval reminders over real SMTP: a member whose ended week has time and no submission is
@@ -34,7 +34,7 @@ async function workspace() {
   const w = (path: string) => `/api/v1/workspaces/${owner.workspaceId}${path}`;
   const join = async (role: 'manager' | 'member') => {
     const user = await signUp(t.app);
-    await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+    await membersRepository.add(t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
     return user;
   };
   const manager = await join('manager');

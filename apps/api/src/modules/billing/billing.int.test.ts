@@ -6,7 +6,7 @@ import { attachSavedCard, passSecondStep } from '../../../test/payments.js';
 import type { InvoicesTable } from '../../db/tables/billing.js';
 import { SANDBOX_TOKENS_PATH } from '../../platform/payments/sandbox.js';
 import { SIGNATURE_HEADER, signPayload } from '../../platform/payments/signature.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * Subscription billing through its routes, on a real app and the sandbox gateway, with a clock
@@ -207,7 +207,7 @@ describe('quotes', () => {
   it('refuses licenses outside 1..999, below the members in use, and Enterprise, with human messages', async () => {
     const owner = await ownerWith();
     const member = await signUp(t.app);
-    await workspacesRepository.addMember(t.db, {
+    await membersRepository.add(t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',
@@ -971,7 +971,7 @@ describe('who may', () => {
     const invoice = (await buy(owner)).invoice;
     for (const role of ['member', 'manager'] as const) {
       const person = await signUp(t.app);
-      await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: person.userId, role });
+      await membersRepository.add(t.db, { workspaceId: owner.workspaceId, userId: person.userId, role });
       expect((await call('GET', b(owner), person.cookie)).statusCode).toBe(403);
       expect((await call('GET', b(owner, `/invoices/${invoice.id}/pdf`), person.cookie)).statusCode).toBe(403);
     }

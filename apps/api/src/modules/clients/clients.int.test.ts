@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -70,7 +70,7 @@ describe('clients', () => {
     const client = (await call('POST', `${ws}/clients`, owner.cookie, { name: 'Acme' })).json();
     for (const role of ['member', 'guest'] as const) {
       const user = await signUp(ctx.t.app);
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
       const read = await call('GET', `${ws}/clients/${client.id}`, user.cookie);
       expect(read.statusCode).toBe(role === 'member' ? 200 : 403);
       for (const r of [

@@ -11,7 +11,7 @@ import {
   type TestApp,
   workspaceCalls,
 } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * Export jobs: a report over EXPORT_JOB_MIN_ROWS (10 here) is refused by the synchronous export
@@ -41,7 +41,7 @@ beforeAll(async () => {
   owner = await signUp(t.app);
   ws = `/api/v1/workspaces/${owner.workspaceId}`;
   member = await signUp(t.app);
-  await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
+  await membersRepository.add(t.db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
   projectId = (await ok(owner, 'POST', '/projects', { name: 'Alpha', isPublic: true })).id;
   for (let i = 0; i < ENTRIES; i++) {
     const start = new Date(Date.UTC(2026, 10, 2, 6) + i * 3_600_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -42,7 +42,7 @@ describe('groups', () => {
     const owner = await signUp(ctx.t.app);
     const member = await signUp(ctx.t.app);
     const stranger = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',
@@ -75,7 +75,7 @@ describe('groups', () => {
       [manager, 'manager'],
       [worker, 'member'],
     ] as const) {
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
     }
     const url = `/api/v1/workspaces/${owner.workspaceId}/groups`;
     const led = (await call('POST', url, owner.cookie, { name: 'Ops' })).json();
@@ -99,7 +99,7 @@ describe('groups', () => {
       [admin, 'admin'],
       [peer, 'manager'],
     ] as const) {
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: owner.workspaceId, userId: user.userId, role });
     }
     const url = `/api/v1/workspaces/${owner.workspaceId}/groups`;
     const led = (await call('POST', url, owner.cookie, { name: 'Ops' })).json();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendCsv, signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -77,7 +77,7 @@ describe('imports', () => {
   it('imports a Toggl Track detailed export with tags and time entries in the importer’s time zone', async () => {
     const owner = await signUp(ctx.t.app);
     const teammate = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: teammate.userId,
       role: 'member',
@@ -168,7 +168,7 @@ describe('imports', () => {
   it('is for Admins and Managers only, and 404 for another workspace', async () => {
     const owner = await signUp(ctx.t.app);
     const member = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',

@@ -2,7 +2,7 @@ import type { Role } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from './members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -10,7 +10,7 @@ const call: typeof ctx.call = (...args) => ctx.call(...args);
 /** A new user who is a member of the workspace with the role. */
 async function addMember(workspaceId: string, role: Role) {
   const user = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId, userId: user.userId, role });
+  await membersRepository.add(ctx.t.db, { workspaceId, userId: user.userId, role });
   return user;
 }
 

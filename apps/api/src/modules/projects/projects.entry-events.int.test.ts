@@ -1,7 +1,7 @@
 import type { TimeEntryEvent } from '@sundial/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SignedUp, sendCsv, signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * Deleting projects, tasks and tags and importing files change time entries (through the
@@ -24,7 +24,7 @@ let ws: string;
 beforeEach(async () => {
   owner = await signUp(ctx.t.app);
   teammate = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, {
+  await membersRepository.add(ctx.t.db, {
     workspaceId: owner.workspaceId,
     userId: teammate.userId,
     role: 'member',

@@ -2,7 +2,7 @@ import type { Role } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -18,7 +18,7 @@ async function team(): Promise<Team> {
   const byRole = {} as Team['byRole'];
   for (const role of ['admin', 'manager', 'member', 'guest'] as const) {
     byRole[role] = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: byRole[role].userId,
       role,
@@ -614,7 +614,7 @@ describe('"Can manage" grants on a project', () => {
   beforeAll(async () => {
     t = await team();
     other = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: t.owner.workspaceId,
       userId: other.userId,
       role: 'member',

@@ -2,7 +2,7 @@ import { PICKER_PAGE } from '@sundial/core';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * The time-entry pickers at a workspace's real size: one answer lists the first PICKER_PAGE
@@ -31,7 +31,7 @@ async function picker(who: SignedUp, query = '') {
 beforeAll(async () => {
   owner = await signUp(ctx.t.app);
   member = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, {
+  await membersRepository.add(ctx.t.db, {
     workspaceId: owner.workspaceId,
     userId: member.userId,
     role: 'member',

@@ -2,7 +2,7 @@ import { NOT_IN_CUSTOM_ROLES, permissionsOfRole } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { auditTrail, giveCustomRole, type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 
@@ -11,7 +11,7 @@ async function setUp(role: 'member' | 'manager' | 'admin' | 'guest' = 'member') 
   const owner = await signUp(ctx.t.app);
   const other = await signUp(ctx.t.app);
   const workspaceId = owner.workspaceId;
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId, userId: other.userId, role });
+  await membersRepository.add(ctx.t.db, { workspaceId, userId: other.userId, role });
   const ws = `/api/v1/workspaces/${workspaceId}`;
   const as = (who: SignedUp) => async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) =>
     ctx.call(method, `${ws}${path}`, who.cookie, body);
@@ -216,12 +216,12 @@ describe('rates: who sees money on entries', () => {
     const s = await setUp(role);
     const manager = await signUp(ctx.t.app);
     const admin = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: s.workspaceId,
       userId: manager.userId,
       role: 'manager',
     });
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: s.workspaceId, userId: admin.userId, role: 'admin' });
+    await membersRepository.add(ctx.t.db, { workspaceId: s.workspaceId, userId: admin.userId, role: 'admin' });
     const group = await s.ok('POST', '/groups', { name: 'Crew' });
     for (const who of [manager, s.other]) await s.ok('PUT' as 'POST', `/groups/${group.id}/members/${who.userId}`);
     await s.rate({ level: 'workspace', effectiveFrom: '2026-01-01', billableCents: 100_00, costCents: 40_00 });
@@ -292,7 +292,7 @@ describe('rates: who reads a level’s rate history', () => {
     const s = await setUp('member');
     const join = async (role: 'manager' | 'admin' | 'member' | 'guest') => {
       const user = await signUp(ctx.t.app);
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: s.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: s.workspaceId, userId: user.userId, role });
       return user;
     };
     const [manager, admin, stranger, guest] = [
@@ -409,7 +409,7 @@ describe('rates: who reads a level’s rate history', () => {
     const s = await setUp('member');
     const join = async (role: 'admin' | 'member') => {
       const user = await signUp(ctx.t.app);
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: s.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: s.workspaceId, userId: user.userId, role });
       return user;
     };
     const [keeper, lead, restricted] = [await join('member'), await join('member'), await join('admin')];

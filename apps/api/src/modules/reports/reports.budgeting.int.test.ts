@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * The budgeting reports: billable / unbillable / invoiced measures and the invoiced dimension,
@@ -34,7 +34,7 @@ beforeAll(async () => {
   owner = await signUp(ctx.t.app);
   ws = `/api/v1/workspaces/${owner.workspaceId}`;
   member = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, {
+  await membersRepository.add(ctx.t.db, {
     workspaceId: owner.workspaceId,
     userId: member.userId,
     role: 'member',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -95,7 +95,7 @@ describe('tag lists and tags', () => {
     expect((await call('GET', `${ws}/tags/${dev.id}`, owner.cookie)).json()).toMatchObject({ entryCount: 2 });
     expect((await call('GET', `${ws}/tags/${development.id}`, owner.cookie)).json()).toMatchObject({ entryCount: 1 });
     const member = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config.js';
 import { type DbHandle, openDb } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /**
  * Two API processes' worth of apps on one database: on PostgreSQL each has its own pool and
@@ -172,7 +172,7 @@ describe('live changes of time entries', () => {
       [user, 'member'],
       [manager, 'manager'],
     ] as const) {
-      await workspacesRepository.addMember(db, { workspaceId: owner.workspaceId, userId: who.userId, role });
+      await membersRepository.add(db, { workspaceId: owner.workspaceId, userId: who.userId, role });
     }
     await putInGroup(db, owner.workspaceId, [user.userId, manager.userId]);
     const ws = owner.workspaceId;
@@ -249,7 +249,7 @@ describe('live changes of time entries', () => {
     if (!appA) throw new Error('no app');
     const owner = await signUp(appA);
     const member = await signUp(appA);
-    await workspacesRepository.addMember(appA.services.db, {
+    await membersRepository.add(appA.services.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',
@@ -272,7 +272,7 @@ describe('live changes of time entries', () => {
       [manager, 'manager'],
       [theirs, 'member'],
     ] as const) {
-      await workspacesRepository.addMember(db, { workspaceId, userId: user.userId, role });
+      await membersRepository.add(db, { workspaceId, userId: user.userId, role });
     }
     await putInGroup(db, workspaceId, [manager.userId, theirs.userId]);
     const ws = `/api/v1/workspaces/${workspaceId}`;
@@ -305,7 +305,7 @@ describe('live changes of time entries', () => {
     const db = handles[0]?.db ?? appA.services.db;
     const owner = await signUp(appA);
     const member = await signUp(appA);
-    await workspacesRepository.addMember(db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
+    await membersRepository.add(db, { workspaceId: owner.workspaceId, userId: member.userId, role: 'member' });
     // Two sessions of the owner: one signs out elsewhere, the other expires.
     const second = await fetch(`${bases[0]}/api/v1/auth/login`, {
       method: 'POST',

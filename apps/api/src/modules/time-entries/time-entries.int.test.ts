@@ -10,7 +10,7 @@ import {
   useTestApp,
 } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -28,7 +28,7 @@ async function team(): Promise<Team> {
   const members = {} as Record<'manager' | 'member', SignedUp>;
   for (const role of ['manager', 'member'] as const satisfies Role[]) {
     members[role] = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: members[role].userId,
       role,
@@ -263,7 +263,7 @@ describe('time entries', () => {
 
     const t = await team();
     const admin = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: t.workspaceId, userId: admin.userId, role: 'admin' });
+    await membersRepository.add(ctx.t.db, { workspaceId: t.workspaceId, userId: admin.userId, role: 'admin' });
     for (const who of [t.manager, t.member]) {
       const refused = await call('PATCH', `${t.ws}/time-settings`, who.cookie, { reportTimeZone: 'Europe/Oslo' });
       expect(refused.statusCode).toBe(403);
@@ -621,7 +621,7 @@ describe("a manager's people", () => {
     const t = await team();
     const add = async (role: Role) => {
       const user = await signUp(ctx.t.app);
-      await workspacesRepository.addMember(ctx.t.db, { workspaceId: t.workspaceId, userId: user.userId, role });
+      await membersRepository.add(ctx.t.db, { workspaceId: t.workspaceId, userId: user.userId, role });
       return user;
     };
     const admin = await add('admin');
@@ -691,7 +691,7 @@ describe('booking time on projects', () => {
   it('lets members and guests book only on projects they can see, with a clear message', async () => {
     const t = await team();
     const guest = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId: t.workspaceId, userId: guest.userId, role: 'guest' });
+    await membersRepository.add(ctx.t.db, { workspaceId: t.workspaceId, userId: guest.userId, role: 'guest' });
     const open = await buildProject(t.workspaceId);
     const closed = await buildProject(t.workspaceId, { isPublic: false });
     const viaGroup = await buildProject(t.workspaceId, { isPublic: false });
@@ -792,7 +792,7 @@ describe('undo of a delete', () => {
     // Somebody else cannot restore it.
     expect((await call('POST', `${t.ws}/time-entries/restore`, undefined, { ids: [stopped.id] })).statusCode).toBe(401);
     const stranger = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: t.workspaceId,
       userId: stranger.userId,
       role: 'member',

@@ -2,7 +2,7 @@ import type { Role } from '@sundial/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
 import { newId } from '../../platform/ids.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /** GET /timers: the team's running timers (the real-time dashboard), scoped like the timesheet. */
 const ctx = useTestApp();
@@ -33,7 +33,7 @@ beforeAll(async () => {
   ];
   for (const [who, role] of roles) {
     people[who] = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, { workspaceId, userId: people[who].userId, role });
+    await membersRepository.add(ctx.t.db, { workspaceId, userId: people[who].userId, role });
   }
   // The manager leads a group holding the member; the loner is in no group of theirs.
   const groupId = newId();

@@ -10,7 +10,7 @@ import {
   type TestApp,
 } from '../../../test/harness.js';
 import { type Inbox, startInbox } from '../../../test/smtp.js';
-import { workspacesRepository } from '../workspaces/workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 import { CODE_FAILURES_ALLOWED, SIGN_IN_CODE_FAILURES_PER_ACCOUNT } from './two-factor.service.js';
 
 /**
@@ -297,7 +297,7 @@ describe('a workspace that requires two-factor authentication', () => {
   it('limits a member without it to enrolment at their next sign-in, enforced by the API', async () => {
     const owner = await signUp(t.app);
     const member = await signUp(t.app);
-    await workspacesRepository.addMember(t.db, {
+    await membersRepository.add(t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',
@@ -344,7 +344,7 @@ describe('a workspace that requires two-factor authentication', () => {
   it('lets an admin reset a member who lost their device: audited, their sessions end, they are told', async () => {
     const owner = await signUp(t.app);
     const user = await enrolled();
-    await workspacesRepository.addMember(t.db, { workspaceId: owner.workspaceId, userId: user.userId, role: 'member' });
+    await membersRepository.add(t.db, { workspaceId: owner.workspaceId, userId: user.userId, role: 'member' });
     const url = `/workspaces/${owner.workspaceId}/members/${user.userId}/two-factor/reset`;
     expect((await call('POST', url, user.cookie)).statusCode).toBe(403);
     const outsider = await signUp(t.app);
@@ -366,7 +366,7 @@ describe('when the workspace drops to Free', () => {
   it('keeps a person’s own 2FA working, and stops enforcing the requirement', async () => {
     const owner = await enrolled();
     const member = await signUp(t.app);
-    await workspacesRepository.addMember(t.db, {
+    await membersRepository.add(t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signUp, useTestApp } from '../../../test/harness.js';
-import { workspacesRepository } from './workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 const ctx = useTestApp();
 const call: typeof ctx.call = (...args) => ctx.call(...args);
@@ -44,12 +44,12 @@ describe('workspaces', () => {
     const owner = await signUp(ctx.t.app);
     const member = await signUp(ctx.t.app);
     const admin = await signUp(ctx.t.app);
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: member.userId,
       role: 'member',
     });
-    await workspacesRepository.addMember(ctx.t.db, {
+    await membersRepository.add(ctx.t.db, {
       workspaceId: owner.workspaceId,
       userId: admin.userId,
       role: 'admin',

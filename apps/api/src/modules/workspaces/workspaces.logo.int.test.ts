@@ -2,7 +2,7 @@ import type { Role } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
 import { auditTrail, signUp, useTestApp } from '../../../test/harness.js';
 import { greyPng, jpegHeader } from '../../../test/png.js';
-import { workspacesRepository } from './workspaces.repository.js';
+import { membersRepository } from '../members/members.repository.js';
 
 /** The workspace's logo: owners and admins set and remove it, every member reads it, checked by its bytes. */
 const ctx = useTestApp();
@@ -12,7 +12,7 @@ const upload = (bytes: Buffer) => ({ data: bytes.toString('base64') });
 async function workspaceWith(role: Role) {
   const owner = await signUp(ctx.t.app);
   const other = await signUp(ctx.t.app);
-  await workspacesRepository.addMember(ctx.t.db, { workspaceId: owner.workspaceId, userId: other.userId, role });
+  await membersRepository.add(ctx.t.db, { workspaceId: owner.workspaceId, userId: other.userId, role });
   return { owner, other, url: `/api/v1/workspaces/${owner.workspaceId}/logo` };
 }
 

@@ -42,13 +42,6 @@ export const workspacesRepository = {
     return !!ended;
   },
 
-  async addMember(db: Db, input: { workspaceId: string; userId: string; role: Role }): Promise<void> {
-    await db
-      .insertInto('memberships')
-      .values({ workspace_id: input.workspaceId, user_id: input.userId, role: input.role })
-      .execute();
-  },
-
   /** The user's active membership of a workspace, with the workspace; undefined when none. */
   async findMembership(db: Db, workspaceId: string, userId: string): Promise<StoredMembership | undefined> {
     const row = await membershipsOf(db, userId)

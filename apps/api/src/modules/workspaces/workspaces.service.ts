@@ -13,6 +13,7 @@ import type { Actor, MembershipWithWorkspace, StoredMembership } from '../../pla
 import { audit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { memberRecords } from '../members/members.service.js';
 import { checkLogo } from './workspaces.logo.js';
 import { workspacesRepository } from './workspaces.repository.js';
 
@@ -67,7 +68,7 @@ export function createWorkspacesService(db: Db, seeds: WorkspaceSeeds, mode: Bil
           plan: 'free',
           trialEndsAt,
         });
-        await workspacesRepository.addMember(tx, { workspaceId: workspace.id, userId: input.userId, role: 'owner' });
+        await memberRecords.add(tx, { workspaceId: workspace.id, userId: input.userId, role: 'owner' });
         await seeds.seedTimeSettings(tx, workspace.id, input.userId);
         await audit(tx, { action: 'workspace.created', actorUserId: input.userId, workspaceId: workspace.id });
         return entitled({ workspace, role: 'owner', status: 'active' });
