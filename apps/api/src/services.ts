@@ -5,6 +5,7 @@ import { type Db, heavyWorkFor, isEmbedded } from './db/connection.js';
 import { analyzeAll, analyzeTables, ROLLUP_TABLES } from './db/statistics.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
+import { scheduleAuthPurge } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
 import { createBudgetAlertsService } from './modules/budget-alerts/budget-alerts.service.js';
@@ -116,6 +117,7 @@ export function createServices({
   const sso = createSsoService({ db, config, auth, oidc, twoFactor });
   const invites = createInvitesService({ db, config, mailer, sessions, auth });
   scheduleSsoPurge(jobs, db);
+  scheduleAuthPurge(jobs, db);
   const reports = createReportsService(db, timeEntries, projects, {
     rollups: config.REPORT_ROLLUPS,
     sources: reportSources,

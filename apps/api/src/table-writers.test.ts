@@ -16,8 +16,6 @@ const SRC = path.dirname(new URL(import.meta.url).pathname);
 /** Tables with more than one writer today, and who they are: debt to pay by moving the writes to the owner. */
 const SHARED: Record<string, string[]> = {
   clients: ['clients', 'imports'],
-  known_devices: ['auth', 'platform'],
-  login_attempts: ['auth', 'platform'],
   projects: ['imports', 'projects'],
   tag_lists: ['imports', 'tags'],
   tags: ['imports', 'tags'],

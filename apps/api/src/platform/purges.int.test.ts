@@ -135,6 +135,7 @@ describe('scheduled purges', () => {
       'imports.purge',
       'jobs.purge',
       'outbox.purge',
+      'rate-limits.purge',
       'report-schedules.tick',
       'reports.rebuild-rollups',
       'sessions.purge',

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
 
 /** The e-mailed single-use links: a password reset, and the confirmation of an address (same shape). */
 export type LinkTable = 'password_resets' | 'email_verifications';
@@ -117,3 +119,26 @@ export const authRepository = {
       .execute();
   },
 };
+
+/**
+ * Log-in attempts count for 24 hours (docs/decisions/0004-abuse-limits.md) and a completed reset
+ * forgives older failures; rows kept two days outlive both rules.
+ */
+const LOGIN_MEMORY_DAYS = 2;
+
+/** Log-in attempts, reset and address-confirmation links past their time, expired known devices. */
+export async function purgeSignInRecords(db: Db, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - LOGIN_MEMORY_DAYS * 86_400_000);
+  await db.deleteFrom('login_attempts').where('created_at', '<', before).execute();
+  await db.deleteFrom('password_resets').where('expires_at', '<', before).execute();
+  await db.deleteFrom('email_verifications').where('expires_at', '<', before).execute();
+  await db.deleteFrom('known_devices').where('expires_at', '<', now).execute();
+}
+
+export const purgeSignInRecordsJob = defineJob('sign-in-records.purge', z.object({}));
+
+/** The sign-in records' purge, hourly (its own minute, off the platform's). */
+export function scheduleAuthPurge(jobs: JobRunner, db: Db): void {
+  jobs.register(purgeSignInRecordsJob, (_payload, { now }) => purgeSignInRecords(db, now));
+  jobs.schedule(purgeSignInRecordsJob, '13 * * * *', {});
+}
