@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { Client } from '../../db/tables/projects.js';
 
@@ -34,6 +35,28 @@ function withCount(db: Db, workspaceId: string) {
 }
 
 export const clientsRepository = {
+  /** The clients an import creates, with the ids its plan chose, in the import's transaction. */
+  async insertImported(tx: Db, workspaceId: string, clients: readonly { id: string; name: string }[]): Promise<void> {
+    const now = new Date();
+    await inChunks(clients, (c) =>
+      tx
+        .insertInto('clients')
+        .values(
+          c.map((x) => ({
+            ...x,
+            workspace_id: workspaceId,
+            address: null,
+            currency: null,
+            note: null,
+            created_at: now,
+            updated_at: now,
+            archived_at: null,
+          })),
+        )
+        .execute(),
+    );
+  },
+
   async list(db: Db, workspaceId: string, f: ClientListFilter): Promise<{ rows: ClientRow[]; total: number }> {
     let q = db.selectFrom('clients as c').where('c.workspace_id', '=', workspaceId);
     let rowsQ = withCount(db, workspaceId);

@@ -13,6 +13,13 @@ const CLIENT_CONSTRAINTS: ConstraintTable = { clients_name_key: { message: CLIEN
 
 const emptyToNull = (s: string | null | undefined) => (s === undefined ? undefined : s?.trim() ? s.trim() : null);
 
+/** The clients table's operations for other modules, inside the caller's transaction. */
+export const clientRecords = {
+  /** The clients an import creates (ids chosen by its plan). */
+  insertImported: (tx: Db, workspaceId: string, clients: readonly { id: string; name: string }[]): Promise<void> =>
+    repo.insertImported(tx, workspaceId, clients),
+};
+
 export function createClientsService(db: Db) {
   async function load(dbOrTx: Db, actor: Actor, id: string): Promise<ClientView> {
     const row = await repo.find(dbOrTx, actor.membership.workspace.id, id);

@@ -1,4 +1,5 @@
 import { sql, type Updateable } from 'kysely';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { ImportStatus, ImportsTable } from '../../db/tables/imports.js';
 
@@ -12,14 +13,7 @@ export interface ImportCatalog {
   tags: { id: string; name: string }[];
 }
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters for the widest row. */
-const CHUNK = 500;
-
-async function chunked<T>(items: T[], run: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += CHUNK) await run(items.slice(i, i + CHUNK));
-}
-
-/** SQL of imports: what exists (matched by name), and the catalogue an import adds, in its transaction. */
+/** SQL of imports: what exists (matched by name), the import rows and their staged lines. */
 export const importsRepository = {
   async existing(db: Db, workspaceId: string) {
     const [clients, projects, tasks, tags, members, lists] = await Promise.all([
@@ -41,45 +35,6 @@ export const importsRepository = {
       db.selectFrom('tag_lists').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
     ]);
     return { clients, projects, tasks, tags, members, lists };
-  },
-
-  async insertCatalog(tx: Db, by: { workspaceId: string; ownerUserId: string }, p: ImportCatalog): Promise<void> {
-    const workspace_id = by.workspaceId;
-    const now = new Date();
-    const stamps = { created_at: now, updated_at: now, archived_at: null };
-    const noDetails = { description: null, budget_type: null, budget_amount: null };
-    await chunked(p.clients, (c) =>
-      tx
-        .insertInto('clients')
-        .values(c.map((x) => ({ ...x, workspace_id, address: null, currency: null, note: null, ...stamps })))
-        .execute(),
-    );
-    await chunked(p.projects, (c) =>
-      tx
-        .insertInto('projects')
-        .values(c.map((x) => ({ ...x, workspace_id, owner_user_id: by.ownerUserId, ...noDetails, ...stamps })))
-        .execute(),
-    );
-    // In plan order, so each chunk's parent tasks exist.
-    await chunked(p.tasks, (c) =>
-      tx
-        .insertInto('tasks')
-        .values(c.map((x) => ({ ...x, workspace_id, ...noDetails, ...stamps })))
-        .execute(),
-    );
-    const list = p.tagList;
-    if (!list) return;
-    await tx
-      .insertInto('tag_lists')
-      .values({ id: list.id, workspace_id, name: list.name, ...stamps })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await chunked(p.tags, (c) =>
-      tx
-        .insertInto('tags')
-        .values(c.map((x) => ({ ...x, workspace_id, tag_list_id: list.id, ...stamps })))
-        .execute(),
-    );
   },
 
   async create(db: Db, values: { id: string; workspace_id: string; created_by_user_id: string; source: string }) {
@@ -126,7 +81,7 @@ export const importsRepository = {
   },
 
   async stage(db: Db, importId: string, rows: { line: number }[]): Promise<void> {
-    await chunked(rows, (c) =>
+    await inChunks(rows, (c) =>
       db
         .insertInto('import_rows')
         .values(c.map((r) => ({ import_id: importId, line: r.line, row: JSON.stringify(r) })))

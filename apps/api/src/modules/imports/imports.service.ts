@@ -10,6 +10,9 @@ import { audit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
+import { clientRecords } from '../clients/clients.service.js';
+import { projectRecords } from '../projects/projects.service.js';
+import { tagRecords } from '../tags/tags.service.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import {
@@ -229,7 +232,10 @@ export function createImportsService(
           if (staged.length === 0) break;
           after = staged[staged.length - 1]?.line ?? after;
           const p = plan.batch(staged.map((s) => s.row as PlannedRow));
-          await repo.insertCatalog(tx, { workspaceId, ownerUserId: userId }, p);
+          // The catalogue the batch creates, each table through its owner, in this transaction.
+          await clientRecords.insertImported(tx, workspaceId, p.clients);
+          await projectRecords.insertImported(tx, { workspaceId, ownerUserId: userId }, p.projects, p.tasks);
+          if (p.tagList) await tagRecords.insertImported(tx, workspaceId, p.tagList, p.tags);
           await timeEntries.importEntries(
             tx,
             writer,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { BudgetType, Project, Task } from '../../db/tables/projects.js';
 import {
@@ -142,6 +143,40 @@ function nameOrTaskHolds(eb: ProjectEb, f: { workspaceId: string; search: string
 }
 
 export const projectsRepository = {
+  /**
+   * The projects and tasks an import creates, with the ids its plan chose, in the import's
+   * transaction; tasks in plan order, so each chunk's parent tasks exist.
+   */
+  async insertImported(
+    tx: Db,
+    by: { workspaceId: string; ownerUserId: string },
+    projects: readonly { id: string; name: string; client_id: string | null }[],
+    tasks: readonly { id: string; name: string; project_id: string; parent_task_id: string | null }[],
+  ): Promise<void> {
+    const now = new Date();
+    const common = {
+      workspace_id: by.workspaceId,
+      description: null,
+      budget_type: null,
+      budget_amount: null,
+      created_at: now,
+      updated_at: now,
+      archived_at: null,
+    };
+    await inChunks(projects, (c) =>
+      tx
+        .insertInto('projects')
+        .values(c.map((x) => ({ ...x, ...common, owner_user_id: by.ownerUserId })))
+        .execute(),
+    );
+    await inChunks(tasks, (c) =>
+      tx
+        .insertInto('tasks')
+        .values(c.map((x) => ({ ...x, ...common })))
+        .execute(),
+    );
+  },
+
   async list(db: Db, viewer: Viewer, f: ProjectListFilter): Promise<{ rows: ProjectRow[]; total: number }> {
     let q = baseProjects(db, viewer);
     if (f.archived === 'false') q = q.where('p.archived_at', 'is', null);

@@ -16,6 +16,17 @@ export const projectMemberRecords = {
     repo.removeUserFromAll(db, workspaceId, userId),
 };
 
+/** The projects and tasks tables' operations for other modules, inside the caller's transaction. */
+export const projectRecords = {
+  /** The projects and tasks an import creates (ids chosen by its plan; parents before sub-tasks). */
+  insertImported: (
+    tx: Db,
+    by: { workspaceId: string; ownerUserId: string },
+    projects: Parameters<typeof repo.insertImported>[2],
+    tasks: Parameters<typeof repo.insertImported>[3],
+  ): Promise<void> => repo.insertImported(tx, by, projects, tasks),
+};
+
 /**
  * The projects service, put together from its parts: projects themselves, their tasks, the people
  * and groups assigned to (and managing) them, the time-entry form's pickers and keyword

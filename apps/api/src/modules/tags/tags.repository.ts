@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { Tag, TagList } from '../../db/tables/projects.js';
 
@@ -11,6 +12,28 @@ export interface ListRules {
 }
 
 export const tagsRepository = {
+  /** The tag list and tags an import creates, with the ids its plan chose, in the import's transaction. */
+  async insertImported(
+    tx: Db,
+    workspaceId: string,
+    list: { id: string; name: string },
+    tags: readonly { id: string; name: string }[],
+  ): Promise<void> {
+    const now = new Date();
+    const stamps = { workspace_id: workspaceId, created_at: now, updated_at: now, archived_at: null };
+    await tx
+      .insertInto('tag_lists')
+      .values({ id: list.id, name: list.name, ...stamps })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await inChunks(tags, (c) =>
+      tx
+        .insertInto('tags')
+        .values(c.map((x) => ({ ...x, tag_list_id: list.id, ...stamps })))
+        .execute(),
+    );
+  },
+
   async lists(db: Db, workspaceId: string, archived: Archived): Promise<TagList[]> {
     let q = db.selectFrom('tag_lists').selectAll().where('workspace_id', '=', workspaceId);
     if (archived !== 'all') q = q.where('archived_at', archived === 'true' ? 'is not' : 'is', null);

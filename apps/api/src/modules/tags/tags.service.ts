@@ -15,6 +15,17 @@ const TAG_TAKEN = 'A tag with this name already exists in this list.';
 const LIST_CONSTRAINTS: ConstraintTable = { tag_lists_name_key: { message: LIST_TAKEN, field: 'name' } };
 const TAG_CONSTRAINTS: ConstraintTable = { tags_name_key: { message: TAG_TAKEN, field: 'name' } };
 
+/** The tag lists and tags tables' operations for other modules, inside the caller's transaction. */
+export const tagRecords = {
+  /** The tag list and tags an import creates (ids chosen by its plan). */
+  insertImported: (
+    tx: Db,
+    workspaceId: string,
+    list: { id: string; name: string },
+    tags: readonly { id: string; name: string }[],
+  ): Promise<void> => repo.insertImported(tx, workspaceId, list, tags),
+};
+
 export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
   async function loadList(tx: Db, actor: Actor, id: string) {
     const list = await repo.findList(tx, actor.membership.workspace.id, id);
