@@ -1,4 +1,5 @@
 import { billingPeriod, invoiceTotals, type SubscriptionTerms } from '@sundial/core';
+import type { Db } from '../../db/connection.js';
 import { audit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -28,6 +29,19 @@ import {
 /** Renewals at the period's end, dunning's retries, and the trial reminders. */
 export function createRenewals(ctx: BillingContext, attempts: CheckoutAttempts) {
   const { db, workspaces, log, mode, clock, notify, billingLink, replaceCardLink, taxOf } = ctx;
+
+  /** The subscription ends (nothing scheduled is left) and the workspace is on Free, keeping its licenses. */
+  async function endOnFree(tx: Db, workspaceId: string, licenses: number, more: { next_retry_at?: null } = {}) {
+    await repo.saveSubscription(tx, workspaceId, {
+      status: 'canceled',
+      cancel_at_period_end: false,
+      scheduled_plan: null,
+      scheduled_cycle: null,
+      scheduled_licenses: null,
+      ...more,
+    });
+    await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses });
+  }
   const { answerOf, pay } = attempts;
   const renewals = {
     /**
@@ -49,14 +63,7 @@ export function createRenewals(ctx: BillingContext, attempts: CheckoutAttempts) 
         await db.transaction().execute(async (tx) => {
           const locked = await repo.findSubscription(tx, workspaceId, { lock: true });
           if (!isPaid(locked) || today(now) < locked.period_end) return;
-          await repo.saveSubscription(tx, workspaceId, {
-            status: 'canceled',
-            cancel_at_period_end: false,
-            scheduled_plan: null,
-            scheduled_cycle: null,
-            scheduled_licenses: null,
-          });
-          await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses: locked.licenses });
+          await endOnFree(tx, workspaceId, locked.licenses);
           await audit(tx, { action: 'subscription.ended', workspaceId, detail: { endedOn: locked.period_end } });
           await notify(tx, workspaceId, `ended:${locked.period_end}`, (name) =>
             billingMails.planChanged({
@@ -158,15 +165,7 @@ export function createRenewals(ctx: BillingContext, attempts: CheckoutAttempts) 
           }),
         );
         if (nextTry) return;
-        await repo.saveSubscription(tx, workspaceId, {
-          status: 'canceled',
-          cancel_at_period_end: false,
-          scheduled_plan: null,
-          scheduled_cycle: null,
-          scheduled_licenses: null,
-          next_retry_at: null,
-        });
-        await workspaces.setPlan(tx, workspaceId, { plan: 'free', licenses: sub.licenses });
+        await endOnFree(tx, workspaceId, sub.licenses, { next_retry_at: null });
         await audit(tx, { action: 'subscription.ended', workspaceId, detail: { unpaidSince: sub.period_end } });
         await notify(tx, workspaceId, `dropped:${sub.period_end}`, (name) =>
           billingMails.droppedToFree({ workspace: name, link: billingLink }),

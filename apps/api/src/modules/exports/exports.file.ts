@@ -26,6 +26,8 @@ import {
 import type { ExportRow, ExportTable } from './exports.table.js';
 import { writeXlsx } from './exports.xlsx.js';
 
+const TITLES = { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates' } as const;
+
 /** A PDF stops after this many rows, with a note: a printed report past a few hundred pages helps no one. */
 export const PDF_MAX_ROWS = 10_000;
 
@@ -89,9 +91,8 @@ export function createExportFiles(deps: ExportsDeps) {
       const options = parse(exportQuery, query);
       const kind: ExportKind = options.kind;
       const currency = (await deps.rates.settings(actor)).currency;
-      let title =
-        options.title ??
-        { summary: 'Summary', detailed: 'Detailed', matrix: 'Matrix', estimates: 'Estimates', source: 'Summary' }[kind];
+      // A source's report is named by the source (below).
+      let title = options.title ?? (kind === 'source' ? '' : TITLES[kind]);
       if (kind === 'detailed' && options.format === 'csv' && deps.databaseCsv !== false) {
         const bom = options.bom ?? false;
         const copied = await copiedDetailedCsv(actor, query, currency, { withoutCosts, maxRows, bom, onRow });

@@ -208,9 +208,15 @@ describe('exports of a source of facts', () => {
     expect(rows.at(-1)).toEqual(['Total', '', '11:00:00', '11.00', '9:00:00', '9.00', '5']);
   });
 
-  it('refuses a source that is not there, and a source export without a source', async () => {
+  it('refuses a source that is not there (an export or a job), and a source export without a source', async () => {
     const unknown = await call(owner, 'GET', '/reports/export?kind=source&source=weather&format=csv');
     expect([unknown.statusCode, unknown.json().error.message]).toEqual([404, 'There is no report of weather.']);
+    // An export job is refused when asked for, not when it runs.
+    const job = await call(owner, 'POST', '/reports/export-jobs', {
+      query: 'kind=source&source=weather',
+      format: 'csv',
+    });
+    expect([job.statusCode, job.json().error.message]).toEqual([404, 'There is no report of weather.']);
     const unnamed = await call(owner, 'GET', '/reports/export?kind=source&format=csv');
     expect(unnamed.statusCode).toBe(422);
     expect(unnamed.body).toContain('Name the source of facts to export.');
