@@ -55,9 +55,11 @@ describe('imports as streams', () => {
 
     const first = await call('POST', `${ws}/imports/${id}/run`, owner.cookie);
     expect([first.statusCode, first.json().status]).toEqual([202, 'queued']);
-    // A retried click (or a lost answer) queues nothing more.
+    // A retried click (or a lost answer) queues nothing more. The app's worker may already have
+    // picked the job up between the two clicks, so the second answer is the import as it stands.
     const again = await call('POST', `${ws}/imports/${id}/run`, owner.cookie);
-    expect([again.statusCode, again.json().status]).toEqual([202, 'queued']);
+    expect(again.statusCode).toBe(202);
+    expect(['queued', 'importing', 'done']).toContain(again.json().status);
     const queued = await ctx.t.db.selectFrom('jobs').select('id').where('singleton_key', '=', id).execute();
     expect(queued).toHaveLength(1);
 

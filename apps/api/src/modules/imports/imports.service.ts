@@ -362,8 +362,10 @@ export function createImportsService(
         await jobs.enqueue(tx, runImportJob, { importId: id }, { singletonKey: id });
         return true;
       });
+      // Read before waking the worker, so the answer to the click that queued it says "queued".
+      const view = await find(actor, id);
       if (queued) jobs.wake();
-      return find(actor, id);
+      return view;
     },
   };
 }
