@@ -1,10 +1,16 @@
-// What the report rollups' triggers cost a write (issue 14): N finished entries inserted in chunks
-// of 500 rows in one transaction, as an import does (insertStopped), with the rollup triggers on
-// time_entries enabled and then disabled, alternately, on a fresh database each time; and with
-// report_rollups' own triggers (the coarse rollups, migration 202612040200) disabled, the cost before them.
-// PGlite (in memory): npm run bench:rollups-insert [-- --entries 20000 --rounds 3]
-// PostgreSQL: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:rollups-insert -- --pg
-//   (creates and drops its own database, sundial_bench_rollups_insert)
+// What the report rollups cost a write (issues 14 and 33). Since issue 33 a write only marks the
+// (person, local day) it touched pending; the rollups job folds pending days in the background.
+//
+// Fresh database (default): N finished entries inserted in chunks of 500 rows in one transaction, as an
+// import does, with the rollup triggers on time_entries enabled and then disabled, alternately, on a
+// fresh database each time; then the fold of what the import left pending, timed on its own.
+//   PGlite (in memory): npm run bench:rollups-insert [-- --entries 20000 --rounds 3]
+//   PostgreSQL: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:rollups-insert -- --pg
+//     (creates and drops its own database, sundial_bench_rollups_insert)
+// A seeded database (`--url`, e.g. the 1M entries of bench:seed-large): single-entry inserts, each in a
+// transaction of its own as the API's create, with the triggers on and off in alternate order, paired per round;
+// the entries it adds are deleted again and their days folded, so the database is left as it was.
+//   npm run bench:rollups-insert -- --url postgres://postgres@127.0.0.1:5432/sundial_bench_large [--single 300 --rounds 7]
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDb } from '../apps/api/src/db/connection.ts';
@@ -13,12 +19,34 @@ import { newId } from '../apps/api/src/platform/ids.ts';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+  return i > 0 ? process.argv[i + 1] : fallback;
 };
-const ENTRIES = arg('entries', 20_000);
-const ROUNDS = arg('rounds', 3);
+const ENTRIES = Number(arg('entries', 20_000));
+const SINGLE = Number(arg('single', 300));
+const ROUNDS = Number(arg('rounds', 3));
+const seeded = arg('url', undefined);
 const onPg = process.argv.includes('--pg');
 const dbName = 'sundial_bench_rollups_insert';
+const EVENTS = ['insert', 'update', 'delete'];
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const spread = (values) =>
+  `min ${Math.min(...values).toFixed(2)} / median ${median(values).toFixed(2)} / max ${Math.max(...values).toFixed(2)}`;
+const triggers = (db, on) =>
+  Promise.all(
+    EVENTS.map((event) =>
+      sql
+        .raw(`alter table time_entries ${on ? 'enable' : 'disable'} trigger time_entries_rollups_${event}`)
+        .execute(db),
+    ),
+  );
+const fold = async (db, ws) => {
+  const t0 = performance.now();
+  for (let n = -1; n !== 0; )
+    n = Number((await sql`select report_rollups_fold_pending(${ws}::uuid, 2000) as n`.execute(db)).rows[0].n);
+  await sql`select report_rollups_compact(${ws}::uuid)`.execute(db);
+  return performance.now() - t0;
+};
 
 async function freshDb() {
   if (!onPg) return openDb({ dataDir: 'memory://' });
@@ -32,9 +60,30 @@ async function freshDb() {
   return openDb({ databaseUrl: url.href });
 }
 
-/** One workspace, ten members, ten projects; then the entries' insert, timed. */
-async function run(mode) {
-  const withTriggers = mode !== 'none';
+/** Ten members' entries back to back, 50 minutes each, ~9 hours a day from `from`. */
+function entries(ws, users, projects, count, from = Date.parse('2026-01-01T06:00:00Z')) {
+  return Array.from({ length: count }, (_, i) => {
+    const user = i % users.length;
+    const n = Math.floor(i / users.length);
+    const start = from + Math.floor(n / 10) * 86_400_000 + (n % 10) * 3_300_000;
+    return {
+      id: newId(),
+      workspace_id: ws,
+      user_id: users[user],
+      project_id: projects[i % projects.length],
+      start_at: new Date(start),
+      end_at: new Date(start + 3_000_000),
+      duration_seconds: 3000,
+      created_by_user_id: users[user],
+      billable: i % 3 === 0,
+      billable_rate_cents: 10_000,
+      cost_rate_cents: 4_000,
+    };
+  });
+}
+
+/** One workspace, ten members, ten projects; then the entries' insert, timed, and the fold. */
+async function importRun(withTriggers) {
   const handle = await freshDb();
   const { db } = handle;
   await migrateToLatest(db);
@@ -61,31 +110,8 @@ async function run(mode) {
       .insertInto('projects')
       .values({ id, workspace_id: ws, name: `P${i}`, color: '#2f80ed' })
       .execute();
-  if (!withTriggers)
-    for (const event of ['insert', 'update', 'delete'])
-      await sql.raw(`alter table time_entries disable trigger time_entries_rollups_${event}`).execute(db);
-  if (mode === 'daily')
-    for (const event of ['insert', 'update', 'delete'])
-      await sql.raw(`alter table report_rollups disable trigger report_rollups_coarse_${event}`).execute(db);
-  // Each member's entries back to back, 50 minutes each, over ~9 hours a day from 2026-01-01.
-  const rows = Array.from({ length: ENTRIES }, (_, i) => {
-    const user = i % users.length;
-    const n = Math.floor(i / users.length);
-    const start = Date.parse('2026-01-01T06:00:00Z') + Math.floor(n / 10) * 86_400_000 + (n % 10) * 3_300_000;
-    return {
-      id: newId(),
-      workspace_id: ws,
-      user_id: users[user],
-      project_id: projects[i % projects.length],
-      start_at: new Date(start),
-      end_at: new Date(start + 3_000_000),
-      duration_seconds: 3000,
-      created_by_user_id: users[user],
-      billable: i % 3 === 0,
-      billable_rate_cents: 10_000,
-      cost_rate_cents: 4_000,
-    };
-  });
+  if (!withTriggers) await triggers(db, false);
+  const rows = entries(ws, users, projects, ENTRIES);
   const t0 = performance.now();
   await db.transaction().execute(async (tx) => {
     for (let i = 0; i < rows.length; i += 500)
@@ -95,32 +121,101 @@ async function run(mode) {
         .execute();
   });
   const ms = performance.now() - t0;
+  const foldMs = withTriggers ? await fold(db, ws) : 0;
   const rollupRows = (await sql`select count(*)::int as n from report_rollups`.execute(db)).rows[0].n;
   await handle.close();
-  return { ms, rollupRows };
+  return { ms, foldMs, rollupRows };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const on = [];
-const daily = [];
-const off = [];
-let rows = 0;
-for (let round = 0; round < ROUNDS; round++) {
-  const a = await run('all');
-  on.push(a.ms);
-  rows = a.rollupRows;
-  daily.push((await run('daily')).ms);
-  off.push((await run('none')).ms);
+async function importBench() {
+  const ratios = [];
+  const on = [];
+  const off = [];
+  const folds = [];
+  let rows = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = await importRun(true);
+    const b = await importRun(false);
+    on.push(a.ms);
+    off.push(b.ms);
+    folds.push(a.foldMs);
+    ratios.push(a.ms / b.ms);
+    rows = a.rollupRows;
+  }
+  console.log(
+    `${onPg ? 'PostgreSQL' : 'PGlite'}: ${ENTRIES} entries in chunks of 500, one transaction (${ROUNDS} rounds): ` +
+      `with the rollup triggers ${median(on).toFixed(0)} ms, without ${median(off).toFixed(0)} ms; ` +
+      `paired ratio ${spread(ratios)}; then the job's fold of its days ${median(folds).toFixed(0)} ms (${rows} rollup rows)`,
+  );
+  if (onPg) {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
 }
-const a = median(on);
-const d = median(daily);
-const b = median(off);
-console.log(
-  `${onPg ? 'PostgreSQL' : 'PGlite'}: ${ENTRIES} entries in chunks of 500, one transaction: with rollup triggers ${a.toFixed(0)} ms (${rows} rollup rows), with report_rollups only (no coarse rollups) ${d.toFixed(0)} ms, without ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}x, ${(d / b).toFixed(2)}x before the coarse ones (median of ${ROUNDS})`,
-);
-if (onPg) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+
+/** Single-entry inserts into a seeded workspace, triggers on and off in alternate order, paired per round. */
+async function singleBench() {
+  const { db, close } = await openDb({ databaseUrl: seeded });
+  const { rows: found } =
+    await sql`select w.id, (select count(*)::int from time_entries e where e.workspace_id = w.id) as n
+    from workspaces w order by n desc limit 1`.execute(db);
+  const ws = found[0].id;
+  const users = (await sql`select user_id from memberships where workspace_id = ${ws} limit 10`.execute(db)).rows.map(
+    (r) => r.user_id,
+  );
+  const projects = (await sql`select id from projects where workspace_id = ${ws} limit 10`.execute(db)).rows.map(
+    (r) => r.id,
+  );
+  // Days after every seeded entry, a block of its own each batch, so no two inserts overlap.
+  let day = Date.parse('2031-01-01T06:00:00Z');
+  const ids = [];
+  const batch = async (on) => {
+    await triggers(db, on);
+    const rows = entries(ws, users, projects, SINGLE, day);
+    day += 86_400_000 * Math.ceil(SINGLE / 100 + 1);
+    ids.push(...rows.map((r) => r.id));
+    const t0 = performance.now();
+    for (const row of rows) await db.transaction().execute((tx) => tx.insertInto('time_entries').values(row).execute());
+    return (performance.now() - t0) / SINGLE;
+  };
+  const ratios = [];
+  const on = [];
+  const off = [];
+  const folds = [];
+  await batch(true);
+  await fold(db, ws);
+  for (let round = 0; round < ROUNDS; round++) {
+    let a;
+    let b;
+    if (round % 2 === 0) {
+      a = await batch(true);
+      b = await batch(false);
+    } else {
+      b = await batch(false);
+      a = await batch(true);
+    }
+    await triggers(db, true);
+    folds.push(await fold(db, ws));
+    on.push(a);
+    off.push(b);
+    ratios.push(a / b);
+  }
+  await triggers(db, true);
+  // Those with triggers off never marked their days: deleted with them on, every day they touched is folded again.
+  for (let i = 0; i < ids.length; i += 1000)
+    await db
+      .deleteFrom('time_entries')
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute();
+  await fold(db, ws);
+  await close();
+  console.log(
+    `PostgreSQL, ${found[0].n} entries: ${SINGLE} single-entry inserts a batch, each its own transaction (${ROUNDS} rounds): ` +
+      `${median(on).toFixed(2)} ms an insert with the rollup triggers, ${median(off).toFixed(2)} ms without; ` +
+      `paired ratio ${spread(ratios)}; the job's fold of a batch's days ${median(folds).toFixed(0)} ms`,
+  );
 }
+
+await (seeded ? singleBench() : importBench());

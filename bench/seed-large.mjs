@@ -192,6 +192,12 @@ for (let from = 0; from < ENTRIES; from += BATCH) {
 }
 process.stdout.write('\n');
 lap(`${ENTRIES} time entries`);
+// The days the inserts marked pending, folded into the rollups as the app's job does (issue 33), so
+// the reports read a workspace as it is a minute after its writes.
+for (let folded = -1; folded !== 0; )
+  folded = (await db.query('select report_rollups_fold_pending($1, 20000) as n', [ws])).rows[0].n;
+await db.query('select report_rollups_compact($1)', [ws]);
+lap('the rollups folded');
 await db.query('analyze');
 lap('analyze');
 // The invariants, checked on the owner's history: no two entries at once, none longer than allowed.

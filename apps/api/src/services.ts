@@ -121,6 +121,7 @@ export function createServices({
   const reports = createReportsService(db, timeEntries, projects, {
     rollups: config.REPORT_ROLLUPS,
     sources: reportSources,
+    analyzeAfterRows: config.ANALYZE_AFTER_ROWS,
   });
   jobs.register(rebuildRollupsJob, async () => {
     // A rebuild rewrites every rollup row of its workspaces: their statistics are new (0016).

@@ -13,6 +13,7 @@ export const ROLLUP_TABLES = [
   'report_rollups_people_months',
   'report_rollups_work_months',
   'report_rollups_work_years',
+  'report_rollups_pending',
 ] as const;
 export const TIME_TABLES = ['time_entries', ...ROLLUP_TABLES] as const;
 

@@ -7,8 +7,7 @@ import {
   coarseTriggerFunction,
   createCoarseTable,
   FIRST_COARSE_TABLES,
-  MONTH_OF,
-  YEAR_OF,
+  WORK_COARSE_TABLES,
 } from './coarse-rollups.js';
 import { runSql } from './run-sql.js';
 
@@ -26,11 +25,7 @@ import { runSql } from './run-sql.js';
  * functions, the fold and the rebuild are replaced with ones that keep all four; the trigger
  * functions' JIT is turned off again (202612040210: CREATE OR REPLACE resets it).
  */
-const WORK_KEYS = ['user_id', 'project_id', 'task_id', 'billable', 'invoiced'];
-const WORK: CoarseTables = {
-  report_rollups_work_months: { period: 'month', keys: WORK_KEYS, of: MONTH_OF },
-  report_rollups_work_years: { period: 'year', keys: WORK_KEYS, of: YEAR_OF },
-};
+const WORK = WORK_COARSE_TABLES;
 const TABLES: CoarseTables = { ...FIRST_COARSE_TABLES, ...WORK };
 
 async function keep(db: Kysely<unknown>, tables: CoarseTables): Promise<void> {

@@ -28,6 +28,13 @@ export const FIRST_COARSE_TABLES: CoarseTables = {
   report_rollups_people_months: { period: 'month', keys: ['user_id', 'billable', 'invoiced'], of: MONTH_OF },
 };
 
+const WORK_KEYS = ['user_id', 'project_id', 'task_id', 'billable', 'invoiced'];
+/** The tables of migration 202612050100 (never to change: see above). */
+export const WORK_COARSE_TABLES: CoarseTables = {
+  report_rollups_work_months: { period: 'month', keys: WORK_KEYS, of: MONTH_OF },
+  report_rollups_work_years: { period: 'year', keys: WORK_KEYS, of: YEAR_OF },
+};
+
 const columnType = (key: string) => (key === 'billable' || key === 'invoiced' ? 'boolean not null' : 'uuid');
 const keysOf = (t: CoarseTable, alias: string) => t.keys.map((k) => `${alias}.${k}`).join(', ');
 const columns = (t: CoarseTable) => `${t.period}, ${t.keys.join(', ')}`;
@@ -124,6 +131,39 @@ export function coarseCompactFunction(tables: CoarseTables): string {
       group by g.workspace_id, g.${t.period}, ${keysOf(t, 'g')}
       having sum(g.rollup_rows) <> 0;`,
   );
+  return workspaceFunction('report_rollups_compact', folds);
+}
+
+// A key column compared in a hash join: the null project or task as a uuid no row has.
+const joinable = (key: string, alias: string) =>
+  key.endsWith('_id') ? `coalesce(${alias}.${key}, '00000000-0000-0000-0000-000000000000'::uuid)` : `${alias}.${key}`;
+
+/**
+ * Folds a workspace's fresh rows into one row per key, rewriting only the keys that have fresh rows
+ * (migration 202612070100, issue 33): `coarseCompactFunction` rewrote every row of each touched day,
+ * month or year, so one entry's fold rewrote a month of everyone's work (~25,000 rows at 1M entries)
+ * and a year's, and the dead rows made report_rollups_work_months twice its live size.
+ */
+export function coarseCompactByKeyFunction(tables: CoarseTables): string {
+  const folds = Object.entries(tables).map(([table, t]) => {
+    const keys = [t.period, ...t.keys];
+    return `
+      with touched as (
+        select distinct ${keys.map((k) => `${joinable(k, 'f')} as ${k}`).join(', ')}
+        from ${table} f where f.workspace_id = p_ws and f.fresh
+      ), gone as (
+        delete from ${table} x using touched k
+        where x.workspace_id = p_ws
+          and x.${t.period} in (select k2.${t.period} from touched k2)
+          and ${keys.map((key) => `${joinable(key, 'x')} = k.${key}`).join(' and ')}
+        returning x.*
+      )
+      insert into ${table} (workspace_id, ${columns(t)}, rollup_rows, seconds, billable_cents, cost_cents, fresh)
+      select g.workspace_id, g.${t.period}, ${keysOf(t, 'g')}, sum(g.rollup_rows), sum(g.seconds), sum(g.billable_cents), sum(g.cost_cents), false
+      from gone g
+      group by g.workspace_id, g.${t.period}, ${keysOf(t, 'g')}
+      having sum(g.rollup_rows) <> 0;`;
+  });
   return workspaceFunction('report_rollups_compact', folds);
 }
 

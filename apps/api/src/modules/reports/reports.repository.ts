@@ -425,16 +425,29 @@ export const reportsRepository = {
     );
   },
 
-  /** Workspaces whose coarse rollups hold appended rows not yet folded (report_rollups_compact). */
+  /** Workspaces with pending days or coarse rollups holding appended rows not yet folded (report_rollups_compact). */
   async unfoldedRollups(db: Db): Promise<string[]> {
     const rows = await sql<{ workspace_id: string }>`
-      select workspace_id from report_rollups_tasks where fresh
+      select distinct workspace_id from report_rollups_pending
+      union select workspace_id from report_rollups_tasks where fresh
       union select workspace_id from report_rollups_task_months where fresh
       union select workspace_id from report_rollups_people_months where fresh
       union select workspace_id from report_rollups_work_months where fresh
       union select workspace_id from report_rollups_work_years where fresh`.execute(db);
     return rows.rows.map((r) => r.workspace_id);
   },
+
+  /**
+   * Recomputes up to `limit` of a workspace's pending days (the days writes marked) into the rollups,
+   * in a transaction of its own (report_rollups_fold_pending); answers how many it folded.
+   */
+  foldPendingDays: (db: Db, workspaceId: string, limit: number) =>
+    db.transaction().execute(async (tx) => {
+      const result = await sql<{
+        n: number;
+      }>`select report_rollups_fold_pending(${workspaceId}, ${limit}) as n`.execute(tx);
+      return Number(result.rows[0]?.n ?? 0);
+    }),
 
   /** Folds a workspace's appended coarse rollup rows into one row per key, in a transaction of its own. */
   foldRollups: (db: Db, workspaceId: string) =>

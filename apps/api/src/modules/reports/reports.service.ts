@@ -1,6 +1,7 @@
 import { type MarkInvoicedBody, parseReportParams } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import { analyzeTables, ROLLUP_TABLES } from '../../db/statistics.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import { defineJob } from '../../platform/jobs.js';
@@ -19,6 +20,9 @@ export type { DetailedCellColumn };
 /** The most entries one "mark as invoiced" by filter changes. */
 export const MAX_INVOICED_BY_FILTER = 10_000;
 
+/** How many pending days one transaction of the rollups' fold recomputes (a few seconds at most). */
+const PENDING_FOLD_DAYS = 2_000;
+
 /**
  * Reports: one engine (reports.engine.ts, over the time entries of reports.time-source.ts) for
  * the Summary, Detailed and matrix reports, the dashboard, the public API and the exports; this
@@ -34,7 +38,7 @@ export function createReportsService(
   db: Db,
   timeEntries: Pick<TimeEntriesService, 'setInvoiced' | 'markRollupsReady'>,
   projects: Pick<ProjectsService, 'budgets' | 'workspaceBudgets'>,
-  options: { rollups: boolean; sources?: readonly RegisteredSource[] } = { rollups: true },
+  options: { rollups: boolean; sources?: readonly RegisteredSource[]; analyzeAfterRows?: number } = { rollups: true },
 ) {
   const scope = createReportScope(db, options);
   const { resolve } = scope;
@@ -65,14 +69,23 @@ export function createReportsService(
     },
 
     /**
-     * Folds the rows the triggers appended to the coarse rollups (report_rollups_tasks and the
-     * monthly ones) into one row per key, workspace by workspace (the same job, every minute):
-     * reads sum a key's rows either way, folding keeps them few. Answers how many workspaces.
+     * Folds what writes left to the rollups, workspace by workspace (the same job, every minute):
+     * the days they marked pending are recomputed into report_rollups, PENDING_FOLD_DAYS at a time,
+     * each batch a short transaction; then the rows that appended to the coarse rollups
+     * (report_rollups_tasks and the monthly ones) are folded into one row per key. Reads are exact
+     * either way (they read pending days from the entries); folding keeps them fast. After a large
+     * fold (an import's days: at least `analyzeAfterRows`, each day a row or more) the rollup tables
+     * are analysed, as an import analyses the entries (0016). Answers how many days it folded.
      */
     async foldRollups(): Promise<number> {
-      const workspaces = await repo.unfoldedRollups(db);
-      for (const workspaceId of workspaces) await repo.foldRollups(db, workspaceId);
-      return workspaces.length;
+      let days = 0;
+      for (const workspaceId of await repo.unfoldedRollups(db)) {
+        for (let n = PENDING_FOLD_DAYS; n === PENDING_FOLD_DAYS; days += n)
+          n = await repo.foldPendingDays(db, workspaceId, PENDING_FOLD_DAYS);
+        await repo.foldRollups(db, workspaceId);
+      }
+      if (days >= (options.analyzeAfterRows ?? Number.POSITIVE_INFINITY)) await analyzeTables(db, ROLLUP_TABLES);
+      return days;
     },
 
     /** The names of the people, projects, tags... a report's filters name (only this workspace's). */

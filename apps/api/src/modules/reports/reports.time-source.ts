@@ -223,7 +223,13 @@ function slowPieces(f: EngineFilter): RawBuilder<unknown> {
  */
 export function factsCte(
   f: EngineFilter,
-  extra?: { where?: RawBuilder<unknown>; day?: boolean; part?: 'all' | 'running'; name?: string; listing?: boolean },
+  extra?: {
+    where?: RawBuilder<unknown>;
+    day?: boolean;
+    part?: 'all' | 'finished' | 'running';
+    name?: string;
+    listing?: boolean;
+  },
 ) {
   const name = sql.raw(extra?.name ?? 'facts');
   const tz = f.timeZone;
@@ -391,12 +397,13 @@ function rollupFactsCte(
     group by e.${period}, ${o.groupKeys}, e.billable, e.invoiced
     having sum(e.rollup_rows) <> 0`;
   };
-  const daily = (range: [string, string], sign: 1 | -1 = 1) => {
+  const dailyRows = sql`report_rollups e ${projectJoin}`;
+  const daily = (range: [string, string], sign: 1 | -1 = 1, from = dailyRows) => {
     const k = sql.lit(sign);
     return sql`select null::uuid as entry_id, e.user_id, e.project_id, e.task_id, ${client} as client_id,
       null::text as note, e.billable, e.invoiced, e.day, ${k} * e.seconds as seconds,
       ${k} * e.billable_cents as billable_cents, ${k} * e.cost_cents as cost_cents, ${k}::bigint as rollup_rows
-    from report_rollups e ${projectJoin}
+    from ${from}
     where ${where('day', range, [...peopleFilters(f), ...projectFilters(f)])}`;
   };
   const tasks = (
@@ -465,11 +472,31 @@ function rollupFactsCte(
     if (o.source !== 'tasks' && !months) throw new Error('the monthly rollups serve no day of this range');
     parts = coverOf(f.fromDay, f.toDay, o.source === 'work' && o.yearly).map(read);
   }
+  // Days writes marked that the fold has not recomputed yet (decision 0008, "Pending days"): their
+  // report_rollups rows taken out (every coarse table sums them) and their entries' facts put in.
+  const pendingDays = sql`select k.user_id, k.day from report_rollups_pending k
+    where k.workspace_id = ${ws} and k.day between ${f.fromDay}::date and ${f.toDay}::date`;
+  const pendingRollups = sql`(${pendingDays}) k cross join lateral (
+      select e.* from report_rollups e where e.workspace_id = ${ws} and e.user_id = k.user_id and e.day = k.day
+    ) e ${projectJoin}`;
+  const tz = f.timeZone;
+  const pendingEntries = sql`e.id = any(array(
+    select x.id from (${pendingDays}) k
+    join time_entries x on x.workspace_id = ${ws} and x.user_id = k.user_id and x.end_at is not null
+      and x.start_at < ((k.day + 1)::timestamp at time zone ${tz})
+      and x.end_at >= (k.day::timestamp at time zone ${tz})
+      and x.start_at >= (k.day::timestamp at time zone ${tz})
+        - make_interval(secs => coalesce((select t.longest_seconds from time_entry_extents t where t.workspace_id = ${ws}), 0))))`;
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
+  ${factsCte(f, { day: true, part: 'finished', name: 'pending_facts', where: pendingEntries })},
   facts as (
     ${sql.join(parts, sql` union all `)}
     union all
     select *, 1::bigint as rollup_rows from running_facts
+    union all
+    ${daily(range, -1, pendingRollups)}
+    union all
+    select p.*, 1::bigint as rollup_rows from pending_facts p where (p.user_id, p.day) in (${pendingDays})
   )`;
 }
 
