@@ -11,10 +11,14 @@
 // transaction of its own as the API's create, with the triggers on and off in alternate order, paired per round;
 // the entries it adds are deleted again and their days folded, so the database is left as it was.
 //   npm run bench:rollups-insert -- --url postgres://postgres@127.0.0.1:5432/sundial_bench_large [--single 300 --rounds 7]
+// With `--burst 5000`: then that many single-entry writes over everyone's last 30 days, and before the fold, Summaries
+// read through the rollups (and the pending days) against the engine on the entries and the SQL a DBA would write,
+// paired per round (issue 33: "a Summary right after 5,000 writes within 1.3x of the raw SQL").
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDb } from '../apps/api/src/db/connection.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrate.ts';
+import { compileReport } from '../apps/api/src/modules/reports/reports.time-source.ts';
 import { newId } from '../apps/api/src/platform/ids.ts';
 
 const arg = (name, fallback) => {
@@ -23,6 +27,7 @@ const arg = (name, fallback) => {
 };
 const ENTRIES = Number(arg('entries', 20_000));
 const SINGLE = Number(arg('single', 300));
+const BURST = Number(arg('burst', 0));
 const ROUNDS = Number(arg('rounds', 3));
 const seeded = arg('url', undefined);
 const onPg = process.argv.includes('--pg');
@@ -171,38 +176,54 @@ async function singleBench() {
   // Days after every seeded entry, a block of its own each batch, so no two inserts overlap.
   let day = Date.parse('2031-01-01T06:00:00Z');
   const ids = [];
-  const batch = async (on) => {
+  // The insert trigger on the functions of migration 202611280402 (recompute the day in the writer's
+  // transaction, before issue 33) or on today's (mark the day pending).
+  const insertTrigger = (fn) =>
+    sql
+      .raw(`drop trigger time_entries_rollups_insert on time_entries;
+        create trigger time_entries_rollups_insert after insert on time_entries
+        referencing new table as new_rows for each statement execute function ${fn}()`)
+      .execute(db);
+  const batch = async (on, recompute = false) => {
     await triggers(db, on);
+    if (recompute) await insertTrigger('report_rollups_on_entries_insert');
     const rows = entries(ws, users, projects, SINGLE, day);
     day += 86_400_000 * Math.ceil(SINGLE / 100 + 1);
     ids.push(...rows.map((r) => r.id));
     const t0 = performance.now();
     for (const row of rows) await db.transaction().execute((tx) => tx.insertInto('time_entries').values(row).execute());
-    return (performance.now() - t0) / SINGLE;
+    const ms = (performance.now() - t0) / SINGLE;
+    if (recompute) await insertTrigger('report_rollups_mark_entries_insert');
+    return ms;
   };
   const ratios = [];
+  const before = [];
   const on = [];
   const off = [];
+  const old = [];
   const folds = [];
   await batch(true);
   await fold(db, ws);
   for (let round = 0; round < ROUNDS; round++) {
-    let a;
-    let b;
-    if (round % 2 === 0) {
-      a = await batch(true);
-      b = await batch(false);
-    } else {
-      b = await batch(false);
-      a = await batch(true);
-    }
+    // Each round in another order of the three (pending, none, recompute).
+    const order = [
+      ['on', () => batch(true)],
+      ['off', () => batch(false)],
+      ['old', () => batch(true, true)],
+    ];
+    for (let i = 0; i < round % 3; i++) order.push(order.shift());
+    const ms = {};
+    for (const [name, run] of order) ms[name] = await run();
     await triggers(db, true);
     folds.push(await fold(db, ws));
-    on.push(a);
-    off.push(b);
-    ratios.push(a / b);
+    on.push(ms.on);
+    off.push(ms.off);
+    old.push(ms.old);
+    ratios.push(ms.on / ms.off);
+    before.push(ms.old / ms.off);
   }
   await triggers(db, true);
+  if (BURST > 0) await burst(db, ws, ids);
   // Those with triggers off never marked their days: deleted with them on, every day they touched is folded again.
   for (let i = 0; i < ids.length; i += 1000)
     await db
@@ -213,8 +234,129 @@ async function singleBench() {
   await close();
   console.log(
     `PostgreSQL, ${found[0].n} entries: ${SINGLE} single-entry inserts a batch, each its own transaction (${ROUNDS} rounds): ` +
-      `${median(on).toFixed(2)} ms an insert with the rollup triggers, ${median(off).toFixed(2)} ms without; ` +
-      `paired ratio ${spread(ratios)}; the job's fold of a batch's days ${median(folds).toFixed(0)} ms`,
+      `${median(on).toFixed(2)} ms an insert marking its day pending, ${median(off).toFixed(2)} ms without rollup triggers, ` +
+      `${median(old).toFixed(2)} ms recomputing the day in the insert (before issue 33); paired ratio to none: ` +
+      `pending ${spread(ratios)}, recompute ${spread(before)}; the job's fold of a batch's days ${median(folds).toFixed(0)} ms`,
+  );
+}
+
+/** BURST single-entry writes over the last 30 days of everyone, then Summaries before the fold. */
+async function burst(db, ws, ids) {
+  const settings = (
+    await sql`select report_time_zone as tz, rounding_mode as mode, rounding_minutes as minutes
+      from time_settings where workspace_id = ${ws}`.execute(db)
+  ).rows[0];
+  const people = (await sql`select user_id from memberships where workspace_id = ${ws}`.execute(db)).rows.map(
+    (r) => r.user_id,
+  );
+  const projects = (await sql`select id from projects where workspace_id = ${ws}`.execute(db)).rows.map((r) => r.id);
+  const today = new Date(new Date().toISOString().slice(0, 10));
+  for (let i = 0; i < BURST; i++) {
+    // 23:00-23:59 UTC, after the seeded day's slots: a new entry on a day of the last 30, someone's, some project.
+    const start = new Date(
+      today.getTime() - (1 + (Math.floor(i / people.length) % 30)) * 86_400_000 + 23 * 3_600_000 + (i % 59) * 1000,
+    );
+    const row = {
+      id: newId(),
+      workspace_id: ws,
+      user_id: people[i % people.length],
+      project_id: projects[(i * 7) % projects.length],
+      start_at: start,
+      end_at: new Date(start.getTime() + 60_000),
+      duration_seconds: 60,
+      created_by_user_id: people[i % people.length],
+      billable: i % 2 === 0,
+      billable_rate_cents: 10_000,
+      cost_rate_cents: 4_000,
+    };
+    ids.push(row.id);
+    await db.insertInto('time_entries').values(row).execute();
+  }
+  const pending = (
+    await sql`select count(*)::int as n from report_rollups_pending where workspace_id = ${ws}`.execute(db)
+  ).rows[0].n;
+  const filter = (days, rollups) => {
+    const fromAt = new Date(today.getTime() - days * 86_400_000);
+    return {
+      workspaceId: ws,
+      fromAt,
+      toAt: today,
+      fromDay: fromAt.toISOString().slice(0, 10),
+      toDay: new Date(today.getTime() - 86_400_000).toISOString().slice(0, 10),
+      timeZone: settings.tz,
+      weekStart: 'monday',
+      rounding: { mode: settings.mode, minutes: settings.minutes },
+      now: new Date(),
+      scope: null,
+      tagMode: 'any',
+      rollups,
+      allPeople: true,
+    };
+  };
+  const reports = [
+    { name: 'by project, 30 days', days: 30, dimensions: ['project'] },
+    { name: 'by project then person, 30 days', days: 30, dimensions: ['project', 'user'] },
+    { name: 'by day, 30 days', days: 30, dimensions: ['day'] },
+    { name: 'by project then person, 365 days', days: 365, dimensions: ['project', 'user'] },
+  ];
+  // The SQL a DBA would write: finished entries starting in range, by start day in the zone (the seed's and the
+  // burst's entries stay inside their day; the zone is the workspace's, UTC in the seed).
+  const dba = (days, dimensions) => {
+    const f = filter(days, false);
+    const keys = dimensions.map((d) =>
+      d === 'day' ? sql`(start_at at time zone ${f.timeZone})::date` : sql.ref(d === 'user' ? 'user_id' : 'project_id'),
+    );
+    return sql`select ${sql.join(keys)}, sum(duration_seconds)::bigint as seconds from time_entries
+      where workspace_id = ${ws} and end_at is not null
+        and start_at >= ${f.fromAt} and start_at < ${f.toAt}
+      group by ${sql.raw(keys.map((_, i) => i + 1).join(', '))}`;
+  };
+  const time = async (statement) => {
+    const t0 = performance.now();
+    const { rows } = await db.transaction().execute(async (tx) => {
+      await sql`set local jit = off`.execute(tx);
+      return statement.execute(tx);
+    });
+    return { ms: performance.now() - t0, rows };
+  };
+  const lines = [];
+  for (const r of reports) {
+    const sets = r.dimensions.map((_, i) => r.dimensions.slice(0, i + 1));
+    const engine = (rollups) =>
+      compileReport(filter(r.days, rollups), { sets: [[], ...sets], dimensions: r.dimensions, countEntries: false });
+    const toRaw = [];
+    const toEngine = [];
+    const took = [];
+    for (let round = 0; round < Math.max(ROUNDS, 5); round++) {
+      const order = [
+        ['rolled', () => time(engine(true))],
+        ['entries', () => time(engine(false))],
+        ['dba', () => time(dba(r.days, r.dimensions))],
+      ];
+      for (let i = 0; i < round % 3; i++) order.push(order.shift());
+      const ms = {};
+      const rows = {};
+      for (const [name, run] of order) {
+        const result = await run();
+        ms[name] = result.ms;
+        rows[name] = result.rows;
+      }
+      // The same total three ways: the rollups with the pending days, the engine on the entries, plain SQL.
+      const total = (list) => list.reduce((sum, row) => sum + Number(row.seconds ?? row.tracked ?? 0), 0);
+      const rolledTotal = rows.rolled.filter((row) => row.level === 0).reduce((s, row) => s + Number(row.tracked), 0);
+      const entriesTotal = rows.entries.filter((row) => row.level === 0).reduce((s, row) => s + Number(row.tracked), 0);
+      if (rolledTotal !== entriesTotal || (settings.mode === 'none' && rolledTotal !== total(rows.dba)))
+        throw new Error(`${r.name}: totals differ: ${rolledTotal} ${entriesTotal} ${total(rows.dba)}`);
+      toRaw.push(ms.rolled / ms.dba);
+      toEngine.push(ms.rolled / ms.entries);
+      took.push(ms.rolled);
+    }
+    lines.push(
+      `  ${r.name} (${median(took).toFixed(0)} ms): to the DBA's SQL ${spread(toRaw)}; to the engine on the entries ${spread(toEngine)}`,
+    );
+  }
+  console.log(
+    `After ${BURST} single-entry writes (${pending} pending days, not folded), Summaries through the rollups, paired ratios:\n${lines.join('\n')}`,
   );
 }
 

@@ -19,7 +19,7 @@ export const moneyForbidden = (what: string) =>
  * What every time report resolves first: the engine's filter for the actor, and whether they may
  * see the money measures it asks for of everyone it can include.
  */
-export function createReportScope(db: Db, options: { rollups: boolean }) {
+export function createReportScope(db: Db, options: { rollups: boolean; pendingShare?: number }) {
   /**
    * The engine's filter for the actor: range and zone resolved (the workspace's report zone
    * unless the query names one), scope applied, rounding chosen, and whether the rollups (kept
@@ -58,6 +58,7 @@ export function createReportScope(db: Db, options: { rollups: boolean }) {
         !q.withoutTag &&
         !q.description,
       allPeople,
+      ...(options.pendingShare === undefined ? {} : { pendingShare: options.pendingShare }),
     };
   }
 

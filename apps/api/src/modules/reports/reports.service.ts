@@ -21,7 +21,7 @@ export type { DetailedCellColumn };
 export const MAX_INVOICED_BY_FILTER = 10_000;
 
 /** How many pending days one transaction of the rollups' fold recomputes (a few seconds at most). */
-const PENDING_FOLD_DAYS = 2_000;
+const PENDING_FOLD_DAYS = 250;
 
 /**
  * Reports: one engine (reports.engine.ts, over the time entries of reports.time-source.ts) for
@@ -38,7 +38,13 @@ export function createReportsService(
   db: Db,
   timeEntries: Pick<TimeEntriesService, 'setInvoiced' | 'markRollupsReady'>,
   projects: Pick<ProjectsService, 'budgets' | 'workspaceBudgets'>,
-  options: { rollups: boolean; sources?: readonly RegisteredSource[]; analyzeAfterRows?: number } = { rollups: true },
+  options: {
+    rollups: boolean;
+    sources?: readonly RegisteredSource[];
+    analyzeAfterRows?: number;
+    /** `EngineFilter.pendingShare` (tests). */
+    pendingShare?: number;
+  } = { rollups: true },
 ) {
   const scope = createReportScope(db, options);
   const { resolve } = scope;
