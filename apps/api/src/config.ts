@@ -100,8 +100,9 @@ const envSchema = z.object({
     .max(16_777_216)
     .default(1_048_576),
   /**
-   * Whether Summary and matrix reports read the daily rollups (report_rollups, kept by triggers
-   * whatever this says) when their definition allows; false always reads the entries.
+   * Whether Summary and matrix reports read the rollups (report_rollups and the coarse ones, kept
+   * by triggers and the rollups job whatever this says) when their definition allows; false always
+   * reads the entries.
    */
   REPORT_ROLLUPS: z
     .enum(['true', 'false'], { error: 'must be true or false' })
