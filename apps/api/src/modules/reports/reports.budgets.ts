@@ -33,7 +33,7 @@ export interface BudgetFigure {
 /** Budgets against what the engine counts: the Estimates report, the dashboard's and the alerts' figures. */
 export function createBudgets(
   db: Db,
-  { resolve, moneyCovered, rangeOf }: ReportScope,
+  { resolve, moneyCovered, rangeOf, rollupsPay }: ReportScope,
   projects: Pick<ProjectsService, 'budgets' | 'workspaceBudgets'>,
   options: { rollups: boolean },
 ) {
@@ -159,7 +159,7 @@ export function createBudgets(
         now,
         scope: null,
         tagMode: 'any',
-        rollups: options.rollups && stored?.rollupsReady !== false,
+        rollups: options.rollups && stored?.rollupsReady !== false && (await rollupsPay(workspaceId, from, to)),
         allPeople: true,
       };
       return budgetFigures(f, lines);

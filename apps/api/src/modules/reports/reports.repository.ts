@@ -425,6 +425,22 @@ export const reportsRepository = {
     );
   },
 
+  /**
+   * Whether the rollups pay for a range: reading a pending day costs about three times reading its
+   * entries, so they are read while at most one person-day in `share` of the range (its days times the
+   * workspace's members) waits for the fold; a burst of writes or an import before its fold reads the
+   * entries instead (decision 0008, "Pending days"). `share` 0: whatever is pending.
+   */
+  async rollupsPay(db: Db, workspaceId: string, fromDay: string, toDay: string, share: number): Promise<boolean> {
+    if (share === 0) return true;
+    const row = await sql<{ pays: boolean }>`select count(*) * ${share}
+        <= (${toDay}::date - ${fromDay}::date + 1)
+          * greatest(1, (select count(*) from memberships m where m.workspace_id = ${workspaceId})) as pays
+      from report_rollups_pending k
+      where k.workspace_id = ${workspaceId} and k.day between ${fromDay}::date and ${toDay}::date`.execute(db);
+    return row.rows[0]?.pays ?? true;
+  },
+
   /** Workspaces with pending days or coarse rollups holding appended rows not yet folded (report_rollups_compact). */
   async unfoldedRollups(db: Db): Promise<string[]> {
     const rows = await sql<{ workspace_id: string }>`

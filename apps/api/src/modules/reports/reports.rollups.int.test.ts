@@ -525,6 +525,31 @@ describe('report rollups', () => {
     expect(await rolled.rebuildStaleRollups()).toBe(0);
   });
 
+  it('read the entries while many of the range’s person-days wait for the fold', async () => {
+    await rolled.foldRollups();
+    const members = Number(
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from memberships where workspace_id = ${owner.workspaceId}`.execute(ctx.t.db)
+      ).rows[0]?.n,
+    );
+    // A range of 8 x members person-days: one pending day is one in eight (still the rollups), two are more.
+    const from = '2027-03-01';
+    const to = new Date(Date.parse(`${from}T00:00:00Z`) + (8 * members - 1) * 86_400_000).toISOString().slice(0, 10);
+    const q: ReportQuery = { preset: 'custom', from, to, tagMode: 'any', groupBy: ['project'] };
+    expect((await guarded.resolve(actor, q)).rollups).toBe(true);
+    await insertEntry(ctx.t.db, { userId: owner.userId, day: '2027-03-02', start: '09:00', minutes: 30 });
+    expect((await guarded.resolve(actor, q)).rollups).toBe(true);
+    await insertEntry(ctx.t.db, { userId: owner.userId, day: '2027-03-03', start: '09:00', minutes: 30 });
+    expect((await guarded.resolve(actor, q)).rollups).toBe(false);
+    expect(await guarded.summary(actor, q)).toEqual(await raw.summary(actor, q));
+    // The rollups' own tests read them whatever is pending.
+    expect((await rolled.resolve(actor, q)).rollups).toBe(true);
+    expect(await rolled.foldRollups()).toBe(2);
+    expect((await guarded.resolve(actor, q)).rollups).toBe(true);
+  });
+
   it('fall back to the entries for another zone, another rounding, tags, descriptions and entry counts', async () => {
     const q: ReportQuery = {
       preset: 'custom',

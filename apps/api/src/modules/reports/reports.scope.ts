@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.js';
 import { assertFeature, moneyAccessOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
+import { reportsRepository as repo } from './reports.repository.js';
 import { resolveScope } from './reports.sources.js';
 import type { EngineFilter } from './reports.time-source.js';
 
@@ -19,7 +20,13 @@ export const moneyForbidden = (what: string) =>
  * What every time report resolves first: the engine's filter for the actor, and whether they may
  * see the money measures it asks for of everyone it can include.
  */
+/** The rollups are read while at most one person-day of a report's range in this many is pending. */
+const PENDING_SHARE = 8;
+
 export function createReportScope(db: Db, options: { rollups: boolean; pendingShare?: number }) {
+  const rollupsPay = (workspaceId: string, fromDay: string, toDay: string) =>
+    repo.rollupsPay(db, workspaceId, fromDay, toDay, options.pendingShare ?? PENDING_SHARE);
+
   /**
    * The engine's filter for the actor: range and zone resolved (the workspace's report zone
    * unless the query names one), scope applied, rounding chosen, and whether the rollups (kept
@@ -56,9 +63,9 @@ export function createReportScope(db: Db, options: { rollups: boolean; pendingSh
         sameRounding &&
         !q.tags?.length &&
         !q.withoutTag &&
-        !q.description,
+        !q.description &&
+        (await rollupsPay(scope.workspaceId, scope.fromDay, scope.toDay)),
       allPeople,
-      ...(options.pendingShare === undefined ? {} : { pendingShare: options.pendingShare }),
     };
   }
 
@@ -84,7 +91,7 @@ export function createReportScope(db: Db, options: { rollups: boolean; pendingSh
 
   const rangeOf = (f: EngineFilter) => ({ from: f.fromDay, to: f.toDay, timeZone: f.timeZone, weekStart: f.weekStart });
 
-  return { resolve, moneyCovered, assertMoney, rangeOf };
+  return { resolve, moneyCovered, assertMoney, rangeOf, rollupsPay };
 }
 
 export type ReportScope = ReturnType<typeof createReportScope>;

@@ -46,7 +46,8 @@ export interface EngineFilter extends SourceScope {
   withoutTag?: boolean;
   /**
    * Whether the finished entries may be read from report_rollups: the zone is the workspace's
-   * report zone, the rounding its stored one, no tag or description filter, rollups switched on.
+   * report zone, the rounding its stored one, no tag or description filter, rollups switched on,
+   * and few of the range's days pending (`reportsRepository.rollupsPay`).
    * A report that also groups by tag or description, or counts entries, still reads the entries.
    */
   rollups?: boolean;
@@ -55,11 +56,6 @@ export interface EngineFilter extends SourceScope {
    * hidden): then the rollups without a person (report_rollups_tasks) may answer it.
    */
   allPeople?: boolean;
-  /**
-   * The rollups are read while at most one person-day of the range in this many waits for the fold
-   * (`PENDING_SHARE` unless set; 0 reads them whatever is pending, as the rollups' own tests do).
-   */
-  pendingShare?: number;
 }
 
 /** A report row's sums; null where the report did not ask for them (`compileReport`'s `sums`). */
@@ -338,9 +334,6 @@ export function factsSource(
  * month may be read as the month less its other days (`partialMonth`), whose rows come negated, so a
  * key whose rows sum to no rollup row is no group (`compileReport` drops it).
  */
-/** Rollups are read while at most one person-day of the report's range in this many is pending. */
-const PENDING_SHARE = 8;
-
 function rollupFactsCte(
   f: EngineFilter,
   o: {
@@ -495,17 +488,9 @@ function rollupFactsCte(
       and x.end_at >= (k.day::timestamp at time zone ${tz})
       and x.start_at >= (k.day::timestamp at time zone ${tz})
         - make_interval(secs => coalesce((select t.longest_seconds from time_entry_extents t where t.workspace_id = ${ws}), 0))))`;
-  // Reading a pending day costs about three times reading its entries: when more than one day in
-  // PENDING_SHARE of the range's person-days waits for the fold (a burst of writes, an import), the
-  // statement reads the entries instead. One statement either way: the branch not taken never runs.
-  const rollupsPay = sql`(select count(*) * ${sql.lit(f.pendingShare ?? PENDING_SHARE)}
-      <= (${f.toDay}::date - ${f.fromDay}::date + 1)
-        * greatest(1, (select count(*) from memberships m where m.workspace_id = ${ws}))
-    from report_rollups_pending k where k.workspace_id = ${ws} and k.day between ${f.fromDay}::date and ${f.toDay}::date)`;
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
   ${factsCte(f, { day: true, part: 'finished', name: 'pending_facts', where: pendingEntries })},
-  ${factsCte(f, { day: o.day, name: 'entry_facts' })},
-  rolled_facts as (
+  facts as (
     ${sql.join(parts, sql` union all `)}
     union all
     select *, 1::bigint as rollup_rows from running_facts
@@ -514,11 +499,6 @@ function rollupFactsCte(
     union all
     select p.*, 1::bigint as rollup_rows from pending_facts p
     where exists (select 1 from report_rollups_pending k where k.workspace_id = ${ws} and k.user_id = p.user_id and k.day = p.day)
-  ),
-  facts as (
-    select * from rolled_facts where ${rollupsPay}
-    union all
-    select *, 1::bigint as rollup_rows from entry_facts where not ${rollupsPay}
   )`;
 }
 
