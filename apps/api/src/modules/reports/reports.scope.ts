@@ -21,7 +21,7 @@ export const moneyForbidden = (what: string) =>
  * see the money measures it asks for of everyone it can include.
  */
 /** The rollups are read while at most one person-day of a report's range in this many is pending. */
-const PENDING_SHARE = 8;
+export const PENDING_SHARE = 8;
 
 export function createReportScope(db: Db, options: { rollups: boolean; pendingShare?: number }) {
   const rollupsPay = (workspaceId: string, fromDay: string, toDay: string) =>
