@@ -3,7 +3,8 @@
 // run as their own processes on one database (`sundial_bench_api`, made afresh beside DATABASE_URL's)
 // and are loaded alternately in one run, so machine noise hits both alike.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:api [-- rounds seconds concurrency]
-// (defaults 3 rounds of 5 s at 8 requests in flight). SUNDIAL_ARGS adds node flags to the Sundial
+// (defaults 5 rounds of 5 s at 32 requests in flight: enough to keep the API process busy on 2 cores).
+// The ratios are paired per round (min / median / max); BENCH_ROUNDS=1 prints every round's. SUNDIAL_ARGS adds node flags to the Sundial
 // process (e.g. SUNDIAL_ARGS=--cpu-prof to profile it), BARE_ARGS to the bare one; BENCH_ONLY=list,create
 // runs only those operations.
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ import pg from 'pg';
 import { freePort } from './lib/ports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const [rounds = 3, seconds = 5, concurrency = 8] = process.argv.slice(2).map(Number);
+const [rounds = 5, seconds = 5, concurrency = 32] = process.argv.slice(2).map(Number);
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
   console.error('Set DATABASE_URL to a PostgreSQL server; the bench makes its own database sundial_bench_api there.');
@@ -117,6 +118,7 @@ start('sundial', [...(process.env.SUNDIAL_ARGS?.split(' ').filter(Boolean) ?? []
   PORT: String(ports.sundial),
   LOG_LEVEL: 'warn',
   JOBS_ENABLED: 'false',
+  LOG_JSON_ONLY: 'true',
   RATE_LIMIT_SIGNUP_PER_IP: '100000',
 });
 await waitReady(ports.sundial, Date.now() + 60_000);
@@ -222,24 +224,42 @@ try {
   await stopAll();
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// Each round loads both servers back to back, so a round's ratio compares them under the same machine
+// load; the ratios are paired per round (min / median / max over the rounds), never a ratio of medians
+// taken over different rounds.
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+const spread = (xs) => {
+  const s = sorted(xs);
+  return `${s[0].toFixed(2)} / ${median(s).toFixed(2)} / ${s.at(-1).toFixed(2)}`;
+};
 const table = Object.fromEntries(
   Object.entries(results).map(([name, r]) => {
-    const s = median(r.sundial.map((x) => x.rate));
-    const b = median(r.bare.map((x) => x.rate));
+    const rateRatios = r.sundial.map((s, i) => s.rate / r.bare[i].rate);
+    const cpuRatios = r.sundial.map((s, i) => r.bare[i].cpuMs / s.cpuMs);
     return [
       name,
       {
-        'sundial req/s': Math.round(s),
-        'bare req/s': Math.round(b),
-        'sundial/bare': (s / b).toFixed(2),
-        'sundial CPU ms/req': median(r.sundial.map((x) => x.cpuMs)).toFixed(2),
+        'req/s S/bare min/med/max': spread(rateRatios),
+        'CPU bare/S min/med/max': spread(cpuRatios),
+        'S req/s': Math.round(median(r.sundial.map((x) => x.rate))),
+        'bare req/s': Math.round(median(r.bare.map((x) => x.rate))),
+        'S CPU ms/req': median(r.sundial.map((x) => x.cpuMs)).toFixed(2),
         'bare CPU ms/req': median(r.bare.map((x) => x.cpuMs)).toFixed(2),
       },
     ];
   }),
 );
 console.table(table);
+if (process.env.BENCH_ROUNDS) {
+  for (const [name, r] of Object.entries(results)) {
+    const rows = r.sundial.map(
+      (s, i) => `${(s.rate / r.bare[i].rate).toFixed(2)} (${Math.round(s.rate)}/${Math.round(r.bare[i].rate)})`,
+    );
+    console.log(`${name} per round: ${rows.join(', ')}`);
+  }
+}
 console.log(
-  `median of ${rounds} rounds of ${seconds} s at ${concurrency} in flight; start+stop counts a pair as one operation`,
+  `ratios paired per round over ${rounds} rounds of ${seconds} s at ${concurrency} in flight (both servers loaded in ` +
+    `each round, alternating which goes first); req/s and CPU columns are medians; start+stop counts a pair as one operation`,
 );
