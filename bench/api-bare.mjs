@@ -20,7 +20,12 @@ const AUTH = `select "u".*, "s"."remember" as "session_remember", "s"."last_seen
     select json_agg(gcr.permissions) from group_members gm
     join groups g on g.id = gm.group_id
     join custom_roles gcr on gcr.id = g.custom_role_id
-    where gm.user_id = m.user_id and gm.workspace_id = m.workspace_id) as "member_group_role_permissions",
+    where gm.user_id = m.user_id and gm.workspace_id = m.workspace_id) as "member_group_role_permissions", (
+  m.role <> 'owner'
+  and s.via_workspace_id is distinct from m.workspace_id
+  and exists (select 1 from workspace_sso ws where ws.workspace_id = m.workspace_id and ws.require_sso)
+  and exists (select 1 from user_identities ui
+              where ui.user_id = m.user_id and ui.provider = 'workspace:' || m.workspace_id::text)) as "member_sso_unproved",
   "w"."id" as "workspace_id", "w"."name" as "workspace_name", "w"."plan" as "workspace_plan",
   "w"."trial_ends_at" as "workspace_trial_ends_at", "w"."licenses" as "workspace_licenses",
   "w"."hide_disabled_users" as "workspace_hide_disabled_users", "w"."created_at" as "workspace_created_at",
@@ -79,15 +84,34 @@ const TAG_IDS = `coalesce((select array_agg(t.tag_id::text order by t.tag_id) fr
 const BREAKS = `coalesce((select json_agg(json_build_object(
   'start_at', b.start_at, 'end_at', b.end_at) order by b.start_at) from time_entry_breaks b
   where b.workspace_id = e.workspace_id and b.entry_id = e.id), '[]')`;
-// The week: finished entries bounded below by the workspace's longest entry, and the running one.
+// The week: finished entries (and zero-length ones at its start) bounded below by the workspace's longest
+// entry, and the running one.
 const LIST = `select e.*, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks
   from ((select ${E_COLUMNS} from time_entries as e where e.workspace_id = $1 and e.user_id in ($2)
-    and e.start_at < $3 and e.end_at > $4 and e.start_at >= $5::timestamptz - make_interval(secs => coalesce(
-      (select x.longest_seconds from time_entry_extents x where x.workspace_id = $6), 0))
-    order by e.start_at desc, e.id desc limit $7)
-  union all (select ${E_COLUMNS} from time_entries as e where e.workspace_id = $8 and e.user_id in ($9)
-    and e.start_at < $10 and e.end_at is null) order by start_at desc, id desc limit $11) e
+    and e.start_at < $3 and ((e.end_at > $4 or (e.end_at = e.start_at and e.start_at >= $5::timestamptz))
+    and e.start_at >= $6::timestamptz - make_interval(secs => coalesce(
+      (select x.longest_seconds from time_entry_extents x where x.workspace_id = $7), 0)))
+    order by e.start_at desc, e.id desc limit $8)
+  union all (select ${E_COLUMNS} from time_entries as e where e.workspace_id = $9 and e.user_id in ($10)
+    and e.start_at < $11 and e.end_at is null) order by start_at desc, id desc limit $12) e
   order by e.start_at desc, e.id desc`;
+// What locks the page's entries (lock date, a submitted or approved period, a client invoice), as Sundial
+// reads it for the list: entries under no lock give no row.
+const LOCK_FACTS = `select e.id, e.user_id, to_char(d.day, 'YYYY-MM-DD') as day, to_char(s.lock_date, 'YYYY-MM-DD') as lock_date,
+    a.status, to_char(a.period_start, 'YYYY-MM-DD') as period_start, to_char(a.period_end, 'YYYY-MM-DD') as period_end,
+    l.entry_id is not null as on_invoice, i.number as invoice_number
+  from time_entries e
+  join users u on u.id = e.user_id
+  cross join lateral (select (e.start_at at time zone u.time_zone)::date as day) d
+  left join approval_settings s on s.workspace_id = e.workspace_id
+  left join lateral (select a.status, a.period_start, a.period_end from approvals a
+    where a.workspace_id = e.workspace_id and a.user_id = e.user_id and a.status in ('submitted', 'approved')
+      and a.period_start <= d.day and a.period_end >= d.day
+    order by a.status = 'approved' desc limit 1) a on true
+  left join client_invoice_entries l on l.entry_id = e.id
+  left join client_invoices i on i.id = l.invoice_id
+  where e.workspace_id = $1 and e.id = any($2::uuid[])
+    and (d.day < s.lock_date or a.status is not null or l.entry_id is not null)`;
 const RUNNING_FOR_UPDATE = `select ${E_COLUMNS}, ${TAG_IDS} as tag_ids, ${BREAKS} as breaks from time_entries as e
   where e.workspace_id = $1 and e.user_id = $2 and e.end_at is null for update of e`;
 // An entry copies the rates in force at its start, as Sundial's insert does.
@@ -147,6 +171,8 @@ function view(e, tagIds, breaks, now) {
       e.billable_rate_cents === null ? null : e.billable ? Math.round((e.billable_rate_cents * duration) / 3600) : 0,
     costRateCents: e.cost_rate_cents,
     costAmountCents: e.cost_rate_cents === null ? null : Math.round((e.cost_rate_cents * duration) / 3600),
+    // No lock holds the bench's entries (LOCK_FACTS finds none).
+    lock: null,
   };
 }
 
@@ -213,8 +239,12 @@ const routes = {
   async list(_req, url, auth, ws, now) {
     const from = new Date(url.searchParams.get('from'));
     const to = new Date(url.searchParams.get('to'));
-    const { rows } = await pool.query(LIST, [ws, auth.id, to, from, from, ws, 201, ws, auth.id, to, 201]);
-    const items = rows.slice(0, 200).map((e) => view(e, e.tag_ids, breaksOf(e), now));
+    const { rows } = await pool.query(LIST, [ws, auth.id, to, from, from, from, ws, 201, ws, auth.id, to, 201]);
+    const page = rows.slice(0, 200);
+    // The bench's people own their workspaces, with no lock date, approvals or invoices: no entry is locked.
+    const locked = await pool.query(LOCK_FACTS, [ws, page.map((e) => e.id)]);
+    if (locked.rows.length > 0) return [500, { error: { code: 'unexpected_lock' } }];
+    const items = page.map((e) => view(e, e.tag_ids, breaksOf(e), now));
     return [200, { items, nextCursor: null }];
   },
 

@@ -8,7 +8,7 @@
 // process (e.g. SUNDIAL_ARGS=--cpu-prof to profile it), BARE_ARGS to the bare one; BENCH_ONLY=list,create
 // runs only those operations.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,22 @@ const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
+/** CPU seconds of each PostgreSQL backend serving the bench database (its servers' connections). */
+const databaseCpu = () => {
+  const byPid = new Map();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(' sundial_bench_api ')) byPid.set(pid, cpuSeconds(pid));
+    } catch {}
+  }
+  return byPid;
+};
+const databaseCpuSince = (before) => {
+  let seconds = 0;
+  for (const [pid, now] of databaseCpu()) seconds += now - (before.get(pid) ?? 0);
+  return seconds;
+};
 const children = [];
 const stopAll = async () => {
   stopping = true;
@@ -110,6 +126,8 @@ const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 await admin.query('drop database if exists sundial_bench_api with (force)');
 await admin.query('create database sundial_bench_api');
+// BENCH_LOG_STATEMENTS=1 logs every statement the two servers send (PostgreSQL's log), to compare them.
+if (process.env.BENCH_LOG_STATEMENTS) await admin.query(`alter database sundial_bench_api set log_statement = 'all'`);
 await admin.end();
 execFileSync(process.execPath, ['scripts/build-api.mjs'], { cwd: root, stdio: 'inherit' });
 start('sundial', [...(process.env.SUNDIAL_ARGS?.split(' ').filter(Boolean) ?? []), 'apps/api/dist/main.mjs'], {
@@ -190,6 +208,8 @@ async function load(server, operation) {
   const port = ports[server];
   const until = performance.now() + seconds * 1000;
   const cpuBefore = cpuSeconds(pids[server]);
+  const databaseBefore = databaseCpu();
+  const clientBefore = process.cpuUsage();
   let done = 0;
   await Promise.all(
     people.map(async (person) => {
@@ -202,7 +222,13 @@ async function load(server, operation) {
       }
     }),
   );
-  return { rate: done / seconds, cpuMs: ((cpuSeconds(pids[server]) - cpuBefore) * 1000) / done };
+  const client = process.cpuUsage(clientBefore);
+  return {
+    rate: done / seconds,
+    cpuMs: ((cpuSeconds(pids[server]) - cpuBefore) * 1000) / done,
+    databaseMs: (databaseCpuSince(databaseBefore) * 1000) / done,
+    clientMs: (client.user + client.system) / 1000 / done,
+  };
 }
 
 const results = {};
@@ -210,6 +236,15 @@ try {
   // A short warm-up of both, so the JIT has compiled the paths before anything is counted.
   for (const operation of Object.values(operations)) {
     for (const port of Object.values(ports)) for (const p of people) await operation(port, p);
+  }
+  // Both answer the same bytes for the same week: a bare server that answered less would be cheaper.
+  const [ours, theirs] = await Promise.all(Object.values(ports).map((port) => operations.list(port, people[0])));
+  if (ours[0].text !== theirs[0].text) {
+    let at = 0;
+    while (ours[0].text[at] === theirs[0].text[at]) at++;
+    console.error(`The two week lists differ from character ${at}:`);
+    console.error(`  sundial: ${ours[0].text.slice(Math.max(0, at - 80), at + 120)}`);
+    console.error(`  bare:    ${theirs[0].text.slice(Math.max(0, at - 80), at + 120)}`);
   }
   const only = process.env.BENCH_ONLY?.split(',');
   for (const [name, operation] of Object.entries(operations)) {
@@ -246,6 +281,8 @@ const table = Object.fromEntries(
         'bare req/s': Math.round(median(r.bare.map((x) => x.rate))),
         'S CPU ms/req': median(r.sundial.map((x) => x.cpuMs)).toFixed(2),
         'bare CPU ms/req': median(r.bare.map((x) => x.cpuMs)).toFixed(2),
+        'db CPU ms/req S / bare': `${median(r.sundial.map((x) => x.databaseMs)).toFixed(2)} / ${median(r.bare.map((x) => x.databaseMs)).toFixed(2)}`,
+        'load CPU ms/req S / bare': `${median(r.sundial.map((x) => x.clientMs)).toFixed(2)} / ${median(r.bare.map((x) => x.clientMs)).toFixed(2)}`,
       },
     ];
   }),
