@@ -216,15 +216,17 @@ export async function buildApp({
       // Who is asking, before the body is even validated: 401 comes before 422, and a workspace
       // the user is not a member of is a 404, whatever else is wrong with the request.
       api.addHook('onRequest', async (request) => {
-        if (!request.routeOptions.config.crossSite) assertSameOrigin(request);
+        // Fastify builds a fresh routeOptions object on every read: read the route's config once.
+        const route = request.routeOptions.config;
+        if (!route.crossSite) assertSameOrigin(request);
         const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
         const wellFormed = workspaceId !== undefined && isUuid(workspaceId) ? workspaceId : undefined;
         // The session authenticator finds the membership with the session and user, in one query.
         request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
-        if (request.routeOptions.config.public) return;
+        if (route.public) return;
         const { user, membership, enrolmentOnly, ssoUnproved } = requireAuth(request);
         // A workspace requires 2FA the user has not set up: until they do, only enrolment (and /me, sign-out).
-        if (enrolmentOnly && !request.routeOptions.config.allowDuringEnrolment) {
+        if (enrolmentOnly && !route.allowDuringEnrolment) {
           throw new AppError(
             'two_factor_enrolment_required',
             'Your workspace requires two-factor authentication: set it up to continue.',
@@ -235,7 +237,7 @@ export async function buildApp({
           if (!wellFormed) throw notFound('Workspace not found.');
           if (membership === null) throw notFound('Workspace not found.');
           // "Require SSO" closes this workspace, and only it, to a session its provider did not prove.
-          if (ssoUnproved && !request.routeOptions.config.allowWithoutSso) {
+          if (ssoUnproved && !route.allowWithoutSso) {
             throw new AppError('sso_required', ssoMessages.ssoRequired, { status: 403 });
           }
           request.membership = membership ?? (await services.workspaces.getMembership(wellFormed, user.id));

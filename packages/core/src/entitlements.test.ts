@@ -65,6 +65,20 @@ describe('entitlements', () => {
     expect(workspaceHasFeature({ plan: 'free', trial_ends_at: null }, 'sso', now, { billing: false })).toBe(true);
   });
 
+  it('lists exactly the features workspaceHasFeature grants, whatever the plan, trial and billing switch', () => {
+    const trials = [null, new Date(now.getTime() - DAY), now, new Date(now.getTime() + 1), '2026-03-20T00:00:00Z'];
+    for (const plan of ['free', 'basic', 'pro', 'enterprise'] as const) {
+      for (const trial_ends_at of trials) {
+        for (const billing of [true, false]) {
+          const workspace = { plan, trial_ends_at };
+          expect(workspaceFeatures(workspace, now, { billing })).toEqual(
+            FEATURES.filter((feature) => workspaceHasFeature(workspace, feature, now, { billing })),
+          );
+        }
+      }
+    }
+  });
+
   it('has no seat limit when billing is off', () => {
     expect(seatLimit({ plan: 'basic', licenses: 5 }, { billing: false })).toBeNull();
   });

@@ -117,7 +117,10 @@ export function workspaceFeatures(
   now: Date = new Date(),
   mode: BillingMode = { billing: true },
 ): Feature[] {
-  return FEATURES.filter((feature) => workspaceHasFeature(workspace, feature, now, mode));
+  // workspaceHasFeature for each feature, with the billing switch and the trial read once: this runs
+  // on every authenticated request.
+  if (!mode.billing || trialDaysLeft(workspace.trial_ends_at, now) > 0) return [...FEATURES];
+  return featuresOf(workspace.plan);
 }
 
 /**
