@@ -3,8 +3,9 @@
 // run as their own processes on one database (`sundial_bench_api`, made afresh beside DATABASE_URL's)
 // and are loaded alternately in one run, so machine noise hits both alike.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:api [-- rounds seconds concurrency]
-// (defaults 5 rounds of 5 s at 32 requests in flight: enough to keep the API process busy on 2 cores).
-// The ratios are paired per round (min / median / max); BENCH_ROUNDS=1 prints every round's. SUNDIAL_ARGS adds node flags to the Sundial
+// (defaults 5 rounds of 5 s at 32 requests in flight: enough to keep the machine's 2 cores busy, so the
+// figures are throughput at load). The ratios are paired per round (min / median / max); BENCH_ROUNDS=1
+// prints every round's; BENCH_LOG_STATEMENTS=1 logs the statements. SUNDIAL_ARGS adds node flags to the Sundial
 // process (e.g. SUNDIAL_ARGS=--cpu-prof to profile it), BARE_ARGS to the bare one; BENCH_ONLY=list,create
 // runs only those operations.
 import { execFileSync, spawn } from 'node:child_process';
@@ -245,6 +246,8 @@ try {
     console.error(`The two week lists differ from character ${at}:`);
     console.error(`  sundial: ${ours[0].text.slice(Math.max(0, at - 80), at + 120)}`);
     console.error(`  bare:    ${theirs[0].text.slice(Math.max(0, at - 80), at + 120)}`);
+    // The figures still print, but the run fails: the comparison is not like for like.
+    process.exitCode = 1;
   }
   const only = process.env.BENCH_ONLY?.split(',');
   for (const [name, operation] of Object.entries(operations)) {
