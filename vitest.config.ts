@@ -30,7 +30,7 @@ export const PGLITE_SAMPLE = [
   'apps/api/src/round-trips.int.test.ts',
   'apps/api/src/bad-input*.int.test.ts',
   'apps/api/src/modules/time-entries/*.int.test.ts',
-  'apps/api/src/modules/exports/{exports,exports.copy,exports.stream,exports.slow-readers,exports.figures}.int.test.ts',
+  'apps/api/src/modules/exports/{exports,exports.copy,exports.stream,exports.slow-readers,exports.figures,exports.pglite-turns}.int.test.ts',
   'apps/api/src/modules/reports/{reports.rollups,reports.figures,reports.totals,reports.sources}.int.test.ts',
   'apps/api/src/modules/imports/imports-streaming.int.test.ts',
   'apps/api/src/modules/billing/billing.int.test.ts',

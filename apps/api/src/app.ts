@@ -4,7 +4,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ssoMessages } from '@sundial/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
@@ -44,6 +43,7 @@ import { loggerOptions, RequestLogController } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { paymentsRoutes } from './platform/payments/payments.routes.js';
 import { SIGNATURE_HEADER } from './platform/payments/signature.js';
+import { createReadiness } from './platform/readiness.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
 import { projectingSerializerCompiler } from './platform/response-serializer.js';
 import { installSecurityHeaders } from './platform/security-headers.js';
@@ -191,24 +191,14 @@ export async function buildApp({
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  // Ready only while the database answers promptly: a stuck database (its one PGlite connection or
-  // every pooled one held) takes this process out of the load balancer instead of hanging the probe.
+  // Ready only while the database answers promptly: a stuck database (its one PGlite connection
+  // held, every pooled one taken, or a request already kept waiting too long) takes this process out
+  // of the load balancer instead of hanging the probe. /healthz says only that the process runs.
+  const readiness = createReadiness(db, config.READY_TIMEOUT_MS);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), config.READY_TIMEOUT_MS);
-    });
-    try {
-      const answer = await Promise.race([sql`select 1`.execute(db), late]);
-      if (answer !== 'late') return { status: 'ready' };
-      return reply.status(503).send({
-        error: { code: 'not_ready', message: `The database did not answer within ${config.READY_TIMEOUT_MS} ms.` },
-      });
-    } catch {
-      return reply.status(503).send({ error: { code: 'not_ready', message: 'The database does not answer.' } });
-    } finally {
-      clearTimeout(timer);
-    }
+    const answer = await readiness();
+    if (answer.ready) return { status: 'ready' };
+    return reply.status(503).send({ error: { code: 'not_ready', message: answer.message } });
   });
 
   await app.register(

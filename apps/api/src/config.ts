@@ -90,6 +90,12 @@ const envSchema = z.object({
   IMPORT_MAX_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1_000_000),
   /** Entries read per chunk of the report engine's cursor while a Detailed export streams. */
   EXPORT_PAGE_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(50_000).default(2_000),
+  /**
+   * How a Detailed export reads PGlite: `pages`, keyset pages of EXPORT_PAGE_ROWS entries, each a
+   * short statement that other requests go between; `cursor`, one statement run whole into a
+   * cursor WITH HOLD, which holds the one connection meanwhile (as before issue 33: to compare).
+   */
+  EXPORT_PGLITE_READ: z.enum(['pages', 'cursor'], { error: 'must be pages or cursor' }).default('pages'),
   /** Reports with more rows than this export as a background job instead of downloading at once. */
   EXPORT_JOB_MIN_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(50_000),
   /** Bytes per stored piece of an export job's file (the database holds files in pieces). */

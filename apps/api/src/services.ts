@@ -141,6 +141,7 @@ export function createServices({
     reports,
     rates,
     pageRows: config.EXPORT_PAGE_ROWS,
+    pgliteHeldCursor: config.EXPORT_PGLITE_READ === 'cursor',
     jobMinRows: config.EXPORT_JOB_MIN_ROWS,
     databaseCsv: config.EXPORT_DATABASE_CSV,
     copyParts: config.EXPORT_COPY_PARTS,

@@ -62,6 +62,13 @@ const heldCursors = new WeakMap<Db, PGliteDialect['heldCursor']>();
  */
 export const heldCursorFor = (db: Db): PGliteDialect['heldCursor'] | undefined => heldCursors.get(db);
 
+const queueWaits = new WeakMap<Db, () => number>();
+/**
+ * On PGlite, how long the request that has waited longest for the one connection has waited so
+ * far, in milliseconds (0: none waits); undefined on PostgreSQL.
+ */
+export const queueWaitFor = (db: Db): (() => number) | undefined => queueWaits.get(db);
+
 const embedded = new WeakSet<Db>();
 /** True for PGlite opened here (no autovacuum, one connection). */
 export const isEmbedded = (db: Db): boolean => embedded.has(db);
@@ -159,6 +166,7 @@ export function openDb(options: DbOptions): DbHandle {
   const dialect = new PGliteDialect({ pglite });
   const db = new Kysely<Database>({ dialect, log });
   heldCursors.set(db, dialect.heldCursor.bind(dialect));
+  queueWaits.set(db, () => dialect.oldestWaitMs());
   listeners.set(db, (channel, onPayload) => pglite.listen(channel, onPayload));
   heavyWorks.set(db, createHeavyWork(1));
   embedded.add(db);

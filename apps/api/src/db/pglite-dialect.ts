@@ -127,6 +127,8 @@ class PGliteConnection implements DatabaseConnection {
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
+  /** When each caller still waiting began to wait, oldest first (callers are served in that order). */
+  readonly #waitingSince: number[] = [];
 
   async lock(): Promise<void> {
     const previous = this.#tail;
@@ -134,8 +136,19 @@ class Mutex {
     this.#tail = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await previous;
+    this.#waitingSince.push(performance.now());
+    try {
+      await previous;
+    } finally {
+      this.#waitingSince.shift();
+    }
     this.#release = release;
+  }
+
+  /** How long the caller that has waited longest has waited so far, in milliseconds (0: none waits). */
+  oldestWaitMs(): number {
+    const since = this.#waitingSince[0];
+    return since === undefined ? 0 : performance.now() - since;
   }
 
   unlock(): void {
@@ -174,6 +187,11 @@ class PGliteDriver implements Driver {
   }
   async destroy(): Promise<void> {
     if (!this.pglite.closed) await this.pglite.close();
+  }
+
+  /** How long the longest waiting caller has waited for the connection, in milliseconds. */
+  oldestWaitMs(): number {
+    return this.#mutex.oldestWaitMs();
   }
 
   /** `work` on the database as the connection's one holder, outside Kysely (see `heldCursor`). */
@@ -223,6 +241,14 @@ export class PGliteDialect implements Dialect {
     } finally {
       await driver.exclusive((pglite) => pglite.query(`close ${cursor}`)).catch(() => undefined);
     }
+  }
+
+  /**
+   * How long the caller that has waited longest for the one connection has waited so far (0 when
+   * none waits): what a request would wait behind whatever holds it (`/readyz`).
+   */
+  oldestWaitMs(): number {
+    return this.#driver?.oldestWaitMs() ?? 0;
   }
 
   createAdapter(): DialectAdapter {

@@ -78,7 +78,9 @@ const detailedTotalCells = (
  * or, as a CSV on PostgreSQL, written by the database itself. Both refuse a report over
  * `maxRows` (409 export_too_large) after counting it, before reading a page.
  */
-export function createDetailedExport(deps: Pick<ExportsDeps, 'reports' | 'pageRows' | 'copyParts' | 'copySplitRows'>) {
+export function createDetailedExport(
+  deps: Pick<ExportsDeps, 'reports' | 'pageRows' | 'pgliteHeldCursor' | 'copyParts' | 'copySplitRows'>,
+) {
   const { reports } = deps;
 
   async function detailedTable(
@@ -92,7 +94,13 @@ export function createDetailedExport(deps: Pick<ExportsDeps, 'reports' | 'pageRo
     // Counted before any page is read: a report too large to download at once is refused cheaply.
     const entries = await reports.detailedCount(actor, q, maxRows === undefined ? undefined : maxRows + 1);
     if (maxRows !== undefined && entries > maxRows) throw exportTooLarge(maxRows);
-    const { range, access, chunks: pages } = await reports.detailedStream(actor, q, deps.pageRows);
+    const {
+      range,
+      access,
+      chunks: pages,
+    } = await reports.detailedStream(actor, q, deps.pageRows, {
+      heldCursor: deps.pgliteHeldCursor === true,
+    });
     const { columns, showBillable, showCost } = detailedColumns(currency, access, withoutCosts);
     const zone = range.timeZone;
     const rowOf = (e: DetailedEntryView): ExportRow => {

@@ -54,6 +54,8 @@ export interface ExportsDeps {
   rates: Pick<RatesService, 'settings'>;
   /** Entries read per chunk of the engine's cursor while a Detailed export streams. */
   pageRows: number;
+  /** On PGlite, read a Detailed export through one held cursor instead of keyset pages (to compare). */
+  pgliteHeldCursor?: boolean;
   /** The workspace's logo, for the PDF's header (the workspaces module); null when it has none. */
   logoOf?: (workspaceId: string) => Promise<Buffer | null>;
   /** Reports with more rows than this are refused by `download` (409 export_too_large): they export as jobs. */

@@ -1,6 +1,6 @@
 import type { DetailedEntryView, DetailedReportQuery, DetailedReportView } from '@sundial/core';
 import type { RawBuilder } from 'kysely';
-import { copyOutFor, type Db } from '../../db/connection.js';
+import { copyOutFor, type Db, isEmbedded } from '../../db/connection.js';
 import { allows, type MoneyAccess, moneyAccessOf, seesMoneyOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
@@ -123,23 +123,48 @@ export function createDetailed(db: Db, { resolve, rangeOf }: ReportScope) {
     },
 
     /**
-     * The whole Detailed report as ONE statement read through a cursor, `chunkSize` entries at a
-     * time (for exports: memory holds one chunk, whatever the report's size): the rows of
-     * `detailed`'s pages, in their order. Filters are resolved (and refused) before this returns;
-     * the statement runs when the first chunk is read, and holds a database connection (on PGlite
-     * the only one) until the last is read or the reader stops: read it after every other query.
+     * The whole Detailed report `chunkSize` entries at a time, in the order of `detailed`'s pages
+     * (for exports: memory holds one chunk, whatever the report's size). Filters are resolved (and
+     * refused) before this returns; reading starts with the first chunk.
+     * On PostgreSQL it is ONE statement read through a cursor, which holds a pooled connection until
+     * the last chunk is read or the reader stops: read it after every other query.
+     * On PGlite (one connection for everyone) each chunk is a keyset page of its own, a short
+     * statement, and other requests go between them (docs/decisions/0016): the pages follow one
+     * another as on screen, so a write made meanwhile shows if it lands after the page read last.
+     * `heldCursor` reads PGlite as before issue 33 instead: one statement run whole into a cursor
+     * WITH HOLD, which holds the connection for that run (to compare, bench/pglite-stalls.mjs).
      */
     async detailedStream(
       actor: Actor,
       q: Omit<DetailedReportQuery, 'cursor' | 'limit'>,
       chunkSize = 2000,
-      now = new Date(),
+      o: { now?: Date; heldCursor?: boolean } = {},
     ) {
-      const f = await resolve(actor, q, now);
+      const f = await resolve(actor, q, o.now ?? new Date());
       const access = await moneyAccessOf(db, actor);
+      const paged = isEmbedded(db) && !o.heldCursor;
       async function* chunks(): AsyncGenerator<DetailedEntryView[]> {
-        for await (const rows of repo.stream(db, compileDetailedListing(f, q), chunkSize))
-          yield rows.map((r) => entryView(r, access, false));
+        if (!paged) {
+          for await (const rows of repo.stream(db, compileDetailedListing(f, q), chunkSize))
+            yield rows.map((r) => entryView(r, access, false));
+          return;
+        }
+        let after: DetailedAfter | undefined;
+        for (;;) {
+          const rows = await repo.detailed(
+            db,
+            compileDetailedPage(f, { sort: q.sort, order: q.order, after, limit: chunkSize }),
+          );
+          if (rows.length > 0) yield rows.map((r) => entryView(r, access, false));
+          const last = rows[rows.length - 1];
+          if (!last || rows.length < chunkSize) return;
+          // The keyset of the page's last row (the note itself: this cursor never leaves the process).
+          after = {
+            value: q.sort === 'duration' ? Number(last.seconds) : q.sort === 'description' ? last.note : '',
+            start: new Date(last.start_at).toISOString(),
+            id: last.id,
+          };
+        }
       }
       return { range: rangeOf(f), access, chunks: chunks() };
     },
