@@ -304,7 +304,8 @@ export const reportsRepository = {
    * and the reader overlap; memory holds two chunks. The stream holds a connection until it ends,
    * fails or its reader stops early, and only then gives it back. On PGlite, whose one connection
    * everyone shares, the statement runs whole into a cursor WITH HOLD and each chunk is a turn of
-   * its own (PGliteDialect.heldCursor): others go between the chunks.
+   * its own (PGliteDialect.heldCursor): others go between the chunks but wait for the whole run, so
+   * the Detailed export reads PGlite in keyset pages instead (`detailedStream`; this only to compare).
    */
   async *stream<R>(db: Db, query: RawBuilder<R>, chunkSize: number): AsyncGenerator<R[]> {
     // PGlite: the one connection is held for the statement's run only, not between chunks.
