@@ -16,9 +16,13 @@ export function createReadiness(db: Db, timeoutMs: number): () => Promise<Readin
     const waited = queueWait?.() ?? 0;
     if (waited > timeoutMs)
       return { ready: false, message: `The database has kept a request waiting ${Math.round(waited)} ms.` };
-    probe ??= sql`select 1`.execute(db).finally(() => {
-      probe = undefined;
-    });
+    if (!probe) {
+      probe = sql`select 1`.execute(db).finally(() => {
+        probe = undefined;
+      });
+      // Answered by the race below, or by no one when it fails after the timeout.
+      probe.catch(() => undefined);
+    }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), timeoutMs);
