@@ -184,7 +184,17 @@ export function barInterval(from: string, to: string): 'day' | 'week' | 'month' 
 
 /** Summary: up to three group-by dimensions, nested. */
 export const reportQuery = z
-  .object({ ...filterFields, groupBy: list(dimension, 'group-by dimensions', 3).optional() })
+  .object({
+    ...filterFields,
+    groupBy: list(dimension, 'group-by dimensions', 3).optional(),
+    /** How many levels of groups to send (every level unless given): 1 sends the first level alone, with its subtotals. */
+    depth: z.coerce
+      .number()
+      .int()
+      .min(1, { error: 'Send at least one level.' })
+      .max(3, { error: 'A Summary has at most three levels.' })
+      .optional(),
+  })
   .superRefine(checkRange)
   .superRefine((value, ctx) => {
     if (new Set(value.groupBy ?? []).size !== (value.groupBy ?? []).length)

@@ -87,6 +87,17 @@ describe('summary', () => {
     });
   });
 
+  it('sends only the first levels when asked for a depth, with the same subtotals and totals', async () => {
+    const whole = await ok(owner, 'GET', `/reports/summary?${RANGE}&groupBy=project,user`);
+    const first = await ok(owner, 'GET', `/reports/summary?${RANGE}&groupBy=project,user&depth=1`);
+    expect(first.totals).toEqual(whole.totals);
+    expect(first.groups).toEqual(whole.groups.map(({ children: _below, ...g }: { children?: unknown }) => g));
+    expect(whole.groups.some((g: { children?: unknown[] }) => (g.children?.length ?? 0) > 0)).toBe(true);
+    const bad = await as(owner, 'GET', `/reports/summary?${RANGE}&groupBy=project&depth=4`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('at most three levels');
+  });
+
   it('splits an entry crossing midnight into the days of the viewer time zone', async () => {
     const days = async (zone: string) =>
       Object.fromEntries(

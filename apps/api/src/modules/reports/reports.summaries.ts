@@ -124,12 +124,13 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
       const measures = q.measures?.length ? q.measures : DEFAULT_MEASURES;
       await assertMoney(actor, f, measures);
       const dims = q.groupBy ?? [];
-      const sets = [[], ...dims.map((_, i) => dims.slice(0, i + 1))];
+      const levels = dims.slice(0, q.depth ?? dims.length);
+      const sets = [[], ...levels.map((_, i) => levels.slice(0, i + 1))];
       const rows = await repo.run(
         db,
         compileReport(f, {
           sets,
-          dimensions: dims,
+          dimensions: levels,
           countEntries: measures.includes('entryCount'),
           sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
         }),
