@@ -182,6 +182,16 @@ export function barInterval(from: string, to: string): 'day' | 'week' | 'month' 
   return 'month';
 }
 
+/** A Summary group's keys from `within` (a JSON list of up to two keys, null for none); undefined if it is not one. */
+export function groupPath(within: string): (string | null)[] | undefined {
+  try {
+    const keys: unknown = JSON.parse(within);
+    if (Array.isArray(keys) && keys.length <= 2 && keys.every((k) => k === null || typeof k === 'string'))
+      return keys as (string | null)[];
+  } catch {}
+  return undefined;
+}
+
 /** Summary: up to three group-by dimensions, nested. */
 export const reportQuery = z
   .object({
@@ -194,11 +204,42 @@ export const reportQuery = z
       .min(1, { error: 'Send at least one level.' })
       .max(3, { error: 'A Summary has at most three levels.' })
       .optional(),
+    /**
+     * A group's keys, outermost first, as a JSON array (["<project id>"], [null] for "Without
+     * project"): only the groups beneath it are sent, and `totals` are that group's.
+     */
+    within: z
+      .string()
+      .max(2_000, { error: 'The group asked for is too long.' })
+      .refine((value) => groupPath(value) !== undefined, {
+        error: 'Name the group as a JSON list of up to two keys, e.g. ["id"].',
+      })
+      .optional(),
+    /** Above this many groups beneath, send the first level alone, each group with its subgroups' count. */
+    fold: z.coerce
+      .number()
+      .int()
+      .min(1, { error: 'Fold above at least one group.' })
+      .max(100_000, { error: 'Fold above at most 100,000 groups.' })
+      .optional(),
+    /** At most this many groups under each parent, the largest by tracked time; the others in one "more" row. */
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, { error: 'Show at least one group.' })
+      .max(10_000, { error: 'Show at most 10,000 groups under each parent.' })
+      .optional(),
   })
   .superRefine(checkRange)
   .superRefine((value, ctx) => {
     if (new Set(value.groupBy ?? []).size !== (value.groupBy ?? []).length)
       ctx.addIssue({ code: 'custom', path: ['groupBy'], message: 'Group by each dimension once.' });
+    if (value.within && (groupPath(value.within)?.length ?? 0) >= (value.groupBy ?? []).length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['within'],
+        message: 'Name a group that has subgroups: fewer keys than group-by dimensions.',
+      });
   });
 export type ReportQuery = z.output<typeof reportQuery>;
 
@@ -418,6 +459,8 @@ export interface ReportGroup {
   key: ReportKey;
   measures: ReportMeasures;
   children?: ReportGroup[];
+  childCount?: number;
+  rest?: { count: number; measures: ReportMeasures };
 }
 
 /**
@@ -425,7 +468,19 @@ export interface ReportGroup {
  * recursive schema): the production response writer compiles plain schemas only, and checking a
  * Summary of 33,000 groups with zod cost ~0.5 s a response (bench/README.md, "(issue 14) 10M").
  */
-const leafGroup = z.object({ dimension: dimension, key: reportKeyView, measures: measuresView });
+/** Groups left out under one parent (`limit`): how many, and their figures added up. */
+const restView = z.object({ count: z.number().int(), measures: measuresView });
+export type ReportRest = z.infer<typeof restView>;
+
+const leafGroup = z.object({
+  dimension: dimension,
+  key: reportKeyView,
+  measures: measuresView,
+  /** Its subgroups' count when they were not sent (a folded Summary: ask for them with `within`). */
+  childCount: z.number().int().optional(),
+  /** Its subgroups left out by `limit`. */
+  rest: restView.optional(),
+});
 const reportGroup: z.ZodType<ReportGroup> = leafGroup.extend({
   children: z.array(leafGroup.extend({ children: z.array(leafGroup).optional() })).optional(),
 });
@@ -438,6 +493,12 @@ export const summaryReportView = z.object({
   measures: z.array(measure),
   groups: z.array(reportGroup),
   totals: measuresView,
+  /** The first-level groups left out by `limit`. */
+  rest: restView.optional(),
+  /** How many groups the Summary holds beneath `within` (or in all), sent or not; with `fold` or `limit` only. */
+  groupCount: z.number().int().optional(),
+  /** Whether only the first level was sent (`fold`): the groups with a childCount open on demand. */
+  folded: z.boolean().optional(),
 });
 export type SummaryReportView = z.infer<typeof summaryReportView>;
 

@@ -1,5 +1,6 @@
 import {
   DEFAULT_MEASURES,
+  groupPath,
   type MatrixReportQuery,
   type MatrixReportView,
   type ReportDimension,
@@ -8,12 +9,15 @@ import {
   type ReportMeasure,
   type ReportMeasures,
   type ReportQuery,
+  type ReportRest,
   type SummaryReportView,
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Actor } from '../../platform/actor.js';
+import type { GroupedRow } from './reports.engine.js';
 import { reportsRepository as repo } from './reports.repository.js';
 import type { ReportScope } from './reports.scope.js';
+import { type ShapedRow, shapeLevels } from './reports.shape.js';
 import { nestLevels } from './reports.sources.js';
 import { compileReport, type LevelRow, type LevelSum, type MeasureSums } from './reports.time-source.js';
 
@@ -115,6 +119,71 @@ function compareKeys(dimension: ReportDimension) {
 
 const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null;
 
+/** Each level's groups in their order (by name; periods by date), their subgroups likewise. */
+function sortTree(groups: ReportGroup[]) {
+  const first = groups[0];
+  if (first) groups.sort(compareKeys(first.dimension));
+  for (const g of groups) if (g.children) sortTree(g.children);
+}
+
+/** The sums a shaped Summary adds up in its rest rows. */
+const TIME_SUMS = [
+  'tracked',
+  'billable_seconds',
+  'billable_cents',
+  'cost_cents',
+  'invoiced_seconds',
+  'invoiced_cents',
+  'entries',
+];
+
+/**
+ * A shaped Summary's rows (`shapeLevels`) as a tree under `within` (its `w` keys): the group's own
+ * row, the groups beneath it (each under its parent, with its subgroups' count when folded), and
+ * each parent's left-out groups as its `rest`.
+ */
+function shapedTree(
+  rows: readonly (LevelRow & ShapedRow)[],
+  w: number,
+  groupOf: (row: LevelRow, i: number) => ReportGroup,
+  measuresOfRow: (row: LevelRow) => ReportMeasures,
+) {
+  const pathOf = (row: GroupedRow, depth: number) => {
+    let path = '';
+    for (const key of [row.k1, row.k2, row.k3].slice(w, depth))
+      path += key === null ? '\u0000-' : `${key.length}:${key}`;
+    return path;
+  };
+  const nodes = new Map<string, ReportGroup>();
+  const groups: ReportGroup[] = [];
+  let own: LevelRow | undefined;
+  let rest: ReportRest | undefined;
+  const ordered = [...rows].sort((a, b) => a.level - b.level || (a.rest_count === null ? -1 : 1));
+  for (const row of ordered) {
+    if (row.level === w && row.rest_count === null) {
+      own = row;
+      continue;
+    }
+    const parentPath = pathOf(row, row.level - 1);
+    const parent = row.level === w + 1 ? undefined : nodes.get(parentPath);
+    if (row.level > w + 1 && !parent) continue;
+    if (row.rest_count !== null) {
+      const left = { count: row.rest_count, measures: measuresOfRow(row) };
+      if (parent) parent.rest = left;
+      else rest = left;
+      continue;
+    }
+    const node = groupOf(row, row.level - 1);
+    if (row.child_count !== null) node.childCount = row.child_count;
+    nodes.set(pathOf(row, row.level), node);
+    if (parent) {
+      parent.children ??= [];
+      parent.children.push(node);
+    } else groups.push(node);
+  }
+  return { groups, rest, own };
+}
+
 /** The Summary and the matrices (By days, People): the engine's grouping sets as trees and tables. */
 export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: ReportScope) {
   return {
@@ -126,17 +195,13 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
       const dims = q.groupBy ?? [];
       const levels = dims.slice(0, q.depth ?? dims.length);
       const sets = [[], ...levels.map((_, i) => levels.slice(0, i + 1))];
-      const rows = await repo.run(
-        db,
-        compileReport(f, {
-          sets,
-          dimensions: levels,
-          countEntries: measures.includes('entryCount'),
-          sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
-        }),
-      );
-      const total = rows.find((r) => r.level === 0);
-      const roots = nestLevels(rows, (row, i): ReportGroup => {
+      const report = compileReport(f, {
+        sets,
+        dimensions: levels,
+        countEntries: measures.includes('entryCount'),
+        sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
+      });
+      const groupOf = (row: LevelRow, i: number): ReportGroup => {
         const dimension = dims[i] as ReportDimension;
         const at = (values: (string | null)[]) => values[i] ?? null;
         return {
@@ -150,20 +215,37 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
           ),
           measures: measuresOf(row, measures),
         };
-      });
-      const sortTree = (groups: ReportGroup[]) => {
-        const first = groups[0];
-        if (first) groups.sort(compareKeys(first.dimension));
-        for (const g of groups) if (g.children) sortTree(g.children);
       };
+      const head = { range: rangeOf(f), groupBy: dims, measures };
+      if (q.within || q.fold !== undefined || q.limit !== undefined) {
+        const within = (q.within && groupPath(q.within)) || [];
+        const rows = await repo.run(
+          db,
+          shapeLevels(report, {
+            levels: levels.length,
+            within,
+            fold: q.fold,
+            limit: q.limit,
+            sums: TIME_SUMS,
+            rank: 'tracked',
+          }),
+        );
+        const { groups, rest, own } = shapedTree(rows, within.length, groupOf, (row) => measuresOf(row, measures));
+        sortTree(groups);
+        return {
+          ...head,
+          groups,
+          totals: measuresOf(own ?? EMPTY, measures),
+          ...(rest ? { rest } : {}),
+          groupCount: rows[0]?.groups ?? 0,
+          folded: rows.some((r) => r.child_count !== null),
+        };
+      }
+      const rows = await repo.run(db, report);
+      const total = rows.find((r) => r.level === 0);
+      const roots = nestLevels(rows, groupOf);
       sortTree(roots);
-      return {
-        range: rangeOf(f),
-        groupBy: dims,
-        measures,
-        groups: roots,
-        totals: measuresOf(total ?? EMPTY, measures),
-      };
+      return { ...head, groups: roots, totals: measuresOf(total ?? EMPTY, measures) };
     },
 
     /** Matrix: rows by one dimension, columns by another, with row, column and grand totals. */

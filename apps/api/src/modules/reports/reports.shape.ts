@@ -1,0 +1,124 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { GroupedRow } from './reports.engine.js';
+
+/**
+ * What of a large Summary the server sends (issue 33): the database computes every group, and
+ * this statement around the report keeps only what the page shows, so Node handles hundreds of
+ * rows, not the 40,000 groups of a year by project and person.
+ * - `within`: the keys of a group (outermost first): only the groups beneath it are sent, and
+ *   the group itself (its row at its own level) instead of the report's total.
+ * - `fold`: when more groups than this lie beneath, only the first level beneath is sent, each
+ *   group with the count of its subgroups (`child_count`), to be asked for on demand.
+ * - `limit`: at most this many groups under each parent, the largest by `rank` (tracked time);
+ *   the others are summed in one row per parent (`rest_count` groups, their sums added).
+ * Nothing is decided in Node: the counts, the ranking and the sums of the rest are SQL.
+ */
+export interface ShapeOptions {
+  /** How many levels the report has (its grouping sets are [], [d1], [d1, d2]...). */
+  levels: number;
+  within: readonly (string | null)[];
+  fold?: number | undefined;
+  limit?: number | undefined;
+  /** The sums' column names, added up in the rest's rows. */
+  sums: readonly string[];
+  /** The sum ranking siblings for `limit`, largest first. */
+  rank: string;
+}
+
+export interface ShapedRow extends GroupedRow {
+  /** Subgroups not sent (the level was folded); null when they were, or there are none. */
+  child_count: number | null;
+  /** Set on a rest row: how many groups of this level, under the parent its keys name, were left out. */
+  rest_count: number | null;
+  /** How many groups lie beneath `within` in all (the same on every row). */
+  groups: number;
+}
+
+const KEYS = ['k1', 'k2', 'k3'] as const;
+const LABELS = ['n1', 'n2', 'n3', 'c1', 'c2', 'c3', 'p1', 'p2', 'p3'] as const;
+const ref = (table: string, column: string) => sql.ref(`${table}.${column}`);
+
+/** Keys equal, none (null) equal to none only, as hash-joinable equalities. */
+function samePrefix(a: string, b: string, depth: number): RawBuilder<unknown> {
+  if (depth === 0) return sql`true`;
+  return sql.join(
+    KEYS.slice(0, depth).map(
+      (k) =>
+        sql`coalesce(${ref(a, k)}, '') = coalesce(${ref(b, k)}, '') and (${ref(a, k)} is null) = (${ref(b, k)} is null)`,
+    ),
+    sql` and `,
+  );
+}
+
+/** The first `depth` keys of `table`, the others null (a rest row names its parent only). */
+const prefixKeys = (table: string, depth: number) =>
+  sql.join(KEYS.map((k, i) => (i < depth ? sql`${ref(table, k)} as ${sql.ref(k)}` : sql`null::text as ${sql.ref(k)}`)));
+
+export function shapeLevels<R extends GroupedRow>(report: RawBuilder<R>, o: ShapeOptions): RawBuilder<R & ShapedRow> {
+  const w = o.within.length;
+  const below = Array.from({ length: Math.max(0, o.levels - w) }, (_, i) => w + 1 + i);
+  const inside = sql.join(
+    [
+      sql`r.level > ${sql.lit(w)}`,
+      ...o.within.map((key, i) => sql`${ref('r', KEYS[i] as string)} is not distinct from ${key}`),
+    ],
+    sql` and `,
+  );
+  const folded = o.fold === undefined ? sql`false` : sql`(select groups from n) > ${sql.lit(o.fold)}`;
+  const kept = (level: number) => sql.raw(`kept${level}`);
+  const limited = o.limit === undefined ? sql`true` : sql`s.rank <= ${sql.lit(o.limit)}`;
+  // Each level's groups kept: under a kept parent (the first level's parent is `within`), within the limit.
+  const keptCtes = below.map((level) => {
+    const parent = level === w + 1 ? sql`` : sql` join ${kept(level - 1)} p on ${samePrefix('s', 'p', level - 1)}`;
+    return sql`${kept(level)} as (select s.* from ranked s${parent} where s.level = ${sql.lit(level)} and ${limited})`;
+  });
+  // Each parent's left-out groups, one row: how many, and their sums added up.
+  const sumsOfRest = sql.join(o.sums.map((s) => sql`sum(${ref('s', s)}) as ${sql.ref(s)}`));
+  const restRows =
+    o.limit === undefined
+      ? []
+      : below.map((level) => {
+          const parent =
+            level === w + 1 ? sql`` : sql` join ${kept(level - 1)} p on ${samePrefix('s', 'p', level - 1)}`;
+          const by = KEYS.slice(0, level - 1).map((k) => ref('s', k));
+          return sql`select ${sql.lit(level)}::int as level, ${prefixKeys('s', level - 1)},
+            ${sql.join(LABELS.map((l) => sql`null::text as ${sql.ref(l)}`))}, ${sumsOfRest},
+            null::int as child_count, count(*)::int as rest_count
+            from ranked s${parent} where s.level = ${sql.lit(level)} and s.rank > ${sql.lit(o.limit)}
+            ${by.length ? sql`group by ${sql.join(by)}` : sql``}`;
+        });
+  const columns = sql.join([...KEYS, ...LABELS, ...o.sums].map((c) => ref('x', c)));
+  // A kept group's subgroups, counted when its level was folded (they are not sent).
+  const keptRows = below.map((level) =>
+    level < o.levels
+      ? sql`select x.level, ${columns}, case when ${folded} then coalesce(kd.n, 0) end as child_count, null::int as rest_count
+          from ${kept(level)} x left join kids kd on kd.level = x.level and ${samePrefix('kd', 'x', level)}`
+      : sql`select x.level, ${columns}, null::int as child_count, null::int as rest_count from ${kept(level)} x`,
+  );
+  const own = sql`select x.level, ${columns}, null::int as child_count, null::int as rest_count
+    from r x where ${sql.join(
+      [
+        sql`x.level = ${sql.lit(w)}`,
+        ...o.within.map((key, i) => sql`${ref('x', KEYS[i] as string)} is not distinct from ${key}`),
+      ],
+      sql` and `,
+    )}`;
+  // A row's parent: the first keys above its level (k1 for the second level, k1 and k2 for the third).
+  const parentKeys = sql.join(
+    KEYS.slice(0, 2).map((k, i) => sql`case when level > ${sql.lit(i + 1)} then ${sql.ref(k)} end as ${sql.ref(k)}`),
+  );
+  const rankBy = sql.join([
+    sql.raw('level'),
+    ...KEYS.slice(0, 2).map((k, i) => sql`case when level > ${sql.lit(i + 1)} then ${sql.ref(k)} end`),
+  ]);
+  return sql<R & ShapedRow>`with r as materialized (${report}),
+    t as (select r.* from r where ${inside}),
+    n as (select count(*)::int as groups from t),
+    s as (select t.* from t where not ${folded} or t.level = ${sql.lit(w + 1)}),
+    ranked as (select s.*, row_number() over (partition by ${rankBy} order by ${sql.ref(o.rank)} desc, k1, k2, k3) as rank from s),
+    kids as (select level - 1 as level, ${parentKeys}, count(*)::int as n from t group by 1, 2, 3)
+    ${keptCtes.length ? sql`, ${sql.join(keptCtes, sql`, `)}` : sql``}
+    select y.*, (select groups from n) as groups from (
+      ${sql.join([own, ...keptRows, ...restRows], sql` union all `)}
+    ) y`;
+}
