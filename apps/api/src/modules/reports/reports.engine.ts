@@ -67,6 +67,11 @@ export interface LevelPlan {
   preSum?: { keep: readonly string[]; additive: readonly string[] };
   /** A condition on each group's facts (`having ...`): a key whose rows cancel out is no group. */
   having?: RawBuilder<unknown>;
+  /**
+   * What of the groups to keep (`shapeLevels`), from the relation `levels`, before they are
+   * labelled: a large Summary joins names to the rows it sends only.
+   */
+  shape?: (levels: RawBuilder<unknown>) => RawBuilder<unknown>;
 }
 
 const textOf = (d: LevelDimension, key: RawBuilder<unknown>) => (d.text ? d.text(key) : sql`${key}::text`);
@@ -158,7 +163,7 @@ export function compileLevels<Sums>(plan: LevelPlan): RawBuilder<GroupedRow & Su
   return sql<GroupedRow & Sums>`with ${plan.facts},
   levels as (${levels})
   select l.*, ${sql.join(labels.map((x) => x.cols))}
-  from levels l${sql.join(
+  from ${plan.shape ? sql`(${plan.shape(sql`levels`)})` : sql`levels`} l${sql.join(
     labels.map((x) => x.join),
     sql``,
   )}`;
@@ -304,7 +309,12 @@ export interface ReportSource<
 export function compileSourceReport<F extends SourceScope, D extends string, S extends string>(
   source: ReportSource<F, D, S>,
   f: F,
-  o: { sets: readonly (readonly D[])[]; dimensions: readonly D[]; sums: ReadonlySet<S> },
+  o: {
+    sets: readonly (readonly D[])[];
+    dimensions: readonly D[];
+    sums: ReadonlySet<S>;
+    shape?: LevelPlan['shape'] | undefined;
+  },
 ): RawBuilder<GroupedRow & Record<S, string | number | null>> {
   const { cte, having } = source.facts(f, { dimensions: o.dimensions, sums: o.sums });
   const names = Object.keys(source.sums) as S[];
@@ -321,5 +331,6 @@ export function compileSourceReport<F extends SourceScope, D extends string, S e
     sums,
     ...(additive && source.preSum ? { preSum: source.preSum } : {}),
     ...(having ? { having } : {}),
+    ...(o.shape ? { shape: o.shape } : {}),
   });
 }

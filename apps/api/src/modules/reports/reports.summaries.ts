@@ -14,7 +14,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Actor } from '../../platform/actor.js';
-import type { GroupedRow } from './reports.engine.js';
+import type { GroupedRow, LevelPlan } from './reports.engine.js';
 import { reportsRepository as repo } from './reports.repository.js';
 import type { ReportScope } from './reports.scope.js';
 import { type ShapedRow, shapeLevels } from './reports.shape.js';
@@ -195,12 +195,14 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
       const dims = q.groupBy ?? [];
       const levels = dims.slice(0, q.depth ?? dims.length);
       const sets = [[], ...levels.map((_, i) => levels.slice(0, i + 1))];
-      const report = compileReport(f, {
-        sets,
-        dimensions: levels,
-        countEntries: measures.includes('entryCount'),
-        sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
-      });
+      const report = (shape?: LevelPlan['shape']) =>
+        compileReport(f, {
+          sets,
+          dimensions: levels,
+          countEntries: measures.includes('entryCount'),
+          sums: new Set(measures.flatMap((m) => SUMS_OF[m])),
+          shape,
+        });
       const groupOf = (row: LevelRow, i: number): ReportGroup => {
         const dimension = dims[i] as ReportDimension;
         const at = (values: (string | null)[]) => values[i] ?? null;
@@ -219,17 +221,15 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
       const head = { range: rangeOf(f), groupBy: dims, measures };
       if (q.within || q.fold !== undefined || q.limit !== undefined) {
         const within = (q.within && groupPath(q.within)) || [];
-        const rows = await repo.run(
-          db,
-          shapeLevels(report, {
-            levels: levels.length,
-            within,
-            fold: q.fold,
-            limit: q.limit,
-            sums: TIME_SUMS,
-            rank: 'tracked',
-          }),
-        );
+        const shape = shapeLevels({
+          levels: levels.length,
+          within,
+          fold: q.fold,
+          limit: q.limit,
+          sums: TIME_SUMS,
+          rank: 'tracked',
+        });
+        const rows = await repo.run(db, report(shape).$castTo<LevelRow & ShapedRow>());
         const { groups, rest, own } = shapedTree(rows, within.length, groupOf, (row) => measuresOf(row, measures));
         sortTree(groups);
         return {
@@ -241,7 +241,7 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
           folded: rows.some((r) => r.child_count !== null),
         };
       }
-      const rows = await repo.run(db, report);
+      const rows = await repo.run(db, report());
       const total = rows.find((r) => r.level === 0);
       const roots = nestLevels(rows, groupOf);
       sortTree(roots);

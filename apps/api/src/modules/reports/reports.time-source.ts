@@ -13,6 +13,7 @@ import {
   type GroupedRow,
   groupDimension,
   type LevelDimension,
+  type LevelPlan,
   namedLabel,
   peopleFilters,
   periodDimension,
@@ -620,6 +621,8 @@ export function compileReport(
     countEntries: boolean;
     /** The sums the report shows (tracked is always summed); all unless named. The others come as null. */
     sums?: ReadonlySet<LevelSum>;
+    /** See `LevelPlan.shape`. */
+    shape?: LevelPlan['shape'];
   },
 ): RawBuilder<LevelRow> {
   const sums = new Set<TimeSum>([
@@ -627,5 +630,10 @@ export function compileReport(
     ...(o.sums ?? ALL_SUMS),
     ...(o.countEntries ? (['entries'] as const) : []),
   ]);
-  return compileSourceReport(timeSource, f, { sets: o.sets, dimensions: o.dimensions, sums }).$castTo<LevelRow>();
+  return compileSourceReport(timeSource, f, {
+    sets: o.sets,
+    dimensions: o.dimensions,
+    sums,
+    shape: o.shape,
+  }).$castTo<LevelRow>();
 }

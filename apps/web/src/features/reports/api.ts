@@ -63,6 +63,19 @@ export function useSummary(w: string, query: ParamPatch, measures: readonly Repo
   });
 }
 
+/**
+ * A folded Summary's subgroups: the groups beneath the one named by `path` (its keys), asked for
+ * when it is opened, with the measures the Summary itself came with (money left out likewise).
+ */
+export function summarySubgroups(w: string, query: ParamPatch, measures: readonly ReportMeasure[]) {
+  const ask = (path: (string | null)[]) => ({ ...query, within: JSON.stringify(path) });
+  return {
+    key: (path: (string | null)[]) => reportKeys.one(w, 'summary', keyOf(ask(path), measures)),
+    fetch: (path: (string | null)[]) =>
+      api('GET /workspaces/:workspaceId/reports/summary', measured(w, ask(path), measures)),
+  };
+}
+
 export function useMatrix(w: string, query: ParamPatch, measures: readonly ReportMeasure[], enabled = true) {
   return useQuery({
     queryKey: reportKeys.one(w, 'matrix', keyOf(query, measures)),

@@ -104,6 +104,10 @@ export const t = {
     formats: { csv: 'CSV', xlsx: 'Excel (XLSX)', pdf: 'PDF' },
     failed: 'The export could not be made',
   },
+  moreGroups: (count: number) => `${count.toLocaleString()} more, smaller ${count === 1 ? 'group' : 'groups'}`,
+  subgroupsLoading: 'Loading the subgroups…',
+  subgroupsFailed: 'The subgroups could not be loaded.',
+  retry: 'Try again',
   summaryFolded: (groups: number) =>
     `${groups.toLocaleString()} groups: each row opens to show its subgroups. Narrow the filters or group by less to see them all at once.`,
   matrix: {

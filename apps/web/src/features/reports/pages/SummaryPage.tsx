@@ -3,11 +3,12 @@ import { REPORT_MEASURES, type ReportDimension, type ReportMeasure, resolvePrese
 import { lazy, Suspense, useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { type DateOrder, useReportFormat } from '../../../components/report-format';
-import { useSummary } from '../api';
+import { summarySubgroups, useSummary } from '../api';
 import { barPoints, donutSlices } from '../components/chartPoints';
 import { GroupByPicker } from '../components/GroupByPicker';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { SummaryTable } from '../components/SummaryTable';
+import { FOLD_ABOVE, LIMIT_GROUPS } from '../components/summaryRows';
 import { t } from '../texts';
 import { barInterval, CHART_TYPES, type ChartType, readChart, readGroupBy, readMeasures } from '../url';
 
@@ -57,7 +58,10 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
 
   // The donut and the empty state read tracked time, asked for even when Custom does not show it.
   const asked = measures.includes('trackedSeconds') ? measures : [...measures, 'trackedSeconds' as const];
-  const summary = useSummary(workspaceId, { ...filters, groupBy }, asked);
+  // A large Summary comes folded (its first level, each group's subgroups asked for when opened)
+  // and at most LIMIT_GROUPS groups under each parent, the smaller ones summed in a "more" row.
+  const shaped = { ...filters, groupBy, fold: FOLD_ABOVE, limit: LIMIT_GROUPS };
+  const summary = useSummary(workspaceId, shaped, asked);
   const showBars = custom ? chart === 'bar' : true;
   const showDonut = custom ? chart === 'donut' : true;
   const bars = useBars(workspaceId, filters, interval, range, showBars, me.user);
@@ -141,6 +145,12 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
             <SummaryTable
               groupBy={data.groupBy}
               groups={data.groups}
+              rest={data.rest}
+              subgroups={
+                data.folded
+                  ? { groupCount: data.groupCount ?? 0, ...summarySubgroups(workspaceId, shaped, data.measures) }
+                  : undefined
+              }
               totals={data.totals}
               measures={shown}
               format={format.measure}
