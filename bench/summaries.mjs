@@ -1,0 +1,190 @@
+// Large Summaries (issue 33): what the Summary page gets against what the database spends. For
+// Summaries of 100,000s of groups (a year by project and person, by person, project and day, by
+// description), each round times, alternated:
+//   sql    the engine's own statement for that Summary (every group, labelled), run to its end in
+//          the database, every column of every row made (`select count(*), sum(length(x::text))
+//          from (...) x`, with the reports' settings) but nothing sent: its SQL;
+//   page   the API's answer to the page's query (fold=2000, limit=1000: the first level, each
+//          group's subgroups counted, the 1,000 largest under each parent, the rest summed);
+//   whole  the API's answer to the same Summary without fold or limit (what a client asking for
+//          every group gets; the page asked for this before issue 33);
+// and, while each answer is on its way, how long /healthz waits (probed every 20 ms from this
+// process: the server runs in a child process, so its event loop is its own). Prints each
+// answer's ratio to its SQL per round (min/median/max), its bytes and the longest /healthz wait.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_summaries npm run bench:seed-large -- --users 1000
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_summaries npm run bench:summaries
+// (-- --rounds N, default 5)
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { openDb } from '../apps/api/src/db/connection.ts';
+import { createReportScope } from '../apps/api/src/modules/reports/reports.scope.ts';
+import { compileReport } from '../apps/api/src/modules/reports/reports.time-source.ts';
+import { entitledMembership } from '../apps/api/src/platform/access.ts';
+import { freePort } from './lib/ports.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ROUNDS = arg('rounds', 5);
+const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2026!' };
+if (!process.env.DATABASE_URL) {
+  console.error('Set DATABASE_URL (and BENCH_DB, the database bench:seed-large made).');
+  process.exit(1);
+}
+const url = new URL(process.env.DATABASE_URL);
+url.pathname = `/${process.env.BENCH_DB ?? 'sundial_bench_summaries'}`;
+
+const port = await freePort();
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: url.href,
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    WEB_DIST: '/nonexistent',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const base = `http://localhost:${port}`;
+const { db, close } = openDb({ databaseUrl: url.href });
+try {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {}
+    if (i > 900) throw new Error('the API did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const login = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify(OWNER),
+  });
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+
+  // The owner as the API sees them, to compile each Summary's statement as the API does.
+  const user = await db.selectFrom('users').selectAll().where('email', '=', OWNER.email).executeTakeFirstOrThrow();
+  const workspace = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('id', '=', user.current_workspace_id)
+    .executeTakeFirstOrThrow();
+  const actor = {
+    user,
+    userId: user.id,
+    membership: entitledMembership({ workspace, role: 'owner', status: 'active' }, { billing: true }),
+    via: 'session',
+  };
+  const scope = createReportScope(db, { rollups: true });
+  const last = await sql`select max(start_at) as at from time_entries where workspace_id = ${workspace.id}`.execute(db);
+  const lastDay = new Date(last.rows[0].at);
+  const day = (offset) => new Date(lastDay.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const MEASURES = ['trackedSeconds', 'billableSeconds', 'billableAmount'];
+  const cases = [
+    { name: 'year by project, person', groupBy: ['project', 'user'], from: day(-364) },
+    { name: 'year by person, project, day', groupBy: ['user', 'project', 'day'], from: day(-364) },
+    { name: 'year by description', groupBy: ['description'], from: day(-364) },
+    { name: '30 days by project, person, day', groupBy: ['project', 'user', 'day'], from: day(-29) },
+  ];
+
+  const statementOf = async (c) => {
+    const f = await scope.resolve(actor, {
+      preset: 'custom',
+      from: c.from,
+      to: day(0),
+      timeZone: 'UTC',
+      tagMode: 'any',
+      groupBy: c.groupBy,
+    });
+    const sets = [[], ...c.groupBy.map((_, i) => c.groupBy.slice(0, i + 1))];
+    return compileReport(f, {
+      sets,
+      dimensions: c.groupBy,
+      countEntries: false,
+      sums: new Set(['billable_seconds', 'billable_cents']),
+    });
+  };
+  const timeSql = async (statement) => {
+    const started = performance.now();
+    const groups = await db.transaction().execute(async (tx) => {
+      await sql`select set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`.execute(tx);
+      return (await sql`select count(*)::int as n, sum(length(x::text)) as chars from (${statement}) x`.execute(tx)).rows[0].n;
+    });
+    return { ms: performance.now() - started, groups };
+  };
+  const timeAnswer = async (q) => {
+    let busy = true;
+    let worst = 0;
+    const probe = (async () => {
+      while (busy) {
+        const t = performance.now();
+        await fetch(`${base}/healthz`);
+        worst = Math.max(worst, performance.now() - t);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const started = performance.now();
+    const response = await fetch(
+      `${base}/api/v1/workspaces/${workspace.id}/reports/summary?preset=custom&timeZone=UTC&measures=${MEASURES.join(',')}&${q}`,
+      { headers: { cookie, 'accept-encoding': 'identity' } },
+    );
+    const body = await response.arrayBuffer();
+    const ms = performance.now() - started;
+    busy = false;
+    await probe;
+    if (response.status !== 200) throw new Error(`summary ${response.status}: ${Buffer.from(body).toString()}`);
+    return { ms, bytes: body.byteLength, healthz: worst };
+  };
+  const stats = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return { min: s[0], median: s[Math.floor(s.length / 2)], max: s.at(-1) };
+  };
+  const fmt = (x, d = 2) => x.toFixed(d);
+
+  console.log(`${ROUNDS} rounds; seed: ${url.pathname.slice(1)}; last day ${day(0)}`);
+  for (const c of cases) {
+    const q = `from=${c.from}&to=${day(0)}&groupBy=${c.groupBy.join(',')}`;
+    const statement = await statementOf(c);
+    const runs = { sql: [], page: [], whole: [] };
+    let groups = 0;
+    let bytes = {};
+    const healthz = { page: 0, whole: 0 };
+    // One warm-up of each, not counted.
+    await timeSql(statement);
+    await timeAnswer(`${q}&fold=2000&limit=1000`);
+    for (let r = 0; r < ROUNDS; r++) {
+      const s = await timeSql(statement);
+      groups = s.groups - 1;
+      const page = await timeAnswer(`${q}&fold=2000&limit=1000`);
+      const whole = await timeAnswer(q);
+      runs.sql.push(s.ms);
+      runs.page.push(page.ms / s.ms);
+      runs.whole.push(whole.ms / s.ms);
+      bytes = { page: page.bytes, whole: whole.bytes };
+      healthz.page = Math.max(healthz.page, page.healthz);
+      healthz.whole = Math.max(healthz.whole, whole.healthz);
+    }
+    const sqlMs = stats(runs.sql);
+    const page = stats(runs.page);
+    const whole = stats(runs.whole);
+    console.log(
+      `${c.name}: ${groups.toLocaleString()} groups; SQL median ${fmt(sqlMs.median, 0)} ms` +
+        `\n  page  answer/SQL ${fmt(page.min)} / ${fmt(page.median)} / ${fmt(page.max)}, ${bytes.page.toLocaleString()} B, /healthz waited at most ${fmt(healthz.page, 0)} ms` +
+        `\n  whole answer/SQL ${fmt(whole.min)} / ${fmt(whole.median)} / ${fmt(whole.max)}, ${bytes.whole.toLocaleString()} B, /healthz waited at most ${fmt(healthz.whole, 0)} ms`,
+    );
+  }
+} finally {
+  server.kill('SIGTERM');
+  await close();
+}
