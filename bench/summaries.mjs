@@ -119,7 +119,8 @@ try {
     const started = performance.now();
     const groups = await db.transaction().execute(async (tx) => {
       await sql`select set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`.execute(tx);
-      return (await sql`select count(*)::int as n, sum(length(x::text)) as chars from (${statement}) x`.execute(tx)).rows[0].n;
+      return (await sql`select count(*)::int as n, sum(length(x::text)) as chars from (${statement}) x`.execute(tx))
+        .rows[0].n;
     });
     return { ms: performance.now() - started, groups };
   };
