@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { checkVatId, isCountryCode, isEuCountry } from '@sundial/core';
+import { checkVatId, EXPORT_DIRECT_MAX_ROWS, isCountryCode, isEuCountry } from '@sundial/core';
 import { z } from 'zod';
 
 /** A key from SECRETS_KEY's text: 64 hex digits or 32 bytes in base64/base64url. */
@@ -97,7 +97,7 @@ const envSchema = z.object({
    */
   EXPORT_PGLITE_READ: z.enum(['pages', 'cursor'], { error: 'must be pages or cursor' }).default('pages'),
   /** Reports with more rows than this export as a background job instead of downloading at once. */
-  EXPORT_JOB_MIN_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(50_000),
+  EXPORT_JOB_MIN_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(EXPORT_DIRECT_MAX_ROWS),
   /** Bytes per stored piece of an export job's file (the database holds files in pieces). */
   EXPORT_JOB_CHUNK_BYTES: z.coerce
     .number({ error: 'must be a number' })

@@ -111,6 +111,8 @@ export async function download<K extends ApiRoute>(
   route: K,
   request: ApiRequest<K>,
   fallbackName: string,
+  /** Told the bytes received so far as the file arrives (a large export takes seconds). */
+  onProgress?: (bytes: number) => void,
 ): Promise<void> {
   let response: Response;
   try {
@@ -125,7 +127,7 @@ export async function download<K extends ApiRoute>(
     throw new ApiError(response.status, 'unknown_error', GENERIC);
   }
   const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(await readAll(response, onProgress));
   const link = document.createElement('a');
   link.href = url;
   link.download = decodeURIComponent(name);
@@ -134,6 +136,22 @@ export async function download<K extends ApiRoute>(
   link.remove();
   // The click has handed the file to the browser; the object URL can go once it has read it.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The answer's body as a blob, read piece by piece when someone follows the progress. */
+async function readAll(response: Response, onProgress?: (bytes: number) => void): Promise<Blob> {
+  const reader = onProgress ? response.body?.getReader() : undefined;
+  if (!reader || !onProgress) return response.blob();
+  const pieces: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pieces.push(value);
+    bytes += value.byteLength;
+    onProgress(bytes);
+  }
+  return new Blob(pieces as BlobPart[], { type: response.headers.get('content-type') ?? '' });
 }
 
 async function send<T>(url: string, init: RequestInit): Promise<T> {

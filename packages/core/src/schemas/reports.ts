@@ -660,6 +660,12 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  * query string is the report's own definition, read by that report's schema (reportQuery,
  * detailedReportQuery or matrixReportQuery), so an export is the on-screen report's link plus these.
  */
+/**
+ * Above this many rows (the default of the server's EXPORT_JOB_MIN_ROWS) a report is exported in
+ * the background: a page that knows its row count starts the job at once instead of asking first.
+ */
+export const EXPORT_DIRECT_MAX_ROWS = 50_000;
+
 export const exportQuery = z
   .looseObject({
     kind: z.enum(EXPORT_KINDS, { error: `The report to export is one of: ${EXPORT_KINDS.join(', ')}.` }),

@@ -103,6 +103,8 @@ export const t = {
     button: 'Export',
     formats: { csv: 'CSV', xlsx: 'Excel (XLSX)', pdf: 'PDF' },
     failed: 'The export could not be made',
+    receiving: (bytes: number) =>
+      `Exporting… ${bytes < 1_000_000 ? `${Math.max(1, Math.round(bytes / 1000))} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`}`,
   },
   moreGroups: (count: number) => `${count.toLocaleString()} more, smaller ${count === 1 ? 'group' : 'groups'}`,
   subgroupsLoading: 'Loading the subgroups…',

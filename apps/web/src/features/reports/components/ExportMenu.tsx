@@ -1,6 +1,12 @@
 import { Button, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ExportFormat, type ExportKind, isReportKind, toReportParams } from '@sundial/core';
+import {
+  EXPORT_DIRECT_MAX_ROWS,
+  type ExportFormat,
+  type ExportKind,
+  isReportKind,
+  toReportParams,
+} from '@sundial/core';
 import { IconChevronDown, IconDownload, IconHistory, IconTable } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -19,6 +25,8 @@ export interface ReportExport {
   kind: ExportKind;
   query: ParamPatch;
   title: string;
+  /** How many rows the report has, when the page knows: above EXPORT_DIRECT_MAX_ROWS it exports in the background at once. */
+  rows?: number | undefined;
 }
 
 const FORMATS: ExportFormat[] = ['csv', 'xlsx', 'pdf'];
@@ -31,6 +39,7 @@ const FORMATS: ExportFormat[] = ['csv', 'xlsx', 'pdf'];
 export function ExportMenu({ report }: { report: ReportExport }) {
   const { workspaceId } = useWorkspace();
   const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const [received, setReceived] = useState(0);
   const [sheets, setSheets] = useState(false);
   // Google Sheets reads a saved report: only pages one can save offer it.
   const { pathname } = useLocation();
@@ -40,6 +49,7 @@ export function ExportMenu({ report }: { report: ReportExport }) {
 
   async function handleExport(format: ExportFormat) {
     setBusy(format);
+    setReceived(0);
     const params = toReportParams({
       ...report.query,
       kind: report.kind,
@@ -49,11 +59,16 @@ export function ExportMenu({ report }: { report: ReportExport }) {
       ...(format === 'csv' ? { bom: true } : {}),
     });
     try {
-      await download(
-        'GET /workspaces/:workspaceId/reports/export',
-        { params: { workspaceId }, query: params },
-        `${report.kind}.${format}`,
-      );
+      // A report the page knows is too large to download at once goes to the background straight
+      // away; otherwise the download's bytes show as they arrive.
+      if (report.rows !== undefined && report.rows > EXPORT_DIRECT_MAX_ROWS) await handleStartJob(params, format);
+      else
+        await download(
+          'GET /workspaces/:workspaceId/reports/export',
+          { params: { workspaceId }, query: params },
+          `${report.kind}.${format}`,
+          setReceived,
+        );
     } catch (error) {
       if (parseApiError(error).code === 'export_too_large') await handleStartJob(params, format);
       else notifications.show({ color: 'red', title: t.exports.failed, message: parseApiError(error).message });
@@ -80,9 +95,10 @@ export function ExportMenu({ report }: { report: ReportExport }) {
             variant="default"
             leftSection={<IconDownload size={16} aria-hidden="true" />}
             rightSection={<IconChevronDown size={14} aria-hidden="true" />}
-            loading={busy !== null}
+            loading={busy !== null && received === 0}
+            disabled={busy !== null}
           >
-            {t.exports.button}
+            {busy !== null && received > 0 ? t.exports.receiving(received) : t.exports.button}
           </Button>
         </Menu.Target>
         <Menu.Dropdown>

@@ -95,6 +95,9 @@ export function DetailedPage() {
   const format = useReportFormat();
   const clock = useEntryClock();
   const detailed = useDetailed(workspaceId, { ...filters, sort, order, limit: PAGE });
+  // The entry count of the totals line (the same query, shared): a listing past the direct
+  // download's size exports in the background without asking first.
+  const listed = useSummary(workspaceId, filters, TOTAL_MEASURES).data?.totals.entryCount;
   const tagLists = useTagLists(workspaceId, false);
   const tagNames = useMemo(
     () => new Map((tagLists.data?.items ?? []).flatMap((l) => l.tags).map((tag) => [tag.id, tag.name])),
@@ -170,7 +173,7 @@ export function DetailedPage() {
       url={url}
       range={range}
       controls={controls}
-      exportAs={{ kind: 'detailed', query: { ...filters, sort, order }, title: 'Detailed' }}
+      exportAs={{ kind: 'detailed', query: { ...filters, sort, order }, title: 'Detailed', rows: listed }}
     >
       {items.length > 0 && <DetailedTotals filters={filters} />}
       <ReportBody
