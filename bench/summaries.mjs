@@ -15,22 +15,18 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_summaries npm run bench:seed-large -- --users 1000
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_summaries npm run bench:summaries
 // (-- --rounds N, default 5)
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { openDb } from '../apps/api/src/db/connection.ts';
 import { createReportScope } from '../apps/api/src/modules/reports/reports.scope.ts';
 import { compileReport } from '../apps/api/src/modules/reports/reports.time-source.ts';
 import { entitledMembership } from '../apps/api/src/platform/access.ts';
-import { freePort } from './lib/ports.mjs';
+import { OWNER, startServer } from './lib/server.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const ROUNDS = arg('rounds', 5);
-const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2026!' };
 if (!process.env.DATABASE_URL) {
   console.error('Set DATABASE_URL (and BENCH_DB, the database bench:seed-large made).');
   process.exit(1);
@@ -38,41 +34,10 @@ if (!process.env.DATABASE_URL) {
 const url = new URL(process.env.DATABASE_URL);
 url.pathname = `/${process.env.BENCH_DB ?? 'sundial_bench_summaries'}`;
 
-const port = await freePort();
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: url.href,
-    PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
-    WEB_DIST: '/nonexistent',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const base = `http://localhost:${port}`;
+const server = await startServer(url.href);
+const { base, call } = server;
 const { db, close } = openDb({ databaseUrl: url.href });
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {}
-    if (i > 900) throw new Error('the API did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const login = await fetch(`${base}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify(OWNER),
-  });
-  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-
   // The owner as the API sees them, to compile each Summary's statement as the API does.
   const user = await db.selectFrom('users').selectAll().where('email', '=', OWNER.email).executeTakeFirstOrThrow();
   const workspace = await db
@@ -136,9 +101,9 @@ try {
       }
     })();
     const started = performance.now();
-    const response = await fetch(
-      `${base}/api/v1/workspaces/${workspace.id}/reports/summary?preset=custom&timeZone=UTC&measures=${MEASURES.join(',')}&${q}`,
-      { headers: { cookie, 'accept-encoding': 'identity' } },
+    const response = await call(
+      `/api/v1/workspaces/${workspace.id}/reports/summary?preset=custom&timeZone=UTC&measures=${MEASURES.join(',')}&${q}`,
+      { headers: { 'accept-encoding': 'identity' } },
     );
     const body = await response.arrayBuffer();
     const ms = performance.now() - started;
@@ -186,6 +151,6 @@ try {
     );
   }
 } finally {
-  server.kill('SIGTERM');
+  server.stop();
   await close();
 }
