@@ -231,9 +231,11 @@ export function factsCte(
     part?: 'all' | 'finished' | 'running';
     name?: string;
     listing?: boolean;
+    /** Computed once for the statement (`as materialized`) however often it is read. */
+    materialized?: boolean;
   },
 ) {
-  const name = sql.raw(extra?.name ?? 'facts');
+  const name = sql.raw(`${extra?.name ?? 'facts'} as${extra?.materialized ? ' materialized' : ''}`);
   const tz = f.timeZone;
   const ws = f.workspaceId;
   const slow = slowPieces(f);
@@ -264,7 +266,7 @@ export function factsCte(
   }`;
   if (extra?.day ?? true)
     return sql`
-  ${name} as (
+  ${name} (
     select ${columns}, e.day, e.seconds, ${billableCents(sql`e.seconds`)} as billable_cents,
       ${costCents(sql`e.seconds`)} as cost_cents
     from (
@@ -281,7 +283,7 @@ export function factsCte(
   const split = sql`(select array[sum(d.seconds), sum(${billableCents(sql`d.seconds`)}), sum(${costCents(sql`d.seconds`)})]::bigint[]
     from ${slow} d where ${inRange} having count(*) > 0)`;
   return sql`
-  ${name} as (
+  ${name} (
     select ${columns}, null::date as day,
       case when e.simple then ${rounded} else coalesce(e.split[1], 0) end as seconds,
       case when e.simple then ${billableCents(rounded)} else coalesce(e.split[2], 0) end as billable_cents,
@@ -476,6 +478,11 @@ function rollupFactsCte(
   }
   // Days writes marked that the fold has not recomputed yet (decision 0008, "Pending days"): their
   // report_rollups rows taken out (every coarse table sums them) and their entries' facts put in.
+  // The pending facts are materialized, and a piece's day is looked up in a hashed list of the
+  // pending days (the `in` inside coalesce is never made a join): just-written pending rows are
+  // not analyzed yet, so the planner took them for one and joined them in nested loops, computing
+  // the pending facts again for each pending day (over five minutes for a year's Summary after
+  // 5,000 writes; bench:reports-every, burst).
   const pendingDays = sql`select k.user_id, k.day from report_rollups_pending k
     where k.workspace_id = ${ws} and k.day between ${f.fromDay}::date and ${f.toDay}::date`;
   const pendingRollups = sql`(${pendingDays}) k cross join lateral (
@@ -490,7 +497,7 @@ function rollupFactsCte(
       and x.start_at >= (k.day::timestamp at time zone ${tz})
         - make_interval(secs => coalesce((select t.longest_seconds from time_entry_extents t where t.workspace_id = ${ws}), 0))))`;
   return sql`${factsCte(f, { day: o.day, part: 'running', name: 'running_facts' })},
-  ${factsCte(f, { day: true, part: 'finished', name: 'pending_facts', where: pendingEntries })},
+  ${factsCte(f, { day: true, part: 'finished', name: 'pending_facts', where: pendingEntries, materialized: true })},
   facts as (
     ${sql.join(parts, sql` union all `)}
     union all
@@ -499,7 +506,7 @@ function rollupFactsCte(
     ${daily(range, -1, pendingRollups)}
     union all
     select p.*, 1::bigint as rollup_rows from pending_facts p
-    where exists (select 1 from report_rollups_pending k where k.workspace_id = ${ws} and k.user_id = p.user_id and k.day = p.day)
+    where coalesce((p.user_id, p.day) in (select k.user_id, k.day from (${pendingDays}) k), false)
   )`;
 }
 
