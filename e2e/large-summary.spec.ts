@@ -12,9 +12,6 @@ const ENTRIES = 700;
 test('a large Summary opens folded, loads a group’s subgroups on demand and scrolls through every group', async ({
   page,
 }) => {
-  // Known bug (issue 33): on the embedded PGlite a folded group's subgroups answer an error (the
-  // page shows "could not be loaded" and Try again); on PostgreSQL they load. To fix, then run here too.
-  test.skip(!process.env.DATABASE_URL, 'subgroups on demand fail on PGlite: a known bug of issue 33');
   test.setTimeout(120_000);
   await signUpOverHttp(page.request);
   const ws = await workspaceApi(page.request);

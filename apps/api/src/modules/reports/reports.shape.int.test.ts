@@ -139,6 +139,24 @@ describe('a limited Summary', () => {
       full.measures.trackedSeconds,
     );
   });
+
+  it("limits a group's subgroups asked on demand, folded or not, as the page asks them", async () => {
+    // The page's own request (fold and limit with within) once failed on the embedded database:
+    // the rest row named its parent by an ungrouped column.
+    const whole = await summary('groupBy=project,day,description');
+    const alpha = find(whole.groups, ids.Alpha as string);
+    const days = alpha.children ?? [];
+    for (const fold of ['&fold=1', '']) {
+      const limited = await summary(`groupBy=project,day,description&${within(ids.Alpha as string)}&limit=1${fold}`);
+      expect(limited.groups).toHaveLength(1);
+      expect(limited.rest?.count).toBe(days.length - 1);
+      const kept = limited.groups[0] as ReportGroup;
+      expect((kept.measures.trackedSeconds ?? 0) + (limited.rest?.measures.trackedSeconds ?? 0)).toBe(
+        alpha.measures.trackedSeconds,
+      );
+      expect(limited.totals).toEqual(alpha.measures);
+    }
+  });
 });
 
 describe('bad shapes', () => {

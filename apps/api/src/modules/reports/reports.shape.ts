@@ -98,7 +98,11 @@ function shaped(levels: RawBuilder<unknown>, o: ShapeOptions): RawBuilder<unknow
                   sql`sum(${ref('s', c)}) - coalesce((select sum(${ref('k', c)}) from ${kept(level)} k), 0) as ${sql.ref(c)}`,
               ),
             );
-            return sql`select ${sql.lit(level)}::int as level, ${prefixKeys('s', level - 1)}, ${less},
+            // Its parent is `within` itself: the keys are the asked ones (the rows are not grouped).
+            const parent = sql.join(
+              KEYS.map((k, i) => sql`${i < w ? sql`${o.within[i] ?? null}::text` : sql`null::text`} as ${sql.ref(k)}`),
+            );
+            return sql`select ${sql.lit(level)}::int as level, ${parent}, ${less},
               null::int as child_count, (count(*) - (select count(*) from ${kept(level)}))::int as rest_count
               from s where s.level = ${sql.lit(level)}
               having count(*) > (select count(*) from ${kept(level)})`;
