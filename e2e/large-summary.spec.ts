@@ -9,8 +9,10 @@ const ENTRIES = 700;
  * sends it folded, a row per description, and a group's subgroups come when it is opened; the long
  * table keeps only the rows near the viewport in the page.
  */
-test('a large Summary opens folded, loads a group’s subgroups on demand and scrolls through every group', async ({
+test('a large Summary opens folded, loads a group’s subgroups on demand and scrolls through every group, signed in and shared', async ({
   page,
+  browser,
+  baseURL,
 }) => {
   test.setTimeout(120_000);
   await signUpOverHttp(page.request);
@@ -59,4 +61,23 @@ test('a large Summary opens folded, loads a group’s subgroups on demand and sc
   // Scrolling to the end brings the last description into the page.
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await expect(table.getByRole('rowheader', { name: /Task 699/ })).toBeVisible();
+
+  // Shared by a public link, the same Summary comes folded too, and opens a group the same way.
+  const query = `preset=custom&from=${from}&to=${to}&timeZone=UTC&groupBy=description,day,user`;
+  const saved = await (
+    await page.request.post(`${ws}/saved-reports`, { data: { name: 'Every task', kind: 'summary', query } })
+  ).json();
+  const { id, secret } = await (await page.request.post(`${ws}/saved-reports/${saved.id}/links`, { data: {} })).json();
+  const reader = await (await browser.newContext({ baseURL })).newPage();
+  const shared = reader.waitForResponse((r) => r.url().includes(`/shared-reports/${id}`));
+  await reader.goto(`/share/${id}#${secret}`);
+  expect((await (await shared).json()).report.view.folded).toBe(true);
+  const sharedTable = reader.getByTestId('summary-table');
+  await expect(reader.getByTestId('summary-folded')).toContainText('2,100 groups');
+  expect(await sharedTable.locator('tbody tr').count()).toBeLessThan(120);
+  const opened = reader.waitForResponse((r) => r.url().includes('within='));
+  await reader.getByRole('button', { name: 'Show the breakdown of Task 000' }).click();
+  expect((await opened).status()).toBe(200);
+  await expect(sharedTable.locator('tr[data-level="1"]').first()).toContainText('0:30:00');
+  await shotsAtWidths(reader, 'large-summary-shared');
 });

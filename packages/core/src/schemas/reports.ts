@@ -192,43 +192,39 @@ export function groupPath(within: string): (string | null)[] | undefined {
   return undefined;
 }
 
+/** An optional whole number of a query string, between `min` and `max`, each bound with its message. */
+const whole = (min: number, max: number, tooSmall: string, tooLarge: string) =>
+  z.coerce.number().int().min(min, { error: tooSmall }).max(max, { error: tooLarge }).optional();
+
+/**
+ * A group's keys, outermost first, as a JSON array (["<project id>"], [null] for "Without
+ * project"): only the groups beneath it are sent, and `totals` are that group's.
+ */
+export const summaryWithin = z
+  .string()
+  .max(2_000, { error: 'The group asked for is too long.' })
+  .refine((value) => groupPath(value) !== undefined, {
+    error: 'Name the group as a JSON list of up to two keys, e.g. ["id"].',
+  })
+  .optional();
+
+/** Above this many groups in all, the Summary page (signed in or shared) asks for it folded: a row per first-level group. */
+export const SUMMARY_FOLD_ABOVE = 2_000;
+/** At most this many groups under each parent on the Summary page, the largest; the others come as one "more" row. */
+export const SUMMARY_LIMIT_GROUPS = 1_000;
+
 /** Summary: up to three group-by dimensions, nested. */
 export const reportQuery = z
   .object({
     ...filterFields,
     groupBy: list(dimension, 'group-by dimensions', 3).optional(),
     /** How many levels of groups to send (every level unless given): 1 sends the first level alone, with its subtotals. */
-    depth: z.coerce
-      .number()
-      .int()
-      .min(1, { error: 'Send at least one level.' })
-      .max(3, { error: 'A Summary has at most three levels.' })
-      .optional(),
-    /**
-     * A group's keys, outermost first, as a JSON array (["<project id>"], [null] for "Without
-     * project"): only the groups beneath it are sent, and `totals` are that group's.
-     */
-    within: z
-      .string()
-      .max(2_000, { error: 'The group asked for is too long.' })
-      .refine((value) => groupPath(value) !== undefined, {
-        error: 'Name the group as a JSON list of up to two keys, e.g. ["id"].',
-      })
-      .optional(),
+    depth: whole(1, 3, 'Send at least one level.', 'A Summary has at most three levels.'),
+    within: summaryWithin,
     /** Above this many groups beneath, send the first level alone, each group with its subgroups' count. */
-    fold: z.coerce
-      .number()
-      .int()
-      .min(1, { error: 'Fold above at least one group.' })
-      .max(100_000, { error: 'Fold above at most 100,000 groups.' })
-      .optional(),
+    fold: whole(1, 100_000, 'Fold above at least one group.', 'Fold above at most 100,000 groups.'),
     /** At most this many groups under each parent, the largest by tracked time; the others in one "more" row. */
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1, { error: 'Show at least one group.' })
-      .max(10_000, { error: 'Show at most 10,000 groups under each parent.' })
-      .optional(),
+    limit: whole(1, 10_000, 'Show at least one group.', 'Show at most 10,000 groups under each parent.'),
   })
   .superRefine(checkRange)
   .superRefine((value, ctx) => {

@@ -9,6 +9,7 @@ import {
   type ReportMeasure,
   reportQuery,
   summaryReportView,
+  summaryWithin,
 } from './reports.js';
 import { instantSchema, text } from './text.js';
 
@@ -208,8 +209,11 @@ export const SHARE_SECRET_HEADER = 'x-share-secret';
 /** How many entries one page of a shared Detailed report holds. */
 export const SHARED_DETAILED_PAGE = 50;
 
-/** The next page of a shared Detailed report: the previous page's `nextCursor` (not a secret). */
-export const sharedReportQuery = z.object({ cursor: z.string().max(500).optional() });
+/**
+ * The next page of a shared Detailed report (`cursor`, the previous page's `nextCursor`, not a
+ * secret), or the subgroups of a folded shared Summary's group (`within`, its keys as a JSON list).
+ */
+export const sharedReportQuery = z.object({ cursor: z.string().max(500).optional(), within: summaryWithin });
 
 /** Tracked time per day, week or month over the report's range: the Summary's bars. */
 export const sharedBarsView = z.object({
@@ -226,7 +230,13 @@ export const sharedReportView = z.object({
   /** Whether amounts were left out because the link's creator may not see them all. */
   moneyHidden: z.boolean(),
   report: z.discriminatedUnion('engine', [
-    z.object({ engine: z.literal('summary'), view: summaryReportView, bars: sharedBarsView }),
+    z.object({
+      engine: z.literal('summary'),
+      /** Folded above SUMMARY_FOLD_ABOVE groups and limited to SUMMARY_LIMIT_GROUPS under each parent, as the signed-in page. */
+      view: summaryReportView,
+      /** Left out when `within` asks for a group's subgroups (the page already has them). */
+      bars: sharedBarsView.optional(),
+    }),
     z.object({
       engine: z.literal('matrix'),
       rows: z.enum(REPORT_DIMENSIONS),

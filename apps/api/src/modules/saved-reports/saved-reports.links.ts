@@ -121,13 +121,14 @@ export function createReportLinks(deps: SavedReportsDeps, { getVisible, creatorA
      * now, without costs and margins unless the link includes them. Unknown, wrong-secret, expired
      * and revoked links, and links whose creator is no longer an active member, all answer the same
      * 404, so a guess learns nothing. Each address has `viewsPerMinute` tries a minute (each page of
-     * a Detailed report, `cursor` the previous page's `nextCursor`, is one view).
+     * a Detailed report, `cursor` the previous page's `nextCursor`, and each group of a folded
+     * Summary opened, `within` its keys, is one view).
      */
     async view(
       linkId: string,
       secret: string | undefined,
       client: { ip: string },
-      options: { cursor?: string } = {},
+      options: { cursor?: string | undefined; within?: string | undefined } = {},
       now = new Date(),
     ) {
       await rateLimiter.hit(db, {
@@ -143,7 +144,7 @@ export function createReportLinks(deps: SavedReportsDeps, { getVisible, creatorA
       const saved = await repo.find(db, link.workspace_id, link.saved_report_id);
       const actor = await creatorActor(link.workspace_id, link.created_by_user_id);
       if (!saved || !actor || !isReportKind(saved.kind)) throw linkGone();
-      const report = await runAs(actor, saved.kind, saved.query, link.include_costs, options.cursor);
+      const report = await runAs(actor, saved.kind, saved.query, link.include_costs, options);
       await repo.touchLink(db, link.workspace_id, link.id, now);
       const { currency } = await deps.rates.settings(actor);
       return {

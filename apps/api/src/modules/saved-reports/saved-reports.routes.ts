@@ -152,7 +152,9 @@ export const savedReportsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: `A public link's report, without signing in: the link's secret goes in the ${SHARE_SECRET_HEADER} header, never in the URL`,
         description:
-          "A Detailed report answers one page of entries at a time: ask for the next with `cursor`, the previous page's `nextCursor`.",
+          "A Detailed report answers one page of entries at a time: ask for the next with `cursor`, the previous page's `nextCursor`. " +
+          'A Summary of more than 2,000 groups comes folded (`folded`, each group with its `childCount`), at most 1,000 groups ' +
+          "under each parent (the others summed in `rest`): ask for a group's subgroups with `within`, its keys as a JSON list.",
         params: z.object({ linkId: z.string().max(100) }),
         querystring: sharedReportQuery,
         headers: z.object({ [SHARE_SECRET_HEADER]: z.string().max(200).optional() }),
@@ -165,7 +167,7 @@ export const savedReportsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.linkId,
         typeof secret === 'string' ? secret : undefined,
         { ip: request.ip },
-        { cursor: request.query.cursor },
+        { cursor: request.query.cursor, within: request.query.within },
       );
       return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(view);
     },

@@ -8,6 +8,8 @@ import {
   reportQuery,
   SHARED_DETAILED_PAGE,
   type SharedReportView,
+  SUMMARY_FOLD_ABOVE,
+  SUMMARY_LIMIT_GROUPS,
 } from '@sundial/core';
 import type { Actor } from '../../platform/actor.js';
 import { linkGone, moneyRefused, type SavedReportsDeps } from './saved-reports.shared.js';
@@ -23,18 +25,28 @@ export function createSharedRuns(deps: Pick<SavedReportsDeps, 'reports'>) {
     kind: keyof typeof REPORT_KINDS,
     query: string,
     includeCosts: boolean,
-    cursor?: string,
+    asked: { cursor?: string | undefined; within?: string | undefined } = {},
   ): Promise<Pick<SharedReportView, 'report' | 'moneyHidden'>> {
     const spec = REPORT_KINDS[kind];
     const params = Object.fromEntries(new URLSearchParams(query));
-    if (spec.engine === 'detailed') return runDetailed(actor, params, includeCosts, cursor);
+    if (spec.engine === 'detailed') return runDetailed(actor, params, includeCosts, asked.cursor);
     const wanted = (params.measures ?? '').split(',').filter(Boolean) as ReportMeasure[];
     const allowed = (measures: ReportMeasure[]) =>
       includeCosts ? measures : measures.filter((m) => m !== 'costAmount' && m !== 'margin');
     const run = async (measures: ReportMeasure[]): Promise<SharedReportView['report']> => {
       if (spec.engine === 'summary') {
-        const q = reportQuery.parse({ ...params, groupBy: params.groupBy ?? spec.groupBy.join(','), measures });
+        // Shaped as the signed-in page asks: folded when large, the smaller groups summed, and a
+        // group's subgroups on demand (`within`), so a link to a year by person stays light.
+        const q = reportQuery.parse({
+          ...params,
+          groupBy: params.groupBy ?? spec.groupBy.join(','),
+          measures,
+          fold: SUMMARY_FOLD_ABOVE,
+          limit: SUMMARY_LIMIT_GROUPS,
+          within: asked.within,
+        });
         const view = await deps.reports.summary(actor, q);
+        if (asked.within !== undefined) return { engine: 'summary', view };
         // The Summary page's bars: tracked time per day, week or month of the same filters.
         const interval = barInterval(view.range.from, view.range.to);
         const series = await deps.reports.summary(

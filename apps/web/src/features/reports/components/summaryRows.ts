@@ -1,9 +1,7 @@
-import type { ReportGroup, ReportRest } from '@sundial/core';
+import { type ReportGroup, type ReportRest, SUMMARY_FOLD_ABOVE } from '@sundial/core';
 
 /** Above this many groups in all, a Summary opens with its subgroups folded: a row per first-level group. */
-export const FOLD_ABOVE = 2_000;
-/** At most this many groups under each parent, the largest; the others come as one "more" row. */
-export const LIMIT_GROUPS = 1_000;
+export const FOLD_ABOVE = SUMMARY_FOLD_ABOVE;
 
 /** A group's subgroups asked for on demand (a Summary the server sent folded), as far as they came. */
 export type LoadedChildren =

@@ -1,5 +1,12 @@
 import { Center, Loader, MultiSelect, SegmentedControl, Stack, Text } from '@mantine/core';
-import { REPORT_MEASURES, type ReportDimension, type ReportMeasure, resolvePreset } from '@sundial/core';
+import {
+  REPORT_MEASURES,
+  type ReportDimension,
+  type ReportMeasure,
+  resolvePreset,
+  SUMMARY_FOLD_ABOVE,
+  SUMMARY_LIMIT_GROUPS,
+} from '@sundial/core';
 import { lazy, Suspense, useMemo } from 'react';
 import { useWorkspace } from '../../../api/session';
 import { type DateOrder, useReportFormat } from '../../../components/report-format';
@@ -8,7 +15,6 @@ import { barPoints, donutSlices } from '../components/chartPoints';
 import { GroupByPicker } from '../components/GroupByPicker';
 import { MoneyHiddenNotice, ReportBody, ReportFrame, useReportUrl, useViewerDays } from '../components/ReportFrame';
 import { SummaryTable } from '../components/SummaryTable';
-import { FOLD_ABOVE, LIMIT_GROUPS } from '../components/summaryRows';
 import { t } from '../texts';
 import { barInterval, CHART_TYPES, type ChartType, readChart, readGroupBy, readMeasures } from '../url';
 
@@ -59,8 +65,8 @@ export function SummaryReport({ custom = false }: { custom?: boolean }) {
   // The donut and the empty state read tracked time, asked for even when Custom does not show it.
   const asked = measures.includes('trackedSeconds') ? measures : [...measures, 'trackedSeconds' as const];
   // A large Summary comes folded (its first level, each group's subgroups asked for when opened)
-  // and at most LIMIT_GROUPS groups under each parent, the smaller ones summed in a "more" row.
-  const shaped = { ...filters, groupBy, fold: FOLD_ABOVE, limit: LIMIT_GROUPS };
+  // and at most SUMMARY_LIMIT_GROUPS groups under each parent, the smaller ones summed in a "more" row.
+  const shaped = { ...filters, groupBy, fold: SUMMARY_FOLD_ABOVE, limit: SUMMARY_LIMIT_GROUPS };
   const summary = useSummary(workspaceId, shaped, asked);
   const showBars = custom ? chart === 'bar' : true;
   const showDonut = custom ? chart === 'donut' : true;

@@ -15,7 +15,7 @@ import { LoadMoreFooter } from '../components/LoadMoreFooter';
 import { MatrixTable, matrixColumns } from '../components/MatrixTable';
 import { SummaryTable } from '../components/SummaryTable';
 import { t } from '../texts';
-import { fetchSharedReport } from './api';
+import { fetchSharedReport, sharedSubgroups } from './api';
 import { st } from './texts';
 
 /** A shared page has no signed-in reader: its days read day before month ("Mon, 23 Nov"). */
@@ -128,6 +128,12 @@ function SharedReport({ shared, linkId, secret }: { shared: SharedReportView; li
               <SummaryTable
                 groupBy={report.view.groupBy}
                 groups={report.view.groups}
+                rest={report.view.rest}
+                subgroups={
+                  report.view.folded
+                    ? { groupCount: report.view.groupCount ?? 0, ...sharedSubgroups(linkId, secret) }
+                    : undefined
+                }
                 totals={report.view.totals}
                 measures={report.view.measures}
                 format={format.measure}
@@ -166,9 +172,11 @@ function Empty() {
   );
 }
 
+const NO_BARS: NonNullable<SummaryShare['bars']> = { interval: 'day', points: [] };
+
 /** The signed-in Summary's charts (bars over time, donut by the first grouping), fed from the public answer. */
 function SharedSummaryCharts({ report, format }: { report: SummaryShare; format: Format }) {
-  const { view, bars } = report;
+  const { view, bars = NO_BARS } = report;
   const first = view.groupBy[0];
   const points = useMemo(() => barPoints(bars.points, bars.interval, view.range, PUBLIC_DATES), [bars, view.range]);
   return (
@@ -212,7 +220,7 @@ function SharedDetailed({
   const pages = useInfiniteQuery({
     queryKey: ['shared-report', linkId, secret, 'pages'],
     queryFn: async ({ pageParam }) => {
-      const next = await fetchSharedReport(linkId, secret, pageParam);
+      const next = await fetchSharedReport(linkId, secret, { cursor: pageParam });
       if (next.report.engine !== 'detailed') throw new Error('The shared report changed: reload the page.');
       return next.report;
     },

@@ -130,12 +130,31 @@ export function useRevokeCsvLink(w: string, id: string) {
 
 /** A public link's report: the secret goes in a header, so it never sits in a URL a log keeps. */
 /** A public link's report; `cursor` asks for a shared Detailed report's next page. */
-export const fetchSharedReport = (linkId: string, secret: string, cursor?: string) =>
+export const fetchSharedReport = (
+  linkId: string,
+  secret: string,
+  asked: { cursor?: string | undefined; within?: string | undefined } = {},
+) =>
   api('GET /shared-reports/:linkId', {
     params: { linkId },
-    query: cursor ? { cursor } : undefined,
+    query: asked.cursor || asked.within ? asked : undefined,
     headers: { [SHARE_SECRET_HEADER]: secret },
   });
+
+/**
+ * A folded shared Summary's subgroups: the groups beneath the one named by `path`, asked for
+ * when it is opened (the link's own measures and shape; the secret never leaves the header).
+ */
+export function sharedSubgroups(linkId: string, secret: string) {
+  return {
+    key: (path: (string | null)[]) => ['shared-report', linkId, secret, 'within', path] as const,
+    fetch: async (path: (string | null)[]) => {
+      const answer = await fetchSharedReport(linkId, secret, { within: JSON.stringify(path) });
+      if (answer.report.engine !== 'summary') throw new Error('The shared report changed: reload the page.');
+      return answer.report.view;
+    },
+  };
+}
 
 /** Where a saved report opens: its page with its query string. */
 export const savedReportPath = (report: Pick<SavedReportView, 'kind' | 'query'>) =>
