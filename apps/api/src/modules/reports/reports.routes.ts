@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
+import { replyInSlices } from '../../platform/json-slices.js';
 import { errorResponses, workspaceParams as params } from '../../platform/schemas.js';
 
 const tags = ['reports'];
@@ -35,7 +36,9 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: summaryReportView, ...errorResponses },
       },
     },
-    async (request) => reports.summary(actorOf(request), request.query),
+    // 535,000 groups are written in time slices as the socket takes them, not in one piece.
+    async (request, reply) =>
+      replyInSlices(reply, summaryReportView, 'groups', await reports.summary(actorOf(request), request.query)),
   );
 
   app.get(

@@ -14,6 +14,7 @@ import {
 } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import type { Actor } from '../../platform/actor.js';
+import { sortInSlices, type TimeSlices, timeSlices } from '../../platform/time-slices.js';
 import type { GroupedRow, LevelPlan } from './reports.engine.js';
 import { reportsRepository as repo } from './reports.repository.js';
 import type { ReportScope } from './reports.scope.js';
@@ -119,11 +120,11 @@ function compareKeys(dimension: ReportDimension) {
 
 const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null;
 
-/** Each level's groups in their order (by name; periods by date), their subgroups likewise. */
-function sortTree(groups: ReportGroup[]) {
+/** Each level's groups in their order (by name; periods by date), their subgroups likewise, in time slices. */
+async function sortTree(groups: ReportGroup[], slices: TimeSlices): Promise<void> {
   const first = groups[0];
-  if (first) groups.sort(compareKeys(first.dimension));
-  for (const g of groups) if (g.children) sortTree(g.children);
+  if (first) await sortInSlices(groups, compareKeys(first.dimension), slices);
+  for (const g of groups) if (g.children) await sortTree(g.children, slices);
 }
 
 /** The sums a shaped Summary adds up in its rest rows. */
@@ -142,11 +143,12 @@ const TIME_SUMS = [
  * row, the groups beneath it (each under its parent, with its subgroups' count when folded), and
  * each parent's left-out groups as its `rest`.
  */
-function shapedTree(
+async function shapedTree(
   rows: readonly (LevelRow & ShapedRow)[],
   w: number,
   groupOf: (row: LevelRow, i: number) => ReportGroup,
   measuresOfRow: (row: LevelRow) => ReportMeasures,
+  slices: TimeSlices,
 ) {
   const pathOf = (row: GroupedRow, depth: number) => {
     let path = '';
@@ -180,6 +182,7 @@ function shapedTree(
       parent.children ??= [];
       parent.children.push(node);
     } else groups.push(node);
+    if (slices.due()) await slices.pause();
   }
   return { groups, rest, own };
 }
@@ -230,8 +233,15 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
           rank: 'tracked',
         });
         const rows = await repo.run(db, report(shape).$castTo<LevelRow & ShapedRow>());
-        const { groups, rest, own } = shapedTree(rows, within.length, groupOf, (row) => measuresOf(row, measures));
-        sortTree(groups);
+        const slices = timeSlices();
+        const { groups, rest, own } = await shapedTree(
+          rows,
+          within.length,
+          groupOf,
+          (r) => measuresOf(r, measures),
+          slices,
+        );
+        await sortTree(groups, slices);
         return {
           ...head,
           groups,
@@ -243,8 +253,10 @@ export function createSummaries(db: Db, { resolve, assertMoney, rangeOf }: Repor
       }
       const rows = await repo.run(db, report());
       const total = rows.find((r) => r.level === 0);
-      const roots = nestLevels(rows, groupOf);
-      sortTree(roots);
+      // Every group (a year by person, project and day: 535,000), nested and sorted in time slices.
+      const slices = timeSlices();
+      const roots = await nestLevels(rows, groupOf, slices);
+      await sortTree(roots, slices);
       return { ...head, groups: roots, totals: measuresOf(total ?? EMPTY, measures) };
     },
 
