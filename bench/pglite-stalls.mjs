@@ -10,7 +10,6 @@
 //
 // Usage: npm run bench:pglite-stalls [-- --entries 100000 --rounds 3 --data-dir DIR]
 //   --data-dir keeps the seeded folder (reused when it is there already); by default a temporary one.
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { openDb } from '../apps/api/src/db/connection.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrate.ts';
 import { freePort } from './lib/ports.mjs';
+import { startProber } from './lib/probe.mjs';
 import { seedPglite } from './lib/seed-pglite.mjs';
 import { signInCookie } from './lib/sign-in.mjs';
 
@@ -98,21 +98,14 @@ async function main() {
 
   /** One workload on one server while the prober runs: the workload's time and the prober's waits. */
   async function probed(server, url) {
-    const prober = fork(new URL('./lib/prober.mjs', import.meta.url).pathname, [server.base, cookie], {
-      execArgv: [],
-      stdio: 'inherit',
-    });
-    await new Promise((resolve) => prober.once('message', resolve));
+    const prober = await startProber(server.base, cookie);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = performance.now();
     const response = await fetch(`${server.base}${url}`, { headers: { cookie } });
     const bytes = (await response.arrayBuffer()).byteLength;
     if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
     const ms = performance.now() - started;
-    const waits = await new Promise((resolve) => {
-      prober.once('message', resolve);
-      prober.send('stop');
-    });
+    const waits = await prober.stop();
     return {
       ms,
       bytes,

@@ -22,28 +22,17 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openDb } from '../apps/api/src/db/connection.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrate.ts';
+import { numberArg, seededDatabaseUrl } from './lib/args.mjs';
 import { freePort } from './lib/ports.mjs';
 import { seedPglite } from './lib/seed-pglite.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const onPglite = process.argv.includes('--pglite');
-const ROUNDS = arg('rounds', 5);
+const ROUNDS = numberArg('rounds', 5);
 const PORT = Number(process.env.BENCH_PORT) || (await freePort()); // never another run's server
 const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2026!' };
 
 let databaseUrl;
-if (!onPglite) {
-  if (!process.env.DATABASE_URL) {
-    console.error('Set DATABASE_URL (and BENCH_DB, the database bench:seed-large made), or pass --pglite.');
-    process.exit(1);
-  }
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${process.env.BENCH_DB ?? 'sundial_bench_reports'}`;
-  databaseUrl = url.href;
-}
+if (!onPglite) databaseUrl = seededDatabaseUrl('sundial_bench_reports', ', or pass --pglite');
 
 const handle = openDb(onPglite ? { dataDir: 'memory://' } : { databaseUrl });
 const { db } = handle;
@@ -81,7 +70,7 @@ async function post(path, body, cookie) {
 }
 
 if (onPglite) {
-  const entries = arg('entries', 200_000);
+  const entries = numberArg('entries', 200_000);
   const started = performance.now();
   const signup = await post('/auth/signup', { ...OWNER, timeZone: 'UTC' });
   if (signup.status !== 201) throw new Error(`sign-up failed: ${await signup.text()}`);
@@ -187,7 +176,7 @@ console.log(
 // deletes in SQL, as many pending days as the rollups job has not folded yet) and the same again.
 // `-- --groupings-rounds N` (default 3) warm and cold rounds each; BENCH_GROUPINGS="a,b;c" picks some.
 async function checkedGroupings() {
-  const rounds = arg('groupings-rounds', 3);
+  const rounds = numberArg('groupings-rounds', 3);
   const failures = [];
   const connect = async () => {
     const client = new pg.Client({ connectionString: databaseUrl });

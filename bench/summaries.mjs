@@ -8,9 +8,11 @@
 //          group's subgroups counted, the 1,000 largest under each parent, the rest summed);
 //   whole  the API's answer to the same Summary without fold or limit (what a client asking for
 //          every group gets; the page asked for this before issue 33);
-// and, while each answer is on its way, how long /healthz waits (probed every 20 ms from this
-// process: the server runs in a child process, so its event loop is its own). Prints each
-// answer's ratio to its SQL per round (min/median/max), its bytes and the longest /healthz wait.
+// and, while each answer is on its way, how long GET /healthz (the event loop alone) and another
+// user's GET /api/v1/me (the database too) wait, each every 50 ms from a process of its own
+// (bench/lib/prober.mjs: probed from this process, the waits counted this process's own reading of
+// a 90 MB answer). Prints each answer's ratio to its SQL per round (min/median/max), its bytes and
+// the longest of those waits.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_summaries npm run bench:seed-large -- --users 1000
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_DB=sundial_bench_summaries npm run bench:summaries
@@ -20,23 +22,16 @@ import { openDb } from '../apps/api/src/db/connection.ts';
 import { createReportScope } from '../apps/api/src/modules/reports/reports.scope.ts';
 import { compileReport } from '../apps/api/src/modules/reports/reports.time-source.ts';
 import { entitledMembership } from '../apps/api/src/platform/access.ts';
+import { numberArg, seededDatabaseUrl } from './lib/args.mjs';
+import { startProber } from './lib/probe.mjs';
 import { OWNER, startServer } from './lib/server.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const ROUNDS = arg('rounds', 5);
-if (!process.env.DATABASE_URL) {
-  console.error('Set DATABASE_URL (and BENCH_DB, the database bench:seed-large made).');
-  process.exit(1);
-}
-const url = new URL(process.env.DATABASE_URL);
-url.pathname = `/${process.env.BENCH_DB ?? 'sundial_bench_summaries'}`;
+const ROUNDS = numberArg('rounds', 5);
+const databaseUrl = seededDatabaseUrl('sundial_bench_summaries');
 
-const server = await startServer(url.href);
+const server = await startServer(databaseUrl);
 const { base, call } = server;
-const { db, close } = openDb({ databaseUrl: url.href });
+const { db, close } = openDb({ databaseUrl });
 try {
   // The owner as the API sees them, to compile each Summary's statement as the API does.
   const user = await db.selectFrom('users').selectAll().where('email', '=', OWNER.email).executeTakeFirstOrThrow();
@@ -90,16 +85,7 @@ try {
     return { ms: performance.now() - started, groups };
   };
   const timeAnswer = async (q) => {
-    let busy = true;
-    let worst = 0;
-    const probe = (async () => {
-      while (busy) {
-        const t = performance.now();
-        await fetch(`${base}/healthz`);
-        worst = Math.max(worst, performance.now() - t);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
+    const prober = await startProber(base, server.cookie);
     const started = performance.now();
     const response = await call(
       `/api/v1/workspaces/${workspace.id}/reports/summary?preset=custom&timeZone=UTC&measures=${MEASURES.join(',')}&${q}`,
@@ -107,10 +93,9 @@ try {
     );
     const body = await response.arrayBuffer();
     const ms = performance.now() - started;
-    busy = false;
-    await probe;
+    const waits = await prober.stop();
     if (response.status !== 200) throw new Error(`summary ${response.status}: ${Buffer.from(body).toString()}`);
-    return { ms, bytes: body.byteLength, healthz: worst };
+    return { ms, bytes: body.byteLength, me: Math.max(0, ...waits.me), healthz: Math.max(0, ...waits.healthz) };
   };
   const stats = (xs) => {
     const s = [...xs].sort((a, b) => a - b);
@@ -118,14 +103,14 @@ try {
   };
   const fmt = (x, d = 2) => x.toFixed(d);
 
-  console.log(`${ROUNDS} rounds; seed: ${url.pathname.slice(1)}; last day ${day(0)}`);
+  console.log(`${ROUNDS} rounds; seed: ${new URL(databaseUrl).pathname.slice(1)}; last day ${day(0)}`);
   for (const c of cases) {
     const q = `from=${c.from}&to=${day(0)}&groupBy=${c.groupBy.join(',')}`;
     const statement = await statementOf(c);
     const runs = { sql: [], page: [], whole: [] };
     let groups = 0;
     let bytes = {};
-    const healthz = { page: 0, whole: 0 };
+    const waited = { page: { me: 0, healthz: 0 }, whole: { me: 0, healthz: 0 } };
     // One warm-up of each, not counted.
     await timeSql(statement);
     await timeAnswer(`${q}&fold=2000&limit=1000`);
@@ -138,16 +123,19 @@ try {
       runs.page.push(page.ms / s.ms);
       runs.whole.push(whole.ms / s.ms);
       bytes = { page: page.bytes, whole: whole.bytes };
-      healthz.page = Math.max(healthz.page, page.healthz);
-      healthz.whole = Math.max(healthz.whole, whole.healthz);
+      for (const [k, answer] of [
+        ['page', page],
+        ['whole', whole],
+      ])
+        for (const probe of ['me', 'healthz']) waited[k][probe] = Math.max(waited[k][probe], answer[probe]);
     }
     const sqlMs = stats(runs.sql);
     const page = stats(runs.page);
     const whole = stats(runs.whole);
     console.log(
       `${c.name}: ${groups.toLocaleString()} groups; SQL median ${fmt(sqlMs.median, 0)} ms` +
-        `\n  page  answer/SQL ${fmt(page.min)} / ${fmt(page.median)} / ${fmt(page.max)}, ${bytes.page.toLocaleString()} B, /healthz waited at most ${fmt(healthz.page, 0)} ms` +
-        `\n  whole answer/SQL ${fmt(whole.min)} / ${fmt(whole.median)} / ${fmt(whole.max)}, ${bytes.whole.toLocaleString()} B, /healthz waited at most ${fmt(healthz.whole, 0)} ms`,
+        `\n  page  answer/SQL ${fmt(page.min)} / ${fmt(page.median)} / ${fmt(page.max)}, ${bytes.page.toLocaleString()} B, /healthz waited at most ${fmt(waited.page.healthz, 0)} ms, /me ${fmt(waited.page.me, 0)} ms` +
+        `\n  whole answer/SQL ${fmt(whole.min)} / ${fmt(whole.median)} / ${fmt(whole.max)}, ${bytes.whole.toLocaleString()} B, /healthz waited at most ${fmt(waited.whole.healthz, 0)} ms, /me ${fmt(waited.whole.me, 0)} ms`,
     );
   }
 } finally {

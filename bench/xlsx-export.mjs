@@ -15,12 +15,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
+import { numberArg, seededDatabaseUrl } from './lib/args.mjs';
 import { startServer } from './lib/server.mjs';
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 
 /** The child: write the rows in `file` with exceljs as the export does, print the seconds it took. */
 async function writeFromMemory(file) {
@@ -49,14 +45,8 @@ async function writeFromMemory(file) {
 if (process.argv[2] === '--child') {
   await writeFromMemory(process.argv[3]);
 } else {
-  if (!process.env.DATABASE_URL) {
-    console.error('Set DATABASE_URL (and BENCH_DB, the database bench:seed-large made).');
-    process.exit(1);
-  }
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${process.env.BENCH_DB ?? 'sundial_bench_summaries'}`;
-  const ROUNDS = arg('rounds', 3);
-  const server = await startServer(url.href);
+  const ROUNDS = numberArg('rounds', 3);
+  const server = await startServer(seededDatabaseUrl('sundial_bench_summaries'));
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'xlsx-export-'));
   try {
     const me = await (await server.call('/api/v1/me')).json();
@@ -66,7 +56,7 @@ if (process.argv[2] === '--child') {
       await server.call(`${ws}/reports/detailed?preset=custom&from=2020-01-01&to=2029-12-30&timeZone=UTC&limit=1`)
     ).json();
     const last = page.items[0].start.slice(0, 10);
-    const from = new Date(Date.parse(last) - (arg('days', 110) - 1) * 86_400_000).toISOString().slice(0, 10);
+    const from = new Date(Date.parse(last) - (numberArg('days', 110) - 1) * 86_400_000).toISOString().slice(0, 10);
     const query = `kind=detailed&preset=custom&from=${from}&to=${last}&timeZone=UTC`;
     const ratios = [];
     const exportSeconds = [];

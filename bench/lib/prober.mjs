@@ -1,10 +1,11 @@
 // The prober of bench/pglite-stalls.mjs, in a process of its own (forked, with an IPC channel):
-// GET /api/v1/me (as the signed-in user) and GET /readyz, each every 50 ms, one call of each at a
+// GET /api/v1/me (as the signed-in user), GET /readyz and GET /healthz (no database: the event loop
+// alone), each every 50 ms, one call of each at a
 // time (a call waiting longer delays the next: a user does not send a thousand requests while one
 // waits, and an open loop would ask more of the one connection than it can answer), each timed from
 // its send to its last byte. On a message it stops, waits for the calls under way and answers the waits.
 const [base, cookie] = process.argv.slice(2);
-const waits = { me: [], readyz: [], notReady: 0, failed: 0 };
+const waits = { me: [], readyz: [], healthz: [], notReady: 0, failed: 0 };
 let stopped = false;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,7 +26,11 @@ async function loop(what, url, headers) {
   }
 }
 
-const loops = [loop('me', `${base}/api/v1/me`, { cookie }), loop('readyz', `${base}/readyz`, {})];
+const loops = [
+  loop('me', `${base}/api/v1/me`, { cookie }),
+  loop('readyz', `${base}/readyz`, {}),
+  loop('healthz', `${base}/healthz`, {}),
+];
 process.on('message', async () => {
   stopped = true;
   await Promise.all(loops);

@@ -7,12 +7,14 @@ export const OWNER = { email: 'owner@large.example.org', password: 'Sunny-days-2
 /**
  * The API in a child process in production mode on the bench database `url` (its event loop its
  * own), once /readyz answers, with the large workspace's owner signed in: `call(path, init)` sends
- * their cookie. `stop()` ends it.
+ * their `cookie`. `stop()` ends it.
  */
 export async function startServer(url) {
   const root = path.resolve(import.meta.dirname, '../..');
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  // BENCH_SERVER_ARGS: node options for the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const extra = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -47,7 +49,7 @@ export async function startServer(url) {
       .join('; ');
     const call = (path, init = {}) =>
       fetch(`${base}${path}`, { ...init, headers: { cookie, origin: base, ...(init.headers ?? {}) } });
-    return { base, call, stop };
+    return { base, call, cookie, stop };
   } catch (error) {
     stop();
     throw error;

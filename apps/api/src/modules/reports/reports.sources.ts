@@ -101,7 +101,10 @@ export async function nestLevels<R extends GroupedRow, G extends { children?: G[
   };
   // Parents before their children: the rows by level, in one pass.
   const byLevel: R[][] = [[], [], []];
-  for (const row of rows) if (row.level > 0) byLevel[row.level - 1]?.push(row);
+  for (const row of rows) {
+    if (row.level > 0) byLevel[row.level - 1]?.push(row);
+    if (slices.due()) await slices.pause();
+  }
   const nodes = new Map<string, G>();
   const roots: G[] = [];
   for (const level of byLevel)

@@ -124,6 +124,7 @@ const rowKey = (row: LevelRow, i: number) => [row.k1, row.k2, row.k3][i] ?? null
 async function sortTree(groups: ReportGroup[], slices: TimeSlices): Promise<void> {
   const first = groups[0];
   if (first) await sortInSlices(groups, compareKeys(first.dimension), slices);
+  if (slices.overdue()) await slices.pause();
   for (const g of groups) if (g.children) await sortTree(g.children, slices);
 }
 
