@@ -3,10 +3,14 @@ import { dayBounds } from '../time/days.js';
 import {
   budgetPercent,
   budgetStatus,
+  detailedReportQuery,
+  estimatesReportQuery,
   estimateTotals,
+  matrixReportQuery,
   parseReportParams,
   reportQuery,
   resolvePreset,
+  sourceReportQuery,
   toReportParams,
   weekOf,
 } from './reports.js';
@@ -82,6 +86,28 @@ describe('report definitions in the URL', () => {
 
   it('defaults to this week, any tag, no grouping', () => {
     expect(reportQuery.parse({})).toMatchObject({ preset: 'thisWeek', tagMode: 'any' });
+  });
+
+  it('takes a range given as that range, for every report', () => {
+    const range = { from: '2026-01-05', to: '2026-01-09' };
+    for (const schema of [
+      reportQuery,
+      detailedReportQuery,
+      matrixReportQuery,
+      sourceReportQuery,
+      estimatesReportQuery,
+    ]) {
+      // from and to alone were this week, silently: they are a custom range.
+      expect(schema.parse(range)).toMatchObject({ preset: 'custom', ...range });
+      expect(schema.safeParse({ from: '2026-01-05' }).error?.issues[0]?.message).toBe(
+        'A custom range needs from and to dates.',
+      );
+      // With another preset they are refused, with the way out.
+      const both = schema.safeParse({ preset: 'lastMonth', ...range });
+      expect(both.error?.issues[0]?.path).toEqual(['preset']);
+      expect(both.error?.issues[0]?.message).toMatch(/leave preset out .* or leave them out for lastMonth/);
+      expect(schema.parse({ preset: 'lastMonth' })).toMatchObject({ preset: 'lastMonth' });
+    }
   });
 });
 

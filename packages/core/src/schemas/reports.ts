@@ -124,7 +124,8 @@ const measure = z.enum(REPORT_MEASURES, { error: `Measures are among: ${REPORT_M
 
 /** The filters and settings every report shares, as query-string fields. */
 const filterFields = {
-  preset: z.enum(DATE_PRESETS, { error: `The date range is one of: ${DATE_PRESETS.join(', ')}.` }).default('thisWeek'),
+  /** This week unless given; `from` and `to` alone are a custom range (see `givenRange`). */
+  preset: z.enum(DATE_PRESETS, { error: `The date range is one of: ${DATE_PRESETS.join(', ')}.` }).optional(),
   /** First and last day of a custom range (inclusive), in the report's time zone. */
   from: day.optional(),
   to: day.optional(),
@@ -159,8 +160,32 @@ const filterFields = {
     .optional(),
 };
 
-function checkRange(value: { preset: DatePreset; from?: string; to?: string }, ctx: z.RefinementCtx) {
-  if (value.preset !== 'custom') return;
+type RangeFields = { preset?: DatePreset | undefined; from?: string | undefined; to?: string | undefined };
+
+/** The range a query asks for: its preset, else `from` and `to` as a custom range, else this week. */
+const presetOf = (value: RangeFields): DatePreset =>
+  value.preset ?? (value.from !== undefined || value.to !== undefined ? 'custom' : 'thisWeek');
+
+/**
+ * A range given is that range: `from` and `to` without a preset are a custom range, and with a
+ * preset other than custom they are refused (a client that sent both silently got this week).
+ */
+const givenRange = <T extends RangeFields>(value: T): T & { preset: DatePreset } => ({
+  ...value,
+  preset: presetOf(value),
+});
+
+function checkRange(value: RangeFields, ctx: z.RefinementCtx) {
+  const preset = presetOf(value);
+  if (preset !== 'custom') {
+    if (value.from !== undefined || value.to !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['preset'],
+        message: `from and to make a custom range: leave preset out (or set it to custom), or leave them out for ${preset}.`,
+      });
+    return;
+  }
   if (!value.from || !value.to) {
     ctx.addIssue({ code: 'custom', path: ['from'], message: 'A custom range needs from and to dates.' });
     return;
@@ -236,7 +261,8 @@ export const reportQuery = z
         path: ['within'],
         message: 'Name a group that has subgroups: fewer keys than group-by dimensions.',
       });
-  });
+  })
+  .transform(givenRange);
 export type ReportQuery = z.output<typeof reportQuery>;
 
 /** A name of another source's dimension or sum (the source lists its own; the API refuses others). */
@@ -258,7 +284,8 @@ export const sourceReportQuery = z
     groupBy: list(sourceName, 'group-by dimensions', 3).default([]),
     sums: list(sourceName, 'sums', 20).optional(),
   })
-  .superRefine(checkRange);
+  .superRefine(checkRange)
+  .transform(givenRange);
 export type SourceReportQuery = z.output<typeof sourceReportQuery>;
 
 const sourceLeaf = z.object({
@@ -298,7 +325,8 @@ export const detailedReportQuery = z
     cursor: z.string().max(500).optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(100),
   })
-  .superRefine(checkRange);
+  .superRefine(checkRange)
+  .transform(givenRange);
 export type DetailedReportQuery = z.output<typeof detailedReportQuery>;
 
 /** Matrix: rows by one dimension, columns by another (user x day serves By days and People). */
@@ -308,7 +336,8 @@ export const matrixReportQuery = z
   .superRefine((value, ctx) => {
     if (value.rows === value.columns)
       ctx.addIssue({ code: 'custom', path: ['columns'], message: 'Rows and columns need two different dimensions.' });
-  });
+  })
+  .transform(givenRange);
 export type MatrixReportQuery = z.output<typeof matrixReportQuery>;
 
 /** Mark entries invoiced (or not): the given ids, or every entry the filters match. */
@@ -546,7 +575,7 @@ export const markInvoicedView = z.object({ updated: z.number().int() });
 // ---- estimates (budgets vs tracked)
 
 /** Estimates: the same filters as every report (a budget's figures end with the range's last day). */
-export const estimatesReportQuery = z.object(filterFields).superRefine(checkRange);
+export const estimatesReportQuery = z.object(filterFields).superRefine(checkRange).transform(givenRange);
 export type EstimatesReportQuery = z.output<typeof estimatesReportQuery>;
 
 export const estimateView = z.object({

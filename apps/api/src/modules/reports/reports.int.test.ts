@@ -358,6 +358,24 @@ describe('bad input and other workspaces', () => {
     }
   });
 
+  it('takes from and to without a preset as that range, and refuses them beside another preset', async () => {
+    for (const path of ['summary', 'detailed', 'matrix']) {
+      const given = await as(owner, 'GET', `/reports/${path}?from=2026-11-02&to=2026-11-04&timeZone=UTC`);
+      expect(given.statusCode, given.body).toBe(200);
+      expect(given.json().range).toMatchObject({ from: '2026-11-02', to: '2026-11-04' });
+      const both = await as(owner, 'GET', `/reports/${path}?preset=lastMonth&from=2026-11-02&to=2026-11-04`);
+      expect(both.statusCode).toBe(422);
+      expect(both.body).toMatch(/leave preset out/);
+    }
+    // The same figures as the custom range spelled out.
+    const spelled = (await summary(owner)).json();
+    expect((await as(owner, 'GET', '/reports/summary?from=2026-11-02&to=2026-11-04&timeZone=UTC')).json()).toEqual(
+      spelled,
+    );
+    const exported = await as(owner, 'GET', '/reports/export?kind=summary&format=csv&from=2026-11-02&to=2026-11-04');
+    expect(exported.statusCode, exported.body).toBe(200);
+  });
+
   it('answers 404 to someone of another workspace', async () => {
     const outsider = await signUp(ctx.t.app);
     for (const path of ['summary', 'detailed', 'matrix'])
