@@ -20,7 +20,9 @@ function without(schema: WriterSchema, key: string): Writer {
 
 /**
  * The writers of `schema` without its array `key` (the head) and of one of the array's items
- * without its own `nested` array (a node; the subgroups of a group are written one by one).
+ * without its own `nested` array (a node; the subgroups of a group are written one by one). The
+ * node writer serves every depth: the items declare the same fields at each (a Summary's groups
+ * are spelled out for three levels, `nested` aside).
  */
 function writersOf(schema: $ZodType, key: string, nested: string) {
   const byKey = compiled.get(schema) ?? new Map<string, { head: Writer; node: Writer }>();
