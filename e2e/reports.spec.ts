@@ -20,6 +20,8 @@ test.describe('reports', () => {
     browser,
     baseURL,
   }) => {
+    // Many pages and several axe scans: 59.7 s measured on a quiet machine, past 60 s under CI load (two journeys at once).
+    test.setTimeout(120_000);
     await signUpOverHttp(page.request);
     expect((await page.request.patch('/api/v1/me', { data: { name: 'Olive Owner' } })).status()).toBe(200);
     const ws = await workspaceApi(page.request);

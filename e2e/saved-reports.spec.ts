@@ -8,6 +8,8 @@ test.describe('saved reports', () => {
     browser,
     baseURL,
   }) => {
+    // Many pages and several axe scans: 59.7 s measured on a quiet machine, past 60 s under CI load (two journeys at once).
+    test.setTimeout(120_000);
     // The owner sets the workspace up; the manager is a member made manager.
     const ownerContext = await browser.newContext({ baseURL });
     const owner = ownerContext.request;
