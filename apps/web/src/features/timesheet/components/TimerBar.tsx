@@ -92,20 +92,22 @@ export const TimerBar = memo(function TimerBar(props: {
   // took its place, not to the page (issue 30).
   const stopButton = useRef<HTMLButtonElement>(null);
   const startButton = useRef<HTMLButtonElement>(null);
-  const focusSwap = useRef(false);
+  // The button focus goes to once it is there: Stop after a keyboard Start, Start after a keyboard Stop.
+  const focusSwap = useRef<'start' | 'stop' | null>(null);
   const isRunning = Boolean(running);
   const pending = action.isPending;
   useEffect(() => {
-    if (!focusSwap.current) return;
-    // Start shows before the stop's answer is in, disabled while it loads: a disabled button takes no
-    // focus, so wait for it to be enabled (the journey failed on that race under load).
-    const target = (isRunning ? stopButton : startButton).current;
+    const wanted = focusSwap.current;
+    // The action may settle before the timer's state turns (the journey failed on that race in CI):
+    // wait for the wanted button itself, and for it to be enabled (Start is disabled while it loads).
+    if (!wanted || (wanted === 'stop') !== isRunning) return;
+    const target = (wanted === 'stop' ? stopButton : startButton).current;
     if (!target || target.disabled || pending) return;
-    focusSwap.current = false;
+    focusSwap.current = null;
     target.focus();
   }, [isRunning, pending]);
   const swapsFocus = (e: { currentTarget: Element }) => {
-    focusSwap.current = document.activeElement === e.currentTarget;
+    focusSwap.current = document.activeElement === e.currentTarget ? (isRunning ? 'start' : 'stop') : null;
   };
 
   return (
