@@ -1,6 +1,7 @@
 import { type APIRequestContext, type ConsoleMessage, expect, type Page, type Request, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shot } from './support/shots';
+import { allow } from './support/time';
 import { signUpOverHttp } from './support/users';
 
 // Its journeys are independent (each signs its own people up) and among the longest: they spread over
@@ -58,7 +59,7 @@ async function visitAuthPages(page: Page, tag: string): Promise<void> {
 /** Every signed-in screen, each checked by axe (dialogs and panels open); `tag` names the screenshots. */
 async function visitSignedInScreens(page: Page, tag: string): Promise<void> {
   // Eleven axe runs: on a busy two-core machine they take longer than one journey's default minute.
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   // Timesheet: list (with a running timer), week grid and calendar.
   await page.goto('/homepage/timesheet');
   await expect(page.getByRole('textbox', { name: 'Note', exact: true })).toBeVisible();

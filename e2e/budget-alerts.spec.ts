@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { signUpOverHttp, workspaceApi, workspacePoster } from './support/users';
 
 /** Shots at 1440 and 1024 with `field` scrolled into view in the edit pane (it scrolls on its own). */
@@ -42,7 +43,7 @@ test.describe('budget alerts', () => {
     await expect(async () => {
       await page.reload();
       await expect(bell).toBeVisible({ timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: allow(20_000) });
     await bell.click();
     await expect(page.getByText('Project "Harbour" has reached 80% of its budget')).toBeVisible();
     await expect(page.getByText('Project "Harbour" used 0:50 h of 1:00 h.', { exact: false })).toBeVisible();
@@ -69,7 +70,7 @@ test.describe('budget alerts', () => {
       await expect(page.getByRole('listitem', { name: 'Quay' }).getByText('Over budget')).toBeVisible({
         timeout: 1000,
       });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: allow(20_000) });
     await shotsAtWidths(page, 'budget-alerts-projects');
   });
 
@@ -109,7 +110,7 @@ test.describe('budget alerts', () => {
     await expect(async () => {
       await page.reload();
       await expect(bell).toBeVisible({ timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: allow(20_000) });
     await bell.click();
     await expect(page.getByText('Project "Dock" has reached 50% of its budget')).toBeVisible();
     await expect(page.getByText('Project "Dock" has reached 80% of its budget')).toBeHidden();

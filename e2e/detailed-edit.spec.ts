@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 /** Monday 00:00 UTC of last week (entries may not lie in the future). */
@@ -24,7 +25,7 @@ test('a manager edits a Detailed row in place and the totals and the timesheet a
   browser,
   baseURL,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const owner = page.request;
   await signUpOverHttp(owner);
   const ws = await workspaceApi(owner);
@@ -150,7 +151,7 @@ test('a manager edits a Detailed row in place and the totals and the timesheet a
   await expect(async () => {
     await m.getByRole('combobox', { name: 'Invoiced' }).click();
     await m.getByRole('option', { name: 'Yes' }).click({ timeout: 3_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: allow(30_000) });
   await expect(m).toHaveURL(/invoiced=true/);
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: 'Not invoiced' })).toHaveCount(0);

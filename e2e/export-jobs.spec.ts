@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { signUpOverHttp, workspaceApi } from './support/users';
 
 const ENTRIES = 30;
@@ -36,7 +37,7 @@ test.describe('export jobs', () => {
     const dialog = page.getByRole('dialog', { name: 'Exporting in the background' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('progressbar')).toBeVisible();
-    await expect(dialog.getByText(/Your file is ready/)).toBeVisible({ timeout: 30_000 });
+    await expect(dialog.getByText(/Your file is ready/)).toBeVisible({ timeout: allow(30_000) });
     await expect(dialog.getByText(`${ENTRIES + 1} of ${ENTRIES + 1} rows · 100%`)).toBeVisible();
     await expectNoSeriousViolations(page, 'export job dialog');
     await shotsAtWidths(page, 'export-jobs-dialog-done');

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { shot } from './support/shots';
+import { allow } from './support/time';
 import { newEmail, signUpOverHttp } from './support/users';
 
 /**
@@ -83,7 +84,7 @@ async function expectFocusTrapped(page: Page, dialog: Locator): Promise<void> {
 
 test.describe('keyboard only', () => {
   // Hundreds of single key presses, each followed by a look at where focus went.
-  test.describe.configure({ timeout: 180_000 });
+  test.describe.configure({ timeout: allow(180_000) });
 
   test('timer, manual entry, week grid and calendar by keyboard alone', async ({ page }) => {
     await signUpOverHttp(page.request);

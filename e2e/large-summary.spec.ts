@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { signUpOverHttp, workspaceApi } from './support/users';
 
 const ENTRIES = 700;
@@ -14,7 +15,7 @@ test('a large Summary opens folded, loads a group’s subgroups on demand and sc
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   await signUpOverHttp(page.request);
   const ws = await workspaceApi(page.request);
   const hour = 3_600_000;

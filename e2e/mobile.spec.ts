@@ -2,6 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { SIGNED_IN_PATHS } from '../apps/web/src/routes';
 import { waitForMail } from './support/mail';
 import { shot } from './support/shots';
+import { allow } from './support/time';
 import { confirmAddressOverHttp, newEmail, PASSWORD, signUpOverHttp } from './support/users';
 
 const PHONE = { width: 375, height: 812 };
@@ -46,7 +47,7 @@ test.describe('on a phone (375 px)', () => {
 
   test('every signed-in page fits the width, the drawer navigates and the timer starts and stops', async ({ page }) => {
     // It opens every page of the route table (36 and growing), each until the network is quiet.
-    test.setTimeout(60_000 + SIGNED_IN_PATHS.length * 5_000);
+    test.setTimeout(allow(60_000 + SIGNED_IN_PATHS.length * 5_000));
     const ws = await seedOwner(page.request);
     await page.request.post(`/api/v1/workspaces/${ws}/invites`, {
       data: { emails: ['someone.with.a.rather.long.address@example.org'], role: 'member' },

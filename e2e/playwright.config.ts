@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { dnsServersSetting } from './support/dns';
 import { socialProvidersSetting } from './support/openid';
+import { allow, TIME_SCALE } from './support/time';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${PORT}`;
@@ -15,8 +16,10 @@ export default defineConfig({
   // retried (issue 31). E2E_WORKERS=1 for one at a time.
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // A minute a journey and ten seconds a look on a quiet machine, stretched on CI (support/time.ts): a
+  // passing run takes no longer, a journey that truly hangs fails later.
+  timeout: allow(60_000),
+  expect: { timeout: 10_000 * Math.min(TIME_SCALE, 2) },
   reporter: process.env.CI ? [['list']] : [['list']],
   outputDir: `./.run/${PORT}/results`,
   use: {

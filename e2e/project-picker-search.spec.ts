@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
+import { allow } from './support/time';
 import { signUpOverHttp, workspaceApi } from './support/users';
 
 test.describe('the project picker past the first few hundred projects', () => {
   test('names an entry’s project beyond the first answer and finds another one by typing, in at most 3 requests on load', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(allow(180_000));
     await signUpOverHttp(page.request);
     const ws = await workspaceApi(page.request);
     // 300 projects fill the pickers' first answer; the two after them by name are left out of it.

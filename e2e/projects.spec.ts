@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { shot, shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 // Its journeys are independent (each signs its own people up) and among the longest: they spread over
@@ -319,7 +320,7 @@ test.describe('projects, tasks, clients and tags', () => {
     });
     await expect(addons.getByTestId('import-summary')).toContainText(
       '10,000 rows. Importing creates 0 clients, 5 projects',
-      { timeout: 30_000 },
+      { timeout: allow(30_000) },
     );
     await addons.getByRole('button', { name: 'Import' }).click();
     const progress = addons.getByTestId('import-progress');
@@ -328,7 +329,7 @@ test.describe('projects, tasks, clients and tags', () => {
     await expect(addons.getByRole('status')).toContainText(
       'Imported: 0 clients, 5 projects, 0 tasks, 0 tags, 10,000 time entries',
       {
-        timeout: 60_000,
+        timeout: allow(60_000),
       },
     );
     await shotsAtWidths(page, 'projects-import-done');

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
+import { allow } from './support/time';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -21,7 +22,7 @@ test.describe('reports', () => {
     baseURL,
   }) => {
     // Many pages and several axe scans: 59.7 s measured on a quiet machine, past 60 s under CI load (two journeys at once).
-    test.setTimeout(120_000);
+    test.setTimeout(allow(120_000));
     await signUpOverHttp(page.request);
     expect((await page.request.patch('/api/v1/me', { data: { name: 'Olive Owner' } })).status()).toBe(200);
     const ws = await workspaceApi(page.request);

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
 
 test.describe('saved reports', () => {
@@ -9,7 +10,7 @@ test.describe('saved reports', () => {
     baseURL,
   }) => {
     // Many pages and several axe scans: 59.7 s measured on a quiet machine, past 60 s under CI load (two journeys at once).
-    test.setTimeout(120_000);
+    test.setTimeout(allow(120_000));
     // The owner sets the workspace up; the manager is a member made manager.
     const ownerContext = await browser.newContext({ baseURL });
     const owner = ownerContext.request;

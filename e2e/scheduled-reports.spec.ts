@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { expectNoSeriousViolations } from './support/axe';
 import { waitForMail } from './support/mail';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { joinAsMember, newEmail, signUpOverHttp, workspaceApi } from './support/users';
 
 test.describe('scheduled reports', () => {
@@ -122,7 +123,7 @@ test.describe('scheduled reports', () => {
     expect(put.status()).toBe(200);
     expect((await page.request.post(`${schedule}/send`)).status()).toBe(202);
     await expect
-      .poll(async () => (await (await page.request.get(schedule)).json()).schedule.state, { timeout: 20_000 })
+      .poll(async () => (await (await page.request.get(schedule)).json()).schedule.state, { timeout: allow(20_000) })
       .toBe('failed');
 
     await page.goto('/homepage/reports/saved');
