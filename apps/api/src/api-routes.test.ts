@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDb } from './db/connection.js';
+import { keyAllows, keyNeedOf } from './platform/api-key-scopes.js';
 
 /**
  * Core's route table (packages/core/src/api-routes.ts) types the web's every call: it must name
@@ -112,5 +113,39 @@ describe('the route table the web calls through', () => {
       return JSON.stringify(registered) !== JSON.stringify(documented(route, { response: { 200: spec.answer } }));
     });
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('what an API key needs for each route (platform/api-key-scopes.ts)', () => {
+  /** Every documented route, as Fastify's pattern: `GET /api/v1/workspaces/:workspaceId/projects`. */
+  const documentedRoutes = () =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => ({
+        method: method.toUpperCase(),
+        url: path.replace(/\{(\w+)\}/g, ':$1'),
+      })),
+    );
+
+  it('classifies every route of a workspace: a new family must say which area it belongs to', () => {
+    const routes = documentedRoutes().filter((r) => r.url.startsWith('/api/v1/workspaces/:workspaceId'));
+    expect(routes.length).toBeGreaterThan(150);
+    expect(routes.filter((r) => keyNeedOf(r.method, r.url) === undefined)).toEqual([]);
+  });
+
+  it('reads with GET, writes with the rest, and keeps sign-in, keys and security settings to a browser', () => {
+    const ws = '/api/v1/workspaces/:workspaceId';
+    expect(keyNeedOf('GET', `${ws}/time-entries`)).toEqual({ area: 'time', write: false });
+    expect(keyNeedOf('DELETE', `${ws}/time-entries/:entryId`)).toEqual({ area: 'time', write: true });
+    expect(keyNeedOf('POST', `${ws}/reports/export-jobs`)).toEqual({ area: 'reports', write: false });
+    expect(keyNeedOf('GET', '/api/v1/me')).toBe('any');
+    expect(keyNeedOf('GET', '/api/v1/workspaces')).toBe('any');
+    for (const url of ['/api/v1/me/api-keys', '/api/v1/auth/logout', `${ws}/sso`, `${ws}/scim-token`, `${ws}/owner`]) {
+      expect(keyNeedOf('POST', url), url).toBe('never');
+    }
+    const reader = { time: 'read', projects: 'none', reports: 'none', team: 'none', billing: 'none' } as const;
+    expect(keyAllows(reader, { area: 'time', write: false })).toBe(true);
+    expect(keyAllows(reader, { area: 'time', write: true })).toBe(false);
+    expect(keyAllows(reader, { area: 'projects', write: false })).toBe(false);
+    expect(keyAllows({ ...reader, billing: 'write' }, { area: 'billing', write: false })).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
@@ -35,7 +36,7 @@ import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { requireAuth } from './platform/actor.js';
-import { assertSameOrigin, createRequestAuthenticator, type TokenAuthenticator } from './platform/auth.js';
+import { assertSameOrigin, createRequestAuthenticator, hasBearer, type TokenAuthenticator } from './platform/auth.js';
 import { AppError, installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
 import { createJobRunner } from './platform/jobs.js';
@@ -150,7 +151,7 @@ export async function buildApp({
   app.decorate('services', services);
   const authenticator = createRequestAuthenticator({
     session: services.sessionAuthenticator,
-    tokens: tokenAuthenticators,
+    tokens: [services.apiKeys.authenticator, ...(tokenAuthenticators ?? [])],
   });
   // Hooks every response passes through take a callback, not a promise: no promise and no
   // microtask turn per request for what is synchronous work.
@@ -208,13 +209,16 @@ export async function buildApp({
       api.addHook('onRequest', async (request) => {
         // Fastify builds a fresh routeOptions object on every read: read the route's config once.
         const route = request.routeOptions.config;
-        if (!route.crossSite) assertSameOrigin(request);
+        // A bearer call carries no ambient credential another site's page could ride on: no CSRF check.
+        if (!route.crossSite && !hasBearer(request)) assertSameOrigin(request);
         const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
         const wellFormed = workspaceId !== undefined && isUuid(workspaceId) ? workspaceId : undefined;
         // The session authenticator finds the membership with the session and user, in one query.
         request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
         if (route.public) return;
         const { user, membership, enrolmentOnly, ssoUnproved } = requireAuth(request);
+        // An API key reaches only the areas it was given (platform/api-key-scopes.ts).
+        services.apiKeys.checkScope(request);
         // A workspace requires 2FA the user has not set up: until they do, only enrolment (and /me, sign-out).
         if (enrolmentOnly && !route.allowDuringEnrolment) {
           throw new AppError(
@@ -258,6 +262,7 @@ export async function buildApp({
       await api.register(billingRoutes);
       await api.register(approvalsRoutes);
       await api.register(twoFactorRoutes);
+      await api.register(apiKeysRoutes);
       await api.register(rolesRoutes);
       await api.register(scimTokenRoutes);
     },

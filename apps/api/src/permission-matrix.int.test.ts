@@ -69,6 +69,16 @@ const fresh = {
   },
 };
 
+/** A new API key of the person's own, for them to revoke. */
+async function apiKeyOf(who: Who): Promise<string> {
+  const response = await ctx.call('POST', '/api/v1/me/api-keys', people[who].cookie, {
+    name: 'To revoke',
+    scopes: { time: 'read' },
+  });
+  if (response.statusCode !== 201) throw new Error(`fixture api key: ${response.body}`);
+  return response.json().id;
+}
+
 /** Each person's authenticator seed, as the set-up showed it; codes step forwards so none is reused. */
 const totp = {
   secrets: {} as Partial<Record<Who, string>>,
@@ -284,6 +294,28 @@ const routes: Route[] = [
     path: '/me/sessions/sign-out-others',
     method: 'POST',
     prepare: async () => ({ url: '/api/v1/me/sessions/sign-out-others' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  // personal API keys (issue 34): a person's own only
+  {
+    path: '/me/api-keys',
+    method: 'GET',
+    prepare: async () => ({ url: '/api/v1/me/api-keys' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/api-keys',
+    method: 'POST',
+    prepare: async () => ({ url: '/api/v1/me/api-keys', body: { name: 'Matrix', scopes: { time: 'read' } } }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/api-keys/:keyId',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: `/api/v1/me/api-keys/${await apiKeyOf(who)}` }),
     allowed: ALL_ROLES,
     personal: true,
   },

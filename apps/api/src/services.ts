@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from './config.js';
 import { type Db, heavyWorkFor, isEmbedded } from './db/connection.js';
 import { analyzeAll, analyzeTables, ROLLUP_TABLES } from './db/statistics.js';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
 import { scheduleAuthPurge } from './modules/auth/auth.repository.js';
@@ -204,6 +205,8 @@ export function createServices({
     billing: config.billing,
   });
   approvalReminders.registerJobs();
+  const apiKeys = createApiKeysService({ db, mailer, jobs, publicUrl: config.publicUrl, ...(now ? { now } : {}) });
+  apiKeys.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
@@ -251,6 +254,8 @@ export function createServices({
     groups: createGroupsService({ db }),
     approvals: createApprovalsService({ db, notifications, publicUrl: config.publicUrl }),
     approvalReminders,
+    /** Personal API keys and their bearer authenticator (issue 34). */
+    apiKeys,
     roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),

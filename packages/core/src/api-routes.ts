@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type CustomRoleView, customRoleAssignmentBody, customRoleBody, customRoleView } from './custom-roles.js';
+import { apiKeyListView, createApiKeyBody, createdApiKeyView } from './schemas/api-keys.js';
 import {
   type ApprovalView,
   approvalSettingsBody,
@@ -222,6 +223,9 @@ export const apiRoutes = {
   'GET /me': { answer: meView },
   'PATCH /me': { body: profileUpdateBody, answer: meView },
   'POST /me/email/verification': { answer: answer<{ message: string }>() },
+  'GET /me/api-keys': { answer: apiKeyListView },
+  'POST /me/api-keys': { body: createApiKeyBody, answer: createdApiKeyView },
+  'DELETE /me/api-keys/:keyId': {},
   'GET /me/identities': { answer: linkedIdentitiesView },
   'DELETE /me/identities/:identityId': {},
   'POST /me/password': { body: changePasswordBody },

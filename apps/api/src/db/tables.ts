@@ -1,5 +1,6 @@
 import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ApiKeysTables } from './tables/api-keys.js';
 import type { ApprovalsTables } from './tables/approvals.js';
 import type { BillingTables } from './tables/billing.js';
 import type { ClientInvoicesTables } from './tables/client-invoices.js';
@@ -155,7 +156,8 @@ export interface Database
     ApprovalsTables,
     ClientInvoicesTables,
     NotificationsTables,
-    CustomRolesTables {
+    CustomRolesTables,
+    ApiKeysTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

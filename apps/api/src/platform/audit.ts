@@ -146,6 +146,9 @@ export const AUDIT_ACTIONS = [
   'scim.group_created',
   'scim.group_updated',
   'scim.group_deleted',
+  // API keys (issue 34)
+  'api_key.created',
+  'api_key.revoked',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -134,6 +134,10 @@ const badToken = (message: string) =>
     headers: { 'www-authenticate': 'Bearer' },
   });
 
+/** Whether the request names a bearer token (then the token alone decides who sent it). */
+export const hasBearer = (request: FastifyRequest): boolean =>
+  /^Bearer(\s|$)/i.test(request.headers.authorization ?? '');
+
 /**
  * Who sent the request. A request with `Authorization: Bearer` is judged by that token alone: it
  * goes to the token authenticators, and a token none of them knows is a 401, never a quiet fall
@@ -148,12 +152,9 @@ export function createRequestAuthenticator(deps: {
     async authenticate(request, context) {
       const header = request.headers.authorization ?? '';
       // Other schemes (a proxy's Basic login in front of the app) are not ours to judge.
-      if (!/^Bearer(\s|$)/i.test(header)) return deps.session.authenticate(request, context);
+      if (!hasBearer(request)) return deps.session.authenticate(request, context);
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match?.[1]) throw badToken('The Authorization header must be "Bearer <token>", with the token.');
-      if (tokens.length === 0) {
-        throw badToken('This server does not accept bearer tokens yet; sign in to use the API with a session.');
-      }
       for (const authenticator of tokens) {
         const auth = await authenticator.authenticate(match[1], request);
         if (auth) return { ...auth, method: 'token' };

@@ -55,6 +55,7 @@ import * as m202612060700 from './202612060700_audit_log_personal_use.js';
 import * as m202612060701 from './202612060701_create_notification_settings.js';
 import * as m202612060719 from './202612060719_client_invoice_figures.js';
 import * as m202612070100 from './202612070100_rollups_pending_days.js';
+import * as m202612080100 from './202612080100_create_api_keys.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '202612060701_create_notification_settings': m202612060701,
   '202612060719_client_invoice_figures': m202612060719,
   '202612070100_rollups_pending_days': m202612070100,
+  '202612080100_create_api_keys': m202612080100,
 };

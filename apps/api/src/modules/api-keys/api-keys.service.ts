@@ -1,0 +1,180 @@
+import {
+  API_KEY_DEFAULT_DAYS,
+  API_KEY_MAX_DAYS,
+  type ApiKeyView,
+  type CreateApiKeyBody,
+  type CreatedApiKeyView,
+  createApiKeyBody,
+} from '@sundial/core';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import type { User } from '../../db/tables.js';
+import { clockFormatOf, type RequestAuth } from '../../platform/actor.js';
+import { assertKeyScope } from '../../platform/api-key-scopes.js';
+import { audit } from '../../platform/audit.js';
+import type { TokenAuthenticator } from '../../platform/auth.js';
+import { notFound, validationError } from '../../platform/errors.js';
+import { hashSecret, newId, newSecret } from '../../platform/ids.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
+import type { Mailer } from '../../platform/mail.js';
+import { keyExpiringMail } from './api-keys.mails.js';
+import { type ApiKeyRow, LAST_USE_EVERY_MS, apiKeysRepository as repo } from './api-keys.repository.js';
+
+/** Keys start with this, so a leaked one is recognisable (secret scanners can look for it). */
+export const API_KEY_PREFIX = 'sdl_';
+/** How many characters of the token the list shows. */
+const SHOWN_CHARS = API_KEY_PREFIX.length + 6;
+const DAY_MS = 86_400_000;
+/** The reminder goes out this long before the expiry. */
+export const REMIND_BEFORE_MS = 7 * DAY_MS;
+
+export const apiKeyRemindersJob = defineJob('api-keys.reminders', z.object({}));
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key that signed the request, when one did. */
+    apiKey?: ApiKeyRow;
+  }
+}
+
+const view = (row: ApiKeyRow, now: Date): ApiKeyView => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  scopes: row.scopes,
+  createdAt: row.created_at.toISOString(),
+  expiresAt: row.expires_at?.toISOString() ?? null,
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  lastUsedIp: row.last_used_ip,
+  expired: row.expires_at !== null && row.expires_at <= now,
+});
+
+/**
+ * Personal API keys (issue 34): a person makes named keys with areas of access and an expiry,
+ * sees each once, and revokes them; a request with `Authorization: Bearer sdl_…` acts as that
+ * person within the key's areas (api-key-scopes.ts), never beyond the person's own access.
+ */
+export function createApiKeysService(deps: {
+  db: Db;
+  mailer: Mailer;
+  jobs: JobRunner;
+  publicUrl: string;
+  now?: () => Date;
+}) {
+  const { db, mailer, jobs, publicUrl } = deps;
+  const clock = deps.now ?? (() => new Date());
+
+  /** The expiry asked for: none given is 12 months; it must lie ahead and within three years. */
+  function expiryOf(expiresAt: string | null | undefined, now: Date): Date | null {
+    if (expiresAt === null) return null;
+    if (expiresAt === undefined) return new Date(now.getTime() + API_KEY_DEFAULT_DAYS * DAY_MS);
+    const at = new Date(expiresAt);
+    const problem =
+      at <= now
+        ? 'The expiry must lie in the future.'
+        : at.getTime() > now.getTime() + API_KEY_MAX_DAYS * DAY_MS
+          ? 'A key may live three years at most; choose an earlier expiry or none.'
+          : undefined;
+    if (problem) throw validationError({ expiresAt: problem });
+    return at;
+  }
+
+  const authenticator: TokenAuthenticator = {
+    async authenticate(token, request) {
+      if (!token.startsWith(API_KEY_PREFIX)) return null;
+      const now = clock();
+      const found = await repo.findLive(db, hashSecret(token), now);
+      if (!found) return null;
+      request.apiKey = found.key;
+      if (!found.key.last_used_at || now.getTime() - found.key.last_used_at.getTime() >= LAST_USE_EVERY_MS) {
+        await repo.touch(db, found.key.id, now, request.ip);
+      }
+      return { user: found.user, method: 'token' } satisfies RequestAuth;
+    },
+  };
+
+  return {
+    authenticator,
+
+    /** Refuses a key's request its areas do not cover (called once the route is known). */
+    checkScope(request: FastifyRequest): void {
+      if (request.apiKey) assertKeyScope(request.apiKey.scopes, request.method, request.routeOptions.url ?? '');
+    },
+
+    async list(user: User): Promise<ApiKeyView[]> {
+      const now = clock();
+      return (await repo.list(db, user.id)).map((row) => view(row, now));
+    },
+
+    /** A new key: its token is in this answer only; the table keeps its sha-256. */
+    async create(user: User, input: CreateApiKeyBody): Promise<CreatedApiKeyView> {
+      const body = createApiKeyBody.parse(input);
+      const now = clock();
+      const token = `${API_KEY_PREFIX}${newSecret()}`;
+      const row = await db.transaction().execute(async (tx) => {
+        const created = await repo.insert(tx, {
+          id: newId(),
+          userId: user.id,
+          name: body.name,
+          tokenHash: hashSecret(token),
+          prefix: token.slice(0, SHOWN_CHARS),
+          scopes: body.scopes,
+          expiresAt: expiryOf(body.expiresAt, now),
+        });
+        await audit(tx, {
+          action: 'api_key.created',
+          actorUserId: user.id,
+          subjectId: created.id,
+          detail: { name: created.name, scopes: created.scopes, expiresAt: created.expires_at },
+        });
+        return created;
+      });
+      return { ...view(row, now), token };
+    },
+
+    async revoke(user: User, id: string): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        const name = await repo.revoke(tx, user.id, id, clock());
+        if (name === undefined) throw notFound('API key not found.');
+        await audit(tx, { action: 'api_key.revoked', actorUserId: user.id, subjectId: id, detail: { name } });
+      });
+    },
+
+    /** E-mails the owner of each key that expires within 7 days, once per key. */
+    async remind(now: Date): Promise<number> {
+      const due = await repo.expiringUnreminded(db, new Date(now.getTime() + REMIND_BEFORE_MS), now);
+      let sent = 0;
+      for (const key of due) {
+        const claimed = await db.transaction().execute(async (tx) => {
+          if (!(await repo.claimReminder(tx, key.id, now))) return false;
+          await mailer.send(
+            {
+              to: key.user.email,
+              ...keyExpiringMail({
+                name: key.name,
+                prefix: key.prefix,
+                expiresAt: key.expires_at,
+                clock: clockFormatOf(key.user),
+                keysUrl: `${publicUrl}/homepage/profile#api-keys`,
+              }),
+            },
+            { db: tx },
+          );
+          return true;
+        });
+        if (claimed) sent += 1;
+      }
+      return sent;
+    },
+
+    registerJobs(): void {
+      jobs.register(apiKeyRemindersJob, async (_payload, { now }) => {
+        await this.remind(now);
+      });
+      jobs.schedule(apiKeyRemindersJob, '23 * * * *', {});
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;
