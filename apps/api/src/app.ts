@@ -36,7 +36,14 @@ import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { requireAuth } from './platform/actor.js';
-import { assertSameOrigin, createRequestAuthenticator, hasBearer, type TokenAuthenticator } from './platform/auth.js';
+import { apiDescription } from './platform/api-docs.js';
+import {
+  assertSameOrigin,
+  createRequestAuthenticator,
+  hasBearer,
+  sessionCookieName,
+  type TokenAuthenticator,
+} from './platform/auth.js';
 import { AppError, installErrorHandler, notFound } from './platform/errors.js';
 import { isUuid, newId } from './platform/ids.js';
 import { createJobRunner } from './platform/jobs.js';
@@ -181,11 +188,25 @@ export async function buildApp({
       info: {
         title: 'Sundial API',
         version: '1.0.0',
-        description:
-          'Time tracking, projects and reporting. Every failure answers `{ error: { code, message, fields? } }`. ' +
-          'Sign in through /api/v1/auth/login; the session cookie authenticates every other call.',
+        description: apiDescription(config),
       },
       servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A personal API key (sdl_…), made in Profile → API keys',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookieName(config),
+            description: 'The browser session',
+          },
+        },
+      },
+      security: [{ apiKey: [] }, { session: [] }],
     },
     transform: jsonSchemaTransform,
   });
@@ -206,7 +227,7 @@ export async function buildApp({
     async (api) => {
       // Who is asking, before the body is even validated: 401 comes before 422, and a workspace
       // the user is not a member of is a 404, whatever else is wrong with the request.
-      api.addHook('onRequest', async (request) => {
+      api.addHook('onRequest', async (request, reply) => {
         // Fastify builds a fresh routeOptions object on every read: read the route's config once.
         const route = request.routeOptions.config;
         // A bearer call carries no ambient credential another site's page could ride on: no CSRF check.
@@ -217,8 +238,6 @@ export async function buildApp({
         request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
         if (route.public) return;
         const { user, membership, enrolmentOnly, ssoUnproved } = requireAuth(request);
-        // An API key reaches only the areas it was given (platform/api-key-scopes.ts).
-        services.apiKeys.checkScope(request);
         // A workspace requires 2FA the user has not set up: until they do, only enrolment (and /me, sign-out).
         if (enrolmentOnly && !route.allowDuringEnrolment) {
           throw new AppError(
@@ -236,6 +255,8 @@ export async function buildApp({
           }
           request.membership = membership ?? (await services.workspaces.getMembership(wellFormed, user.id));
         }
+        // An API key reaches only the areas it was given, within its limits (modules/api-keys).
+        if (request.apiKey) await services.apiKeys.admit(request, reply);
       });
       await api.register(authRoutes);
       await api.register(ssoRoutes);

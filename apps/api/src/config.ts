@@ -85,6 +85,14 @@ const envSchema = z.object({
   RATE_LIMIT_SHARE_VIEWS_PER_IP: limit.default(300),
   /** Cards one address may tokenise per hour with the sandbox payment gateway (card testing). */
   RATE_LIMIT_CARD_TOKENS_PER_IP: limit.default(20),
+  /**
+   * API keys (issue 34): requests a minute per key, per key to reports and exports (heavier), and
+   * per workspace across all keys calling it. Over a limit: 429 with Retry-After; every answer to a
+   * key carries RateLimit-Limit, -Remaining and -Reset.
+   */
+  API_KEY_REQUESTS_PER_MINUTE: limit.default(600),
+  API_KEY_REPORTS_PER_MINUTE: limit.default(60),
+  API_WORKSPACE_KEY_REQUESTS_PER_MINUTE: limit.default(3000),
   /** The largest import file, in bytes, and the most rows it may have (checked as it streams in). */
   IMPORT_MAX_BYTES: z.coerce.number({ error: 'must be a number' }).int().min(1).default(100_000_000),
   IMPORT_MAX_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1_000_000),

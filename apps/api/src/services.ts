@@ -205,7 +205,18 @@ export function createServices({
     billing: config.billing,
   });
   approvalReminders.registerJobs();
-  const apiKeys = createApiKeysService({ db, mailer, jobs, publicUrl: config.publicUrl, ...(now ? { now } : {}) });
+  const apiKeys = createApiKeysService({
+    db,
+    mailer,
+    jobs,
+    publicUrl: config.publicUrl,
+    limits: {
+      perKey: config.API_KEY_REQUESTS_PER_MINUTE,
+      reportsPerKey: config.API_KEY_REPORTS_PER_MINUTE,
+      perWorkspace: config.API_WORKSPACE_KEY_REQUESTS_PER_MINUTE,
+    },
+    ...(now ? { now } : {}),
+  });
   apiKeys.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,

@@ -77,10 +77,10 @@ export function keyAllows(scopes: ApiKeyScopes, need: KeyNeed): boolean {
   return access === 'write' || (access === 'read' && !need.write);
 }
 
-/** Refuses a key's call its scopes do not cover, saying what it lacks (403 key_scope). */
-export function assertKeyScope(scopes: ApiKeyScopes, method: string, url: string): void {
+/** Refuses a key's call its scopes do not cover, saying what it lacks (403 key_scope); answers the need met. */
+export function assertKeyScope(scopes: ApiKeyScopes, method: string, url: string): Exclude<KeyNeed, 'never'> {
   const need = keyNeedOf(method, url) ?? 'never';
-  if (keyAllows(scopes, need)) return;
+  if (need !== 'never' && keyAllows(scopes, need)) return need;
   const message =
     need === 'never' || need === 'any'
       ? 'API keys cannot be used here: sign in to the app for passwords, keys, sessions, two-factor and SSO settings.'

@@ -9,6 +9,7 @@ import {
   type TestApp,
 } from '../../../test/harness.js';
 import { type Inbox, startInbox } from '../../../test/smtp.js';
+import { API_KEY_EXAMPLES } from '../../platform/api-docs.js';
 
 /**
  * Personal API keys (issue 34) against the real app and database: made in a signed-in browser,
@@ -264,5 +265,121 @@ describe('the expiry reminder', () => {
     await t.app.services.apiKeys.remind(clock);
     const again = await t.db.selectFrom('outbox').select('subject').where('to_address', '=', bea.email).execute();
     expect(again.filter((m) => m.subject.includes('expires in 7 days'))).toHaveLength(1);
+  });
+});
+
+describe('limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({
+      API_KEY_REQUESTS_PER_MINUTE: '6',
+      API_KEY_REPORTS_PER_MINUTE: '2',
+      API_WORKSPACE_KEY_REQUESTS_PER_MINUTE: '8',
+    });
+  });
+  afterAll(() => limited?.close());
+
+  const keyOf = async (who: SignedUp, scopes: Partial<ApiKeyScopes>) => {
+    const response = await limited.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/api-keys',
+      payload: { name: 'Limited', scopes },
+      headers: { cookie: who.cookie },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().token as string;
+  };
+  const get = (token: string, url: string) =>
+    limited.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${token}` } });
+
+  /** Limits count in fixed minutes: a run that would straddle one waits for the next to start. */
+  async function atMinuteStart(token: string) {
+    const reset = Number((await get(token, '/me')).headers['ratelimit-reset']);
+    if (reset < 15) await new Promise((resolve) => setTimeout(resolve, (reset + 1) * 1000));
+  }
+
+  it('tells every answer its limit, what is left and when it resets, and answers 429 with Retry-After past it', async () => {
+    const owner = await signUp(limited.app);
+    const token = await keyOf(owner, { time: 'read', reports: 'read' });
+    await atMinuteStart(token);
+    const first = await get(token, '/me');
+    const used = 6 - Number(first.headers['ratelimit-remaining']);
+    expect(first.headers['ratelimit-limit']).toBe('6');
+    expect(first.headers['ratelimit-policy']).toBe('6;w=60');
+    const reset = Number(first.headers['ratelimit-reset']);
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60);
+    for (let i = used; i < 6; i++) expect((await get(token, '/me')).statusCode).toBe(200);
+    const refused = await get(token, '/me');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    expect(refused.json().error.message).toMatch(/^Too many requests with this API key: try again in \d+ seconds?\.$/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    // Another key of the same person has its own count.
+    expect((await get(await keyOf(owner, { time: 'read' }), '/me')).statusCode).toBe(200);
+  });
+
+  it('slows reports and exports further, and shares a workspace’s budget among every key calling it', async () => {
+    const owner = await signUp(limited.app);
+    const ws = `/workspaces/${owner.workspaceId}`;
+    const reporter = await keyOf(owner, { reports: 'read', time: 'read' });
+    await atMinuteStart(reporter);
+    const summary = `${ws}/reports/summary?preset=custom&from=2026-11-02&to=2026-11-08&timeZone=UTC&groupBy=project`;
+    const firstReport = await get(reporter, summary);
+    expect(firstReport.statusCode, firstReport.body).toBe(200);
+    expect(firstReport.headers['ratelimit-limit']).toBe('2');
+    expect((await get(reporter, summary)).statusCode).toBe(200);
+    expect((await get(reporter, summary)).statusCode).toBe(429);
+    // Time entries are not reports: the key's general budget still has room.
+    expect((await get(reporter, `${ws}/time-entries`)).statusCode).toBe(200);
+
+    // The workspace has had 4 key calls; 8 a minute across keys.
+    const member = await joinWorkspace(limited, owner.workspaceId, 'member');
+    const memberKey = await keyOf(member, { time: 'read' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get(memberKey, `${ws}/time-entries`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    // Their calls outside the workspace count only against the key (the 6th of its minute).
+    expect((await get(memberKey, '/me')).statusCode).toBe(200);
+  });
+
+  it('counts nothing against a workspace its key’s person does not belong to', async () => {
+    const owner = await signUp(limited.app);
+    const stranger = await keyOf(await signUp(limited.app), { time: 'read' });
+    await atMinuteStart(stranger);
+    for (let i = 0; i < 5; i++) {
+      expect((await get(stranger, `/workspaces/${owner.workspaceId}/time-entries`)).statusCode).toBe(404);
+    }
+    const ownerKey = await keyOf(owner, { time: 'read' });
+    const answer = await get(ownerKey, `/workspaces/${owner.workspaceId}/time-entries`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['ratelimit-remaining']).toBe('5');
+  });
+});
+
+describe('the API documentation', () => {
+  it('names both ways in, publishes the limits, and its curl example of each area works as written', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['apiKey', 'session']);
+    expect(document.info.description).toContain('| Each key | 600 |');
+    expect(document.info.description).toContain('RateLimit-Remaining');
+
+    const owner = await signUp(t.app);
+    const all = { time: 'write', projects: 'write', reports: 'write', team: 'write', billing: 'write' } as const;
+    const key = await makeKey(owner, all);
+    for (const [area, example] of Object.entries(API_KEY_EXAMPLES)) {
+      const line = example.replace(/\\\n\s*/g, ' ');
+      const method = /-X (\w+)/.exec(line)?.[1] ?? 'GET';
+      const body = /-d '([^']+)'/.exec(line)?.[1];
+      const url = /"?\$SUNDIAL(\/api\/v1\/[^\s"]+)"?/.exec(line)?.[1]?.replace('$WORKSPACE', owner.workspaceId) ?? '';
+      const response = await t.app.inject({
+        method: method as Method,
+        url,
+        headers: { authorization: `Bearer ${key.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: body } : {}),
+      });
+      expect(response.statusCode, `${area}: ${method} ${url} ${response.body}`).toBeLessThan(300);
+    }
   });
 });

@@ -5,8 +5,9 @@ import {
   type CreateApiKeyBody,
   type CreatedApiKeyView,
   createApiKeyBody,
+  waitText,
 } from '@sundial/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { User } from '../../db/tables.js';
@@ -14,10 +15,11 @@ import { clockFormatOf, type RequestAuth } from '../../platform/actor.js';
 import { assertKeyScope } from '../../platform/api-key-scopes.js';
 import { audit } from '../../platform/audit.js';
 import type { TokenAuthenticator } from '../../platform/auth.js';
-import { notFound, validationError } from '../../platform/errors.js';
+import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
+import { rateLimiter } from '../../platform/rate-limits.js';
 import { keyExpiringMail } from './api-keys.mails.js';
 import { type ApiKeyRow, LAST_USE_EVERY_MS, apiKeysRepository as repo } from './api-keys.repository.js';
 
@@ -25,6 +27,7 @@ import { type ApiKeyRow, LAST_USE_EVERY_MS, apiKeysRepository as repo } from './
 export const API_KEY_PREFIX = 'sdl_';
 /** How many characters of the token the list shows. */
 const SHOWN_CHARS = API_KEY_PREFIX.length + 6;
+const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** The reminder goes out this long before the expiry. */
 export const REMIND_BEFORE_MS = 7 * DAY_MS;
@@ -60,9 +63,11 @@ export function createApiKeysService(deps: {
   mailer: Mailer;
   jobs: JobRunner;
   publicUrl: string;
+  /** Requests a minute: per key, per key to reports and exports, per workspace across its keys. */
+  limits: { perKey: number; reportsPerKey: number; perWorkspace: number };
   now?: () => Date;
 }) {
-  const { db, mailer, jobs, publicUrl } = deps;
+  const { db, mailer, jobs, publicUrl, limits } = deps;
   const clock = deps.now ?? (() => new Date());
 
   /** The expiry asked for: none given is 12 months; it must lie ahead and within three years. */
@@ -97,9 +102,42 @@ export function createApiKeysService(deps: {
   return {
     authenticator,
 
-    /** Refuses a key's request its areas do not cover (called once the route is known). */
-    checkScope(request: FastifyRequest): void {
-      if (request.apiKey) assertKeyScope(request.apiKey.scopes, request.method, request.routeOptions.url ?? '');
+    /**
+     * Admits a key's request once its person and workspace are known: refuses what the key's areas
+     * do not cover (403 key_scope), counts it against the key's limits and, in a workspace, the
+     * workspace's, and tells the tightest of them in `RateLimit-*` headers (429 past it).
+     */
+    async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const key = request.apiKey;
+      if (!key) return;
+      const need = assertKeyScope(key.scopes, request.method, request.routeOptions.url ?? '');
+      const rules = [{ bucket: `api-key:${key.id}`, limit: limits.perKey }];
+      if (need !== 'any' && need.area === 'reports') {
+        rules.push({ bucket: `api-key-reports:${key.id}`, limit: limits.reportsPerKey });
+      }
+      const workspaceId = request.membership?.workspace.id;
+      if (workspaceId) rules.push({ bucket: `api-keys-of:${workspaceId}`, limit: limits.perWorkspace });
+      const counts = await rateLimiter.count(
+        db,
+        rules.map((rule) => ({ bucket: rule.bucket, windowMs: MINUTE_MS })),
+      );
+      const tightest = counts
+        .map((count, i) => ({ ...count, limit: rules[i]?.limit ?? 0 }))
+        .reduce((a, b) => (b.limit - b.hits < a.limit - a.hits ? b : a));
+      reply.header('ratelimit-limit', tightest.limit);
+      reply.header('ratelimit-remaining', Math.max(0, tightest.limit - tightest.hits));
+      reply.header('ratelimit-reset', tightest.resetSeconds);
+      reply.header('ratelimit-policy', rules.map((rule) => `${rule.limit};w=60`).join(', '));
+      if (tightest.hits > tightest.limit) {
+        throw new AppError(
+          'rate_limited',
+          `Too many requests with this API key: try again in ${waitText(tightest.resetSeconds)}.`,
+          {
+            status: 429,
+            headers: { 'retry-after': String(tightest.resetSeconds) },
+          },
+        );
+      }
     },
 
     async list(user: User): Promise<ApiKeyView[]> {
