@@ -7,7 +7,8 @@
 // figures are throughput at load). The ratios are paired per round (min / median / max); BENCH_ROUNDS=1
 // prints every round's; BENCH_LOG_STATEMENTS=1 logs the statements. SUNDIAL_ARGS adds node flags to the Sundial
 // process (e.g. SUNDIAL_ARGS=--cpu-prof to profile it), BARE_ARGS to the bare one; BENCH_ONLY=list,create
-// runs only those operations.
+// runs only those operations. BENCH_KEYS=1 also loads Sundial with each person's API key instead of their
+// session (issue 34), paired in the same rounds: the "key/session" columns.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -29,7 +30,7 @@ dbUrl.pathname = '/sundial_bench_api';
 const ports = { sundial: await freePort(), bare: await freePort() };
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
-function request(port, method, url, { cookie, body } = {}) {
+function request(port, method, url, { cookie, bearer, body } = {}) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -41,6 +42,7 @@ function request(port, method, url, { cookie, body } = {}) {
         agent,
         headers: {
           ...(cookie ? { cookie } : {}),
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },
       },
@@ -139,6 +141,9 @@ start('sundial', [...(process.env.SUNDIAL_ARGS?.split(' ').filter(Boolean) ?? []
   JOBS_ENABLED: 'false',
   LOG_JSON_ONLY: 'true',
   RATE_LIMIT_SIGNUP_PER_IP: '100000',
+  // The keys' limits are counted as in production, never reached.
+  API_KEY_REQUESTS_PER_MINUTE: '1000000',
+  API_WORKSPACE_KEY_REQUESTS_PER_MINUTE: '1000000',
 });
 await waitReady(ports.sundial, Date.now() + 60_000);
 start('bare', [...(process.env.BARE_ARGS?.split(' ').filter(Boolean) ?? []), 'bench/api-bare.mjs'], {
@@ -176,7 +181,13 @@ for (let i = 0; i < concurrency; i++) {
      from generate_series(now() - interval '120 days', now() - interval '8 days', interval '6 hours 40 minutes') t`,
     [workspaceId, me.user.id, projectId],
   );
-  people.push({ cookie, workspaceId, projectId, base: `/api/v1/workspaces/${workspaceId}` });
+  const key = await request(ports.sundial, 'POST', '/api/v1/me/api-keys', {
+    cookie,
+    body: { name: 'Bench', scopes: { time: 'write' } },
+  });
+  if (key.status !== 201) throw new Error(`API key failed: ${key.text}`);
+  const token = JSON.parse(key.text).token;
+  people.push({ cookie, token, workspaceId, projectId, base: `/api/v1/workspaces/${workspaceId}` });
 }
 await db.end();
 await waitReady(ports.bare, Date.now() + 10_000).catch(() => undefined);
@@ -187,33 +198,40 @@ let created = 0;
 const operations = {
   list: async (port, p) => {
     const q = `from=${week.from.toISOString()}&to=${week.to.toISOString()}`;
-    const r = await request(port, 'GET', `${p.base}/time-entries?${q}`, { cookie: p.cookie });
+    const r = await request(port, 'GET', `${p.base}/time-entries?${q}`, p.auth);
     return [r, 200];
   },
   create: async (port, p) => {
     // Entries go far into the past, so the week list stays the same.
     const start = new Date(Date.now() - (200 + (++created % 5000)) * 86_400_000).toISOString();
     const body = { start, duration: 1800, projectId: p.projectId, note: 'Bench entry' };
-    const r = await request(port, 'POST', `${p.base}/time-entries`, { cookie: p.cookie, body });
+    const r = await request(port, 'POST', `${p.base}/time-entries`, { ...p.auth, body });
     return [r, 201];
   },
   'start+stop': async (port, p) => {
-    const started = await request(port, 'POST', `${p.base}/timer/start`, { cookie: p.cookie, body: { note: 'Bench' } });
+    const started = await request(port, 'POST', `${p.base}/timer/start`, { ...p.auth, body: { note: 'Bench' } });
     if (started.status !== 201) return [started, 201];
-    const stopped = await request(port, 'POST', `${p.base}/timer/stop`, { cookie: p.cookie, body: {} });
+    const stopped = await request(port, 'POST', `${p.base}/timer/stop`, { ...p.auth, body: {} });
     return [stopped, 200];
   },
 };
 
+/** Who sends the requests: each person by session cookie, or (`key`) by their API key. */
+const asSession = (p) => ({ ...p, auth: { cookie: p.cookie } });
+const asKey = (p) => ({ ...p, auth: { bearer: p.token } });
+
 async function load(server, operation) {
-  const port = ports[server];
+  const byKey = server === 'key';
+  const port = ports[byKey ? 'sundial' : server];
+  const pid = pids[byKey ? 'sundial' : server];
   const until = performance.now() + seconds * 1000;
-  const cpuBefore = cpuSeconds(pids[server]);
+  const cpuBefore = cpuSeconds(pid);
   const databaseBefore = databaseCpu();
   const clientBefore = process.cpuUsage();
   let done = 0;
   await Promise.all(
-    people.map(async (person) => {
+    people.map(async (someone) => {
+      const person = byKey ? asKey(someone) : asSession(someone);
       while (performance.now() < until) {
         const [response, expected] = await operation(port, person);
         if (response.status !== expected) {
@@ -226,7 +244,7 @@ async function load(server, operation) {
   const client = process.cpuUsage(clientBefore);
   return {
     rate: done / seconds,
-    cpuMs: ((cpuSeconds(pids[server]) - cpuBefore) * 1000) / done,
+    cpuMs: ((cpuSeconds(pid) - cpuBefore) * 1000) / done,
     databaseMs: (databaseCpuSince(databaseBefore) * 1000) / done,
     clientMs: (client.user + client.system) / 1000 / done,
   };
@@ -236,10 +254,12 @@ const results = {};
 try {
   // A short warm-up of both, so the JIT has compiled the paths before anything is counted.
   for (const operation of Object.values(operations)) {
-    for (const port of Object.values(ports)) for (const p of people) await operation(port, p);
+    for (const port of Object.values(ports)) for (const p of people) await operation(port, asSession(p));
   }
   // Both answer the same bytes for the same week: a bare server that answered less would be cheaper.
-  const [ours, theirs] = await Promise.all(Object.values(ports).map((port) => operations.list(port, people[0])));
+  const [ours, theirs] = await Promise.all(
+    Object.values(ports).map((port) => operations.list(port, asSession(people[0]))),
+  );
   if (ours[0].text !== theirs[0].text) {
     let at = 0;
     while (ours[0].text[at] === theirs[0].text[at]) at++;
@@ -252,9 +272,10 @@ try {
   const only = process.env.BENCH_ONLY?.split(',');
   for (const [name, operation] of Object.entries(operations)) {
     if (only && !only.includes(name)) continue;
-    results[name] = { sundial: [], bare: [] };
+    results[name] = { sundial: [], bare: [], key: [] };
+    const servers = process.env.BENCH_KEYS ? ['sundial', 'key', 'bare'] : ['sundial', 'bare'];
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? ['sundial', 'bare'] : ['bare', 'sundial'];
+      const order = round % 2 === 0 ? servers : [...servers].reverse();
       for (const server of order) results[name][server].push(await load(server, operation));
     }
   }
@@ -286,6 +307,12 @@ const table = Object.fromEntries(
         'bare CPU ms/req': median(r.bare.map((x) => x.cpuMs)).toFixed(2),
         'db CPU ms/req S / bare': `${median(r.sundial.map((x) => x.databaseMs)).toFixed(2)} / ${median(r.bare.map((x) => x.databaseMs)).toFixed(2)}`,
         'load CPU ms/req S / bare': `${median(r.sundial.map((x) => x.clientMs)).toFixed(2)} / ${median(r.bare.map((x) => x.clientMs)).toFixed(2)}`,
+        ...(r.key.length
+          ? {
+              'req/s key/session min/med/max': spread(r.key.map((k, i) => k.rate / r.sundial[i].rate)),
+              'CPU session/key min/med/max': spread(r.key.map((k, i) => r.sundial[i].cpuMs / k.cpuMs)),
+            }
+          : {}),
       },
     ];
   }),

@@ -177,6 +177,7 @@ export async function buildApp({
   if (config.JOBS_ENABLED) app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await services.background.drain();
+    await services.apiKeys.close();
     await jobs.stop();
     await services.events.close();
   });
@@ -256,7 +257,7 @@ export async function buildApp({
           request.membership = membership ?? (await services.workspaces.getMembership(wellFormed, user.id));
         }
         // An API key reaches only the areas it was given, within its limits (modules/api-keys).
-        if (request.apiKey) await services.apiKeys.admit(request, reply);
+        if (request.apiKey) services.apiKeys.admit(request, reply);
       });
       await api.register(authRoutes);
       await api.register(ssoRoutes);

@@ -216,6 +216,7 @@ export function createServices({
       perWorkspace: config.API_WORKSPACE_KEY_REQUESTS_PER_MINUTE,
     },
     ...(now ? { now } : {}),
+    onMeterError: (error) => log?.warn({ err: error }, 'could not share the API keys’ request counts'),
   });
   apiKeys.registerJobs();
   const budgetAlerts = createBudgetAlertsService({

@@ -24,13 +24,6 @@ export interface RateLimitHit {
   hits: number;
 }
 
-/** A bucket's hits in its current window, and the seconds until that window ends. */
-export interface BucketCount {
-  bucket: string;
-  hits: number;
-  resetSeconds: number;
-}
-
 /** One in this many hits also deletes the counters of windows that have ended. */
 const PRUNE_EVERY = 200;
 
@@ -69,34 +62,6 @@ export const rateLimiter = {
       });
     }
     return { bucket: rule.bucket, windowStart: new Date(row.window_start), hits: Number(row.hits) };
-  },
-
-  /**
-   * Counts one hit in each rule's current window, in one statement, and answers the counts without
-   * refusing anything: for limits whose state every answer reports (the API keys' `RateLimit-*`
-   * headers). The buckets must differ.
-   */
-  async count(db: Db, rules: readonly Pick<RateLimit, 'bucket' | 'windowMs'>[]): Promise<BucketCount[]> {
-    const rows = rules.map(
-      (rule) => sql`(${rule.bucket}::text, ${Math.max(1, Math.round(rule.windowMs / 1000))}::int)`,
-    );
-    const { rows: counted } = await sql<{ bucket: string; hits: number; retry_after: number }>`
-      insert into rate_limit_hits as r (bucket, window_start, window_end, hits)
-      select v.bucket, w.start, w.start + make_interval(secs => v.secs), 1
-      from (values ${sql.join(rows)}) as v (bucket, secs)
-      cross join lateral (
-        select to_timestamp((floor(extract(epoch from now()) / v.secs) * v.secs)::float8) as start
-      ) as w
-      on conflict (bucket, window_start) do update set hits = r.hits + 1
-      returning r.bucket, r.hits, greatest(1, ceil(extract(epoch from r.window_end - now())))::int as retry_after
-    `.execute(db);
-    if (Math.random() * PRUNE_EVERY < 1) await rateLimiter.prune(db);
-    const byBucket = new Map(counted.map((row) => [row.bucket, row]));
-    return rules.map((rule) => {
-      const row = byBucket.get(rule.bucket);
-      if (!row) throw new Error(`rate limit ${rule.bucket} was not counted`);
-      return { bucket: rule.bucket, hits: Number(row.hits), resetSeconds: Number(row.retry_after) };
-    });
   },
 
   /** Takes a hit back, e.g. a log-in attempt counted before its password was checked and found right. */

@@ -1,5 +1,6 @@
 import type { ApiKeyScopes } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { ApiKeysTable } from '../../db/tables/api-keys.js';
 import type { User } from '../../db/tables.js';
 
@@ -22,6 +23,28 @@ const KEY_COLUMNS = [
   'last_used_ip',
   'revoked_at',
 ] as const;
+
+/** The live key of a token's hash and its person: built and compiled once, as every key's request sends it. */
+const liveKeyQuery = prepared(['tokenHash', 'now'], (db, v: { tokenHash: string; now: Date }) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .selectAll('u')
+    .select([
+      'k.id as key_id',
+      'k.name as key_name',
+      'k.prefix as key_prefix',
+      'k.scopes as key_scopes',
+      'k.created_at as key_created_at',
+      'k.expires_at as key_expires_at',
+      'k.last_used_at as key_last_used_at',
+      'k.last_used_ip as key_last_used_ip',
+      'k.revoked_at as key_revoked_at',
+    ])
+    .where('k.token_hash', '=', v.tokenHash)
+    .where('k.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', v.now)])),
+);
 
 /** SQL of API keys: a person's own keys, found by the token's hash. */
 export const apiKeysRepository = {
@@ -79,25 +102,7 @@ export const apiKeysRepository = {
 
   /** The live key of a token's hash with its person, in one query; undefined when none is live. */
   async findLive(db: Db, tokenHash: string, now: Date): Promise<{ key: ApiKeyRow; user: User } | undefined> {
-    const row = await db
-      .selectFrom('api_keys as k')
-      .innerJoin('users as u', 'u.id', 'k.user_id')
-      .selectAll('u')
-      .select([
-        'k.id as key_id',
-        'k.name as key_name',
-        'k.prefix as key_prefix',
-        'k.scopes as key_scopes',
-        'k.created_at as key_created_at',
-        'k.expires_at as key_expires_at',
-        'k.last_used_at as key_last_used_at',
-        'k.last_used_ip as key_last_used_ip',
-        'k.revoked_at as key_revoked_at',
-      ])
-      .where('k.token_hash', '=', tokenHash)
-      .where('k.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
-      .executeTakeFirst();
+    const [row] = await liveKeyQuery(db, { tokenHash, now });
     if (!row) return undefined;
     const {
       key_id,
