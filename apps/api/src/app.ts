@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
+import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { clientInvoicesRoutes } from './modules/client-invoices/client-invoices.routes.js';
@@ -285,6 +286,7 @@ export async function buildApp({
       await api.register(approvalsRoutes);
       await api.register(twoFactorRoutes);
       await api.register(apiKeysRoutes);
+      await api.register(auditLogRoutes);
       await api.register(rolesRoutes);
       await api.register(scimTokenRoutes);
     },

@@ -297,6 +297,19 @@ const routes: Route[] = [
     allowed: ALL_ROLES,
     personal: true,
   },
+  // the audit log (issue 34): owners and admins
+  {
+    path: '/workspaces/:id/audit-log',
+    method: 'GET',
+    prepare: async () => ({ url: w('/audit-log') }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/audit-log/verify',
+    method: 'POST',
+    prepare: async () => ({ url: w('/audit-log/verify') }),
+    allowed: ADMINS,
+  },
   // personal API keys (issue 34): a person's own only
   {
     path: '/me/api-keys',
@@ -622,7 +635,7 @@ beforeAll(async () => {
 
 /** Routes whose families this matrix owns: a new route there must get a row above. */
 const COVERED_FAMILIES =
-  /^\/api\/v1\/(me(\/.*)?|workspaces(\/\{workspaceId\}(\/(members|invites|groups|owner|team-settings|leave).*)?)?)$/;
+  /^\/api\/v1\/(me(\/.*)?|workspaces(\/\{workspaceId\}(\/(members|invites|groups|owner|team-settings|leave|audit-log).*)?)?)$/;
 
 describe('permission matrix', () => {
   it('has a row for every route of the workspace, me, members, invites and groups families', async () => {

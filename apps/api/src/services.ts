@@ -6,6 +6,7 @@ import { analyzeAll, analyzeTables, ROLLUP_TABLES } from './db/statistics.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
+import { createAuditLogService } from './modules/audit-log/audit-log.service.js';
 import { scheduleAuthPurge } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
@@ -219,6 +220,8 @@ export function createServices({
     onMeterError: (error) => log?.warn({ err: error }, 'could not share the API keys’ request counts'),
   });
   apiKeys.registerJobs();
+  const auditLog = createAuditLogService({ db, jobs });
+  auditLog.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
@@ -268,6 +271,8 @@ export function createServices({
     approvalReminders,
     /** Personal API keys and their bearer authenticator (issue 34). */
     apiKeys,
+    /** The audit log people read, and its hash chain (issue 34). */
+    auditLog,
     roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),

@@ -11,6 +11,7 @@ import {
   rejectBody,
   submitApprovalBody,
 } from './schemas/approvals.js';
+import { auditLogPage, auditVerifyView } from './schemas/audit-log.js';
 import {
   changePasswordBody,
   forgotPasswordBody,
@@ -241,6 +242,8 @@ export const apiRoutes = {
   'GET /shared-reports/:linkId': { answer: sharedReportView },
   'POST /workspaces': { body: createWorkspaceBody, answer: workspaceView },
   'GET /workspaces/:workspaceId': { answer: workspaceDetailView },
+  'GET /workspaces/:workspaceId/audit-log': { answer: auditLogPage },
+  'POST /workspaces/:workspaceId/audit-log/verify': { answer: auditVerifyView },
   'PATCH /workspaces/:workspaceId': { body: updateWorkspaceBody, answer: workspaceDetailView },
   'GET /workspaces/:workspaceId/approvals': { answer: answer<{ items: ApprovalView[] }>() },
   'POST /workspaces/:workspaceId/approvals': { body: submitApprovalBody, answer: approvalView },

@@ -42,6 +42,7 @@ export const PERMISSION_AREAS = [
   ['saved_reports', 'Saved reports'],
   ['approvals', 'Approvals'],
   ['invoices', 'Invoices'],
+  ['audit', 'Audit log'],
 ] as const;
 
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -79,6 +80,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'approvals:review': 'Approve or reject timesheets',
   'approvals:settings': 'Change approval settings and the lock date',
   'invoices:manage': 'Create, issue and send client invoices',
+  'audit:view': 'Read the audit log',
 };
 
 /** The permissions grouped by area, for the checkbox matrix. */

@@ -62,6 +62,8 @@ const MATRIX = {
   'approvals:review': ['owner', 'admin', 'manager'],
   /** The approval period, who approves, and the workspace lock date. */
   'approvals:settings': ['owner', 'admin'],
+  /** Reading the workspace's audit log and checking its hash chain. */
+  'audit:view': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

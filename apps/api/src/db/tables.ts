@@ -128,6 +128,17 @@ export interface AuditLogTable {
   subject_id: string | null;
   detail: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: Timestamp;
+  /** Its place in the workspace's hash chain, once sealed (migration 202612080200). */
+  seq: ColumnType<string | null, never, string | number>;
+  hash: ColumnType<string | null, never, string>;
+}
+
+/** The last sealed record of each workspace's audit chain: a cut-off tail shows against it. */
+export interface AuditChainHeadsTable {
+  workspace_id: string;
+  seq: ColumnType<string, string | number, string | number>;
+  hash: string;
+  sealed_at: Timestamp;
 }
 
 /**
@@ -167,6 +178,7 @@ export interface Database
   login_attempts: LoginAttemptsTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;
+  audit_chain_heads: AuditChainHeadsTable;
 }
 
 export type User = Selectable<UsersTable>;

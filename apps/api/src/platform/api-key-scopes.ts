@@ -31,6 +31,7 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   'client-invoices': 'reports',
   reports: 'reports',
   'saved-reports': 'reports',
+  'audit-log': 'team',
   groups: 'team',
   invites: 'team',
   leave: 'team',

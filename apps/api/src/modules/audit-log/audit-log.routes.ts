@@ -1,0 +1,39 @@
+import { auditLogPage, auditLogQuery, auditVerifyView } from '@sundial/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/actor.js';
+import { errorResponses, workspaceParams } from '../../platform/schemas.js';
+
+const tags = ['audit-log'];
+
+/** The workspace's audit log (issue 34): owners and admins read it and check its hash chain. */
+export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auditLog } = app.services;
+
+  app.get(
+    '/workspaces/:workspaceId/audit-log',
+    {
+      schema: {
+        tags,
+        summary: 'The audit log, newest first: filter by person, action, object and time; page by cursor',
+        params: workspaceParams,
+        querystring: auditLogQuery,
+        response: { 200: auditLogPage, ...errorResponses },
+      },
+    },
+    async (request) => auditLog.list(actorOf(request), request.query),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/audit-log/verify',
+    {
+      schema: {
+        tags,
+        summary:
+          'Seal the newest records and walk the hash chain: intact, or the first record edited, deleted or cut off',
+        params: workspaceParams,
+        response: { 200: auditVerifyView, ...errorResponses },
+      },
+    },
+    async (request) => auditLog.verify(actorOf(request)),
+  );
+};

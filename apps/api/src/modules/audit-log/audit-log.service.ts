@@ -1,0 +1,159 @@
+import {
+  type AuditEntryView,
+  type AuditLogPage,
+  type AuditLogQuery,
+  type AuditVerifyView,
+  auditLogQuery,
+} from '@sundial/core';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { validationError } from '../../platform/errors.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
+import { chainHash, GENESIS } from './audit-log.chain.js';
+import { type AuditRow, auditLogRepository as repo } from './audit-log.repository.js';
+
+/** Seals each workspace's new audit records into its hash chain, every minute. */
+export const sealAuditJob = defineJob('audit-log.seal', z.object({}));
+
+/** Records sealed per transaction, and read per page while a chain is walked. */
+const BATCH = 2_000;
+
+const encodeCursor = (row: AuditRow) => Buffer.from(`${row.created_exact}|${row.id}`).toString('base64url');
+function decodeCursor(cursor: string): { exact: string; id: string } {
+  const [exact = '', id = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(exact) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw validationError({ cursor: 'This cursor is not one this list gave.' });
+  }
+  return { exact, id };
+}
+
+const view = (row: AuditRow): AuditEntryView => ({
+  id: row.id,
+  action: row.action,
+  actor:
+    row.actor_user_id && row.actor_email
+      ? { id: row.actor_user_id, name: row.actor_name ?? '', email: row.actor_email }
+      : null,
+  subjectId: row.subject_id,
+  detail: row.detail,
+  createdAt: new Date(row.created_at).toISOString(),
+  seq: row.seq === null ? null : Number(row.seq),
+});
+
+/**
+ * The audit log people read (issue 34): a workspace's owners and admins page through it with
+ * filters, and check its hash chain; a job seals new records into the chain every minute.
+ */
+export function createAuditLogService(deps: { db: Db; jobs?: JobRunner }) {
+  const { db } = deps;
+
+  /** Seals the workspace's records not sealed yet; answers how many. */
+  async function sealWorkspace(workspaceId: string): Promise<number> {
+    let sealed = 0;
+    for (;;) {
+      const count = await db.transaction().execute(async (tx) => {
+        await repo.lockChain(tx, workspaceId);
+        const records = await repo.unsealed(tx, workspaceId, BATCH);
+        let { seq, hash } = (await repo.head(tx, workspaceId)) ?? { seq: 0, hash: GENESIS };
+        const links = records.map((record) => {
+          seq += 1;
+          hash = chainHash(hash, seq, record);
+          return { id: record.id, seq, hash };
+        });
+        await repo.seal(tx, workspaceId, links);
+        return links.length;
+      });
+      sealed += count;
+      if (count < BATCH) return sealed;
+    }
+  }
+
+  /** Walks the workspace's chain from its first record to its head. */
+  async function verifyWorkspace(workspaceId: string): Promise<AuditVerifyView> {
+    await sealWorkspace(workspaceId);
+    const head = (await repo.head(db, workspaceId)) ?? null;
+    let previous = GENESIS;
+    let expected = 1;
+    for (;;) {
+      const page = await repo.sealedAfter(db, workspaceId, expected - 1, BATCH);
+      for (const record of page) {
+        if (record.seq !== expected) {
+          return broken(head, expected - 1, {
+            seq: expected,
+            id: null,
+            reason: 'missing',
+            message: `Record ${expected} of the chain is missing: it was deleted.`,
+          });
+        }
+        if (chainHash(previous, record.seq, record) !== record.hash) {
+          return broken(head, expected - 1, {
+            seq: record.seq,
+            id: record.id,
+            reason: 'altered',
+            message: `Record ${record.seq} (${record.action}) does not match its seal: it was changed after it was written.`,
+          });
+        }
+        previous = record.hash;
+        expected += 1;
+      }
+      if (page.length < BATCH) break;
+    }
+    const last = expected - 1;
+    if (head && (head.seq !== last || head.hash !== previous)) {
+      return broken(head, last, {
+        seq: last + 1,
+        id: null,
+        reason: 'truncated',
+        message: `The chain ends at record ${last}, but ${head.seq} were sealed: the newest were deleted.`,
+      });
+    }
+    return { ok: true, checked: last, head, broken: null };
+  }
+
+  const broken = (
+    head: { seq: number; hash: string } | null,
+    checked: number,
+    found: NonNullable<AuditVerifyView['broken']>,
+  ): AuditVerifyView => ({ ok: false, checked, head, broken: found });
+
+  return {
+    sealWorkspace,
+    verifyWorkspace,
+
+    /** Seals every workspace's new records (the minute's job). */
+    async sealAll(): Promise<number> {
+      let sealed = 0;
+      for (const workspaceId of await repo.unsealedWorkspaces(db, 1_000)) sealed += await sealWorkspace(workspaceId);
+      return sealed;
+    },
+
+    async list(actor: Actor, input: AuditLogQuery): Promise<AuditLogPage> {
+      assertCan(actor, 'audit:view');
+      const { limit, cursor, ...filter } = auditLogQuery.parse(input);
+      const rows = await repo.list(db, actor.membership.workspace.id, {
+        ...filter,
+        limit: limit + 1,
+        ...(cursor ? { before: decodeCursor(cursor) } : {}),
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return { items: page.map(view), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    },
+
+    async verify(actor: Actor): Promise<AuditVerifyView> {
+      assertCan(actor, 'audit:view');
+      return verifyWorkspace(actor.membership.workspace.id);
+    },
+
+    registerJobs(): void {
+      const jobs = deps.jobs;
+      if (!jobs) return;
+      jobs.register(sealAuditJob, async () => {
+        await this.sealAll();
+      });
+      jobs.schedule(sealAuditJob, '* * * * *', {});
+    },
+  };
+}
