@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { shot } from './support/shots';
+import { allow } from './support/time';
 import { confirmAddressOverHttp, currentWorkspaceId, signUpOverHttp } from './support/users';
 
 interface Entry {
@@ -277,10 +278,13 @@ test.describe('timesheet', () => {
         return box;
       };
       await expect(page.getByTestId('calendar-block')).toHaveCount(3);
-      const [a, b, lone] = [await boxOf('Design'), await boxOf('Review'), await boxOf('Lunch')];
-      expect(a.x + a.width <= b.x || b.x + b.width <= a.x, `${view}: side by side`).toBe(true);
-      expect(b.y).toBeLessThan(a.y + a.height);
-      expect(lone.width).toBeGreaterThan(a.width * 1.8);
+      // Measured once the switched view has laid its blocks out (a loaded machine measured one mid-way).
+      await expect(async () => {
+        const [a, b, lone] = [await boxOf('Design'), await boxOf('Review'), await boxOf('Lunch')];
+        expect(a.x + a.width <= b.x || b.x + b.width <= a.x, `${view}: side by side`).toBe(true);
+        expect(b.y).toBeLessThan(a.y + a.height);
+        expect(lone.width).toBeGreaterThan(a.width * 1.8);
+      }).toPass({ timeout: allow(10_000) });
       await shot(page, `timesheet-calendar-lanes-${view.toLowerCase()}`);
     }
 
