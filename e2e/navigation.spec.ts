@@ -25,6 +25,7 @@ test.describe('navigation', () => {
       'Users',
       'Roles',
       'Single sign-on',
+      'Audit log',
       'Attendance',
       'Approvals',
     ]);

@@ -45,7 +45,8 @@ describe('the sidebar', () => {
       ['TRACK', ['Timesheet']],
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
       ['MANAGE', ['Projects', 'Tags', 'Invoices']],
-      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Attendance', 'Approvals']],
+      // The audit log (issue 34) is Sundial's own, beside the workspace's security settings.
+      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Audit log', 'Attendance', 'Approvals']],
     ]);
   });
 
@@ -54,7 +55,7 @@ describe('the sidebar', () => {
       sidebarFor((permission) => can(role, permission))
         .find((s) => s.section === 'TEAM')
         ?.entries.map((e) => e.label);
-    expect(team('owner')).toEqual(['Users', 'Roles', 'Single sign-on', 'Attendance', 'Approvals']);
+    expect(team('owner')).toEqual(['Users', 'Roles', 'Single sign-on', 'Audit log', 'Attendance', 'Approvals']);
     expect(team('admin')).toContain('Single sign-on');
     for (const role of ['manager', 'member', 'guest'] as const) expect(team(role)).not.toContain('Single sign-on');
     expect(team('member')).toEqual(['Users', 'Attendance']);
@@ -69,7 +70,7 @@ describe('the sidebar', () => {
       );
     const ofRole = (role: Role) => links(PERMISSIONS.filter((permission) => can(role, permission)));
     const everyone = ['Timesheet', 'Dashboard', 'Projects', 'Tags', 'Attendance'];
-    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Approvals'];
+    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Audit log', 'Approvals'];
     for (const role of ['owner', 'admin'] as const)
       expect(ofRole(role).sort()).toEqual([...everyone, ...managing].sort());
     expect(ofRole('manager').sort()).toEqual([...everyone, 'Users', 'Approvals'].sort());

@@ -6,6 +6,7 @@ import {
   IconDeviceDesktopAnalytics,
   IconFileInvoice,
   IconFolder,
+  IconHistory,
   IconKey,
   IconLayoutDashboard,
   IconShieldLock,
@@ -216,6 +217,12 @@ export const APP_ROUTES: AppRoute[] = [
     page: { load: named(() => import('./features/sso/pages/SsoSettingsPage'), 'SsoSettingsPage') },
     // The page and its API are for whoever changes workspace settings (owners and admins).
     nav: { section: 'TEAM', label: 'Single sign-on', icon: IconKey, permission: 'workspace:update' },
+  },
+  {
+    path: '/homepage/audit-log',
+    title: 'Audit log',
+    page: { load: () => import('./features/audit-log/pages/AuditLogPage') },
+    nav: { section: 'TEAM', label: 'Audit log', icon: IconHistory, permission: 'audit:view' },
   },
   {
     path: '/homepage/attendance',

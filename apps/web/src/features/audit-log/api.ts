@@ -1,0 +1,51 @@
+import type { AuditLogPage } from '@sundial/core';
+import { keepPreviousData, useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { api } from '../../api/client';
+
+/** What the audit log is filtered by; empty strings are no filter. */
+export interface AuditFilter {
+  actorUserId: string;
+  action: string;
+  subjectId: string;
+  /** Days (YYYY-MM-DD) in the person's zone, both included. */
+  from: string;
+  to: string;
+}
+
+export const NO_FILTER: AuditFilter = { actorUserId: '', action: '', subjectId: '', from: '', to: '' };
+const PAGE = 50;
+
+/** A day's start in the browser's zone, as the API's instant. */
+const dayStart = (day: string, plusDays = 0) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + plusDays).toISOString();
+};
+
+/** The workspace's audit log, newest first, a page at a time by cursor. */
+export function useAuditLog(workspaceId: string, filter: AuditFilter) {
+  const query = useInfiniteQuery({
+    queryKey: ['audit-log', workspaceId, filter],
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: String(PAGE) });
+      if (filter.actorUserId) params.set('actorUserId', filter.actorUserId);
+      if (filter.action) params.set('action', filter.action);
+      if (filter.subjectId) params.set('subjectId', filter.subjectId);
+      if (filter.from) params.set('from', dayStart(filter.from));
+      if (filter.to) params.set('to', dayStart(filter.to, 1));
+      if (pageParam) params.set('cursor', pageParam);
+      return api('GET /workspaces/:workspaceId/audit-log', { params: { workspaceId }, query: params });
+    },
+    initialPageParam: '',
+    getNextPageParam: (last: AuditLogPage) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  return { ...query, items };
+}
+
+/** Seals the newest records and walks the chain. */
+export const useVerifyAuditLog = (workspaceId: string) =>
+  useMutation({
+    mutationFn: () => api('POST /workspaces/:workspaceId/audit-log/verify', { params: { workspaceId } }),
+  });

@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousViolations } from './support/axe';
+import { shotsAtWidths } from './support/shots';
+import { joinAsMember, signUpOverHttp, workspaceApi, workspacePoster } from './support/users';
+
+test.describe('audit log', () => {
+  test('an owner reads what happened, filters it to one kind and one object, and finds the chain intact; a member is not shown it', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await signUpOverHttp(page.request);
+    const ws = await workspaceApi(page.request);
+    const post = workspacePoster(page.request, ws);
+    const harbour = (await post('/projects', { name: 'Harbour' })).id as string;
+    await page.request.patch(`${ws}/projects/${harbour}`, { data: { name: 'Harbour bridge' } });
+    await post('/clients', { name: 'Port authority' });
+
+    await page.goto('/homepage/audit-log');
+    const rows = page.getByTestId('audit-entry');
+    await expect(rows.first()).toContainText('Client created');
+    await expect(rows.filter({ hasText: 'Project updated' })).toHaveCount(1);
+    await expect(rows.filter({ hasText: 'Project created' })).toHaveCount(1);
+    await shotsAtWidths(page, 'audit-log');
+    await expectNoSeriousViolations(page, 'audit log');
+
+    // One kind of action.
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'Projects' }).click();
+    await expect(rows.filter({ hasText: 'Client created' })).toHaveCount(0);
+    await expect(rows).toHaveCount(2);
+    await expect(page).toHaveURL(/action=project\./);
+
+    // One object's history, from its row.
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await rows.filter({ hasText: 'Project updated' }).getByRole('button', { name: 'History' }).click();
+    await expect(page).toHaveURL(new RegExp(`subjectId=${harbour}`));
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByText('One object’s history')).toBeVisible();
+
+    // The chain: sealed on demand, intact.
+    await page.getByRole('button', { name: 'Verify the chain' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Intact' })).toContainText(
+      /The log is intact: \d+ sealed records? checked\./,
+    );
+
+    // A member has no Audit log in the sidebar and is told so on the page.
+    const memberContext = await browser.newContext({ baseURL });
+    const member = await memberContext.newPage();
+    await joinAsMember(page.request, ws, member.request, 'Mo Member');
+    await member.goto('/homepage/audit-log');
+    await expect(member.getByText('The audit log is for the workspace’s owners and administrators.')).toBeVisible();
+    await expect(member.getByRole('navigation').getByRole('link', { name: 'Audit log' })).toHaveCount(0);
+    await memberContext.close();
+  });
+});
