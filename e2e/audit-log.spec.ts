@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
@@ -30,6 +31,16 @@ test.describe('audit log', () => {
     await expect(rows.filter({ hasText: 'Client created' })).toHaveCount(0);
     await expect(rows).toHaveCount(2);
     await expect(page).toHaveURL(/action=project\./);
+    // The CSV holds what the filters show.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download CSV' }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d\d-\d\d\.csv$/);
+    const csv = readFileSync((await file.path()) ?? '', 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toBe('Time (UTC),Person,E-mail,Action,Object,Details,Sealed as,Record');
+    expect(csv.slice(1).map((line) => line.split(',')[3])).toEqual(['project.updated', 'project.created']);
 
     // One object's history, from its row.
     await page.getByRole('button', { name: 'Clear filters' }).click();

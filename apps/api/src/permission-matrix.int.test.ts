@@ -310,6 +310,12 @@ const routes: Route[] = [
     prepare: async () => ({ url: w('/audit-log/verify') }),
     allowed: ADMINS,
   },
+  {
+    path: '/workspaces/:id/audit-log/export',
+    method: 'GET',
+    prepare: async () => ({ url: w('/audit-log/export') }),
+    allowed: ADMINS,
+  },
   // personal API keys (issue 34): a person's own only
   {
     path: '/me/api-keys',

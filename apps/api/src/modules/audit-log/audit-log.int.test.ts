@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { joinWorkspace, openTestDb, type SignedUp, signUp, useTestApp } from '../../../test/harness.js';
@@ -76,11 +77,35 @@ describe('reading the audit log', () => {
     expect([bad.statusCode, bad.json().error.fields.cursor]).toEqual([422, 'This cursor is not one this list gave.']);
   });
 
+  it('downloads what the filters match as CSV, the same records as the list, formulas made inert', async () => {
+    const { owner } = await workspaceWithHistory();
+    // A name a spreadsheet would run as a formula.
+    await ok(owner, 'PATCH', '/api/v1/me', { name: '=HYPERLINK("http://evil")' });
+    const listed = (await ok(owner, 'GET', ws(owner, '/audit-log'))).items;
+    const response = await ctx.call('GET', ws(owner, '/audit-log/export'), owner.cookie);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d\d-\d\d\.csv"/);
+    const [header, ...records] = parse(response.body) as string[][];
+    expect(header).toEqual(['Time (UTC)', 'Person', 'E-mail', 'Action', 'Object', 'Details', 'Sealed as', 'Record']);
+    expect(records.map((r) => r[7])).toEqual(listed.map((e: { id: string }) => e.id));
+    expect(records[0]?.[3]).toBe('client.created');
+    expect(records[0]?.[2]).toBe(owner.email);
+    expect(records[0]?.[1]).toBe(`'=HYPERLINK("http://evil")`);
+    const family = parse((await ctx.call('GET', ws(owner, '/audit-log/export?action=project.'), owner.cookie)).body);
+    expect(family.slice(1).map((r: string[]) => r[3])).toEqual([
+      'project.archived',
+      'project.updated',
+      'project.created',
+    ]);
+  });
+
   it('is for owners and admins: a manager is refused, an outsider finds no workspace', async () => {
     const { owner } = await workspaceWithHistory();
     const manager = await joinWorkspace(ctx.t, owner.workspaceId, 'manager');
     expect((await ctx.call('GET', ws(owner, '/audit-log'), manager.cookie)).statusCode).toBe(403);
     expect((await ctx.call('POST', ws(owner, '/audit-log/verify'), manager.cookie)).statusCode).toBe(403);
+    expect((await ctx.call('GET', ws(owner, '/audit-log/export'), manager.cookie)).statusCode).toBe(403);
     const outsider = await signUp(ctx.t.app);
     expect((await ctx.call('GET', ws(owner, '/audit-log'), outsider.cookie)).statusCode).toBe(404);
   });

@@ -1,6 +1,7 @@
 import { auditLogPage, auditLogQuery, auditVerifyView } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/actor.js';
+import { sendDownload } from '../../platform/downloads.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 
 const tags = ['audit-log'];
@@ -21,6 +22,28 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => auditLog.list(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/audit-log/export',
+    {
+      schema: {
+        tags,
+        summary: 'The audit log as CSV: every record the filters match, newest first',
+        params: workspaceParams,
+        querystring: auditLogQuery.omit({ limit: true, cursor: true }),
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const stream = auditLog.exportCsv(actorOf(request), request.query);
+      const day = new Date().toISOString().slice(0, 10);
+      return sendDownload(
+        reply,
+        { stream, contentType: 'text/csv; charset=utf-8', fileName: `audit-log-${day}.csv` },
+        app.config.EXPORT_WRITE_TIMEOUT_SECONDS * 1000,
+      );
+    },
   );
 
   app.post(

@@ -22,17 +22,28 @@ const dayStart = (day: string, plusDays = 0) => {
   return new Date(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + plusDays).toISOString();
 };
 
+/** The filters as the API reads them. */
+function filterParams(filter: AuditFilter): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filter.actorUserId) params.set('actorUserId', filter.actorUserId);
+  if (filter.action) params.set('action', filter.action);
+  if (filter.subjectId) params.set('subjectId', filter.subjectId);
+  if (filter.from) params.set('from', dayStart(filter.from));
+  if (filter.to) params.set('to', dayStart(filter.to, 1));
+  return params;
+}
+
+/** The CSV of every record the filters match, for a download link. */
+export const auditCsvUrl = (workspaceId: string, filter: AuditFilter) =>
+  `/api/v1/workspaces/${workspaceId}/audit-log/export?${filterParams(filter)}`;
+
 /** The workspace's audit log, newest first, a page at a time by cursor. */
 export function useAuditLog(workspaceId: string, filter: AuditFilter) {
   const query = useInfiniteQuery({
     queryKey: ['audit-log', workspaceId, filter],
     queryFn: ({ pageParam }) => {
-      const params = new URLSearchParams({ limit: String(PAGE) });
-      if (filter.actorUserId) params.set('actorUserId', filter.actorUserId);
-      if (filter.action) params.set('action', filter.action);
-      if (filter.subjectId) params.set('subjectId', filter.subjectId);
-      if (filter.from) params.set('from', dayStart(filter.from));
-      if (filter.to) params.set('to', dayStart(filter.to, 1));
+      const params = filterParams(filter);
+      params.set('limit', String(PAGE));
       if (pageParam) params.set('cursor', pageParam);
       return api('GET /workspaces/:workspaceId/audit-log', { params: { workspaceId }, query: params });
     },

@@ -1,12 +1,12 @@
 import { Alert, Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { type AuditEntryView, formatDateTime } from '@sundial/core';
-import { IconHistory, IconShieldCheck } from '@tabler/icons-react';
+import { IconDownload, IconHistory, IconShieldCheck } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useClockFormat, useWorkspace } from '../../../api/session';
 import { useMembers } from '../../../api/team';
 import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
-import { type AuditFilter, NO_FILTER, useAuditLog, useVerifyAuditLog } from '../api';
+import { type AuditFilter, auditCsvUrl, NO_FILTER, useAuditLog, useVerifyAuditLog } from '../api';
 import { ACTION_FAMILIES, actionLabel, detailLine, texts } from '../texts';
 
 const FILTER_KEYS = Object.keys(NO_FILTER) as (keyof AuditFilter)[];
@@ -93,14 +93,25 @@ export default function AuditLogPage() {
             </Button>
           )}
         </Group>
-        <Button
-          variant="light"
-          leftSection={<IconShieldCheck size={16} aria-hidden />}
-          loading={verify.isPending}
-          onClick={() => verify.mutate(undefined, { onError: failed })}
-        >
-          {texts.verify}
-        </Button>
+        <Group gap="sm">
+          <Button
+            component="a"
+            href={auditCsvUrl(workspaceId, filter)}
+            download
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden />}
+          >
+            Download CSV
+          </Button>
+          <Button
+            variant="light"
+            leftSection={<IconShieldCheck size={16} aria-hidden />}
+            loading={verify.isPending}
+            onClick={() => verify.mutate(undefined, { onError: failed })}
+          >
+            {texts.verify}
+          </Button>
+        </Group>
       </Group>
 
       {verify.data && (
