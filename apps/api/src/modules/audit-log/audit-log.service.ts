@@ -11,16 +11,16 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
+import { auditChain, chainHash, GENESIS, sealAuditChain } from '../../platform/audit-chain.js';
 import { validationError } from '../../platform/errors.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import { safeText } from '../exports/exports.format.js';
-import { chainHash, GENESIS } from './audit-log.chain.js';
 import { type AuditRow, auditLogRepository as repo } from './audit-log.repository.js';
 
 /** Seals each workspace's new audit records into its hash chain, every minute. */
 export const sealAuditJob = defineJob('audit-log.seal', z.object({}));
 
-/** Records sealed per transaction, and read per page while a chain is walked. */
+/** Records read per page while a chain is walked, and per page of a CSV. */
 const BATCH = 2_000;
 
 const encodeCursor = (row: AuditRow) => Buffer.from(`${row.created_exact}|${row.id}`).toString('base64url');
@@ -53,34 +53,16 @@ export function createAuditLogService(deps: { db: Db; jobs?: JobRunner }) {
   const { db } = deps;
 
   /** Seals the workspace's records not sealed yet; answers how many. */
-  async function sealWorkspace(workspaceId: string): Promise<number> {
-    let sealed = 0;
-    for (;;) {
-      const count = await db.transaction().execute(async (tx) => {
-        await repo.lockChain(tx, workspaceId);
-        const records = await repo.unsealed(tx, workspaceId, BATCH);
-        let { seq, hash } = (await repo.head(tx, workspaceId)) ?? { seq: 0, hash: GENESIS };
-        const links = records.map((record) => {
-          seq += 1;
-          hash = chainHash(hash, seq, record);
-          return { id: record.id, seq, hash };
-        });
-        await repo.seal(tx, workspaceId, links);
-        return links.length;
-      });
-      sealed += count;
-      if (count < BATCH) return sealed;
-    }
-  }
+  const sealWorkspace = (workspaceId: string) => sealAuditChain(db, workspaceId);
 
   /** Walks the workspace's chain from its first record to its head. */
   async function verifyWorkspace(workspaceId: string): Promise<AuditVerifyView> {
     await sealWorkspace(workspaceId);
-    const head = (await repo.head(db, workspaceId)) ?? null;
+    const head = (await auditChain.head(db, workspaceId)) ?? null;
     let previous = GENESIS;
     let expected = 1;
     for (;;) {
-      const page = await repo.sealedAfter(db, workspaceId, expected - 1, BATCH);
+      const page = await auditChain.sealedAfter(db, workspaceId, expected - 1, BATCH);
       for (const record of page) {
         if (record.seq !== expected) {
           return broken(head, expected - 1, {
@@ -128,7 +110,8 @@ export function createAuditLogService(deps: { db: Db; jobs?: JobRunner }) {
     /** Seals every workspace's new records (the minute's job). */
     async sealAll(): Promise<number> {
       let sealed = 0;
-      for (const workspaceId of await repo.unsealedWorkspaces(db, 1_000)) sealed += await sealWorkspace(workspaceId);
+      for (const workspaceId of await auditChain.unsealedWorkspaces(db, 1_000))
+        sealed += await sealWorkspace(workspaceId);
       return sealed;
     },
 
