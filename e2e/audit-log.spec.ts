@@ -49,6 +49,15 @@ test.describe('audit log', () => {
     await expect(rows).toHaveCount(2);
     await expect(page.getByText('One object’s history')).toBeVisible();
 
+    // The project's own screen leads to the same history.
+    await page.goto('/homepage/projects');
+    const row = page.getByTestId('project-row').filter({ hasText: 'Harbour bridge' });
+    await row.hover();
+    await row.getByRole('button', { name: 'Actions for Harbour bridge' }).click();
+    await page.getByRole('menuitem', { name: 'History' }).click();
+    await expect(page).toHaveURL(new RegExp(`/homepage/audit-log\\?subjectId=${harbour}`));
+    await expect(rows).toHaveCount(2);
+
     // The chain: sealed on demand, intact.
     await page.getByRole('button', { name: 'Verify the chain' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Intact' })).toContainText(
