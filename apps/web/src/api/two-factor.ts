@@ -9,6 +9,8 @@ export const securityKeys = {
   twoFactor: ['two-factor'] as const,
   sessions: ['sessions'] as const,
   identities: ['identities'] as const,
+  /** The user's personal API keys (issue 34). */
+  apiKeys: ['api-keys'] as const,
   policy: (workspaceId: string) => ['two-factor-policy', workspaceId] as const,
 };
 

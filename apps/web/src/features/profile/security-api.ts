@@ -1,3 +1,4 @@
+import type { CreateApiKeyBody } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { securityKeys, useTwoFactorChange } from '../../api/two-factor';
@@ -12,29 +13,36 @@ export const useDisableTwoFactor = () =>
 
 export const useSessions = () => useQuery({ queryKey: securityKeys.sessions, queryFn: () => api('GET /me/sessions') });
 
-function useSessionsChange<TBody>(call: (body: TBody) => Promise<void>) {
+/** A mutation after which the list kept under `queryKey` is read again. */
+function useListChange<TBody, TResult>(queryKey: readonly string[], call: (body: TBody) => Promise<TResult>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.sessions }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
   });
 }
 export const useRevokeSession = () =>
-  useSessionsChange((id: string) => api('DELETE /me/sessions/:sessionId', { params: { sessionId: id } }));
+  useListChange(securityKeys.sessions, (id: string) =>
+    api('DELETE /me/sessions/:sessionId', { params: { sessionId: id } }),
+  );
 export const useRevokeOtherSessions = () =>
-  useSessionsChange((_: undefined) => api('POST /me/sessions/sign-out-others'));
+  useListChange(securityKeys.sessions, (_: undefined) => api('POST /me/sessions/sign-out-others'));
+
+/** The user's personal API keys (issue 34): listed, made (the answer holds the token, this once), revoked. */
+export const useApiKeys = () => useQuery({ queryKey: securityKeys.apiKeys, queryFn: () => api('GET /me/api-keys') });
+export const useCreateApiKey = () =>
+  useListChange(securityKeys.apiKeys, (body: CreateApiKeyBody) => api('POST /me/api-keys', { body }));
+export const useRevokeApiKey = () =>
+  useListChange(securityKeys.apiKeys, (id: string) => api('DELETE /me/api-keys/:keyId', { params: { keyId: id } }));
 
 /** The identity provider accounts linked to the user (docs/decisions/0014). */
 export const useLinkedIdentities = () =>
   useQuery({ queryKey: securityKeys.identities, queryFn: () => api('GET /me/identities') });
 
-export function useRemoveIdentity() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api('DELETE /me/identities/:identityId', { params: { identityId: id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.identities }),
-  });
-}
+export const useRemoveIdentity = () =>
+  useListChange(securityKeys.identities, (id: string) =>
+    api('DELETE /me/identities/:identityId', { params: { identityId: id } }),
+  );
 
 export const useTwoFactorPolicy = (workspaceId: string) =>
   useQuery({

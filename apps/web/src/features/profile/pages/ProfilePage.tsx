@@ -10,6 +10,7 @@ import { failed } from '../../../components/notify';
 import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
 import { AllowedEmailDomainsSetting } from '../components/AllowedEmailDomainsSetting';
+import { ApiKeysSection } from '../components/ApiKeysSection';
 import { LinkedIdentitiesSection } from '../components/LinkedIdentitiesSection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TwoFactorPolicySetting } from '../components/TwoFactorPolicySetting';
@@ -239,6 +240,7 @@ export function ProfilePage() {
       <TwoFactorSection />
       <LinkedIdentitiesSection />
       <SessionsSection />
+      <ApiKeysSection />
       <WorkspaceForm key={me.currentWorkspaceId} />
     </Stack>
   );
