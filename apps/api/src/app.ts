@@ -35,6 +35,7 @@ import { workspaceSsoRoutes } from './modules/sso/workspace-sso.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { timeEntriesRoutes } from './modules/time-entries/time-entries.routes.js';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { requireAuth } from './platform/actor.js';
 import { apiDescription } from './platform/api-docs.js';
@@ -179,6 +180,7 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     await services.background.drain();
     await services.apiKeys.close();
+    services.webhooks.close();
     await jobs.stop();
     await services.events.close();
   });
@@ -287,6 +289,7 @@ export async function buildApp({
       await api.register(twoFactorRoutes);
       await api.register(apiKeysRoutes);
       await api.register(auditLogRoutes);
+      await api.register(webhooksRoutes);
       await api.register(rolesRoutes);
       await api.register(scimTokenRoutes);
     },

@@ -275,6 +275,14 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /**
+   * Whether webhooks may target loopback, private, link-local and other non-public addresses
+   * (issue 34): off, such a URL is refused (SSRF); on, for a receiver on the operator's own network.
+   */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 export type Env = z.infer<typeof envSchema>;

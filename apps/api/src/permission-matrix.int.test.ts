@@ -17,7 +17,8 @@ import { newId } from './platform/ids.js';
  */
 // A DNS server of the file's own (the SSO domain proofs), started before the app that is told of it.
 let dns: TestDnsServer;
-const dnsEnv: Record<string, string> = {};
+// Webhooks' fixtures target 127.0.0.1 (a closed port: they stay pending), which only this allows.
+const dnsEnv: Record<string, string> = { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' };
 beforeAll(async () => {
   dns = await startTestDnsServer();
   dnsEnv.DNS_SERVERS = dns.address;
@@ -1521,5 +1522,76 @@ describe('permission matrix: custom roles', () => {
     expect(await as(reviewer.cookie, 'POST', '/tag-lists', { name: named('Tags') })).toBe(403);
     expect(await as(reviewer.cookie, 'GET', '/roles')).toBe(403);
     expect(await as(reviewer.cookie, 'PATCH', '', { name: 'Renamed' })).toBe(403);
+  });
+});
+
+// webhooks (issue 34): owners and admins
+/** A new webhook of the owner's, pending (its endpoint, a closed port, never answers the challenge). */
+async function aWebhook(): Promise<string> {
+  return (await ownerCall('POST', w('/webhooks'), { url: 'http://127.0.0.1:1/hook', events: ['*'] })).id;
+}
+/** A delivery of an event to a webhook made active for it, to send again. */
+async function aDelivery(): Promise<{ webhookId: string; deliveryId: string }> {
+  const webhookId = await aWebhook();
+  await ctx.t.db.updateTable('webhooks').set({ validated_at: new Date() }).where('id', '=', webhookId).execute();
+  const deliveryId = newId();
+  await ctx.t.db
+    .insertInto('webhook_deliveries')
+    .values({
+      id: deliveryId,
+      workspace_id: ws,
+      webhook_id: webhookId,
+      event_id: newId(),
+      event_type: 'project.created',
+      payload: '{}',
+      finished_at: null,
+    })
+    .execute();
+  return { webhookId, deliveryId };
+}
+const webhook = (method: Route['method'], path: string, body?: object): Route => ({
+  path: `/workspaces/:id/webhooks/:webhookId${path}`,
+  method,
+  prepare: async () => ({ url: w(`/webhooks/${await aWebhook()}${path}`), ...(body ? { body } : {}) }),
+  allowed: ADMINS,
+});
+routes.push(
+  {
+    path: '/workspaces/:id/webhook-events',
+    method: 'GET',
+    prepare: async () => ({ url: w('/webhook-events') }),
+    allowed: ADMINS,
+  },
+  { path: '/workspaces/:id/webhooks', method: 'GET', prepare: async () => ({ url: w('/webhooks') }), allowed: ADMINS },
+  {
+    path: '/workspaces/:id/webhooks',
+    method: 'POST',
+    prepare: async () => ({
+      url: w('/webhooks'),
+      body: { url: 'http://127.0.0.1:1/hook', events: ['project.created'] },
+    }),
+    allowed: ADMINS,
+  },
+  webhook('GET', ''),
+  webhook('PATCH', '', { description: 'Renamed' }),
+  webhook('DELETE', ''),
+  webhook('POST', '/validate'),
+  webhook('GET', '/secret'),
+  webhook('POST', '/secret/rotate'),
+  webhook('GET', '/deliveries'),
+  {
+    path: '/workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+    method: 'POST',
+    prepare: async () => {
+      const { webhookId, deliveryId } = await aDelivery();
+      return { url: w(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`) };
+    },
+    allowed: ADMINS,
+  },
+);
+
+describe('permission matrix: webhooks', () => {
+  it('has a row for every webhook route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/(webhooks|webhook-events)(\/.*)?$/, 11)).toEqual([]);
   });
 });

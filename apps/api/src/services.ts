@@ -38,6 +38,7 @@ import { createTagsService } from './modules/tags/tags.service.js';
 import { createTimeEntriesService } from './modules/time-entries/time-entries.service.js';
 import { createAccountSessionsService } from './modules/two-factor/sessions.service.js';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { workspacesRepository } from './modules/workspaces/workspaces.repository.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
 import { auditEvents } from './platform/audit.js';
@@ -222,6 +223,17 @@ export function createServices({
   apiKeys.registerJobs();
   const auditLog = createAuditLogService({ db, jobs });
   auditLog.registerJobs();
+  const webhooks = createWebhooksService({
+    db,
+    jobs,
+    mailer,
+    secrets,
+    auditLog,
+    allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    ...(now ? { now } : {}),
+    ...(log ? { log } : {}),
+  });
+  webhooks.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
@@ -273,6 +285,8 @@ export function createServices({
     apiKeys,
     /** The audit log people read, and its hash chain (issue 34). */
     auditLog,
+    /** Signed webhooks fed by the audit log (issue 34). */
+    webhooks,
     roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),

@@ -167,6 +167,17 @@ import {
   twoFactorSetupView,
   twoFactorStatusView,
 } from './schemas/two-factor.js';
+import {
+  createWebhookBody,
+  updateWebhookBody,
+  webhookDeliveryPage,
+  webhookDeliveryView,
+  webhookEventListView,
+  webhookListView,
+  webhookSecretView,
+  webhookView,
+  webhookWithSecretView,
+} from './schemas/webhooks.js';
 
 /**
  * The API's routes the web calls, each with what it takes and what it answers: the body as the
@@ -244,6 +255,19 @@ export const apiRoutes = {
   'GET /workspaces/:workspaceId': { answer: workspaceDetailView },
   'GET /workspaces/:workspaceId/audit-log': { answer: auditLogPage },
   'POST /workspaces/:workspaceId/audit-log/verify': { answer: auditVerifyView },
+  'GET /workspaces/:workspaceId/webhook-events': { answer: webhookEventListView },
+  'GET /workspaces/:workspaceId/webhooks': { answer: webhookListView },
+  'POST /workspaces/:workspaceId/webhooks': { body: createWebhookBody, answer: webhookWithSecretView },
+  'GET /workspaces/:workspaceId/webhooks/:webhookId': { answer: webhookView },
+  'PATCH /workspaces/:workspaceId/webhooks/:webhookId': { body: updateWebhookBody, answer: webhookView },
+  'DELETE /workspaces/:workspaceId/webhooks/:webhookId': {},
+  'POST /workspaces/:workspaceId/webhooks/:webhookId/validate': { answer: webhookView },
+  'GET /workspaces/:workspaceId/webhooks/:webhookId/secret': { answer: webhookSecretView },
+  'POST /workspaces/:workspaceId/webhooks/:webhookId/secret/rotate': { answer: webhookSecretView },
+  'GET /workspaces/:workspaceId/webhooks/:webhookId/deliveries': { answer: webhookDeliveryPage },
+  'POST /workspaces/:workspaceId/webhooks/:webhookId/deliveries/:deliveryId/redeliver': {
+    answer: webhookDeliveryView,
+  },
   'PATCH /workspaces/:workspaceId': { body: updateWorkspaceBody, answer: workspaceDetailView },
   'GET /workspaces/:workspaceId/approvals': { answer: answer<{ items: ApprovalView[] }>() },
   'POST /workspaces/:workspaceId/approvals': { body: submitApprovalBody, answer: approvalView },

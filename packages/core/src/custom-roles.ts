@@ -43,6 +43,7 @@ export const PERMISSION_AREAS = [
   ['approvals', 'Approvals'],
   ['invoices', 'Invoices'],
   ['audit', 'Audit log'],
+  ['webhooks', 'Webhooks'],
 ] as const;
 
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -81,6 +82,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'approvals:settings': 'Change approval settings and the lock date',
   'invoices:manage': 'Create, issue and send client invoices',
   'audit:view': 'Read the audit log',
+  'webhooks:manage': 'Manage webhooks and their signing secrets',
 };
 
 /** The permissions grouped by area, for the checkbox matrix. */

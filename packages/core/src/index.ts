@@ -39,4 +39,5 @@ export * from './schemas/team-views.js';
 export * from './schemas/text.js';
 export * from './schemas/time-entries.js';
 export * from './schemas/two-factor.js';
+export * from './schemas/webhooks.js';
 export * from './time/index.js';

@@ -21,6 +21,7 @@ import type { SsoTables } from './tables/sso.js';
 import type { TeamTables } from './tables/team.js';
 import type { TimeEntriesTables } from './tables/time-entries.js';
 import type { TwoFactorTables } from './tables/two-factor.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 import type { WorkspaceEmailDomainsTables } from './tables/workspace-email-domains.js';
 import type { WorkspaceLogosTables } from './tables/workspace-logos.js';
 
@@ -168,7 +169,8 @@ export interface Database
     ClientInvoicesTables,
     NotificationsTables,
     CustomRolesTables,
-    ApiKeysTables {
+    ApiKeysTables,
+    WebhooksTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

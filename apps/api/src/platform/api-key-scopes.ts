@@ -32,6 +32,8 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   reports: 'reports',
   'saved-reports': 'reports',
   'audit-log': 'team',
+  'webhook-events': 'team',
+  webhooks: 'team',
   groups: 'team',
   invites: 'team',
   leave: 'team',

@@ -149,6 +149,11 @@ export const AUDIT_ACTIONS = [
   // API keys (issue 34)
   'api_key.created',
   'api_key.revoked',
+  // webhooks (issue 34): never offered as webhook events themselves
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -185,6 +190,19 @@ const insertAudit = prepared(
     }),
 );
 
+/** Told of each audit record as it is written, through the writer's own database or transaction. */
+export type AuditListener = (db: Db, entry: AuditEntry) => Promise<void>;
+const listeners = new Set<AuditListener>();
+
+/**
+ * Calls `listener` inside every `audit()` from now on, in the writer's transaction (webhooks queue
+ * their fan-out there, issue 34); answers how to stop. A listener must be cheap: every write waits on it.
+ */
+export function onAudit(listener: AuditListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** Appends to the audit log, inside the caller's transaction when one is passed. */
 export async function audit(db: Db, entry: AuditEntry): Promise<void> {
   await insertAudit(db, {
@@ -195,6 +213,7 @@ export async function audit(db: Db, entry: AuditEntry): Promise<void> {
     subjectId: entry.subjectId ?? null,
     detail: JSON.stringify(entry.detail ?? {}),
   });
+  for (const listener of listeners) await listener(db, entry);
 }
 
 /** The audit row of a domain event: one per event, naming its entries (the subject when only one) and an edit's changes. */

@@ -57,6 +57,7 @@ import * as m202612060719 from './202612060719_client_invoice_figures.js';
 import * as m202612070100 from './202612070100_rollups_pending_days.js';
 import * as m202612080100 from './202612080100_create_api_keys.js';
 import * as m202612080200 from './202612080200_chain_audit_log.js';
+import * as m202612080300 from './202612080300_create_webhooks.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -118,4 +119,5 @@ export const migrations: Record<string, Migration> = {
   '202612070100_rollups_pending_days': m202612070100,
   '202612080100_create_api_keys': m202612080100,
   '202612080200_chain_audit_log': m202612080200,
+  '202612080300_create_webhooks': m202612080300,
 };
