@@ -39,6 +39,8 @@ const ALLOWED: Record<string, string> = {
     'role changes: the owner is untouchable, leaves only by transferring ownership, Manager needs the plan',
   'modules/projects/projects.people.ts': 'guests never hold a "Can manage" grant (what may be given)',
   'modules/roles/roles.service.ts': 'the owner keeps every permission: no custom role is given to them',
+  'modules/webhooks/webhooks.repository.ts':
+    'a webhook delivers every record of the workspace, so only while its creator is an owner or admin, who see it all (webhooks:manage is in no custom role)',
   'modules/scim/scim.repository.ts': 'the identity provider never lists nor changes the owner',
   'modules/sso/sso.session-columns.ts': 'the owner is never locked out by "require SSO"',
   'modules/two-factor/two-factor.service.ts': 'only the owner resets the owner’s two-factor (ownership, no permission)',

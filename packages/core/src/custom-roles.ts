@@ -24,6 +24,8 @@ export const NOT_IN_CUSTOM_ROLES: readonly Permission[] = [
   'members:transfer_ownership',
   'roles:manage',
   'scim:manage',
+  // A webhook sends every record of the workspace, which only owners and admins see whole (issue 34).
+  'webhooks:manage',
 ];
 
 /** The areas of the matrix, in the order the roles page shows them, with each area's label. */

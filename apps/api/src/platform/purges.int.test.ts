@@ -126,7 +126,9 @@ describe('scheduled purges', () => {
 
     const done = await app.services.jobs.list({ state: 'done' });
     expect(done.map((j) => j.name).sort()).toEqual([
+      'api-keys.reminders',
       'approvals.reminders',
+      'audit-log.seal',
       'billing.renewals',
       'billing.trial-reminders',
       // Planner statistics by the hour where autovacuum does not run: PGlite only (decision 0016).
@@ -142,6 +144,8 @@ describe('scheduled purges', () => {
       'sign-in-records.purge',
       'sso.purge',
       'time-entries.prune',
+      'webhooks.fan-out-all',
+      'webhooks.purge',
     ]);
   });
 
