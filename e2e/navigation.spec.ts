@@ -26,6 +26,7 @@ test.describe('navigation', () => {
       'Roles',
       'Single sign-on',
       'Audit log',
+      'Webhooks',
       'Attendance',
       'Approvals',
     ]);

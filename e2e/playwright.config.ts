@@ -62,6 +62,8 @@ export default defineConfig({
       OIDC_PROVIDERS: socialProvidersSetting(PORT),
       // SSO domain proofs look TXT records up at the DNS server e2e/sso.spec.ts runs (e2e/support/dns.ts).
       DNS_SERVERS: dnsServersSetting(PORT),
+      // e2e/webhooks.spec.ts delivers to a receiver it runs on 127.0.0.1, which production refuses (SSRF).
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     },
   },
 });

@@ -46,7 +46,7 @@ describe('the sidebar', () => {
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
       ['MANAGE', ['Projects', 'Tags', 'Invoices']],
       // The audit log (issue 34) is Sundial's own, beside the workspace's security settings.
-      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Audit log', 'Attendance', 'Approvals']],
+      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Audit log', 'Webhooks', 'Attendance', 'Approvals']],
     ]);
   });
 
@@ -55,7 +55,15 @@ describe('the sidebar', () => {
       sidebarFor((permission) => can(role, permission))
         .find((s) => s.section === 'TEAM')
         ?.entries.map((e) => e.label);
-    expect(team('owner')).toEqual(['Users', 'Roles', 'Single sign-on', 'Audit log', 'Attendance', 'Approvals']);
+    expect(team('owner')).toEqual([
+      'Users',
+      'Roles',
+      'Single sign-on',
+      'Audit log',
+      'Webhooks',
+      'Attendance',
+      'Approvals',
+    ]);
     expect(team('admin')).toContain('Single sign-on');
     for (const role of ['manager', 'member', 'guest'] as const) expect(team(role)).not.toContain('Single sign-on');
     expect(team('member')).toEqual(['Users', 'Attendance']);
@@ -70,7 +78,7 @@ describe('the sidebar', () => {
       );
     const ofRole = (role: Role) => links(PERMISSIONS.filter((permission) => can(role, permission)));
     const everyone = ['Timesheet', 'Dashboard', 'Projects', 'Tags', 'Attendance'];
-    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Audit log', 'Approvals'];
+    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Audit log', 'Webhooks', 'Approvals'];
     for (const role of ['owner', 'admin'] as const)
       expect(ofRole(role).sort()).toEqual([...everyone, ...managing].sort());
     expect(ofRole('manager').sort()).toEqual([...everyone, 'Users', 'Approvals'].sort());

@@ -13,6 +13,7 @@ import {
   IconTags,
   IconUserCheck,
   IconUsers,
+  IconWebhook,
 } from '@tabler/icons-react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
@@ -223,6 +224,12 @@ export const APP_ROUTES: AppRoute[] = [
     title: 'Audit log',
     page: { load: () => import('./features/audit-log/pages/AuditLogPage') },
     nav: { section: 'TEAM', label: 'Audit log', icon: IconHistory, permission: 'audit:view' },
+  },
+  {
+    path: '/homepage/webhooks',
+    title: 'Webhooks',
+    page: { load: () => import('./features/webhooks/pages/WebhooksPage') },
+    nav: { section: 'TEAM', label: 'Webhooks', icon: IconWebhook, permission: 'webhooks:manage' },
   },
   {
     path: '/homepage/attendance',
