@@ -136,21 +136,24 @@ export default function AuditLogPage() {
       >
         {(items) => (
           <Stack gap="sm">
-            <Table striped highlightOnHover verticalSpacing="xs" data-testid="audit-log">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={190}>When</Table.Th>
-                  <Table.Th w={220}>Who</Table.Th>
-                  <Table.Th w={220}>What</Table.Th>
-                  <Table.Th>Details</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((entry) => (
-                  <Row key={entry.id} entry={entry} when={formatDateTime(entry.createdAt, clock)} onObject={set} />
-                ))}
-              </Table.Tbody>
-            </Table>
+            {/* On a phone the table scrolls within itself, never the page. */}
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover verticalSpacing="xs" data-testid="audit-log">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={190}>When</Table.Th>
+                    <Table.Th w={220}>Who</Table.Th>
+                    <Table.Th w={220}>What</Table.Th>
+                    <Table.Th>Details</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((entry) => (
+                    <Row key={entry.id} entry={entry} when={formatDateTime(entry.createdAt, clock)} onObject={set} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
             {log.hasNextPage && (
               <Group justify="center">
                 <Button variant="light" loading={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
