@@ -207,8 +207,6 @@ export function createApiKeysService(deps: {
       return sent;
     },
 
-    /** Adds this process's request counts to the shared ones now (tests; otherwise every second). */
-    flushCounts: () => meter.flush(),
     /** Hands the last request counts over before the process ends. */
     close: () => meter.close(),
 

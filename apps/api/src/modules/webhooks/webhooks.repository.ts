@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import type { WebhookDeliveryAttemptsTable } from '../../db/tables/webhooks.js';
 
 export interface WebhookRow {
   id: string;
@@ -51,16 +52,8 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-export interface AttemptRow {
-  delivery_id: string;
-  attempt: number;
-  ok: boolean;
-  status_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error: string | null;
-  created_at: Date;
-}
+/** An attempt as the deliveries list reads it: its table's row without the ids it is found by. */
+export type AttemptRow = Omit<Selectable<WebhookDeliveryAttemptsTable>, 'id' | 'workspace_id'>;
 
 const webhookColumns = [
   'w.id',
