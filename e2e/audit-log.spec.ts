@@ -20,7 +20,11 @@ test.describe('audit log', () => {
     await page.goto('/homepage/audit-log');
     const rows = page.getByTestId('audit-entry');
     await expect(rows.first()).toContainText('Client created');
-    await expect(rows.filter({ hasText: 'Project updated' })).toHaveCount(1);
+    const updated = rows.filter({ hasText: 'Project updated' });
+    await expect(updated).toHaveCount(1);
+    // What the edit changed, before and after, and where the request came from.
+    await expect(updated).toContainText('name: Harbour → Harbour bridge');
+    await expect(updated).toContainText(/127\.0\.0\.1|::1/);
     await expect(rows.filter({ hasText: 'Project created' })).toHaveCount(1);
     await shotsAtWidths(page, 'audit-log');
     await expectNoSeriousViolations(page, 'audit log');
@@ -39,8 +43,8 @@ test.describe('audit log', () => {
     const csv = readFileSync((await file.path()) ?? '', 'utf8')
       .trim()
       .split('\n');
-    expect(csv[0]).toBe('Time (UTC),Person,E-mail,Action,Object,Details,Sealed as,Record');
-    expect(csv.slice(1).map((line) => line.split(',')[3])).toEqual(['project.updated', 'project.created']);
+    expect(csv[0]).toBe('Time (UTC),Person,E-mail,API key,IP address,Action,Object,Details,Sealed as,Record');
+    expect(csv.slice(1).map((line) => line.split(',')[5])).toEqual(['project.updated', 'project.created']);
 
     // One object's history, from its row.
     await page.getByRole('button', { name: 'Clear filters' }).click();
@@ -57,6 +61,21 @@ test.describe('audit log', () => {
     await page.getByRole('menuitem', { name: 'History' }).click();
     await expect(page).toHaveURL(new RegExp(`/homepage/audit-log\\?subjectId=${harbour}`));
     await expect(rows).toHaveCount(2);
+
+    // A client's history, from the clients list.
+    await page.goto('/homepage/projects');
+    await page.getByRole('button', { name: 'Clients', exact: true }).click();
+    await page.getByRole('link', { name: 'History of client Port authority' }).click();
+    await expect(page).toHaveURL(/\/homepage\/audit-log\?subjectId=/);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Client created');
+
+    // The owner keeps records for a year: the change is itself recorded.
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByRole('combobox', { name: 'Keep records' }).click();
+    await page.getByRole('option', { name: '1 year' }).click();
+    await expect(rows.first()).toContainText('Audit settings updated');
+    await expect(rows.first()).toContainText('retention days: (none) → 365');
 
     // The chain: sealed on demand, intact.
     await page.getByRole('button', { name: 'Verify the chain' }).click();

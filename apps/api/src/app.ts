@@ -54,6 +54,7 @@ import { createMailer, type Mailer } from './platform/mail.js';
 import { paymentsRoutes } from './platform/payments/payments.routes.js';
 import { SIGNATURE_HEADER } from './platform/payments/signature.js';
 import { createReadiness } from './platform/readiness.js';
+import { installRequestContext } from './platform/request-context.js';
 import { BODY_LIMIT_BYTES, installInputGuard } from './platform/request-input.js';
 import { projectingSerializerCompiler } from './platform/response-serializer.js';
 import { installSecurityHeaders } from './platform/security-headers.js';
@@ -158,6 +159,8 @@ export async function buildApp({
   });
   app.decorate('config', config);
   app.decorate('services', services);
+  // First of all hooks: what the audit log keeps of each request (its address, the key that signed it).
+  installRequestContext(app);
   const authenticator = createRequestAuthenticator({
     session: services.sessionAuthenticator,
     tokens: [services.apiKeys.authenticator, ...(tokenAuthenticators ?? [])],

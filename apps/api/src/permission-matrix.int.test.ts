@@ -317,6 +317,18 @@ const routes: Route[] = [
     prepare: async () => ({ url: w('/audit-log/export') }),
     allowed: ADMINS,
   },
+  {
+    path: '/workspaces/:id/audit-log/settings',
+    method: 'GET',
+    prepare: async () => ({ url: w('/audit-log/settings') }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/audit-log/settings',
+    method: 'PUT',
+    prepare: async () => ({ url: w('/audit-log/settings'), body: { retentionDays: 365 } }),
+    allowed: ['owner'],
+  },
   // personal API keys (issue 34): a person's own only
   {
     path: '/me/api-keys',

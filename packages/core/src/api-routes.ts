@@ -11,7 +11,7 @@ import {
   rejectBody,
   submitApprovalBody,
 } from './schemas/approvals.js';
-import { auditLogPage, auditVerifyView } from './schemas/audit-log.js';
+import { auditLogPage, auditSettingsBody, auditSettingsView, auditVerifyView } from './schemas/audit-log.js';
 import {
   changePasswordBody,
   forgotPasswordBody,
@@ -255,6 +255,8 @@ export const apiRoutes = {
   'GET /workspaces/:workspaceId': { answer: workspaceDetailView },
   'GET /workspaces/:workspaceId/audit-log': { answer: auditLogPage },
   'POST /workspaces/:workspaceId/audit-log/verify': { answer: auditVerifyView },
+  'GET /workspaces/:workspaceId/audit-log/settings': { answer: auditSettingsView },
+  'PUT /workspaces/:workspaceId/audit-log/settings': { body: auditSettingsBody, answer: auditSettingsView },
   'GET /workspaces/:workspaceId/webhook-events': { answer: webhookEventListView },
   'GET /workspaces/:workspaceId/webhooks': { answer: webhookListView },
   'POST /workspaces/:workspaceId/webhooks': { body: createWebhookBody, answer: webhookWithSecretView },

@@ -26,6 +26,8 @@ export const NOT_IN_CUSTOM_ROLES: readonly Permission[] = [
   'scim:manage',
   // A webhook sends every record of the workspace, which only owners and admins see whole (issue 34).
   'webhooks:manage',
+  // Shortening the audit log's retention removes history: the account owner's alone.
+  'audit:settings',
 ];
 
 /** The areas of the matrix, in the order the roles page shows them, with each area's label. */
@@ -84,6 +86,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'approvals:settings': 'Change approval settings and the lock date',
   'invoices:manage': 'Create, issue and send client invoices',
   'audit:view': 'Read the audit log',
+  'audit:settings': 'Choose how long the audit log keeps records',
   'webhooks:manage': 'Manage webhooks and their signing secrets',
 };
 

@@ -64,6 +64,8 @@ const MATRIX = {
   'approvals:settings': ['owner', 'admin'],
   /** Reading the workspace's audit log and checking its hash chain. */
   'audit:view': ['owner', 'admin'],
+  /** How long the audit log keeps its records: shortening it removes history, so the owner alone. */
+  'audit:settings': ['owner'],
   /** Subscribing URLs to the workspace's events (webhooks), revealing and rotating their signing secrets. */
   'webhooks:manage': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;

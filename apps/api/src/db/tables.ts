@@ -132,6 +132,17 @@ export interface AuditLogTable {
   /** Its place in the workspace's hash chain, once sealed (migration 202612080200). */
   seq: ColumnType<string | null, never, string | number>;
   hash: ColumnType<string | null, never, string>;
+  /** The address the request came from, and the API key that signed it (migration 202612090300). */
+  ip: string | null;
+  api_key_id: string | null;
+}
+
+/** How long a workspace's audit log keeps its records (migration 202612090300). */
+export interface AuditSettingsTable {
+  workspace_id: string;
+  /** Days a record is kept; null: forever. */
+  retention_days: number | null;
+  updated_at: Generated<Date>;
 }
 
 /** The last sealed record of each workspace's audit chain: a cut-off tail shows against it. */
@@ -140,6 +151,9 @@ export interface AuditChainHeadsTable {
   seq: ColumnType<string, string | number, string | number>;
   hash: string;
   sealed_at: Timestamp;
+  /** Where the kept chain begins after pruning: the last pruned record's place and hash. */
+  pruned_seq: ColumnType<string, string | number | undefined, string | number>;
+  pruned_hash: Generated<string>;
 }
 
 /**
@@ -181,6 +195,7 @@ export interface Database
   outbox: OutboxTable;
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadsTable;
+  audit_settings: AuditSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -10,6 +10,8 @@ export type AuthMethod = 'session' | 'token';
 export interface RequestAuth {
   user: User;
   method: AuthMethod;
+  /** The API key that signed the request, when one did (the audit log names it). */
+  apiKeyId?: string;
   /** The session's secret when a session cookie signed the request; a token has none to keep or end. */
   sessionSecret?: string;
   /** The session may only set up two-factor authentication (a workspace requires it; app.ts enforces). */

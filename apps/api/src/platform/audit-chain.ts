@@ -20,6 +20,9 @@ export interface ChainRecord {
   detailText: string;
   /** The time in microseconds since 1970 (the column's whole precision). */
   createdMicros: string;
+  /** The request's address and API key, when the record has them. */
+  ip: string | null;
+  apiKeyId: string | null;
 }
 
 /** The hash before a workspace's first record. */
@@ -27,7 +30,7 @@ export const GENESIS = '';
 
 /** The record's link: sha-256 of the previous link and the record at its place, so neither can change unseen. */
 export function chainHash(previous: string, seq: number, record: ChainRecord): string {
-  const content = JSON.stringify([
+  const fields: unknown[] = [
     seq,
     record.id,
     record.workspaceId,
@@ -36,8 +39,20 @@ export function chainHash(previous: string, seq: number, record: ChainRecord): s
     record.subjectId,
     record.detailText,
     record.createdMicros,
-  ]);
+  ];
+  // Records written before addresses were kept hash as they were sealed; an address or key, once
+  // there, is part of the seal (blanking one shows as an alteration).
+  if (record.ip !== null || record.apiKeyId !== null) fields.push(record.ip, record.apiKeyId);
+  const content = JSON.stringify(fields);
   return createHash('sha256').update(`${previous}\n${content}`).digest('hex');
+}
+
+/** The chain's last link, and the last pruned one (where a walk of what is kept starts). */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+  prunedSeq: number;
+  prunedHash: string;
 }
 
 /** A record with what the chain hashes, its place and its link. */
@@ -58,6 +73,8 @@ function chainQuery(db: Db) {
       'a.subject_id',
       sql<string>`a.detail::text`.as('detail_text'),
       sql<string>`(extract(epoch from a.created_at) * 1000000)::int8::text`.as('created_micros'),
+      'a.ip',
+      sql<string | null>`a.api_key_id::text`.as('api_key_id'),
     ]);
 }
 
@@ -69,6 +86,8 @@ type ChainRow = {
   subject_id: string | null;
   detail_text: string;
   created_micros: string;
+  ip: string | null;
+  api_key_id: string | null;
 };
 const toRecord = (row: ChainRow): ChainRecord => ({
   id: row.id,
@@ -78,6 +97,8 @@ const toRecord = (row: ChainRow): ChainRecord => ({
   subjectId: row.subject_id,
   detailText: row.detail_text,
   createdMicros: row.created_micros,
+  ip: row.ip,
+  apiKeyId: row.api_key_id,
 });
 
 /** SQL of the chain: every query is scoped to a workspace. */
@@ -100,13 +121,16 @@ export const auditChain = {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`audit-chain:${workspaceId}`}, 0))`.execute(tx);
   },
 
-  async head(db: Db, workspaceId: string): Promise<{ seq: number; hash: string } | undefined> {
+  /** The chain's last link, and where its kept part begins (0 and GENESIS until pruned). */
+  async head(db: Db, workspaceId: string): Promise<ChainHead | undefined> {
     const row = await db
       .selectFrom('audit_chain_heads')
-      .select([sql<string>`seq::text`.as('seq'), 'hash'])
+      .select([sql<string>`seq::text`.as('seq'), 'hash', sql<string>`pruned_seq::text`.as('pruned_seq'), 'pruned_hash'])
       .where('workspace_id', '=', workspaceId)
       .executeTakeFirst();
-    return row && { seq: Number(row.seq), hash: row.hash };
+    return (
+      row && { seq: Number(row.seq), hash: row.hash, prunedSeq: Number(row.pruned_seq), prunedHash: row.pruned_hash }
+    );
   },
 
   /** The workspace's oldest records not sealed yet, in the order they are sealed. */
@@ -163,7 +187,9 @@ export async function sealAuditChain(db: Db, workspaceId: string): Promise<numbe
     const count = await db.transaction().execute(async (tx) => {
       await auditChain.lockChain(tx, workspaceId);
       const records = await auditChain.unsealed(tx, workspaceId, SEAL_BATCH);
-      let { seq, hash } = (await auditChain.head(tx, workspaceId)) ?? { seq: 0, hash: GENESIS };
+      const head = await auditChain.head(tx, workspaceId);
+      let seq = head?.seq ?? 0;
+      let hash = head?.hash ?? GENESIS;
       const links = records.map((record) => {
         seq += 1;
         hash = chainHash(hash, seq, record);
@@ -175,4 +201,49 @@ export async function sealAuditChain(db: Db, workspaceId: string): Promise<numbe
     sealed += count;
     if (count < SEAL_BATCH) return sealed;
   }
+}
+
+/**
+ * Removes the workspace's records written before `cutoff` from the start of its chain (a retention
+ * setting), after sealing what is new: only a run of sealed records from the chain's start goes,
+ * so what is kept still verifies from the last removed link, which the head keeps. Answers how
+ * many records were removed.
+ */
+export async function pruneAuditChain(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+  await sealAuditChain(db, workspaceId);
+  return db.transaction().execute(async (tx) => {
+    await auditChain.lockChain(tx, workspaceId);
+    const head = await auditChain.head(tx, workspaceId);
+    if (!head) return 0;
+    // The chain's prefix written before the cutoff: up to the first record kept, or its head.
+    const firstKept = await tx
+      .selectFrom('audit_log')
+      .select(sql<string | null>`min(seq)::text`.as('seq'))
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', '>', String(head.prunedSeq))
+      .where('created_at', '>=', cutoff)
+      .executeTakeFirst();
+    const through = firstKept?.seq ? Number(firstKept.seq) - 1 : head.seq;
+    if (through <= head.prunedSeq) return 0;
+    const last = await tx
+      .selectFrom('audit_log')
+      .select('hash')
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', '=', String(through))
+      .executeTakeFirst();
+    // A link already missing is for verification to report, not for pruning to paper over.
+    if (!last?.hash) return 0;
+    const removed = await tx
+      .deleteFrom('audit_log')
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', '>', String(head.prunedSeq))
+      .where('seq', '<=', String(through))
+      .executeTakeFirst();
+    await tx
+      .updateTable('audit_chain_heads')
+      .set({ pruned_seq: through, pruned_hash: last.hash })
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    return Number(removed.numDeletedRows);
+  });
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import { prepared } from '../db/prepared.js';
 import type { DomainEvent, EventBus } from './events.js';
 import { newId } from './ids.js';
+import { requestContext } from './request-context.js';
 
 /**
  * Every audit action: `<object>.<verb>`. Every create, update and delete of a workspace object
@@ -154,6 +155,8 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'webhook.secret_rotated',
+  // the audit log itself
+  'audit_settings.updated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -166,9 +169,34 @@ export interface AuditEntry {
   detail?: Record<string, unknown>;
 }
 
+/** A field's value before and after a change. */
+export interface FieldChange {
+  from: unknown;
+  to: unknown;
+}
+
+/**
+ * What an update changed, for its audit record: each field written (`after`, as set) whose value
+ * differs from the stored row (`before`), as `{ name: { from, to } }`. Values compare as JSON, so
+ * dates and arrays compare by value; `updated_at` is never a change.
+ */
+export function changesOf<After extends object>(
+  before: { [K in keyof After]-?: unknown },
+  after: After,
+): Record<string, FieldChange> {
+  const changes: Record<string, FieldChange> = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (field === 'updated_at' || value === undefined) continue;
+    const from = (before as Record<string, unknown>)[field] ?? null;
+    const to = value ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+  }
+  return changes;
+}
+
 /** The audit insert, built and compiled once: every write sends it. */
 const insertAudit = prepared(
-  ['id', 'action', 'actorUserId', 'workspaceId', 'subjectId', 'detail'],
+  ['id', 'action', 'actorUserId', 'workspaceId', 'subjectId', 'detail', 'ip', 'apiKeyId'],
   (
     db,
     v: {
@@ -178,6 +206,8 @@ const insertAudit = prepared(
       workspaceId: string | null;
       subjectId: string | null;
       detail: string;
+      ip: string | null;
+      apiKeyId: string | null;
     },
   ) =>
     db.insertInto('audit_log').values({
@@ -187,6 +217,8 @@ const insertAudit = prepared(
       workspace_id: v.workspaceId,
       subject_id: v.subjectId,
       detail: v.detail,
+      ip: v.ip,
+      api_key_id: v.apiKeyId,
     }),
 );
 
@@ -203,8 +235,12 @@ export function onAudit(listener: AuditListener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Appends to the audit log, inside the caller's transaction when one is passed. */
+/**
+ * Appends to the audit log, inside the caller's transaction when one is passed, with the address
+ * and API key of the request being served (none in a job: the system acted, or the person named).
+ */
 export async function audit(db: Db, entry: AuditEntry): Promise<void> {
+  const context = requestContext();
   await insertAudit(db, {
     id: newId(),
     action: entry.action,
@@ -212,6 +248,8 @@ export async function audit(db: Db, entry: AuditEntry): Promise<void> {
     workspaceId: entry.workspaceId ?? null,
     subjectId: entry.subjectId ?? null,
     detail: JSON.stringify(entry.detail ?? {}),
+    ip: context?.ip ?? null,
+    apiKeyId: context?.apiKeyId ?? null,
   });
   for (const listener of listeners) await listener(db, entry);
 }

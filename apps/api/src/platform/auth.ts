@@ -4,6 +4,7 @@ import type { Session, User } from '../db/tables.js';
 import { entitledMembership } from './access.js';
 import type { RequestAuth, StoredMembership } from './actor.js';
 import { AppError } from './errors.js';
+import { requestContext } from './request-context.js';
 import type { SessionStore, StartedSession } from './sessions.js';
 
 export type { RequestAuth } from './actor.js';
@@ -157,7 +158,11 @@ export function createRequestAuthenticator(deps: {
       if (!match?.[1]) throw badToken('The Authorization header must be "Bearer <token>", with the token.');
       for (const authenticator of tokens) {
         const auth = await authenticator.authenticate(match[1], request);
-        if (auth) return { ...auth, method: 'token' };
+        if (auth) {
+          const context = requestContext();
+          if (context && auth.apiKeyId) context.apiKeyId = auth.apiKeyId;
+          return { ...auth, method: 'token' };
+        }
       }
       throw badToken('The bearer token is not valid: it is unknown, expired or revoked.');
     },

@@ -128,6 +128,7 @@ describe('scheduled purges', () => {
     expect(done.map((j) => j.name).sort()).toEqual([
       'api-keys.reminders',
       'approvals.reminders',
+      'audit-log.prune',
       'audit-log.seal',
       'billing.renewals',
       'billing.trial-reminders',

@@ -26,6 +26,10 @@ export const auditEntryView = z.object({
   action: z.string(),
   /** Who did it: a person (null for the system, or a person since deleted). */
   actor: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
+  /** The API key the person acted through (its name, or null once gone), when one signed the request. */
+  apiKey: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  /** The address the request came from; null for the system's own work. */
+  ip: z.string().nullable(),
   subjectId: z.string().nullable(),
   /** What changed, as recorded: names, before and after values, counts. */
   detail: z.record(z.string(), z.unknown()),
@@ -43,6 +47,8 @@ export const auditVerifyView = z.object({
   ok: z.boolean(),
   /** How many sealed records were checked. */
   checked: z.number().int(),
+  /** Records up to this place were removed by the retention setting; the walk starts after it. */
+  prunedThrough: z.number().int(),
   head: z.object({ seq: z.number().int(), hash: z.string() }).nullable(),
   broken: z
     .object({
@@ -54,3 +60,19 @@ export const auditVerifyView = z.object({
     .nullable(),
 });
 export type AuditVerifyView = z.infer<typeof auditVerifyView>;
+
+/** Retention choices, in days; null keeps records forever. */
+export const AUDIT_RETENTION_DAYS = [90, 180, 365, 730, 1095, 2555] as const;
+
+/** How long the workspace keeps its audit records. */
+export const auditSettingsView = z.object({ retentionDays: z.number().int().nullable() });
+export type AuditSettingsView = z.infer<typeof auditSettingsView>;
+
+const retentionChoice = `Keep records for ${AUDIT_RETENTION_DAYS.join(', ')} days, or forever (null).`;
+export const auditSettingsBody = z.object({
+  retentionDays: z
+    .number({ error: retentionChoice })
+    .refine((days) => (AUDIT_RETENTION_DAYS as readonly number[]).includes(days), retentionChoice)
+    .nullable(),
+});
+export type AuditSettingsBody = z.infer<typeof auditSettingsBody>;

@@ -99,7 +99,7 @@ export function createApiKeysService(deps: {
       if (!found.key.last_used_at || now.getTime() - found.key.last_used_at.getTime() >= LAST_USE_EVERY_MS) {
         await repo.touch(db, found.key.id, now, request.ip);
       }
-      return { user: found.user, method: 'token' } satisfies RequestAuth;
+      return { user: found.user, method: 'token', apiKeyId: found.key.id } satisfies RequestAuth;
     },
   };
 

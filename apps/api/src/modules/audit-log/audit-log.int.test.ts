@@ -17,7 +17,7 @@ import { createAuditLogService } from './audit-log.service.js';
 const ctx = useTestApp();
 
 const ws = (who: SignedUp, rest = '') => `/api/v1/workspaces/${who.workspaceId}${rest}`;
-async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object) {
+async function ok(who: SignedUp, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: object) {
   const response = await ctx.call(method, url, who.cookie, body);
   expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
   return response.statusCode === 204 ? null : response.json();
@@ -87,13 +87,25 @@ describe('reading the audit log', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d\d-\d\d\.csv"/);
     const [header, ...records] = parse(response.body) as string[][];
-    expect(header).toEqual(['Time (UTC)', 'Person', 'E-mail', 'Action', 'Object', 'Details', 'Sealed as', 'Record']);
-    expect(records.map((r) => r[7])).toEqual(listed.map((e: { id: string }) => e.id));
-    expect(records[0]?.[3]).toBe('client.created');
+    expect(header).toEqual([
+      'Time (UTC)',
+      'Person',
+      'E-mail',
+      'API key',
+      'IP address',
+      'Action',
+      'Object',
+      'Details',
+      'Sealed as',
+      'Record',
+    ]);
+    expect(records.map((r) => r[9])).toEqual(listed.map((e: { id: string }) => e.id));
+    expect(records[0]?.[5]).toBe('client.created');
+    expect(records[0]?.[4]).toBe('127.0.0.1');
     expect(records[0]?.[2]).toBe(owner.email);
     expect(records[0]?.[1]).toBe(`'=HYPERLINK("http://evil")`);
     const family = parse((await ctx.call('GET', ws(owner, '/audit-log/export?action=project.'), owner.cookie)).body);
-    expect(family.slice(1).map((r: string[]) => r[3])).toEqual([
+    expect(family.slice(1).map((r: string[]) => r[5])).toEqual([
       'project.archived',
       'project.updated',
       'project.created',
@@ -108,6 +120,94 @@ describe('reading the audit log', () => {
     expect((await ctx.call('GET', ws(owner, '/audit-log/export'), manager.cookie)).statusCode).toBe(403);
     const outsider = await signUp(ctx.t.app);
     expect((await ctx.call('GET', ws(owner, '/audit-log'), outsider.cookie)).statusCode).toBe(404);
+  });
+});
+
+describe('what each record says of its request', () => {
+  it('keeps the address, the API key and the fields an edit changed, all sealed into the chain', async () => {
+    const { owner, projectId } = await workspaceWithHistory();
+    const renamed = await ok(owner, 'GET', ws(owner, `/audit-log?action=project.updated&subjectId=${projectId}`));
+    expect(renamed.items[0]).toMatchObject({
+      ip: '127.0.0.1',
+      apiKey: null,
+      detail: { name: 'Harbour', changes: { name: { from: 'Harbour', to: 'Harbour bridge' } } },
+    });
+
+    // Through an API key, from another address: the key is named and the address kept, with the body read.
+    const key = await ok(owner, 'POST', '/api/v1/me/api-keys', {
+      name: 'Sync script',
+      scopes: { projects: 'write' },
+    });
+    const viaKey = await ctx.t.app.inject({
+      method: 'PATCH',
+      url: ws(owner, `/projects/${projectId}`),
+      headers: { authorization: `Bearer ${key.token}` },
+      payload: { color: '#2e7d32', name: 'Harbour bridge' },
+      remoteAddress: '203.0.113.7',
+    });
+    expect(viaKey.statusCode, viaKey.body).toBe(200);
+    const latest = (await ok(owner, 'GET', ws(owner, `/audit-log?subjectId=${projectId}&limit=1`))).items[0];
+    expect(latest).toMatchObject({
+      action: 'project.updated',
+      actor: { id: owner.userId },
+      apiKey: { id: key.id, name: 'Sync script' },
+      ip: '203.0.113.7',
+    });
+    // Only what differed: the name was sent unchanged.
+    expect(Object.keys(latest.detail.changes)).toEqual(['color']);
+
+    expect(await verify(owner)).toMatchObject({ ok: true, prunedThrough: 0 });
+    await sql`update audit_log set ip = '198.51.100.1' where id = ${latest.id}`.execute(ctx.t.db);
+    expect((await verify(owner)).broken).toMatchObject({ id: latest.id, reason: 'altered' });
+  });
+});
+
+describe('retention', () => {
+  it("is the owner's to set, to one of the offered lengths", async () => {
+    const { owner } = await workspaceWithHistory();
+    expect(await ok(owner, 'GET', ws(owner, '/audit-log/settings'))).toEqual({ retentionDays: null });
+    const admin = await joinWorkspace(ctx.t, owner.workspaceId, 'admin');
+    expect(await ok(admin, 'GET', ws(owner, '/audit-log/settings'))).toEqual({ retentionDays: null });
+    const refused = await ctx.call('PUT', ws(owner, '/audit-log/settings'), admin.cookie, { retentionDays: 90 });
+    expect(refused.statusCode).toBe(403);
+    const odd = await ctx.call('PUT', ws(owner, '/audit-log/settings'), owner.cookie, { retentionDays: 45 });
+    expect([odd.statusCode, odd.json().error.fields.retentionDays]).toEqual([
+      422,
+      'Keep records for 90, 180, 365, 730, 1095, 2555 days, or forever (null).',
+    ]);
+    expect(await ok(owner, 'PUT', ws(owner, '/audit-log/settings'), { retentionDays: 365 })).toEqual({
+      retentionDays: 365,
+    });
+    const changed = (await ok(owner, 'GET', ws(owner, '/audit-log?action=audit_settings.updated'))).items;
+    expect(changed[0].detail).toEqual({ changes: { retentionDays: { from: null, to: 365 } } });
+  });
+
+  it('removes the oldest records from the start of the chain, and what is kept still verifies', async () => {
+    const { owner } = await workspaceWithHistory();
+    const workspaceId = owner.workspaceId;
+    // Everything so far happened 400 days ago (before it was sealed, so the seals are of that time).
+    const aged = await sql`update audit_log set created_at = created_at - interval '400 days'
+      where workspace_id = ${workspaceId}`.execute(ctx.t.db);
+    const old = Number(aged.numAffectedRows);
+    await ok(owner, 'PUT', ws(owner, '/audit-log/settings'), { retentionDays: 365 });
+    await ok(owner, 'POST', ws(owner, '/clients'), { name: 'Kept' });
+    await ok(owner, 'POST', ws(owner, '/clients'), { name: 'Kept too' });
+
+    const service = ctx.t.app.services.auditLog;
+    expect(await service.pruneAll(new Date())).toBeGreaterThanOrEqual(old);
+    expect(await service.pruneAll(new Date())).toBe(0);
+    const kept = (await ok(owner, 'GET', ws(owner, '/audit-log'))).items;
+    expect(kept.map((e: { action: string }) => e.action)).toEqual([
+      'client.created',
+      'client.created',
+      'audit_settings.updated',
+    ]);
+    const result = await verify(owner);
+    expect(result).toMatchObject({ ok: true, checked: 3, prunedThrough: old });
+
+    // A kept record removed any other way still shows.
+    await sql`delete from audit_log where workspace_id = ${workspaceId} and seq = ${old + 2}`.execute(ctx.t.db);
+    expect((await verify(owner)).broken).toMatchObject({ seq: old + 2, reason: 'missing' });
   });
 });
 

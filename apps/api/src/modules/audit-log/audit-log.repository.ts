@@ -9,6 +9,9 @@ export interface AuditRow {
   actor_name: string | null;
   actor_email: string | null;
   subject_id: string | null;
+  ip: string | null;
+  api_key_id: string | null;
+  api_key_name: string | null;
   detail: Record<string, unknown>;
   created_at: Date;
   /** created_at to the microsecond, for the cursor. */
@@ -27,6 +30,7 @@ export const auditLogRepository = {
     let query = db
       .selectFrom('audit_log as a')
       .leftJoin('users as u', 'u.id', 'a.actor_user_id')
+      .leftJoin('api_keys as k', 'k.id', 'a.api_key_id')
       .select([
         'a.id',
         'a.action',
@@ -34,6 +38,9 @@ export const auditLogRepository = {
         'u.name as actor_name',
         'u.email as actor_email',
         'a.subject_id',
+        'a.ip',
+        'a.api_key_id',
+        'k.name as api_key_name',
         'a.detail',
         'a.created_at',
         sql<string>`to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('created_exact'),
@@ -54,5 +61,32 @@ export const auditLogRepository = {
       query = query.where(sql<boolean>`(a.created_at, a.id) < (${before.exact}::timestamptz, ${before.id}::uuid)`);
     }
     return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
+  },
+
+  /** Days the workspace keeps its records; null: forever (the default). */
+  async retention(db: Db, workspaceId: string): Promise<number | null> {
+    const row = await db
+      .selectFrom('audit_settings')
+      .select('retention_days')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row?.retention_days ?? null;
+  },
+
+  async setRetention(db: Db, workspaceId: string, days: number | null): Promise<void> {
+    await db
+      .insertInto('audit_settings')
+      .values({ workspace_id: workspaceId, retention_days: days })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ retention_days: days, updated_at: sql`now()` }))
+      .execute();
+  },
+
+  /** Workspaces that keep their records a limited time, with how long. */
+  withRetention(db: Db): Promise<{ workspace_id: string; retention_days: number | null }[]> {
+    return db
+      .selectFrom('audit_settings')
+      .select(['workspace_id', 'retention_days'])
+      .where('retention_days', 'is not', null)
+      .execute();
   },
 };

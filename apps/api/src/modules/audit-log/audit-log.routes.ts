@@ -1,4 +1,4 @@
-import { auditLogPage, auditLogQuery, auditVerifyView } from '@sundial/core';
+import { auditLogPage, auditLogQuery, auditSettingsBody, auditSettingsView, auditVerifyView } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/actor.js';
 import { sendDownload } from '../../platform/downloads.js';
@@ -58,5 +58,32 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => auditLog.verify(actorOf(request)),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/audit-log/settings',
+    {
+      schema: {
+        tags,
+        summary: 'How long the audit log keeps its records (null: forever)',
+        params: workspaceParams,
+        response: { 200: auditSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => auditLog.settings(actorOf(request)),
+  );
+
+  app.put(
+    '/workspaces/:workspaceId/audit-log/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Set the retention (owner): records older than it are removed daily from the start of the chain',
+        params: workspaceParams,
+        body: auditSettingsBody,
+        response: { 200: auditSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => auditLog.saveSettings(actorOf(request), request.body),
   );
 };

@@ -2,7 +2,7 @@ import type { ClientCreateBody, ClientUpdateBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { audit } from '../../platform/audit.js';
+import { audit, changesOf } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type ClientView, presentClient } from './clients.presenter.js';
@@ -63,17 +63,23 @@ export function createClientsService(db: Db) {
       assertCan(actor, 'clients:view');
       const workspaceId = actor.membership.workspace.id;
       return db.transaction().execute(async (tx) => {
-        await load(tx, actor, id);
+        const before = await repo.find(tx, workspaceId, id);
+        if (!before) throw notFound('Client not found.');
         assertCan(actor, 'clients:manage');
-        await mapConstraints(CLIENT_CONSTRAINTS, () =>
-          repo.update(tx, workspaceId, id, {
-            ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-            ...(body.address !== undefined ? { address: emptyToNull(body.address) } : {}),
-            ...(body.currency !== undefined ? { currency: body.currency } : {}),
-            ...(body.note !== undefined ? { note: emptyToNull(body.note) } : {}),
-          }),
-        );
-        await audit(tx, { action: 'client.updated', actorUserId: actor.userId, workspaceId, subjectId: id });
+        const values = {
+          ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+          ...(body.address !== undefined ? { address: emptyToNull(body.address) } : {}),
+          ...(body.currency !== undefined ? { currency: body.currency } : {}),
+          ...(body.note !== undefined ? { note: emptyToNull(body.note) } : {}),
+        };
+        await mapConstraints(CLIENT_CONSTRAINTS, () => repo.update(tx, workspaceId, id, values));
+        await audit(tx, {
+          action: 'client.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: before.name, changes: changesOf(before, values) },
+        });
         return load(tx, actor, id);
       });
     },

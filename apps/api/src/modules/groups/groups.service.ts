@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.js';
 import type { Group } from '../../db/tables/team.js';
 import { allows, assertCan, assertManagesGroup, movesGroupMember } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { audit } from '../../platform/audit.js';
+import { audit, changesOf } from '../../platform/audit.js';
 import { AppError, type ConstraintTable, forbidden, mapConstraints, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { memberNotFound, memberRecords } from '../members/members.service.js';
@@ -130,7 +130,7 @@ export function createGroupsService({ db }: { db: Db }) {
       const workspaceId = actor.membership.workspace.id;
       const group = await mapNameConflict(() =>
         db.transaction().execute(async (tx) => {
-          await getGroup(tx, workspaceId, groupId);
+          const before = await getGroup(tx, workspaceId, groupId);
           if (body.parentId) {
             const all = new Map((await groupsRepository.list(tx, workspaceId)).map((g) => [g.id, g]));
             if (!all.has(body.parentId)) throw groupNotFound();
@@ -138,16 +138,14 @@ export function createGroupsService({ db }: { db: Db }) {
               if (id === groupId) throw new AppError('group_cycle', teamMessages.groupCycle, { status: 422 });
             }
           }
-          const updated = await groupsRepository.update(tx, workspaceId, groupId, {
-            name: body.name?.trim(),
-            parent_id: body.parentId,
-          });
+          const values = { name: body.name?.trim(), parent_id: body.parentId };
+          const updated = await groupsRepository.update(tx, workspaceId, groupId, values);
           await audit(tx, {
             action: 'group.updated',
             actorUserId: actor.userId,
             workspaceId,
             subjectId: groupId,
-            detail: { ...body },
+            detail: { name: before.name, changes: changesOf(before, values) },
           });
           return updated;
         }),

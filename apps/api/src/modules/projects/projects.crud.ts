@@ -2,7 +2,7 @@ import type { ProjectCreateBody, ProjectUpdateBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { audit } from '../../platform/audit.js';
+import { audit, changesOf } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, validationError } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
 import { newId } from '../../platform/ids.js';
@@ -98,16 +98,21 @@ export function createProjectsCrud(db: Db, timeEntries: TimeEntriesService) {
         }
         const workspaceId = actor.membership.workspace.id;
         await assertClient(tx, workspaceId, body.clientId);
-        await mapConstraints(PROJECT_CONSTRAINTS, () =>
-          repo.update(tx, workspaceId, id, {
-            ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-            ...(body.clientId !== undefined ? { client_id: body.clientId } : {}),
-            ...(body.color !== undefined ? { color: body.color } : {}),
-            ...(body.isPublic !== undefined ? { is_public: body.isPublic } : {}),
-            ...sectionValues(body),
-          }),
-        );
-        await audit(tx, { action: 'project.updated', actorUserId: actor.userId, workspaceId, subjectId: id });
+        const values = {
+          ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+          ...(body.clientId !== undefined ? { client_id: body.clientId } : {}),
+          ...(body.color !== undefined ? { color: body.color } : {}),
+          ...(body.isPublic !== undefined ? { is_public: body.isPublic } : {}),
+          ...sectionValues(body),
+        };
+        await mapConstraints(PROJECT_CONSTRAINTS, () => repo.update(tx, workspaceId, id, values));
+        await audit(tx, {
+          action: 'project.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: row.name, changes: changesOf(row, values) },
+        });
         return detail(tx, actor, id);
       });
     },

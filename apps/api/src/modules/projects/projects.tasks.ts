@@ -2,7 +2,7 @@ import type { TaskCreateBody, TaskUpdateBody } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { audit } from '../../platform/audit.js';
+import { audit, changesOf } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
@@ -94,14 +94,19 @@ export function createTasks(db: Db, timeEntries: TimeEntriesService) {
             }
           }
         }
-        await mapConstraints(TASK_CONSTRAINTS, () =>
-          repo.updateTask(tx, workspaceId, id, {
-            ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-            ...(moving ? { project_id: projectId, parent_task_id: parentTaskId } : {}),
-            ...sectionValues(body),
-          }),
-        );
-        await audit(tx, { action: 'task.updated', actorUserId: actor.userId, workspaceId, subjectId: id });
+        const values = {
+          ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+          ...(moving ? { project_id: projectId, parent_task_id: parentTaskId } : {}),
+          ...sectionValues(body),
+        };
+        await mapConstraints(TASK_CONSTRAINTS, () => repo.updateTask(tx, workspaceId, id, values));
+        await audit(tx, {
+          action: 'task.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name: task.name, changes: changesOf(task, values) },
+        });
         return taskDetail(tx, actor, id);
       });
     },

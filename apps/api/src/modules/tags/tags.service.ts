@@ -2,7 +2,7 @@ import { type TagListRulesInput, tagRulesTurnOn } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { allows, assertCan, assertFeature } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { audit } from '../../platform/audit.js';
+import { audit, changesOf } from '../../platform/audit.js';
 import { type ConstraintTable, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
@@ -199,24 +199,29 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
 
     updateTag(actor: Actor, id: string, patch: { name?: string; tagListId?: string; archived?: boolean }) {
       return write(actor, async (tx, workspaceId) => {
-        await loadTag(tx, actor, id);
+        const before = await loadTag(tx, actor, id);
         manage(actor);
         if (patch.tagListId && !(await repo.findList(tx, workspaceId, patch.tagListId))) {
           throw validationError({ tagListId: 'Tag list not found.' });
         }
-        await mapConstraints(TAG_CONSTRAINTS, () =>
-          repo.updateTag(tx, workspaceId, id, {
-            ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-            ...(patch.tagListId !== undefined ? { tag_list_id: patch.tagListId } : {}),
-            ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
-          }),
-        );
+        const values = {
+          ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+          ...(patch.tagListId !== undefined ? { tag_list_id: patch.tagListId } : {}),
+          ...(patch.archived !== undefined ? { archived_at: patch.archived ? new Date() : null } : {}),
+        };
+        await mapConstraints(TAG_CONSTRAINTS, () => repo.updateTag(tx, workspaceId, id, values));
+        // Archiving is a yes/no change, not a new timestamp.
+        const { archived_at: _at, ...compared } = values;
+        const changes = changesOf(before, compared);
+        if (patch.archived !== undefined && patch.archived !== (before.archived_at !== null)) {
+          changes.archived = { from: before.archived_at !== null, to: patch.archived };
+        }
         await audit(tx, {
           action: 'tag.updated',
           actorUserId: actor.userId,
           workspaceId,
           subjectId: id,
-          detail: patch,
+          detail: { name: before.name, changes },
         });
         return presentTag(await loadTag(tx, actor, id));
       });

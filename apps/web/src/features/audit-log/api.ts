@@ -1,5 +1,5 @@
 import type { AuditLogPage } from '@sundial/core';
-import { keepPreviousData, useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../api/client';
 
@@ -60,3 +60,23 @@ export const useVerifyAuditLog = (workspaceId: string) =>
   useMutation({
     mutationFn: () => api('POST /workspaces/:workspaceId/audit-log/verify', { params: { workspaceId } }),
   });
+
+/** How long the workspace keeps its records (null: forever). */
+export const useAuditSettings = (workspaceId: string) =>
+  useQuery({
+    queryKey: ['audit-log-settings', workspaceId],
+    queryFn: () => api('GET /workspaces/:workspaceId/audit-log/settings', { params: { workspaceId } }),
+  });
+
+/** Sets the retention (the owner's); the log is read again, as the change is in it. */
+export function useSaveAuditSettings(workspaceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (retentionDays: number | null) =>
+      api('PUT /workspaces/:workspaceId/audit-log/settings', { params: { workspaceId }, body: { retentionDays } }),
+    onSuccess: (saved) => {
+      client.setQueryData(['audit-log-settings', workspaceId], saved);
+      return client.invalidateQueries({ queryKey: ['audit-log', workspaceId] });
+    },
+  });
+}

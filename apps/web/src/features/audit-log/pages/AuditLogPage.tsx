@@ -6,8 +6,16 @@ import { useClockFormat, useWorkspace } from '../../../api/session';
 import { useMembers } from '../../../api/team';
 import { ListState } from '../../../components/ListState';
 import { failed } from '../../../components/notify';
-import { type AuditFilter, auditCsvUrl, NO_FILTER, useAuditLog, useVerifyAuditLog } from '../api';
-import { ACTION_FAMILIES, actionLabel, detailLine, texts } from '../texts';
+import {
+  type AuditFilter,
+  auditCsvUrl,
+  NO_FILTER,
+  useAuditLog,
+  useAuditSettings,
+  useSaveAuditSettings,
+  useVerifyAuditLog,
+} from '../api';
+import { ACTION_FAMILIES, actionLabel, detailLines, RETENTION_OPTIONS, texts } from '../texts';
 
 const FILTER_KEYS = Object.keys(NO_FILTER) as (keyof AuditFilter)[];
 
@@ -93,7 +101,8 @@ export default function AuditLogPage() {
             </Button>
           )}
         </Group>
-        <Group gap="sm">
+        <Group gap="sm" align="flex-end">
+          <Retention workspaceId={workspaceId} editable={can('audit:settings')} />
           <Button
             component="a"
             href={auditCsvUrl(workspaceId, filter)}
@@ -121,7 +130,10 @@ export default function AuditLogPage() {
           withCloseButton
           onClose={() => verify.reset()}
         >
-          {verify.data.ok ? texts.intact(verify.data.checked) : verify.data.broken?.message}
+          <Stack gap={4}>
+            <Text size="sm">{verify.data.ok ? texts.intact(verify.data.checked) : verify.data.broken?.message}</Text>
+            {verify.data.prunedThrough > 0 && <Text size="sm">{texts.pruned(verify.data.prunedThrough)}</Text>}
+          </Stack>
         </Alert>
       )}
 
@@ -168,6 +180,26 @@ export default function AuditLogPage() {
   );
 }
 
+/** How long the log keeps its records: the owner chooses; admins read it. */
+function Retention({ workspaceId, editable }: { workspaceId: string; editable: boolean }) {
+  const settings = useAuditSettings(workspaceId);
+  const save = useSaveAuditSettings(workspaceId);
+  const value = settings.data ? String(settings.data.retentionDays ?? '') : null;
+  return (
+    <Tooltip label={texts.retentionHint} multiline w={280} disabled={!editable}>
+      <Select
+        label={texts.retention}
+        w={150}
+        allowDeselect={false}
+        data={RETENTION_OPTIONS}
+        value={value}
+        disabled={!editable || !settings.data || save.isPending}
+        onChange={(next) => next !== null && save.mutate(next === '' ? null : Number(next), { onError: failed })}
+      />
+    </Tooltip>
+  );
+}
+
 function Row({
   entry,
   when,
@@ -177,7 +209,7 @@ function Row({
   when: string;
   onObject: (key: 'subjectId', value: string) => void;
 }) {
-  const detail = detailLine(entry.detail);
+  const detail = detailLines(entry.detail);
   return (
     <Table.Tr data-testid="audit-entry">
       <Table.Td>
@@ -193,6 +225,16 @@ function Row({
         {entry.actor?.name && (
           <Text size="xs" c="dimmed">
             {entry.actor.email}
+          </Text>
+        )}
+        {entry.apiKey && (
+          <Text size="xs" c="dimmed">
+            {texts.viaKey(entry.apiKey.name)}
+          </Text>
+        )}
+        {entry.ip && (
+          <Text size="xs" c="dimmed" ff="monospace">
+            {entry.ip}
           </Text>
         )}
       </Table.Td>
@@ -214,9 +256,9 @@ function Row({
         )}
       </Table.Td>
       <Table.Td>
-        {detail ? (
+        {detail.length > 0 ? (
           <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-            {detail}
+            {detail.join('\n')}
           </Code>
         ) : (
           <Text size="sm" c="dimmed">

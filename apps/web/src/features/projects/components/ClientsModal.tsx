@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useClients } from '../../../api/catalog';
 import { parseApiError } from '../../../api/client';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { HistoryLink } from '../../../components/History';
 import { done, failed } from '../../../components/notify';
 import { type Client, useArchiveClient, useCreateClient, useDeleteClient, useUpdateClient } from '../api';
 import { ConfirmDelete } from './FormParts';
@@ -173,6 +174,7 @@ export function ClientsModal({
                         <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm(c)}>
                           Delete
                         </Button>
+                        <HistoryLink subjectId={c.id} label={`History of client ${c.name}`} />
                       </Group>
                     )}
                   </Table.Td>

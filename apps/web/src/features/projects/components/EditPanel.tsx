@@ -1,7 +1,8 @@
-import { Divider, Stack, Text } from '@mantine/core';
+import { Divider, Group, Stack, Text } from '@mantine/core';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { HistoryLink } from '../../../components/History';
 import { ProjectRatesSection } from '../../../components/rates/ProjectRatesSection';
 import { type TaskDetail, useAssignable, useProject, useTask } from '../api';
 import { Loading } from './FormParts';
@@ -121,6 +122,11 @@ function TaskPane({
             taskId={mode.taskId}
           />
         </>
+      )}
+      {mode.taskId && (
+        <Group justify="flex-end">
+          <HistoryLink subjectId={mode.taskId} label={`History of task ${task.data?.name ?? ''}`} />
+        </Group>
       )}
     </Stack>
   );

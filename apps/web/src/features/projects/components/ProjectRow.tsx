@@ -2,8 +2,8 @@ import { ActionIcon, Badge, Box, Button, Menu, Text, UnstyledButton } from '@man
 import { budgetNearPercent, budgetStateFromAlerts, budgetStatus, formatDuration } from '@sundial/core';
 import { IconChevronDown, IconChevronRight, IconDotsVertical } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
-import { useDurationFormat, useWorkspace } from '../../../api/session';
+import { useDurationFormat } from '../../../api/session';
+import { HistoryMenuItem } from '../../../components/History';
 import { done, failed } from '../../../components/notify';
 import { type Project, useArchiveProject } from '../api';
 import classes from '../pages/ProjectsPage.module.css';
@@ -30,7 +30,6 @@ function RowActions({
   onDelete,
 }: ProjectRowActions & { workspaceId: string; project: Project; canDelete: boolean }) {
   const archive = useArchiveProject(workspaceId);
-  const { can } = useWorkspace();
   const toggleArchived = () =>
     archive.mutate(
       { id: project.id, archived: !project.archived },
@@ -61,12 +60,7 @@ function RowActions({
           <Menu.Item onClick={() => onChangeColor(project)}>Change Color</Menu.Item>
           <Menu.Item onClick={() => onMove(project)}>Move</Menu.Item>
           <Menu.Item onClick={toggleArchived}>{project.archived ? 'Restore' : 'Archive'}</Menu.Item>
-          {/* The project's own history in the audit log (issue 34), for those who may read it. */}
-          {can('audit:view') && (
-            <Menu.Item component={Link} to={`/homepage/audit-log?subjectId=${project.id}`}>
-              History
-            </Menu.Item>
-          )}
+          <HistoryMenuItem subjectId={project.id} />
           {canDelete && (
             <>
               <Menu.Divider />

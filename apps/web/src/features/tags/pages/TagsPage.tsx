@@ -20,6 +20,7 @@ import { type FormEvent, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
 import { ErrorPanel } from '../../../components/ErrorPanel';
+import { HistoryMenuItem } from '../../../components/History';
 import { done, failed } from '../../../components/notify';
 import {
   type Tag,
@@ -196,6 +197,7 @@ function TagChip({
           <Menu.Dropdown>
             <Menu.Item onClick={() => setRenaming(true)}>Rename</Menu.Item>
             <Menu.Item onClick={() => setMerging(true)}>Merge into…</Menu.Item>
+            <HistoryMenuItem subjectId={tag.id} />
             <Menu.Item onClick={() => archive.mutate({ id: tag.id, archived: !tag.archived }, { onError: failed })}>
               {tag.archived ? 'Restore' : 'Archive'}
             </Menu.Item>
@@ -314,6 +316,7 @@ function TagListCard({
               <Menu.Dropdown>
                 <Menu.Item onClick={() => setRenaming(true)}>Rename</Menu.Item>
                 <Menu.Item onClick={() => setRules(true)}>Rules…</Menu.Item>
+                <HistoryMenuItem subjectId={list.id} />
                 <Menu.Item
                   onClick={() => archive.mutate({ id: list.id, archived: !list.archived }, { onError: failed })}
                 >

@@ -1,5 +1,6 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
+import { HistoryMenuItem } from '../../../components/History';
 import { done, failed } from '../../../components/notify';
 import { type GroupView, type MemberView, useDeleteGroup, useGroupMembership } from '../api';
 import { displayName } from './people';
@@ -38,6 +39,7 @@ export function GroupMenu({
             <>
               <Menu.Item onClick={() => onEdit(group)}>Rename or move</Menu.Item>
               <Menu.Item onClick={() => onEdit(undefined, group.id)}>Add subgroup</Menu.Item>
+              <HistoryMenuItem subjectId={group.id} />
               <Menu.Item
                 color="red"
                 onClick={() =>

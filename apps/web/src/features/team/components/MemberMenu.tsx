@@ -4,6 +4,7 @@ import { IconDots } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useRateSettings } from '../../../api/rates';
 import { useWorkspace } from '../../../api/session';
+import { HistoryMenuItem } from '../../../components/History';
 import { done, failed } from '../../../components/notify';
 import { RatesPanel } from '../../../components/rates/RatesPanel';
 import {
@@ -167,6 +168,7 @@ export function MemberMenu(props: PeopleTableProps & { member: MemberView; inGro
               Remove from workspace
             </Menu.Item>
           )}
+          <HistoryMenuItem subjectId={member.userId} />
         </Menu.Dropdown>
       </Menu>
     </>
