@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pagingFields } from './page.js';
 import { text } from './text.js';
 
 /** Names of projects, tasks, clients, tag lists and tags: required, trimmed, at most 255 characters. */
@@ -165,8 +166,7 @@ export const listQuery = z.object({
   archived: z.enum(['false', 'true', 'all']).default('false'),
   sort: z.enum(['name', 'created']).default('name'),
   order: z.enum(['asc', 'desc']).default('asc'),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pagingFields,
 });
 export const projectListQuery = listQuery.extend({
   clientId: z.uuid().optional(),

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { Client } from '../../db/tables/projects.js';
+import { nameOrCreatedOrder, pageAfter } from '../../platform/keyset.js';
 
 export interface ClientRow extends Client {
   project_count: number;
@@ -14,6 +15,8 @@ export interface ClientListFilter {
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** Go on after the row this cursor names (keyset paging). */
+  cursor?: string;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
@@ -57,7 +60,11 @@ export const clientsRepository = {
     );
   },
 
-  async list(db: Db, workspaceId: string, f: ClientListFilter): Promise<{ rows: ClientRow[]; total: number }> {
+  async list(
+    db: Db,
+    workspaceId: string,
+    f: ClientListFilter,
+  ): Promise<{ rows: ClientRow[]; total: number; nextCursor: string | null }> {
     let q = db.selectFrom('clients as c').where('c.workspace_id', '=', workspaceId);
     let rowsQ = withCount(db, workspaceId);
     if (f.archived !== 'all') {
@@ -70,14 +77,16 @@ export const clientsRepository = {
       rowsQ = rowsQ.where('c.name', 'ilike', likePattern(f.search));
     }
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const sortColumn = f.sort === 'created' ? sql`c.created_at` : sql`lower(c.name)`;
+    const order = nameOrCreatedOrder('c', f.sort, f.order);
+    if (f.cursor) rowsQ = rowsQ.where(order.after(f.cursor, f.offset));
     const rows = await rowsQ
-      .orderBy(sql`${sortColumn} ${f.order === 'desc' ? sql`desc` : sql`asc`}`)
-      .orderBy('c.id')
-      .limit(f.limit)
+      .select(order.select)
+      .orderBy(order.orderBy)
+      .limit(f.limit + 1)
       .offset(f.offset)
       .execute();
-    return { rows: rows as ClientRow[], total: total.n };
+    const page = pageAfter(rows, f.limit);
+    return { rows: page.rows as ClientRow[], total: total.n, nextCursor: page.nextCursor };
   },
 
   async find(db: Db, workspaceId: string, id: string): Promise<ClientRow | undefined> {

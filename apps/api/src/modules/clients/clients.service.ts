@@ -30,8 +30,8 @@ export function createClientsService(db: Db) {
   return {
     async list(actor: Actor, filter: ClientListFilter) {
       assertCan(actor, 'clients:view');
-      const { rows, total } = await repo.list(db, actor.membership.workspace.id, filter);
-      return { items: rows.map(presentClient), total };
+      const { rows, total, nextCursor } = await repo.list(db, actor.membership.workspace.id, filter);
+      return { items: rows.map(presentClient), total, nextCursor };
     },
 
     get(actor: Actor, id: string) {

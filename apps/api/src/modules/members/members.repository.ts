@@ -1,6 +1,8 @@
 import type { Role } from '@sundial/core';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Membership } from '../../db/tables.js';
+import { keyset, pageAfter } from '../../platform/keyset.js';
 
 export interface MemberRow {
   user_id: string;
@@ -43,8 +45,8 @@ export const membersRepository = {
   async list(
     db: Db,
     workspaceId: string,
-    options: { search?: string; status?: 'active' | 'disabled'; limit?: number; offset?: number } = {},
-  ): Promise<{ rows: MemberRow[]; total: number }> {
+    options: { search?: string; status?: 'active' | 'disabled'; limit?: number; offset?: number; cursor?: string } = {},
+  ): Promise<{ rows: MemberRow[]; total: number; nextCursor: string | null }> {
     let query = membersOf(db, workspaceId);
     if (options.status) query = query.where('m.status', '=', options.status);
     if (options.search) {
@@ -61,15 +63,22 @@ export const membersRepository = {
       .clearSelect()
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
+    const order = keyset([
+      { expr: sql`(case when m.role = 'owner' then 0 else 1 end)`, type: 'int4' },
+      { expr: sql`lower(u.name)`, type: 'text' },
+      { expr: sql`lower(u.email)`, type: 'text' },
+      { expr: sql`m.user_id`, type: 'uuid' },
+    ]);
+    const limit = options.limit ?? 500;
+    if (options.cursor) query = query.where(order.after(options.cursor, options.offset));
     const rows = await query
-      .orderBy((eb) => eb.case().when('m.role', '=', 'owner').then(0).else(1).end())
-      .orderBy((eb) => eb.fn('lower', ['u.name']))
-      .orderBy((eb) => eb.fn('lower', ['u.email']))
-      .orderBy('m.user_id')
-      .limit(options.limit ?? 500)
+      .select(order.select)
+      .orderBy(order.orderBy)
+      .limit(limit + 1)
       .offset(options.offset ?? 0)
       .execute();
-    return { rows: rows as MemberRow[], total: Number(total.n) };
+    const page = pageAfter(rows, limit);
+    return { rows: page.rows as MemberRow[], total: Number(total.n), nextCursor: page.nextCursor };
   },
 
   async find(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {

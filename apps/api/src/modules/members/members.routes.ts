@@ -2,6 +2,7 @@ import {
   bulkMembersBody,
   memberUpdateBody,
   pageView,
+  pagingFields,
   teamSettingsBody,
   text,
   transferOwnershipBody,
@@ -30,8 +31,8 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
           search: text({ max: 200 }).optional(),
           status: z.enum(['active', 'disabled']).optional(),
           for: z.enum(['reports']).optional().describe('reports: honour "hide disabled users"'),
-          limit: z.coerce.number().int().min(1).max(500).default(500),
-          offset: z.coerce.number().int().min(0).default(0),
+          ...pagingFields,
+          limit: pagingFields.limit.default(500),
         }),
         response: {
           200: pageView(memberView),
@@ -40,13 +41,14 @@ export const membersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { limit, offset } = request.query;
+      const { limit, offset, cursor } = request.query;
       const result = await members.list(actorOf(request), {
         search: request.query.search,
         status: request.query.status,
         forReports: request.query.for === 'reports',
         limit,
         offset,
+        cursor,
       });
       return { ...result, limit, offset };
     },

@@ -155,19 +155,21 @@ export function createMembersService({
         forReports?: boolean;
         limit?: number;
         offset?: number;
+        cursor?: string;
       } = {},
-    ): Promise<{ items: MemberView[]; total: number }> {
+    ): Promise<{ items: MemberView[]; total: number; nextCursor: string | null }> {
       assertCan(actor, 'members:view');
       const { membership } = actor;
       const workspaceId = membership.workspace.id;
       const status = options.forReports && membership.workspace.hide_disabled_users ? 'active' : options.status;
-      const { rows, total } = await membersRepository.list(db, workspaceId, {
+      const { rows, total, nextCursor } = await membersRepository.list(db, workspaceId, {
         search: options.search?.trim(),
         status,
         limit: options.limit,
         offset: options.offset,
+        cursor: options.cursor,
       });
-      return { items: await present(workspaceId, rows), total };
+      return { items: await present(workspaceId, rows), total, nextCursor };
     },
 
     async get(actor: Actor, userId: string): Promise<MemberView> {

@@ -33,9 +33,12 @@ async function assertClient(tx: Db, workspaceId: string, clientId: string | null
 export function createProjectsCrud(db: Db, timeEntries: TimeEntriesService) {
   return {
     /** Visible projects; with a search, each says which of its tasks matched (so the list can open them). */
-    async list(actor: Actor, filter: ProjectListFilter): Promise<{ items: ProjectListItem[]; total: number }> {
+    async list(
+      actor: Actor,
+      filter: ProjectListFilter,
+    ): Promise<{ items: ProjectListItem[]; total: number; nextCursor: string | null }> {
       assertCan(actor, 'projects:view');
-      const { rows, total } = await repo.list(db, viewerOf(actor), filter);
+      const { rows, total, nextCursor } = await repo.list(db, viewerOf(actor), filter);
       const matches = filter.search
         ? await repo.matchingTasks(
             db,
@@ -50,6 +53,7 @@ export function createProjectsCrud(db: Db, timeEntries: TimeEntriesService) {
           matchingTaskIds: matches.filter((m) => m.project_id === row.id).map((m) => m.id),
         })),
         total,
+        nextCursor,
       };
     },
 

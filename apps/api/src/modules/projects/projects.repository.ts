@@ -10,6 +10,7 @@ import {
   reachableProjects,
 } from '../../platform/access.repository.js';
 import { newId } from '../../platform/ids.js';
+import { nameOrCreatedOrder, pageAfter } from '../../platform/keyset.js';
 
 export interface ProjectRow extends Project {
   client_name: string | null;
@@ -118,6 +119,8 @@ export interface ProjectListFilter {
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** Go on after the row this cursor names (keyset paging). */
+  cursor?: string;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
@@ -177,7 +180,11 @@ export const projectsRepository = {
     );
   },
 
-  async list(db: Db, viewer: Viewer, f: ProjectListFilter): Promise<{ rows: ProjectRow[]; total: number }> {
+  async list(
+    db: Db,
+    viewer: Viewer,
+    f: ProjectListFilter,
+  ): Promise<{ rows: ProjectRow[]; total: number; nextCursor: string | null }> {
     let q = baseProjects(db, viewer);
     if (f.archived === 'false') q = q.where('p.archived_at', 'is', null);
     if (f.archived === 'true') q = q.where('p.archived_at', 'is not', null);
@@ -190,14 +197,16 @@ export const projectsRepository = {
       );
     }
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const sortColumn = f.sort === 'created' ? sql`p.created_at` : sql`lower(p.name)`;
-    const rows = await withDetails(q, viewer)
-      .orderBy(sql`${sortColumn} ${f.order === 'desc' ? sql`desc` : sql`asc`}`)
-      .orderBy('p.id')
-      .limit(f.limit)
+    const order = nameOrCreatedOrder('p', f.sort, f.order);
+    const cursor = f.cursor;
+    const rows = await withDetails(cursor ? q.where(order.after(cursor, f.offset)) : q, viewer)
+      .select(order.select)
+      .orderBy(order.orderBy)
+      .limit(f.limit + 1)
       .offset(f.offset)
       .execute();
-    return { rows: rows as ProjectRow[], total: total.n };
+    const page = pageAfter(rows, f.limit);
+    return { rows: page.rows as ProjectRow[], total: total.n, nextCursor: page.nextCursor };
   },
 
   /**

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { Tag, TagList } from '../../db/tables/projects.js';
+import { nameOrCreatedOrder, pageAfter } from '../../platform/keyset.js';
 
 type Archived = 'true' | 'false' | 'all';
 
@@ -52,19 +53,28 @@ export const tagsRepository = {
   async tags(
     db: Db,
     workspaceId: string,
-    f: { archived: Archived; tagListIds?: string[]; search?: string; limit?: number; offset?: number },
-  ): Promise<{ rows: Tag[]; total: number }> {
+    f: { archived: Archived; tagListIds?: string[]; search?: string; limit?: number; offset?: number; cursor?: string },
+  ): Promise<{ rows: Tag[]; total: number; nextCursor: string | null }> {
     let q = db.selectFrom('tags').where('workspace_id', '=', workspaceId);
     if (f.archived !== 'all') q = q.where('archived_at', f.archived === 'true' ? 'is not' : 'is', null);
     if (f.tagListIds) {
-      if (f.tagListIds.length === 0) return { rows: [], total: 0 };
+      if (f.tagListIds.length === 0) return { rows: [], total: 0, nextCursor: null };
       q = q.where('tag_list_id', 'in', f.tagListIds);
     }
     if (f.search) q = q.where('name', 'ilike', `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
     const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    let rowsQ = q.selectAll().orderBy(sql`lower(name)`).orderBy('id');
-    if (f.limit !== undefined) rowsQ = rowsQ.limit(f.limit).offset(f.offset ?? 0);
-    return { rows: await rowsQ.execute(), total: total.n };
+    const order = nameOrCreatedOrder('tags', 'name', 'asc');
+    if (f.cursor) q = q.where(order.after(f.cursor, f.offset));
+    const rowsQ = q.selectAll().select(order.select).orderBy(order.orderBy);
+    if (f.limit === undefined) return { rows: await rowsQ.execute(), total: total.n, nextCursor: null };
+    const page = pageAfter(
+      await rowsQ
+        .limit(f.limit + 1)
+        .offset(f.offset ?? 0)
+        .execute(),
+      f.limit,
+    );
+    return { rows: page.rows, total: total.n, nextCursor: page.nextCursor };
   },
 
   findTag(db: Db, workspaceId: string, id: string): Promise<Tag | undefined> {

@@ -1,5 +1,6 @@
 import {
   listQuery,
+  pageView,
   projectRequiredTagListsBody,
   projectRequiredTagListsView,
   tagCreateBody,
@@ -142,8 +143,8 @@ export const tagsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Tags of every list: search, filter archived, paginate (for time entries)',
         params: wsParams,
-        querystring: listQuery.pick({ search: true, archived: true, limit: true, offset: true }),
-        response: { 200: z.object({ items: z.array(tagView), ...page }), ...errorResponses },
+        querystring: listQuery.pick({ search: true, archived: true, limit: true, offset: true, cursor: true }),
+        response: { 200: pageView(tagView), ...errorResponses },
       },
     },
     async (request) => ({

@@ -169,10 +169,13 @@ export function createTagsService(db: Db, timeEntries: TimeEntriesService) {
       });
     },
 
-    async tags(actor: Actor, f: { archived: Archived; search?: string; limit: number; offset: number }) {
+    async tags(
+      actor: Actor,
+      f: { archived: Archived; search?: string; limit: number; offset: number; cursor?: string },
+    ) {
       assertCan(actor, 'tags:view');
-      const { rows, total } = await repo.tags(db, actor.membership.workspace.id, f);
-      return { items: rows.map(presentTag), total };
+      const { rows, total, nextCursor } = await repo.tags(db, actor.membership.workspace.id, f);
+      return { items: rows.map(presentTag), total, nextCursor };
     },
 
     async getTag(actor: Actor, id: string) {
