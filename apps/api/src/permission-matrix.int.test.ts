@@ -80,6 +80,17 @@ async function apiKeyOf(who: Who): Promise<string> {
   return response.json().id;
 }
 
+/** A workspace API key the owner made, for a revoke. */
+async function workspaceKey(): Promise<string> {
+  const response = await ctx.call('POST', w('/api-keys'), people.owner.cookie, {
+    name: 'To revoke',
+    actsAs: 'member',
+    scopes: { projects: 'read' },
+  });
+  if (response.statusCode !== 201) throw new Error(`fixture workspace key: ${response.body}`);
+  return response.json().id;
+}
+
 /** Each person's authenticator seed, as the set-up showed it; codes step forwards so none is reused. */
 const totp = {
   secrets: {} as Partial<Record<Who, string>>,
@@ -350,6 +361,23 @@ const routes: Route[] = [
     prepare: async (who) => ({ url: `/api/v1/me/api-keys/${await apiKeyOf(who)}` }),
     allowed: ALL_ROLES,
     personal: true,
+  },
+  // the workspace's own API keys (issue 34): owners and admins
+  { path: '/workspaces/:id/api-keys', method: 'GET', prepare: async () => ({ url: w('/api-keys') }), allowed: ADMINS },
+  {
+    path: '/workspaces/:id/api-keys',
+    method: 'POST',
+    prepare: async () => ({
+      url: w('/api-keys'),
+      body: { name: 'Sync', actsAs: 'member', scopes: { projects: 'read' } },
+    }),
+    allowed: ADMINS,
+  },
+  {
+    path: '/workspaces/:id/api-keys/:keyId',
+    method: 'DELETE',
+    prepare: async () => ({ url: w(`/api-keys/${await workspaceKey()}`) }),
+    allowed: ADMINS,
   },
   // members
   { path: '/workspaces/:id/members', method: 'GET', prepare: async () => ({ url: w('/members') }), allowed: NOT_GUEST },
@@ -654,7 +682,7 @@ beforeAll(async () => {
 
 /** Routes whose families this matrix owns: a new route there must get a row above. */
 const COVERED_FAMILIES =
-  /^\/api\/v1\/(me(\/.*)?|workspaces(\/\{workspaceId\}(\/(members|invites|groups|owner|team-settings|leave|audit-log).*)?)?)$/;
+  /^\/api\/v1\/(me(\/.*)?|workspaces(\/\{workspaceId\}(\/(members|invites|groups|owner|team-settings|leave|audit-log|api-keys).*)?)?)$/;
 
 describe('permission matrix', () => {
   it('has a row for every route of the workspace, me, members, invites and groups families', async () => {

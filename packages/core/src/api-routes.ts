@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { type CustomRoleView, customRoleAssignmentBody, customRoleBody, customRoleView } from './custom-roles.js';
-import { apiKeyListView, createApiKeyBody, createdApiKeyView } from './schemas/api-keys.js';
+import {
+  apiKeyListView,
+  createApiKeyBody,
+  createdApiKeyView,
+  createdWorkspaceApiKeyView,
+  createWorkspaceApiKeyBody,
+  workspaceApiKeyListView,
+} from './schemas/api-keys.js';
 import {
   type ApprovalView,
   approvalSettingsBody,
@@ -253,6 +260,9 @@ export const apiRoutes = {
   'GET /shared-reports/:linkId': { answer: sharedReportView },
   'POST /workspaces': { body: createWorkspaceBody, answer: workspaceView },
   'GET /workspaces/:workspaceId': { answer: workspaceDetailView },
+  'GET /workspaces/:workspaceId/api-keys': { answer: workspaceApiKeyListView },
+  'POST /workspaces/:workspaceId/api-keys': { body: createWorkspaceApiKeyBody, answer: createdWorkspaceApiKeyView },
+  'DELETE /workspaces/:workspaceId/api-keys/:keyId': {},
   'GET /workspaces/:workspaceId/audit-log': { answer: auditLogPage },
   'POST /workspaces/:workspaceId/audit-log/verify': { answer: auditVerifyView },
   'GET /workspaces/:workspaceId/audit-log/settings': { answer: auditSettingsView },

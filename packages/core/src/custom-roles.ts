@@ -28,6 +28,8 @@ export const NOT_IN_CUSTOM_ROLES: readonly Permission[] = [
   'webhooks:manage',
   // Shortening the audit log's retention removes history: the account owner's alone.
   'audit:settings',
+  // A workspace key acts as an admin at most, which a custom role is not.
+  'api_keys:manage',
 ];
 
 /** The areas of the matrix, in the order the roles page shows them, with each area's label. */
@@ -48,6 +50,7 @@ export const PERMISSION_AREAS = [
   ['invoices', 'Invoices'],
   ['audit', 'Audit log'],
   ['webhooks', 'Webhooks'],
+  ['api_keys', 'API keys'],
 ] as const;
 
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -88,6 +91,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'audit:view': 'Read the audit log',
   'audit:settings': 'Choose how long the audit log keeps records',
   'webhooks:manage': 'Manage webhooks and their signing secrets',
+  'api_keys:manage': 'Make and revoke the workspace’s API keys',
 };
 
 /** The permissions grouped by area, for the checkbox matrix. */

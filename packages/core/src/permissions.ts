@@ -68,6 +68,8 @@ const MATRIX = {
   'audit:settings': ['owner'],
   /** Subscribing URLs to the workspace's events (webhooks), revealing and rotating their signing secrets. */
   'webhooks:manage': ['owner', 'admin'],
+  /** The workspace's own API keys (for integrations), each acting with a role no higher than its maker's. */
+  'api_keys:manage': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

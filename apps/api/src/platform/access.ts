@@ -7,6 +7,7 @@ import {
   type Feature,
   featureLockedMessage,
   type Permission,
+  ROLES,
   type Role,
   seatLimit,
   teamMessages,
@@ -287,6 +288,21 @@ export function entitledMembership(
     assignedRole: stored.role,
     billing: mode.billing,
     features,
+  };
+}
+
+/**
+ * The membership acting with `role` at most (a workspace API key's, made by this member): the
+ * lower of the two roles, and only the permissions both allow, so a key never exceeds its maker.
+ */
+export function actingAs(membership: MembershipWithWorkspace, role: Role): MembershipWithWorkspace {
+  const lower = ROLES.indexOf(role) > ROLES.indexOf(membership.role) ? role : membership.role;
+  const cap = effectivePermissions({ role: effectiveRole(role, membership.features), features: membership.features });
+  return {
+    ...membership,
+    role: effectiveRole(lower, membership.features),
+    permissions: new Set([...membership.permissions].filter((permission) => cap.has(permission))),
+    customRole: lower === membership.role ? membership.customRole : null,
   };
 }
 

@@ -55,6 +55,18 @@ Every answer to a key carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \
 (seconds until the minute ends) for the tightest limit that applies, and \`RateLimit-Policy\`. Past a
 limit the answer is \`429\` with \`Retry-After\` in seconds.
 
+## Paging
+
+A list answers a page: \`items\`, \`total\` and \`nextCursor\` (null on the last page). Pass
+\`cursor=<nextCursor>\` (and the same filters and order) for the next page: it goes on exactly after
+the last row you got, even while others add or remove rows; \`limit\` sets the page size (at most 500).
+The audit log and webhook deliveries page the same way; \`offset\` still works where it did, never
+with a cursor.
+
+\`\`\`sh
+curl -H "Authorization: Bearer $SUNDIAL_KEY" "$SUNDIAL/api/v1/workspaces/$WORKSPACE/projects?limit=100&cursor=$NEXT"
+\`\`\`
+
 ## Errors
 
 Every failure answers \`{ "error": { "code", "message", "fields"? } }\`: 401 without a valid key or

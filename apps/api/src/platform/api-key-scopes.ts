@@ -42,6 +42,7 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   roles: 'team',
   'team-settings': 'team',
   billing: 'billing',
+  'api-keys': 'never',
   owner: 'never',
   'scim-token': 'never',
   sso: 'never',

@@ -39,20 +39,19 @@ export const API_KEY_DEFAULT_DAYS = 365;
 /** The longest expiry a key may be given; `null` (never) is allowed too. */
 export const API_KEY_MAX_DAYS = 3 * 365;
 
-export const createApiKeyBody = z
-  .object({
-    name: text({ min: 1, max: 100, required: 'Name the key (what it is for).' }),
-    scopes: apiKeyScopes,
-    /**
-     * When the key stops working: a time within three years, or null for never. Left out: in 12
-     * months. A reminder e-mail goes out 7 days before.
-     */
-    expiresAt: instantSchema.nullable().optional(),
-  })
-  .refine((body) => API_KEY_AREAS.some((area) => body.scopes[area] !== 'none'), {
-    message: 'Give the key access to at least one area.',
-    path: ['scopes'],
-  });
+const keyFields = {
+  name: text({ min: 1, max: 100, required: 'Name the key (what it is for).' }),
+  scopes: apiKeyScopes,
+  /**
+   * When the key stops working: a time within three years, or null for never. Left out: in 12
+   * months. A reminder e-mail goes out 7 days before.
+   */
+  expiresAt: instantSchema.nullable().optional(),
+};
+const someArea = (body: { scopes: ApiKeyScopes }) => API_KEY_AREAS.some((area) => body.scopes[area] !== 'none');
+const someAreaError = { message: 'Give the key access to at least one area.', path: ['scopes'] };
+
+export const createApiKeyBody = z.object(keyFields).refine(someArea, someAreaError);
 export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 
 /** A key as its owner sees it: never the token itself, only its first characters. */
@@ -76,3 +75,26 @@ export const apiKeyListView = z.object({ items: z.array(apiKeyView) });
 /** A new key: the token, shown this once. */
 export const createdApiKeyView = apiKeyView.extend({ token: z.string() });
 export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
+
+/** The roles a workspace key may act with: at most its maker's. */
+export const API_KEY_ROLES = ['admin', 'manager', 'member'] as const;
+export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
+
+/** A workspace key: a key's fields and the role it acts with. */
+export const createWorkspaceApiKeyBody = z
+  .object({
+    ...keyFields,
+    actsAs: z.enum(API_KEY_ROLES, { error: 'A workspace key acts as an admin, a manager or a member.' }),
+  })
+  .refine(someArea, someAreaError);
+export type CreateWorkspaceApiKeyBody = z.input<typeof createWorkspaceApiKeyBody>;
+
+/** A workspace key as the workspace's owners and admins see it: its role and who made it. */
+export const workspaceApiKeyView = apiKeyView.extend({
+  actsAs: z.enum(API_KEY_ROLES),
+  createdBy: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+export type WorkspaceApiKeyView = z.infer<typeof workspaceApiKeyView>;
+export const workspaceApiKeyListView = z.object({ items: z.array(workspaceApiKeyView) });
+export const createdWorkspaceApiKeyView = workspaceApiKeyView.extend({ token: z.string() });
+export type CreatedWorkspaceApiKeyView = z.infer<typeof createdWorkspaceApiKeyView>;

@@ -59,6 +59,7 @@ import * as m202612080100 from './202612080100_create_api_keys.js';
 import * as m202612080200 from './202612080200_chain_audit_log.js';
 import * as m202612080300 from './202612080300_create_webhooks.js';
 import * as m202612090300 from './202612090300_audit_context_and_retention.js';
+import * as m202612090301 from './202612090301_workspace_api_keys.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -122,4 +123,5 @@ export const migrations: Record<string, Migration> = {
   '202612080200_chain_audit_log': m202612080200,
   '202612080300_create_webhooks': m202612080300,
   '202612090300_audit_context_and_retention': m202612090300,
+  '202612090301_workspace_api_keys': m202612090301,
 };

@@ -2,7 +2,7 @@ import type { ApiKeyScopes } from '@sundial/core';
 import type { ColumnType } from 'kysely';
 import type { Timestamp } from '../tables.js';
 
-/** A person's API key, by its sha-256 only (migration 202612080100). */
+/** An API key, by its sha-256 only (migration 202612080100): a person's, or a workspace's made by a person. */
 export interface ApiKeysTable {
   id: string;
   user_id: string;
@@ -18,6 +18,9 @@ export interface ApiKeysTable {
   /** When the "expires in 7 days" e-mail went out. */
   reminded_at: Date | null;
   revoked_at: Date | null;
+  /** A workspace key's workspace, and the role it acts with (both null on a personal key; migration 202612090301). */
+  workspace_id: string | null;
+  acts_as: 'admin' | 'manager' | 'member' | null;
 }
 
 export interface ApiKeysTables {

@@ -383,3 +383,69 @@ describe('the API documentation', () => {
     }
   });
 });
+
+describe('workspace keys', () => {
+  const base = (who: SignedUp) => `/workspaces/${who.workspaceId}`;
+  async function makeWorkspaceKey(who: SignedUp, maker: SignedUp, body: object) {
+    const response = await asCookie(maker.cookie, 'POST', `${base(who)}/api-keys`, { name: 'Payroll sync', ...body });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json();
+  }
+
+  it('reach their workspace only, with their role at most, and every owner and admin sees and revokes them', async () => {
+    const owner = await signUp(t.app);
+    const admin = await joinWorkspace(t, owner.workspaceId, 'admin');
+    const otherAdmin = await joinWorkspace(t, owner.workspaceId, 'admin');
+    const created = await makeWorkspaceKey(owner, admin, {
+      actsAs: 'member',
+      scopes: { projects: 'write', team: 'read' },
+    });
+    expect(created).toMatchObject({ actsAs: 'member', createdBy: { id: admin.userId, email: admin.email } });
+
+    // It acts as a member: reads projects, but may not make one nor read the audit log, as the admin could.
+    expect((await asKey(created.token, 'GET', `${base(owner)}/projects`)).statusCode).toBe(200);
+    const make = await asKey(created.token, 'POST', `${base(owner)}/projects`, { name: 'Not for members' });
+    expect(make.statusCode, make.body).toBe(403);
+    expect((await asCookie(admin.cookie, 'GET', `${base(owner)}/audit-log`)).statusCode).toBe(200);
+    expect((await asKey(created.token, 'GET', `${base(owner)}/audit-log`)).statusCode).toBe(403);
+    // Its maker's other workspace and personal routes are out of its reach.
+    const elsewhere = await asKey(created.token, 'GET', `${base(admin)}/projects`);
+    expect([elsewhere.statusCode, elsewhere.json().error.code]).toEqual([403, 'key_scope']);
+    expect((await asKey(created.token, 'GET', '/me/api-keys')).statusCode).toBe(403);
+
+    // Listed for the workspace, not among its maker's own keys; a manager may not see them.
+    const listed = (await asCookie(otherAdmin.cookie, 'GET', `${base(owner)}/api-keys`)).json().items;
+    expect(listed.map((k: { id: string }) => k.id)).toEqual([created.id]);
+    expect((await asCookie(admin.cookie, 'GET', '/me/api-keys')).json().items).toEqual([]);
+    const manager = await joinWorkspace(t, owner.workspaceId, 'manager');
+    expect((await asCookie(manager.cookie, 'GET', `${base(owner)}/api-keys`)).statusCode).toBe(403);
+    const tooHigh = await asCookie(owner.cookie, 'POST', `${base(owner)}/api-keys`, {
+      name: 'Root',
+      actsAs: 'owner',
+      scopes: { team: 'write' },
+    });
+    expect(tooHigh.statusCode).toBe(422);
+
+    // Another admin revokes it: it stops at once.
+    const revoked = await asCookie(otherAdmin.cookie, 'DELETE', `${base(owner)}/api-keys/${created.id}`);
+    expect(revoked.statusCode, revoked.body).toBe(204);
+    expect((await asKey(created.token, 'GET', `${base(owner)}/projects`)).statusCode).toBe(401);
+    const trail = await auditTrail(t.db, { subjectId: created.id });
+    expect(trail.map((r) => r.action)).toEqual(['api_key.created', 'api_key.revoked']);
+  });
+
+  it('act as an admin for an integration, and stop when their maker leaves the workspace', async () => {
+    const owner = await signUp(t.app);
+    const admin = await joinWorkspace(t, owner.workspaceId, 'admin');
+    const created = await makeWorkspaceKey(owner, admin, { actsAs: 'admin', scopes: { projects: 'write' } });
+    const made = await asKey(created.token, 'POST', `${base(owner)}/projects`, { name: 'From the sync' });
+    expect(made.statusCode, made.body).toBe(201);
+    // The audit log names the key beside its maker.
+    const log = (await asCookie(owner.cookie, 'GET', `${base(owner)}/audit-log?action=project.created`)).json().items;
+    expect(log[0]).toMatchObject({ actor: { id: admin.userId }, apiKey: { id: created.id, name: 'Payroll sync' } });
+
+    const removed = await asCookie(owner.cookie, 'DELETE', `${base(owner)}/members/${admin.userId}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect((await asKey(created.token, 'GET', `${base(owner)}/projects`)).statusCode).toBe(404);
+  });
+});

@@ -1,4 +1,5 @@
-import type { ApiKeyScopes } from '@sundial/core';
+import type { ApiKeyRole, ApiKeyScopes } from '@sundial/core';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
 import type { ApiKeysTable } from '../../db/tables/api-keys.js';
@@ -9,7 +10,7 @@ export const LAST_USE_EVERY_MS = 60_000;
 
 export type ApiKeyRow = Pick<
   ApiKeysTable,
-  'id' | 'name' | 'prefix' | 'expires_at' | 'last_used_at' | 'last_used_ip' | 'revoked_at'
+  'id' | 'name' | 'prefix' | 'expires_at' | 'last_used_at' | 'last_used_ip' | 'revoked_at' | 'workspace_id' | 'acts_as'
 > & { scopes: ApiKeyScopes; created_at: Date };
 
 const KEY_COLUMNS = [
@@ -22,7 +23,12 @@ const KEY_COLUMNS = [
   'last_used_at',
   'last_used_ip',
   'revoked_at',
+  'workspace_id',
+  'acts_as',
 ] as const;
+
+/** A workspace key with who made it. */
+export type WorkspaceKeyRow = ApiKeyRow & { creator_id: string; creator_name: string; creator_email: string };
 
 /** The live key of a token's hash and its person: built and compiled once, as every key's request sends it. */
 const liveKeyQuery = prepared(['tokenHash', 'now'], (db, v: { tokenHash: string; now: Date }) =>
@@ -30,21 +36,21 @@ const liveKeyQuery = prepared(['tokenHash', 'now'], (db, v: { tokenHash: string;
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
     .selectAll('u')
-    .select([
-      'k.id as key_id',
-      'k.name as key_name',
-      'k.prefix as key_prefix',
-      'k.scopes as key_scopes',
-      'k.created_at as key_created_at',
-      'k.expires_at as key_expires_at',
-      'k.last_used_at as key_last_used_at',
-      'k.last_used_ip as key_last_used_ip',
-      'k.revoked_at as key_revoked_at',
-    ])
+    // The key's columns as one value, beside the person's (whose names they share).
+    .select(sql<ApiKeyRow>`to_jsonb(k) - 'token_hash' - 'user_id' - 'reminded_at'`.as('key'))
     .where('k.token_hash', '=', v.tokenHash)
     .where('k.revoked_at', 'is', null)
     .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', v.now)])),
 );
+
+/** A key read as JSON has its times as text: as Date, like every other read. */
+const withDates = (key: ApiKeyRow): ApiKeyRow => ({
+  ...key,
+  created_at: new Date(key.created_at),
+  expires_at: key.expires_at && new Date(key.expires_at),
+  last_used_at: key.last_used_at && new Date(key.last_used_at),
+  revoked_at: key.revoked_at && new Date(key.revoked_at),
+});
 
 /** SQL of API keys: a person's own keys, found by the token's hash. */
 export const apiKeysRepository = {
@@ -58,6 +64,8 @@ export const apiKeysRepository = {
       prefix: string;
       scopes: ApiKeyScopes;
       expiresAt: Date | null;
+      /** A workspace key's workspace and role; none for a personal key. */
+      workspace?: { id: string; actsAs: ApiKeyRole };
     },
   ): Promise<ApiKeyRow> {
     return db
@@ -70,30 +78,61 @@ export const apiKeysRepository = {
         prefix: key.prefix,
         scopes: JSON.stringify(key.scopes),
         expires_at: key.expiresAt,
+        workspace_id: key.workspace?.id ?? null,
+        acts_as: key.workspace?.actsAs ?? null,
       })
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
   },
 
-  /** The person's keys not revoked, newest first (expired ones too, marked so by the service). */
+  /** The person's own keys not revoked, newest first (expired ones too, marked so by the service). */
   list(db: Db, userId: string): Promise<ApiKeyRow[]> {
     return db
       .selectFrom('api_keys')
       .select(KEY_COLUMNS)
       .where('user_id', '=', userId)
+      .where('workspace_id', 'is', null)
       .where('revoked_at', 'is', null)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
   },
 
-  /** Revokes one of the person's keys; its name when there was one to revoke. */
+  /** The workspace's keys not revoked, newest first, with who made each. */
+  listOfWorkspace(db: Db, workspaceId: string): Promise<WorkspaceKeyRow[]> {
+    return db
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', 'u.id', 'k.user_id')
+      .select(KEY_COLUMNS.map((column) => `k.${column}` as const))
+      .select(['u.id as creator_id', 'u.name as creator_name', 'u.email as creator_email'])
+      .where('k.workspace_id', '=', workspaceId)
+      .where('k.revoked_at', 'is', null)
+      .orderBy('k.created_at', 'desc')
+      .orderBy('k.id', 'desc')
+      .execute();
+  },
+
+  /** Revokes one of the person's own keys; its name when there was one to revoke. */
   async revoke(db: Db, userId: string, id: string, now: Date): Promise<string | undefined> {
     const row = await db
       .updateTable('api_keys')
       .set({ revoked_at: now })
       .where('id', '=', id)
       .where('user_id', '=', userId)
+      .where('workspace_id', 'is', null)
+      .where('revoked_at', 'is', null)
+      .returning('name')
+      .executeTakeFirst();
+    return row?.name;
+  },
+
+  /** Revokes one of the workspace's keys, whoever made it; its name when there was one to revoke. */
+  async revokeOfWorkspace(db: Db, workspaceId: string, id: string, now: Date): Promise<string | undefined> {
+    const row = await db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
       .where('revoked_at', 'is', null)
       .returning('name')
       .executeTakeFirst();
@@ -104,32 +143,8 @@ export const apiKeysRepository = {
   async findLive(db: Db, tokenHash: string, now: Date): Promise<{ key: ApiKeyRow; user: User } | undefined> {
     const [row] = await liveKeyQuery(db, { tokenHash, now });
     if (!row) return undefined;
-    const {
-      key_id,
-      key_name,
-      key_prefix,
-      key_scopes,
-      key_created_at,
-      key_expires_at,
-      key_last_used_at,
-      key_last_used_ip,
-      key_revoked_at,
-      ...user
-    } = row;
-    return {
-      key: {
-        id: key_id,
-        name: key_name,
-        prefix: key_prefix,
-        scopes: key_scopes,
-        created_at: key_created_at,
-        expires_at: key_expires_at,
-        last_used_at: key_last_used_at,
-        last_used_ip: key_last_used_ip,
-        revoked_at: key_revoked_at,
-      },
-      user,
-    };
+    const { key, ...user } = row;
+    return { key: withDates(key), user };
   },
 
   /** Writes the last use, unless another request wrote one within the minute. */

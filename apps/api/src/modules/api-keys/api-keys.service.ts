@@ -1,17 +1,24 @@
 import {
   API_KEY_DEFAULT_DAYS,
   API_KEY_MAX_DAYS,
+  type ApiKeyRole,
+  type ApiKeyScopes,
   type ApiKeyView,
   type CreateApiKeyBody,
   type CreatedApiKeyView,
+  type CreatedWorkspaceApiKeyView,
+  type CreateWorkspaceApiKeyBody,
   createApiKeyBody,
+  createWorkspaceApiKeyBody,
+  type WorkspaceApiKeyView,
   waitText,
 } from '@sundial/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { User } from '../../db/tables.js';
-import { clockFormatOf, type RequestAuth } from '../../platform/actor.js';
+import { actingAs, assertCan } from '../../platform/access.js';
+import { type Actor, clockFormatOf, type RequestAuth } from '../../platform/actor.js';
 import { assertKeyScope } from '../../platform/api-key-scopes.js';
 import { audit } from '../../platform/audit.js';
 import type { TokenAuthenticator } from '../../platform/auth.js';
@@ -21,7 +28,12 @@ import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
 import { createRateMeter } from '../../platform/rate-meter.js';
 import { keyExpiringMail } from './api-keys.mails.js';
-import { type ApiKeyRow, LAST_USE_EVERY_MS, apiKeysRepository as repo } from './api-keys.repository.js';
+import {
+  type ApiKeyRow,
+  LAST_USE_EVERY_MS,
+  apiKeysRepository as repo,
+  type WorkspaceKeyRow,
+} from './api-keys.repository.js';
 
 /** Keys start with this, so a leaked one is recognisable (secret scanners can look for it). */
 export const API_KEY_PREFIX = 'sdl_';
@@ -41,17 +53,25 @@ declare module 'fastify' {
   }
 }
 
-const view = (row: ApiKeyRow, now: Date): ApiKeyView => ({
-  id: row.id,
-  name: row.name,
-  prefix: row.prefix,
-  scopes: row.scopes,
-  createdAt: row.created_at.toISOString(),
-  expiresAt: row.expires_at?.toISOString() ?? null,
-  lastUsedAt: row.last_used_at?.toISOString() ?? null,
-  lastUsedIp: row.last_used_ip,
-  expired: row.expires_at !== null && row.expires_at <= now,
+const workspaceView = (row: WorkspaceKeyRow, now: Date): WorkspaceApiKeyView => ({
+  ...view(row, now),
+  actsAs: row.acts_as ?? 'member',
+  createdBy: { id: row.creator_id, name: row.creator_name, email: row.creator_email },
 });
+
+function view(row: ApiKeyRow, now: Date): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    lastUsedIp: row.last_used_ip,
+    expired: row.expires_at !== null && row.expires_at <= now,
+  };
+}
 
 /**
  * Personal API keys (issue 34): a person makes named keys with areas of access and an expiry,
@@ -89,6 +109,42 @@ export function createApiKeysService(deps: {
     return at;
   }
 
+  /** Makes a key (a person's, or with `workspace` a workspace's made by them) and records it; the token is for this answer only. */
+  async function issue(
+    user: User,
+    body: { name: string; scopes: ApiKeyScopes; expiresAt?: string | null },
+    workspace?: { id: string; actsAs: ApiKeyRole },
+  ) {
+    const now = clock();
+    const token = `${API_KEY_PREFIX}${newSecret()}`;
+    const row = await db.transaction().execute(async (tx) => {
+      const created = await repo.insert(tx, {
+        id: newId(),
+        userId: user.id,
+        name: body.name,
+        tokenHash: hashSecret(token),
+        prefix: token.slice(0, SHOWN_CHARS),
+        scopes: body.scopes,
+        expiresAt: expiryOf(body.expiresAt, now),
+        ...(workspace ? { workspace } : {}),
+      });
+      await audit(tx, {
+        action: 'api_key.created',
+        actorUserId: user.id,
+        workspaceId: workspace?.id ?? null,
+        subjectId: created.id,
+        detail: {
+          name: created.name,
+          scopes: created.scopes,
+          ...(workspace ? { actsAs: workspace.actsAs } : {}),
+          expiresAt: created.expires_at,
+        },
+      });
+      return created;
+    });
+    return { row, token, now };
+  }
+
   const authenticator: TokenAuthenticator = {
     async authenticate(token, request) {
       if (!token.startsWith(API_KEY_PREFIX)) return null;
@@ -115,6 +171,17 @@ export function createApiKeysService(deps: {
       const key = request.apiKey;
       if (!key) return;
       const need = assertKeyScope(key.scopes, request.method, request.routeOptions.url ?? '');
+      if (key.workspace_id) {
+        // A workspace's key reaches that workspace alone, with its role at most.
+        if (!request.membership || request.membership.workspace.id !== key.workspace_id) {
+          throw new AppError(
+            'key_scope',
+            `This is a workspace API key: it reaches /api/v1/workspaces/${key.workspace_id}/… only.`,
+            { status: 403 },
+          );
+        }
+        request.membership = actingAs(request.membership, key.acts_as ?? 'member');
+      }
       const rules = [{ bucket: `api-key:${key.id}`, limit: limits.perKey }];
       if (need !== 'any' && need.area === 'reports') {
         rules.push({ bucket: `api-key-reports:${key.id}`, limit: limits.reportsPerKey });
@@ -149,26 +216,7 @@ export function createApiKeysService(deps: {
     /** A new key: its token is in this answer only; the table keeps its sha-256. */
     async create(user: User, input: CreateApiKeyBody): Promise<CreatedApiKeyView> {
       const body = createApiKeyBody.parse(input);
-      const now = clock();
-      const token = `${API_KEY_PREFIX}${newSecret()}`;
-      const row = await db.transaction().execute(async (tx) => {
-        const created = await repo.insert(tx, {
-          id: newId(),
-          userId: user.id,
-          name: body.name,
-          tokenHash: hashSecret(token),
-          prefix: token.slice(0, SHOWN_CHARS),
-          scopes: body.scopes,
-          expiresAt: expiryOf(body.expiresAt, now),
-        });
-        await audit(tx, {
-          action: 'api_key.created',
-          actorUserId: user.id,
-          subjectId: created.id,
-          detail: { name: created.name, scopes: created.scopes, expiresAt: created.expires_at },
-        });
-        return created;
-      });
+      const { row, token, now } = await issue(user, body);
       return { ...view(row, now), token };
     },
 
@@ -177,6 +225,43 @@ export function createApiKeysService(deps: {
         const name = await repo.revoke(tx, user.id, id, clock());
         if (name === undefined) throw notFound('API key not found.');
         await audit(tx, { action: 'api_key.revoked', actorUserId: user.id, subjectId: id, detail: { name } });
+      });
+    },
+
+    /** The workspace's own keys (owners and admins). */
+    async listOfWorkspace(actor: Actor): Promise<WorkspaceApiKeyView[]> {
+      assertCan(actor, 'api_keys:manage');
+      const now = clock();
+      return (await repo.listOfWorkspace(db, actor.membership.workspace.id)).map((row) => workspaceView(row, now));
+    },
+
+    /**
+     * A new key of the workspace (owners and admins make them, so its role, admin at most, is never
+     * above its maker's; it stays within their access while they stay): its token is in this answer only.
+     */
+    async createForWorkspace(actor: Actor, input: CreateWorkspaceApiKeyBody): Promise<CreatedWorkspaceApiKeyView> {
+      assertCan(actor, 'api_keys:manage');
+      const body = createWorkspaceApiKeyBody.parse(input);
+      const { user } = actor;
+      const { row, token, now } = await issue(user, body, { id: actor.membership.workspace.id, actsAs: body.actsAs });
+      const creator = { creator_id: user.id, creator_name: user.name, creator_email: user.email };
+      return { ...workspaceView({ ...row, ...creator }, now), token };
+    },
+
+    /** Revokes one of the workspace's keys, whoever made it. */
+    async revokeOfWorkspace(actor: Actor, id: string): Promise<void> {
+      assertCan(actor, 'api_keys:manage');
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const name = await repo.revokeOfWorkspace(tx, workspaceId, id, clock());
+        if (name === undefined) throw notFound('API key not found.');
+        await audit(tx, {
+          action: 'api_key.revoked',
+          actorUserId: actor.userId,
+          workspaceId,
+          subjectId: id,
+          detail: { name },
+        });
       });
     },
 
