@@ -80,3 +80,47 @@ test('a person makes an API key, a script uses it within its areas, and revoking
   expect((await script.get('/api/v1/me')).status()).toBe(401);
   await script.dispose();
 });
+
+test('an owner makes a workspace key acting as a member, an integration uses it in that workspace only, and revokes it', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  await signUpOverHttp(page.request);
+  const workspaceId = await currentWorkspaceId(page.request);
+
+  await page.goto('/homepage/webhooks');
+  await expect(page.getByRole('heading', { level: 1, name: 'API & webhooks' })).toBeVisible();
+  const section = page.getByRole('region', { name: 'Workspace API keys' });
+  await expect(section.getByText(/^No API keys yet\./)).toBeVisible();
+  await section.getByRole('button', { name: 'Create API key' }).click();
+  const form = page.getByRole('dialog', { name: 'Create API key' });
+  await form.getByLabel('Name').fill('Payroll export');
+  await expect(form.getByRole('combobox', { name: 'Acts as' })).toHaveValue('Regular user');
+  const projects = form.getByRole('radiogroup', { name: 'Projects' });
+  await projects.getByText('Read & write', { exact: true }).click();
+  await form.getByRole('button', { name: 'Create API key' }).click();
+  const created = page.getByRole('dialog', { name: 'Your new API key' });
+  const token = await created.getByRole('textbox', { name: /API key/ }).inputValue();
+  await created.getByRole('button', { name: 'Done' }).click();
+  await expect(section.getByRole('row').filter({ hasText: 'Payroll export' })).toContainText(
+    'Acts as regular user · made by',
+  );
+  await shotsAtWidths(page, 'workspace-api-keys');
+
+  const integration = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { authorization: `Bearer ${token}` },
+  });
+  const base = `/api/v1/workspaces/${workspaceId}`;
+  expect((await integration.get(`${base}/projects`)).status()).toBe(200);
+  // A member may not make projects, whatever the key's areas say; nor reach the person's own routes.
+  expect((await integration.post(`${base}/projects`, { data: { name: 'Nope' } })).status()).toBe(403);
+  expect((await integration.get('/api/v1/me/api-keys')).status()).toBe(403);
+
+  await section.getByRole('button', { name: 'Revoke Payroll export' }).click();
+  await page.getByRole('dialog', { name: 'Revoke API key' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(section.getByText(/^No API keys yet\./)).toBeVisible();
+  expect((await integration.get(`${base}/projects`)).status()).toBe(401);
+  await integration.dispose();
+});

@@ -26,7 +26,7 @@ test.describe('navigation', () => {
       'Roles',
       'Single sign-on',
       'Audit log',
-      'Webhooks',
+      'API & webhooks',
       'Attendance',
       'Approvals',
     ]);

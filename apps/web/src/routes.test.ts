@@ -46,7 +46,7 @@ describe('the sidebar', () => {
       ['ANALYZE', ['Dashboard', 'Reports', 'Computer time']],
       ['MANAGE', ['Projects', 'Tags', 'Invoices']],
       // The audit log (issue 34) is Sundial's own, beside the workspace's security settings.
-      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Audit log', 'Webhooks', 'Attendance', 'Approvals']],
+      ['TEAM', ['Users', 'Roles', 'Single sign-on', 'Audit log', 'API & webhooks', 'Attendance', 'Approvals']],
     ]);
   });
 
@@ -60,7 +60,7 @@ describe('the sidebar', () => {
       'Roles',
       'Single sign-on',
       'Audit log',
-      'Webhooks',
+      'API & webhooks',
       'Attendance',
       'Approvals',
     ]);
@@ -78,7 +78,7 @@ describe('the sidebar', () => {
       );
     const ofRole = (role: Role) => links(PERMISSIONS.filter((permission) => can(role, permission)));
     const everyone = ['Timesheet', 'Dashboard', 'Projects', 'Tags', 'Attendance'];
-    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Audit log', 'Webhooks', 'Approvals'];
+    const managing = ['Invoices', 'Users', 'Roles', 'Single sign-on', 'Audit log', 'API & webhooks', 'Approvals'];
     for (const role of ['owner', 'admin'] as const)
       expect(ofRole(role).sort()).toEqual([...everyone, ...managing].sort());
     expect(ofRole('manager').sort()).toEqual([...everyone, 'Users', 'Approvals'].sort());

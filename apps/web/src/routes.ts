@@ -227,9 +227,9 @@ export const APP_ROUTES: AppRoute[] = [
   },
   {
     path: '/homepage/webhooks',
-    title: 'Webhooks',
+    title: 'API & webhooks',
     page: { load: () => import('./features/webhooks/pages/WebhooksPage') },
-    nav: { section: 'TEAM', label: 'Webhooks', icon: IconWebhook, permission: 'webhooks:manage' },
+    nav: { section: 'TEAM', label: 'API & webhooks', icon: IconWebhook, permission: 'webhooks:manage' },
   },
   {
     path: '/homepage/attendance',

@@ -1,6 +1,6 @@
-import type { CreateApiKeyBody } from '@sundial/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { useListChange } from '../../api/list-change';
 import { securityKeys, useTwoFactorChange } from '../../api/two-factor';
 
 export const useTwoFactorStatus = () =>
@@ -13,27 +13,12 @@ export const useDisableTwoFactor = () =>
 
 export const useSessions = () => useQuery({ queryKey: securityKeys.sessions, queryFn: () => api('GET /me/sessions') });
 
-/** A mutation after which the list kept under `queryKey` is read again. */
-function useListChange<TBody, TResult>(queryKey: readonly string[], call: (body: TBody) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
-  });
-}
 export const useRevokeSession = () =>
   useListChange(securityKeys.sessions, (id: string) =>
     api('DELETE /me/sessions/:sessionId', { params: { sessionId: id } }),
   );
 export const useRevokeOtherSessions = () =>
   useListChange(securityKeys.sessions, (_: undefined) => api('POST /me/sessions/sign-out-others'));
-
-/** The user's personal API keys (issue 34): listed, made (the answer holds the token, this once), revoked. */
-export const useApiKeys = () => useQuery({ queryKey: securityKeys.apiKeys, queryFn: () => api('GET /me/api-keys') });
-export const useCreateApiKey = () =>
-  useListChange(securityKeys.apiKeys, (body: CreateApiKeyBody) => api('POST /me/api-keys', { body }));
-export const useRevokeApiKey = () =>
-  useListChange(securityKeys.apiKeys, (id: string) => api('DELETE /me/api-keys/:keyId', { params: { keyId: id } }));
 
 /** The identity provider accounts linked to the user (docs/decisions/0014). */
 export const useLinkedIdentities = () =>

@@ -3,10 +3,10 @@ import type { LinkedIdentityView } from '@sundial/core';
 import { formatDate } from '@sundial/core';
 import { parseApiError } from '../../../api/client';
 import { useClockFormat } from '../../../api/session';
+import { AccountTable, Cell } from '../../../components/AccountTable';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { failed } from '../../../components/notify';
 import { useLinkedIdentities, useRemoveIdentity } from '../security-api';
-import { AccountTable, Cell } from './AccountTable';
 
 const providerOf = (identity: LinkedIdentityView) =>
   identity.workspace ? `${identity.provider} (${identity.workspace.name})` : identity.provider;

@@ -1,9 +1,9 @@
 import { Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { formatDateTime } from '@sundial/core';
 import { useClockFormat } from '../../../api/session';
+import { AccountTable, Cell } from '../../../components/AccountTable';
 import { failed } from '../../../components/notify';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../security-api';
-import { AccountTable, Cell } from './AccountTable';
 
 /** The browsers signed in to the account, with "sign out this one" and "sign out everywhere else". */
 export function SessionsSection() {

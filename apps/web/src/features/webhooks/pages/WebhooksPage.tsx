@@ -5,6 +5,7 @@ import { IconDots, IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useWorkspace } from '../../../api/session';
+import { ApiKeysSection } from '../../../components/api-keys/ApiKeysSection';
 import { ListState } from '../../../components/ListState';
 import { done, failed } from '../../../components/notify';
 import { useValidateWebhook, useWebhooks } from '../api';
@@ -17,8 +18,9 @@ import { eventsSummary, statusOf, texts } from '../texts';
 const ADD_PARAM = 'add';
 
 /**
- * TEAM > Webhooks (issue 34): the URLs the workspace's events are POSTed to, signed; each with its
- * status, its signing secret, and a log of its deliveries with "Redeliver".
+ * TEAM > API & webhooks (issue 34): the URLs the workspace's events are POSTed to, signed; each with
+ * its status, its signing secret, and a log of its deliveries with "Redeliver"; and the workspace's
+ * own API keys for integrations.
  */
 export default function WebhooksPage() {
   const { workspaceId, can } = useWorkspace();
@@ -30,7 +32,13 @@ export default function WebhooksPage() {
       </Alert>
     );
   }
-  return <Webhooks workspaceId={workspaceId} />;
+  return (
+    <Stack gap="xl">
+      <Webhooks workspaceId={workspaceId} />
+      {/* The workspace's own API keys, for the integrations that call back (issue 34). */}
+      {can('api_keys:manage') && <ApiKeysSection workspaceId={workspaceId} />}
+    </Stack>
+  );
 }
 
 function Webhooks({ workspaceId }: { workspaceId: string }) {

@@ -21,27 +21,36 @@ import {
   API_KEY_AREA_TEXT,
   API_KEY_AREAS,
   API_KEY_DEFAULT_DAYS,
+  API_KEY_ROLES,
   type ApiKeyAccess,
   type ApiKeyArea,
+  type ApiKeyRole,
   type ApiKeyScopes,
   type ApiKeyView,
   type CreatedApiKeyView,
   formatDate,
   formatDateTime,
+  ROLE_LABELS,
+  type WorkspaceApiKeyView,
 } from '@sundial/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { type FormEvent, Fragment, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { parseApiError } from '../../../api/client';
-import { useClockFormat } from '../../../api/session';
-import { CopyField } from '../../../components/CopyField';
-import { ErrorPanel } from '../../../components/ErrorPanel';
-import { done, failed } from '../../../components/notify';
-import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../security-api';
-import { AccountTable, Cell } from './AccountTable';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../../api/api-keys';
+import { parseApiError } from '../../api/client';
+import { useClockFormat } from '../../api/session';
+import { AccountTable, Cell } from '../AccountTable';
+import { CopyField } from '../CopyField';
+import { ErrorPanel } from '../ErrorPanel';
+import { done, failed } from '../notify';
 
-/** The section's anchor: the e-mail about a key about to expire links to /homepage/profile#api-keys. */
-const ANCHOR = 'api-keys';
+/**
+ * The section's anchor: the e-mail about a key about to expire links to /homepage/profile#api-keys
+ * (a workspace's keys are at #workspace-api-keys).
+ */
+const anchorOf = (workspaceId?: string) => (workspaceId ? 'workspace-api-keys' : 'api-keys');
+const ROLE_OPTIONS = API_KEY_ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }));
+const isWorkspaceKey = (key: ApiKeyView): key is WorkspaceApiKeyView => 'actsAs' in key;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const ACCESS_LABELS: Record<ApiKeyAccess, string> = { none: 'No access', read: 'Read', write: 'Read & write' };
@@ -98,29 +107,33 @@ const DocsLink = ({ children }: { children: string }) => (
 );
 
 /**
- * The person's API keys (issue 34): what each reaches, when it expires and was last used, revoked
+ * API keys (issue 34): the person's own (Profile), or with `workspaceId` the workspace's, for its
+ * integrations (owners and admins): what each reaches, when it expires and was last used, revoked
  * from here; a new key's token is shown once, in the dialog that made it.
  */
-export function ApiKeysSection() {
+export function ApiKeysSection({ workspaceId }: { workspaceId?: string }) {
   const clock = useClockFormat();
-  const keys = useApiKeys();
+  const keys = useApiKeys(workspaceId);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
-  const items = keys.data?.items ?? [];
-  const ref = useScrolledToWhenLinked(!keys.isPending);
+  const items: ApiKeyView[] = keys.data?.items ?? [];
+  const anchor = anchorOf(workspaceId);
+  const ref = useScrolledToWhenLinked(!keys.isPending, anchor);
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="api-keys-title" id={ANCHOR} ref={ref}>
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={`${anchor}-title`} id={anchor} ref={ref}>
       <Group justify="space-between" mb={4}>
-        <Title order={2} size="h4" id="api-keys-title">
-          API keys
+        <Title order={2} size="h4" id={`${anchor}-title`}>
+          {workspaceId ? 'Workspace API keys' : 'API keys'}
         </Title>
         <Button variant="light" onClick={() => setCreating(true)}>
           Create API key
         </Button>
       </Group>
       <Text size="sm" c="dimmed" mb="md">
-        A key lets a script or an integration use the Sundial API as you, only in the areas you give it.
+        {workspaceId
+          ? 'Keys for the workspace’s integrations: every owner and admin sees and revokes them. Each acts with the role you choose, never beyond your own access, and stops if you leave the workspace.'
+          : 'A key lets a script or an integration use the Sundial API as you, only in the areas you give it.'}
       </Text>
       {keys.error ? (
         <ErrorPanel message={parseApiError(keys.error).message} onRetry={() => keys.refetch()} />
@@ -138,7 +151,14 @@ export function ApiKeysSection() {
           headers={['Name', 'Key', 'Access', 'Expires', 'Last used']}
           items={items}
           cells={(key) => [
-            <Cell key="name">{key.name}</Cell>,
+            <div key="name">
+              <Cell>{key.name}</Cell>
+              {isWorkspaceKey(key) && (
+                <Text size="xs" c="dimmed">
+                  Acts as {ROLE_LABELS[key.actsAs].toLowerCase()} · made by {key.createdBy.name || key.createdBy.email}
+                </Text>
+              )}
+            </div>,
             <Text key="prefix" size="sm" ff="monospace" style={NOWRAP}>
               {key.prefix}…
             </Text>,
@@ -182,8 +202,8 @@ export function ApiKeysSection() {
           )}
         />
       )}
-      <CreateApiKeyModal opened={creating} onClose={() => setCreating(false)} />
-      <RevokeApiKeyModal apiKey={revoking} onClose={() => setRevoking(null)} />
+      <CreateApiKeyModal workspaceId={workspaceId} opened={creating} onClose={() => setCreating(false)} />
+      <RevokeApiKeyModal workspaceId={workspaceId} apiKey={revoking} onClose={() => setRevoking(null)} />
     </Paper>
   );
 }
@@ -192,12 +212,12 @@ export function ApiKeysSection() {
  * Scrolls the section into view when the address names it (#api-keys): the browser cannot, as the
  * page is drawn after it loads; once the list has loaded, so what lies above has its height.
  */
-function useScrolledToWhenLinked(loaded: boolean) {
+function useScrolledToWhenLinked(loaded: boolean, anchor: string) {
   const { hash } = useLocation();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (loaded && hash === `#${ANCHOR}`) ref.current?.scrollIntoView({ block: 'start' });
-  }, [loaded, hash]);
+    if (loaded && hash === `#${anchor}`) ref.current?.scrollIntoView({ block: 'start' });
+  }, [loaded, hash, anchor]);
   return ref;
 }
 
@@ -206,7 +226,15 @@ function useScrolledToWhenLinked(loaded: boolean) {
  * dialog has faded out (not as it starts to, which would show the empty form for a moment); the
  * form starts afresh each time, as the closed dialog drops its content.
  */
-function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+function CreateApiKeyModal({
+  workspaceId,
+  opened,
+  onClose,
+}: {
+  workspaceId?: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const [created, setCreated] = useState<CreatedApiKeyView | null>(null);
   return (
     <Modal
@@ -221,21 +249,24 @@ function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClose: () =
       {created ? (
         <CreatedToken created={created} onDone={onClose} />
       ) : (
-        <CreateApiKeyForm onCreated={setCreated} onCancel={onClose} />
+        <CreateApiKeyForm workspaceId={workspaceId} onCreated={setCreated} onCancel={onClose} />
       )}
     </Modal>
   );
 }
 
 function CreateApiKeyForm({
+  workspaceId,
   onCreated,
   onCancel,
 }: {
+  workspaceId?: string;
   onCreated: (created: CreatedApiKeyView) => void;
   onCancel: () => void;
 }) {
   const clock = useClockFormat();
-  const create = useCreateApiKey();
+  const create = useCreateApiKey(workspaceId);
+  const [actsAs, setActsAs] = useState<ApiKeyRole>('member');
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiKeyScopes>(NO_ACCESS);
   const [expiry, setExpiry] = useState(String(API_KEY_DEFAULT_DAYS));
@@ -250,7 +281,7 @@ function CreateApiKeyForm({
     event.preventDefault();
     setErrors({});
     create.mutate(
-      { name, scopes, expiresAt: expiryOf(expiry) },
+      { name, scopes, expiresAt: expiryOf(expiry), ...(workspaceId ? { actsAs } : {}) },
       {
         onSuccess: onCreated,
         onError: (error) => {
@@ -278,6 +309,17 @@ function CreateApiKeyForm({
           required
           data-autofocus
         />
+        {workspaceId && (
+          <Select
+            label="Acts as"
+            description="What the key may do within its areas: a role’s permissions, never beyond your own"
+            data={ROLE_OPTIONS}
+            value={actsAs}
+            onChange={(v) => v && setActsAs(v as ApiKeyRole)}
+            error={errors.actsAs}
+            allowDeselect={false}
+          />
+        )}
         <AreaAccessFields
           scopes={scopes}
           onChange={(next) => {
@@ -403,8 +445,16 @@ function CreatedToken({ created, onDone }: { created: CreatedApiKeyView; onDone:
 }
 
 /** "Revoke this key?": it stops working at once, for every script that uses it. */
-function RevokeApiKeyModal({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
-  const revoke = useRevokeApiKey();
+function RevokeApiKeyModal({
+  workspaceId,
+  apiKey,
+  onClose,
+}: {
+  workspaceId?: string;
+  apiKey: ApiKeyView | null;
+  onClose: () => void;
+}) {
+  const revoke = useRevokeApiKey(workspaceId);
   // The key stays named while the dialog fades out, after `apiKey` is cleared.
   const shown = useRef(apiKey);
   if (apiKey) shown.current = apiKey;
