@@ -68,7 +68,7 @@ export function ImportModal({
   });
   const run = useMutation({
     mutationFn: (id: string) =>
-      api('POST /workspaces/:workspaceId/imports/:importId/run', { params: { workspaceId, importId: id } }),
+      api('POST /workspaces/:workspaceId/imports/:importId/run', { params: { workspaceId, importId: id }, body: {} }),
     onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
