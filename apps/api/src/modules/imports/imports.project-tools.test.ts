@@ -32,12 +32,12 @@ describe('reading project tools’ exports', () => {
   it('reads Jira’s repeated columns and prefers the assignee’s e-mail over their name and account id', async () => {
     const rows = await read(
       'jira',
-      '\uFEFFSummary,Issue id,Project name,Assignee,Assignee Id,Labels,Labels\n' +
-        'One,1,Web,Ann Lee,ann@x.test,a,b\nTwo,2,Web,Bob,5b10a2844c,,\n',
+      '\uFEFFSummary,Issue id,Issue key,Project name,Assignee,Assignee Id,Labels,Labels,Parent\n' +
+        'One,1,W-1,Web,Ann Lee,ann@x.test,a,b,\nTwo,2,W-2,Web,Bob,5b10a2844c,,,W-1\n',
     );
     expect(rows.map((r) => [r.line, r.project, r.taskPath, r.assignees, r.error])).toEqual([
       [2, 'Web', ['One'], ['ann@x.test'], null],
-      [3, 'Web', ['Two'], ['Bob'], null],
+      [3, 'Web', ['One', 'Two'], ['Bob'], null],
     ]);
   });
 
@@ -45,7 +45,7 @@ describe('reading project tools’ exports', () => {
     const rows = toImportRows(
       [
         task({ line: 2, name: 'Child', parentId: '9' }),
-        task({ line: 3, name: 'Parent', id: '9', parentName: 'Grand' }),
+        task({ line: 3, name: 'Parent', ids: ['9'], parentName: 'Grand' }),
         task({ line: 4, name: 'Grand', project: '' }),
         task({ line: 5, name: 'Lost', parentName: 'Not here' }),
       ],
@@ -62,8 +62,8 @@ describe('reading project tools’ exports', () => {
   it('takes a sub-task’s project from its parent and stops at a cycle of parents', () => {
     const rows = toImportRows(
       [
-        task({ line: 2, name: 'A', id: 'a', parentId: 'b' }),
-        task({ line: 3, name: 'B', id: 'b', parentId: 'a', project: '' }),
+        task({ line: 2, name: 'A', ids: ['a'], parentId: 'b' }),
+        task({ line: 3, name: 'B', ids: ['b'], parentId: 'a', project: '' }),
       ],
       'List Name',
     );

@@ -28,8 +28,8 @@ export interface ToolTask {
   /** The project named on the row; a sub-task without one is in its parent's project. */
   project: string;
   name: string;
-  /** The tool's id of the task, when the file has one, and its parent's id or name. */
-  id?: string;
+  /** The tool's ids of the task (Jira: its id and its key), and its parent's id or name. */
+  ids?: string[];
   parentId?: string;
   parentName?: string;
   /** When the row gives its whole path of parent titles itself (Todoist's indents, monday's sub-items). */
@@ -88,7 +88,8 @@ function jiraTask(r: Cells, line: number): ToolTask {
     line,
     project: one(r, 'project name', 'project key'),
     name,
-    id: one(r, 'issue id', 'issue key') || undefined,
+    // "Parent" holds the parent's id in Jira Cloud, its key in some older exports.
+    ids: [one(r, 'issue id'), one(r, 'issue key')].filter(Boolean),
     parentId: one(r, 'parent id', 'parent') || undefined,
     parentName: one(r, 'parent summary') || undefined,
     assignees: assignee ? [assignee] : [],
@@ -108,7 +109,7 @@ function asanaTask(r: Cells, line: number): ToolTask {
     line,
     project: one(r, 'projects'),
     name,
-    id: one(r, 'task id') || undefined,
+    ids: [one(r, 'task id')].filter(Boolean),
     parentName: one(r, 'parent task') || undefined,
     assignees: assignee ? [assignee] : [],
     error: name ? undefined : emptyColumn('Name'),
@@ -127,7 +128,7 @@ function clickupTask(r: Cells, line: number): ToolTask {
     line,
     project,
     name,
-    id: one(r, 'task id') || undefined,
+    ids: [one(r, 'task id')].filter(Boolean),
     parentId: one(r, 'parent id') || undefined,
     assignees: list(one(r, 'assignees', 'assignee')),
     error: name ? undefined : emptyColumn('Task Name'),
@@ -325,7 +326,7 @@ export function toImportRows(tasks: ToolTask[], projectColumn: string): ImportRo
   const byId = new Map<string, ToolTask>();
   const byName = new Map<string, ToolTask>();
   for (const t of tasks) {
-    if (t.id && !byId.has(t.id)) byId.set(t.id, t);
+    for (const id of t.ids ?? []) if (!byId.has(id)) byId.set(id, t);
     const k = t.name.toLowerCase();
     if (t.name && !byName.has(k)) byName.set(k, t);
   }

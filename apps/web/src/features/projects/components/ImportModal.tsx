@@ -48,7 +48,7 @@ export function ImportModal({
     mutationFn: (chosen: File) =>
       upload(
         'POST /workspaces/:workspaceId/imports',
-        { params: { workspaceId }, query: { source, fileName: chosen.name } },
+        { params: { workspaceId }, query: { source, fileName: chosen.name.slice(0, 255) } },
         chosen,
         // A Trello board's JSON and a monday.com workbook go as bytes (the API's JSON parser is not for files).
         source === 'trello' || source === 'monday' ? 'application/octet-stream' : 'text/csv',
