@@ -82,6 +82,14 @@ describe('reading project tools’ exports', () => {
     expect(nul?.error).toBe('The row holds a character that cannot be stored (a NUL or a broken emoji).');
   });
 
+  it('puts an Asana task of several projects in the one the file is the export of', async () => {
+    const rows = await read(
+      'asana',
+      'Name,Projects\nA,Launch\nB,"Website,Launch"\nC,"Acme, Inc."\nD,"Acme, Inc."\nE,"Acme, Inc.,Other"\n',
+    );
+    expect(rows.map((r) => r.project)).toEqual(['Launch', 'Launch', 'Acme, Inc.', 'Acme, Inc.', 'Acme, Inc.']);
+  });
+
   it('reads ClickUp’s assignee lists and Todoist’s people with their ids', async () => {
     const clickup = await read('clickup', 'Task Name,List Name,Assignees\nA,L,"[a@x.test, Bo Li]"\nB,L,[]\n');
     expect(clickup.map((r) => r.assignees)).toEqual([['a@x.test', 'Bo Li'], []]);

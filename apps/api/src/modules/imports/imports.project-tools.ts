@@ -117,6 +117,36 @@ function asanaTask(r: Cells, line: number): ToolTask {
 }
 
 /**
+ * Asana names every project of a task in several, joined by commas ("Website,Launch"), and a
+ * project's own name may hold a comma ("Acme, Inc."): such a value is the project that other rows
+ * of the file name alone, the most of them, among the runs of its comma-separated parts; else it
+ * is kept whole.
+ */
+function asanaProjects(tasks: ToolTask[]): ToolTask[] {
+  const rows = new Map<string, number>();
+  for (const t of tasks) rows.set(t.project, (rows.get(t.project) ?? 0) + 1);
+  const runs = (value: string) => {
+    const parts = value.split(',');
+    return parts.flatMap((_, i) =>
+      parts.slice(i).map((__, j) =>
+        parts
+          .slice(i, i + j + 1)
+          .join(',')
+          .trim(),
+      ),
+    );
+  };
+  return tasks.map((t) => {
+    // (A value of many commas is no list of projects a person keeps: kept whole, and cheaply.)
+    if (!t.project.includes(',') || t.project.split(',').length > 20) return t;
+    // Rows naming the run alone; the task's own row does not count for its whole value.
+    const others = (run: string) => (rows.get(run) ?? 0) - (run === t.project ? 1 : 0);
+    const best = runs(t.project).reduce((a, b) => (others(b) > others(a) ? b : a), t.project);
+    return others(best) > 0 ? { ...t, project: best } : t;
+  });
+}
+
+/**
  * ClickUp's CSV export of a List, Folder or Space (⋯ → Export): "Task ID", "Task Name", "Parent
  * ID", "Assignees" ("[ann@x.com, Bob]"), "Space Name", "Folder Name", "List Name". The List is the
  * project (ClickUp tracks time against tasks of a List).
@@ -409,7 +439,7 @@ async function csvTasks(
   const project = fileName?.replace(/\.[^.]*$/, '').trim() || 'Todoist';
   const tasks =
     tool.task === null ? todoistTasks(records, project) : records.map(({ record, line }) => tool.task(record, line));
-  return { tasks, bytes: bytes() };
+  return { tasks: source === 'asana' ? asanaProjects(tasks) : tasks, bytes: bytes() };
 }
 
 /**

@@ -8,9 +8,12 @@ import { importTexts as txt } from './import-texts';
 export type AssigneeChoices = Record<string, string>;
 export const UNASSIGNED = 'unassigned';
 
-/** The choices as the run body: every unmatched person with a member, or null for nobody. */
+/** The choices as the run body: each person chosen for, with a member or null for nobody (the API refuses the rest). */
 export const runAssignees = (unmatched: ImportView['assignees']['unmatched'], choices: AssigneeChoices) =>
-  unmatched.map((u) => ({ name: u.name, userId: choices[u.name] === UNASSIGNED ? null : (choices[u.name] ?? null) }));
+  unmatched.flatMap((u) => {
+    const choice = choices[u.name];
+    return choice ? [{ name: u.name, userId: choice === UNASSIGNED ? null : choice }] : [];
+  });
 
 /**
  * The mapping step of a project tool's import: each person the file names whom no member matches
