@@ -53,6 +53,9 @@ test.describe('importing projects and tasks from project tools', () => {
     const tasks = page.getByRole('group', { name: 'Tasks of Web shop' }).getByTestId('task-row');
     await expect(tasks).toHaveCount(3);
     await expect(tasks.filter({ hasText: 'Fix totals' })).toBeVisible();
+    // Dana took over the tasks of her old address.
+    await tasks.filter({ hasText: 'Cart page' }).getByRole('button', { name: 'Edit Task' }).click();
+    await expect(page.getByRole('region', { name: 'People' }).getByText('Dana Scully', { exact: true })).toBeVisible();
     await shotsAtWidths(page, 'project-imports-tasks');
     await danaContext.close();
   });
