@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { chooseImportFile } from './support/imports';
 import { shot, shotsAtWidths } from './support/shots';
 import { allow } from './support/time';
 import { joinAsMember, signUpOverHttp, workspaceApi } from './support/users';
@@ -257,20 +258,12 @@ test.describe('projects, tasks, clients and tags', () => {
     await page.getByRole('menuitem', { name: 'Import From CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import From CSV' });
     const csv = 'Client,Project,Task,Parent Task\nAcme,Website,Design,\nAcme,Website,Logo,Design\n,,Orphan,\n';
-    await dialog.locator('input[type=file]').setInputFiles({
-      name: 'projects.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(csv),
-    });
+    await chooseImportFile(dialog, 'projects.csv', csv);
     await expect(dialog.getByTestId('import-summary')).toContainText('1 row has an error');
     await expect(dialog.getByRole('cell', { name: 'A task needs a project.' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Import' })).toBeDisabled();
     await shotsAtWidths(page, 'projects-import-errors');
-    await dialog.locator('input[type=file]').setInputFiles({
-      name: 'projects.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(csv.replace(',,Orphan,\n', '')),
-    });
+    await chooseImportFile(dialog, 'projects.csv', csv.replace(',,Orphan,\n', ''));
     await expect(dialog.getByTestId('import-summary')).toContainText(
       '2 rows. Importing creates 1 client, 1 project, 2 tasks, 0 tags, 0 time entries.',
     );
@@ -291,11 +284,7 @@ test.describe('projects, tasks, clients and tags', () => {
       'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags',
       'Ann,ann@example.org,Initech,Mobile app,Backend,API work,Yes,2026-11-02,09:00:00,2026-11-02,11:00:00,02:00:00,"dev, api"',
     ].join('\n');
-    await addons.locator('input[type=file]').setInputFiles({
-      name: 'toggl.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(toggl),
-    });
+    await chooseImportFile(addons, 'toggl.csv', toggl);
     await expect(addons.getByTestId('import-summary')).toContainText(
       '1 client, 1 project, 1 task, 2 tags, 1 time entry',
     );
@@ -313,11 +302,7 @@ test.describe('projects, tasks, clients and tags', () => {
         `Ann,ann@example.org,Initech,Bulk ${i % 5},,Item ${i},No,2026-10-0${1 + (i % 9)},08:00:00,,,00:30:00,`,
       );
     }
-    await addons.locator('input[type=file]').setInputFiles({
-      name: 'toggl-large.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(large.join('\n')),
-    });
+    await chooseImportFile(addons, 'toggl-large.csv', large.join('\n'));
     await expect(addons.getByTestId('import-summary')).toContainText(
       '10,000 rows. Importing creates 0 clients, 5 projects',
       { timeout: allow(30_000) },

@@ -41,7 +41,7 @@ import {
   updateClientInvoiceBody,
 } from './schemas/client-invoices.js';
 import { createExportJobBody, exportJobList, exportJobView } from './schemas/export-jobs.js';
-import { importView } from './schemas/imports.js';
+import { importRunBody, importView } from './schemas/imports.js';
 import {
   notificationListView,
   notificationSettingsView,
@@ -345,7 +345,7 @@ export const apiRoutes = {
   'PUT /workspaces/:workspaceId/groups/:groupId/members/:userId': { answer: groupView },
   'POST /workspaces/:workspaceId/imports': { answer: importView },
   'GET /workspaces/:workspaceId/imports/:importId': { answer: importView },
-  'POST /workspaces/:workspaceId/imports/:importId/run': { answer: importView },
+  'POST /workspaces/:workspaceId/imports/:importId/run': { body: importRunBody, answer: importView },
   'GET /workspaces/:workspaceId/invites': { answer: answer<{ items: InviteView[] }>() },
   'POST /workspaces/:workspaceId/invites': { body: inviteBody, answer: answer<{ items: InviteView[] }>() },
   'DELETE /workspaces/:workspaceId/invites/:inviteId': {},

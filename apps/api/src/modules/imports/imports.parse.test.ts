@@ -30,6 +30,7 @@ describe('reading import files', async () => {
         project: 'Web',
         taskPath: ['Design', 'Brand', 'Logo'],
         tags: [],
+        assignees: [],
         entry: null,
         error: null,
       },

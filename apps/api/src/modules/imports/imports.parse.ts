@@ -3,17 +3,10 @@ import { Transform } from 'node:stream';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { TZDate } from '@date-fns/tz';
 import { isInstantInRange, isStorableText, NAME_MAX } from '@sundial/core';
-import { parse } from 'csv-parse';
+import { type Options as CsvOptions, type Parser, parse } from 'csv-parse';
 import { AppError } from '../../platform/errors.js';
 
-export const IMPORT_SOURCES = ['csv', 'toggl', 'clockify', 'harvest'] as const;
-export type ImportSource = (typeof IMPORT_SOURCES)[number];
-export const SOURCE_LABELS: Record<ImportSource, string> = {
-  csv: 'CSV',
-  toggl: 'Toggl Track',
-  clockify: 'Clockify',
-  harvest: 'Harvest',
-};
+export { IMPORT_SOURCE_LABELS as SOURCE_LABELS, IMPORT_SOURCES, type ImportSource } from '@sundial/core';
 
 /** One row of any import, in our terms. */
 export interface ImportRow {
@@ -23,6 +16,8 @@ export interface ImportRow {
   /** Task titles from the top-level task down to the row's task. */
   taskPath: string[];
   tags: string[];
+  /** Who the row's task is assigned to, as the file names them (an e-mail or a name). */
+  assignees: string[];
   entry: { email: string | null; note: string; billable: boolean; start: Date; seconds: number } | null;
   error: string | null;
 }
@@ -126,7 +121,7 @@ function toEntry(r: Record_, timeZone: string): { entry: ImportRow['entry']; err
   };
 }
 
-function checkName(what: string, value: string | null): string | null {
+export function checkName(what: string, value: string | null): string | null {
   if (value !== null && value.length > NAME_MAX) return `${what} must be at most ${NAME_MAX} characters.`;
   return null;
 }
@@ -161,7 +156,7 @@ export function readRecord(r: Record_, line: number, timeZone: string): ImportRo
     entryError;
   if (!error && taskPath.length > 0 && !project) error = 'A task needs a project.';
   if (!error && !project && !entry) error = 'The row has no project.';
-  return { line, client, project, taskPath, tags, entry, error: error ?? null };
+  return { line, client, project, taskPath, tags, assignees: [], entry, error: error ?? null };
 }
 
 export interface ReadLimits {
@@ -173,7 +168,7 @@ export const tooLarge = (limits: ReadLimits) =>
   new AppError('import_too_large', `The file is larger than ${limits.maxBytes / 1_000_000} MB; split it.`, {
     status: 413,
   });
-const tooManyRows = (limits: ReadLimits) =>
+export const tooManyRows = (limits: ReadLimits) =>
   new AppError(
     'import_too_large',
     `The file has more than ${limits.maxRows.toLocaleString('en-US')} rows; split it. Nothing was imported.`,
@@ -194,30 +189,13 @@ export async function readImport(
   onRows: (rows: ImportRow[], progress: { bytes: number; rows: number }) => Promise<void>,
   limits: ReadLimits = { maxBytes: MAX_BYTES, maxRows: MAX_ROWS },
 ): Promise<{ bytes: number; rows: number }> {
-  let bytes = 0;
+  const { parser, bytes, close } = csvStream(input, limits);
   let rows = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(bytes > limits.maxBytes ? tooLarge(limits) : null, chunk);
-    },
-  });
-  const parser = parse({
-    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-    skip_empty_lines: true,
-    relax_column_count: true,
-    trim: true,
-    bom: true,
-    info: true,
-  });
-  input.on('error', (error) => counter.destroy(error));
-  counter.on('error', (error) => parser.destroy(error));
-  input.pipe(counter).pipe(parser);
   let batch: ImportRow[] = [];
   const flush = async () => {
     const full = batch;
     batch = [];
-    await onRows(full, { bytes, rows });
+    await onRows(full, { bytes: bytes(), rows });
     await yieldToEvents();
   };
   try {
@@ -230,18 +208,65 @@ export async function readImport(
       else if (rows % ROWS_PER_TURN === 0) await yieldToEvents();
     }
   } catch (error) {
-    // csv-parse's own errors (CSV_…) are the file's fault; the rest (limits, storage) pass through.
-    if (!String((error as { code?: unknown }).code).startsWith('CSV_')) throw error;
-    throw new AppError('invalid_csv', `The file is not a readable CSV file: ${(error as Error).message}`, {
-      status: 422,
-    });
+    throw csvError(error);
   } finally {
-    input.unpipe(counter);
-    counter.unpipe(parser);
+    close();
   }
   if (rows === 0) throw new AppError('invalid_csv', 'The file has no rows.', { status: 422 });
   if (batch.length > 0) await flush();
-  return { bytes, rows };
+  return { bytes: bytes(), rows };
+}
+
+/** Counts the bytes of `input` as they pass, failing the stream past the byte limit. */
+export function byteCounter(input: Readable, limits: ReadLimits): { counter: Transform; bytes: () => number } {
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(bytes > limits.maxBytes ? tooLarge(limits) : null, chunk);
+    },
+  });
+  input.on('error', (error) => counter.destroy(error));
+  return { counter, bytes: () => bytes };
+}
+
+/**
+ * `input` through the byte counter into csv-parse's stream parser (headers trimmed and
+ * lower-cased, records with their line); `close` detaches them once the caller is done.
+ */
+export function csvStream(
+  input: Readable,
+  limits: ReadLimits,
+  options: Pick<CsvOptions, 'group_columns_by_name'> = {},
+): { parser: Parser; bytes: () => number; close: () => void } {
+  const { counter, bytes } = byteCounter(input, limits);
+  const parser = parse({
+    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: true,
+    bom: true,
+    info: true,
+    ...options,
+  });
+  counter.on('error', (error) => parser.destroy(error));
+  input.pipe(counter).pipe(parser);
+  return {
+    parser,
+    bytes,
+    close: () => {
+      input.unpipe(counter);
+      counter.unpipe(parser);
+    },
+  };
+}
+
+/** csv-parse's own errors (CSV_…) are the file's fault: a 422 saying so; the rest (limits, storage) pass through. */
+export function csvError(error: unknown): unknown {
+  if (!String((error as { code?: unknown }).code).startsWith('CSV_')) return error;
+  return new AppError('invalid_csv', `The file is not a readable CSV file: ${(error as Error).message}`, {
+    status: 422,
+  });
 }
 
 function checkColumns(columns: string[]): void {

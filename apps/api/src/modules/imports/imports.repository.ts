@@ -11,12 +11,14 @@ export interface ImportCatalog {
   tasks: { id: string; name: string; project_id: string; parent_task_id: string | null }[];
   tagList: { id: string; name: string } | null;
   tags: { id: string; name: string }[];
+  /** Members assigned to tasks. */
+  assignments: { project_id: string; task_id: string; user_id: string }[];
 }
 
 /** SQL of imports: what exists (matched by name), the import rows and their staged lines. */
 export const importsRepository = {
   async existing(db: Db, workspaceId: string) {
-    const [clients, projects, tasks, tags, members, lists] = await Promise.all([
+    const [clients, projects, tasks, tags, members, lists, assignments] = await Promise.all([
       db.selectFrom('clients').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
       db.selectFrom('projects').select(['id', 'name', 'client_id']).where('workspace_id', '=', workspaceId).execute(),
       db
@@ -33,8 +35,28 @@ export const importsRepository = {
         .where('m.status', '=', 'active')
         .execute(),
       db.selectFrom('tag_lists').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
+      db
+        .selectFrom('project_members')
+        .select(['task_id', 'user_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('task_id', 'is not', null)
+        .where('user_id', 'is not', null)
+        .execute(),
     ]);
-    return { clients, projects, tasks, tags, members, lists };
+    return { clients, projects, tasks, tags, members, lists, assignments };
+  },
+
+  /** Those of `userIds` who are active members of the workspace. */
+  async activeMembers(db: Db, workspaceId: string, userIds: string[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'active')
+      .where('user_id', 'in', userIds)
+      .execute();
+    return rows.map((r) => r.user_id);
   },
 
   async create(db: Db, values: { id: string; workspace_id: string; created_by_user_id: string; source: string }) {

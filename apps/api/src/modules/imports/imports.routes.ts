@@ -1,15 +1,20 @@
 import type { Readable } from 'node:stream';
-import { importView } from '@sundial/core';
+import { IMPORT_SOURCES, importRunBody, importView } from '@sundial/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
-import { IMPORT_SOURCES, tooLarge } from './imports.parse.js';
+import { tooLarge } from './imports.parse.js';
 
 const tags = ['imports'];
 const importParams = workspaceParams.extend({ importId: z.uuid() });
-const CSV_TYPES = ['text/csv', 'application/octet-stream'];
+/** CSV files, and any other file (a Trello board's JSON, a monday.com workbook) sent as bytes. */
+const FILE_TYPES = [
+  'text/csv',
+  'application/octet-stream',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+];
 
 /**
  * Import From CSV and Import From add-ons (Toggl Track, Clockify, Harvest exports): the file is
@@ -18,17 +23,22 @@ const CSV_TYPES = ['text/csv', 'application/octet-stream'];
  */
 export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { imports } = app.services;
-  app.addContentTypeParser(CSV_TYPES, (_request, payload, done) => done(null, payload));
+  app.addContentTypeParser(FILE_TYPES, (_request, payload, done) => done(null, payload));
 
   app.post(
     '/workspaces/:workspaceId/imports',
     {
       schema: {
         tags,
-        summary: 'Upload a CSV file (the raw body, text/csv, up to 100 MB): it is read row by row for a preview',
-        consumes: CSV_TYPES,
+        summary:
+          'Upload an export (the raw body, up to 100 MB: text/csv, or application/octet-stream for a Trello JSON or monday.com XLSX file): it is read for a preview',
+        consumes: FILE_TYPES,
         params: workspaceParams,
-        querystring: z.object({ source: z.enum(IMPORT_SOURCES).default('csv') }),
+        querystring: z.object({
+          source: z.enum(IMPORT_SOURCES).default('csv'),
+          /** The file's name: a Todoist export names its project only there. */
+          fileName: z.string().max(255).optional(),
+        }),
         response: { 201: importView, ...errorResponses },
       },
     },
@@ -37,13 +47,18 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = request.body as Readable | undefined;
       try {
         if (!file || typeof (file as Partial<Readable>).pipe !== 'function') {
-          throw new AppError('invalid_csv', 'Send the file as the body, with the type text/csv.', { status: 415 });
+          throw new AppError(
+            'invalid_csv',
+            'Send the file as the body, with the type text/csv or application/octet-stream.',
+            { status: 415 },
+          );
         }
         if (Number(request.headers['content-length'] ?? 0) > imports.limits.maxBytes) throw tooLarge(imports.limits);
         const view = await imports.upload(actor, {
           source: request.query.source,
           timeZone: requireAuth(request).user.time_zone,
           file,
+          fileName: request.query.fileName,
         });
         return reply.code(201).send(view);
       } catch (error) {
@@ -72,11 +87,14 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Import a read file in the background, all or nothing; asking again changes nothing',
+        summary:
+          'Import a read file in the background, all or nothing; asking again changes nothing. A project tool’s file names a member or nobody for each unmatched assignee',
         params: importParams,
+        body: importRunBody,
         response: { 202: importView, ...errorResponses },
       },
     },
-    async (request, reply) => reply.code(202).send(await imports.run(actorOf(request), request.params.importId)),
+    async (request, reply) =>
+      reply.code(202).send(await imports.run(actorOf(request), request.params.importId, request.body)),
   );
 };

@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
-import type { ImportRowView, ImportView } from '@sundial/core';
+import { type ImportRowView, type ImportRunBody, type ImportView, isProjectToolSource } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { analyzeAfterWrite, TIME_TABLES } from '../../db/statistics.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit } from '../../platform/audit.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import { clientRecords } from '../clients/clients.service.js';
@@ -25,6 +25,7 @@ import {
   readImport,
   SOURCE_LABELS,
 } from './imports.parse.js';
+import { readProjectTool } from './imports.project-tools.js';
 import { type ImportCatalog, importsRepository as repo } from './imports.repository.js';
 
 const NONE = '-';
@@ -45,9 +46,29 @@ export interface ImportSummary {
   timeEntries: number;
 }
 
-/** Works out what importing rows creates, reusing what exists by name (case-insensitively), a batch at a time. */
-function planner(existing: Awaited<ReturnType<typeof repo.existing>>, importerId: string, source: ImportSource) {
+/** Task assignees of a file: the assignments planned, and who matched no member, by their name in the file. */
+interface People {
+  assigned: number;
+  unmatched: { name: string; tasks: number }[];
+}
+/** Names kept of the people who match no member (a choice is asked for each). */
+const UNMATCHED_KEPT = 500;
+
+/**
+ * Works out what importing rows creates, reusing what exists by name (case-insensitively), a batch
+ * at a time. A task's assignee is the member with their e-mail, else the member chosen for their
+ * name in `choices` (null: nobody); those with neither are counted as unmatched.
+ */
+function planner(
+  existing: Awaited<ReturnType<typeof repo.existing>>,
+  importerId: string,
+  source: ImportSource,
+  choices: ReadonlyMap<string, string | null> = new Map(),
+) {
   const { clients, projects, tasks, tags, members, lists } = existing;
+  const assignedPairs = new Set(existing.assignments.map((a) => key(a.task_id, a.user_id)));
+  const unmatched = new Map<string, { name: string; tasks: number }>();
+  const people = { assigned: 0 };
   const clientIds = new Map(clients.map((c) => [key(c.name), c.id]));
   const projectIds = new Map(projects.map((p) => [key(p.client_id, p.name), p.id]));
   const taskIds = new Map(tasks.map((t) => [key(t.project_id, t.parent_task_id, t.name), t.id]));
@@ -57,7 +78,29 @@ function planner(existing: Awaited<ReturnType<typeof repo.existing>>, importerId
   const listName = `Imported from ${SOURCE_LABELS[source]}`;
   const tagList = lists.find((l) => key(l.name) === key(listName)) ?? { id: newId(), name: listName };
   const totals: ImportSummary = { clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 };
-  const empty = (): Plan => ({ clients: [], projects: [], tasks: [], tagList: null, tags: [], entries: [] });
+  const empty = (): Plan => ({
+    clients: [],
+    projects: [],
+    tasks: [],
+    tagList: null,
+    tags: [],
+    assignments: [],
+    entries: [],
+  });
+
+  function assign(projectId: string, taskId: string, names: readonly string[]): void {
+    for (const name of names) {
+      const userId = userIds.get(name.toLowerCase()) ?? choices.get(name.toLowerCase());
+      if (userId === undefined) {
+        const found = unmatched.get(name.toLowerCase());
+        if (found) found.tasks += 1;
+        else if (unmatched.size < UNMATCHED_KEPT) unmatched.set(name.toLowerCase(), { name, tasks: 1 });
+      } else if (userId !== null && !assignedPairs.has(key(taskId, userId))) {
+        assignedPairs.add(key(taskId, userId));
+        out.assignments.push({ project_id: projectId, task_id: taskId, user_id: userId });
+      }
+    }
+  }
   let out = empty();
 
   function add(row: PlannedRow): void {
@@ -91,6 +134,8 @@ function planner(existing: Awaited<ReturnType<typeof repo.existing>>, importerId
         }
         taskId = id;
       }
+      // Rows staged before assignees were read have none.
+      if (taskId) assign(projectId, taskId, row.assignees ?? []);
     }
     const rowTagIds = row.tags.map((name) => {
       let id = tagIds.get(key(name));
@@ -130,14 +175,17 @@ function planner(existing: Awaited<ReturnType<typeof repo.existing>>, importerId
       totals.tasks += done.tasks.length;
       totals.tags += done.tags.length;
       totals.timeEntries += done.entries.length;
+      people.assigned += done.assignments.length;
       return done;
     },
     totals,
+    people: (): People => ({ assigned: people.assigned, unmatched: [...unmatched.values()] }),
   };
 }
 
 /** A valid row as it waits in import_rows (JSON: the entry's start is a string). */
-type PlannedRow = Omit<ImportRow, 'entry' | 'error'> & {
+type PlannedRow = Omit<ImportRow, 'entry' | 'error' | 'assignees'> & {
+  assignees?: string[];
   entry: (Omit<NonNullable<ImportRow['entry']>, 'start'> & { start: string | Date }) | null;
 };
 
@@ -149,8 +197,12 @@ interface Detail {
   rows: ImportRowView[];
   errors: { line: number; error: string }[];
   summary: ImportSummary;
+  assignees: People;
+  /** The member chosen for each unmatched assignee (by their name, lower-cased), when the import was started. */
+  choices?: [string, string | null][];
 }
 const NO_SUMMARY: ImportSummary = { clients: 0, projects: 0, tasks: 0, tags: 0, timeEntries: 0 };
+const NO_PEOPLE: People = { assigned: 0, unmatched: [] };
 
 export const runImportJob = defineJob('imports.run', z.object({ importId: z.string() }));
 /** Read files nobody imported, and the records of finished imports, are kept for a day. */
@@ -176,6 +228,7 @@ function view(row: NonNullable<Awaited<ReturnType<typeof repo.find>>>): ImportVi
     // The preview matters until the import starts; progress polls need not carry it.
     rows: row.status === 'ready' || row.status === 'invalid' ? (detail.rows ?? []) : [],
     summary: detail.summary ?? NO_SUMMARY,
+    assignees: detail.assignees ?? NO_PEOPLE,
     message: row.message,
   };
 }
@@ -225,7 +278,13 @@ export function createImportsService(
         await repo.lockForWriting(tx, importId);
         const locked = await repo.find(tx, workspaceId, importId);
         if (!locked || locked.status === 'done') return;
-        const plan = planner(await repo.existing(tx, workspaceId), userId, found.source as ImportSource);
+        const detail = (locked.detail ?? {}) as Partial<Detail>;
+        const plan = planner(
+          await repo.existing(tx, workspaceId),
+          userId,
+          found.source as ImportSource,
+          new Map(detail.choices ?? []),
+        );
         let imported = 0;
         for (let after = 0; ; ) {
           const staged = await repo.staged(tx, importId, after, BATCH_ROWS);
@@ -236,6 +295,7 @@ export function createImportsService(
           await clientRecords.insertImported(tx, workspaceId, p.clients);
           await projectRecords.insertImported(tx, { workspaceId, ownerUserId: userId }, p.projects, p.tasks);
           if (p.tagList) await tagRecords.insertImported(tx, workspaceId, p.tagList, p.tags);
+          await projectRecords.assignImported(tx, workspaceId, p.assignments);
           await timeEntries.importEntries(
             tx,
             writer,
@@ -248,11 +308,10 @@ export function createImportsService(
         }
         await repo.unstage(tx, importId);
         written = imported;
-        const detail = (locked.detail ?? {}) as Partial<Detail>;
         await repo.update(tx, importId, ['queued', 'importing'], {
           status: 'done',
           rows_imported: imported,
-          detail: { ...detail, summary: plan.totals },
+          detail: { ...detail, summary: plan.totals, assignees: plan.people() },
         });
         await audit(tx, {
           action: 'import.completed',
@@ -276,6 +335,30 @@ export function createImportsService(
     }).catch(() => undefined);
   }
 
+  /** The member (or nobody) chosen for each unmatched assignee of the preview, all of them. */
+  async function chooseAssignees(actor: Actor, current: ImportView, body: ImportRunBody) {
+    const chosen = new Map((body?.assignees ?? []).map((a) => [a.name.toLowerCase(), a.userId]));
+    const missing = current.assignees.unmatched.filter((u) => !chosen.has(u.name.toLowerCase()));
+    if (missing.length > 0) {
+      const names = missing.map((u) => `“${u.name}”`).join(', ');
+      throw new AppError(
+        'import_assignees_unmatched',
+        `Choose a member, or “Leave unassigned”, for ${names}: no member has ${missing.length === 1 ? 'that' : 'those'} e-mail${missing.length === 1 ? '' : 's'}.`,
+        { status: 422 },
+      );
+    }
+    const choices = current.assignees.unmatched.map((u): [string, string | null] => [
+      u.name.toLowerCase(),
+      chosen.get(u.name.toLowerCase()) ?? null,
+    ]);
+    const userIds = choices.flatMap(([, userId]) => (userId ? [userId] : []));
+    const members = new Set(await repo.activeMembers(db, actor.membership.workspace.id, userIds));
+    if (userIds.some((userId) => !members.has(userId))) {
+      throw validationError({ assignees: 'Choose a member of this workspace.' });
+    }
+    return choices;
+  }
+
   const purge = (now: Date) => repo.purge(db, new Date(now.getTime() - KEEP_MS));
   jobs.register(runImportJob, ({ importId }) => write(importId), { maxAttempts: 3 });
   jobs.register(purgeImportsJob, (_payload, { now }) => purge(now));
@@ -289,47 +372,55 @@ export function createImportsService(
      * Reads an uploaded file as it streams in: valid rows wait in the database for the import,
      * errors and a preview are kept. Limits stop it early; then nothing of the file is kept.
      */
-    async upload(actor: Actor, input: { source: ImportSource; timeZone: string; file: Readable }): Promise<ImportView> {
+    async upload(
+      actor: Actor,
+      input: {
+        source: ImportSource;
+        timeZone: string;
+        file: Readable;
+        /** The file's name: Todoist's export names its project only there. */
+        fileName?: string;
+      },
+    ): Promise<ImportView> {
       assertCan(actor, 'projects:manage');
       const workspaceId = actor.membership.workspace.id;
       const id = newId();
       await repo.create(db, { id, workspace_id: workspaceId, created_by_user_id: actor.userId, source: input.source });
       const plan = planner(await repo.existing(db, workspaceId), actor.userId, input.source);
-      const detail: Detail = { rows: [], errors: [], summary: NO_SUMMARY };
+      const detail: Detail = { rows: [], errors: [], summary: NO_SUMMARY, assignees: NO_PEOPLE };
       let errorCount = 0;
       try {
-        const read = await readImport(
-          input.file,
-          input.timeZone,
-          async (rows, progress) => {
-            const good = rows.filter((r) => !r.error);
-            for (const r of rows) {
-              if (r.error) {
-                errorCount += 1;
-                if (detail.errors.length < ERRORS_KEPT) detail.errors.push({ line: r.line, error: r.error });
-              }
-              // The preview: the first rows, and the first erroneous rows after them.
-              if (detail.rows.length < PREVIEW_ROWS && (r.error || detail.rows.length < PREVIEW_ROWS / 2)) {
-                detail.rows.push(rowView(r));
-              }
+        const onRows = async (rows: ImportRow[], progress: { bytes: number; rows: number }) => {
+          const good = rows.filter((r) => !r.error);
+          for (const r of rows) {
+            if (r.error) {
+              errorCount += 1;
+              if (detail.errors.length < ERRORS_KEPT) detail.errors.push({ line: r.line, error: r.error });
             }
-            plan.batch(good);
-            // Nothing will be imported from a file with errors: stop staging, keep counting.
-            if (errorCount === 0)
-              await repo.stage(
-                db,
-                id,
-                good.map(({ error: _e, ...r }) => r),
-              );
-            await repo.update(db, id, ['reading'], {
-              bytes_read: progress.bytes,
-              rows_read: progress.rows,
-              error_count: errorCount,
-            });
-          },
-          limits,
-        );
+            // The preview: the first rows, and the first erroneous rows after them.
+            if (detail.rows.length < PREVIEW_ROWS && (r.error || detail.rows.length < PREVIEW_ROWS / 2)) {
+              detail.rows.push(rowView(r));
+            }
+          }
+          plan.batch(good);
+          // Nothing will be imported from a file with errors: stop staging, keep counting.
+          if (errorCount === 0)
+            await repo.stage(
+              db,
+              id,
+              good.map(({ error: _e, ...r }) => r),
+            );
+          await repo.update(db, id, ['reading'], {
+            bytes_read: progress.bytes,
+            rows_read: progress.rows,
+            error_count: errorCount,
+          });
+        };
+        const read = isProjectToolSource(input.source)
+          ? await readProjectTool(input.source, input.file, onRows, limits, input.fileName)
+          : await readImport(input.file, input.timeZone, onRows, limits);
         detail.summary = { ...plan.totals };
+        detail.assignees = plan.people();
         if (errorCount > 0) await repo.unstage(db, id);
         await repo.update(db, id, ['reading'], {
           status: errorCount > 0 ? 'invalid' : 'ready',
@@ -347,8 +438,12 @@ export function createImportsService(
 
     find,
 
-    /** Queues the import of a read file; asking again answers the same import (nothing is imported twice). */
-    async run(actor: Actor, id: string): Promise<ImportView> {
+    /**
+     * Queues the import of a read file; asking again answers the same import (nothing is imported
+     * twice). Each assignee of the preview who matched no member needs a choice in `body`: a member
+     * (422 when not an active one) or null; a missing choice is a 422 naming them.
+     */
+    async run(actor: Actor, id: string, body?: ImportRunBody): Promise<ImportView> {
       const current = await find(actor, id);
       if (current.status === 'invalid') {
         throw new AppError('import_has_errors', hasErrors(current.errorCount, current.errors[0]), { status: 422 });
@@ -357,8 +452,10 @@ export function createImportsService(
         throw new AppError('import_not_ready', 'The file is still being read.', { status: 409 });
       }
       if (current.status !== 'ready') return current;
+      const choices = await chooseAssignees(actor, current, body);
       const queued = await db.transaction().execute(async (tx) => {
-        if (!(await repo.update(tx, id, ['ready'], { status: 'queued' }))) return false;
+        const detail = ((await repo.find(tx, actor.membership.workspace.id, id))?.detail ?? {}) as Partial<Detail>;
+        if (!(await repo.update(tx, id, ['ready'], { status: 'queued', detail: { ...detail, choices } }))) return false;
         await jobs.enqueue(tx, runImportJob, { importId: id }, { singletonKey: id });
         return true;
       });

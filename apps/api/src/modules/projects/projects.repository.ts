@@ -601,6 +601,20 @@ export const projectsRepository = {
       .execute();
   },
 
+  /** Task assignments an import creates (none of them exists yet: its plan skipped those). */
+  async insertImportedAssignments(
+    tx: Db,
+    workspaceId: string,
+    rows: readonly { project_id: string; task_id: string; user_id: string }[],
+  ): Promise<void> {
+    await inChunks(rows, (c) =>
+      tx
+        .insertInto('project_members')
+        .values(c.map((r) => ({ ...r, id: newId(), workspace_id: workspaceId, group_id: null })))
+        .execute(),
+    );
+  },
+
   /** Active members and groups of the workspace, for the People picker. */
   async assignable(db: Db, workspaceId: string) {
     const users = await db

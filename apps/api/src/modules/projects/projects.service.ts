@@ -25,6 +25,12 @@ export const projectRecords = {
     projects: Parameters<typeof repo.insertImported>[2],
     tasks: Parameters<typeof repo.insertImported>[3],
   ): Promise<void> => repo.insertImported(tx, by, projects, tasks),
+  /** The task assignments an import creates (the same rows as a task's People, one user each). */
+  assignImported: (
+    tx: Db,
+    workspaceId: string,
+    rows: Parameters<typeof repo.insertImportedAssignments>[2],
+  ): Promise<void> => repo.insertImportedAssignments(tx, workspaceId, rows),
 };
 
 /**

@@ -1,45 +1,26 @@
-import { Alert, Button, FileInput, Group, Modal, Progress, SegmentedControl, Stack, Table, Text } from '@mantine/core';
-import { formatDateTime, formatDuration, type ImportSummaryView, type ImportView } from '@sundial/core';
+import { Alert, Button, FileInput, Group, Modal, Progress, Radio, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { formatDateTime, formatDuration, type ImportSource, type ImportView, isProjectToolSource } from '@sundial/core';
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, parseApiError, upload } from '../../../api/client';
 import { useClockFormat, useDurationFormat } from '../../../api/session';
+import { type AssigneeChoices, ImportAssignees, runAssignees } from './ImportAssignees';
+import { importTexts as txt } from './import-texts';
 
-type Source = 'csv' | 'toggl' | 'clockify' | 'harvest';
-
-type Summary = ImportSummaryView;
+type Source = ImportSource;
 
 /** The largest file the server reads (IMPORT_MAX_BYTES). */
 const MAX_BYTES = 100_000_000;
 /** How often the progress of an import under way is asked for. */
 const POLL_MS = 500;
 const UNDER_WAY: ImportView['status'][] = ['queued', 'importing'];
-const count = (n: number) => n.toLocaleString('en-US');
-
-const HELP: Record<Source, string> = {
-  csv: 'A CSV file with the columns Client, Project, Task and, optionally, Parent Task. Sub-tasks can also be written as “Design > Logo” in the Task column. Existing clients, projects and tasks with the same names are reused.',
-  toggl:
-    'In Toggl Track open Reports → Detailed, choose the period and export it as CSV. Projects, clients, tasks, tags and time entries come across; entries of people who are members here are theirs, the others become yours.',
-  clockify:
-    'In Clockify open Reports → Detailed, choose the period and Export → Save as CSV. Projects, clients, tasks, tags and time entries come across.',
-  harvest:
-    'In Harvest open Reports → Detailed time, choose the period and Export → CSV. Harvest keeps hours per day without a start time, so those entries start at 09:00 in your time zone.',
-};
-
-const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
-const describe = (s: Summary) =>
-  [
-    plural(s.clients, 'client'),
-    plural(s.projects, 'project'),
-    plural(s.tasks, 'task'),
-    plural(s.tags, 'tag'),
-    plural(s.timeEntries, 'time entry').replace('entrys', 'entries'),
-  ].join(', ');
+const { count, plural } = txt;
 
 /**
  * Import From CSV and Import From add-ons: choose a file (up to 100 MB), which the server reads as
  * it uploads into a preview with the first errors; Import runs in the background, all or nothing,
- * with its progress polled.
+ * with its progress polled. A project tool's preview also asks who takes the tasks of the people
+ * no member matches by e-mail.
  */
 export function ImportModal({
   kind,
@@ -57,18 +38,30 @@ export function ImportModal({
   const [file, setFile] = useState<File | null>(null);
   const [read, setRead] = useState<ImportView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [choices, setChoices] = useState<AssigneeChoices>({});
   const source: Source = kind === 'csv' ? 'csv' : addon;
+  const projectTool = isProjectToolSource(source);
+  const fileInput = txt.file(source);
   const _path = `/workspaces/${workspaceId}/imports`;
 
   const send = useMutation({
     mutationFn: (chosen: File) =>
-      upload('POST /workspaces/:workspaceId/imports', { params: { workspaceId }, query: { source } }, chosen),
+      upload(
+        'POST /workspaces/:workspaceId/imports',
+        { params: { workspaceId }, query: { source, fileName: chosen.name.slice(0, 255) } },
+        chosen,
+        // A Trello board's JSON and a monday.com workbook go as bytes (the API's JSON parser is not for files).
+        source === 'trello' || source === 'monday' ? 'application/octet-stream' : 'text/csv',
+      ),
     onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
   const run = useMutation({
-    mutationFn: (id: string) =>
-      api('POST /workspaces/:workspaceId/imports/:importId/run', { params: { workspaceId, importId: id } }),
+    mutationFn: (view: ImportView) =>
+      api('POST /workspaces/:workspaceId/imports/:importId/run', {
+        params: { workspaceId, importId: view.id },
+        body: { assignees: runAssignees(view.assignees.unmatched, choices) },
+      }),
     onSuccess: setRead,
     onError: (e) => setError(parseApiError(e).message),
   });
@@ -100,6 +93,7 @@ export function ImportModal({
     setFile(null);
     setRead(null);
     setError(null);
+    setChoices({});
     send.reset();
     run.reset();
   };
@@ -112,12 +106,15 @@ export function ImportModal({
     setFile(chosen);
     if (!chosen) return;
     if (chosen.size > MAX_BYTES) {
-      setError('The file is larger than 100 MB; split it.');
+      setError(txt.tooLarge);
       return;
     }
     send.mutate(chosen);
   };
   const preview = current && (current.status === 'ready' || current.status === 'invalid') ? current : null;
+  const unmatched = preview?.status === 'ready' ? preview.assignees.unmatched : [];
+  const unchosen = unmatched.some((u) => !choices[u.name]);
+  const describe = (s: ImportView['summary']) => txt.describe(s, projectTool);
 
   return (
     <Modal
@@ -128,27 +125,37 @@ export function ImportModal({
     >
       <Stack>
         {kind === 'addons' && (
-          <SegmentedControl
+          <Radio.Group
             aria-label="Add-on"
             value={addon}
             onChange={(v) => {
               setAddon(v as Source);
               reset();
             }}
-            data={[
-              { value: 'toggl', label: 'Toggl Track' },
-              { value: 'clockify', label: 'Clockify' },
-              { value: 'harvest', label: 'Harvest' },
-            ]}
-          />
+          >
+            <Stack gap="xs">
+              {txt.groups.map((g) => (
+                <Stack key={g.label} gap={6}>
+                  <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+                    {g.label}
+                  </Text>
+                  <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs" verticalSpacing={6}>
+                    {g.sources.map((value) => (
+                      <Radio key={value} value={value} label={txt.labels[value]} />
+                    ))}
+                  </SimpleGrid>
+                </Stack>
+              ))}
+            </Stack>
+          </Radio.Group>
         )}
         <Text size="sm" c="dimmed">
-          {HELP[source]}
+          {txt.help[source]}
         </Text>
         <FileInput
-          label="CSV file"
-          placeholder="Choose a .csv file"
-          accept=".csv,text/csv"
+          label={fileInput.label}
+          placeholder={fileInput.placeholder}
+          accept={fileInput.accept}
           value={file}
           onChange={choose}
           clearable
@@ -170,6 +177,7 @@ export function ImportModal({
           <>
             <Text size="sm" data-testid="import-summary">
               {count(preview.rowsRead)} rows. Importing creates {describe(preview.summary)}.
+              {projectTool && txt.assigned(preview.assignees)}
               {preview.errorCount > 0 &&
                 ` ${plural(preview.errorCount, 'row')} ${preview.errorCount === 1 ? 'has an error' : 'have errors'}: fix the file and choose it again.`}
             </Text>
@@ -178,10 +186,11 @@ export function ImportModal({
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Line</Table.Th>
-                    <Table.Th>Client</Table.Th>
+                    {!projectTool && <Table.Th>Client</Table.Th>}
                     <Table.Th>Project</Table.Th>
                     <Table.Th>Task</Table.Th>
-                    {source !== 'csv' && <Table.Th>Time entry</Table.Th>}
+                    {projectTool && <Table.Th>{txt.assignee}</Table.Th>}
+                    {source !== 'csv' && !projectTool && <Table.Th>Time entry</Table.Th>}
                     <Table.Th>Problem</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
@@ -189,10 +198,11 @@ export function ImportModal({
                   {preview.rows.map((r) => (
                     <Table.Tr key={r.line} bg={r.error ? 'var(--mantine-color-red-light)' : undefined}>
                       <Table.Td>{r.line}</Table.Td>
-                      <Table.Td>{r.client ?? ''}</Table.Td>
+                      {!projectTool && <Table.Td>{r.client ?? ''}</Table.Td>}
                       <Table.Td>{r.project ?? ''}</Table.Td>
                       <Table.Td>{r.taskPath.join(' › ')}</Table.Td>
-                      {source !== 'csv' && (
+                      {projectTool && <Table.Td>{r.assignees.join(', ')}</Table.Td>}
+                      {source !== 'csv' && !projectTool && (
                         <Table.Td>
                           {r.entry
                             ? `${formatDateTime(r.entry.start, clock)} · ${formatDuration(r.entry.seconds, durationFormat)}${r.tags.length ? ` · ${r.tags.join(', ')}` : ''}`
@@ -211,6 +221,14 @@ export function ImportModal({
                   ? `The first rows and the first ${preview.rows.filter((r) => r.error).length} rows with errors are shown.`
                   : `The first ${preview.rows.length} rows are shown.`}
               </Text>
+            )}
+            {unmatched.length > 0 && (
+              <ImportAssignees
+                workspaceId={workspaceId}
+                unmatched={unmatched}
+                choices={choices}
+                onChange={setChoices}
+              />
             )}
           </>
         )}
@@ -237,20 +255,26 @@ export function ImportModal({
         )}
         {result && (
           <Alert color="green" role="status">
-            Imported: {describe(result)}.
+            Imported: {describe(result)}
+            {projectTool && current && `, ${plural(current.assignees.assigned, 'task assignment')}`}.
           </Alert>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             {result || polling ? 'Close' : 'Cancel'}
           </Button>
+          {!result && preview?.status === 'ready' && unchosen && (
+            <Text size="xs" c="dimmed">
+              {txt.mapping.pending}
+            </Text>
+          )}
           {!result && (
             <Button
-              disabled={preview?.status !== 'ready'}
+              disabled={preview?.status !== 'ready' || unchosen}
               loading={run.isPending || polling}
               onClick={() => {
                 setError(null);
-                if (preview) run.mutate(preview.id);
+                if (preview) run.mutate(preview);
               }}
             >
               Import
