@@ -1595,3 +1595,38 @@ describe('permission matrix: webhooks', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/(webhooks|webhook-events)(\/.*)?$/, 11)).toEqual([]);
   });
 });
+
+// ---- calendars: the private feed of one's time ---------------------------------------------
+
+/** A feed of the person's own in the workspace, to change or remove (an outsider has none to make). */
+async function feedOf(who: Who): Promise<string> {
+  if (who !== 'outsider') {
+    const response = await ctx.call('POST', w('/calendar-feed'), people[who].cookie, {});
+    if (response.statusCode !== 201) throw new Error(`fixture calendar feed: ${response.body}`);
+  }
+  return w('/calendar-feed');
+}
+
+// Each member has a feed of their own; the team's time in it is checked in calendars.feed.int.test.ts.
+routes.push(
+  top('GET', '/calendar-feed', ALL_ROLES),
+  top('POST', '/calendar-feed', ALL_ROLES, () => ({})),
+  {
+    path: '/workspaces/:id/calendar-feed',
+    method: 'PATCH',
+    prepare: async (who) => ({ url: await feedOf(who), body: { includeTeam: false } }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/calendar-feed',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: await feedOf(who) }),
+    allowed: ALL_ROLES,
+  },
+);
+
+describe('permission matrix: calendars', () => {
+  it('has a row for every calendar route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/calendar-[a-z-]+(\/.*)?$/, 4)).toEqual([]);
+  });
+});

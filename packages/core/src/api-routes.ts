@@ -21,6 +21,7 @@ import {
   verifyEmailBody,
 } from './schemas/auth.js';
 import { billingDetailsSchema } from './schemas/billing.js';
+import { calendarFeedBody, calendarFeedView, createdCalendarFeedView } from './schemas/calendars.js';
 import {
   clientInvoiceListView,
   clientInvoicePreviewView,
@@ -277,6 +278,10 @@ export const apiRoutes = {
   'GET /workspaces/:workspaceId/approvals/period': { answer: periodStateView },
   'GET /workspaces/:workspaceId/approvals/settings': { answer: approvalSettingsView },
   'PUT /workspaces/:workspaceId/approvals/settings': { body: approvalSettingsBody, answer: approvalSettingsView },
+  'GET /workspaces/:workspaceId/calendar-feed': { answer: calendarFeedView },
+  'POST /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: createdCalendarFeedView },
+  'PATCH /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: calendarFeedView },
+  'DELETE /workspaces/:workspaceId/calendar-feed': {},
   'GET /workspaces/:workspaceId/billing': { answer: billingView },
   'POST /workspaces/:workspaceId/billing/cancel': { answer: billingView },
   'POST /workspaces/:workspaceId/billing/change-to-free': { answer: billingView },

@@ -42,6 +42,8 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   roles: 'team',
   'team-settings': 'team',
   billing: 'billing',
+  // The feed's address is a credential of its own: made, reset and removed in a browser only.
+  'calendar-feed': 'never',
   owner: 'never',
   'scim-token': 'never',
   sso: 'never',

@@ -154,6 +154,13 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'webhook.secret_rotated',
+  // calendars: the private feed of one's time, and calendars subscribed to
+  'calendar_feed.created',
+  'calendar_feed.reset',
+  'calendar_feed.updated',
+  'calendar_feed.revoked',
+  'calendar_subscription.created',
+  'calendar_subscription.deleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
