@@ -241,8 +241,13 @@ export function createServices({
     workspaces,
     publicUrl: config.publicUrl,
     feedReadsPerMinute: config.RATE_LIMIT_CALENDAR_FEED_PER_IP,
+    secrets,
+    jobs,
+    allowPrivateTargets: config.allowPrivateTargets,
     ...(now ? { now } : {}),
+    ...(log ? { log } : {}),
   });
+  calendars.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,

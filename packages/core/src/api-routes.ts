@@ -21,7 +21,19 @@ import {
   verifyEmailBody,
 } from './schemas/auth.js';
 import { billingDetailsSchema } from './schemas/billing.js';
-import { calendarFeedBody, calendarFeedView, createdCalendarFeedView } from './schemas/calendars.js';
+import {
+  calendarEventEntryBody,
+  calendarEventListView,
+  calendarFeedBody,
+  calendarFeedView,
+  calendarRuleBody,
+  calendarRuleListView,
+  calendarRuleView,
+  calendarSubscriptionListView,
+  calendarSubscriptionView,
+  createCalendarSubscriptionBody,
+  createdCalendarFeedView,
+} from './schemas/calendars.js';
 import {
   clientInvoiceListView,
   clientInvoicePreviewView,
@@ -282,6 +294,21 @@ export const apiRoutes = {
   'POST /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: createdCalendarFeedView },
   'PATCH /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: calendarFeedView },
   'DELETE /workspaces/:workspaceId/calendar-feed': {},
+  'GET /workspaces/:workspaceId/calendar-subscriptions': { answer: calendarSubscriptionListView },
+  'POST /workspaces/:workspaceId/calendar-subscriptions': {
+    body: createCalendarSubscriptionBody,
+    answer: calendarSubscriptionView,
+  },
+  'DELETE /workspaces/:workspaceId/calendar-subscriptions/:subscriptionId': {},
+  'POST /workspaces/:workspaceId/calendar-subscriptions/:subscriptionId/refresh': { answer: calendarSubscriptionView },
+  'GET /workspaces/:workspaceId/calendar-events': { answer: calendarEventListView },
+  'POST /workspaces/:workspaceId/calendar-events/:eventId/entry': {
+    body: calendarEventEntryBody,
+    answer: timeEntryView,
+  },
+  'GET /workspaces/:workspaceId/calendar-rules': { answer: calendarRuleListView },
+  'POST /workspaces/:workspaceId/calendar-rules': { body: calendarRuleBody, answer: calendarRuleView },
+  'DELETE /workspaces/:workspaceId/calendar-rules/:ruleId': {},
   'GET /workspaces/:workspaceId/billing': { answer: billingView },
   'POST /workspaces/:workspaceId/billing/cancel': { answer: billingView },
   'POST /workspaces/:workspaceId/billing/change-to-free': { answer: billingView },

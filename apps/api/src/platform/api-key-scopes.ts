@@ -11,6 +11,9 @@ export type KeyNeed = { area: ApiKeyArea; write: boolean } | 'any' | 'never';
 /** The area of a workspace route, by the first segment after /workspaces/:workspaceId/. */
 const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   approvals: 'time',
+  'calendar-events': 'time',
+  'calendar-rules': 'time',
+  'calendar-subscriptions': 'time',
   notifications: 'time',
   'time-entries': 'time',
   'time-settings': 'time',
