@@ -27,6 +27,7 @@ const TEXT = {
   copy: 'Copy address',
   copied: 'Copied',
   openApp: 'Open in your calendar app',
+  hide: 'Hide the address',
   reset: 'Reset address',
   remove: 'Remove feed',
   resetConfirm: 'Reset the address? Calendars subscribed to the old one stop updating; subscribe them to the new one.',
@@ -68,7 +69,13 @@ export function CalendarFeedSection() {
       ) : (
         <Stack gap="sm">
           {created && (
-            <Alert color="blue" title={TEXT.shownOnce} withCloseButton onClose={() => setCreated(null)}>
+            <Alert
+              color="blue"
+              title={TEXT.shownOnce}
+              withCloseButton
+              closeButtonLabel={TEXT.hide}
+              onClose={() => setCreated(null)}
+            >
               <Stack gap="xs">
                 <CopyField label={TEXT.address} value={created.url} copy={TEXT.copy} copied={TEXT.copied} />
                 <Anchor href={created.webcalUrl} size="sm">
