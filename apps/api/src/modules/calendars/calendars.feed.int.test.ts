@@ -1,6 +1,15 @@
 import ICAL from 'ical.js';
-import { describe, expect, it } from 'vitest';
-import { auditTrail, joinWorkspace, type SignedUp, signUp, useTestApp, workspaceCalls } from '../../../test/harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditTrail,
+  createTestApp,
+  joinWorkspace,
+  type SignedUp,
+  signUp,
+  type TestApp,
+  useTestApp,
+  workspaceCalls,
+} from '../../../test/harness.js';
 
 /**
  * The private calendar feed of one's time: its secret address answers iCalendar without a session,
@@ -150,5 +159,36 @@ describe('the calendar feed of one’s time', () => {
     const outsider = await signUp(ctx.t.app);
     expect((await call(undefined, 'GET', '/calendar-feed')).statusCode).toBe(401);
     expect((await call(outsider, 'POST', '/calendar-feed', {})).statusCode).toBe(404);
+  });
+});
+
+describe('reading feeds from one network', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ RATE_LIMIT_CALENDAR_FEED_PER_IP: '2' });
+  });
+  afterAll(() => limited?.close());
+
+  it('answers 429 past the limit a minute, wrong addresses counted too', async () => {
+    const who = await signUp(limited.app);
+    const made = await limited.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${who.workspaceId}/calendar-feed`,
+      payload: {},
+      headers: { cookie: who.cookie },
+    });
+    const path = new URL(made.json().url).pathname;
+    expect((await limited.app.inject({ method: 'GET', url: '/api/v1/calendar-feeds/sdc_guess.ics' })).statusCode).toBe(
+      404,
+    );
+    expect((await limited.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    // The window is a fixed minute: should one end between these reads, the next ones fill the new one.
+    let refused = await limited.app.inject({ method: 'GET', url: path });
+    for (let i = 0; i < 3 && refused.statusCode !== 429; i += 1) {
+      refused = await limited.app.inject({ method: 'GET', url: path });
+    }
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.json().error.message).toMatch(/Too many calendar reads/);
   });
 });
