@@ -11,6 +11,7 @@ import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
+import { calendarsRoutes } from './modules/calendars/calendars.routes.js';
 import { clientInvoicesRoutes } from './modules/client-invoices/client-invoices.routes.js';
 import { clientsRoutes } from './modules/clients/clients.routes.js';
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
@@ -293,6 +294,7 @@ export async function buildApp({
       await api.register(apiKeysRoutes);
       await api.register(auditLogRoutes);
       await api.register(webhooksRoutes);
+      await api.register(calendarsRoutes);
       await api.register(rolesRoutes);
       await api.register(scimTokenRoutes);
     },

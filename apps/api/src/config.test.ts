@@ -13,6 +13,20 @@ describe('config', () => {
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
+  it('refuses private outbound targets unless allowed, under the new name or the older webhooks one', () => {
+    expect(loadConfig({}).allowPrivateTargets).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true' }).allowPrivateTargets).toBe(true);
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }).allowPrivateTargets).toBe(true);
+    // The new name decides when both are set.
+    expect(
+      loadConfig({ OUTBOUND_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' })
+        .allowPrivateTargets,
+    ).toBe(false);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow(
+      /OUTBOUND_ALLOW_PRIVATE_TARGETS: must be true or false/,
+    );
+  });
+
   it('uses secure cookies behind an https public URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://time.example.com/' })).toMatchObject({
       publicUrl: 'https://time.example.com',

@@ -85,6 +85,8 @@ const envSchema = z.object({
   RATE_LIMIT_SHARE_VIEWS_PER_IP: limit.default(300),
   /** Cards one address may tokenise per hour with the sandbox payment gateway (card testing). */
   RATE_LIMIT_CARD_TOKENS_PER_IP: limit.default(20),
+  /** Reads of private calendar feeds a minute from one address (each wrong address counts). */
+  RATE_LIMIT_CALENDAR_FEED_PER_IP: limit.default(60),
   /**
    * API keys (issue 34): requests a minute per key, per key to reports and exports (heavier), and
    * per workspace across all keys calling it. Over a limit: 429 with Retry-After; every answer to a
@@ -276,9 +278,12 @@ const envSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   /**
-   * Whether webhooks may target loopback, private, link-local and other non-public addresses
-   * (issue 34): off, such a URL is refused (SSRF); on, for a receiver on the operator's own network.
+   * Whether requests to addresses people give (webhooks, calendar subscriptions) may target
+   * loopback, private, link-local and other non-public addresses: off, such a URL is refused
+   * (SSRF); on, for a receiver on the operator's own network. Unset: WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+   * its older name (issue 34), which still works.
    */
+  OUTBOUND_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false')
@@ -311,6 +316,8 @@ export interface Config extends Env {
   stripe: StripeSettings | null;
   seller: Seller;
   webDist: string;
+  /** OUTBOUND_ALLOW_PRIVATE_TARGETS, else WEBHOOKS_ALLOW_PRIVATE_TARGETS (platform/outbound-http.ts). */
+  allowPrivateTargets: boolean;
   /** The social sign-in providers the operator configured (none: the buttons are hidden). */
   socialProviders: SocialProvider[];
 }
@@ -449,6 +456,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
     socialProviders: socialProvidersOf(env),
+    allowPrivateTargets: env.OUTBOUND_ALLOW_PRIVATE_TARGETS
+      ? env.OUTBOUND_ALLOW_PRIVATE_TARGETS === 'true'
+      : env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
   };
 }
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type Role, shiftDay } from '@sundial/core';
 import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -1633,5 +1635,155 @@ routes.push(
 describe('permission matrix: webhooks', () => {
   it('has a row for every webhook route', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/(webhooks|webhook-events)(\/.*)?$/, 11)).toEqual([]);
+  });
+});
+
+// ---- calendars: the private feed of one's time ---------------------------------------------
+
+/** A feed of the person's own in the workspace, to change or remove (an outsider has none to make). */
+async function feedOf(who: Who): Promise<string> {
+  if (who !== 'outsider') {
+    const response = await ctx.call('POST', w('/calendar-feed'), people[who].cookie, {});
+    if (response.statusCode !== 201) throw new Error(`fixture calendar feed: ${response.body}`);
+  }
+  return w('/calendar-feed');
+}
+
+// Each member has a feed of their own; the team's time in it is checked in calendars.feed.int.test.ts.
+routes.push(
+  top('GET', '/calendar-feed', ALL_ROLES),
+  top('POST', '/calendar-feed', ALL_ROLES, () => ({})),
+  {
+    path: '/workspaces/:id/calendar-feed',
+    method: 'PATCH',
+    prepare: async (who) => ({ url: await feedOf(who), body: { includeTeam: false } }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/calendar-feed',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: await feedOf(who) }),
+    allowed: ALL_ROLES,
+  },
+);
+
+/** A calendar served on this machine, for subscribing (the app may read private addresses here). */
+let calendarServer: http.Server;
+let calendarUrl = '';
+beforeAll(async () => {
+  calendarServer = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/calendar' });
+    response.end('BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Matrix//EN\r\nEND:VCALENDAR\r\n');
+  });
+  await new Promise<void>((resolve) => calendarServer.listen(0, '127.0.0.1', resolve));
+  calendarUrl = `http://127.0.0.1:${(calendarServer.address() as AddressInfo).port}/cal.ics`;
+  return () => new Promise<void>((resolve) => calendarServer.close(() => resolve()));
+});
+
+/** A subscription of the person's own, straight in the table (an outsider's is the owner's: 404 to them). */
+async function subscriptionOf(who: Who): Promise<string> {
+  const id = newId();
+  await ctx.t.db
+    .insertInto('calendar_subscriptions')
+    .values({
+      id,
+      workspace_id: ws,
+      user_id: people[who === 'outsider' ? 'owner' : who].userId,
+      name: 'Work',
+      host: '127.0.0.1:1',
+      url_sealed: ctx.t.app.services.secrets.seal('http://127.0.0.1:1/cal.ics', `calendar-subscription:${id}`),
+    })
+    .execute();
+  return id;
+}
+
+/** A past event of one of the person's calendars, to turn into an entry. */
+async function calendarEventOf(who: Who): Promise<string> {
+  const subscriptionId = await subscriptionOf(who);
+  const id = newId();
+  await ctx.t.db
+    .insertInto('calendar_events')
+    .values({
+      id,
+      workspace_id: ws,
+      subscription_id: subscriptionId,
+      uid: `${id}@matrix`,
+      occurrence: '',
+      recurring: false,
+      title: 'Meeting',
+      location: '',
+      start_at: new Date(Date.now() - 2 * 3_600_000),
+      end_at: new Date(Date.now() - 3_600_000),
+    })
+    .execute();
+  return id;
+}
+
+/** A keyword rule of the person's own, on a public project. */
+async function calendarRuleOf(who: Who): Promise<string> {
+  const projectId = (await ownerCall('POST', w('/projects'), { name: named('Ruled'), isPublic: true })).id;
+  const id = newId();
+  await ctx.t.db
+    .insertInto('calendar_rules')
+    .values({
+      id,
+      workspace_id: ws,
+      user_id: people[who === 'outsider' ? 'owner' : who].userId,
+      contains: 'sync',
+      project_id: projectId,
+    })
+    .execute();
+  return id;
+}
+
+// Each member subscribes their own calendars and turns their own events into their own time.
+routes.push(
+  top('GET', '/calendar-subscriptions', ALL_ROLES),
+  {
+    path: '/workspaces/:id/calendar-subscriptions',
+    method: 'POST',
+    prepare: async () => ({ url: w('/calendar-subscriptions'), body: { url: calendarUrl } }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/calendar-subscriptions/:subscriptionId',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: w(`/calendar-subscriptions/${await subscriptionOf(who)}`) }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/calendar-subscriptions/:subscriptionId/refresh',
+    method: 'POST',
+    prepare: async (who) => ({ url: w(`/calendar-subscriptions/${await subscriptionOf(who)}/refresh`) }),
+    allowed: ALL_ROLES,
+  },
+  top('GET', '/calendar-events', ALL_ROLES, undefined, '?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z'),
+  {
+    path: '/workspaces/:id/calendar-events/:eventId/entry',
+    method: 'POST',
+    prepare: async (who) => ({ url: w(`/calendar-events/${await calendarEventOf(who)}/entry`), body: {} }),
+    allowed: ALL_ROLES,
+  },
+  top('GET', '/calendar-rules', ALL_ROLES),
+  {
+    path: '/workspaces/:id/calendar-rules',
+    method: 'POST',
+    prepare: async () => {
+      const projectId = (await ownerCall('POST', w('/projects'), { name: named('Rule'), isPublic: true })).id;
+      return { url: w('/calendar-rules'), body: { contains: 'sync', projectId } };
+    },
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/calendar-rules/:ruleId',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: w(`/calendar-rules/${await calendarRuleOf(who)}`) }),
+    allowed: ALL_ROLES,
+  },
+);
+
+describe('permission matrix: calendars', () => {
+  it('has a row for every calendar route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/calendar-[a-z-]+(\/.*)?$/, 13)).toEqual([]);
   });
 });

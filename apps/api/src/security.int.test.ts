@@ -48,6 +48,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/v1/shared-reports/{linkId}',
   // A report's CSV for Google Sheets: the token in the path, redacted from logs; see csv-links.int.test.ts.
   'GET /api/v1/public/reports/csv/{file}',
+  // A person's calendar feed for calendar apps: the token in the path, redacted from logs; see calendars.feed.int.test.ts.
+  'GET /api/v1/calendar-feeds/{file}',
   // Payments (platform/payments): the gateway's webhook, authenticated by its signature, and the
   // sandbox gateway's card tokenisation and second-step page, which stand in for a processor's.
   'POST /api/v1/payments/events',
@@ -351,7 +353,7 @@ describe('/dev/mail', () => {
 });
 
 describe('the request log', () => {
-  it('never holds a reset, invitation or report CSV link token, nor an identity provider’s code and state, from a URL', async () => {
+  it('never holds a reset, invitation, report CSV link or calendar feed token, nor an identity provider’s code and state, from a URL', async () => {
     const { db, close } = await openTestDb({ migrated: true });
     const stream = new PassThrough();
     let log = '';
@@ -376,6 +378,7 @@ describe('the request log', () => {
         'CsvLinkSecretToken555',
         'OidcCodeSecret666',
         'OidcStateSecret777',
+        'CalendarFeedSecret888',
       ];
       await app.inject(`/api/v1/auth/password/reset/${secrets[0]}`);
       await app.inject(`/api/v1/invites/${secrets[1]}`);
@@ -383,10 +386,12 @@ describe('the request log', () => {
       await app.inject({ method: 'POST', url: `/api/v1/invites/${secrets[3]}/accept`, payload: {} });
       await app.inject(`/api/v1/public/reports/csv/${secrets[4]}.csv`);
       await app.inject(`/api/v1/auth/sso/oidc/callback?iss=x&code=${secrets[5]}&state=${secrets[6]}`);
+      await app.inject(`/api/v1/calendar-feeds/sdc_${secrets[7]}.ics`);
       expect(log).toContain('incoming request');
       expect(log).toContain('/api/v1/invites/[redacted]');
       expect(log).toContain('/password?token=[redacted]');
       expect(log).toContain('/api/v1/public/reports/csv/[redacted]');
+      expect(log).toContain('/api/v1/calendar-feeds/[redacted]');
       expect(log).toContain('/api/v1/auth/sso/oidc/callback?iss=x&code=[redacted]&state=[redacted]');
       for (const secret of secrets) expect(log).not.toContain(secret);
     } finally {

@@ -11,6 +11,7 @@ import { scheduleAuthPurge } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBillingService } from './modules/billing/billing.service.js';
 import { createBudgetAlertsService } from './modules/budget-alerts/budget-alerts.service.js';
+import { createCalendarsService } from './modules/calendars/calendars.service.js';
 import { createClientInvoicesService } from './modules/client-invoices/client-invoices.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
 import { createExportJobsService } from './modules/exports/export-jobs.service.js';
@@ -229,11 +230,24 @@ export function createServices({
     mailer,
     secrets,
     auditLog,
-    allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    allowPrivateTargets: config.allowPrivateTargets,
     ...(now ? { now } : {}),
     ...(log ? { log } : {}),
   });
   webhooks.registerJobs();
+  const calendars = createCalendarsService({
+    db,
+    timeEntries,
+    workspaces,
+    publicUrl: config.publicUrl,
+    feedReadsPerMinute: config.RATE_LIMIT_CALENDAR_FEED_PER_IP,
+    secrets,
+    jobs,
+    allowPrivateTargets: config.allowPrivateTargets,
+    ...(now ? { now } : {}),
+    ...(log ? { log } : {}),
+  });
+  calendars.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
@@ -287,6 +301,8 @@ export function createServices({
     auditLog,
     /** Signed webhooks fed by the audit log (issue 34). */
     webhooks,
+    /** The private feed of one's time, and the calendars one subscribes to. */
+    calendars,
     roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),

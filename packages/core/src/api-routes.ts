@@ -29,6 +29,19 @@ import {
 } from './schemas/auth.js';
 import { billingDetailsSchema } from './schemas/billing.js';
 import {
+  calendarEventEntryBody,
+  calendarEventListView,
+  calendarFeedBody,
+  calendarFeedView,
+  calendarRuleBody,
+  calendarRuleListView,
+  calendarRuleView,
+  calendarSubscriptionListView,
+  calendarSubscriptionView,
+  createCalendarSubscriptionBody,
+  createdCalendarFeedView,
+} from './schemas/calendars.js';
+import {
   clientInvoiceListView,
   clientInvoicePreviewView,
   clientInvoiceSettingsBody,
@@ -289,6 +302,25 @@ export const apiRoutes = {
   'GET /workspaces/:workspaceId/approvals/period': { answer: periodStateView },
   'GET /workspaces/:workspaceId/approvals/settings': { answer: approvalSettingsView },
   'PUT /workspaces/:workspaceId/approvals/settings': { body: approvalSettingsBody, answer: approvalSettingsView },
+  'GET /workspaces/:workspaceId/calendar-feed': { answer: calendarFeedView },
+  'POST /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: createdCalendarFeedView },
+  'PATCH /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: calendarFeedView },
+  'DELETE /workspaces/:workspaceId/calendar-feed': {},
+  'GET /workspaces/:workspaceId/calendar-subscriptions': { answer: calendarSubscriptionListView },
+  'POST /workspaces/:workspaceId/calendar-subscriptions': {
+    body: createCalendarSubscriptionBody,
+    answer: calendarSubscriptionView,
+  },
+  'DELETE /workspaces/:workspaceId/calendar-subscriptions/:subscriptionId': {},
+  'POST /workspaces/:workspaceId/calendar-subscriptions/:subscriptionId/refresh': { answer: calendarSubscriptionView },
+  'GET /workspaces/:workspaceId/calendar-events': { answer: calendarEventListView },
+  'POST /workspaces/:workspaceId/calendar-events/:eventId/entry': {
+    body: calendarEventEntryBody,
+    answer: timeEntryView,
+  },
+  'GET /workspaces/:workspaceId/calendar-rules': { answer: calendarRuleListView },
+  'POST /workspaces/:workspaceId/calendar-rules': { body: calendarRuleBody, answer: calendarRuleView },
+  'DELETE /workspaces/:workspaceId/calendar-rules/:ruleId': {},
   'GET /workspaces/:workspaceId/billing': { answer: billingView },
   'POST /workspaces/:workspaceId/billing/cancel': { answer: billingView },
   'POST /workspaces/:workspaceId/billing/change-to-free': { answer: billingView },

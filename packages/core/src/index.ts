@@ -15,6 +15,7 @@ export * from './schemas/approvals.js';
 export * from './schemas/audit-log.js';
 export * from './schemas/auth.js';
 export * from './schemas/billing.js';
+export * from './schemas/calendars.js';
 export * from './schemas/client-invoices.js';
 export * from './schemas/demo-requests.js';
 export * from './schemas/email-domains.js';

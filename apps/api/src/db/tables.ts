@@ -3,6 +3,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { ApiKeysTables } from './tables/api-keys.js';
 import type { ApprovalsTables } from './tables/approvals.js';
 import type { BillingTables } from './tables/billing.js';
+import type { CalendarsTables } from './tables/calendars.js';
 import type { ClientInvoicesTables } from './tables/client-invoices.js';
 import type { CustomRolesTables } from './tables/custom-roles.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
@@ -184,7 +185,8 @@ export interface Database
     NotificationsTables,
     CustomRolesTables,
     ApiKeysTables,
-    WebhooksTables {
+    WebhooksTables,
+    CalendarsTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

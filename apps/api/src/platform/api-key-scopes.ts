@@ -11,6 +11,9 @@ export type KeyNeed = { area: ApiKeyArea; write: boolean } | 'any' | 'never';
 /** The area of a workspace route, by the first segment after /workspaces/:workspaceId/. */
 const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   approvals: 'time',
+  'calendar-events': 'time',
+  'calendar-rules': 'time',
+  'calendar-subscriptions': 'time',
   notifications: 'time',
   'time-entries': 'time',
   'time-settings': 'time',
@@ -43,6 +46,8 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   'team-settings': 'team',
   billing: 'billing',
   'api-keys': 'never',
+  // The feed's address is a credential of its own: made, reset and removed in a browser only.
+  'calendar-feed': 'never',
   owner: 'never',
   'scim-token': 'never',
   sso: 'never',

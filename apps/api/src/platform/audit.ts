@@ -157,6 +157,13 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   // the audit log itself
   'audit_settings.updated',
+  // calendars: the private feed of one's time, and calendars subscribed to
+  'calendar_feed.created',
+  'calendar_feed.reset',
+  'calendar_feed.updated',
+  'calendar_feed.revoked',
+  'calendar_subscription.created',
+  'calendar_subscription.deleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -4,7 +4,8 @@ import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogC
  * Path segments and query values that carry a secret: reset, invitation and report CSV link
  * tokens, and the sandbox gateway's second-step ids (whoever has one may answer the step).
  */
-const SECRET_IN_PATH = /(\/(?:invites|password\/reset|public\/reports\/csv|payments\/sandbox\/actions)\/)[^/?#]+/g;
+const SECRET_IN_PATH =
+  /(\/(?:invites|password\/reset|public\/reports\/csv|calendar-feeds|payments\/sandbox\/actions)\/)[^/?#]+/g;
 /** `token` of links; `code` and `state` of an identity provider's callback (OAuth's code is a credential until used). */
 const SECRET_IN_QUERY = /([?&](?:token|code|state)=)[^&#]*/gi;
 

@@ -132,6 +132,7 @@ describe('scheduled purges', () => {
       'audit-log.seal',
       'billing.renewals',
       'billing.trial-reminders',
+      'calendars.refresh',
       // Planner statistics by the hour where autovacuum does not run: PGlite only (decision 0016).
       ...(process.env.DATABASE_URL ? [] : ['db.analyze']),
       'exports.purge',

@@ -58,6 +58,8 @@ import * as m202612070100 from './202612070100_rollups_pending_days.js';
 import * as m202612080100 from './202612080100_create_api_keys.js';
 import * as m202612080200 from './202612080200_chain_audit_log.js';
 import * as m202612080300 from './202612080300_create_webhooks.js';
+import * as m202612090200 from './202612090200_create_calendar_feeds.js';
+import * as m202612090201 from './202612090201_create_calendar_subscriptions.js';
 import * as m202612090300 from './202612090300_audit_context_and_retention.js';
 import * as m202612090301 from './202612090301_workspace_api_keys.js';
 
@@ -122,6 +124,8 @@ export const migrations: Record<string, Migration> = {
   '202612080100_create_api_keys': m202612080100,
   '202612080200_chain_audit_log': m202612080200,
   '202612080300_create_webhooks': m202612080300,
+  '202612090200_create_calendar_feeds': m202612090200,
+  '202612090201_create_calendar_subscriptions': m202612090201,
   '202612090300_audit_context_and_retention': m202612090300,
   '202612090301_workspace_api_keys': m202612090301,
 };

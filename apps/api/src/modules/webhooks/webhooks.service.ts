@@ -24,9 +24,9 @@ import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { backoffDelay, defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
+import { type OutboundResult, sendOutbound } from '../../platform/outbound-http.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { SIGNATURE_HEADER, signPayload } from '../../platform/signature.js';
-import { type PostResult, postJson } from './webhooks.http.js';
 import { webhookDisabledMail } from './webhooks.mails.js';
 import { deliveryView, webhookView } from './webhooks.presenter.js';
 import { type EventRecord, type FanOutTarget, webhooksRepository as repo } from './webhooks.repository.js';
@@ -107,7 +107,7 @@ export function createWebhooksService(deps: {
   secrets: SecretBox;
   /** The audit log's sealer: a fan-out seals the workspace's new records first. */
   auditLog: { sealWorkspace(workspaceId: string): Promise<number> };
-  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS. */
+  /** OUTBOUND_ALLOW_PRIVATE_TARGETS (or the older WEBHOOKS_ALLOW_PRIVATE_TARGETS). */
   allowPrivateTargets: boolean;
   now?: () => Date;
   log?: FastifyBaseLogger;
@@ -153,19 +153,27 @@ export function createWebhooksService(deps: {
   }
 
   /** POSTs one signed body to `url`. */
-  function post(url: string, body: string, secret: string, event: { id: string; type: string }): Promise<PostResult> {
-    return postJson(
-      url,
+  function post(
+    url: string,
+    body: string,
+    secret: string,
+    event: { id: string; type: string },
+  ): Promise<OutboundResult> {
+    return sendOutbound(url, {
+      method: 'POST',
       body,
-      {
+      headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         'sundial-event-id': event.id,
         'sundial-event-type': event.type,
         [SIGNATURE_HEADER]: signPayload(body, secret, clock()),
       },
-      { allowPrivate: allowPrivateTargets, timeoutMs: TIMEOUT_MS, keepBytes: KEEP_BYTES },
-    );
+      allowPrivate: allowPrivateTargets,
+      timeoutMs: TIMEOUT_MS,
+      keepBytes: KEEP_BYTES,
+      purpose: 'webhooks',
+    });
   }
   /**
    * Sends the endpoint a signed challenge; it must answer 2xx with the challenge in its body.

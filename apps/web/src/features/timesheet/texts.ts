@@ -103,4 +103,38 @@ export const t = {
     ['1  2  3', 'Day list, week grid, calendar'],
     ['?', 'This help'],
   ] as const,
+  /** Calendars one subscribes to: their events beside the timesheet, made into entries in one click. */
+  calendars: {
+    open: 'Calendars',
+    title: 'Your calendars',
+    intro:
+      'Paste the secret address of a calendar (in Google Calendar: Settings › your calendar › “Secret address in iCal format”; ' +
+      'in Outlook: Publish calendar › ICS). Its timed meetings show beside your timesheet, read again every hour.',
+    url: 'Calendar address (.ics or webcal://)',
+    name: 'Name (optional)',
+    subscribe: 'Subscribe',
+    subscribed: (name: string) => `Subscribed to “${name}”.`,
+    none: 'No calendars yet. Subscribe to one to see its meetings beside your time.',
+    refresh: 'Refresh',
+    refreshed: 'Calendar read again.',
+    remove: 'Remove',
+    removed: 'Calendar removed.',
+    events: (n: number) => `${n} ${n === 1 ? 'event' : 'events'}`,
+    readAt: (when: string) => `read ${when}`,
+    failed: 'Last read failed:',
+    rules: 'Keyword rules',
+    rulesIntro:
+      'An event whose title contains the words proposes the project (what you chose last time for a series comes first).',
+    contains: 'Title contains',
+    addRule: 'Add rule',
+    noRules: 'No rules yet.',
+    removeRule: (words: string) => `Remove the rule “${words}”`,
+    lane: 'From your calendars',
+    laneEmpty: 'No meetings from your calendars this week.',
+    add: 'Add to timesheet',
+    added: 'In your time',
+    addTitle: 'Add meeting to your time',
+    proposed: { remembered: 'As last time', rule: 'From a keyword rule' } as const,
+    entryAdded: 'Meeting added to your time.',
+  },
 };

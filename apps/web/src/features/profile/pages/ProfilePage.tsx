@@ -11,6 +11,7 @@ import { failed } from '../../../components/notify';
 import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
 import { AllowedEmailDomainsSetting } from '../components/AllowedEmailDomainsSetting';
+import { CalendarFeedSection } from '../components/CalendarFeedSection';
 import { LinkedIdentitiesSection } from '../components/LinkedIdentitiesSection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TwoFactorPolicySetting } from '../components/TwoFactorPolicySetting';
@@ -241,6 +242,7 @@ export function ProfilePage() {
       <LinkedIdentitiesSection />
       <SessionsSection />
       <ApiKeysSection />
+      <CalendarFeedSection />
       <WorkspaceForm key={me.currentWorkspaceId} />
     </Stack>
   );

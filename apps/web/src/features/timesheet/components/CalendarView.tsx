@@ -1,5 +1,6 @@
 import { Text } from '@mantine/core';
 import {
+  type CalendarEventView,
   type ClockChange,
   calendarView,
   dayKey,
@@ -23,6 +24,7 @@ import { useCreateEntry, useUpdateEntry } from '../api';
 import { useNow } from '../now';
 import { t } from '../texts';
 import classes from './Calendar.module.css';
+import { CalendarEventDialog, eventTimes } from './CalendarEventDialog';
 import { roundingOf } from './DayList';
 import { type EntryDraft, ManualEntryModal } from './ManualEntryModal';
 
@@ -79,8 +81,11 @@ export function CalendarView(props: {
   timeZone: string;
   settings: TimeSettings | undefined;
   pickers: Pickers | undefined;
+  /** The person's calendar events, drawn in a lane at the right of each day (their own timesheet only). */
+  events?: CalendarEventView[];
 }) {
   const { workspaceId, userId, entries, days, timeZone, pickers } = props;
+  const [adding, setAdding] = useState<{ event: CalendarEventView; day: string } | null>(null);
   const update = useUpdateEntry(workspaceId);
   const create = useCreateEntry(workspaceId);
   const columnsRef = useRef<(HTMLDivElement | null)[]>([]);
@@ -225,6 +230,31 @@ export function CalendarView(props: {
                 style={{ top: (wallMinutes(now, today, timeZone) / 60) * HOUR_PX }}
               />
             )}
+            {(props.events ?? []).map((event) => {
+              const top = Math.max(0, wallMinutes(event.start, column.day, timeZone));
+              const bottom = Math.min(24 * 60, wallMinutes(event.end, column.day, timeZone));
+              if (bottom <= top) return null;
+              const times = eventTimes(event, clock);
+              return (
+                <button
+                  type="button"
+                  key={`event-${event.id}`}
+                  className={classes.event}
+                  data-testid="calendar-event"
+                  data-entered={event.entryId ? true : undefined}
+                  title={`${event.title} · ${times} · ${event.calendarName}`}
+                  aria-label={`${event.entryId ? t.calendars.added : t.calendars.add}: ${event.title} ${times}`}
+                  style={{
+                    top: (top / 60) * HOUR_PX,
+                    height: Math.max(((bottom - top) / 60) * HOUR_PX, MIN_BLOCK_PX),
+                  }}
+                  onPointerDown={(e) => e.stopPropagation()}
+                  onClick={() => !event.entryId && setAdding({ event, day: column.day })}
+                >
+                  <span className={classes.label}>{event.title || '(no title)'}</span>
+                </button>
+              );
+            })}
             {column.blocks.map((block, blockIndex) => {
               const lane = lanes[dayIndex]?.[blockIndex] ?? { lane: 0, lanes: 1 };
               const moving = drag?.entry?.id === block.entry.id && drag.dayIndex === dayIndex;
@@ -315,6 +345,15 @@ export function CalendarView(props: {
           timeZone={timeZone}
           pickers={pickers}
           entry={editing}
+        />
+      )}
+      {adding && (
+        <CalendarEventDialog
+          workspaceId={workspaceId}
+          event={adding.event}
+          day={adding.day}
+          pickers={pickers}
+          onClose={() => setAdding(null)}
         />
       )}
       {draft && (

@@ -14,7 +14,14 @@ import {
 import { useHotkeys, useLocalStorage } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { dayBounds, dayKey, formatDayLabel, formatDayRange, gridRowKey, shiftDay, weekDays } from '@sundial/core';
-import { IconChevronLeft, IconChevronRight, IconHelp, IconPlus, IconSettings } from '@tabler/icons-react';
+import {
+  IconCalendarEvent,
+  IconChevronLeft,
+  IconChevronRight,
+  IconHelp,
+  IconPlus,
+  IconSettings,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -26,6 +33,9 @@ import { useTimeSettings } from '../../../api/time';
 import { failed } from '../../../components/notify';
 import { PeriodBar } from '../../../components/PeriodBar';
 import { type TimeEntryView, useEntries, useLiveEntries, useTimer, useTimerAction } from '../api';
+import { useCalendarEvents, useCalendarSubscriptions } from '../calendar-api';
+import { CalendarEventsList } from '../components/CalendarEventsList';
+import { CalendarsModal } from '../components/CalendarsModal';
 import { CalendarView } from '../components/CalendarView';
 import { DayList } from '../components/DayList';
 import { HelpDialog } from '../components/HelpDialog';
@@ -72,6 +82,7 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
   const [manualOpen, setManualOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [calendarsOpen, setCalendarsOpen] = useState(false);
   // The member's permissions in force (a custom role's too), as the API decides them.
   const { can: may } = useWorkspace();
   const seesOthers = may('time:view_others');
@@ -92,6 +103,12 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
   const pickers = usePickers(workspaceId, namedProjectIds);
   const members = useMembers(workspaceId, seesOthers);
   const timerAction = useTimerAction(workspaceId, userId);
+  // One's own calendars' meetings, beside one's own timesheet only.
+  const own = userId === me.user.id;
+  const subscriptions = useCalendarSubscriptions(workspaceId);
+  const hasCalendars = (subscriptions.data?.items.length ?? 0) > 0;
+  const calendarEvents = useCalendarEvents(workspaceId, firstDay, lastDay, timeZone, own && hasCalendars);
+  const events = own && hasCalendars ? calendarEvents.data?.items : undefined;
   useLiveEntries(workspaceId, userId);
 
   const dayMode = mode === 'calendar' && calendarSpan === 'day';
@@ -212,6 +229,14 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
               onChange={(v) => v && setUserId(v)}
             />
           )}
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconCalendarEvent size={14} />}
+            onClick={() => setCalendarsOpen(true)}
+          >
+            {t.calendars.open}
+          </Button>
           <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setManualOpen(true)}>
             {t.newEntry}
           </Button>
@@ -240,7 +265,18 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
       {entries.isPending ? (
         <Loader />
       ) : mode === 'list' ? (
-        <DayList {...shared} days={days} timeFormat={me.user.timeFormat} />
+        <>
+          {events && (
+            <CalendarEventsList
+              workspaceId={workspaceId}
+              events={events}
+              days={days}
+              timeZone={timeZone}
+              pickers={pickers.data}
+            />
+          )}
+          <DayList {...shared} days={days} timeFormat={me.user.timeFormat} />
+        </>
       ) : mode === 'week' ? (
         <WeekGrid
           {...shared}
@@ -250,7 +286,7 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
           onCopyLastWeek={handleCopyLastWeek}
         />
       ) : (
-        <CalendarView {...shared} days={calendarDays} />
+        <CalendarView {...shared} days={calendarDays} {...(events ? { events } : {})} />
       )}
 
       {/* Mounted per opening, so a new entry starts empty instead of reusing the last one's fields. */}
@@ -264,6 +300,12 @@ function Timesheet({ me, workspaceId }: { me: Me; workspaceId: string }) {
           pickers={pickers.data}
         />
       )}
+      <CalendarsModal
+        opened={calendarsOpen}
+        onClose={() => setCalendarsOpen(false)}
+        workspaceId={workspaceId}
+        pickers={pickers.data}
+      />
       <HelpDialog opened={helpOpen} onClose={() => setHelpOpen(false)} />
       <TimeSettingsModal
         opened={settingsOpen}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isPublicAddress } from './outbound-http.js';
+
+describe('public addresses', () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    'not an address',
+  ])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['93.184.215.14', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+});
