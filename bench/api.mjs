@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from './lib/ports.mjs';
+import { request as send } from './lib/request.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [rounds = 5, seconds = 5, concurrency = 32] = process.argv.slice(2).map(Number);
@@ -30,34 +31,7 @@ dbUrl.pathname = '/sundial_bench_api';
 const ports = { sundial: await freePort(), bare: await freePort() };
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
-function request(port, method, url, { cookie, bearer, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: url,
-        agent,
-        headers: {
-          ...(cookie ? { cookie } : {}),
-          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString() }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const request = (port, method, url, options) => send(agent, port, method, url, options);
 
 async function waitReady(port, deadline) {
   while (Date.now() < deadline) {

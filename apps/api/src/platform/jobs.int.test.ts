@@ -36,6 +36,36 @@ const runnerOn = (clock: ReturnType<typeof testClock>, options: { lockMs?: numbe
   createJobRunner({ db, now: clock.now, ...options });
 
 describe('job runner', () => {
+  it('runs jobs of a kind marked parallel side by side, up to its number, and every other job alone', async () => {
+    const clock = testClock();
+    const runner = runnerOn(clock);
+    const wide = defineJob('test.wide', z.object({ n: z.number().int() }));
+    const gauge = { wide: 0, narrow: 0, widest: 0, narrowest: 0 };
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 15));
+    runner.register(
+      wide,
+      async () => {
+        gauge.wide++;
+        gauge.widest = Math.max(gauge.widest, gauge.wide);
+        await pause();
+        gauge.wide--;
+      },
+      { parallel: 3 },
+    );
+    runner.register(ping, async () => {
+      gauge.narrow++;
+      gauge.narrowest = Math.max(gauge.narrowest, gauge.narrow);
+      await pause();
+      gauge.narrow--;
+    });
+    for (let n = 0; n < 8; n++) await runner.enqueue(db, wide, { n });
+    for (let n = 0; n < 8; n++) await runner.enqueue(db, ping, { n });
+    // The drain returns once every job it started has finished.
+    expect(await runner.drain()).toBe(16);
+    expect(gauge).toEqual({ wide: 0, narrow: 0, widest: 3, narrowest: 1 });
+    expect((await runner.list({ state: 'done' })).length).toBe(16);
+  });
+
   it('retries a failing job with doubling waits, running nothing before its time', async () => {
     const clock = testClock();
     const runner = runnerOn(clock);

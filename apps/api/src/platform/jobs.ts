@@ -44,6 +44,11 @@ export interface HandlerOptions {
   backoffMs?: number;
   /** The longest wait between two attempts (default 1 hour). */
   maxBackoffMs?: number;
+  /**
+   * How many of these jobs one process runs at once (default 1). For many independent jobs that
+   * mostly wait on the network, such as webhook deliveries; every other job still runs alone.
+   */
+  parallel?: number;
 }
 
 export interface JobContext {
@@ -161,6 +166,7 @@ interface Registered {
   maxAttempts: number;
   backoffMs: number;
   maxBackoffMs: number;
+  parallel: number;
 }
 
 interface Scheduled {
@@ -217,6 +223,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         maxAttempts: handlerOptions.maxAttempts ?? DEFAULT_ATTEMPTS,
         backoffMs: handlerOptions.backoffMs ?? 10_000,
         maxBackoffMs: handlerOptions.maxBackoffMs ?? 3_600_000,
+        parallel: Math.max(1, handlerOptions.parallel ?? 1),
       });
     },
 
@@ -330,12 +337,27 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (handlers.size === 0) return 0;
     if (schedulesToo) await enqueueDueSlots();
     let ran = 0;
+    // Jobs of a kind that may run side by side are started and left running, up to their kind's
+    // number; the rest run one at a time. The drain ends when all it started have finished.
+    const running = new Map<string, Set<Promise<void>>>();
     while (ran < DRAIN_LIMIT && !(stopped && started)) {
       const claimed = await claim();
       if (!claimed) break;
-      await run(claimed);
       ran++;
+      const parallel = handlers.get(claimed.name)?.parallel ?? 1;
+      if (parallel === 1) {
+        await run(claimed);
+        continue;
+      }
+      const ofKind = running.get(claimed.name) ?? new Set<Promise<void>>();
+      running.set(claimed.name, ofKind);
+      const job: Promise<void> = run(claimed)
+        .catch((error: unknown) => log?.warn({ err: error, jobId: claimed.id, job: claimed.name }, 'job run failed'))
+        .finally(() => ofKind.delete(job));
+      ofKind.add(job);
+      if (ofKind.size >= parallel) await Promise.race(ofKind);
     }
+    await Promise.all([...running.values()].flatMap((ofKind) => [...ofKind]));
     return ran;
   }
 

@@ -18,7 +18,8 @@ export function keyset(keys: readonly KeysetKey[], order: 'asc' | 'desc' = 'asc'
   return {
     /** The row's keys as text, selected as `keyset` beside each row so its cursor can be made. */
     select: sql<string[]>`array[${sql.join(keys.map((key) => sql`${key.expr}::text`))}]`.as('keyset'),
-    orderBy: keys.map((key) => sql`${key.expr} ${direction}`),
+    /** The whole order, as one expression (`order by a asc, b asc`). */
+    orderBy: sql`${sql.join(keys.map((key) => sql`${key.expr} ${direction}`))}`,
     /** Rows after the cursor's, in this order (refused beside an offset: one way of paging at a time). */
     after(cursor: string, offset = 0): RawBuilder<boolean> {
       if (offset !== 0) {

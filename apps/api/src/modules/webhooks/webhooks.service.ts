@@ -36,6 +36,8 @@ export const fanOutJob = defineJob('webhooks.fan-out', z.object({ workspaceId: z
 /** Every minute: the fan-out of every workspace with webhooks, in case a write's own fan-out was missed. */
 export const fanOutAllJob = defineJob('webhooks.fan-out-all', z.object({}));
 /** One delivery of one event to one endpoint, retried with backoff for 24 hours. */
+/** Deliveries one process makes at once (issue 34's bench: 10,000 events within a minute). */
+const DELIVERIES_AT_ONCE = 16;
 export const deliverJob = defineJob('webhooks.deliver', z.object({ workspaceId: z.uuid(), deliveryId: z.uuid() }));
 /** Forgets deliveries and attempts after 7 days. */
 export const purgeDeliveriesJob = defineJob('webhooks.purge', z.object({}));
@@ -572,7 +574,13 @@ export function createWebhooksService(deps: {
         async ({ workspaceId, deliveryId }, context) => {
           await deliver(workspaceId, deliveryId, context);
         },
-        { maxAttempts: DELIVERY_ATTEMPTS, backoffMs: RETRY.backoffMs, maxBackoffMs: RETRY.maxBackoffMs },
+        // Deliveries are independent and mostly wait on the receiver: several at once per process.
+        {
+          maxAttempts: DELIVERY_ATTEMPTS,
+          backoffMs: RETRY.backoffMs,
+          maxBackoffMs: RETRY.maxBackoffMs,
+          parallel: DELIVERIES_AT_ONCE,
+        },
       );
       jobs.register(purgeDeliveriesJob, async (_payload, { now }) => {
         await repo.purge(db, new Date(now.getTime() - KEEP_DELIVERIES_MS));
