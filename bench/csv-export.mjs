@@ -37,6 +37,7 @@ try {
       const started = performance.now();
       let bytes = 0;
       const stream = client.query(
+        // COPY takes no bind parameters: the values are quoted as literals.
         copyTo(`copy (
           select to_char(e.start_at at time zone 'UTC', 'YYYY-MM-DD'),
             to_char(e.start_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI'),
@@ -56,7 +57,8 @@ try {
           left join projects p on p.id = e.project_id
           left join clients c on c.id = p.client_id
           left join tasks t on t.id = e.task_id
-          where e.workspace_id = '${ws}' and e.start_at >= '${from}'::date and e.start_at < '${to}'::date + 1
+          where e.workspace_id = ${client.escapeLiteral(ws)}
+            and e.start_at >= ${client.escapeLiteral(from)}::date and e.start_at < ${client.escapeLiteral(to)}::date + 1
           order by e.start_at desc, e.id desc
         ) to stdout with (format csv, header)`),
       );

@@ -26,7 +26,7 @@ test.describe('projects, tasks, clients and tags', () => {
     await clients.getByLabel('Currency').fill('eur');
     await clients.getByLabel('Address').fill('1 Main Street, Springfield');
     await clients.getByRole('button', { name: 'Add client' }).click();
-    await expect(clients.getByRole('cell', { name: /Acme Corp/ })).toBeVisible();
+    await expect(clients.getByRole('cell', { name: /^Acme Corp/ })).toBeVisible();
     await expect(clients.getByRole('cell', { name: 'EUR' })).toBeVisible();
     await page.keyboard.press('Escape');
 

@@ -34,4 +34,10 @@ describe('jsonInSlices', () => {
       expect(written).not.toContain('not declared');
     }
   });
+
+  it('refuses an array its schema does not declare, before writing anything', () => {
+    expect(() => jsonInSlices(summaryReportView, 'nothing' as 'groups', summary([]))).toThrow(
+      'No JSON writer for the array "nothing" of this schema.',
+    );
+  });
 });

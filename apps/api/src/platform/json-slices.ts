@@ -121,8 +121,9 @@ export function replyInSlices<T extends object>(
   schema: $ZodType,
   key: keyof T & string,
   value: T,
+  nested = 'children',
 ): T | FastifyReply {
   const list = (value[key] ?? []) as Record<string, unknown>[];
-  if (!holdsMore(list, 'children', SLICED_ABOVE)) return value;
-  return reply.type('application/json; charset=utf-8').send(jsonInSlices(schema, key, value));
+  if (!holdsMore(list, nested, SLICED_ABOVE)) return value;
+  return reply.type('application/json; charset=utf-8').send(jsonInSlices(schema, key, value, nested));
 }

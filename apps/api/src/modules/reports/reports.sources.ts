@@ -83,6 +83,17 @@ export async function resolveScope(
 const refused = (message: string) => new AppError('validation_failed', message, { status: 422 });
 
 /**
+ * A group's place in the tree: its keys from level `from` to `depth`, none (null) told apart from
+ * any text, each key prefixed by its length so no two paths run together.
+ */
+export function treePath(row: Pick<GroupedRow, 'k1' | 'k2' | 'k3'>, from: number, depth: number): string {
+  let path = '';
+  for (const key of [row.k1, row.k2, row.k3].slice(from, depth))
+    path += key === null ? '\u0000-' : `${key.length}:${key}`;
+  return path;
+}
+
+/**
  * Nests a Summary's rows (one per group and level, `level` 0 the total) into trees: each row under
  * the row of its first keys one level up. `group` makes the node of row `row` at depth `i`. Done
  * in time slices: 535,000 rows held the event loop for seconds in one piece.
@@ -92,13 +103,7 @@ export async function nestLevels<R extends GroupedRow, G extends { children?: G[
   group: (row: R, i: number) => G,
   slices: TimeSlices = timeSlices(),
 ): Promise<G[]> {
-  // A group's place in the tree: its first `depth` keys, none (null) told apart from any text.
-  const pathOf = (row: R, depth: number) => {
-    let path = '';
-    for (const key of [row.k1, row.k2, row.k3].slice(0, depth))
-      path += key === null ? '\u0000-' : `${key.length}:${key}`;
-    return path;
-  };
+  const pathOf = (row: R, depth: number) => treePath(row, 0, depth);
   // Parents before their children: the rows by level, in one pass.
   const byLevel: R[][] = [[], [], []];
   for (const row of rows) {

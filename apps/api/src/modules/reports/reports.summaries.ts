@@ -19,7 +19,7 @@ import type { GroupedRow, LevelPlan } from './reports.engine.js';
 import { reportsRepository as repo } from './reports.repository.js';
 import type { ReportScope } from './reports.scope.js';
 import { type ShapedRow, shapeLevels } from './reports.shape.js';
-import { nestLevels } from './reports.sources.js';
+import { nestLevels, treePath } from './reports.sources.js';
 import { compileReport, type LevelRow, type LevelSum, type MeasureSums } from './reports.time-source.js';
 
 const NONE_LABEL: Record<ReportDimension, string> = {
@@ -151,12 +151,7 @@ async function shapedTree(
   measuresOfRow: (row: LevelRow) => ReportMeasures,
   slices: TimeSlices,
 ) {
-  const pathOf = (row: GroupedRow, depth: number) => {
-    let path = '';
-    for (const key of [row.k1, row.k2, row.k3].slice(w, depth))
-      path += key === null ? '\u0000-' : `${key.length}:${key}`;
-    return path;
-  };
+  const pathOf = (row: GroupedRow, depth: number) => treePath(row, w, depth);
   const nodes = new Map<string, ReportGroup>();
   const groups: ReportGroup[] = [];
   let own: LevelRow | undefined;

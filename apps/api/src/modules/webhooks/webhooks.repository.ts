@@ -362,6 +362,7 @@ export const webhooksRepository = {
         'w.secret_sealed',
         'w.enabled',
         'w.validated_at',
+        'w.failing_since',
         'u.email as creator_email',
       ])
       .where('d.workspace_id', '=', workspaceId)

@@ -288,7 +288,11 @@ export function createWebhooksService(deps: {
       });
       if (result.ok) {
         await repo.finishDelivery(tx, workspaceId, deliveryId, 'succeeded', context.now);
-        await repo.update(tx, workspaceId, target.webhook_id, { failingSince: null }, context.now);
+        // A success ends a streak of failures; with none running, the webhook's row is left alone
+        // (every delivery wrote it, and the webhook's row is the one all its deliveries share).
+        if (target.failing_since) {
+          await repo.update(tx, workspaceId, target.webhook_id, { failingSince: null }, context.now);
+        }
         return false;
       }
       const since = await repo.markFailing(tx, workspaceId, target.webhook_id, context.now);

@@ -1,5 +1,12 @@
 import { Button, Group, Loader, Table, Text } from '@mantine/core';
-import type { ReportDimension, ReportGroup, ReportMeasure, ReportMeasures, ReportRest } from '@sundial/core';
+import {
+  type ReportDimension,
+  type ReportGroup,
+  type ReportMeasure,
+  type ReportMeasures,
+  type ReportRest,
+  SUMMARY_FOLD_ABOVE,
+} from '@sundial/core';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { type DateOrder, keyLabel, type MeasureFormatter } from '../../../components/report-format';
@@ -8,7 +15,7 @@ import { useWindowList } from '../../../components/window-list';
 import { measureLabel } from '../measures';
 import { t } from '../texts';
 import { ExpandToggle } from './ExpandToggle';
-import { countGroups, FOLD_ABOVE, type LoadedChildren, type SummaryRow, summaryRows } from './summaryRows';
+import { countGroups, type LoadedChildren, type SummaryRow, summaryRows } from './summaryRows';
 
 /** A column computed from a row's figures (margin %, say), after the measures. */
 export interface ExtraColumn {
@@ -64,7 +71,7 @@ export function SummaryTable({
   // the table does.
   const total = useMemo(() => subgroups?.groupCount ?? countGroups(groups), [groups, subgroups]);
   const serverFolded = groups.some((g) => g.childCount !== undefined && !g.children);
-  const folds = serverFolded || total > FOLD_ABOVE;
+  const folds = serverFolded || total > SUMMARY_FOLD_ABOVE;
   // The groups opened (with their keys), for the report they were opened in: a new answer (other filters) opens folded again.
   const [opened, setOpened] = useState<{ of: ReportGroup[]; ids: ReadonlyMap<string, (string | null)[]> }>({
     of: groups,

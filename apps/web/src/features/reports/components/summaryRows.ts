@@ -1,7 +1,4 @@
-import { type ReportGroup, type ReportRest, SUMMARY_FOLD_ABOVE } from '@sundial/core';
-
-/** Above this many groups in all, a Summary opens with its subgroups folded: a row per first-level group. */
-export const FOLD_ABOVE = SUMMARY_FOLD_ABOVE;
+import type { ReportGroup, ReportRest } from '@sundial/core';
 
 /** A group's subgroups asked for on demand (a Summary the server sent folded), as far as they came. */
 export type LoadedChildren =
