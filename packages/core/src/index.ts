@@ -10,6 +10,7 @@ export * from './money.js';
 export * from './password.js';
 export * from './permissions.js';
 export * from './plans.js';
+export * from './schemas/activity.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/approvals.js';
 export * from './schemas/audit-log.js';
