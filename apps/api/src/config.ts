@@ -95,6 +95,11 @@ const envSchema = z.object({
   API_KEY_REQUESTS_PER_MINUTE: limit.default(600),
   API_KEY_REPORTS_PER_MINUTE: limit.default(60),
   API_WORKSPACE_KEY_REQUESTS_PER_MINUTE: limit.default(3000),
+  /**
+   * Webhook deliveries one process sends a second at most (issue 34): a burst of events is spread
+   * out so that the API beside it keeps its pace (10,000 events go out in about 40 s).
+   */
+  WEBHOOK_DELIVERIES_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int().min(1).default(250),
   /** The largest import file, in bytes, and the most rows it may have (checked as it streams in). */
   IMPORT_MAX_BYTES: z.coerce.number({ error: 'must be a number' }).int().min(1).default(100_000_000),
   IMPORT_MAX_ROWS: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1_000_000),

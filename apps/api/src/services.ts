@@ -231,6 +231,7 @@ export function createServices({
     secrets,
     auditLog,
     allowPrivateTargets: config.allowPrivateTargets,
+    deliveriesPerSecond: config.WEBHOOK_DELIVERIES_PER_SECOND,
     ...(now ? { now } : {}),
     ...(log ? { log } : {}),
   });

@@ -44,6 +44,35 @@ export interface OutboundOptions {
   maxRedirects?: number;
   /** What may not reach a private address, for the refusal: "webhooks", "calendars". */
   purpose: string;
+  /**
+   * Connections kept open between requests to one target (a batch of webhook deliveries); each
+   * new connection is still looked up and checked. Without: a new connection per request.
+   */
+  connections?: OutboundConnections;
+}
+
+/** Keep-alive connections for a run of requests to one target, closed by `close()` after it. */
+export interface OutboundConnections {
+  readonly http: http.Agent;
+  readonly https: https.Agent;
+  close(): void;
+}
+
+/**
+ * Connections reused across a run of requests (`maxSockets` at once). The address check is on
+ * each connection (the request's `lookup`), so reuse never reaches an address that was not checked;
+ * a connection lives as long as the run, not beyond.
+ */
+export function outboundConnections(maxSockets: number): OutboundConnections {
+  const agentOptions = { keepAlive: true, maxSockets, scheduling: 'lifo' as const };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  return {
+    ...agents,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
 }
 
 const REFUSED = 'OUTBOUND_TARGET_REFUSED';
@@ -151,10 +180,11 @@ function once(
       resolve(result);
     };
     const body = options.body ?? '';
-    const request = (target.protocol === 'https:' ? https : http).request(target, {
+    const secure = target.protocol === 'https:';
+    const request = (secure ? https : http).request(target, {
       method: options.method,
-      // A new connection each time, so each one is looked up and checked.
-      agent: false,
+      // Without kept connections, a new one each time; either way each connection is looked up and checked.
+      agent: options.connections ? options.connections[secure ? 'https' : 'http'] : false,
       lookup: guardedLookup(options.allowPrivate, options.purpose),
       headers: {
         ...options.headers,

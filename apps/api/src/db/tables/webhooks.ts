@@ -31,7 +31,7 @@ export interface WebhookCursorsTable {
   seq: ColumnType<string, string | number, string | number>;
 }
 
-/** One event for one webhook: its frozen body, delivered by a job with retries. */
+/** One event for one webhook: its frozen body, delivered with its endpoint's batch, retried on its own schedule. */
 export interface WebhookDeliveriesTable {
   id: string;
   workspace_id: string;
@@ -41,6 +41,12 @@ export interface WebhookDeliveriesTable {
   event_type: string;
   payload: string;
   state: Generated<'queued' | 'succeeded' | 'failed'>;
+  /** Attempts made so far (migration 202612100000). */
+  attempts: Generated<number>;
+  /** When a queued delivery is next due; null once finished. */
+  next_attempt_at: Date | null;
+  /** While a batch sends it: until when it is that batch's (past it, the batch's process died). */
+  leased_until: Date | null;
   created_at: Timestamp;
   finished_at: Date | null;
 }

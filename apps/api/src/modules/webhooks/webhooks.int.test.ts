@@ -103,6 +103,64 @@ async function deliveries(who: SignedUp, webhookId: string) {
   };
 }
 
+describe('webhook batches', () => {
+  it('sends a burst larger than a batch once per event, even with two drains of the endpoint side by side', async () => {
+    const owner = await signUp(t.app);
+    const hook = await createWebhook(owner, { url: receiver.url('/burst'), events: ['project.created'] });
+    const made: string[] = [];
+    for (let i = 0; i < 150; i++) made.push((await createProject(owner, `Burst ${i}`)).id);
+    const { webhooks } = t.app.services;
+    await webhooks.fanOut(owner.workspaceId);
+    await Promise.all([webhooks.drain(owner.workspaceId, hook.id), webhooks.drain(owner.workspaceId, hook.id)]);
+
+    const received = receiver
+      .events('/burst')
+      .map((e) => ({ id: String(e.json.id), subjectId: String(e.json.subjectId) }));
+    expect(received).toHaveLength(150);
+    expect(new Set(received.map((e) => e.id)).size).toBe(150);
+    expect(new Set(received.map((e) => e.subjectId))).toEqual(new Set(made));
+    const rows = await t.db
+      .selectFrom('webhook_deliveries')
+      .select(['state', 'attempts', 'leased_until'])
+      .where('webhook_id', '=', hook.id)
+      .execute();
+    expect(rows).toHaveLength(150);
+    expect(rows.every((row) => row.state === 'succeeded' && row.attempts === 1 && row.leased_until === null)).toBe(
+      true,
+    );
+    const attempts = await t.db
+      .selectFrom('webhook_delivery_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('d.webhook_id', '=', hook.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(attempts.n)).toBe(150);
+  });
+
+  it('sends again, once, what a process that died mid-batch had taken, when its lease ends', async () => {
+    const owner = await signUp(t.app);
+    const hook = await createWebhook(owner, { url: receiver.url('/orphan'), events: ['project.created'] });
+    await createProject(owner);
+    await t.app.services.webhooks.fanOut(owner.workspaceId);
+    // As a batch leaves it when its process dies after taking it: leased, no drain queued.
+    await t.db
+      .updateTable('webhook_deliveries')
+      .set({ leased_until: new Date(at + 5 * 60_000) })
+      .where('webhook_id', '=', hook.id)
+      .execute();
+    await t.db.deleteFrom('jobs').where('name', '=', 'webhooks.drain').execute();
+    await drain();
+    expect(receiver.events('/orphan')).toHaveLength(0);
+
+    at += 5 * 60_000 + 1000;
+    await drain();
+    expect(receiver.events('/orphan')).toHaveLength(1);
+    await drain();
+    expect(receiver.events('/orphan')).toHaveLength(1);
+    expect((await deliveries(owner, hook.id)).items).toMatchObject([{ state: 'succeeded', attempts: [{ ok: true }] }]);
+  });
+});
+
 describe('webhook endpoint validation', () => {
   it('makes a webhook active when its endpoint echoes the signed challenge', async () => {
     const owner = await signUp(t.app);

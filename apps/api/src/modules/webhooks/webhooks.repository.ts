@@ -42,6 +42,16 @@ export interface EventRecord {
   created_at: Date;
 }
 
+/** A delivery as a batch sends it. */
+export interface DueDelivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
 export interface DeliveryRow {
   id: string;
   webhook_id: string;
@@ -283,6 +293,7 @@ export const webhooksRepository = {
           event_type: row.eventType,
           payload: row.payload,
           created_at: row.now,
+          next_attempt_at: row.now,
           finished_at: null,
         })),
       )
@@ -324,40 +335,15 @@ export const webhooksRepository = {
       .execute();
   },
 
-  async insertAttempt(db: Db, row: AttemptRow & { id: string; workspace_id: string }): Promise<void> {
-    await db.insertInto('webhook_delivery_attempts').values(row).execute();
-  },
-
-  async finishDelivery(
-    db: Db,
-    workspaceId: string,
-    id: string,
-    state: 'succeeded' | 'failed',
-    now: Date,
-  ): Promise<void> {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ state, finished_at: now })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .execute();
-  },
-
-  /** A delivery with its webhook's URL, secret and state, and its creator's address. */
-  deliveryTarget(db: Db, workspaceId: string, id: string) {
+  /** The webhook's URL, secret and state for a batch of its deliveries, with its creator's address. */
+  drainTarget(db: Db, workspaceId: string, webhookId: string) {
     return db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .innerJoin('workspaces as ws', 'ws.id', 'd.workspace_id')
+      .selectFrom('webhooks as w')
+      .innerJoin('workspaces as ws', 'ws.id', 'w.workspace_id')
       .leftJoin('users as u', 'u.id', 'w.created_by')
       .select([
         'ws.name as workspace_name',
-        'd.id',
-        'd.webhook_id',
-        'd.event_id',
-        'd.event_type',
-        'd.payload',
-        'd.state',
+        'w.id',
         'w.url',
         'w.secret_sealed',
         'w.enabled',
@@ -365,9 +351,99 @@ export const webhooksRepository = {
         'w.failing_since',
         'u.email as creator_email',
       ])
-      .where('d.workspace_id', '=', workspaceId)
-      .where('d.id', '=', id)
+      .where('w.workspace_id', '=', workspaceId)
+      .where('w.id', '=', webhookId)
       .executeTakeFirst();
+  },
+
+  /**
+   * Takes up to `limit` of the webhook's due deliveries for one batch, oldest first: each is leased
+   * until `leaseUntil` (no one else's meanwhile; due again if this process dies), and rows another
+   * process is taking are skipped.
+   */
+  async claimDue(
+    db: Db,
+    workspaceId: string,
+    webhookId: string,
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+  ): Promise<DueDelivery[]> {
+    const { rows } = await sql<DueDelivery>`
+      update webhook_deliveries set leased_until = ${leaseUntil}
+      where id in (
+        select id from webhook_deliveries
+        where workspace_id = ${workspaceId} and webhook_id = ${webhookId}
+          and state = 'queued' and next_attempt_at <= ${now} and (leased_until is null or leased_until <= ${now})
+        order by next_attempt_at, id
+        limit ${limit}
+        for update skip locked
+      )
+      returning id, event_id, event_type, payload, attempts
+    `.execute(db);
+    return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  },
+
+  async insertAttempts(db: Db, rows: readonly (AttemptRow & { id: string; workspace_id: string })[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db.insertInto('webhook_delivery_attempts').values(rows).execute();
+  },
+
+  /**
+   * Writes a batch's outcome in one statement: each delivery one attempt more, and either finished
+   * (`succeeded`, `failed`) or queued again until `nextAttemptAt`.
+   */
+  async settle(
+    db: Db,
+    workspaceId: string,
+    outcomes: readonly { id: string; state: DeliveryRow['state']; nextAttemptAt: Date | null }[],
+    now: Date,
+  ): Promise<void> {
+    if (outcomes.length === 0) return;
+    const values = sql.join(outcomes.map((o) => sql`(${o.id}::uuid, ${o.state}, ${o.nextAttemptAt}::timestamptz)`));
+    await sql`
+      update webhook_deliveries d
+      set state = v.state, attempts = d.attempts + 1, next_attempt_at = v.next_attempt_at, leased_until = null,
+        finished_at = case when v.state = 'queued' then null else ${now}::timestamptz end
+      from (values ${values}) as v (id, state, next_attempt_at)
+      where d.workspace_id = ${workspaceId} and d.id = v.id
+    `.execute(db);
+  },
+
+  /** Ends every queued delivery of the webhook as failed (it was turned off). */
+  async failQueued(db: Db, workspaceId: string, webhookId: string, now: Date): Promise<void> {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'failed', finished_at: now, next_attempt_at: null, leased_until: null })
+      .where('workspace_id', '=', workspaceId)
+      .where('webhook_id', '=', webhookId)
+      .where('state', '=', 'queued')
+      .execute();
+  },
+
+  /** When the webhook's next queued delivery no batch is sending is due, if it has one. */
+  async nextDue(db: Db, workspaceId: string, webhookId: string): Promise<Date | undefined> {
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+      .where('workspace_id', '=', workspaceId)
+      .where('webhook_id', '=', webhookId)
+      .where('state', '=', 'queued')
+      .where('leased_until', 'is', null)
+      .executeTakeFirst();
+    return row?.next ? new Date(row.next) : undefined;
+  },
+
+  /** Webhooks with a delivery due by `now` (a missed batch, a lapsed lease). */
+  withDue(db: Db, now: Date): Promise<{ workspace_id: string; webhook_id: string }[]> {
+    return db
+      .selectFrom('webhook_deliveries')
+      .select(['workspace_id', 'webhook_id'])
+      .distinct()
+      .where('state', '=', 'queued')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+      .execute();
   },
 
   /** Starts the webhook's streak of failures unless one is running; answers when it started. */

@@ -24,21 +24,39 @@ import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { backoffDelay, defineJob, type JobRunner } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
-import { type OutboundResult, sendOutbound } from '../../platform/outbound-http.js';
+import {
+  type OutboundConnections,
+  type OutboundResult,
+  outboundConnections,
+  sendOutbound,
+} from '../../platform/outbound-http.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { SIGNATURE_HEADER, signPayload } from '../../platform/signature.js';
 import { webhookDisabledMail } from './webhooks.mails.js';
 import { deliveryView, webhookView } from './webhooks.presenter.js';
-import { type EventRecord, type FanOutTarget, webhooksRepository as repo } from './webhooks.repository.js';
+import {
+  type DueDelivery,
+  type EventRecord,
+  type FanOutTarget,
+  webhooksRepository as repo,
+} from './webhooks.repository.js';
 
 /** Fans a workspace's new audit records out to its webhooks (queued by a write, one at a time per workspace). */
 export const fanOutJob = defineJob('webhooks.fan-out', z.object({ workspaceId: z.uuid() }));
 /** Every minute: the fan-out of every workspace with webhooks, in case a write's own fan-out was missed. */
 export const fanOutAllJob = defineJob('webhooks.fan-out-all', z.object({}));
-/** One delivery of one event to one endpoint, retried with backoff for 24 hours. */
-/** Deliveries one process makes at once (issue 34's bench: 10,000 events within a minute). */
-const DELIVERIES_AT_ONCE = 16;
-export const deliverJob = defineJob('webhooks.deliver', z.object({ workspaceId: z.uuid(), deliveryId: z.uuid() }));
+/**
+ * Sends one endpoint's due deliveries in batches (queued by a fan-out, a redelivery, or the time a
+ * retry is due); each delivery retries on its own schedule with backoff for 24 hours.
+ */
+export const drainJob = defineJob('webhooks.drain', z.object({ workspaceId: z.uuid(), webhookId: z.uuid() }));
+/** Deliveries taken per batch, and POSTs of a batch under way at once (issue 34: 10,000 events a minute). */
+const DRAIN_BATCH = 128;
+const POSTS_AT_ONCE = 8;
+/** Endpoints one process drains at once (all of them within WEBHOOK_DELIVERIES_PER_SECOND). */
+const DRAINS_AT_ONCE = 2;
+/** How long a batch's deliveries are its own: past it (the process died), they are due again. */
+const LEASE_MS = 5 * 60 * 1000;
 /** Forgets deliveries and attempts after 7 days. */
 export const purgeDeliveriesJob = defineJob('webhooks.purge', z.object({}));
 
@@ -78,6 +96,20 @@ export const webhookReasons = {
 const secretContext = (webhookId: string) => `webhook:${webhookId}`;
 const isOffered = (action: string): boolean => action in WEBHOOK_EVENTS;
 
+/** `work` on each item, at most `atOnce` under way; answers the results in the items' order. */
+async function inTurn<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return results;
+}
+
 /** The JSON an endpoint receives for an audit record. */
 export function eventPayload(workspaceId: string, record: EventRecord): string {
   return JSON.stringify({
@@ -99,8 +131,10 @@ export function eventPayload(workspaceId: string, record: EventRecord): string {
  * are the workspace's audit records: a fan-out seals them (the audit log's chain gives each its
  * `seq`), reads those past the workspace's cursor, makes one delivery per matching webhook and
  * moves the cursor, in one transaction under a per-workspace lock, so each record goes out once
- * however many processes run. Each delivery is a job that POSTs the signed JSON and retries for 24
- * hours; every attempt is logged. Targets on private or local addresses are refused (SSRF).
+ * however many processes run. An endpoint's deliveries are sent by a drain job in batches (signed
+ * POSTs side by side over kept connections, one transaction for the batch's outcome); each delivery
+ * retries on its own schedule for 24 hours and every attempt is logged. Targets on private or local
+ * addresses are refused (SSRF).
  */
 export function createWebhooksService(deps: {
   db: Db;
@@ -111,11 +145,23 @@ export function createWebhooksService(deps: {
   auditLog: { sealWorkspace(workspaceId: string): Promise<number> };
   /** OUTBOUND_ALLOW_PRIVATE_TARGETS (or the older WEBHOOKS_ALLOW_PRIVATE_TARGETS). */
   allowPrivateTargets: boolean;
+  /** WEBHOOK_DELIVERIES_PER_SECOND: the pace of this process's deliveries, all endpoints together. */
+  deliveriesPerSecond: number;
   now?: () => Date;
   log?: FastifyBaseLogger;
 }) {
   const { db, jobs, mailer, secrets, auditLog, allowPrivateTargets, log } = deps;
   const clock = deps.now ?? (() => new Date());
+
+  // The next moment a delivery may start, so that this process sends at most
+  // `deliveriesPerSecond`: a burst of events goes out evenly instead of crowding the API's requests.
+  let nextStart = 0;
+  async function paced(): Promise<void> {
+    const now = performance.now();
+    const start = Math.max(now, nextStart);
+    nextStart = start + 1000 / deps.deliveriesPerSecond;
+    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+  }
 
   // Workspaces with a webhook switched on: a write elsewhere costs one look-up here.
   let withWebhooks = new Set<string>();
@@ -154,12 +200,13 @@ export function createWebhooksService(deps: {
     if (!(await repo.hasEnabled(tx, workspaceId))) withWebhooks.delete(workspaceId);
   }
 
-  /** POSTs one signed body to `url`. */
+  /** POSTs one signed body to `url` (over `connections` when a batch shares them). */
   function post(
     url: string,
     body: string,
     secret: string,
     event: { id: string; type: string },
+    connections?: OutboundConnections,
   ): Promise<OutboundResult> {
     return sendOutbound(url, {
       method: 'POST',
@@ -175,6 +222,7 @@ export function createWebhooksService(deps: {
       timeoutMs: TIMEOUT_MS,
       keepBytes: KEEP_BYTES,
       purpose: 'webhooks',
+      ...(connections ? { connections } : {}),
     });
   }
   /**
@@ -248,8 +296,8 @@ export function createWebhooksService(deps: {
             : [],
         );
         await repo.insertDeliveries(tx, deliveries);
-        for (const delivery of deliveries) {
-          await jobs.enqueue(tx, deliverJob, { workspaceId, deliveryId: delivery.id });
+        for (const webhookId of new Set(deliveries.map((delivery) => delivery.webhookId))) {
+          await jobs.enqueue(tx, drainJob, { workspaceId, webhookId });
         }
         await repo.moveCursor(tx, workspaceId, Number(last.seq));
         return { read: records.length, queued: deliveries.length };
@@ -259,81 +307,131 @@ export function createWebhooksService(deps: {
     }
   }
 
-  /** One attempt at a delivery (the job's handler): throws to be retried. */
-  async function deliver(
-    workspaceId: string,
-    deliveryId: string,
-    context: { attempt: number; maxAttempts: number; now: Date },
-  ) {
-    const target = await repo.deliveryTarget(db, workspaceId, deliveryId);
-    if (target?.state !== 'queued') return;
-    if (!target.enabled || !target.validated_at) {
-      await repo.finishDelivery(db, workspaceId, deliveryId, 'failed', context.now);
-      return;
-    }
-    const secret = secrets.open(target.secret_sealed, secretContext(target.webhook_id));
-    const result = await post(target.url, target.payload, secret, { id: target.event_id, type: target.event_type });
-    const retry = await db.transaction().execute(async (tx) => {
-      await repo.insertAttempt(tx, {
-        id: newId(),
-        workspace_id: workspaceId,
-        delivery_id: deliveryId,
-        attempt: context.attempt,
-        ok: result.ok,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        response_body: result.body,
-        error: result.error,
-        created_at: context.now,
-      });
-      if (result.ok) {
-        await repo.finishDelivery(tx, workspaceId, deliveryId, 'succeeded', context.now);
-        // A success ends a streak of failures; with none running, the webhook's row is left alone
-        // (every delivery wrote it, and the webhook's row is the one all its deliveries share).
-        if (target.failing_since) {
-          await repo.update(tx, workspaceId, target.webhook_id, { failingSince: null }, context.now);
-        }
-        return false;
+  /**
+   * Sends the webhook's due deliveries, a batch at a time (POSTs side by side over kept
+   * connections), writing each batch's attempts and outcomes in one transaction; then queues the
+   * next drain for when the earliest retry is due. A turned-off or unvalidated webhook's queued
+   * deliveries end as failed.
+   */
+  async function drain(workspaceId: string, webhookId: string): Promise<void> {
+    for (;;) {
+      const target = await repo.drainTarget(db, workspaceId, webhookId);
+      if (!target) return;
+      if (!target.enabled || !target.validated_at) {
+        await repo.failQueued(db, workspaceId, webhookId, clock());
+        return;
       }
-      const since = await repo.markFailing(tx, workspaceId, target.webhook_id, context.now);
-      if (since && context.now.getTime() - since.getTime() >= DISABLE_AFTER_MS) {
-        await repo.update(
-          tx,
-          workspaceId,
-          target.webhook_id,
-          { enabled: false, disabledReason: webhookReasons.failing },
-          context.now,
+      const claimedAt = clock();
+      const batch = await repo.claimDue(
+        db,
+        workspaceId,
+        webhookId,
+        claimedAt,
+        DRAIN_BATCH,
+        new Date(claimedAt.getTime() + LEASE_MS),
+      );
+      if (batch.length === 0) break;
+      const secret = secrets.open(target.secret_sealed, secretContext(webhookId));
+      const connections = outboundConnections(POSTS_AT_ONCE);
+      const results = await inTurn(batch, POSTS_AT_ONCE, async (delivery) => {
+        await paced();
+        return post(
+          target.url,
+          delivery.payload,
+          secret,
+          { id: delivery.event_id, type: delivery.event_type },
+          connections,
         );
-        await repo.finishDelivery(tx, workspaceId, deliveryId, 'failed', context.now);
-        await audit(tx, {
-          action: 'webhook.updated',
-          workspaceId,
-          subjectId: target.webhook_id,
-          detail: { enabled: false, reason: webhookReasons.failing },
-        });
-        if (target.creator_email) {
-          await mailer.send(
-            {
-              to: target.creator_email,
-              ...webhookDisabledMail({
-                url: target.url,
-                workspaceName: target.workspace_name,
-                reason: webhookReasons.failing,
-              }),
-            },
-            { db: tx },
-          );
-        }
-        await forgetIfNone(tx, workspaceId);
+      }).finally(() => connections.close());
+      const stopped = await settleBatch(workspaceId, target, batch, results);
+      if (stopped || batch.length < DRAIN_BATCH) break;
+    }
+    const next = await repo.nextDue(db, workspaceId, webhookId);
+    if (next) {
+      // One drain per retry time, whichever batch scheduled it.
+      await jobs.enqueue(
+        db,
+        drainJob,
+        { workspaceId, webhookId },
+        { runAt: next, singletonKey: `${webhookId}@${next.toISOString()}` },
+      );
+    }
+  }
+
+  /**
+   * A batch's attempts and outcomes, and its endpoint's streak: a success ends a streak of failures;
+   * a batch that failed whole starts one, and one running for 3 days turns the webhook off (its
+   * creator is e-mailed). Answers whether the webhook was turned off.
+   */
+  async function settleBatch(
+    workspaceId: string,
+    target: NonNullable<Awaited<ReturnType<typeof repo.drainTarget>>>,
+    batch: readonly DueDelivery[],
+    results: readonly OutboundResult[],
+  ): Promise<boolean> {
+    const now = clock();
+    return db.transaction().execute(async (tx) => {
+      await repo.insertAttempts(
+        tx,
+        batch.map((delivery, i) => {
+          const result = results[i] as OutboundResult;
+          return {
+            id: newId(),
+            workspace_id: workspaceId,
+            delivery_id: delivery.id,
+            attempt: delivery.attempts + 1,
+            ok: result.ok,
+            status_code: result.statusCode,
+            duration_ms: result.durationMs,
+            response_body: result.body,
+            error: result.error,
+            created_at: now,
+          };
+        }),
+      );
+      await repo.settle(
+        tx,
+        workspaceId,
+        batch.map((delivery, i) => {
+          const attempt = delivery.attempts + 1;
+          if (results[i]?.ok) return { id: delivery.id, state: 'succeeded' as const, nextAttemptAt: null };
+          if (attempt >= DELIVERY_ATTEMPTS) return { id: delivery.id, state: 'failed' as const, nextAttemptAt: null };
+          const wait = backoffDelay(attempt, RETRY.backoffMs, RETRY.maxBackoffMs);
+          return { id: delivery.id, state: 'queued' as const, nextAttemptAt: new Date(now.getTime() + wait) };
+        }),
+        now,
+      );
+      if (results.some((result) => result.ok)) {
+        // With no streak running, the webhook's row (which all its deliveries share) is left alone.
+        if (target.failing_since) await repo.update(tx, workspaceId, target.id, { failingSince: null }, now);
         return false;
       }
-      if (context.attempt >= context.maxAttempts) {
-        await repo.finishDelivery(tx, workspaceId, deliveryId, 'failed', context.now);
-        return false;
+      const since = await repo.markFailing(tx, workspaceId, target.id, now);
+      if (!since || now.getTime() - since.getTime() < DISABLE_AFTER_MS) return false;
+      await repo.update(tx, workspaceId, target.id, { enabled: false, disabledReason: webhookReasons.failing }, now);
+      await repo.failQueued(tx, workspaceId, target.id, now);
+      await audit(tx, {
+        action: 'webhook.updated',
+        workspaceId,
+        subjectId: target.id,
+        detail: { enabled: false, reason: webhookReasons.failing },
+      });
+      if (target.creator_email) {
+        await mailer.send(
+          {
+            to: target.creator_email,
+            ...webhookDisabledMail({
+              url: target.url,
+              workspaceName: target.workspace_name,
+              reason: webhookReasons.failing,
+            }),
+          },
+          { db: tx },
+        );
       }
+      await forgetIfNone(tx, workspaceId);
       return true;
     });
-    if (retry) throw new Error(result.error ?? 'The delivery failed.');
   }
 
   async function viewOf(workspaceId: string, webhookId: string): Promise<WebhookView> {
@@ -344,7 +442,7 @@ export function createWebhooksService(deps: {
 
   return {
     fanOut,
-    deliver,
+    drain,
     /** Re-reads which workspaces have webhooks (every 30 s by itself). */
     refresh,
 
@@ -551,7 +649,7 @@ export function createWebhooksService(deps: {
             now,
           },
         ]);
-        await jobs.enqueue(tx, deliverJob, { workspaceId, deliveryId: id });
+        await jobs.enqueue(tx, drainJob, { workspaceId, webhookId });
       });
       jobs.wake();
       const created = await repo.findDelivery(db, workspaceId, webhookId, id);
@@ -571,20 +669,21 @@ export function createWebhooksService(deps: {
       jobs.register(fanOutAllJob, async () => {
         await refresh();
         for (const workspaceId of await repo.workspacesWithWebhooks(db)) await fanOut(workspaceId);
+        // Deliveries due with no drain coming (a process died mid-batch): drained now.
+        for (const due of await repo.withDue(db, clock())) {
+          await jobs.enqueue(db, drainJob, { workspaceId: due.workspace_id, webhookId: due.webhook_id });
+        }
       });
       jobs.schedule(fanOutAllJob, '* * * * *', {});
+      // Endpoints are independent and a batch mostly waits on its receiver: several at once per
+      // process. A drain that fails (the database went away) is run again; its deliveries keep
+      // their own attempts and are due again when their lease ends.
       jobs.register(
-        deliverJob,
-        async ({ workspaceId, deliveryId }, context) => {
-          await deliver(workspaceId, deliveryId, context);
+        drainJob,
+        async ({ workspaceId, webhookId }) => {
+          await drain(workspaceId, webhookId);
         },
-        // Deliveries are independent and mostly wait on the receiver: several at once per process.
-        {
-          maxAttempts: DELIVERY_ATTEMPTS,
-          backoffMs: RETRY.backoffMs,
-          maxBackoffMs: RETRY.maxBackoffMs,
-          parallel: DELIVERIES_AT_ONCE,
-        },
+        { parallel: DRAINS_AT_ONCE },
       );
       jobs.register(purgeDeliveriesJob, async (_payload, { now }) => {
         await repo.purge(db, new Date(now.getTime() - KEEP_DELIVERIES_MS));
