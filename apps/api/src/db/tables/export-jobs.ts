@@ -19,7 +19,12 @@ export interface ExportJobsTable {
   rows_total: Generated<number | null>;
   file_name: Generated<string | null>;
   content_type: Generated<string | null>;
+  /** The file's own size (unencoded). */
   size_bytes: Generated<string | number | null>;
+  /** How the chunks hold it: gzipped (a CSV), or as it is (null: XLSX and PDF are compressed already). */
+  content_encoding: Generated<'gzip' | null>;
+  /** The bytes the chunks hold (migration 202612100001; null for files stored before it: size_bytes). */
+  stored_bytes: Generated<string | number | null>;
   error: Generated<string | null>;
   created_at: Timestamp;
   started_at: Generated<Date | null>;

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
@@ -48,7 +50,8 @@ beforeAll(async () => {
     await ok(owner, 'POST', '/time-entries', {
       start: start.toISOString(),
       end: new Date(start.getTime() + (20 + i) * 60_000).toISOString(),
-      note: `Entry number ${i} with a fairly long description so the file takes several chunks`,
+      // Random words, so that the gzipped file still takes several chunks.
+      note: `Entry number ${i} with a fairly long description: ${randomBytes(150).toString('base64')}`,
       ...(i < 5 ? { projectId } : {}),
     });
   }
@@ -132,9 +135,7 @@ describe('an export job', () => {
     await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0];
     expect(sheet?.rowCount).toBe(1 + ENTRIES + 1);
-    expect(sheet?.getRow(2).getCell(8).value).toBe(
-      'Entry number 0 with a fairly long description so the file takes several chunks',
-    );
+    expect(String(sheet?.getRow(2).getCell(8).value)).toMatch(/^Entry number 0 with a fairly long description: /);
   });
 
   it('refuses a query that is not an export’s at once, with the report’s own message', async () => {
@@ -224,7 +225,44 @@ describe('a job larger than one batch of the writer', () => {
     const header = rows.findIndex((r) => r[0] === 'Date');
     expect(rows.slice(header + 1)).toHaveLength(2501);
     expect(rows.at(-1)?.[0]).toBe('Total');
-    expect((await chunksOf(job.id)).length).toBeGreaterThan(100);
+    // Stored gzipped: about a twentieth of its 250 KB, still in chunks of 1 KiB written as it was read.
+    const stored = await t.db
+      .selectFrom('export_jobs')
+      .select(['size_bytes', 'stored_bytes', 'content_encoding'])
+      .where('id', '=', job.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.content_encoding).toBe('gzip');
+    expect(Number(stored.size_bytes)).toBe(job.sizeBytes);
+    expect(Number(stored.stored_bytes)).toBeLessThan(job.sizeBytes / 4);
+    expect((await chunksOf(job.id)).length).toBe(Math.ceil(Number(stored.stored_bytes) / 1024));
+    expect((await chunksOf(job.id)).length).toBeGreaterThan(5);
+  });
+
+  it('sends the CSV as stored, gzipped, to a client that accepts gzip, and unzipped to one that does not', async () => {
+    const id = (await start(owner, DETAILED)).json().id;
+    await t.app.services.jobs.drain();
+    const plain = await download(owner, id);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: `${ws}/reports/export-jobs/${id}/file`,
+      headers: { cookie: owner.cookie, 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('accept-encoding');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.rawPayload.length);
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
+    // A browser that takes only brotli gets the file itself, whatever compresses it on the way.
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url: `${ws}/reports/export-jobs/${id}/file`,
+      headers: { cookie: owner.cookie, 'accept-encoding': 'br' },
+    });
+    const body =
+      brotli.headers['content-encoding'] === 'br' ? brotliDecompressSync(brotli.rawPayload) : brotli.rawPayload;
+    expect(body.equals(plain.rawPayload)).toBe(true);
   });
 });
 

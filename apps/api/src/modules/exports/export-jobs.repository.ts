@@ -16,6 +16,8 @@ const COLUMNS = [
   'file_name',
   'content_type',
   'size_bytes',
+  'content_encoding',
+  'stored_bytes',
   'error',
   'created_at',
   'finished_at',
@@ -113,7 +115,17 @@ export const exportJobsRepository = {
   async finish(
     db: Db,
     job: { workspaceId: string; id: string; attempt: number },
-    file: { fileName: string; contentType: string; sizeBytes: number; rows: number; now: Date; expiresAt: Date },
+    file: {
+      fileName: string;
+      contentType: string;
+      sizeBytes: number;
+      /** How the chunks hold the file, and how many bytes they hold. */
+      contentEncoding: 'gzip' | null;
+      storedBytes: number;
+      rows: number;
+      now: Date;
+      expiresAt: Date;
+    },
   ): Promise<boolean> {
     const result = await db
       .updateTable('export_jobs')
@@ -124,6 +136,8 @@ export const exportJobsRepository = {
         file_name: file.fileName,
         content_type: file.contentType,
         size_bytes: file.sizeBytes,
+        content_encoding: file.contentEncoding,
+        stored_bytes: file.storedBytes,
         finished_at: file.now,
         expires_at: file.expiresAt,
       })

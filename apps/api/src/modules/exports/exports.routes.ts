@@ -2,7 +2,7 @@ import { createExportJobBody, exportJobList, exportJobView, exportQuery } from '
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/actor.js';
-import { sendDownload } from '../../platform/downloads.js';
+import { acceptsEncoding, sendDownload } from '../../platform/downloads.js';
 import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceParams as params } from '../../platform/schemas.js';
 
@@ -102,7 +102,9 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = await exportJobs.file(actorOf(request), request.params.jobId);
+      const file = await exportJobs.file(actorOf(request), request.params.jobId, {
+        acceptsGzip: acceptsEncoding(request.headers['accept-encoding'], 'gzip'),
+      });
       return sendDownload(reply, file, writeTimeoutMs);
     },
   );
