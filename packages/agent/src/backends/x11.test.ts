@@ -18,7 +18,7 @@ describe.runIf(run)('the X11 backend on a real X server (Xvfb)', () => {
     windows.message = await screen.open('xmessage', ['-title', 'Message window', 'hello'], 'Message window');
     // A UTF-8 title as today's programs set it (_NET_WM_NAME), beside the old WM_NAME.
     screen.x('xdotool', 'set_window', '--name', 'Message – ünïcode', windows.message);
-  });
+  }, 60_000);
   afterAll(() => screen?.stop());
 
   it('names the focused window by its class and title as focus moves', async () => {

@@ -24,6 +24,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * window manager: the agent then follows the X input focus, which the tests move with xdotool.
  */
 export async function startXvfb(): Promise<VirtualDisplay> {
+  // Two servers starting at once may both pick the first free display; the loser is started again.
+  for (let attempt = 1; ; attempt++) {
+    const started = await tryXvfb();
+    const answers = spawnSync('xprop', ['-root', '-display', started.display, '_NET_SUPPORTED']).status === 0;
+    if (answers && started.server.exitCode === null) {
+      return withClients(started.server, started.display);
+    }
+    started.server.kill();
+    if (attempt === 5) throw new Error(`Xvfb did not answer on ${started.display}`);
+  }
+}
+
+async function tryXvfb(): Promise<{ server: ChildProcess; display: string }> {
   const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '800x600x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
@@ -36,7 +49,10 @@ export async function startXvfb(): Promise<VirtualDisplay> {
     server.on('error', reject);
     server.on('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it was ready`)));
   });
-  const display = `:${number}`;
+  return { server, display: `:${number}` };
+}
+
+function withClients(server: ChildProcess, display: string): VirtualDisplay {
   const { XDG_SESSION_ID: _session, WAYLAND_DISPLAY: _wayland, ...rest } = process.env;
   const env = { ...rest, DISPLAY: display, XDG_SESSION_TYPE: 'x11' };
   const clients: ChildProcess[] = [];
@@ -46,14 +62,19 @@ export async function startXvfb(): Promise<VirtualDisplay> {
     env,
     x,
     async open(command, args, title) {
-      clients.push(spawn(command, args, { env, stdio: 'ignore' }));
-      for (let attempt = 0; attempt < 100; attempt++) {
+      const client = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let errors = '';
+      client.stderr?.on('data', (chunk) => {
+        errors += chunk;
+      });
+      clients.push(client);
+      for (let attempt = 0; attempt < 300; attempt++) {
         const found = spawnSync('xdotool', ['search', '--name', `^${title}$`], { env, encoding: 'utf8' });
         const id = found.stdout.trim().split('\n')[0];
         if (found.status === 0 && id) return id;
         await sleep(50);
       }
-      throw new Error(`The window "${title}" did not appear`);
+      throw new Error(`The window "${title}" did not appear (${command} exit ${client.exitCode}: ${errors.trim()})`);
     },
     async stop() {
       for (const client of clients) client.kill();
