@@ -139,6 +139,18 @@ describe('SpanMerger', () => {
     ]);
   });
 
+  it('records no away time from before it started or resumed', () => {
+    const merger = new SpanMerger({ idleSeconds: 3 });
+    const spans = [...merger.tick(at(0), seen('Editor', 600)), ...merger.tick(at(1), seen('Editor', 601))];
+    spans.push(...merger.close()); // a pause from second 1 to 60, with no input
+    spans.push(...merger.tick(at(60), seen('Editor', 660)), ...merger.tick(at(61), seen('Editor', 0)));
+    spans.push(...merger.close());
+    expect(spans.map((s) => [s.kind, s.startedAt, s.endedAt])).toEqual([
+      ['away', iso(0), iso(1)],
+      ['away', iso(60), iso(61)],
+    ]);
+  });
+
   it('answers valid spans in order, never overlapping, each id once, for any sequence of polls', () => {
     const poll = fc.record({
       step: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: -5, max: 90 })),

@@ -82,6 +82,8 @@ export class SpanMerger {
         out,
       );
     }
+    // Nothing is recorded from before the agent looked: not before it started, nor into a pause.
+    if (this.lastTickAt === null) this.floor = Math.max(this.floor, at);
     this.lastInputAt = at - observation.idleSeconds * 1000;
     if (observation.locked === true) this.lockedSince ??= this.lastInputAt;
     else this.lockedSince = null;
