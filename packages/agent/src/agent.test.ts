@@ -108,7 +108,8 @@ describe.runIf(run)('sundial-agent run, on a real X server', () => {
     return Date.now();
   };
 
-  it('records focused windows as spans, back-dates away time to the last input, and uploads them', async () => {
+  it('records focused windows as spans under the workspace rules, back-dates away time to the last input, and uploads them', async () => {
+    receiver.config.exclusions = [{ field: 'app', pattern: 'XMESS*' }];
     focus(windows.logo);
     screen.x('xdotool', 'mousemove', '10', '10');
     const agent = startAgent();
@@ -136,7 +137,7 @@ describe.runIf(run)('sundial-agent run, on a real X server', () => {
     expect(spans.map(shape)).toEqual([
       'XLogo: Logo window',
       'XClock: Clock window',
-      'Xmessage: Message window',
+      'excluded: null', // the exclusion rule applied on the computer: neither name nor title left it
       'away:idle',
       'XLogo: Logo window',
     ]);
