@@ -216,7 +216,8 @@ export async function runAgent(options: RunOptions): Promise<number> {
       try {
         const [window, idleSeconds, locked] = await Promise.all([
           options.backend.activeWindow(),
-          options.backend.idleSeconds(),
+          // As of `now`: the tool answered later, and the last input is that much further back.
+          options.backend.idleSeconds().then((idle) => Math.max(0, idle - (Date.now() - now) / 1000)),
           options.backend.isLocked(),
         ]);
         failingSince = null;

@@ -23,8 +23,9 @@ export interface Receiver {
   held: Promise<void>;
   /** Spans with this app are refused 422, like spans in the future. */
   poisonApp: string | null;
-  /** Device flow: polls answered `authorization_pending` before the token (one `slow_down` first). */
+  /** Device flow: polls answered `authorization_pending` before the token, the first `slow_down` when asked. */
   pendingPolls: number;
+  slowDownFirst: boolean;
   tokenPolls: number[];
   close(): Promise<void>;
 }
@@ -53,6 +54,7 @@ export async function startReceiver(config: Partial<AgentConfigView> = {}): Prom
     }),
     poisonApp: null,
     pendingPolls: 2,
+    slowDownFirst: true,
     tokenPolls: [],
     close: async () => {},
   };
@@ -83,7 +85,7 @@ export async function startReceiver(config: Partial<AgentConfigView> = {}): Prom
       receiver.tokenPolls.push(Date.now());
       const poll = receiver.tokenPolls.length;
       if (body?.deviceCode !== 'device-secret') return refuse(res, 400, 'expired_token', 'Unknown code.');
-      if (poll === 1) return refuse(res, 400, 'slow_down', 'Slow down.');
+      if (poll === 1 && receiver.slowDownFirst) return refuse(res, 400, 'slow_down', 'Slow down.');
       if (poll <= receiver.pendingPolls) return refuse(res, 400, 'authorization_pending', 'Not approved yet.');
       return send(res, 200, { token: receiver.token, deviceId: 'd1', workspaceId: 'w1', userId: 'u1' });
     }
