@@ -95,8 +95,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       console.error(`sundial-agent ${AGENT_VERSION}: ${support.reason}`);
       const stop = new Promise((resolve) => {
-        process.once('SIGTERM', resolve);
-        process.once('SIGINT', resolve);
+        // The terminal closing (SIGHUP) stops it as cleanly as Ctrl-C and systemd do.
+        for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, resolve);
       });
       return runAgent({
         stateDir: dir,
