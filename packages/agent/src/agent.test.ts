@@ -209,6 +209,21 @@ describe.runIf(run)('sundial-agent run, on a real X server', () => {
     expect(countQueued(stateDir)).toBe(0);
   });
 
+  it('keeps recording into its queue when its token is revoked, and says to pair again', async () => {
+    SpanQueue.open(stateDir).append(makeSpans(3, Date.parse('2026-11-29T08:00:00Z')));
+    fs.writeFileSync(path.join(stateDir, 'settings.json'), JSON.stringify(receiver.config)); // fetched before
+    receiver.token = 'sdd_another-token'; // the server no longer knows this computer's token
+    focus(windows.clock);
+    const agent = startAgent();
+    await until('unpaired', () => agent.output().includes('unpaired'));
+    expect(agent.output()).toContain('run "sundial-agent pair" again');
+    await useFor(600);
+    agent.kill('SIGTERM');
+    expect(await exited(agent)).toBe(0);
+    expect(receiver.stored.size).toBe(0);
+    expect(countQueued(stateDir)).toBe(4); // the three waiting, and the Clock window it recorded meanwhile
+  });
+
   it('pairs by device code and keeps the token in a file only its owner reads', async () => {
     receiver.slowDownFirst = false;
     receiver.pendingPolls = 1;
