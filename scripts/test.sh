@@ -28,7 +28,7 @@ summary() {
 trap summary EXIT
 json() { echo "--reporter=default --reporter=json --outputFile.json=$reports/$1.json"; }
 
-step "install";             bash scripts/setup.sh; bash scripts/ensure-chromium.sh
+step "install";             bash scripts/setup.sh; bash scripts/ensure-chromium.sh; bash scripts/ensure-xvfb.sh
 step "lint (Biome)";        npm run lint --silent
 step "types (tsc)";         npm run typecheck --silent
 # shellcheck disable=SC2046 # the reporter flags are words

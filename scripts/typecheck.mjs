@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const projects = ['apps/api', 'apps/web', 'e2e', 'packages/core'];
+const projects = ['apps/api', 'apps/web', 'e2e', 'packages/core', 'packages/agent'];
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const slots = Math.max(1, Math.min(projects.length, os.availableParallelism()));
 

@@ -1,0 +1,27 @@
+// Bundles the desktop agent into one file, packages/agent/dist/sundial-agent.mjs: plain Node (^20.19)
+// runs it with nothing installed beside it (zod and @sundial/core are inside). The server serves this
+// file as the agent's download. On macOS and Windows the native @miniben90/x-win is looked up beside
+// it at run time (packages/agent/README.md).
+import { chmodSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outfile = process.argv[2]
+  ? path.resolve(process.argv[2])
+  : path.join(root, 'packages/agent/dist/sundial-agent.mjs');
+
+await build({
+  entryPoints: [path.join(root, 'packages/agent/src/cli.ts')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  minify: true,
+  legalComments: 'eof',
+  logLevel: 'warning',
+});
+chmodSync(outfile, 0o755);
+console.log(`${path.relative(process.cwd(), outfile)}: ${Math.round(statSync(outfile).size / 1024)} KiB`);
