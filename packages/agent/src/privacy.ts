@@ -1,4 +1,4 @@
-import type { ActivityKeep, AgentConfigView } from '@sundial/core/activity';
+import { type ActivityKeep, type AgentConfigView, compilePattern, stripUrl } from '@sundial/core/activity';
 
 /** What had the focus, as the platform backend saw it (before the workspace's privacy rules). */
 export interface WindowObservation {
@@ -14,37 +14,6 @@ export interface PrivacyRules {
 
 /** The application name sent for a window an exclusion rule matched; its title and site never leave. */
 export const EXCLUDED_APP = 'excluded';
-
-/**
- * An exclusion pattern matches when the field contains it, ignoring case; `*` stands for any run of
- * characters (`slack*private` matches "Slack - private channel"). No regular expressions: a rule
- * typed by an admin can neither fail to compile nor take exponential time on a long title.
- */
-export function compilePattern(pattern: string): (value: string) => boolean {
-  const parts = pattern.toLowerCase().split('*');
-  return (value) => {
-    const text = value.toLowerCase();
-    let from = 0;
-    for (const part of parts) {
-      const at = text.indexOf(part, from);
-      if (at < 0) return false;
-      from = at + part.length;
-    }
-    return true;
-  };
-}
-
-/** Scheme, host and path of an http(s) address; the query, the fragment and any user:password@ go. */
-export function stripUrl(raw: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
 
 /**
  * The workspace's rules applied on the computer, before anything is stored or sent: an excluded

@@ -1,3 +1,4 @@
+export * from './activity/index.js';
 export * from './api-error.js';
 export * from './api-routes.js';
 export * from './billing/index.js';
@@ -10,7 +11,6 @@ export * from './money.js';
 export * from './password.js';
 export * from './permissions.js';
 export * from './plans.js';
-export * from './schemas/activity.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/approvals.js';
 export * from './schemas/audit-log.js';

@@ -1,0 +1,3 @@
+export * from './agent.js';
+export * from './categories.js';
+export * from './patterns.js';
