@@ -25,8 +25,14 @@ test.describe('dashboard', () => {
     await page.goto('/homepage/dashboard');
     await expect(page.getByRole('heading', { name: 'Nothing tracked this week yet' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Desktop app' })).toBeVisible();
-    await expect(page.getByText('The desktop activity agent is not built yet')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Download (not available yet)' })).toBeDisabled();
+    // The desktop app this server offers (issue 35): its download, served here, and how to pair it.
+    const download = page.getByRole('link', { name: /^Download sundial-agent\.mjs \(\d/ });
+    await expect(download).toHaveAttribute('href', '/api/v1/agent/download');
+    await expect(page.getByText(`node sundial-agent.mjs pair --server ${new URL(page.url()).origin}`)).toBeVisible();
+    await expect(page.getByText(/^Version \d+\.\d+\.\d+$/)).toBeVisible();
+    const agent = await page.request.get('/api/v1/agent/download');
+    expect(agent.status()).toBe(200);
+    expect((await agent.body()).toString('utf8')).toContain('sundial-agent');
     await shotsAtWidths(page, 'dashboard-empty');
 
     // A member tracks time of their own this week.

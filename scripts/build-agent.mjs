@@ -1,8 +1,10 @@
 // Bundles the desktop agent into one file, packages/agent/dist/sundial-agent.mjs: plain Node (^20.19)
 // runs it with nothing installed beside it (zod and @sundial/core are inside). The server serves this
-// file as the agent's download. On macOS and Windows the native @miniben90/x-win is looked up beside
-// it at run time (packages/agent/README.md).
-import { chmodSync, statSync } from 'node:fs';
+// file as the agent's download, with sundial-agent.json beside it (version, size, SHA-256). On
+// macOS and Windows the native @miniben90/x-win is looked up beside it at run time
+// (packages/agent/README.md).
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -24,4 +26,12 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(outfile, 0o755);
-console.log(`${path.relative(process.cwd(), outfile)}: ${Math.round(statSync(outfile).size / 1024)} KiB`);
+// Beside it, what the server says of the download (version, size, checksum) without reading it.
+const bytes = readFileSync(outfile);
+const { version } = JSON.parse(readFileSync(path.join(root, 'packages/agent/package.json'), 'utf8'));
+const sha256 = createHash('sha256').update(bytes).digest('hex');
+writeFileSync(
+  outfile.replace(/\.mjs$/, '.json'),
+  `${JSON.stringify({ version, bytes: bytes.length, sha256 }, null, 2)}\n`,
+);
+console.log(`${path.relative(process.cwd(), outfile)}: ${Math.round(bytes.length / 1024)} KiB, version ${version}`);

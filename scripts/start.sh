@@ -24,6 +24,8 @@ fi
 # The API runs as compiled JavaScript (one esbuild bundle, ~0.1 s to build): it starts in about
 # 0.6x the time and 0.84x the memory of a run-time TypeScript loader (bench/README.md).
 npm run build:api --silent
+# The desktop agent this server offers for download (packages/agent, one esbuild bundle too).
+npm run build:agent --silent
 
 export NODE_ENV="${NODE_ENV:-production}"
 exec node --enable-source-maps apps/api/dist/main.mjs

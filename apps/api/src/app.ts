@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import { agentDownloadsRoutes } from './modules/agent-downloads/agent-downloads.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
@@ -272,6 +273,7 @@ export async function buildApp({
       await api.register(meRoutes);
       await api.register(workspacesRoutes);
       await api.register(demoRequestsRoutes);
+      await api.register(agentDownloadsRoutes);
       await api.register(membersRoutes);
       await api.register(invitesRoutes);
       await api.register(groupsRoutes);

@@ -55,6 +55,8 @@ const envSchema = z.object({
   OPERATOR_EMAIL: z.email('must be an e-mail address').optional(),
   PUBLIC_URL: url(['http', 'https']).optional(),
   WEB_DIST: z.string().optional(),
+  /** The desktop agent's bundle (default packages/agent/dist/sundial-agent.mjs, made by npm run build:agent). */
+  AGENT_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * true: stdout and stderr carry only the JSON log (for a log collector); false: without SMTP_URL,
@@ -323,6 +325,8 @@ export interface Config extends Env {
   webDist: string;
   /** OUTBOUND_ALLOW_PRIVATE_TARGETS, else WEBHOOKS_ALLOW_PRIVATE_TARGETS (platform/outbound-http.ts). */
   allowPrivateTargets: boolean;
+  /** AGENT_DIST: the desktop agent's bundle this server offers for download (npm run build:agent). */
+  agentDist: string;
   /** The social sign-in providers the operator configured (none: the buttons are hidden). */
   socialProviders: SocialProvider[];
 }
@@ -460,6 +464,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     stripe: stripeOf(env),
     seller,
     webDist: env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    agentDist: env.AGENT_DIST ?? path.resolve(import.meta.dirname, '../../../packages/agent/dist/sundial-agent.mjs'),
     socialProviders: socialProvidersOf(env),
     allowPrivateTargets: env.OUTBOUND_ALLOW_PRIVATE_TARGETS
       ? env.OUTBOUND_ALLOW_PRIVATE_TARGETS === 'true'

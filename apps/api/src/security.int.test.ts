@@ -42,6 +42,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/v1/auth/sso/saml/{workspaceId}/metadata',
   'POST /api/v1/auth/sso/saml/{workspaceId}/acs',
   'POST /api/v1/demo-requests',
+  // The desktop agent is downloaded before it pairs (modules/agent-downloads).
+  'GET /api/v1/agent/release',
+  'GET /api/v1/agent/download',
   'GET /api/v1/invites/{token}',
   'POST /api/v1/invites/{token}/accept',
   // A public report link: its secret (X-Share-Secret) instead of a session; see saved-reports.int.test.ts.

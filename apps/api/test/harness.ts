@@ -103,6 +103,7 @@ export async function createTestApp(
     NODE_ENV: 'test',
     PUBLIC_URL: 'http://localhost:3000',
     WEB_DIST: '/nonexistent',
+    AGENT_DIST: '/nonexistent/sundial-agent.mjs',
     ...GENEROUS_LIMITS,
     ...env,
   });

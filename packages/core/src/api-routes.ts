@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { agentReleaseView } from './activity/agent.js';
 import { type CustomRoleView, customRoleAssignmentBody, customRoleBody, customRoleView } from './custom-roles.js';
 import {
   apiKeyListView,
@@ -250,6 +251,7 @@ export const apiRoutes = {
   'GET /auth/sso/link': { answer: answer<{ email: string; provider: string }>() },
   'POST /auth/sso/link': { body: ssoLinkBody, answer: answer<{ returnTo: string }>() },
   'POST /auth/sso/start': { body: ssoStartBody, answer: answer<{ url: string }>() },
+  'GET /agent/release': { answer: agentReleaseView },
   'GET /invites/:token': { answer: invitePreviewView },
   'POST /invites/:token/accept': { body: acceptInviteBody, answer: acceptedInviteView },
   'GET /me': { answer: meView },

@@ -123,3 +123,21 @@ export const agentSpanBatchResult = z.object({
   duplicates: z.number().int(),
 });
 export type AgentSpanBatchResult = z.infer<typeof agentSpanBatchResult>;
+
+/**
+ * The agent this server offers for download (`GET /agent/release`, no sign-in): the bundle built
+ * from `packages/agent`, one file that Node runs. `available` is false when the server was started
+ * without building it.
+ */
+export const agentReleaseView = z.object({
+  available: z.boolean(),
+  version: z.string().nullable(),
+  fileName: z.string(),
+  sizeBytes: z.number().int().nullable(),
+  sha256: z.string().nullable(),
+  /** The Node.js versions it runs on. */
+  node: z.string(),
+  /** Where to download it, relative to the server's address. */
+  downloadPath: z.string(),
+});
+export type AgentReleaseView = z.infer<typeof agentReleaseView>;

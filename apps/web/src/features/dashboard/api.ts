@@ -71,3 +71,12 @@ export function useLiveTime(w: string, userId: string, everyone: boolean) {
     return () => source.close();
   }, [w, userId, everyone, queryClient]);
 }
+
+/** The desktop agent this server offers for download (no sign-in needed; changes only with a deploy). */
+export function useAgentRelease() {
+  return useQuery({
+    queryKey: ['agent', 'release'],
+    queryFn: () => api('GET /agent/release', {}),
+    staleTime: 10 * 60_000,
+  });
+}

@@ -30,17 +30,33 @@ export const t = {
   openRealTime: 'Open the real-time dashboard',
   desktop: {
     title: 'Desktop app',
-    notYet: 'Not available yet',
+    version: (v: string) => `Version ${v}`,
+    notBuilt: 'Not on this server',
     usageTitle: 'Computer Usage Statistics',
     usage:
-      'The Sundial desktop app will record which applications and sites you use and detect idle time, to feed the Computer time reports.',
-    simpleTitle: 'Simple Time Tracking',
+      'The Sundial desktop app records which application and site has your focus and detects idle time, for the Computer time reports.',
+    simpleTitle: 'Works offline',
     simple:
-      'It will track time from your desktop, also offline, and sync when you are back online — for Windows, macOS and Ubuntu.',
-    honest:
-      'The desktop activity agent is not built yet, so there is nothing to download. Until it ships, track your time with the timer on the Timesheet; this panel will offer the download once it exists.',
-    download: 'Download (not available yet)',
-    privacy: 'Its privacy options will be under Settings > Add-ons > Desktop App Setting.',
+      'It keeps what it records on your computer and uploads it about once a minute; offline for days, nothing is lost or counted twice.',
+    install: 'Install',
+    steps: [
+      'Download the app (one file that Node.js runs) or fetch it in a terminal:',
+      'Pair it with your account: it prints a code and a link. Open the link here, signed in, and approve the computer.',
+      'Start it, or run it as a service (see its README):',
+    ],
+    download: (size: string) => `Download sundial-agent.mjs (${size})`,
+    copy: 'Copy',
+    copied: 'Copied',
+    commandsLabel: 'Terminal commands',
+    checksum: 'SHA-256',
+    needs: (node: string) => `Needs Node.js ${node}.`,
+    platforms: 'Ubuntu and other Linux desktops on X11: supported. macOS and Windows: experimental. Wayland: not yet.',
+    privacy:
+      'Your workspace decides what is kept (applications, window titles, sites). Excluded applications never leave your computer, and “node sundial-agent.mjs uploaded” shows everything that was sent.',
+    unavailable:
+      'This server was started without the desktop app. Its operator builds it with npm run build:agent (npm start does it).',
+    error: 'Could not check which desktop app this server offers.',
+    retry: 'Try again',
   },
   budgetWatch: {
     title: 'Projects near or over budget',
