@@ -62,6 +62,7 @@ import * as m202612090200 from './202612090200_create_calendar_feeds.js';
 import * as m202612090201 from './202612090201_create_calendar_subscriptions.js';
 import * as m202612090300 from './202612090300_audit_context_and_retention.js';
 import * as m202612090301 from './202612090301_workspace_api_keys.js';
+import * as m202612100100 from './202612100100_create_computer_time.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -128,4 +129,5 @@ export const migrations: Record<string, Migration> = {
   '202612090201_create_calendar_subscriptions': m202612090201,
   '202612090300_audit_context_and_retention': m202612090300,
   '202612090301_workspace_api_keys': m202612090301,
+  '202612100100_create_computer_time': m202612100100,
 };
