@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIVITY_KEEP, AGENT_PLATFORMS } from './activity.js';
+import { ACTIVITY_KEEP, AGENT_PLATFORMS, type AgentPlatform } from './activity.js';
 import { daySchema } from './rates.js';
 import { queryIds } from './reports.js';
 import { instantSchema } from './text.js';
@@ -17,6 +17,13 @@ export const computerTimeMessages = {
   exclusionPattern: 'A pattern is 1 to 200 characters.',
   exclusions: 'At most 100 exclusion rules.',
 } as const;
+
+/** The platforms' names as people know them. */
+export const AGENT_PLATFORM_LABELS: Record<AgentPlatform, string> = {
+  linux: 'Linux',
+  darwin: 'macOS',
+  win32: 'Windows',
+};
 
 /** Letters a person reads and types without confusing them (no I, L, O, U, 0 or 1 lookalikes). */
 export const USER_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ';
