@@ -332,9 +332,24 @@ describe('uploads', () => {
       span('2026-06-09T11:10:00Z', 10),
     ]);
     expect(ok.json()).toEqual({ accepted: 3, duplicates: 0 });
-    const overlapping = await upload(token, [span('2026-06-09T11:15:00Z', 10)]);
-    expect(overlapping.statusCode).toBe(422);
-    expect(overlapping.json().error.message).toContain('uploaded before');
+    for (const [start, minutes] of [
+      ['2026-06-09T11:15:00Z', 10],
+      // Around both stored spans, and inside the first.
+      ['2026-06-09T10:55:00Z', 35],
+      ['2026-06-09T11:02:00Z', 2],
+    ] as const) {
+      const overlapping = await upload(token, [span(start, minutes)]);
+      expect(overlapping.statusCode, start).toBe(422);
+      expect(overlapping.json().error.message).toContain('uploaded before');
+    }
+    // Before, between (touching) and after the stored spans is free; so is another computer's.
+    const beside = await upload(token, [span('2026-06-09T10:50:00Z', 10), span('2026-06-09T11:20:00Z', 5)]);
+    expect(beside.json()).toEqual({ accepted: 2, duplicates: 0 });
+    const second = await pair(other);
+    expect((await upload(second.token, [span('2026-06-09T11:00:00Z', 30)])).json()).toEqual({
+      accepted: 1,
+      duplicates: 0,
+    });
     // Nothing of a refused upload is kept.
     const stored = await t.db
       .selectFrom('activity_spans')

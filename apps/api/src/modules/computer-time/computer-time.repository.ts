@@ -277,9 +277,10 @@ export const computerTimeRepository = {
   },
 
   /**
-   * Spans of the device already stored that overlap one of `spans` (a span with the same id is the
-   * same span, no overlap); touching ends do not overlap. Spans last 24 hours at most, which bounds
-   * the index range read.
+   * The first of `spans` that overlaps a span of the device already stored (a span with the same id
+   * is the same span, no overlap); touching ends do not overlap. The device's stored spans never
+   * overlap one another, so only the last one starting before a span's end can overlap it: one
+   * index probe per span.
    */
   async overlapsStored(
     db: Db,
@@ -290,13 +291,14 @@ export const computerTimeRepository = {
       select b.id, b.started_at
       from unnest(${spans.map((s) => s.id)}::uuid[], ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
                   ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[]) as b (id, started_at, ended_at)
-      where exists (
-        select 1 from activity_spans s
+      cross join lateral (
+        select s.ended_at from activity_spans s
         where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId}
-          and s.device_id = ${owner.deviceId}
-          and s.started_at < b.ended_at and s.started_at > b.started_at - interval '1 day'
-          and s.ended_at > b.started_at and s.id <> b.id
-      )
+          and s.device_id = ${owner.deviceId} and s.started_at < b.ended_at and s.id <> b.id
+        order by s.started_at desc
+        limit 1
+      ) as previous
+      where previous.ended_at > b.started_at
       order by b.started_at
       limit 1
     `.execute(db);

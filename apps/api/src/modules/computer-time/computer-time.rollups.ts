@@ -29,13 +29,24 @@ export function addDeltas(
   timeZone: string,
   sign: 1 | -1,
 ): void {
+  // Spans come in runs within one day: its bounds are worked out once, not per span.
+  const boundsOf = new Map<string, { startMs: number; endMs: number }>();
+  const bounded = (day: string) => {
+    const known = boundsOf.get(day);
+    if (known) return known;
+    const bounds = dayBounds(day, timeZone);
+    boundsOf.set(day, bounds);
+    return bounds;
+  };
+  let last: { day: string; startMs: number; endMs: number } | undefined;
   for (const span of spans) {
     if (span.kind !== 'active' || span.app === null) continue;
     const start = span.started_at.getTime();
     const end = span.ended_at.getTime();
-    let day = dayKey(start, timeZone);
+    let day = last && start >= last.startMs && start < last.endMs ? last.day : dayKey(start, timeZone);
     for (;;) {
-      const bounds = dayBounds(day, timeZone);
+      const bounds = bounded(day);
+      last = { day, ...bounds };
       const seconds = Math.round((Math.min(end, bounds.endMs) - Math.max(start, bounds.startMs)) / 1000);
       if (seconds > 0) {
         const key = keyOf(day, span.app);
