@@ -88,8 +88,14 @@ test('a computer pairs by code, uploads its spans with the device token, and rev
   await device.dispose();
 });
 
-test('a person refuses a pairing, and a wrong code says so', async ({ page, playwright, baseURL }) => {
+test('a person of two workspaces picks one, refuses a pairing, and a wrong code says so', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   await signUpOverHttp(page.request);
+  const second = await page.request.post('/api/v1/workspaces', { data: { name: 'Side project' } });
+  expect(second.status(), await second.text()).toBe(201);
   const agent = await playwright.request.newContext({ baseURL });
   const codes = await (
     await agent.post('/api/v1/agent/device-codes', {
@@ -104,6 +110,12 @@ test('a person refuses a pairing, and a wrong code says so', async ({ page, play
   await page.getByLabel('Code shown by the agent').fill(codes.userCode.toLowerCase().replace('-', ''));
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.getByText('Windows · agent 0.1.0')).toBeVisible();
+  const workspace = page.getByRole('combobox', { name: 'Workspace' });
+  await expect(workspace).toBeVisible();
+  await workspace.click();
+  await expect(page.getByRole('option', { name: 'Side project' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await shotsAtWidths(page, 'agent-pair-workspaces');
   await page.getByRole('button', { name: 'Deny' }).click();
   await expect(page.getByRole('heading', { name: 'Pairing refused' })).toBeVisible();
   const denied = await agent.post('/api/v1/agent/device-token', { data: { deviceCode: codes.deviceCode } });

@@ -212,6 +212,8 @@ describe('device tokens', () => {
     expect(bySession.statusCode).toBe(403);
     expect(bySession.json().error.code).toBe('device_token_required');
     expect((await call(undefined, 'GET', '/agent/config')).statusCode).toBe(401);
+    const document = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(document.paths['/api/v1/agent/spans'].post.security).toEqual([{ deviceToken: [] }]);
   });
 
   it('writes the last use at most once a minute', async () => {

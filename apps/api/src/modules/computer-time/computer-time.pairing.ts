@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import {
-  AGENT_PLATFORMS,
   type ApproveDeviceCodeBody,
   DEVICE_TOKEN_PREFIX,
   type DeviceCodeLookupView,
@@ -185,7 +184,7 @@ export function createPairing(deps: {
       return {
         userCode: formatUserCode(code.user_code),
         name: code.name,
-        platform: AGENT_PLATFORMS.includes(code.platform) ? code.platform : 'linux',
+        platform: code.platform,
         agentVersion: code.agent_version,
         expiresAt: code.expires_at.toISOString(),
       };

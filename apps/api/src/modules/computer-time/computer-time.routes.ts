@@ -28,6 +28,8 @@ import { AppError } from '../../platform/errors.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 
 const tags = ['agent'];
+/** The agent's own routes take the device token alone (app.ts admits nothing else to them). */
+const deviceOnly = [{ deviceToken: [] }];
 const deviceParams = z.object({ deviceId: z.uuid({ error: 'Computer not found.' }) });
 
 /** The device that signed the request (the hook admitted only a device to `device` routes). */
@@ -127,6 +129,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'The workspace’s settings for the agent (device token)',
+        security: deviceOnly,
         response: { 200: agentConfigView, ...errorResponses },
       },
     },
@@ -140,6 +143,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Upload up to 1,000 spans (device token): each span id is stored once',
+        security: deviceOnly,
         body: agentSpanBatch,
         response: { 200: agentSpanBatchResult, ...errorResponses },
       },
