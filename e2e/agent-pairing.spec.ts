@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
-import { currentWorkspaceId, signUpOverHttp } from './support/users';
+import { currentWorkspaceId, PASSWORD, signUpOverHttp } from './support/users';
 
 test('a computer pairs by code, uploads its spans with the device token, and revoking it stops the token', async ({
   page,
@@ -120,5 +120,31 @@ test('a person of two workspaces picks one, refuses a pairing, and a wrong code 
   await expect(page.getByRole('heading', { name: 'Pairing refused' })).toBeVisible();
   const denied = await agent.post('/api/v1/agent/device-token', { data: { deviceCode: codes.deviceCode } });
   expect((await denied.json()).error.code).toBe('access_denied');
+  await agent.dispose();
+});
+
+test('a signed-out person who opens the agent’s link signs in and comes back to the code', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const account = await playwright.request.newContext({ baseURL });
+  const email = await signUpOverHttp(account);
+  await account.dispose();
+  const agent = await playwright.request.newContext({ baseURL });
+  const codes = await (
+    await agent.post('/api/v1/agent/device-codes', {
+      data: { name: 'mac-mini', platform: 'darwin', agentVersion: '0.1.0' },
+    })
+  ).json();
+
+  const link = new URL(codes.verificationUriComplete);
+  await page.goto(link.pathname + link.search);
+  await expect(page).toHaveURL(/\/loginpage\?next=/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(page).toHaveURL(`${link.pathname}${link.search}`);
+  await expect(page.getByText(`macOS · agent 0.1.0 · code ${codes.userCode}`)).toBeVisible();
   await agent.dispose();
 });
