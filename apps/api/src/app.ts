@@ -15,6 +15,7 @@ import { billingRoutes } from './modules/billing/billing.routes.js';
 import { calendarsRoutes } from './modules/calendars/calendars.routes.js';
 import { clientInvoicesRoutes } from './modules/client-invoices/client-invoices.routes.js';
 import { clientsRoutes } from './modules/clients/clients.routes.js';
+import { agentRoutes, computerTimeRoutes } from './modules/computer-time/computer-time.routes.js';
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
@@ -77,6 +78,8 @@ declare module 'fastify' {
     allowDuringEnrolment?: boolean;
     /** Reachable in a workspace that requires SSO by a session that did not come through it (leaving it). */
     allowWithoutSso?: boolean;
+    /** The desktop agent's own: a device token only (and a device token opens nothing else). */
+    device?: boolean;
   }
 }
 
@@ -165,7 +168,7 @@ export async function buildApp({
   installRequestContext(app);
   const authenticator = createRequestAuthenticator({
     session: services.sessionAuthenticator,
-    tokens: [services.apiKeys.authenticator, ...(tokenAuthenticators ?? [])],
+    tokens: [services.apiKeys.authenticator, services.computerTime.authenticator, ...(tokenAuthenticators ?? [])],
   });
   // Hooks every response passes through take a callback, not a promise: no promise and no
   // microtask turn per request for what is synchronous work.
@@ -207,6 +210,11 @@ export async function buildApp({
             scheme: 'bearer',
             description: 'A personal API key (sdl_…), made in Profile → API keys',
           },
+          deviceToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A paired computer’s device token (sdd_…): the agent’s routes only',
+          },
           session: {
             type: 'apiKey',
             in: 'cookie',
@@ -245,6 +253,11 @@ export async function buildApp({
         const wellFormed = workspaceId !== undefined && isUuid(workspaceId) ? workspaceId : undefined;
         // The session authenticator finds the membership with the session and user, in one query.
         request.auth = (await authenticator.authenticate(request, { workspaceId: wellFormed })) ?? undefined;
+        // A device token opens the agent's routes only, and they open to nothing else (modules/computer-time).
+        if (request.device || route.device) {
+          requireAuth(request);
+          services.computerTime.admit(request, route);
+        }
         if (route.public) return;
         const { user, membership, enrolmentOnly, ssoUnproved } = requireAuth(request);
         // A workspace requires 2FA the user has not set up: until they do, only enrolment (and /me, sign-out).
@@ -297,6 +310,8 @@ export async function buildApp({
       await api.register(auditLogRoutes);
       await api.register(webhooksRoutes);
       await api.register(calendarsRoutes);
+      await api.register(agentRoutes);
+      await api.register(computerTimeRoutes);
       await api.register(rolesRoutes);
       await api.register(scimTokenRoutes);
     },

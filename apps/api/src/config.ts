@@ -89,6 +89,8 @@ const envSchema = z.object({
   RATE_LIMIT_CARD_TOKENS_PER_IP: limit.default(20),
   /** Reads of private calendar feeds a minute from one address (each wrong address counts). */
   RATE_LIMIT_CALENDAR_FEED_PER_IP: limit.default(60),
+  /** Desktop agent pairings (device codes) an hour from one address (issue 35). */
+  RATE_LIMIT_AGENT_PAIRING_PER_IP: limit.default(30),
   /**
    * API keys (issue 34): requests a minute per key, per key to reports and exports (heavier), and
    * per workspace across all keys calling it. Over a limit: 429 with Retry-After; every answer to a

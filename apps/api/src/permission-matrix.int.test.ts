@@ -1787,3 +1787,97 @@ describe('permission matrix: calendars', () => {
     expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/calendar-[a-z-]+(\/.*)?$/, 13)).toEqual([]);
   });
 });
+
+// ---- computer time (issue 35) ----------------------------------------------------------------
+
+/** A pairing an agent started (no sign-in): its user code. */
+async function agentCode(): Promise<{ userCode: string; deviceCode: string }> {
+  const response = await ctx.call('POST', '/api/v1/agent/device-codes', undefined, {
+    name: 'matrix-pc',
+    platform: 'linux',
+    agentVersion: '0.1.0',
+  });
+  if (response.statusCode !== 200) throw new Error(`fixture device code: ${response.body}`);
+  return response.json();
+}
+
+/** A computer the person paired in a workspace of theirs (the outsider in their own): its id. */
+async function deviceOf(who: Who): Promise<string> {
+  const { userCode, deviceCode } = await agentCode();
+  const workspaceId = who === 'outsider' ? people.outsider.workspaceId : ws;
+  const approved = await ctx.call('POST', '/api/v1/agent/device-codes/approve', people[who].cookie, {
+    userCode,
+    workspaceId,
+  });
+  if (approved.statusCode !== 204) throw new Error(`fixture approve: ${approved.body}`);
+  const token = await ctx.call('POST', '/api/v1/agent/device-token', undefined, { deviceCode });
+  if (token.statusCode !== 200) throw new Error(`fixture device token: ${token.body}`);
+  return token.json().deviceId;
+}
+
+const ctSettings = {
+  keep: 'titles',
+  idleSeconds: 180,
+  retentionDays: null,
+  managersSeeActivity: false,
+  exclusions: [],
+};
+const ctRange = '?from=2026-01-05T00:00:00Z&to=2026-01-06T00:00:00Z';
+
+// Each person pairs and revokes their own computers; the workspace's activity is each person's own.
+routes.push(
+  {
+    path: '/agent/device-codes/:userCode',
+    method: 'GET',
+    prepare: async () => ({ url: `/api/v1/agent/device-codes/${(await agentCode()).userCode}` }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/agent/device-codes/approve',
+    method: 'POST',
+    prepare: async (who) => ({
+      url: '/api/v1/agent/device-codes/approve',
+      body: {
+        userCode: (await agentCode()).userCode,
+        workspaceId: who === 'outsider' ? people.outsider.workspaceId : ws,
+      },
+    }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/agent/device-codes/deny',
+    method: 'POST',
+    prepare: async () => ({ url: '/api/v1/agent/device-codes/deny', body: { userCode: (await agentCode()).userCode } }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/devices',
+    method: 'GET',
+    prepare: async () => ({ url: '/api/v1/me/devices' }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  {
+    path: '/me/devices/:deviceId',
+    method: 'DELETE',
+    prepare: async (who) => ({ url: `/api/v1/me/devices/${await deviceOf(who)}` }),
+    allowed: ALL_ROLES,
+    personal: true,
+  },
+  top('GET', '/computer-time/settings', ALL_ROLES),
+  top('PUT', '/computer-time/settings', ADMINS, async () => ctSettings),
+  top('GET', '/computer-time/spans', ALL_ROLES, undefined, ctRange),
+  top('DELETE', '/computer-time/spans', ALL_ROLES, undefined, ctRange),
+  top('GET', '/computer-time/activities', ALL_ROLES, undefined, '?from=2026-01-05&to=2026-01-11'),
+);
+
+describe('permission matrix: computer time', () => {
+  it('has a row for every computer time route and every signed-in agent route', () => {
+    expect(
+      missingRows(/^\/api\/v1\/(workspaces\/\{workspaceId\}\/computer-time\/.*|agent\/device-codes\/.+)$/, 8),
+    ).toEqual([]);
+  });
+});

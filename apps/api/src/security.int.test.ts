@@ -53,6 +53,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/v1/public/reports/csv/{file}',
   // A person's calendar feed for calendar apps: the token in the path, redacted from logs; see calendars.feed.int.test.ts.
   'GET /api/v1/calendar-feeds/{file}',
+  // The desktop agent's pairing (issue 35): it has no session yet; its device code proves the poll; see computer-time.int.test.ts.
+  'POST /api/v1/agent/device-codes',
+  'POST /api/v1/agent/device-token',
   // Payments (platform/payments): the gateway's webhook, authenticated by its signature, and the
   // sandbox gateway's card tokenisation and second-step page, which stand in for a processor's.
   'POST /api/v1/payments/events',

@@ -14,6 +14,7 @@ import { createBudgetAlertsService } from './modules/budget-alerts/budget-alerts
 import { createCalendarsService } from './modules/calendars/calendars.service.js';
 import { createClientInvoicesService } from './modules/client-invoices/client-invoices.service.js';
 import { createClientsService } from './modules/clients/clients.service.js';
+import { createComputerTimeService } from './modules/computer-time/computer-time.service.js';
 import { createExportJobsService } from './modules/exports/export-jobs.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
@@ -249,6 +250,14 @@ export function createServices({
     ...(log ? { log } : {}),
   });
   calendars.registerJobs();
+  const computerTime = createComputerTimeService({
+    db,
+    jobs,
+    publicUrl: config.publicUrl,
+    pairingsPerHour: config.RATE_LIMIT_AGENT_PAIRING_PER_IP,
+    ...(now ? { now } : {}),
+  });
+  computerTime.registerJobs();
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
@@ -304,6 +313,8 @@ export function createServices({
     webhooks,
     /** The private feed of one's time, and the calendars one subscribes to. */
     calendars,
+    /** The desktop agent's pairing and device tokens, and the activity it uploads (issue 35). */
+    computerTime,
     roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),

@@ -86,6 +86,7 @@ export const GENEROUS_LIMITS: Record<string, string> = {
   RATE_LIMIT_DEMO_PER_IP: '100000',
   RATE_LIMIT_DEMO_PER_EMAIL: '100000',
   RATE_LIMIT_CARD_TOKENS_PER_IP: '100000',
+  RATE_LIMIT_AGENT_PAIRING_PER_IP: '100000',
   // /readyz's own limit (3 s) is for a server; at load 20 a test database's first answer took longer.
   READY_TIMEOUT_MS: '60000',
 };

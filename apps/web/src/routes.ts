@@ -274,6 +274,12 @@ export const APP_ROUTES: AppRoute[] = [
     page: { load: named(() => import('./features/profile/pages/WelcomePage'), 'WelcomePage') },
   },
   {
+    // The desktop agent's pairing link (issue 35): `?code=ABCD-EFGH` comes filled in.
+    path: '/homepage/agent/pair',
+    title: 'Pair a computer',
+    page: { load: named(() => import('./features/devices/pages/PairDevicePage'), 'PairDevicePage') },
+  },
+  {
     path: '/homepage/profile',
     title: 'Profile settings',
     page: { load: named(() => import('./features/profile/pages/ProfilePage'), 'ProfilePage') },

@@ -54,6 +54,17 @@ import {
   sendClientInvoiceBody,
   updateClientInvoiceBody,
 } from './schemas/client-invoices.js';
+import {
+  activityDayListView,
+  activitySpanListView,
+  approveDeviceCodeBody,
+  computerTimeSettingsBody,
+  computerTimeSettingsView,
+  deletedActivityView,
+  denyDeviceCodeBody,
+  deviceCodeLookupView,
+  deviceListView,
+} from './schemas/computer-time.js';
 import { createExportJobBody, exportJobList, exportJobView } from './schemas/export-jobs.js';
 import { importRunBody, importView } from './schemas/imports.js';
 import {
@@ -260,6 +271,11 @@ export const apiRoutes = {
   'GET /me/api-keys': { answer: apiKeyListView },
   'POST /me/api-keys': { body: createApiKeyBody, answer: createdApiKeyView },
   'DELETE /me/api-keys/:keyId': {},
+  'GET /me/devices': { answer: deviceListView },
+  'DELETE /me/devices/:deviceId': {},
+  'GET /agent/device-codes/:userCode': { answer: deviceCodeLookupView },
+  'POST /agent/device-codes/approve': { body: approveDeviceCodeBody },
+  'POST /agent/device-codes/deny': { body: denyDeviceCodeBody },
   'GET /me/identities': { answer: linkedIdentitiesView },
   'DELETE /me/identities/:identityId': {},
   'POST /me/password': { body: changePasswordBody },
@@ -308,6 +324,14 @@ export const apiRoutes = {
   'POST /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: createdCalendarFeedView },
   'PATCH /workspaces/:workspaceId/calendar-feed': { body: calendarFeedBody, answer: calendarFeedView },
   'DELETE /workspaces/:workspaceId/calendar-feed': {},
+  'GET /workspaces/:workspaceId/computer-time/settings': { answer: computerTimeSettingsView },
+  'PUT /workspaces/:workspaceId/computer-time/settings': {
+    body: computerTimeSettingsBody,
+    answer: computerTimeSettingsView,
+  },
+  'GET /workspaces/:workspaceId/computer-time/spans': { answer: activitySpanListView },
+  'DELETE /workspaces/:workspaceId/computer-time/spans': { answer: deletedActivityView },
+  'GET /workspaces/:workspaceId/computer-time/activities': { answer: activityDayListView },
   'GET /workspaces/:workspaceId/calendar-subscriptions': { answer: calendarSubscriptionListView },
   'POST /workspaces/:workspaceId/calendar-subscriptions': {
     body: createCalendarSubscriptionBody,

@@ -51,6 +51,7 @@ export const PERMISSION_AREAS = [
   ['audit', 'Audit log'],
   ['webhooks', 'Webhooks'],
   ['api_keys', 'API keys'],
+  ['computer_time', 'Computer time'],
 ] as const;
 
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -92,6 +93,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'audit:settings': 'Choose how long the audit log keeps records',
   'webhooks:manage': 'Manage webhooks and their signing secrets',
   'api_keys:manage': 'Make and revoke the workspace’s API keys',
+  'computer_time:settings': 'Change computer time settings (what is kept, retention, who sees activity)',
 };
 
 /** The permissions grouped by area, for the checkbox matrix. */

@@ -70,6 +70,8 @@ const MATRIX = {
   'webhooks:manage': ['owner', 'admin'],
   /** The workspace's own API keys (for integrations), each acting with a role no higher than its maker's. */
   'api_keys:manage': ['owner', 'admin'],
+  /** Computer time (issue 35): what the agent keeps, away time, retention, whether managers see activity. */
+  'computer_time:settings': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

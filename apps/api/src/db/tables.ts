@@ -5,6 +5,7 @@ import type { ApprovalsTables } from './tables/approvals.js';
 import type { BillingTables } from './tables/billing.js';
 import type { CalendarsTables } from './tables/calendars.js';
 import type { ClientInvoicesTables } from './tables/client-invoices.js';
+import type { ComputerTimeTables } from './tables/computer-time.js';
 import type { CustomRolesTables } from './tables/custom-roles.js';
 import type { DemoRequestsTables } from './tables/demo-requests.js';
 import type { ExportJobsTables } from './tables/export-jobs.js';
@@ -186,7 +187,8 @@ export interface Database
     CustomRolesTables,
     ApiKeysTables,
     WebhooksTables,
-    CalendarsTables {
+    CalendarsTables,
+    ComputerTimeTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -76,5 +76,19 @@ for what does not exist or is not theirs to see, 422 with \`fields\` for bad inp
 ## What each area covers
 
 ${areas}
+
+## Agent
+
+The desktop agent (\`sundial-agent\`) pairs by device code (RFC 8628's flow, in the error shape
+above): \`POST /api/v1/agent/device-codes\` (no sign-in) answers a \`userCode\` for the person and a
+\`deviceCode\` the agent polls \`POST /api/v1/agent/device-token\` with, every \`interval\` seconds,
+until the person approves at \`verificationUriComplete\` (400 \`authorization_pending\`,
+\`slow_down\`, \`expired_token\` or \`access_denied\` before). The device token it receives
+(\`sdd_…\`) opens \`GET /api/v1/agent/config\` and \`POST /api/v1/agent/spans\` only (403 elsewhere),
+as its person in one workspace, until it is revoked (Profile → Computers) or they leave it. An
+upload carries up to 1,000 spans, each stored once by its id (a repeated upload answers
+\`duplicates\`); spans ending in the future, longer than 24 hours or overlapping another of the
+computer's are refused with 422. The computer time routes under
+\`/api/v1/workspaces/{workspaceId}/computer-time/\` read activity and are in the Time area.
 `;
 }

@@ -19,6 +19,8 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   'time-settings': 'time',
   timer: 'time',
   timers: 'time',
+  // Activity the desktop agent uploaded (issue 35): read, deleted and its settings, like time.
+  'computer-time': 'time',
   clients: 'projects',
   imports: 'projects',
   'project-assignees': 'projects',

@@ -133,6 +133,7 @@ describe('scheduled purges', () => {
       'billing.renewals',
       'billing.trial-reminders',
       'calendars.refresh',
+      'computer-time.prune',
       // Planner statistics by the hour where autovacuum does not run: PGlite only (decision 0016).
       ...(process.env.DATABASE_URL ? [] : ['db.analyze']),
       'exports.purge',

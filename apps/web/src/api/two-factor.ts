@@ -11,6 +11,8 @@ export const securityKeys = {
   identities: ['identities'] as const,
   /** The user's personal API keys (issue 34). */
   apiKeys: ['api-keys'] as const,
+  /** The computers the user paired with the desktop agent (issue 35). */
+  devices: ['devices'] as const,
   policy: (workspaceId: string) => ['two-factor-policy', workspaceId] as const,
 };
 

@@ -114,7 +114,10 @@ function list<T extends z.ZodType<string, string>>(item: T, name: string, max = 
     .pipe(z.array(item).max(max, `At most ${max} ${name}.`));
 }
 
-const ids = (name: string) => list(z.uuid({ error: `Each of the ${name} must be an id.` }), name).optional();
+/** An optional list of ids in the query string ("a,b" or the parameter repeated), at most 200. */
+export const queryIds = (name: string) =>
+  list(z.uuid({ error: `Each of the ${name} must be an id.` }), name).optional();
+const ids = queryIds;
 const flag = z.enum(['true', 'false'], { error: 'Use true or false.' }).transform((v) => v === 'true');
 
 const dimension = z.enum(REPORT_DIMENSIONS, {

@@ -43,3 +43,11 @@ export function useSetTwoFactorPolicy(workspaceId: string) {
     onSuccess: (data) => queryClient.setQueryData(securityKeys.policy(workspaceId), data),
   });
 }
+
+/** The computers the user paired with the desktop agent (issue 35). */
+export const useDevices = () => useQuery({ queryKey: securityKeys.devices, queryFn: () => api('GET /me/devices') });
+
+export const useRevokeDevice = () =>
+  useListChange(securityKeys.devices, (deviceId: string) =>
+    api('DELETE /me/devices/:deviceId', { params: { deviceId } }),
+  );

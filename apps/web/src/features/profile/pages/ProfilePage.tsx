@@ -12,6 +12,7 @@ import { TimeZoneSelect } from '../../../components/TimeZoneSelect';
 import { useChangePassword, useCreateWorkspace, useRenameWorkspace, useUpdateProfile } from '../api';
 import { AllowedEmailDomainsSetting } from '../components/AllowedEmailDomainsSetting';
 import { CalendarFeedSection } from '../components/CalendarFeedSection';
+import { DevicesSection } from '../components/DevicesSection';
 import { LinkedIdentitiesSection } from '../components/LinkedIdentitiesSection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TwoFactorPolicySetting } from '../components/TwoFactorPolicySetting';
@@ -242,6 +243,7 @@ export function ProfilePage() {
       <LinkedIdentitiesSection />
       <SessionsSection />
       <ApiKeysSection />
+      <DevicesSection />
       <CalendarFeedSection />
       <WorkspaceForm key={me.currentWorkspaceId} />
     </Stack>

@@ -1,0 +1,78 @@
+import type { ActivityKeep, AgentPlatform } from '@sundial/core';
+import type { ColumnType } from 'kysely';
+import type { Timestamp } from '../tables.js';
+
+/** A pairing in progress (migration 202612100100): the agent's secret by its hash, the person's code as letters. */
+export interface AgentDeviceCodesTable {
+  id: string;
+  device_code_hash: string;
+  /** Eight letters without the dash. */
+  user_code: string;
+  name: string;
+  platform: AgentPlatform;
+  agent_version: string;
+  created_at: Timestamp;
+  expires_at: Date;
+  last_polled_at: Date | null;
+  /** Who approved (or denied) it, and in which workspace. */
+  user_id: string | null;
+  workspace_id: string | null;
+  approved_at: Date | null;
+  denied_at: Date | null;
+}
+
+/** A paired computer: its token's hash, its person and workspace. */
+export interface AgentDevicesTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  platform: AgentPlatform;
+  agent_version: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_seen_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface ComputerTimeSettingsTable {
+  workspace_id: string;
+  keep: ActivityKeep;
+  idle_seconds: number;
+  retention_days: number | null;
+  managers_see_activity: boolean;
+  exclusions: ColumnType<{ field: 'app' | 'title'; pattern: string }[], string, string>;
+  updated_at: Timestamp;
+}
+
+export interface ActivitySpansTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  device_id: string;
+  kind: 'active' | 'away';
+  started_at: Date;
+  ended_at: Date;
+  app: string | null;
+  title: string | null;
+  url: string | null;
+  away_reason: 'idle' | 'locked' | 'suspended' | null;
+  created_at: Timestamp;
+}
+
+/** Seconds of active spans per person, day in their time zone, and application. */
+export interface ActivityDailyTable {
+  workspace_id: string;
+  user_id: string;
+  day: ColumnType<string, string, string>;
+  app: string;
+  seconds: number;
+}
+
+export interface ComputerTimeTables {
+  agent_device_codes: AgentDeviceCodesTable;
+  agent_devices: AgentDevicesTable;
+  computer_time_settings: ComputerTimeSettingsTable;
+  activity_spans: ActivitySpansTable;
+  activity_daily: ActivityDailyTable;
+}

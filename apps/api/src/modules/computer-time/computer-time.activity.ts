@@ -1,0 +1,323 @@
+import {
+  type ActivityDayView,
+  type ActivitySpanView,
+  type AgentConfigView,
+  type AgentSpan,
+  type ComputerTimeSettingsView,
+  computerTimeSettingsBody,
+  DEFAULT_COMPUTER_TIME_SETTINGS,
+  dayKey,
+  SPANS_MAX_DAYS,
+} from '@sundial/core';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import { allows, assertCan, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { audit, changesOf } from '../../platform/audit.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { defineJob, type JobRunner } from '../../platform/jobs.js';
+import {
+  type DeviceRow,
+  type NewSpan,
+  computerTimeRepository as repo,
+  type SpanRow,
+} from './computer-time.repository.js';
+import { addDeltas, dailyDeltas } from './computer-time.rollups.js';
+
+/** Deletes activity older than each workspace's retention, and pairing codes long expired. */
+export const pruneActivityJob = defineJob('computer-time.prune', z.object({}));
+
+/** How far ahead of the server's clock a span may end (clocks differ a little). */
+export const FUTURE_SLACK_MS = 2 * 60_000;
+const DAY_MS = 86_400_000;
+/** The longest span, and the longest range one read of activities covers. */
+const MAX_SPAN_MS = DAY_MS;
+const MAX_ACTIVITY_DAYS = 366;
+
+const refused = (code: string, message: string) => new AppError(code, message, { status: 422 });
+
+/** What the workspace keeps of a span: titles and sites as its settings say, sites without query or fragment. */
+export function keptSpan(span: AgentSpan, settings: ComputerTimeSettingsView): NewSpan {
+  const bounds = {
+    id: span.id,
+    kind: span.kind,
+    started_at: new Date(span.startedAt),
+    ended_at: new Date(span.endedAt),
+  };
+  if (span.kind === 'away') {
+    return { ...bounds, app: null, title: null, url: null, away_reason: span.awayReason ?? 'idle' };
+  }
+  const app = span.app ?? '';
+  const title = settings.keep === 'apps' ? null : span.title;
+  const matches = (value: string | null, field: 'app' | 'title') =>
+    value !== null &&
+    settings.exclusions.some(
+      (rule) => rule.field === field && value.toLowerCase().includes(rule.pattern.toLowerCase()),
+    );
+  if (matches(app, 'app') || matches(span.title, 'title')) {
+    return { ...bounds, app: 'excluded', title: null, url: null, away_reason: null };
+  }
+  return { ...bounds, app, title, url: settings.keep === 'sites' ? siteOf(span.url) : null, away_reason: null };
+}
+
+/** Scheme, host and path of a URL (no query, fragment or credentials); null when it is none. */
+export function siteOf(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
+const spanView = (row: SpanRow): ActivitySpanView => ({
+  id: row.id,
+  deviceId: row.device_id,
+  kind: row.kind,
+  startedAt: row.started_at.toISOString(),
+  endedAt: row.ended_at.toISOString(),
+  app: row.app,
+  title: row.title,
+  url: row.url,
+  awayReason: row.away_reason,
+});
+
+const at = (ms: number) => new Date(ms).toISOString();
+
+/** Refuses a batch the agent could not have made: in the future, longer than a day, overlapping itself. */
+function checkBatch(spans: readonly AgentSpan[], now: Date): void {
+  const ids = new Set<string>();
+  for (const span of spans) {
+    if (ids.has(span.id)) throw refused('span_repeated', `Span ${span.id} appears twice in the upload.`);
+    ids.add(span.id);
+    const start = Date.parse(span.startedAt);
+    const end = Date.parse(span.endedAt);
+    if (end > now.getTime() + FUTURE_SLACK_MS) {
+      throw refused(
+        'span_in_future',
+        `Span ${span.id} ends at ${at(end)}, after the server’s time ${now.toISOString()}: check the computer’s clock.`,
+      );
+    }
+    if (end - start > MAX_SPAN_MS) throw refused('span_too_long', `Span ${span.id} lasts more than 24 hours.`);
+    if (span.kind === 'active' && !span.app) {
+      throw refused('span_without_app', `Active span ${span.id} names no application (send "excluded" to hide it).`);
+    }
+  }
+  const sorted = [...spans].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  for (let i = 1; i < sorted.length; i += 1) {
+    const [previous, span] = [sorted[i - 1], sorted[i]];
+    if (previous && span && Date.parse(span.startedAt) < Date.parse(previous.endedAt)) {
+      throw refused(
+        'span_overlap',
+        `Spans ${previous.id} and ${span.id} overlap: a computer does one thing at a time.`,
+      );
+    }
+  }
+}
+
+/**
+ * Computer time's activity: the workspace's settings, the agent's uploads (idempotent per span,
+ * the settings applied, daily rollups kept in the same transaction), and what people read and delete.
+ */
+export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date }) {
+  const { db, jobs, now: clock } = deps;
+
+  const settingsOf = async (tx: Db, workspaceId: string) =>
+    (await repo.settings(tx, workspaceId)) ?? DEFAULT_COMPUTER_TIME_SETTINGS;
+
+  /** The people whose activity the actor reads besides their own: null everyone, else these. */
+  async function othersVisible(actor: Actor): Promise<Set<string> | null> {
+    const settings = await settingsOf(db, actor.membership.workspace.id);
+    if (!settings.managersSeeActivity || !allows(actor.membership, 'time:view_others')) return new Set();
+    return othersTimeScope(db, actor);
+  }
+
+  const hidden = () =>
+    new AppError(
+      'forbidden',
+      'You see your own activity only: the workspace lets managers see their people’s activity only when its computer time settings say so.',
+      { status: 403 },
+    );
+
+  return {
+    async settings(actor: Actor): Promise<ComputerTimeSettingsView> {
+      return settingsOf(db, actor.membership.workspace.id);
+    },
+
+    /** Replaces the workspace's settings (`computer_time:settings`), audited with what changed. */
+    async saveSettings(actor: Actor, input: ComputerTimeSettingsView): Promise<ComputerTimeSettingsView> {
+      assertCan(actor, 'computer_time:settings');
+      const settings = computerTimeSettingsBody.parse(input);
+      const workspaceId = actor.membership.workspace.id;
+      await db.transaction().execute(async (tx) => {
+        const before = await settingsOf(tx, workspaceId);
+        await repo.saveSettings(tx, workspaceId, settings);
+        const changes = changesOf(before, settings);
+        if (Object.keys(changes).length === 0) return;
+        await audit(tx, {
+          action: 'computer_time_settings.updated',
+          actorUserId: actor.userId,
+          workspaceId,
+          detail: { changes },
+        });
+      });
+      return settings;
+    },
+
+    /** What the agent of `device` needs of its workspace's settings. */
+    async agentConfig(device: DeviceRow): Promise<AgentConfigView> {
+      const settings = await settingsOf(db, device.workspace_id);
+      return {
+        workspaceId: device.workspace_id,
+        userId: device.user_id,
+        deviceId: device.id,
+        keep: settings.keep,
+        idleSeconds: settings.idleSeconds,
+        exclusions: settings.exclusions,
+        serverTime: clock().toISOString(),
+      };
+    },
+
+    /**
+     * Stores an upload in one transaction: spans already stored (same id) count as duplicates; a
+     * span in the future, longer than a day, or overlapping another of the device's refuses the
+     * whole upload (422). The workspace's settings are applied before anything is stored.
+     */
+    async ingest(device: DeviceRow, spans: readonly AgentSpan[]): Promise<{ accepted: number; duplicates: number }> {
+      checkBatch(spans, clock());
+      const owner = { workspaceId: device.workspace_id, userId: device.user_id, deviceId: device.id };
+      return db.transaction().execute(async (tx) => {
+        await repo.lockDevice(tx, device.id);
+        const settings = await settingsOf(tx, device.workspace_id);
+        const kept = spans.map((span) => keptSpan(span, settings));
+        const overlap = await repo.overlapsStored(tx, owner, kept);
+        if (overlap) {
+          throw refused(
+            'span_overlap',
+            `Span ${overlap.id} (from ${overlap.started_at.toISOString()}) overlaps a span this computer uploaded before.`,
+          );
+        }
+        const stored = await repo.insertSpans(tx, owner, kept);
+        const timeZone = await repo.timeZoneOf(tx, device.user_id);
+        const deltas = dailyDeltas(
+          kept.filter((span) => stored.has(span.id)),
+          timeZone,
+        );
+        await repo.addDaily(tx, owner, [...deltas.values()]);
+        return { accepted: stored.size, duplicates: spans.length - stored.size };
+      });
+    },
+
+    /** A person's spans over [from, to) (at most 7 days): their own, or their people's when the workspace allows. */
+    async spans(actor: Actor, query: { userId?: string | undefined; from: string; to: string }) {
+      const from = new Date(query.from);
+      const to = new Date(query.to);
+      if (to <= from) throw refused('validation_failed', 'The range ends before it starts.');
+      if (to.getTime() - from.getTime() > SPANS_MAX_DAYS * DAY_MS) {
+        throw refused('validation_failed', `Read at most ${SPANS_MAX_DAYS} days of activity at once.`);
+      }
+      const userId = query.userId ?? actor.userId;
+      if (userId !== actor.userId) {
+        const settings = await settingsOf(db, actor.membership.workspace.id);
+        if (!settings.managersSeeActivity || !(await reachesTimeOf(db, actor, userId, 'view'))) throw hidden();
+      }
+      const rows = await repo.spansOf(db, actor.membership.workspace.id, userId, from, to);
+      return { items: rows.map(spanView) };
+    },
+
+    /** Seconds per person, day and application over [from, to] (days) of the people the actor may see. */
+    async activities(actor: Actor, query: { from: string; to: string; userIds?: string[] | undefined }) {
+      if (query.to < query.from) throw refused('validation_failed', 'The range ends before it starts.');
+      if ((Date.parse(query.to) - Date.parse(query.from)) / DAY_MS >= MAX_ACTIVITY_DAYS) {
+        throw refused('validation_failed', 'Read at most a year of activities at once.');
+      }
+      const others = await othersVisible(actor);
+      const sees = (userId: string) => userId === actor.userId || others === null || others.has(userId);
+      let userIds: string[] | null;
+      if (query.userIds && query.userIds.length > 0) {
+        if (!query.userIds.every(sees)) throw hidden();
+        userIds = query.userIds;
+      } else {
+        userIds = others === null ? null : [actor.userId, ...others];
+      }
+      const rows = await repo.daily(db, actor.membership.workspace.id, { from: query.from, to: query.to, userIds });
+      const items: ActivityDayView[] = rows.map((r) => ({
+        userId: r.user_id,
+        day: r.day,
+        app: r.app,
+        seconds: r.seconds,
+      }));
+      return { items };
+    },
+
+    /**
+     * Deletes the actor's own activity over [from, to): spans inside go, spans across an end are
+     * cut at it (one across the whole range becomes two), and the daily rollups follow.
+     */
+    async deleteOwn(actor: Actor, query: { from: string; to: string }) {
+      const from = new Date(query.from);
+      const to = new Date(query.to);
+      if (to <= from) throw refused('validation_failed', 'The range ends before it starts.');
+      const workspaceId = actor.membership.workspace.id;
+      const owner = { workspaceId, userId: actor.userId };
+      return db.transaction().execute(async (tx) => {
+        const rows = await repo.spansOf(tx, workspaceId, actor.userId, from, to);
+        const timeZone = await repo.timeZoneOf(tx, actor.userId);
+        const deltas = dailyDeltas(rows, timeZone, -1);
+        const gone: string[] = [];
+        const kept: SpanRow[] = [];
+        for (const row of rows) {
+          const head = row.started_at < from ? { ...row, ended_at: from } : undefined;
+          const tail = row.ended_at > to ? { ...row, started_at: to } : undefined;
+          if (!head && !tail) {
+            gone.push(row.id);
+            continue;
+          }
+          const first = head ?? tail;
+          if (first) {
+            await repo.moveSpan(tx, row.id, { started_at: first.started_at, ended_at: first.ended_at });
+            kept.push(first);
+          }
+          if (head && tail) {
+            const piece = { ...tail, id: newId() };
+            await repo.insertSpans(tx, { ...owner, deviceId: row.device_id }, [piece]);
+            kept.push(piece);
+          }
+        }
+        await repo.deleteSpans(tx, gone);
+        addDeltas(deltas, kept, timeZone, 1);
+        await repo.addDaily(
+          tx,
+          owner,
+          [...deltas.values()].filter((d) => d.seconds !== 0),
+        );
+        if (rows.length > 0) {
+          await audit(tx, {
+            action: 'activity.deleted',
+            actorUserId: actor.userId,
+            workspaceId,
+            subjectId: actor.userId,
+            detail: { from: query.from, to: query.to, deleted: gone.length, trimmed: rows.length - gone.length },
+          });
+        }
+        return { deleted: gone.length, trimmed: rows.length - gone.length };
+      });
+    },
+
+    /** Deletes spans and rollup days past each workspace's retention; forgets codes expired a day ago. */
+    async prune(now: Date): Promise<void> {
+      for (const { workspace_id, retention_days } of await repo.retentions(db)) {
+        const before = new Date(now.getTime() - retention_days * DAY_MS);
+        await db.transaction().execute((tx) => repo.prune(tx, workspace_id, before, dayKey(before, 'UTC')));
+      }
+      await repo.purgeCodes(db, new Date(now.getTime() - DAY_MS));
+    },
+
+    registerJobs(): void {
+      jobs.register(pruneActivityJob, async (_payload, { now }) => this.prune(now));
+      jobs.schedule(pruneActivityJob, '29 4 * * *', {});
+    },
+  };
+}

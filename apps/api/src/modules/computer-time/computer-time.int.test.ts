@@ -1,0 +1,535 @@
+import type { DeviceCodeView, DeviceTokenView } from '@sundial/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditTrail,
+  createTestApp,
+  joinWorkspace,
+  type SignedUp,
+  signUp,
+  type TestApp,
+} from '../../../test/harness.js';
+import { hashSecret } from '../../platform/ids.js';
+
+/**
+ * Computer time's server side (issue 35) against the real app and database: pairing by device
+ * code, the device token and where it opens, the workspace's settings, uploads of spans (idempotent,
+ * refused when impossible, the settings applied, daily rollups), reading by role and setting,
+ * deleting one's own activity, and retention.
+ */
+let t: TestApp;
+let clock = new Date('2026-06-10T12:00:00Z');
+let owner: SignedUp;
+let admin: SignedUp;
+let manager: SignedUp;
+let member: SignedUp;
+let other: SignedUp;
+let outsider: SignedUp;
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+const call = (cookie: string | undefined, method: Method, url: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/v1${url}`, payload, headers: cookie ? { cookie } : {} });
+const asDevice = (token: string, method: Method, url: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/v1${url}`, payload, headers: { authorization: `Bearer ${token}` } });
+const ws = (path: string) => `/workspaces/${owner.workspaceId}${path}`;
+const later = (seconds: number) => {
+  clock = new Date(clock.getTime() + seconds * 1000);
+};
+
+async function startPairing(name = 'ann-laptop'): Promise<DeviceCodeView> {
+  const response = await call(undefined, 'POST', '/agent/device-codes', {
+    name,
+    platform: 'linux',
+    agentVersion: '0.1.0',
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+const poll = (deviceCode: string) => call(undefined, 'POST', '/agent/device-token', { deviceCode });
+
+/** A computer of `who` paired in the owner's workspace: its token. */
+async function pair(who: SignedUp): Promise<DeviceTokenView> {
+  const codes = await startPairing();
+  const approved = await call(who.cookie, 'POST', '/agent/device-codes/approve', {
+    userCode: codes.userCode,
+    workspaceId: owner.workspaceId,
+  });
+  expect(approved.statusCode, approved.body).toBe(204);
+  const response = await poll(codes.deviceCode);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+let spanCount = 0;
+/** A span of `minutes` from `start`, with a fresh id. */
+function span(start: string, minutes: number, extra: Record<string, unknown> = {}) {
+  spanCount += 1;
+  const id = `00000000-0000-4000-8000-${String(spanCount).padStart(12, '0')}`;
+  const startedAt = new Date(start);
+  return {
+    id,
+    kind: 'active',
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date(startedAt.getTime() + minutes * 60_000).toISOString(),
+    app: 'firefox',
+    title: 'Inbox — Mail',
+    url: 'https://mail.example.com/inbox?token=secret#top',
+    awayReason: null,
+    ...extra,
+  };
+}
+
+const upload = (token: string, spans: object[]) => asDevice(token, 'POST', '/agent/spans', { spans });
+
+async function dailyOf(userId: string) {
+  return t.db
+    .selectFrom('activity_daily')
+    .select(['app', 'seconds', (eb) => eb.cast<string>('day', 'text').as('day')])
+    .where('user_id', '=', userId)
+    .orderBy('day')
+    .orderBy('app')
+    .execute();
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+  owner = await signUp(t.app);
+  admin = await joinWorkspace(t, owner.workspaceId, 'admin');
+  manager = await joinWorkspace(t, owner.workspaceId, 'manager');
+  member = await joinWorkspace(t, owner.workspaceId, 'member');
+  other = await joinWorkspace(t, owner.workspaceId, 'member');
+  outsider = await signUp(t.app);
+  // The manager manages a group with `member` in it (not `other`).
+  const group = await call(owner.cookie, 'POST', ws('/groups'), { name: 'Support' });
+  for (const who of [manager, member]) {
+    const added = await call(owner.cookie, 'PUT', ws(`/groups/${group.json().id}/members/${who.userId}`));
+    expect(added.statusCode, added.body).toBe(200);
+  }
+});
+afterAll(() => t?.close());
+
+describe('pairing by device code', () => {
+  it('gives codes, keeps only the device code’s hash, and pairs once the person approves', async () => {
+    const codes = await startPairing();
+    expect(codes.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(codes.userCode).not.toMatch(/[ILOU]/);
+    expect(codes.verificationUriComplete).toBe(`http://localhost:3000/homepage/agent/pair?code=${codes.userCode}`);
+    expect(codes).toMatchObject({ expiresIn: 600, interval: 5 });
+    const stored = await t.db.selectFrom('agent_device_codes').selectAll().execute();
+    expect(stored.map((c) => c.device_code_hash)).toContain(hashSecret(codes.deviceCode));
+    expect(JSON.stringify(stored)).not.toContain(codes.deviceCode);
+
+    const first = await poll(codes.deviceCode);
+    expect(first.statusCode).toBe(400);
+    expect(first.json().error.code).toBe('authorization_pending');
+    const tooSoon = await poll(codes.deviceCode);
+    expect(tooSoon.json().error).toMatchObject({ code: 'slow_down' });
+
+    // The page shows the computer; a code is typed in any case, with or without the dash.
+    const typed = codes.userCode.replace('-', '').toLowerCase();
+    const shown = await call(member.cookie, 'GET', `/agent/device-codes/${typed}`);
+    expect(shown.json()).toMatchObject({ name: 'ann-laptop', platform: 'linux', userCode: codes.userCode });
+    const elsewhere = await call(member.cookie, 'POST', '/agent/device-codes/approve', {
+      userCode: typed,
+      workspaceId: outsider.workspaceId,
+    });
+    expect(elsewhere.statusCode).toBe(404);
+    const approved = await call(member.cookie, 'POST', '/agent/device-codes/approve', {
+      userCode: typed,
+      workspaceId: owner.workspaceId,
+    });
+    expect(approved.statusCode, approved.body).toBe(204);
+
+    later(5);
+    const token = await poll(codes.deviceCode);
+    expect(token.statusCode, token.body).toBe(200);
+    expect(token.json()).toMatchObject({ workspaceId: owner.workspaceId, userId: member.userId });
+    expect(token.json().token).toMatch(/^sdd_/);
+    const device = await t.db
+      .selectFrom('agent_devices')
+      .select('token_hash')
+      .where('id', '=', token.json().deviceId)
+      .executeTakeFirstOrThrow();
+    expect(device.token_hash).toBe(hashSecret(token.json().token));
+    // Used once.
+    later(5);
+    expect((await poll(codes.deviceCode)).json().error.code).toBe('expired_token');
+    const trail = await auditTrail(t.db, { subjectId: token.json().deviceId });
+    expect(trail.map((r) => r.action)).toEqual(['agent_device.paired']);
+  });
+
+  it('tells the agent the person refused, and a code is dead after ten minutes', async () => {
+    const refused = await startPairing();
+    const denied = await call(member.cookie, 'POST', '/agent/device-codes/deny', { userCode: refused.userCode });
+    expect(denied.statusCode).toBe(204);
+    expect((await poll(refused.deviceCode)).json().error.code).toBe('access_denied');
+
+    const stale = await startPairing();
+    later(601);
+    expect((await poll(stale.deviceCode)).json().error.code).toBe('expired_token');
+    const late = await call(member.cookie, 'POST', '/agent/device-codes/approve', {
+      userCode: stale.userCode,
+      workspaceId: owner.workspaceId,
+    });
+    expect(late.statusCode).toBe(404);
+    expect((await poll('not-a-code')).json().error.code).toBe('expired_token');
+    const malformed = await call(member.cookie, 'POST', '/agent/device-codes/approve', {
+      userCode: 'ABCD-EFG1',
+      workspaceId: owner.workspaceId,
+    });
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.body).toContain('eight letters');
+  });
+});
+
+describe('device tokens', () => {
+  it('open the agent’s routes only, as their person in their workspace', async () => {
+    const { token, deviceId } = await pair(member);
+    const config = await asDevice(token, 'GET', '/agent/config');
+    expect(config.statusCode, config.body).toBe(200);
+    expect(config.json()).toMatchObject({
+      workspaceId: owner.workspaceId,
+      userId: member.userId,
+      deviceId,
+      keep: 'titles',
+      idleSeconds: 180,
+      exclusions: [],
+      serverTime: clock.toISOString(),
+    });
+    for (const [method, url] of [
+      ['GET', '/me'],
+      ['GET', '/me/devices'],
+      ['GET', ws('/time-entries')],
+      ['GET', ws('/computer-time/spans?from=2026-06-10T00:00:00Z&to=2026-06-11T00:00:00Z')],
+      ['POST', '/agent/device-codes/approve'],
+    ] as const) {
+      const response = await asDevice(token, method, url, {});
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+      expect(response.json().error.message).toContain('agent’s routes');
+    }
+    // A browser session is not a device; nobody is 401.
+    const bySession = await call(member.cookie, 'GET', '/agent/config');
+    expect(bySession.statusCode).toBe(403);
+    expect(bySession.json().error.code).toBe('device_token_required');
+    expect((await call(undefined, 'GET', '/agent/config')).statusCode).toBe(401);
+    const document = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(document.paths['/api/v1/agent/spans'].post.security).toEqual([{ deviceToken: [] }]);
+  });
+
+  it('writes the last use at most once a minute', async () => {
+    const { token, deviceId } = await pair(member);
+    const seen = async () =>
+      (
+        await t.db
+          .selectFrom('agent_devices')
+          .select('last_seen_at')
+          .where('id', '=', deviceId)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at?.toISOString();
+    await asDevice(token, 'GET', '/agent/config');
+    const first = clock.toISOString();
+    expect(await seen()).toBe(first);
+    later(30);
+    await asDevice(token, 'GET', '/agent/config');
+    expect(await seen()).toBe(first);
+    later(31);
+    await asDevice(token, 'GET', '/agent/config');
+    expect(await seen()).toBe(clock.toISOString());
+  });
+
+  it('are listed and revoked by their person only, and stop at once', async () => {
+    const { token, deviceId } = await pair(member);
+    const listed = await call(member.cookie, 'GET', '/me/devices');
+    expect(listed.json().items.find((d: { id: string }) => d.id === deviceId)).toMatchObject({
+      name: 'ann-laptop',
+      platform: 'linux',
+      workspace: { id: owner.workspaceId },
+    });
+    expect((await call(owner.cookie, 'GET', '/me/devices')).json().items).toEqual([]);
+    expect((await call(owner.cookie, 'DELETE', `/me/devices/${deviceId}`)).statusCode).toBe(404);
+    expect((await asDevice(token, 'GET', '/agent/config')).statusCode).toBe(200);
+    expect((await call(member.cookie, 'DELETE', `/me/devices/${deviceId}`)).statusCode).toBe(204);
+    const refused = await asDevice(token, 'GET', '/agent/config');
+    expect(refused.statusCode).toBe(401);
+    expect(
+      (await call(member.cookie, 'GET', '/me/devices')).json().items.map((d: { id: string }) => d.id),
+    ).not.toContain(deviceId);
+    const trail = await auditTrail(t.db, { subjectId: deviceId });
+    expect(trail.map((r) => r.action)).toEqual(['agent_device.paired', 'agent_device.revoked']);
+  });
+
+  it('stop when their person leaves the workspace', async () => {
+    const leaver = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token } = await pair(leaver);
+    expect((await asDevice(token, 'GET', '/agent/config')).statusCode).toBe(200);
+    expect((await call(leaver.cookie, 'POST', ws('/leave'))).statusCode).toBeLessThan(300);
+    expect((await asDevice(token, 'GET', '/agent/config')).statusCode).toBe(401);
+  });
+});
+
+describe('settings', () => {
+  it('are read by everyone, changed by owners and admins, and reach the agent', async () => {
+    expect((await call(member.cookie, 'GET', ws('/computer-time/settings'))).json()).toEqual({
+      keep: 'titles',
+      idleSeconds: 180,
+      retentionDays: null,
+      managersSeeActivity: false,
+      exclusions: [],
+    });
+    const wanted = {
+      keep: 'apps',
+      idleSeconds: 300,
+      retentionDays: 90,
+      managersSeeActivity: false,
+      exclusions: [{ field: 'app', pattern: 'KeePass' }],
+    };
+    expect((await call(manager.cookie, 'PUT', ws('/computer-time/settings'), wanted)).statusCode).toBe(403);
+    const bad = await call(admin.cookie, 'PUT', ws('/computer-time/settings'), { ...wanted, idleSeconds: 30 });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('60 to 3600 seconds');
+    const saved = await call(admin.cookie, 'PUT', ws('/computer-time/settings'), wanted);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const { token } = await pair(member);
+    expect((await asDevice(token, 'GET', '/agent/config')).json()).toMatchObject({
+      keep: 'apps',
+      idleSeconds: 300,
+      exclusions: [{ field: 'app', pattern: 'KeePass' }],
+    });
+    const trail = await auditTrail(t.db, { workspaceId: owner.workspaceId, action: 'computer_time_settings.updated' });
+    expect(trail.at(-1)?.detail).toMatchObject({ changes: { keep: { from: 'titles', to: 'apps' } } });
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), { ...wanted, keep: 'titles', retentionDays: null });
+  });
+});
+
+describe('uploads', () => {
+  it('store each span once: a repeated upload is all duplicates', async () => {
+    const { token } = await pair(other);
+    const batch = [span('2026-06-10T08:00:00Z', 10), span('2026-06-10T08:10:00Z', 5, { app: 'code' })];
+    const first = await upload(token, batch);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ accepted: 2, duplicates: 0 });
+    expect((await upload(token, batch)).json()).toEqual({ accepted: 0, duplicates: 2 });
+    const more = [...batch, span('2026-06-10T08:15:00Z', 1, { kind: 'away', app: null, title: null, url: null })];
+    expect((await upload(token, more)).json()).toEqual({ accepted: 1, duplicates: 2 });
+  });
+
+  it('refuse spans in the future, longer than a day, or overlapping, with the reason', async () => {
+    const { token } = await pair(other);
+    const cases: [object[], string, string][] = [
+      [[span(new Date(clock.getTime() + 60_000).toISOString(), 2)], 'span_in_future', 'computer’s clock'],
+      [[span('2026-06-01T00:00:00Z', 24 * 60 + 1)], 'span_too_long', '24 hours'],
+      [[span('2026-06-09T10:00:00Z', 10), span('2026-06-09T10:05:00Z', 10)], 'span_overlap', 'one thing at a time'],
+      [[span('2026-06-09T10:00:00Z', 10, { app: null })], 'span_without_app', 'no application'],
+    ];
+    for (const [spans, code, words] of cases) {
+      const response = await upload(token, spans);
+      expect(response.statusCode, code).toBe(422);
+      expect(response.json().error.code).toBe(code);
+      expect(response.json().error.message).toContain(words);
+    }
+    // A minute ahead is a clock a little off; touching ends are fine.
+    const ok = await upload(token, [
+      span(new Date(clock.getTime() - 60_000).toISOString(), 2),
+      span('2026-06-09T11:00:00Z', 10),
+      span('2026-06-09T11:10:00Z', 10),
+    ]);
+    expect(ok.json()).toEqual({ accepted: 3, duplicates: 0 });
+    for (const [start, minutes] of [
+      ['2026-06-09T11:15:00Z', 10],
+      // Around both stored spans, and inside the first.
+      ['2026-06-09T10:55:00Z', 35],
+      ['2026-06-09T11:02:00Z', 2],
+    ] as const) {
+      const overlapping = await upload(token, [span(start, minutes)]);
+      expect(overlapping.statusCode, start).toBe(422);
+      expect(overlapping.json().error.message).toContain('uploaded before');
+    }
+    // Before, between (touching) and after the stored spans is free; so is another computer's.
+    const beside = await upload(token, [span('2026-06-09T10:50:00Z', 10), span('2026-06-09T11:20:00Z', 5)]);
+    expect(beside.json()).toEqual({ accepted: 2, duplicates: 0 });
+    const second = await pair(other);
+    expect((await upload(second.token, [span('2026-06-09T11:00:00Z', 30)])).json()).toEqual({
+      accepted: 1,
+      duplicates: 0,
+    });
+    // Nothing of a refused upload is kept.
+    const stored = await t.db
+      .selectFrom('activity_spans')
+      .select('id')
+      .where('started_at', '=', new Date('2026-06-01T00:00:00Z'))
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
+  it('keep what the workspace keeps: titles, sites without query, exclusions', async () => {
+    const settings = { idleSeconds: 180, retentionDays: null, managersSeeActivity: false };
+    const keep = async (kept: object) =>
+      expect(
+        (await call(owner.cookie, 'PUT', ws('/computer-time/settings'), { ...settings, ...kept })).statusCode,
+      ).toBe(200);
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token } = await pair(who);
+    const stored = async (id: string) =>
+      t.db.selectFrom('activity_spans').select(['app', 'title', 'url']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    await keep({ keep: 'apps', exclusions: [] });
+    const appsOnly = span('2026-06-08T09:00:00Z', 1);
+    await upload(token, [appsOnly]);
+    expect(await stored(appsOnly.id)).toEqual({ app: 'firefox', title: null, url: null });
+
+    await keep({ keep: 'titles', exclusions: [] });
+    const titles = span('2026-06-08T09:01:00Z', 1);
+    await upload(token, [titles]);
+    expect(await stored(titles.id)).toEqual({ app: 'firefox', title: 'Inbox — Mail', url: null });
+
+    await keep({ keep: 'sites', exclusions: [{ field: 'title', pattern: 'BANK' }] });
+    const site = span('2026-06-08T09:02:00Z', 1);
+    const bank = span('2026-06-08T09:03:00Z', 1, { title: 'My bank — Firefox' });
+    await upload(token, [site, bank]);
+    expect(await stored(site.id)).toEqual({
+      app: 'firefox',
+      title: 'Inbox — Mail',
+      url: 'https://mail.example.com/inbox',
+    });
+    expect(await stored(bank.id)).toEqual({ app: 'excluded', title: null, url: null });
+    await keep({ keep: 'titles', exclusions: [] });
+  });
+
+  it('roll active seconds up per day in the person’s time zone, split at their midnight', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    await t.db.updateTable('users').set({ time_zone: 'America/New_York' }).where('id', '=', who.userId).execute();
+    const { token } = await pair(who);
+    // 03:30 to 04:30 UTC is 23:30 to 00:30 in New York (UTC-4 in June).
+    await upload(token, [
+      span('2026-06-08T03:30:00Z', 60),
+      span('2026-06-08T04:30:00Z', 15, { app: 'code' }),
+      span('2026-06-08T04:45:00Z', 30, { kind: 'away', app: null, title: null, url: null, awayReason: 'locked' }),
+    ]);
+    expect(await dailyOf(who.userId)).toEqual([
+      { day: '2026-06-07', app: 'firefox', seconds: 1800 },
+      { day: '2026-06-08', app: 'code', seconds: 900 },
+      { day: '2026-06-08', app: 'firefox', seconds: 1800 },
+    ]);
+  });
+});
+
+describe('reading and deleting activity', () => {
+  let memberToken: string;
+  const day = '?from=2026-06-05T00:00:00Z&to=2026-06-06T00:00:00Z';
+
+  beforeAll(async () => {
+    memberToken = (await pair(member)).token;
+    const response = await upload(memberToken, [
+      span('2026-06-05T09:00:00Z', 60),
+      span('2026-06-05T10:00:00Z', 30, { app: 'code' }),
+    ]);
+    expect(response.json()).toEqual({ accepted: 2, duplicates: 0 });
+  });
+
+  const spansOf = (who: SignedUp, userId: string) =>
+    call(who.cookie, 'GET', ws(`/computer-time/spans${day}&userId=${userId}`));
+  const setSee = (on: boolean) =>
+    call(owner.cookie, 'PUT', ws('/computer-time/settings'), {
+      keep: 'titles',
+      idleSeconds: 180,
+      retentionDays: null,
+      managersSeeActivity: on,
+      exclusions: [],
+    });
+
+  it('shows a person their own, and others only as the workspace allows and reports reach', async () => {
+    const own = await call(member.cookie, 'GET', ws(`/computer-time/spans${day}`));
+    expect(own.json().items.map((s: { app: string }) => s.app)).toEqual(['firefox', 'code']);
+    expect((await spansOf(manager, member.userId)).statusCode).toBe(403);
+    expect((await spansOf(admin, member.userId)).statusCode).toBe(403);
+    expect((await setSee(true)).statusCode).toBe(200);
+    expect((await spansOf(manager, member.userId)).json().items).toHaveLength(2);
+    expect((await spansOf(admin, member.userId)).json().items).toHaveLength(2);
+    // Not the manager's person; members never see others.
+    expect((await spansOf(manager, other.userId)).statusCode).toBe(403);
+    expect((await spansOf(other, member.userId)).statusCode).toBe(403);
+    expect((await call(outsider.cookie, 'GET', ws(`/computer-time/spans${day}`))).statusCode).toBe(404);
+
+    const activities = (who: SignedUp, query = '') =>
+      call(who.cookie, 'GET', ws(`/computer-time/activities?from=2026-06-05&to=2026-06-05${query}`));
+    expect((await activities(manager)).json().items).toEqual([
+      { userId: member.userId, day: '2026-06-05', app: 'firefox', seconds: 3600 },
+      { userId: member.userId, day: '2026-06-05', app: 'code', seconds: 1800 },
+    ]);
+    expect((await activities(manager, `&userIds=${other.userId}`)).statusCode).toBe(403);
+    await setSee(false);
+    expect((await activities(manager)).json().items).toEqual([]);
+    expect((await activities(member)).json().items).toHaveLength(2);
+  });
+
+  it('lets a person delete their own activity in a range, cutting spans across its ends', async () => {
+    const removed = await call(
+      member.cookie,
+      'DELETE',
+      ws('/computer-time/spans?from=2026-06-05T09:30:00Z&to=2026-06-05T10:10:00Z'),
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toEqual({ deleted: 0, trimmed: 2 });
+    const left = (await call(member.cookie, 'GET', ws(`/computer-time/spans${day}`))).json().items;
+    expect(left.map((s: { startedAt: string; endedAt: string }) => [s.startedAt, s.endedAt])).toEqual([
+      ['2026-06-05T09:00:00.000Z', '2026-06-05T09:30:00.000Z'],
+      ['2026-06-05T10:10:00.000Z', '2026-06-05T10:30:00.000Z'],
+    ]);
+    const days = (await dailyOf(member.userId)).filter((d) => d.day === '2026-06-05');
+    expect(days).toEqual([
+      { day: '2026-06-05', app: 'code', seconds: 1200 },
+      { day: '2026-06-05', app: 'firefox', seconds: 1800 },
+    ]);
+    // A range inside one span splits it in two; the whole day empties the rollups.
+    await call(member.cookie, 'DELETE', ws('/computer-time/spans?from=2026-06-05T09:10:00Z&to=2026-06-05T09:20:00Z'));
+    const split = (await call(member.cookie, 'GET', ws(`/computer-time/spans${day}`))).json().items;
+    expect(split).toHaveLength(3);
+    await call(member.cookie, 'DELETE', ws(`/computer-time/spans${day}`));
+    expect((await dailyOf(member.userId)).filter((d) => d.day === '2026-06-05')).toEqual([]);
+  });
+});
+
+describe('retention', () => {
+  it('deletes activity older than the workspace keeps it, daily', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token } = await pair(who);
+    await upload(token, [span('2026-03-01T09:00:00Z', 30), span('2026-06-01T09:00:00Z', 30)]);
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), {
+      keep: 'titles',
+      idleSeconds: 180,
+      retentionDays: 30,
+      managersSeeActivity: false,
+      exclusions: [],
+    });
+    await t.app.services.computerTime.prune(clock);
+    const left = await t.db
+      .selectFrom('activity_spans')
+      .select('started_at')
+      .where('user_id', '=', who.userId)
+      .execute();
+    expect(left.map((s) => s.started_at.toISOString())).toEqual(['2026-06-01T09:00:00.000Z']);
+    expect((await dailyOf(who.userId)).map((d) => d.day)).toEqual(['2026-06-01']);
+  });
+});
+
+describe('the pairing limit', () => {
+  it('refuses an address that starts too many pairings in an hour', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_AGENT_PAIRING_PER_IP: '2' });
+    try {
+      const start = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/v1/agent/device-codes',
+          payload: { name: 'pc', platform: 'win32', agentVersion: '1.0.0' },
+        });
+      expect((await start()).statusCode).toBe(200);
+      expect((await start()).statusCode).toBe(200);
+      const refused = await start();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.message).toContain('Too many pairings');
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,421 @@
+import type { AgentPlatform, ComputerTimeSettingsView } from '@sundial/core';
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { ActivitySpansTable, AgentDeviceCodesTable, AgentDevicesTable } from '../../db/tables/computer-time.js';
+import type { User } from '../../db/tables.js';
+
+export type DeviceCodeRow = Selectable<AgentDeviceCodesTable>;
+export type DeviceRow = Omit<Selectable<AgentDevicesTable>, 'token_hash'>;
+export type SpanRow = Omit<Selectable<ActivitySpansTable>, 'created_at' | 'workspace_id' | 'user_id'>;
+/** A span to store, as the agent sent it after the workspace's settings were applied. */
+export type NewSpan = Omit<SpanRow, 'device_id'>;
+
+/** One rollup change: seconds to add (or, negative, take away) from a person's day and application. */
+export interface DailyDelta {
+  day: string;
+  app: string;
+  seconds: number;
+}
+
+const DEVICE_COLUMNS = [
+  'd.id',
+  'd.workspace_id',
+  'd.user_id',
+  'd.name',
+  'd.platform',
+  'd.agent_version',
+  'd.created_at',
+  'd.last_seen_at',
+  'd.revoked_at',
+] as const;
+
+const SPAN_COLUMNS = [
+  'id',
+  'device_id',
+  'kind',
+  'started_at',
+  'ended_at',
+  'app',
+  'title',
+  'url',
+  'away_reason',
+] as const;
+
+/** SQL of computer time: pairings, devices, the workspace's settings, spans and their daily rollups. */
+export const computerTimeRepository = {
+  // ---- pairing
+
+  async insertCode(
+    db: Db,
+    code: {
+      id: string;
+      deviceCodeHash: string;
+      userCode: string;
+      name: string;
+      platform: AgentPlatform;
+      agentVersion: string;
+      expiresAt: Date;
+    },
+  ): Promise<boolean> {
+    const row = await db
+      .insertInto('agent_device_codes')
+      .values({
+        id: code.id,
+        device_code_hash: code.deviceCodeHash,
+        user_code: code.userCode,
+        name: code.name,
+        platform: code.platform,
+        agent_version: code.agentVersion,
+        expires_at: code.expiresAt,
+      })
+      .onConflict((oc) => oc.column('user_code').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** A code the person may still approve or deny: not expired, not decided. */
+  findOpenCode(db: Db, userCode: string, now: Date): Promise<DeviceCodeRow | undefined> {
+    return db
+      .selectFrom('agent_device_codes')
+      .selectAll()
+      .where('user_code', '=', userCode)
+      .where('expires_at', '>', now)
+      .where('approved_at', 'is', null)
+      .where('denied_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst() as Promise<DeviceCodeRow | undefined>;
+  },
+
+  findCodeByHash(db: Db, hash: string): Promise<DeviceCodeRow | undefined> {
+    return db
+      .selectFrom('agent_device_codes')
+      .selectAll()
+      .where('device_code_hash', '=', hash)
+      .forUpdate()
+      .executeTakeFirst() as Promise<DeviceCodeRow | undefined>;
+  },
+
+  async markPolled(db: Db, id: string, now: Date): Promise<void> {
+    await db.updateTable('agent_device_codes').set({ last_polled_at: now }).where('id', '=', id).execute();
+  },
+
+  async decideCode(
+    db: Db,
+    id: string,
+    decision: { userId: string; workspaceId: string | null; approvedAt: Date | null; deniedAt: Date | null },
+  ): Promise<void> {
+    await db
+      .updateTable('agent_device_codes')
+      .set({
+        user_id: decision.userId,
+        workspace_id: decision.workspaceId,
+        approved_at: decision.approvedAt,
+        denied_at: decision.deniedAt,
+      })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async deleteCode(db: Db, id: string): Promise<void> {
+    await db.deleteFrom('agent_device_codes').where('id', '=', id).execute();
+  },
+
+  /** Codes past their life (kept a day, so a late poll still hears expired_token rather than nothing). */
+  async purgeCodes(db: Db, before: Date): Promise<void> {
+    await db.deleteFrom('agent_device_codes').where('expires_at', '<', before).execute();
+  },
+
+  async isActiveMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  // ---- devices
+
+  async insertDevice(
+    db: Db,
+    device: {
+      id: string;
+      workspaceId: string;
+      userId: string;
+      name: string;
+      platform: AgentPlatform;
+      agentVersion: string;
+      tokenHash: string;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('agent_devices')
+      .values({
+        id: device.id,
+        workspace_id: device.workspaceId,
+        user_id: device.userId,
+        name: device.name,
+        platform: device.platform,
+        agent_version: device.agentVersion,
+        token_hash: device.tokenHash,
+      })
+      .execute();
+  },
+
+  /** The live device of a token's hash with its person, while they are an active member of its workspace. */
+  async findLiveDevice(db: Db, tokenHash: string): Promise<{ device: DeviceRow; user: User } | undefined> {
+    const row = await db
+      .selectFrom('agent_devices as d')
+      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .innerJoin('memberships as m', (join) =>
+        join.onRef('m.workspace_id', '=', 'd.workspace_id').onRef('m.user_id', '=', 'd.user_id'),
+      )
+      .selectAll('u')
+      .select(sql<DeviceRow>`to_jsonb(d) - 'token_hash'`.as('device'))
+      .where('d.token_hash', '=', tokenHash)
+      .where('d.revoked_at', 'is', null)
+      .where('m.status', '=', 'active')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { device, ...user } = row;
+    return {
+      user: user as User,
+      device: {
+        ...device,
+        created_at: new Date(device.created_at),
+        last_seen_at: device.last_seen_at && new Date(device.last_seen_at),
+        revoked_at: null,
+      },
+    };
+  },
+
+  async touchDevice(db: Db, id: string, now: Date): Promise<void> {
+    await db.updateTable('agent_devices').set({ last_seen_at: now }).where('id', '=', id).execute();
+  },
+
+  /** Serialises a device's uploads: the overlap check and the insert see one another's spans. */
+  async lockDevice(db: Db, id: string): Promise<void> {
+    await db.selectFrom('agent_devices').select('id').where('id', '=', id).forUpdate().execute();
+  },
+
+  /** A person's devices not revoked, newest first, with each one's workspace. */
+  listDevices(db: Db, userId: string): Promise<(DeviceRow & { workspace_name: string })[]> {
+    return db
+      .selectFrom('agent_devices as d')
+      .innerJoin('workspaces as w', 'w.id', 'd.workspace_id')
+      .select([...DEVICE_COLUMNS, 'w.name as workspace_name'])
+      .where('d.user_id', '=', userId)
+      .where('d.revoked_at', 'is', null)
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .execute() as Promise<(DeviceRow & { workspace_name: string })[]>;
+  },
+
+  /** Revokes one of a person's devices; answers it, or undefined when it is not theirs or already revoked. */
+  revokeDevice(db: Db, userId: string, id: string, now: Date) {
+    return db
+      .updateTable('agent_devices')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning(['id', 'name', 'workspace_id'])
+      .executeTakeFirst();
+  },
+
+  // ---- settings
+
+  async settings(db: Db, workspaceId: string): Promise<ComputerTimeSettingsView | undefined> {
+    const row = await db
+      .selectFrom('computer_time_settings')
+      .select(['keep', 'idle_seconds', 'retention_days', 'managers_see_activity', 'exclusions'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return (
+      row && {
+        keep: row.keep,
+        idleSeconds: row.idle_seconds,
+        retentionDays: row.retention_days,
+        managersSeeActivity: row.managers_see_activity,
+        exclusions: row.exclusions,
+      }
+    );
+  },
+
+  async saveSettings(db: Db, workspaceId: string, settings: ComputerTimeSettingsView): Promise<void> {
+    const values = {
+      keep: settings.keep,
+      idle_seconds: settings.idleSeconds,
+      retention_days: settings.retentionDays,
+      managers_see_activity: settings.managersSeeActivity,
+      exclusions: JSON.stringify(settings.exclusions),
+    };
+    await db
+      .insertInto('computer_time_settings')
+      .values({ workspace_id: workspaceId, ...values })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ ...values, updated_at: sql`now()` }))
+      .execute();
+  },
+
+  /** Workspaces that keep activity for a number of days, with that number. */
+  retentions(db: Db): Promise<{ workspace_id: string; retention_days: number }[]> {
+    return db
+      .selectFrom('computer_time_settings')
+      .select(['workspace_id', 'retention_days'])
+      .where('retention_days', 'is not', null)
+      .execute() as Promise<{ workspace_id: string; retention_days: number }[]>;
+  },
+
+  // ---- spans
+
+  async timeZoneOf(db: Db, userId: string): Promise<string> {
+    const row = await db.selectFrom('users').select('time_zone').where('id', '=', userId).executeTakeFirstOrThrow();
+    return row.time_zone;
+  },
+
+  /**
+   * The first of `spans` that overlaps a span of the device already stored (a span with the same id
+   * is the same span, no overlap); touching ends do not overlap. The device's stored spans never
+   * overlap one another, so only the last one starting before a span's end can overlap it: one
+   * index probe per span.
+   */
+  async overlapsStored(
+    db: Db,
+    owner: { workspaceId: string; userId: string; deviceId: string },
+    spans: readonly { id: string; started_at: Date; ended_at: Date }[],
+  ): Promise<{ id: string; started_at: Date } | undefined> {
+    const { rows } = await sql<{ id: string; started_at: Date }>`
+      select b.id, b.started_at
+      from unnest(${spans.map((s) => s.id)}::uuid[], ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
+                  ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[]) as b (id, started_at, ended_at)
+      cross join lateral (
+        select s.ended_at from activity_spans s
+        where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId}
+          and s.device_id = ${owner.deviceId} and s.started_at < b.ended_at and s.id <> b.id
+        order by s.started_at desc
+        limit 1
+      ) as previous
+      where previous.ended_at > b.started_at
+      order by b.started_at
+      limit 1
+    `.execute(db);
+    return rows[0];
+  },
+
+  /** Stores the spans whose id is new; answers the ids stored (a span already stored is left as it is). */
+  async insertSpans(
+    db: Db,
+    owner: { workspaceId: string; userId: string; deviceId: string },
+    spans: readonly NewSpan[],
+  ): Promise<Set<string>> {
+    const column = <K extends keyof NewSpan>(key: K) => spans.map((s) => s[key]);
+    const { rows } = await sql<{ id: string }>`
+      insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app, title, url, away_reason)
+      select b.id, ${owner.workspaceId}, ${owner.userId}, ${owner.deviceId}, b.kind, b.started_at, b.ended_at,
+             b.app, b.title, b.url, b.away_reason
+      from unnest(${column('id')}::uuid[], ${column('kind')}::text[],
+                  ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
+                  ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[],
+                  ${column('app')}::text[], ${column('title')}::text[], ${column('url')}::text[],
+                  ${column('away_reason')}::text[])
+        as b (id, kind, started_at, ended_at, app, title, url, away_reason)
+      on conflict (id) do nothing
+      returning id
+    `.execute(db);
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** A person's spans overlapping [from, to), by start. */
+  spansOf(db: Db, workspaceId: string, userId: string, from: Date, to: Date): Promise<SpanRow[]> {
+    return db
+      .selectFrom('activity_spans')
+      .select(SPAN_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('started_at', '<', to)
+      .where('started_at', '>', new Date(from.getTime() - 86_400_000))
+      .where('ended_at', '>', from)
+      .orderBy('started_at')
+      .orderBy('id')
+      .execute();
+  },
+
+  async deleteSpans(db: Db, ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await db.deleteFrom('activity_spans').where('id', 'in', ids).execute();
+  },
+
+  async moveSpan(db: Db, id: string, bounds: { started_at: Date; ended_at: Date }): Promise<void> {
+    await db.updateTable('activity_spans').set(bounds).where('id', '=', id).execute();
+  },
+
+  /** Deletes the workspace's spans that ended before `before`, and its rollup days before `beforeDay`. */
+  async prune(db: Db, workspaceId: string, before: Date, beforeDay: string): Promise<void> {
+    await db
+      .deleteFrom('activity_spans')
+      .where('workspace_id', '=', workspaceId)
+      .where('started_at', '<', before)
+      .where('ended_at', '<=', before)
+      .execute();
+    await db
+      .deleteFrom('activity_daily')
+      .where('workspace_id', '=', workspaceId)
+      .where('day', '<', beforeDay)
+      .execute();
+  },
+
+  // ---- daily rollups
+
+  /** Adds the deltas to a person's rollups; a row that reaches zero seconds goes. */
+  async addDaily(db: Db, owner: { workspaceId: string; userId: string }, deltas: readonly DailyDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    await sql`
+      insert into activity_daily as a (workspace_id, user_id, day, app, seconds)
+      select ${owner.workspaceId}, ${owner.userId}, b.day, b.app, b.seconds
+      from unnest(${deltas.map((d) => d.day)}::date[], ${deltas.map((d) => d.app)}::text[],
+                  ${deltas.map((d) => d.seconds)}::int[]) as b (day, app, seconds)
+      where b.seconds > 0
+      on conflict (workspace_id, user_id, day, app) do update set seconds = a.seconds + excluded.seconds
+    `.execute(db);
+    const removals = deltas.filter((d) => d.seconds < 0);
+    if (removals.length === 0) return;
+    const [days, apps, seconds] = [
+      removals.map((d) => d.day),
+      removals.map((d) => d.app),
+      removals.map((d) => d.seconds),
+    ];
+    // Rows the removal empties go first; the rest lose the seconds.
+    await sql`
+      delete from activity_daily as a
+      using unnest(${days}::date[], ${apps}::text[], ${seconds}::int[]) as b (day, app, seconds)
+      where a.workspace_id = ${owner.workspaceId} and a.user_id = ${owner.userId} and a.day = b.day and a.app = b.app
+        and a.seconds + b.seconds <= 0
+    `.execute(db);
+    await sql`
+      update activity_daily as a set seconds = a.seconds + b.seconds
+      from unnest(${days}::date[], ${apps}::text[], ${seconds}::int[]) as b (day, app, seconds)
+      where a.workspace_id = ${owner.workspaceId} and a.user_id = ${owner.userId} and a.day = b.day and a.app = b.app
+    `.execute(db);
+  },
+
+  /** Seconds per person, day and application over [from, to] (days), for the people given (null: everyone). */
+  daily(
+    db: Db,
+    workspaceId: string,
+    range: { from: string; to: string; userIds: readonly string[] | null },
+  ): Promise<{ user_id: string; day: string; app: string; seconds: number }[]> {
+    let query = db
+      .selectFrom('activity_daily')
+      .select(['user_id', sql<string>`day::text`.as('day'), 'app', 'seconds'])
+      .where('workspace_id', '=', workspaceId)
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to);
+    if (range.userIds !== null) {
+      if (range.userIds.length === 0) return Promise.resolve([]);
+      query = query.where('user_id', 'in', range.userIds);
+    }
+    return query.orderBy('user_id').orderBy('day').orderBy('seconds', 'desc').orderBy('app').execute();
+  },
+};
