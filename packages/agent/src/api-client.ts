@@ -42,7 +42,7 @@ export interface ApiOptions {
   timeoutMs?: number;
 }
 
-/** The agent's side of the contract in `@sundial/core` (schemas/activity.ts), over fetch. */
+/** The agent's side of the contract in `@sundial/core` (activity/agent.ts), over fetch. */
 export function createApi(options: ApiOptions): AgentApi {
   const base = `${options.server.replace(/\/+$/, '')}/api/v1/agent`;
 

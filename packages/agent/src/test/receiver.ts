@@ -4,7 +4,7 @@ import { type AgentConfigView, type AgentSpan, agentSpanBatch } from '@sundial/c
 
 /**
  * A stand-in for the API's agent routes that implements only their documented contract
- * (packages/core/src/schemas/activity.ts): the device flow, the settings, and span uploads that
+ * (packages/core/src/activity/agent.ts): the device flow, the settings, and span uploads that
  * keep each id once and answer `{ accepted, duplicates }`. The real routes are not on this branch
  * yet; once they are, the tests that use this switch to the built API (apps/api/dist/main.mjs).
  */

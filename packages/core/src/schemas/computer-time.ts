@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIVITY_KEEP, AGENT_PLATFORMS, type AgentPlatform } from './activity.js';
+import { ACTIVITY_KEEP, AGENT_PLATFORMS, type AgentPlatform } from '../activity/agent.js';
 import { daySchema } from './rates.js';
 import { queryIds } from './reports.js';
 import { instantSchema } from './text.js';

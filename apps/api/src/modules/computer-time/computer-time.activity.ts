@@ -4,10 +4,12 @@ import {
   type AgentConfigView,
   type AgentSpan,
   type ComputerTimeSettingsView,
+  compilePattern,
   computerTimeSettingsBody,
   DEFAULT_COMPUTER_TIME_SETTINGS,
   dayKey,
   SPANS_MAX_DAYS,
+  stripUrl,
 } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
@@ -50,26 +52,14 @@ export function keptSpan(span: AgentSpan, settings: ComputerTimeSettingsView): N
   }
   const app = span.app ?? '';
   const title = settings.keep === 'apps' ? null : span.title;
+  // The agent's own language (core's compilePattern): contains, ignoring case, * for any run.
   const matches = (value: string | null, field: 'app' | 'title') =>
-    value !== null &&
-    settings.exclusions.some(
-      (rule) => rule.field === field && value.toLowerCase().includes(rule.pattern.toLowerCase()),
-    );
+    value !== null && settings.exclusions.some((rule) => rule.field === field && compilePattern(rule.pattern)(value));
   if (matches(app, 'app') || matches(span.title, 'title')) {
     return { ...bounds, app: 'excluded', title: null, url: null, away_reason: null };
   }
-  return { ...bounds, app, title, url: settings.keep === 'sites' ? siteOf(span.url) : null, away_reason: null };
-}
-
-/** Scheme, host and path of a URL (no query, fragment or credentials); null when it is none. */
-export function siteOf(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return null;
-  }
+  const url = settings.keep === 'sites' && span.url !== null ? stripUrl(span.url) : null;
+  return { ...bounds, app, title, url, away_reason: null };
 }
 
 const spanView = (row: SpanRow): ActivitySpanView => ({

@@ -382,10 +382,19 @@ describe('uploads', () => {
     await upload(token, [titles]);
     expect(await stored(titles.id)).toEqual({ app: 'firefox', title: 'Inbox — Mail', url: null });
 
-    await keep({ keep: 'sites', exclusions: [{ field: 'title', pattern: 'BANK' }] });
+    // The agent's pattern language: contains, ignoring case, * for any run of characters.
+    await keep({
+      keep: 'sites',
+      exclusions: [
+        { field: 'title', pattern: 'BANK' },
+        { field: 'title', pattern: 'private*chat' },
+      ],
+    });
     const site = span('2026-06-08T09:02:00Z', 1);
     const bank = span('2026-06-08T09:03:00Z', 1, { title: 'My bank — Firefox' });
-    await upload(token, [site, bank]);
+    const chat = span('2026-06-08T09:04:00Z', 1, { title: 'Private group chat — Signal' });
+    await upload(token, [site, bank, chat]);
+    expect(await stored(chat.id)).toEqual({ app: 'excluded', title: null, url: null });
     expect(await stored(site.id)).toEqual({
       app: 'firefox',
       title: 'Inbox — Mail',

@@ -39,7 +39,7 @@ function deviceOf(request: FastifyRequest) {
 }
 
 /**
- * The desktop agent's routes (issue 35, the contract in core's schemas/activity.ts): pairing by
+ * The desktop agent's routes (issue 35, the contract in core's activity/agent.ts): pairing by
  * device code, then its device token's two routes; and a person's paired computers.
  */
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
