@@ -1823,6 +1823,10 @@ const ctSettings = {
   exclusions: [],
 };
 const ctRange = '?from=2026-01-05T00:00:00Z&to=2026-01-06T00:00:00Z';
+/** A category of the workspace, made fresh by its owner. */
+const aCategory = async () =>
+  (await ownerCall('POST', w('/computer-time/categories'), { name: `Category ${Math.random()}` })).id as string;
+const category = on('computer-time/categories', 'categoryId', aCategory);
 
 // Each person pairs and revokes their own computers; the workspace's activity is each person's own.
 routes.push(
@@ -1872,6 +1876,10 @@ routes.push(
   top('GET', '/computer-time/spans', ALL_ROLES, undefined, ctRange),
   top('DELETE', '/computer-time/spans', ALL_ROLES, undefined, ctRange),
   top('GET', '/computer-time/activities', ALL_ROLES, undefined, '?from=2026-01-05&to=2026-01-11'),
+  top('GET', '/computer-time/categories', ALL_ROLES),
+  top('POST', '/computer-time/categories', ADMINS, async () => ({ name: `New ${Math.random()}` })),
+  category('PATCH', '', ADMINS, async () => ({ productivity: 'productive' })),
+  category('DELETE', '', ADMINS),
 );
 
 describe('permission matrix: computer time', () => {

@@ -1,5 +1,11 @@
 import type { z } from 'zod';
 import { agentReleaseView } from './activity/agent.js';
+import {
+  activityCategoryBody,
+  activityCategoryListView,
+  activityCategoryView,
+  updateActivityCategoryBody,
+} from './activity/categories.js';
 import { type CustomRoleView, customRoleAssignmentBody, customRoleBody, customRoleView } from './custom-roles.js';
 import {
   apiKeyListView,
@@ -332,6 +338,16 @@ export const apiRoutes = {
   'GET /workspaces/:workspaceId/computer-time/spans': { answer: activitySpanListView },
   'DELETE /workspaces/:workspaceId/computer-time/spans': { answer: deletedActivityView },
   'GET /workspaces/:workspaceId/computer-time/activities': { answer: activityDayListView },
+  'GET /workspaces/:workspaceId/computer-time/categories': { answer: activityCategoryListView },
+  'POST /workspaces/:workspaceId/computer-time/categories': {
+    body: activityCategoryBody,
+    answer: activityCategoryView,
+  },
+  'PATCH /workspaces/:workspaceId/computer-time/categories/:categoryId': {
+    body: updateActivityCategoryBody,
+    answer: activityCategoryView,
+  },
+  'DELETE /workspaces/:workspaceId/computer-time/categories/:categoryId': {},
   'GET /workspaces/:workspaceId/calendar-subscriptions': { answer: calendarSubscriptionListView },
   'POST /workspaces/:workspaceId/calendar-subscriptions': {
     body: createCalendarSubscriptionBody,

@@ -164,11 +164,14 @@ export const AUDIT_ACTIONS = [
   'calendar_feed.revoked',
   'calendar_subscription.created',
   'calendar_subscription.deleted',
-  // computer time (issue 35): paired computers, the workspace's settings, a person deleting their activity
+  // computer time (issue 35): paired computers, the workspace's settings, a person deleting their activity, categories
   'agent_device.paired',
   'agent_device.revoked',
   'computer_time_settings.updated',
   'activity.deleted',
+  'activity_category.created',
+  'activity_category.updated',
+  'activity_category.deleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

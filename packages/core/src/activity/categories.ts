@@ -30,6 +30,45 @@ export const categoryRuleInput = z.object({
 });
 export type CategoryRuleInput = z.infer<typeof categoryRuleInput>;
 
+const categoryFields = {
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'Name the category.' })
+    .max(60, { error: 'A category name is at most 60 characters.' }),
+  /** The category it sits in; null: at the top. */
+  parentId: z.uuid({ error: 'Choose a category to put it in, or none.' }).nullable(),
+  /** Null: as its parent (at the top: neutral). */
+  productivity: z.enum(PRODUCTIVITY_LEVELS, { error: 'Choose productive, neutral or unproductive.' }).nullable(),
+  rules: z.array(categoryRuleInput).max(50, { error: 'A category has at most 50 rules.' }),
+};
+
+/** A new category of a workspace (owners and admins). */
+export const activityCategoryBody = z.object({
+  name: categoryFields.name,
+  parentId: categoryFields.parentId.default(null),
+  productivity: categoryFields.productivity.default(null),
+  rules: categoryFields.rules.default([]),
+});
+export type ActivityCategoryBody = z.input<typeof activityCategoryBody>;
+
+/** A change to a category: what is given changes. */
+export const updateActivityCategoryBody = z.object(categoryFields).partial();
+export type UpdateActivityCategoryBody = z.infer<typeof updateActivityCategoryBody>;
+
+export const activityCategoryView = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  productivity: z.enum(PRODUCTIVITY_LEVELS).nullable(),
+  rules: z.array(categoryRuleInput),
+});
+export type ActivityCategoryView = z.infer<typeof activityCategoryView>;
+export const activityCategoryListView = z.object({ items: z.array(activityCategoryView) });
+
+/** How deep categories nest (a top-level category is at depth 1). */
+export const CATEGORY_MAX_DEPTH = 4;
+
 /** A category as the categoriser reads it. */
 export interface CategoryNode {
   id: string;

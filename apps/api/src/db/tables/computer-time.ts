@@ -1,5 +1,5 @@
 import type { ActivityKeep, AgentPlatform } from '@sundial/core';
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from '../tables.js';
 
 /** A pairing in progress (migration 202612100100): the agent's secret by its hash, the person's code as letters. */
@@ -42,6 +42,20 @@ export interface ComputerTimeSettingsTable {
   retention_days: number | null;
   managers_see_activity: boolean;
   exclusions: ColumnType<{ field: 'app' | 'title'; pattern: string }[], string, string>;
+  /** When the starter categories were given (migration 202612100101); null: at the next read. */
+  categories_seeded_at: Generated<Date | null>;
+  updated_at: Timestamp;
+}
+
+/** A category of computer time with its rules (migration 202612100101). */
+export interface ActivityCategoriesTable {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  name: string;
+  productivity: 'productive' | 'neutral' | 'unproductive' | null;
+  rules: ColumnType<{ field: 'app' | 'title' | 'site'; pattern: string }[], string, string>;
+  created_at: Timestamp;
   updated_at: Timestamp;
 }
 
@@ -75,4 +89,5 @@ export interface ComputerTimeTables {
   computer_time_settings: ComputerTimeSettingsTable;
   activity_spans: ActivitySpansTable;
   activity_daily: ActivityDailyTable;
+  activity_categories: ActivityCategoriesTable;
 }

@@ -542,3 +542,120 @@ describe('the pairing limit', () => {
     }
   });
 });
+
+describe('categories', () => {
+  type Category = { id: string; parentId: string | null; name: string; productivity: string | null };
+  const list = async (who: SignedUp) => {
+    const response = await call(who.cookie, 'GET', ws('/computer-time/categories'));
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().items as Category[];
+  };
+
+  it('starts a workspace with the starter set, stored by its first change with the ids it was read with', async () => {
+    const stored = async () =>
+      (
+        await t.db
+          .selectFrom('activity_categories')
+          .select('id')
+          .where('workspace_id', '=', owner.workspaceId)
+          .execute()
+      )
+        .map((r) => r.id)
+        .sort();
+    const [a, b] = await Promise.all([list(member), list(owner)]);
+    expect(a.map((c) => c.id)).toEqual(b?.map((c) => c.id));
+    expect(a.map((c) => c.name)).toEqual(expect.arrayContaining(['Development', 'Entertainment', 'Social media']));
+    const social = a.find((c) => c.name === 'Social media');
+    expect(social?.parentId).toBe(a.find((c) => c.name === 'Entertainment')?.id);
+    // A read writes nothing.
+    expect(await stored()).toEqual([]);
+
+    const news = a.find((c) => c.name === 'News') as Category;
+    const renamed = await call(owner.cookie, 'PATCH', ws(`/computer-time/categories/${news.id}`), {
+      name: 'Headlines',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await stored()).toEqual(a.map((c) => c.id).sort());
+    expect((await list(member)).find((c) => c.id === news.id)?.name).toBe('Headlines');
+  });
+
+  it('lets owners and admins add, change and delete categories, audited; others may only read', async () => {
+    const before = await list(owner);
+    const development = before.find((c) => c.name === 'Development') as Category;
+    const added = await call(admin.cookie, 'POST', ws('/computer-time/categories'), {
+      name: 'Code review',
+      parentId: development.id,
+      rules: [{ field: 'site', pattern: 'github.com/*/pull' }],
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const review = added.json();
+    expect(review).toMatchObject({ parentId: development.id, productivity: null });
+
+    expect((await call(member.cookie, 'POST', ws('/computer-time/categories'), { name: 'Mine' })).statusCode).toBe(403);
+    expect((await call(manager.cookie, 'DELETE', ws(`/computer-time/categories/${review.id}`))).statusCode).toBe(403);
+
+    const changed = await call(owner.cookie, 'PATCH', ws(`/computer-time/categories/${review.id}`), {
+      productivity: 'productive',
+      name: 'Reviews',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ name: 'Reviews', productivity: 'productive' });
+    const trail = await auditTrail(t.db, { subjectId: review.id });
+    expect(trail.map((r) => r.action)).toEqual(['activity_category.created', 'activity_category.updated']);
+    expect(trail[1]?.detail).toMatchObject({
+      changes: { name: { from: 'Code review', to: 'Reviews' }, productivity: { from: null, to: 'productive' } },
+    });
+
+    // Deleting Development takes what is inside it.
+    const gone = await call(owner.cookie, 'DELETE', ws(`/computer-time/categories/${development.id}`));
+    expect(gone.statusCode, gone.body).toBe(204);
+    const after = await list(member);
+    expect(after.map((c) => c.id)).not.toContain(review.id);
+    expect(after).toHaveLength(before.length - 1);
+    const deleted = await auditTrail(t.db, { subjectId: development.id, action: 'activity_category.deleted' });
+    expect(deleted[0]?.detail).toMatchObject({ name: 'Development', withInside: 1 });
+  });
+
+  it('refuses a category inside itself, too deep, beside one of its name, or of another workspace', async () => {
+    const entertainment = (await list(owner)).find((c) => c.name === 'Entertainment') as Category;
+    const social = (await list(owner)).find((c) => c.name === 'Social media') as Category;
+    const loop = await call(owner.cookie, 'PATCH', ws(`/computer-time/categories/${entertainment.id}`), {
+      parentId: social.id,
+    });
+    expect(loop.statusCode).toBe(422);
+    expect(loop.json().error.fields.parentId).toMatch(/inside itself/);
+
+    let parent = social.id;
+    for (const name of ['Level 3', 'Level 4']) {
+      const made = await call(owner.cookie, 'POST', ws('/computer-time/categories'), { name, parentId: parent });
+      expect(made.statusCode, made.body).toBe(201);
+      parent = made.json().id;
+    }
+    const deep = await call(owner.cookie, 'POST', ws('/computer-time/categories'), {
+      name: 'Level 5',
+      parentId: parent,
+    });
+    expect(deep.statusCode).toBe(422);
+    expect(deep.json().error.fields.parentId).toMatch(/at most 4 deep/);
+
+    const twin = await call(owner.cookie, 'POST', ws('/computer-time/categories'), {
+      name: 'social MEDIA',
+      parentId: entertainment.id,
+    });
+    expect(twin.statusCode).toBe(422);
+    expect(twin.json().error.fields.name).toMatch(/already has this name/);
+
+    const stars = await call(owner.cookie, 'POST', ws('/computer-time/categories'), {
+      name: 'Stars',
+      rules: [{ field: 'app', pattern: '**' }],
+    });
+    expect(stars.statusCode).toBe(422);
+
+    const theirs = await call(outsider.cookie, 'GET', `/workspaces/${outsider.workspaceId}/computer-time/categories`);
+    const foreign = theirs.json().items[0].id;
+    const moved = await call(owner.cookie, 'PATCH', ws(`/computer-time/categories/${foreign}`), { name: 'Mine now' });
+    expect(moved.statusCode).toBe(404);
+    const under = await call(owner.cookie, 'POST', ws('/computer-time/categories'), { name: 'X', parentId: foreign });
+    expect(under.statusCode).toBe(422);
+  });
+});

@@ -42,6 +42,15 @@ const SPAN_COLUMNS = [
 ] as const;
 
 /** SQL of computer time: pairings, devices, the workspace's settings, spans and their daily rollups. */
+/** A category as stored. */
+export interface CategoryRow {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  productivity: 'productive' | 'neutral' | 'unproductive' | null;
+  rules: { field: 'app' | 'title' | 'site'; pattern: string }[];
+}
+
 export const computerTimeRepository = {
   // ---- pairing
 
@@ -417,5 +426,99 @@ export const computerTimeRepository = {
       query = query.where('user_id', 'in', range.userIds);
     }
     return query.orderBy('user_id').orderBy('day').orderBy('seconds', 'desc').orderBy('app').execute();
+  },
+
+  /** The workspace's categories, oldest first (a parent before the children made after it). */
+  categories(db: Db, workspaceId: string): Promise<CategoryRow[]> {
+    return db
+      .selectFrom('activity_categories')
+      .select(['id', 'parent_id', 'name', 'productivity', 'rules'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** Whether the workspace's categories were ever stored (the starter set, or a change to it). */
+  async categoriesStored(db: Db, workspaceId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('computer_time_settings')
+      .select('categories_seeded_at')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return !!row?.categories_seeded_at;
+  },
+
+  /**
+   * Whether the workspace's starter categories are still to be stored, taking that on (the
+   * settings row, made if missing, is locked until the transaction ends: one writer).
+   */
+  async claimStarterCategories(db: Db, workspaceId: string, now: Date): Promise<boolean> {
+    await sql`insert into computer_time_settings (workspace_id) values (${workspaceId}) on conflict do nothing`.execute(
+      db,
+    );
+    const row = await db
+      .updateTable('computer_time_settings')
+      .set({ categories_seeded_at: now })
+      .where('workspace_id', '=', workspaceId)
+      .where('categories_seeded_at', 'is', null)
+      .returning('workspace_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async insertCategories(db: Db, workspaceId: string, rows: readonly CategoryRow[], now: Date): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .insertInto('activity_categories')
+      .values(
+        rows.map((row, i) => ({
+          id: row.id,
+          workspace_id: workspaceId,
+          parent_id: row.parent_id,
+          name: row.name,
+          productivity: row.productivity,
+          rules: JSON.stringify(row.rules),
+          // In the given order, a microsecond apart, so that they list as given.
+          created_at: new Date(now.getTime() + i),
+          updated_at: now,
+        })),
+      )
+      .execute();
+  },
+
+  async updateCategory(
+    db: Db,
+    workspaceId: string,
+    id: string,
+    set: Partial<Omit<CategoryRow, 'id'>>,
+    now: Date,
+  ): Promise<void> {
+    await db
+      .updateTable('activity_categories')
+      .set({
+        ...(set.parent_id !== undefined ? { parent_id: set.parent_id } : {}),
+        ...(set.name !== undefined ? { name: set.name } : {}),
+        ...(set.productivity !== undefined ? { productivity: set.productivity } : {}),
+        ...(set.rules !== undefined ? { rules: JSON.stringify(set.rules) } : {}),
+        updated_at: now,
+      })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** Deletes a category and, with it, the categories inside it; answers how many went. */
+  async deleteCategory(db: Db, workspaceId: string, id: string): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      with recursive tree as (
+        select id from activity_categories where workspace_id = ${workspaceId} and id = ${id}
+        union all
+        select c.id from activity_categories c join tree on c.parent_id = tree.id
+      )
+      select count(*)::int as n from tree
+    `.execute(db);
+    await db.deleteFrom('activity_categories').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    return rows[0]?.n ?? 0;
   },
 };

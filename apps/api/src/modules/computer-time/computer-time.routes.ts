@@ -1,5 +1,8 @@
 import {
   activitiesQuery,
+  activityCategoryBody,
+  activityCategoryListView,
+  activityCategoryView,
   activityDayListView,
   activitySpanListView,
   activitySpansQuery,
@@ -19,6 +22,7 @@ import {
   deviceListView,
   deviceTokenRequest,
   deviceTokenView,
+  updateActivityCategoryBody,
 } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -253,5 +257,64 @@ export const computerTimeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => computerTime.activities(actorOf(request), request.query),
+  );
+
+  const categoryParams = workspaceParams.extend({ categoryId: z.uuid() });
+
+  app.get(
+    '/workspaces/:workspaceId/computer-time/categories',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'The categories activity is read by, with their rules (a starter set the first time)',
+        params: workspaceParams,
+        response: { 200: activityCategoryListView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.categories(actorOf(request)),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/computer-time/categories',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Add a category (owners and admins)',
+        params: workspaceParams,
+        body: activityCategoryBody,
+        response: { 201: activityCategoryView, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await computerTime.createCategory(actorOf(request), request.body)),
+  );
+
+  app.patch(
+    '/workspaces/:workspaceId/computer-time/categories/:categoryId',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Change a category: its name, place, productivity or rules (history is read by them at once)',
+        params: categoryParams,
+        body: updateActivityCategoryBody,
+        response: { 200: activityCategoryView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.updateCategory(actorOf(request), request.params.categoryId, request.body),
+  );
+
+  app.delete(
+    '/workspaces/:workspaceId/computer-time/categories/:categoryId',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Delete a category and the categories inside it',
+        params: categoryParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await computerTime.deleteCategory(actorOf(request), request.params.categoryId);
+      return reply.code(204).send(null);
+    },
   );
 };

@@ -1,12 +1,14 @@
 import type { Db } from '../../db/connection.js';
 import type { JobRunner } from '../../platform/jobs.js';
 import { createActivity } from './computer-time.activity.js';
+import { createCategories } from './computer-time.categories.js';
 import { createPairing } from './computer-time.pairing.js';
 
 /**
  * Computer time (issue 35): pairing the desktop agent and its device tokens
  * (computer-time.pairing.ts), and the activity it uploads, the workspace's settings and what
- * people read (computer-time.activity.ts).
+ * people read (computer-time.activity.ts), and the categories it is read by
+ * (computer-time.categories.ts).
  */
 export function createComputerTimeService(deps: {
   db: Db;
@@ -18,7 +20,8 @@ export function createComputerTimeService(deps: {
   const now = deps.now ?? (() => new Date());
   const pairing = createPairing({ db: deps.db, publicUrl: deps.publicUrl, codesPerHour: deps.pairingsPerHour, now });
   const activity = createActivity({ db: deps.db, jobs: deps.jobs, now });
-  return { ...pairing, ...activity };
+  const categories = createCategories({ db: deps.db, now });
+  return { ...pairing, ...activity, ...categories };
 }
 
 export type ComputerTimeService = ReturnType<typeof createComputerTimeService>;
