@@ -1,0 +1,57 @@
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousViolations } from './support/axe';
+import { shotsAtWidths } from './support/shots';
+import { signUpOverHttp, workspaceApi } from './support/users';
+
+/**
+ * COMPUTER TIME > Categories (issue 35): a new workspace reads the starter categories, tries a
+ * window against the rules, adds a category with a rule inside another, sees the window sorted
+ * into it at once, and deletes it.
+ */
+test('an owner sorts activity into categories by rules, tried on a window as they are changed', async ({ page }) => {
+  await signUpOverHttp(page.request);
+  const ws = await workspaceApi(page.request);
+  await page.goto('/homepage/computer-time/categories');
+  await expect(page.getByText('Activity from the desktop app is sorted into these categories')).toBeVisible();
+  const table = page.getByRole('table');
+  await expect(table.getByRole('rowheader', { name: 'Development' })).toBeVisible();
+  await expect(table.getByRole('rowheader', { name: 'Social media' })).toBeVisible();
+
+  // The default window of the try-out box is a pull request on GitHub: Development.
+  const result = page.getByTestId('category-result');
+  await expect(result).toContainText('Development');
+  await expect(result).toContainText('Productive');
+  await page.getByRole('textbox', { name: 'Address' }).fill('https://www.netflix.com/browse');
+  await expect(result).toContainText('Entertainment');
+  await expect(result).toContainText('Unproductive');
+  await page.getByRole('textbox', { name: 'Address' }).fill('https://github.com/acme/app/pull/7');
+  await expectNoSeriousViolations(page, 'categories');
+  await shotsAtWidths(page, 'computer-time-categories');
+
+  // Code review, inside Development, for pull requests: deeper, so it wins.
+  await page.getByRole('button', { name: 'Actions for Development' }).click();
+  await page.getByRole('menuitem', { name: 'Add a category inside' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Code review');
+  await dialog.getByRole('button', { name: 'Add a rule' }).click();
+  await dialog.getByRole('combobox', { name: 'Rules 1: field' }).click();
+  await page.getByRole('option', { name: 'Site' }).click();
+  await dialog.getByLabel('Rules 1: Contains').fill('github.com/*/pull');
+  await shotsAtWidths(page, 'computer-time-category-modal');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(table.getByRole('rowheader', { name: 'Code review' })).toBeVisible();
+  await expect(result).toContainText('Development › Code review');
+
+  // Stored for everyone: the API answers the same tree.
+  const stored = await (await page.request.get(`${ws}/computer-time/categories`)).json();
+  expect(stored.items.find((c: { name: string }) => c.name === 'Code review')?.rules).toEqual([
+    { field: 'site', pattern: 'github.com/*/pull' },
+  ]);
+
+  await page.getByRole('button', { name: 'Actions for Code review' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(table.getByRole('rowheader', { name: 'Code review' })).toHaveCount(0);
+  await expect(result).not.toContainText('Code review');
+});
