@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { AgentConfigView, AgentSpan } from '@sundial/core/activity';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countQueued, SpanQueue } from './queue.js';
@@ -94,12 +95,17 @@ describe.runIf(run)('sundial-agent, on a real X server, against the API', () => 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'sundial-agent-'));
     bundle = path.join(work, 'sundial-agent.mjs');
-    execFileSync(process.execPath, [path.join(root, 'scripts/build-agent.mjs'), bundle], { cwd: root });
-    [server, screen] = await Promise.all([startApiServer(), startXvfb()]);
-    windows.logo = await screen.open('xlogo', ['-title', 'Logo window'], 'Logo window');
-    windows.clock = await screen.open('xclock', ['-title', 'Clock window'], 'Clock window');
-    windows.message = await screen.open('xmessage', ['-title', 'Message window', 'hello'], 'Message window');
-    paired = (await pair(path.join(work, 'paired.json'))).pairing;
+    const built = promisify(execFile)(process.execPath, [path.join(root, 'scripts/build-agent.mjs'), bundle], {
+      cwd: root,
+    });
+    [server, screen] = await Promise.all([startApiServer(), startXvfb(), built]);
+    const opened = (async () => {
+      windows.logo = await screen.open('xlogo', ['-title', 'Logo window'], 'Logo window');
+      windows.clock = await screen.open('xclock', ['-title', 'Clock window'], 'Clock window');
+      windows.message = await screen.open('xmessage', ['-title', 'Message window', 'hello'], 'Message window');
+    })();
+    // Pairing waits the server's polling interval (5 s): meanwhile the windows open.
+    [{ pairing: paired }] = await Promise.all([pair(path.join(work, 'paired.json')), opened]);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([screen?.stop(), server?.stop()]);
