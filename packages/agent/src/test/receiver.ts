@@ -5,8 +5,10 @@ import { type AgentConfigView, type AgentSpan, agentSpanBatch } from '@sundial/c
 /**
  * A stand-in for the API's agent routes that implements only their documented contract
  * (packages/core/src/activity/agent.ts): the device flow, the settings, and span uploads that
- * keep each id once and answer `{ accepted, duplicates }`. The real routes are not on this branch
- * yet; once they are, the tests that use this switch to the built API (apps/api/dist/main.mjs).
+ * keep each id once and answer `{ accepted, duplicates }`. The process tests run against the built
+ * API (test/api-server.ts); this stays for what the real server cannot be made to show: a 503, an
+ * upload held unanswered forever, a scripted device flow (the uploader's and pairing's unit tests),
+ * and an away threshold under the server's 60 s minimum (agent.test.ts, the away-time test).
  */
 export interface Receiver {
   url: string;
