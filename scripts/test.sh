@@ -18,6 +18,8 @@ step() {
 }
 summary() {
   local rc=$?
+  # A tier that failed beside the build does not leave it running.
+  if [ -n "${building:-}" ]; then wait "$building" 2>/dev/null || true; fi
   [ -n "$tier_name" ] && tiers+=("$(printf '%6d s  %s' $((SECONDS - tier_start)) "$tier_name")")
   printf '\n=== time by tier (exit %s, %d s in all) ===\n' "$rc" $((SECONDS - suite_start))
   printf '%s\n' "${tiers[@]}"
@@ -33,10 +35,20 @@ step "lint (Biome)";        npm run lint --silent
 step "types (tsc)";         npm run typecheck --silent
 # shellcheck disable=SC2046 # the reporter flags are words
 step "unit tests";          npx vitest run --project unit $(json unit)
+# The build needs only the sources, and much of it runs on one core (Rollup, the prerender, the
+# precompression): it runs beside the API tests, its output kept until they end.
+build_log=$(mktemp)
+(
+  started=$SECONDS
+  rc=0; npm run build --silent > "$build_log" 2>&1 || rc=$?
+  printf 'build: exit %s after %d s\n' "$rc" $((SECONDS - started)) >> "$build_log"
+  exit "$rc"
+) &
+building=$!
 if [ -n "${DATABASE_URL:-}" ]; then
   # PostgreSQL (production) runs every API test; PGlite, side by side, runs what differs between the
   # two and a parity sample (PGLITE_SAMPLE in vitest.config.ts, issue 31). Each run's output follows in turn.
-  step "API tests on PostgreSQL (all) and on PGlite (sample), side by side"
+  step "API tests on PostgreSQL (all) and on PGlite (sample), side by side, and the build"
   logs=$(mktemp -d)
   # shellcheck disable=SC2046
   env -u DATABASE_URL npx vitest run --project int-pglite $(json pglite) > "$logs/pglite.log" 2>&1 &
@@ -52,8 +64,12 @@ if [ -n "${DATABASE_URL:-}" ]; then
   if [ "$pglite_rc" -ne 0 ] || [ "$postgres_rc" -ne 0 ]; then exit 1; fi
 else
   # shellcheck disable=SC2046
-  step "API tests on PGlite"; env -u DATABASE_URL npx vitest run --project int $(json pglite)
+  step "API tests on PGlite, and the build"; env -u DATABASE_URL npx vitest run --project int $(json pglite)
 fi
-step "build";               npm run build --silent
+step "build (what is left of it)"
+build_rc=0; wait "$building" || build_rc=$?
+building=''
+cat "$build_log"; rm -f "$build_log"
+if [ "$build_rc" -ne 0 ]; then exit 1; fi
 step "browser journeys"
 PLAYWRIGHT_JSON_OUTPUT_FILE="$reports/e2e.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json
