@@ -41,8 +41,8 @@ export const PGLITE_SAMPLE = [
 
 /**
  * The API files that run longest, longest first (PostgreSQL, CI at 8d0343c under load: the bad input
- * to the other routes 313 s, rollups 140, catalog 125, renewals 118, money 106, reports 87, main 75,
- * the permission matrix 73). Without a record of earlier runs (a fresh clone) Vitest starts the
+ * to the other routes 313 s, rollups 140, catalog 125, renewals 118, money 106, reports 87, main 75
+ * (now on PGlite only), the permission matrix 73). Without a record of earlier runs (a fresh clone) Vitest starts the
  * largest files first, and the bad input's files, a few lines each, came last: the run ended on
  * one of them with the other worker idle. Started first, the short files fill in beside them.
  */
