@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { dnsServersSetting } from './support/dns';
 import { socialProvidersSetting } from './support/openid';
@@ -5,6 +6,15 @@ import { allow, TIME_SCALE } from './support/time';
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${PORT}`;
+
+/**
+ * Chromium's headless shell (Debian's chromium-headless-shell) when it is installed: the same engine
+ * without the full browser's windowing and UI, which Playwright's own downloads use for headless runs.
+ * Measured on e2e/mobile.spec.ts, one worker, same load: 51 s of CPU instead of 63 s. CHROMIUM_PATH
+ * picks a browser; without the shell the journeys run in the full Chromium.
+ */
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const browser = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 /** Journeys run in the system Chromium against the production build served by the real server. */
 export default defineConfig({
@@ -28,7 +38,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: browser,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, uniqueEmail } from '../test/harness.js';
 
 // The real process, as `npm start` runs it: embedded database in a folder, graceful SIGTERM.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sundial-main-'));
+let dataDir = '';
 const mainFile = path.resolve(import.meta.dirname, 'main.ts');
 
 async function freePort(): Promise<number> {
@@ -64,9 +64,14 @@ const exitOf = (child: ChildProcess) =>
     else child.once('exit', (code) => resolve(code));
   });
 
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+// The embedded database whatever DATABASE_URL says (the server is started without it): run once, in
+// the PGlite run, as db/pglite-dialect.int.test.ts is (it was 74 s of the PostgreSQL run too).
+describe.skipIf(Boolean(process.env.DATABASE_URL))('the server process', () => {
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sundial-main-'));
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-describe('the server process', () => {
   it('keeps accounts in DATA_DIR across a graceful restart and logs JSON with request ids', async () => {
     const port = await freePort();
     const email = uniqueEmail('restart');
