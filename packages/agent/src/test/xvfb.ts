@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export const X_TOOLS = ['Xvfb', 'xdotool', 'xprop', 'xprintidle', 'xmessage', 'xlogo', 'xclock'];
 
@@ -20,36 +21,35 @@ export interface VirtualDisplay {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Xvfb on a display it picks itself (-displayfd: no clash with another test or a desktop), with no
- * window manager: the agent then follows the X input focus, which the tests move with xdotool.
+ * Xvfb on a display of its own, with no window manager: the agent then follows the X input focus,
+ * which the tests move with xdotool. The display is a random one from :100 up, taken only when this
+ * server holds its lock file (Xvfb's -displayfd keeps no lock, and two servers started at once by
+ * two test files then both took :0). -noreset: by default Xvfb resets when its last client leaves
+ * (the readiness probe), and a window opened meanwhile could not connect.
  */
 export async function startXvfb(): Promise<VirtualDisplay> {
-  // Two servers starting at once may both pick the first free display; the loser is started again.
   for (let attempt = 1; ; attempt++) {
-    const started = await tryXvfb();
-    const answers = spawnSync('xprop', ['-root', '-display', started.display, '_NET_SUPPORTED']).status === 0;
-    if (answers && started.server.exitCode === null) {
-      return withClients(started.server, started.display);
+    const display = `:${100 + Math.floor(Math.random() * 800)}`;
+    const server = spawn('Xvfb', [display, '-screen', '0', '800x600x24', '-nolisten', 'tcp', '-noreset'], {
+      stdio: 'ignore',
+    });
+    for (let wait = 0; wait < 100 && server.exitCode === null; wait++) {
+      const answers = spawnSync('xprop', ['-root', '-display', display, '_NET_SUPPORTED']).status === 0;
+      if (answers && holdsLock(server, display)) return withClients(server, display);
+      await sleep(50);
     }
-    started.server.kill();
-    if (attempt === 5) throw new Error(`Xvfb did not answer on ${started.display}`);
+    server.kill();
+    if (attempt === 5) throw new Error(`Xvfb did not start on a display of its own (last tried ${display})`);
   }
 }
 
-async function tryXvfb(): Promise<{ server: ChildProcess; display: string }> {
-  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '800x600x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-  });
-  const number = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    server.stdio[3]?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('\n')) resolve(text.trim());
-    });
-    server.on('error', reject);
-    server.on('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it was ready`)));
-  });
-  return { server, display: `:${number}` };
+/** Whether `server` is the X server of `display` (its pid in /tmp/.X<n>-lock). */
+function holdsLock(server: ChildProcess, display: string): boolean {
+  try {
+    return Number(readFileSync(`/tmp/.X${display.slice(1)}-lock`, 'utf8').trim()) === server.pid;
+  } catch {
+    return false;
+  }
 }
 
 function withClients(server: ChildProcess, display: string): VirtualDisplay {
