@@ -80,10 +80,10 @@ const report = (title: string, slug: string, group: number, load?: () => Promise
 });
 const reportPage = <K extends string>(name: K) =>
   named(() => import('./features/reports/pages') as Promise<Record<K, ComponentType>>, name);
-const computer = (title: string, slug: string): AppRoute => ({
+const computer = (title: string, slug: string, load?: () => Promise<PageModule>): AppRoute => ({
   path: `${MENUS.computerTime.prefix}/${slug}`,
   title,
-  page: { soon: `${title}, fed by the desktop activity agent, is being built.` },
+  page: load ? { load } : { soon: `${title}, fed by the desktop activity agent, is being built.` },
   menu: { id: 'computerTime' },
 });
 
@@ -173,7 +173,11 @@ export const APP_ROUTES: AppRoute[] = [
   computer('Away time', 'away-time'),
   computer('Activities', 'activities'),
   computer('Categories', 'categories'),
-  computer('Timeline', 'timeline'),
+  computer(
+    'Timeline',
+    'timeline',
+    named(() => import('./features/computer-time/pages/TimelinePage'), 'TimelinePage'),
+  ),
   computer('Goals', 'goals'),
   computer('Efficiency', 'efficiency'),
   computer('User statistics', 'user-statistics'),
