@@ -171,7 +171,11 @@ export const APP_ROUTES: AppRoute[] = [
     named(() => import('./features/reports/saved/SavedReportsPage'), 'SavedReportsPage'),
   ),
   computer('Away time', 'away-time'),
-  computer('Activities', 'activities'),
+  computer(
+    'Activities',
+    'activities',
+    named(() => import('./features/computer-time/pages/ActivitiesPage'), 'ActivitiesPage'),
+  ),
   computer('Categories', 'categories'),
   computer(
     'Timeline',

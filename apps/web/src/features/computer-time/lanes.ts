@@ -23,8 +23,8 @@ const NO_APP = '';
 
 /**
  * The bands of `spans` (sorted by start) on an axis `startMs..endMs` drawn `widthPx` wide: a span
- * joins the band before it when it is the same application with a gap under a pixel, or when it or
- * that band is narrower than `minPx`. Spans outside the axis are left out and those across an end
+ * joins the band before it when the gap is under a pixel and it is the same application or that band
+ * is still narrower than `minPx` (so short spans make bands of about `minPx`, never one long band). Spans outside the axis are left out and those across an end
  * are cut at it.
  */
 export function bandsOf<T extends SpanLike>(
@@ -52,7 +52,7 @@ export function bandsOf<T extends SpanLike>(
     const app = span.app ?? NO_APP;
     if (current) {
       const gap = start - current.endMs;
-      const narrow = (end - start) / msPerPx < minPx || (current.endMs - current.startMs) / msPerPx < minPx;
+      const narrow = (current.endMs - current.startMs) / msPerPx < minPx;
       const joins = gap < msPerPx && (narrow || current.app === app);
       if (!joins) close();
     }
