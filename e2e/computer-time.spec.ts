@@ -111,6 +111,9 @@ test('a person’s day of computer activity shows as lanes, a span becomes a tim
   const lanes = page.getByRole('region', { name: 'Timeline' });
   await expect(lanes.getByTestId('lane-apps').getByRole('img', { name: /^slack / })).toBeVisible();
   await expect(lanes.getByTestId('lane-away').getByRole('img')).toHaveCount(1);
+  await expect(lanes.getByTestId('timeline-legend')).toContainText(
+    `slack · ${formatDuration(1800, me.user.durationFormat)}`,
+  );
   // The tooltip says the application, the title and the duration.
   await lanes.getByRole('img', { name: /^slack / }).hover();
   const tooltip = page.getByRole('tooltip');

@@ -1,4 +1,4 @@
-import { Paper, Stack, Text } from '@mantine/core';
+import { Group, Paper, Stack, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import {
   type ActivitySpanView,
@@ -10,6 +10,7 @@ import {
 } from '@sundial/core';
 import { type MouseEvent, type PointerEvent, useMemo, useRef, useState } from 'react';
 import { type Pickers, projectColor, rowLabel } from '../../../components/EntryFields';
+import { Swatch } from '../../../components/Swatch';
 import { appColor, type Band, bandsOf } from '../lanes';
 import { t } from '../texts';
 import css from './Timeline.module.css';
@@ -171,6 +172,17 @@ export function TimelineLanes(props: {
   const step = width / hourCount < 28 ? 3 : width / hourCount < 48 ? 2 : 1;
   for (let ms = axis.startMs; ms <= axis.endMs; ms += step * 3_600_000) hours.push(ms);
   const shown = drag ?? props.selection;
+  const legend = useMemo(() => {
+    const seconds = new Map<string, number>();
+    for (const span of props.spans) {
+      if (span.kind !== 'active' || !span.app) continue;
+      seconds.set(
+        span.app,
+        (seconds.get(span.app) ?? 0) + (Date.parse(span.endedAt) - Date.parse(span.startedAt)) / 1000,
+      );
+    }
+    return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  }, [props.spans]);
 
   return (
     <section
@@ -244,6 +256,16 @@ export function TimelineLanes(props: {
           />
         )}
       </div>
+      <Group gap="md" mt="sm" data-testid="timeline-legend">
+        {legend.map(([app, seconds]) => (
+          <Group key={app} gap={6} wrap="nowrap">
+            <Swatch color={appColor(app)} round={false} />
+            <Text size="xs">
+              {app} · {formatDuration(Math.round(seconds), durations)}
+            </Text>
+          </Group>
+        ))}
+      </Group>
       {hovered && (
         <Paper className={css.tooltip} shadow="md" p="xs" withBorder style={{ left: hovered.left, top: hovered.top }}>
           <Stack gap={2} role="tooltip">
