@@ -171,13 +171,21 @@ export const APP_ROUTES: AppRoute[] = [
     named(() => import('./features/reports/saved/SavedReportsPage'), 'SavedReportsPage'),
   ),
   computer('Away time', 'away-time'),
-  computer('Activities', 'activities'),
+  computer(
+    'Activities',
+    'activities',
+    named(() => import('./features/computer-time/pages/ActivitiesPage'), 'ActivitiesPage'),
+  ),
   computer(
     'Categories',
     'categories',
     named(() => import('./features/computer-time/pages/CategoriesPage'), 'CategoriesPage'),
   ),
-  computer('Timeline', 'timeline'),
+  computer(
+    'Timeline',
+    'timeline',
+    named(() => import('./features/computer-time/pages/TimelinePage'), 'TimelinePage'),
+  ),
   computer('Goals', 'goals'),
   computer('Efficiency', 'efficiency'),
   computer('User statistics', 'user-statistics'),

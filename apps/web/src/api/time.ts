@@ -1,4 +1,4 @@
-import type { UpdateTimeEntryBody } from '@sundial/core';
+import { dayBounds, type UpdateTimeEntryBody } from '@sundial/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -25,3 +25,17 @@ export const useTimeSettings = (w: string) => useQuery(timeSettingsQuery(w));
 
 export const patchTimeEntry = (w: string, id: string, body: UpdateTimeEntryBody) =>
   api('PATCH /workspaces/:workspaceId/time-entries/:entryId', { params: { workspaceId: w, entryId: id }, body });
+
+/** Every entry of the user touching the local days first..last (inclusive). */
+export function entriesQuery(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
+  const from = new Date(dayBounds(firstDay, timeZone).startMs).toISOString();
+  const to = new Date(dayBounds(lastDay, timeZone).endMs).toISOString();
+  return queryOptions({
+    queryKey: timeKeys.entries(w, userId, from, to),
+    queryFn: () =>
+      api('GET /workspaces/:workspaceId/time-entries', {
+        params: { workspaceId: w },
+        query: new URLSearchParams({ from, to, userId, limit: '1000' }),
+      }),
+  });
+}

@@ -3,7 +3,6 @@ import {
   applyEntryEdit,
   type BulkUpdateTimeEntriesBody,
   type CreateTimeEntryBody,
-  dayBounds,
   type ProjectSuggestionView,
   type StartTimerBody,
   type TimeEntryView,
@@ -13,26 +12,12 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, apiUrl } from '../../api/client';
-import { patchTimeEntry, timeKeys } from '../../api/time';
+import { entriesQuery, patchTimeEntry, timeKeys } from '../../api/time';
 
 /** A retried start, stop or create happens once. */
 const once = { idempotencyKey: true } as const;
 
 export type { TimeEntryView };
-
-/** Every entry of the user touching the local days first..last (inclusive). */
-export function entriesQuery(w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) {
-  const from = new Date(dayBounds(firstDay, timeZone).startMs).toISOString();
-  const to = new Date(dayBounds(lastDay, timeZone).endMs).toISOString();
-  return queryOptions({
-    queryKey: timeKeys.entries(w, userId, from, to),
-    queryFn: () =>
-      api('GET /workspaces/:workspaceId/time-entries', {
-        params: { workspaceId: w },
-        query: new URLSearchParams({ from, to, userId, limit: '1000' }),
-      }),
-  });
-}
 
 export const useEntries = (w: string, userId: string, firstDay: string, lastDay: string, timeZone: string) =>
   useQuery({

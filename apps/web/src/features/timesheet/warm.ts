@@ -3,8 +3,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { projectPickerQuery, tagListsQuery } from '../../api/catalog';
 import { membersQuery } from '../../api/people';
 import { currentWorkspace, type Me } from '../../api/session';
-import { timeSettingsQuery } from '../../api/time';
-import { entriesQuery, timerQuery } from './api';
+import { entriesQuery, timeSettingsQuery } from '../../api/time';
+import { timerQuery } from './api';
 
 export const asWeekStart = (value: string): WeekStart =>
   value === 'sunday' || value === 'saturday' ? value : 'monday';

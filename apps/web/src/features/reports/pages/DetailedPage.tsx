@@ -1,12 +1,12 @@
-import { Button, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
+import { Button, Checkbox, Group, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { DetailedEntryView, DetailedSort, ReportMeasure } from '@sundial/core';
-import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { usePickers, useTagLists } from '../../../api/catalog';
 import { useWorkspace } from '../../../api/session';
 import { failed, notSaved } from '../../../components/notify';
 import { useReportFormat } from '../../../components/report-format';
+import { SortHeader } from '../../../components/SortHeader';
 import { useDetailed, useEditDetailedEntry, useMarkInvoiced, useSummary } from '../api';
 import { DetailedRow, type DetailedRowActions, type EntryClock, entryClock } from '../components/DetailedRow';
 import { DetailedTotalsLine } from '../components/DetailedTotals';
@@ -16,44 +16,7 @@ import { t } from '../texts';
 import { readSort } from '../url';
 
 const PAGE = 100;
-const nowrap = { whiteSpace: 'nowrap' } as const;
-
-function SortHeader({
-  label,
-  field,
-  sort,
-  order,
-  onSort,
-  align,
-}: {
-  label: string;
-  field: DetailedSort;
-  sort: DetailedSort;
-  order: 'asc' | 'desc';
-  onSort: (field: DetailedSort, order: 'asc' | 'desc') => void;
-  align?: 'right';
-}) {
-  const active = sort === field;
-  const Icon = active ? (order === 'asc' ? IconArrowUp : IconArrowDown) : IconSelector;
-  return (
-    <Table.Th
-      scope="col"
-      ta={align}
-      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
-      style={nowrap}
-    >
-      <UnstyledButton
-        onClick={() => onSort(field, active && order === 'desc' ? 'asc' : 'desc')}
-        fw={600}
-        fz="sm"
-        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-      >
-        {label}
-        <Icon size={14} aria-hidden="true" />
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
+const _nowrap = { whiteSpace: 'nowrap' } as const;
 
 /** How rows show an entry's day and times, and read times typed for it, in the viewer's zone and time format. */
 function useEntryClock(): EntryClock {

@@ -1,0 +1,214 @@
+import { Center, Group, Loader, MultiSelect, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  DATE_PRESET_LABELS,
+  type DatePreset,
+  dayKey,
+  formatDayLabel,
+  formatDuration,
+  resolvePreset,
+  WEEK_STARTS,
+  type WeekStart,
+} from '@sundial/core';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { parseApiError } from '../../../api/client';
+import { useMembers } from '../../../api/people';
+import { useDurationFormat, useWorkspace } from '../../../api/session';
+import { ErrorPanel } from '../../../components/ErrorPanel';
+import { daysOf } from '../../../components/report-format';
+import { SortHeader } from '../../../components/SortHeader';
+import { type AppSort, appRows } from '../activities';
+import { useActivities, useComputerTimeSettings } from '../api';
+import { ActivityEmpty } from '../components/ActivityEmpty';
+import { t } from '../texts';
+
+const PRESETS: DatePreset[] = ['thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'custom'];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Past this many days the table shows the totals only. */
+const MAX_DAY_COLUMNS = 31;
+
+/**
+ * Activities (issue 35): the time each application had the focus, per day of a range and in all,
+ * of the viewer or of the people they may see (when the workspace lets managers see activity);
+ * categories are the starter set (see activities.ts). The range and people are in the URL.
+ */
+export function ActivitiesPage() {
+  const { me, workspaceId, can } = useWorkspace();
+  const durations = useDurationFormat();
+  const [params, setParams] = useSearchParams();
+  const weekStart: WeekStart = (WEEK_STARTS as readonly string[]).includes(me.user.weekStart)
+    ? (me.user.weekStart as WeekStart)
+    : 'monday';
+  const today = dayKey(Date.now(), me.user.timeZone);
+  const presetParam = params.get('preset') as DatePreset | null;
+  const preset: DatePreset = presetParam && PRESETS.includes(presetParam) ? presetParam : 'thisWeek';
+  const custom = {
+    from: DAY.test(params.get('from') ?? '') ? (params.get('from') as string) : today,
+    to: DAY.test(params.get('to') ?? '') ? (params.get('to') as string) : today,
+  };
+  const range = resolvePreset(preset, today, weekStart, custom);
+  const settings = useComputerTimeSettings(workspaceId);
+  const seesOthers = Boolean(settings.data?.managersSeeActivity) && can('time:view_others');
+  const members = useMembers(workspaceId, seesOthers);
+  const users = seesOthers ? (params.get('users') ?? '').split(',').filter(Boolean) : [];
+  const activities = useActivities(workspaceId, range.from, range.to, users);
+  const [sort, setSort] = useState<{ field: AppSort; order: 'asc' | 'desc' }>({ field: 'total', order: 'desc' });
+  const items = activities.data?.items;
+  const rows = useMemo(() => appRows(items ?? [], sort.field, sort.order), [items, sort]);
+  const days = daysOf(range.from, range.to, MAX_DAY_COLUMNS);
+  const a = t.activities;
+
+  const setParam = (patch: Record<string, string | null>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(patch)) {
+          if (value) next.set(name, value);
+          else next.delete(name);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  const handleSort = (field: AppSort, order: 'asc' | 'desc') => setSort({ field, order });
+  const dayTotal = (day: string) => rows.reduce((sum, row) => sum + (row.days.get(day) ?? 0), 0);
+  const total = rows.reduce((sum, row) => sum + row.total, 0);
+
+  let body: ReactNode;
+  if (activities.error) {
+    body = <ErrorPanel message={parseApiError(activities.error).message} onRetry={() => activities.refetch()} />;
+  } else if (!items) {
+    body = (
+      <Center py="xl">
+        <Loader aria-label={t.loading} />
+      </Center>
+    );
+  } else if (rows.length === 0) {
+    body = <ActivityEmpty />;
+  } else {
+    body = (
+      <Paper withBorder radius="md">
+        <Table.ScrollContainer minWidth={480}>
+          <Table striped highlightOnHover aria-label={a.table}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortHeader label={a.app} field="app" sort={sort.field} order={sort.order} onSort={handleSort} />
+                <SortHeader
+                  label={a.category}
+                  field="category"
+                  sort={sort.field}
+                  order={sort.order}
+                  onSort={handleSort}
+                />
+                {days?.map((day) => (
+                  <Table.Th key={day} ta="right" scope="col" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDayLabel(day, me.user, { month: days.length <= 7 })}
+                  </Table.Th>
+                ))}
+                <SortHeader
+                  label={a.total}
+                  field="total"
+                  sort={sort.field}
+                  order={sort.order}
+                  onSort={handleSort}
+                  align="right"
+                />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((row) => (
+                <Table.Tr key={row.app}>
+                  <Table.Th scope="row" fw={500}>
+                    {row.app}
+                  </Table.Th>
+                  <Table.Td c="dimmed">{row.category}</Table.Td>
+                  {days?.map((day) => (
+                    <Table.Td key={day} ta="right">
+                      {row.days.get(day) ? formatDuration(row.days.get(day) ?? 0, durations) : ''}
+                    </Table.Td>
+                  ))}
+                  <Table.Td ta="right" fw={600}>
+                    {formatDuration(row.total, durations)}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+            <Table.Tfoot>
+              <Table.Tr>
+                <Table.Th scope="row" colSpan={2}>
+                  {a.total}
+                </Table.Th>
+                {days?.map((day) => (
+                  <Table.Td key={day} ta="right" fw={600}>
+                    {formatDuration(dayTotal(day), durations)}
+                  </Table.Td>
+                ))}
+                <Table.Td ta="right" fw={700} data-testid="activities-total">
+                  {formatDuration(total, durations)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tfoot>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="sm" radius="md" component="section" aria-label="Filters">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <Select
+            label={a.range}
+            data={PRESETS.map((p) => ({ value: p, label: DATE_PRESET_LABELS[p] }))}
+            value={preset}
+            onChange={(value) =>
+              setParam(
+                value === 'custom'
+                  ? { preset: value, from: range.from, to: range.to }
+                  : { preset: value === 'thisWeek' ? null : value, from: null, to: null },
+              )
+            }
+            allowDeselect={false}
+            w={160}
+          />
+          {preset === 'custom' && (
+            <>
+              <TextInput
+                type="date"
+                label={a.from}
+                value={range.from}
+                onChange={(e) => e.currentTarget.value && setParam({ from: e.currentTarget.value })}
+                w={160}
+              />
+              <TextInput
+                type="date"
+                label={a.to}
+                value={range.to}
+                onChange={(e) => e.currentTarget.value && setParam({ to: e.currentTarget.value })}
+                w={160}
+              />
+            </>
+          )}
+          {seesOthers && (
+            <MultiSelect
+              label={a.people}
+              placeholder={users.length === 0 ? 'Everyone' : undefined}
+              data={(members.data?.items ?? []).map((p) => ({ value: p.userId, label: p.name }))}
+              value={users}
+              onChange={(value) => setParam({ users: value.join(',') || null })}
+              searchable
+              clearable
+              style={{ flex: 1, minWidth: 220 }}
+            />
+          )}
+          {activities.isFetching && items && <Loader size="xs" aria-label={t.loading} />}
+        </Group>
+      </Paper>
+      <Text size="xs" c="dimmed">
+        {a.categoriesNote}
+      </Text>
+      {body}
+    </Stack>
+  );
+}
