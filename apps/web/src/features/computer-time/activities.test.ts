@@ -1,5 +1,11 @@
+import { createCategoriser, starterCategories } from '@sundial/core';
 import { describe, expect, it } from 'vitest';
-import { appRows } from './activities';
+import { appRows as rowsBy } from './activities';
+
+let ids = 0;
+const categorise = createCategoriser(starterCategories(() => `c${++ids}`));
+const appRows = (list: typeof items, sort: 'app' | 'category' | 'total', order: 'asc' | 'desc') =>
+  rowsBy(list, sort, order, categorise);
 
 const items = [
   { userId: 'a', day: '2026-11-23', app: 'code', seconds: 3600 },

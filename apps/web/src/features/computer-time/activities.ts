@@ -1,4 +1,4 @@
-import { type ActivityDayView, createCategoriser, starterCategories, UNCATEGORIZED } from '@sundial/core';
+import { type ActivityDayView, type Categorised, UNCATEGORIZED } from '@sundial/core';
 
 /** An application's row of the Activities table: its category, seconds per day and in all. */
 export interface AppRow {
@@ -10,15 +10,19 @@ export interface AppRow {
 
 export type AppSort = 'app' | 'category' | 'total';
 
-let ids = 0;
-/**
- * The starter categories, matched on the application name in the browser: there is no categories
- * table yet, so the Activities page groups by them until the Categories page lets a workspace edit them.
- */
-const categorise = createCategoriser(starterCategories(() => `starter-${++ids}`));
+/** What sorts an application into a category (core's categoriser over the workspace's categories). */
+type Categorise = (seen: { app: string | null; title: string | null; url: string | null }) => Categorised;
 
-/** The items' seconds per application (all people together), per day and in all, sorted. */
-export function appRows(items: readonly ActivityDayView[], sort: AppSort, order: 'asc' | 'desc'): AppRow[] {
+/**
+ * The items' seconds per application (all people together), per day and in all, sorted; each
+ * application in the category `categorise` gives its name (the rollups keep no titles or sites).
+ */
+export function appRows(
+  items: readonly ActivityDayView[],
+  sort: AppSort,
+  order: 'asc' | 'desc',
+  categorise: Categorise,
+): AppRow[] {
   const rows = new Map<string, AppRow>();
   for (const item of items) {
     let row = rows.get(item.app);

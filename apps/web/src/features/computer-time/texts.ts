@@ -41,7 +41,7 @@ export const t = {
     total: 'Total',
     table: 'Time per application and day',
     categoriesNote:
-      'Categories are the starter set, matched on the application name; editable categories come with the Categories page.',
+      'Categories come from Computer time › Categories, matched here on the application name (title and site rules sort the Timeline’s spans).',
     sortBy: (column: string) => `Sort by ${column}`,
   },
 };

@@ -1,5 +1,6 @@
 import { Center, Group, Loader, MultiSelect, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import {
+  createCategoriser,
   DATE_PRESET_LABELS,
   type DatePreset,
   dayKey,
@@ -19,6 +20,7 @@ import { daysOf } from '../../../components/report-format';
 import { SortHeader } from '../../../components/SortHeader';
 import { type AppSort, appRows } from '../activities';
 import { useActivities, useComputerTimeSettings } from '../api';
+import { useCategories } from '../categories-api';
 import { ActivityEmpty } from '../components/ActivityEmpty';
 import { t } from '../texts';
 
@@ -54,7 +56,9 @@ export function ActivitiesPage() {
   const activities = useActivities(workspaceId, range.from, range.to, users);
   const [sort, setSort] = useState<{ field: AppSort; order: 'asc' | 'desc' }>({ field: 'total', order: 'desc' });
   const items = activities.data?.items;
-  const rows = useMemo(() => appRows(items ?? [], sort.field, sort.order), [items, sort]);
+  const categories = useCategories(workspaceId);
+  const categorise = useMemo(() => createCategoriser(categories.data?.items ?? []), [categories.data]);
+  const rows = useMemo(() => appRows(items ?? [], sort.field, sort.order, categorise), [items, sort, categorise]);
   const days = daysOf(range.from, range.to, MAX_DAY_COLUMNS);
   const a = t.activities;
 
