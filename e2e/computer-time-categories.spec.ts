@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
+import { allow } from './support/time';
 import { signUpOverHttp, workspaceApi } from './support/users';
 
 /**
@@ -9,6 +10,7 @@ import { signUpOverHttp, workspaceApi } from './support/users';
  * into it at once, and deletes it.
  */
 test('an owner sorts activity into categories by rules, tried on a window as they are changed', async ({ page }) => {
+  test.setTimeout(allow(90_000));
   await signUpOverHttp(page.request);
   const ws = await workspaceApi(page.request);
   await page.goto('/homepage/computer-time/categories');
@@ -54,4 +56,25 @@ test('an owner sorts activity into categories by rules, tried on a window as the
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(table.getByRole('rowheader', { name: 'Code review' })).toHaveCount(0);
   await expect(result).not.toContainText('Code review');
+
+  // What the desktop app keeps: applications only, away after 5 minutes, 90 days, managers see
+  // their people's, and a password manager never recorded.
+  const settings = page.getByRole('region', { name: 'What the desktop app keeps' });
+  await settings.getByRole('radio', { name: 'Applications', exact: true }).check();
+  await settings.getByLabel('Away after (minutes)').fill('5');
+  await settings.getByRole('combobox', { name: 'Keep activity' }).click();
+  await page.getByRole('option', { name: '90 days' }).click();
+  await settings.getByRole('switch', { name: /^Managers see their people’s activity/ }).check();
+  await settings.getByRole('button', { name: 'Add an exclusion' }).click();
+  await settings.getByRole('textbox', { name: 'Exclusion 1: Contains' }).fill('keepass');
+  await shotsAtWidths(page, 'computer-time-settings');
+  await settings.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Computer time settings saved.')).toBeVisible();
+  expect(await (await page.request.get(`${ws}/computer-time/settings`)).json()).toEqual({
+    keep: 'apps',
+    idleSeconds: 300,
+    retentionDays: 90,
+    managersSeeActivity: true,
+    exclusions: [{ field: 'app', pattern: 'keepass' }],
+  });
 });

@@ -1,4 +1,4 @@
-import { type CreateTimeEntryBody, dayBounds } from '@sundial/core';
+import { type ComputerTimeSettingsBody, type CreateTimeEntryBody, dayBounds } from '@sundial/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { entriesQuery, timeKeys } from '../../api/time';
@@ -65,5 +65,15 @@ export function useCreateEntryFromActivity(w: string) {
     mutationFn: (body: CreateTimeEntryBody) =>
       api('POST /workspaces/:workspaceId/time-entries', { params: { workspaceId: w }, body, idempotencyKey: true }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: timeKeys.all(w) }),
+  });
+}
+
+/** Replaces the workspace's computer time settings (owners and admins). */
+export function useSaveComputerTimeSettings(w: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ComputerTimeSettingsBody) =>
+      api('PUT /workspaces/:workspaceId/computer-time/settings', { params: { workspaceId: w }, body }),
+    onSuccess: (saved) => queryClient.setQueryData(computerTimeKeys.settings(w), saved),
   });
 }

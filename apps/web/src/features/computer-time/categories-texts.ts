@@ -51,4 +51,31 @@ export const ct = {
   tryUrl: 'Address',
   uncategorized: 'Uncategorized',
   result: 'Counts as',
+  settings: {
+    title: 'What the desktop app keeps',
+    keep: 'Keep',
+    keeps: { apps: 'Applications', titles: 'Applications and titles', sites: 'Applications, titles and sites' },
+    keepHint:
+      'Titles and sites never leave a computer unless they are kept here; sites are kept without their query or fragment.',
+    idle: 'Away after (minutes)',
+    idleHint: 'No mouse or keyboard this long, or a locked screen, is away time from the last input.',
+    retention: 'Keep activity',
+    retentionHint: 'Older activity is deleted every night.',
+    retentions: (days: number | null) =>
+      days === null
+        ? 'Forever'
+        : days % 365 === 0
+          ? `${days / 365} ${days === 365 ? 'year' : 'years'}`
+          : `${days} days`,
+    managers: 'Managers see their people’s activity',
+    managersHint: 'Off: each person sees only their own. Owners and admins count as managers of everyone.',
+    exclusions: 'Never recorded',
+    exclusionsHint:
+      'An application or title matching one of these is sent as “excluded”, with no title or site: it never leaves the computer.',
+    exclusion: (n: number) => `Exclusion ${n}`,
+    removeExclusion: (n: number) => `Remove exclusion ${n}`,
+    addExclusion: 'Add an exclusion',
+    save: 'Save settings',
+    saved: 'Computer time settings saved.',
+  },
 };

@@ -7,6 +7,7 @@ import {
   Modal,
   Paper,
   Select,
+  SimpleGrid,
   Stack,
   Table,
   Text,
@@ -16,13 +17,12 @@ import {
 import {
   type ActivityCategoryView,
   CATEGORY_RULE_FIELDS,
-  type CategoryRuleField,
   type CategoryRuleInput,
   createCategoriser,
   PRODUCTIVITY_LEVELS,
   type Productivity,
 } from '@sundial/core';
-import { IconCategory, IconDots, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconCategory, IconDots, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { parseApiError } from '../../../api/client';
 import { useWorkspace } from '../../../api/session';
@@ -30,6 +30,8 @@ import { ListState } from '../../../components/ListState';
 import { done, failed } from '../../../components/notify';
 import { useCategories, useCreateCategory, useDeleteCategory, useUpdateCategory } from '../categories-api';
 import { ct } from '../categories-texts';
+import { PatternRows } from '../components/PatternRows';
+import { SettingsCard } from '../components/SettingsCard';
 
 const LEVEL_COLOR: Record<Productivity, string> = { productive: 'teal', neutral: 'gray', unproductive: 'red' };
 
@@ -105,8 +107,6 @@ function CategoryModal({
     }
     return true;
   });
-  const setRule = (i: number, rule: Partial<CategoryRuleInput>) =>
-    setForm((f) => ({ ...f, rules: f.rules.map((r, j) => (j === i ? { ...r, ...rule } : r)) }));
 
   const submit = async () => {
     const body = { name: form.name, parentId: form.parentId, productivity: form.productivity, rules: form.rules };
@@ -169,36 +169,14 @@ function CategoryModal({
           <Text size="xs" c="dimmed">
             {ct.patternHint}
           </Text>
-          {form.rules.map((rule, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rules have no id; a rule is its place in the list
-            <Group key={i} gap="xs" wrap="nowrap" align="flex-start">
-              <Select
-                aria-label={`${ct.rules} ${i + 1}: field`}
-                data={CATEGORY_RULE_FIELDS.map((f) => ({ value: f, label: ct.fields[f] }))}
-                value={rule.field}
-                onChange={(value) => value && setRule(i, { field: value as CategoryRuleField })}
-                allowDeselect={false}
-                w={160}
-              />
-              <TextInput
-                aria-label={`${ct.rules} ${i + 1}: ${ct.pattern}`}
-                placeholder={ct.pattern}
-                value={rule.pattern}
-                onChange={(e) => setRule(i, { pattern: e.currentTarget.value })}
-                error={errors[`rules.${i}.pattern`]}
-                style={{ flex: 1 }}
-              />
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="lg"
-                aria-label={ct.removeRule(i + 1)}
-                onClick={() => setForm((f) => ({ ...f, rules: f.rules.filter((_, j) => j !== i) }))}
-              >
-                <IconTrash size={16} aria-hidden="true" />
-              </ActionIcon>
-            </Group>
-          ))}
+          <PatternRows
+            rows={form.rules}
+            fields={CATEGORY_RULE_FIELDS.map((f) => ({ value: f, label: ct.fields[f] }))}
+            label={(n) => `${ct.rules} ${n}`}
+            removeLabel={ct.removeRule}
+            errorOf={(i) => errors[`rules.${i}.pattern`]}
+            onChange={(rules) => setForm((f) => ({ ...f, rules }))}
+          />
           {errors.rules && (
             <Text size="sm" c="red">
               {errors.rules}
@@ -240,7 +218,7 @@ function TryRules({ items }: { items: readonly ActivityCategoryView[] }) {
       <Text size="sm" c="dimmed" mb="sm">
         {ct.tryHint}
       </Text>
-      <Group grow align="flex-start">
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <TextInput
           label={ct.tryApp}
           value={seen.app}
@@ -256,7 +234,7 @@ function TryRules({ items }: { items: readonly ActivityCategoryView[] }) {
           value={seen.url}
           onChange={(e) => setSeen({ ...seen, url: e.currentTarget.value })}
         />
-      </Group>
+      </SimpleGrid>
       <Group gap="xs" mt="sm" data-testid="category-result">
         <Text size="sm">{ct.result}</Text>
         <Text size="sm" fw={600}>
@@ -308,76 +286,79 @@ export function CategoriesPage() {
       >
         {(list) => (
           <Paper withBorder radius="md">
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{ct.name}</Table.Th>
-                  <Table.Th w={150}>{ct.productivity}</Table.Th>
-                  <Table.Th>{ct.rules}</Table.Th>
-                  {editable && <Table.Th w={48} />}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {treeOrder(list).map(({ category, depth }) => {
-                  const level = levelOf(list, category);
-                  return (
-                    <Table.Tr key={category.id}>
-                      <Table.Th scope="row" fw={depth === 0 ? 600 : 400} style={{ paddingLeft: 12 + depth * 24 }}>
-                        {category.name}
-                      </Table.Th>
-                      <Table.Td>
-                        <Badge
-                          color={LEVEL_COLOR[level]}
-                          variant={category.productivity ? 'light' : 'outline'}
-                          style={{ overflow: 'visible' }}
-                        >
-                          {ct.levels[level]}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" c={category.rules.length ? undefined : 'dimmed'} lineClamp={2}>
-                          {category.rules.length ? rulesSummary(category.rules) : ct.noRules}
-                        </Text>
-                      </Table.Td>
-                      {editable && (
+            <Table.ScrollContainer minWidth={560}>
+              <Table verticalSpacing="sm" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{ct.name}</Table.Th>
+                    <Table.Th w={150}>{ct.productivity}</Table.Th>
+                    <Table.Th>{ct.rules}</Table.Th>
+                    {editable && <Table.Th w={48} />}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {treeOrder(list).map(({ category, depth }) => {
+                    const level = levelOf(list, category);
+                    return (
+                      <Table.Tr key={category.id}>
+                        <Table.Th scope="row" fw={depth === 0 ? 600 : 400} style={{ paddingLeft: 12 + depth * 24 }}>
+                          {category.name}
+                        </Table.Th>
                         <Table.Td>
-                          <Menu position="bottom-end" withinPortal>
-                            <Menu.Target>
-                              <ActionIcon variant="subtle" color="gray" aria-label={ct.actions(category.name)}>
-                                <IconDots size={16} aria-hidden="true" />
-                              </ActionIcon>
-                            </Menu.Target>
-                            <Menu.Dropdown>
-                              <Menu.Item
-                                onClick={() =>
-                                  setDraft({
-                                    id: category.id,
-                                    name: category.name,
-                                    parentId: category.parentId,
-                                    productivity: category.productivity,
-                                    rules: category.rules,
-                                  })
-                                }
-                              >
-                                {ct.edit}
-                              </Menu.Item>
-                              <Menu.Item onClick={() => setDraft(blank(category.id))}>{ct.addInside}</Menu.Item>
-                              <Menu.Item color="red" onClick={() => setDeleting(category)}>
-                                {ct.delete}
-                              </Menu.Item>
-                            </Menu.Dropdown>
-                          </Menu>
+                          <Badge
+                            color={LEVEL_COLOR[level]}
+                            variant={category.productivity ? 'light' : 'outline'}
+                            style={{ overflow: 'visible' }}
+                          >
+                            {ct.levels[level]}
+                          </Badge>
                         </Table.Td>
-                      )}
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
+                        <Table.Td>
+                          <Text size="sm" c={category.rules.length ? undefined : 'dimmed'} lineClamp={2}>
+                            {category.rules.length ? rulesSummary(category.rules) : ct.noRules}
+                          </Text>
+                        </Table.Td>
+                        {editable && (
+                          <Table.Td>
+                            <Menu position="bottom-end" withinPortal>
+                              <Menu.Target>
+                                <ActionIcon variant="subtle" color="gray" aria-label={ct.actions(category.name)}>
+                                  <IconDots size={16} aria-hidden="true" />
+                                </ActionIcon>
+                              </Menu.Target>
+                              <Menu.Dropdown>
+                                <Menu.Item
+                                  onClick={() =>
+                                    setDraft({
+                                      id: category.id,
+                                      name: category.name,
+                                      parentId: category.parentId,
+                                      productivity: category.productivity,
+                                      rules: category.rules,
+                                    })
+                                  }
+                                >
+                                  {ct.edit}
+                                </Menu.Item>
+                                <Menu.Item onClick={() => setDraft(blank(category.id))}>{ct.addInside}</Menu.Item>
+                                <Menu.Item color="red" onClick={() => setDeleting(category)}>
+                                  {ct.delete}
+                                </Menu.Item>
+                              </Menu.Dropdown>
+                            </Menu>
+                          </Table.Td>
+                        )}
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           </Paper>
         )}
       </ListState>
       {categories.data && <TryRules items={items} />}
+      {editable && <SettingsCard workspaceId={workspaceId} />}
       {draft && <CategoryModal draft={draft} items={items} onClose={() => setDraft(null)} />}
       {deleting && (
         <Modal opened onClose={() => setDeleting(null)} title={ct.deleteTitle(deleting.name)}>
