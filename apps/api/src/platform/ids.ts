@@ -20,6 +20,17 @@ const ids = new V7Generator({
 /** A time-ordered UUID (v7): new rows of a table sit together in its primary key's index. */
 export const newId = (): string => ids.generate().toString();
 
+/**
+ * The same UUID every time for the same name (a UUID of version 8, RFC 9562's custom layout, from
+ * the name's SHA-256): for rows that exist in code until first stored, such as a workspace's
+ * starter categories, whose ids must not change between reading them and storing them.
+ */
+export function nameId(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 3) | 8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** A random 256-bit secret for a cookie or a link, in URL-safe base64. */
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type CategoryNode, createCategoriser, STARTER_CATEGORIES, starterCategories } from './categories.js';
+import {
+  type CategoryNode,
+  categoryPath,
+  createCategoriser,
+  productivityOf,
+  STARTER_CATEGORIES,
+  starterCategories,
+} from './categories.js';
 
 let n = 0;
 const id = () => `c${++n}`;
@@ -100,5 +107,45 @@ describe('the starter categories', () => {
     expect(new Set(nodes.map((c) => c.name)).size).toBe(nodes.length);
     expect(nodes.every((c) => c.rules.length > 0)).toBe(true);
     expect(nodes.length).toBeGreaterThan(STARTER_CATEGORIES.length);
+  });
+});
+
+describe('categoryPath', () => {
+  const place = (id: string, parentId: string | null, productivity: 'productive' | 'unproductive' | null = null) => ({
+    id,
+    parentId,
+    productivity,
+  });
+  const tree = new Map(
+    [
+      place('work', null, 'productive'),
+      place('dev', 'work'),
+      place('ide', 'dev'),
+      place('fun', null, 'unproductive'),
+      place('orphan', 'gone'),
+      place('a', 'b'),
+      place('b', 'a'),
+    ].map((c) => [c.id, c]),
+  );
+  const ids = (id: string | null) => categoryPath(tree, id).map((c) => c.id);
+
+  it('walks from the top down to the category itself', () => {
+    expect(ids('ide')).toEqual(['work', 'dev', 'ide']);
+    expect(ids('fun')).toEqual(['fun']);
+    expect(ids(null)).toEqual([]);
+    expect(ids('nowhere')).toEqual([]);
+  });
+
+  it('ends at a missing parent or a cycle instead of hanging', () => {
+    expect(ids('orphan')).toEqual(['orphan']);
+    expect(ids('a')).toEqual(['b', 'a']);
+    expect(ids('b')).toEqual(['a', 'b']);
+  });
+
+  it('takes the productivity of the deepest category that has one', () => {
+    expect(productivityOf(categoryPath(tree, 'ide'))).toBe('productive');
+    expect(productivityOf(categoryPath(tree, 'fun'))).toBe('unproductive');
+    expect(productivityOf(categoryPath(tree, 'orphan'))).toBe('neutral');
+    expect(productivityOf([])).toBe('neutral');
   });
 });

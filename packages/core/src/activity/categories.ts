@@ -80,6 +80,35 @@ export interface CategoryNode {
   rules: readonly CategoryRuleInput[];
 }
 
+/** A place in a tree of categories: a view, a node or a stored row (with its parent's id). */
+export interface CategoryPlace {
+  id: string;
+  parentId: string | null;
+}
+
+/**
+ * The categories from the top down to `id` (itself last; [] for null or an id not there). A parent
+ * that is missing ends the walk, as does a cycle, so a bad row never hangs a read.
+ */
+export function categoryPath<T extends CategoryPlace>(byId: ReadonlyMap<string, T>, id: string | null): T[] {
+  const path: T[] = [];
+  const seen = new Set<string>();
+  for (
+    let at = id === null ? undefined : byId.get(id);
+    at && !seen.has(at.id);
+    at = at.parentId === null ? undefined : byId.get(at.parentId)
+  ) {
+    seen.add(at.id);
+    path.unshift(at);
+  }
+  return path;
+}
+
+/** The productivity a path ends with: the deepest category's own, else the nearest above it, else neutral. */
+export function productivityOf(path: readonly { productivity: Productivity | null }[]): Productivity {
+  return path.findLast((c) => c.productivity !== null)?.productivity ?? 'neutral';
+}
+
 /** What had the focus, as the categoriser reads it. */
 export interface ActivityObservation {
   app: string | null;
@@ -105,21 +134,10 @@ const NONE: Categorised = { categoryId: null, path: [], productivity: 'neutral' 
  */
 export function createCategoriser(categories: readonly CategoryNode[]): (seen: ActivityObservation) => Categorised {
   const byId = new Map(categories.map((c) => [c.id, c]));
-  const chain = (category: CategoryNode): CategoryNode[] => {
-    const path: CategoryNode[] = [category];
-    const visited = new Set([category.id]);
-    let parent = category.parentId ? byId.get(category.parentId) : undefined;
-    while (parent && !visited.has(parent.id)) {
-      path.unshift(parent);
-      visited.add(parent.id);
-      parent = parent.parentId ? byId.get(parent.parentId) : undefined;
-    }
-    return path;
-  };
   const results = new Map<string, Categorised>();
   const rules = categories.flatMap((category, categoryIndex) => {
-    const path = chain(category);
-    const productivity = [...path].reverse().find((c) => c.productivity !== null)?.productivity ?? 'neutral';
+    const path = categoryPath(byId, category.id);
+    const productivity = productivityOf(path);
     const result: Categorised = { categoryId: category.id, path: path.map((c) => c.name), productivity };
     return category.rules.map((rule, ruleIndex) => ({
       field: rule.field,

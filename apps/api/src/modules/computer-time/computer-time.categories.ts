@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import {
   type ActivityCategoryBody,
   type ActivityCategoryView,
   activityCategoryBody,
   CATEGORY_MAX_DEPTH,
+  categoryPath,
   starterCategories,
   type UpdateActivityCategoryBody,
   updateActivityCategoryBody,
@@ -13,7 +13,7 @@ import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit, changesOf } from '../../platform/audit.js';
 import { notFound, validationError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
+import { nameId, newId } from '../../platform/ids.js';
 import { type CategoryRow, computerTimeRepository as repo } from './computer-time.repository.js';
 
 const view = (row: CategoryRow): ActivityCategoryView => ({
@@ -24,16 +24,9 @@ const view = (row: CategoryRow): ActivityCategoryView => ({
   rules: row.rules,
 });
 
-/** A starter category's id: the same for a workspace every time, from its place in the set. */
-function starterId(workspaceId: string, place: number): string {
-  const hex = createHash('sha256').update(`starter-category:${workspaceId}:${place}`).digest('hex');
-  // Shaped as a UUID of version 8 (custom) and the RFC 4122 variant.
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? '0', 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 function starterRows(workspaceId: string): CategoryRow[] {
   let place = 0;
-  return starterCategories(() => starterId(workspaceId, place++)).map((c) => ({
+  return starterCategories(() => nameId(`starter-category:${workspaceId}:${place++}`)).map((c) => ({
     id: c.id,
     parent_id: c.parentId,
     name: c.name,
@@ -42,19 +35,9 @@ function starterRows(workspaceId: string): CategoryRow[] {
   }));
 }
 
-/** A category's depth (1 at the top) and whether `ancestor` is on its way up. */
-function climb(rows: readonly CategoryRow[], id: string | null) {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const path: string[] = [];
-  for (
-    let at = id ? byId.get(id) : undefined;
-    at && !path.includes(at.id);
-    at = at.parent_id ? byId.get(at.parent_id) : undefined
-  ) {
-    path.push(at.id);
-  }
-  return path;
-}
+/** The categories from the top down to `id` (itself last), by core's one walk up a tree. */
+const pathTo = (rows: readonly CategoryRow[], id: string | null) =>
+  categoryPath(new Map(rows.map((row) => [row.id, { id: row.id, parentId: row.parent_id }])), id).map((c) => c.id);
 
 /** How deep the tree under `id` goes (1: no children). */
 function height(rows: readonly CategoryRow[], id: string): number {
@@ -91,7 +74,7 @@ export function createCategories(deps: { db: Db; now: () => Date }) {
   function checkPlace(rows: readonly CategoryRow[], id: string | null, parentId: string | null) {
     if (parentId === null) return;
     if (!rows.some((row) => row.id === parentId)) throw validationError({ parentId: 'That category does not exist.' });
-    const above = climb(rows, parentId);
+    const above = pathTo(rows, parentId);
     if (id !== null && above.includes(id)) {
       throw validationError({ parentId: 'A category cannot sit inside itself or one of its own categories.' });
     }

@@ -18,9 +18,11 @@ import {
   type ActivityCategoryView,
   CATEGORY_RULE_FIELDS,
   type CategoryRuleInput,
+  categoryPath,
   createCategoriser,
   PRODUCTIVITY_LEVELS,
   type Productivity,
+  productivityOf,
 } from '@sundial/core';
 import { IconCategory, IconDots, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -54,16 +56,6 @@ function treeOrder(items: readonly ActivityCategoryView[]): { category: Activity
 function insideCount(items: readonly ActivityCategoryView[], id: string): number {
   const children = items.filter((c) => c.parentId === id);
   return children.length + children.reduce((n, c) => n + insideCount(items, c.id), 0);
-}
-
-/** The productivity a category ends with (its own, else the nearest above it, else neutral). */
-function levelOf(items: readonly ActivityCategoryView[], category: ActivityCategoryView): Productivity {
-  for (let at: ActivityCategoryView | undefined = category, hops = 0; at && hops < 10; hops++) {
-    if (at.productivity) return at.productivity;
-    const parentId: string | null = at.parentId;
-    at = items.find((c) => c.id === parentId);
-  }
-  return 'neutral';
 }
 
 /** The rules in a line: by field, their patterns ("Applications: code, vim · Sites: github.com"). */
@@ -100,12 +92,10 @@ function CategoryModal({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const saving = create.isPending || update.isPending;
   // A category cannot sit inside itself or one of its own.
+  const byId = new Map(items.map((c) => [c.id, c]));
   const places = treeOrder(items).filter(({ category }) => {
     if (form.id === null) return true;
-    for (let at: ActivityCategoryView | undefined = category; at; at = items.find((c) => c.id === at?.parentId)) {
-      if (at.id === form.id) return false;
-    }
-    return true;
+    return !categoryPath(byId, category.id).some((above) => above.id === form.id);
   });
 
   const submit = async () => {
@@ -261,6 +251,7 @@ export function CategoriesPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [deleting, setDeleting] = useState<ActivityCategoryView | null>(null);
   const items = categories.data?.items ?? [];
+  const byId = useMemo(() => new Map(items.map((c) => [c.id, c])), [items]);
   const blank = (parentId: string | null): Draft => ({ id: null, name: '', parentId, productivity: null, rules: [] });
 
   return (
@@ -298,7 +289,7 @@ export function CategoriesPage() {
                 </Table.Thead>
                 <Table.Tbody>
                   {treeOrder(list).map(({ category, depth }) => {
-                    const level = levelOf(list, category);
+                    const level = productivityOf(categoryPath(byId, category.id));
                     return (
                       <Table.Tr key={category.id}>
                         <Table.Th scope="row" fw={depth === 0 ? 600 : 400} style={{ paddingLeft: 12 + depth * 24 }}>
