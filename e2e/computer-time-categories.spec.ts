@@ -77,4 +77,28 @@ test('an owner sorts activity into categories by rules, tried on a window as the
     managersSeeActivity: true,
     exclusions: [{ field: 'app', pattern: 'keepass' }],
   });
+
+  // A group of its own: it keeps applications only, and its managers do not see its people's activity.
+  const group = await (await page.request.post(`${ws}/groups`, { data: { name: 'Support' } })).json();
+  await page.reload();
+  const groups = page.getByRole('region', { name: 'Groups with settings of their own' });
+  await expect(groups.getByText('No group has settings of its own')).toBeVisible();
+  await groups.getByRole('combobox', { name: 'Group to give its own settings' }).click();
+  await page.getByRole('option', { name: 'Support' }).click();
+  await expect(groups.getByText('Choose something to save it.')).toBeVisible();
+  await groups.getByRole('combobox', { name: 'Keep: Support' }).click();
+  await page.getByRole('option', { name: 'Applications', exact: true }).click();
+  await expect(groups.getByRole('status')).toHaveText('Saved');
+  await groups.getByRole('combobox', { name: 'Managers see: Support' }).click();
+  await page.getByRole('option', { name: 'No', exact: true }).click();
+  await expect(groups.getByRole('combobox', { name: 'Managers see: Support' })).toHaveValue('No');
+  await expect(groups.getByText('Choose something to save it.')).toBeHidden();
+  await shotsAtWidths(page, 'computer-time-group-settings');
+  const chosen = async () => (await (await page.request.get(`${ws}/computer-time/group-settings`)).json()).items;
+  await expect
+    .poll(chosen)
+    .toEqual([{ groupId: group.id, groupName: 'Support', keep: 'apps', managersSeeActivity: false }]);
+  await groups.getByRole('button', { name: 'Give Support the workspace’s settings' }).click();
+  await expect(groups.getByText('No group has settings of its own')).toBeVisible();
+  expect(await chosen()).toEqual([]);
 });

@@ -1873,6 +1873,11 @@ routes.push(
   },
   top('GET', '/computer-time/settings', ALL_ROLES),
   top('PUT', '/computer-time/settings', ADMINS, async () => ctSettings),
+  top('GET', '/computer-time/group-settings', ALL_ROLES),
+  on('computer-time/group-settings', 'groupId', () => fresh.group())('PUT', '', ADMINS, async () => ({
+    keep: 'apps',
+    managersSeeActivity: null,
+  })),
   top('GET', '/computer-time/spans', ALL_ROLES, undefined, ctRange),
   top('DELETE', '/computer-time/spans', ALL_ROLES, undefined, ctRange),
   top('GET', '/computer-time/activities', ALL_ROLES, undefined, '?from=2026-01-05&to=2026-01-11'),
@@ -1885,7 +1890,7 @@ routes.push(
 describe('permission matrix: computer time', () => {
   it('has a row for every computer time route and every signed-in agent route', () => {
     expect(
-      missingRows(/^\/api\/v1\/(workspaces\/\{workspaceId\}\/computer-time\/.*|agent\/device-codes\/.+)$/, 8),
+      missingRows(/^\/api\/v1\/(workspaces\/\{workspaceId\}\/computer-time\/.*|agent\/device-codes\/.+)$/, 10),
     ).toEqual([]);
   });
 });

@@ -71,6 +71,11 @@ import {
   deviceCodeLookupView,
   deviceListView,
 } from './schemas/computer-time.js';
+import {
+  computerTimeGroupSettingsBody,
+  computerTimeGroupSettingsListView,
+  computerTimeGroupSettingsView,
+} from './schemas/computer-time-groups.js';
 import { createExportJobBody, exportJobList, exportJobView } from './schemas/export-jobs.js';
 import { importRunBody, importView } from './schemas/imports.js';
 import {
@@ -334,6 +339,11 @@ export const apiRoutes = {
   'PUT /workspaces/:workspaceId/computer-time/settings': {
     body: computerTimeSettingsBody,
     answer: computerTimeSettingsView,
+  },
+  'GET /workspaces/:workspaceId/computer-time/group-settings': { answer: computerTimeGroupSettingsListView },
+  'PUT /workspaces/:workspaceId/computer-time/group-settings/:groupId': {
+    body: computerTimeGroupSettingsBody,
+    answer: computerTimeGroupSettingsView,
   },
   'GET /workspaces/:workspaceId/computer-time/spans': { answer: activitySpanListView },
   'DELETE /workspaces/:workspaceId/computer-time/spans': { answer: deletedActivityView },

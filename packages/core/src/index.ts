@@ -19,6 +19,7 @@ export * from './schemas/billing.js';
 export * from './schemas/calendars.js';
 export * from './schemas/client-invoices.js';
 export * from './schemas/computer-time.js';
+export * from './schemas/computer-time-groups.js';
 export * from './schemas/demo-requests.js';
 export * from './schemas/email-domains.js';
 export * from './schemas/export-jobs.js';

@@ -47,6 +47,15 @@ export interface ComputerTimeSettingsTable {
   updated_at: Timestamp;
 }
 
+/** A group's own computer time settings (migration 202612110100); null: as the workspace. */
+export interface ComputerTimeGroupSettingsTable {
+  group_id: string;
+  workspace_id: string;
+  keep: ActivityKeep | null;
+  managers_see_activity: boolean | null;
+  updated_at: Timestamp;
+}
+
 /** A category of computer time with its rules (migration 202612100101). */
 export interface ActivityCategoriesTable {
   id: string;
@@ -87,6 +96,7 @@ export interface ComputerTimeTables {
   agent_device_codes: AgentDeviceCodesTable;
   agent_devices: AgentDevicesTable;
   computer_time_settings: ComputerTimeSettingsTable;
+  computer_time_group_settings: ComputerTimeGroupSettingsTable;
   activity_spans: ActivitySpansTable;
   activity_daily: ActivityDailyTable;
   activity_categories: ActivityCategoriesTable;

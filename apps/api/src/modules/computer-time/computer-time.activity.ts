@@ -13,12 +13,13 @@ import {
 } from '@sundial/core';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { allows, assertCan, othersTimeScope, reachesTimeOf } from '../../platform/access.js';
+import { allows, assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { audit, changesOf } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
+import { privacyOf } from './computer-time.privacy.js';
 import {
   type DeviceRow,
   type NewSpan,
@@ -117,17 +118,35 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
   const settingsOf = async (tx: Db, workspaceId: string) =>
     (await repo.settings(tx, workspaceId)) ?? DEFAULT_COMPUTER_TIME_SETTINGS;
 
-  /** The people whose activity the actor reads besides their own: null everyone, else these. */
-  async function othersVisible(actor: Actor): Promise<Set<string> | null> {
-    const settings = await settingsOf(db, actor.membership.workspace.id);
-    if (!settings.managersSeeActivity || !allows(actor.membership, 'time:view_others')) return new Set();
-    return othersTimeScope(db, actor);
+  /**
+   * Whose activity the actor reads: always their own; another person's only when the actor may see
+   * that person's time and that person's privacy (the workspace's settings as their groups change
+   * them) lets managers see it. `userIds` is whom to start a read from (null: the whole workspace,
+   * then filtered by `sees`).
+   */
+  async function readers(actor: Actor, only: readonly string[] | null) {
+    const workspaceId = actor.membership.workspace.id;
+    const self = { sees: (userId: string) => userId === actor.userId, userIds: [actor.userId] as string[] | null };
+    if (!allows(actor.membership, 'time:view_others')) return self;
+    const scope = await othersTimeScope(db, actor);
+    const settings = await settingsOf(db, workspaceId);
+    const privacy = await privacyOf(db, workspaceId, settings, only ?? (scope && [...scope]));
+    if (privacy.uniform && !settings.managersSeeActivity) return self;
+    const sees = (userId: string) =>
+      userId === actor.userId || ((scope === null || scope.has(userId)) && privacy.of(userId).managersSeeActivity);
+    return { sees, userIds: scope === null ? null : [actor.userId, ...[...scope].filter(sees)] };
+  }
+
+  /** The person's privacy alone (what the agent keeps of them). */
+  async function personal(tx: Db, workspaceId: string, userId: string) {
+    const settings = await settingsOf(tx, workspaceId);
+    return { ...settings, ...(await privacyOf(tx, workspaceId, settings, [userId])).of(userId) };
   }
 
   const hidden = () =>
     new AppError(
       'forbidden',
-      'You see your own activity only: the workspace lets managers see their people’s activity only when its computer time settings say so.',
+      'You see your own activity only: managers see their people’s activity only when the computer time settings (the workspace’s, or the person’s groups’) say so.',
       { status: 403 },
     );
 
@@ -158,7 +177,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
 
     /** What the agent of `device` needs of its workspace's settings. */
     async agentConfig(device: DeviceRow): Promise<AgentConfigView> {
-      const settings = await settingsOf(db, device.workspace_id);
+      const settings = await personal(db, device.workspace_id, device.user_id);
       return {
         workspaceId: device.workspace_id,
         userId: device.user_id,
@@ -180,7 +199,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
       const owner = { workspaceId: device.workspace_id, userId: device.user_id, deviceId: device.id };
       return db.transaction().execute(async (tx) => {
         await repo.lockDevice(tx, device.id);
-        const settings = await settingsOf(tx, device.workspace_id);
+        const settings = await personal(tx, device.workspace_id, device.user_id);
         const kept = spans.map((span) => keptSpan(span, settings));
         const overlap = await repo.overlapsStored(tx, owner, kept);
         if (overlap) {
@@ -209,10 +228,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
         throw refused('validation_failed', `Read at most ${SPANS_MAX_DAYS} days of activity at once.`);
       }
       const userId = query.userId ?? actor.userId;
-      if (userId !== actor.userId) {
-        const settings = await settingsOf(db, actor.membership.workspace.id);
-        if (!settings.managersSeeActivity || !(await reachesTimeOf(db, actor, userId, 'view'))) throw hidden();
-      }
+      if (userId !== actor.userId && !(await readers(actor, [userId])).sees(userId)) throw hidden();
       const rows = await repo.spansOf(db, actor.membership.workspace.id, userId, from, to);
       return { items: rows.map(spanView) };
     },
@@ -223,16 +239,16 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
       if ((Date.parse(query.to) - Date.parse(query.from)) / DAY_MS >= MAX_ACTIVITY_DAYS) {
         throw refused('validation_failed', 'Read at most a year of activities at once.');
       }
-      const others = await othersVisible(actor);
-      const sees = (userId: string) => userId === actor.userId || others === null || others.has(userId);
-      let userIds: string[] | null;
-      if (query.userIds && query.userIds.length > 0) {
-        if (!query.userIds.every(sees)) throw hidden();
-        userIds = query.userIds;
-      } else {
-        userIds = others === null ? null : [actor.userId, ...others];
-      }
-      const rows = await repo.daily(db, actor.membership.workspace.id, { from: query.from, to: query.to, userIds });
+      const only = query.userIds && query.userIds.length > 0 ? query.userIds : null;
+      const { sees, userIds } = await readers(actor, only);
+      if (only && !only.every(sees)) throw hidden();
+      const rows = (
+        await repo.daily(db, actor.membership.workspace.id, {
+          from: query.from,
+          to: query.to,
+          userIds: only ?? userIds,
+        })
+      ).filter((row) => sees(row.user_id));
       const items: ActivityDayView[] = rows.map((r) => ({
         userId: r.user_id,
         day: r.day,

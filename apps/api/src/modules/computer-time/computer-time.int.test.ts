@@ -659,3 +659,92 @@ describe('categories', () => {
     expect(under.statusCode).toBe(422);
   });
 });
+
+const DEFAULTS = { keep: 'titles', idleSeconds: 180, retentionDays: null, managersSeeActivity: false, exclusions: [] };
+
+describe('a group’s own settings', () => {
+  const groupSettings = (groupId: string, body: object, who = owner) =>
+    call(who.cookie, 'PUT', ws(`/computer-time/group-settings/${groupId}`), body);
+  const spansOf = (reader: SignedUp, userId: string) =>
+    call(
+      reader.cookie,
+      'GET',
+      ws(`/computer-time/spans?userId=${userId}&from=2026-06-01T00:00:00Z&to=2026-06-08T00:00:00Z`),
+    );
+  const readersOf = async (reader: SignedUp) => {
+    const read = await call(reader.cookie, 'GET', ws('/computer-time/activities?from=2026-06-01&to=2026-06-07'));
+    expect(read.statusCode, read.body).toBe(200);
+    return new Set(read.json().items.map((item: { userId: string }) => item.userId));
+  };
+
+  it('lets one group’s managers see its people, keeps less of them, and the most private group wins', async () => {
+    const groups = (await call(owner.cookie, 'GET', ws('/groups'))).json();
+    const support = (groups.items ?? groups).find((g: { name: string }) => g.name === 'Support').id as string;
+    // Support's people (the manager and `member`) and `other` each work an hour on June 2.
+    const tokens = new Map<string, string>();
+    for (const who of [member, other, manager]) {
+      const { token } = await pair(who);
+      tokens.set(who.userId, token);
+      const sent = await upload(token, [span('2026-06-02T09:00:00Z', 60, { app: 'code', title: 'plan.md — Code' })]);
+      expect(sent.statusCode, sent.body).toBe(200);
+    }
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), { ...DEFAULTS, keep: 'sites' });
+    expect((await spansOf(manager, member.userId)).statusCode).toBe(403);
+    expect(await readersOf(admin)).toEqual(new Set());
+
+    // Only owners and admins choose, for a group of this workspace, with a choice that exists.
+    expect((await groupSettings(support, { keep: null, managersSeeActivity: true }, manager)).statusCode).toBe(403);
+    expect((await groupSettings(support, { keep: 'everything', managersSeeActivity: true })).statusCode).toBe(422);
+    const foreign = (
+      await call(outsider.cookie, 'POST', `/workspaces/${outsider.workspaceId}/groups`, { name: 'Theirs' })
+    ).json().id;
+    expect((await groupSettings(foreign, { keep: null, managersSeeActivity: true })).statusCode).toBe(404);
+
+    const saved = await groupSettings(support, { keep: 'apps', managersSeeActivity: true });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call(member.cookie, 'GET', ws('/computer-time/group-settings'))).json()).toEqual({
+      items: [{ groupId: support, groupName: 'Support', keep: 'apps', managersSeeActivity: true }],
+    });
+    const trail = await auditTrail(t.db, { subjectId: support, action: 'computer_time_settings.updated' });
+    expect(trail.at(-1)?.detail).toMatchObject({ group: 'Support', changes: { keep: { from: null, to: 'apps' } } });
+
+    // Support's manager reads Support's people; admins read them too, and not `other`.
+    expect((await spansOf(manager, member.userId)).statusCode).toBe(200);
+    expect((await spansOf(admin, other.userId)).statusCode).toBe(403);
+    expect(await readersOf(admin)).toEqual(new Set([member.userId, manager.userId]));
+    expect(await readersOf(manager)).toEqual(new Set([member.userId, manager.userId]));
+
+    // What the agent keeps of Support's people is applications only; `other` keeps sites.
+    expect((await asDevice(tokens.get(member.userId) as string, 'GET', '/agent/config')).json().keep).toBe('apps');
+    expect((await asDevice(tokens.get(other.userId) as string, 'GET', '/agent/config')).json().keep).toBe('sites');
+    const later = [span('2026-06-03T09:00:00Z', 5, { app: 'firefox' })];
+    for (const who of [member, other]) {
+      expect((await upload(tokens.get(who.userId) as string, later)).statusCode).toBe(200);
+    }
+    const kept = await t.db
+      .selectFrom('activity_spans')
+      .select(['user_id', 'title', 'url'])
+      .where('id', '=', later[0]?.id as string)
+      .execute();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ user_id: member.userId, title: null, url: null });
+
+    // A sub-group of Support is covered by Support's choice; a second group that says no wins.
+    const night = await call(owner.cookie, 'POST', ws('/groups'), { name: 'Night shift', parentId: support });
+    const legal = await call(owner.cookie, 'POST', ws('/groups'), { name: 'Legal' });
+    await call(owner.cookie, 'PUT', ws(`/groups/${night.json().id}/members/${other.userId}`));
+    expect((await spansOf(admin, other.userId)).statusCode).toBe(200);
+    await call(owner.cookie, 'PUT', ws(`/groups/${legal.json().id}/members/${member.userId}`));
+    expect((await groupSettings(legal.json().id, { keep: null, managersSeeActivity: false })).statusCode).toBe(200);
+    expect((await spansOf(manager, member.userId)).statusCode).toBe(403);
+    expect(await readersOf(admin)).toEqual(new Set([manager.userId, other.userId]));
+
+    // Both null returns a group to the workspace's settings.
+    for (const id of [support, legal.json().id]) {
+      expect((await groupSettings(id, { keep: null, managersSeeActivity: null })).statusCode).toBe(200);
+    }
+    expect((await call(owner.cookie, 'GET', ws('/computer-time/group-settings'))).json()).toEqual({ items: [] });
+    expect(await readersOf(admin)).toEqual(new Set());
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), DEFAULTS);
+  });
+});

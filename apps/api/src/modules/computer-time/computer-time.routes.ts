@@ -10,6 +10,9 @@ import {
   agentSpanBatch,
   agentSpanBatchResult,
   approveDeviceCodeBody,
+  computerTimeGroupSettingsBody,
+  computerTimeGroupSettingsListView,
+  computerTimeGroupSettingsView,
   computerTimeSettingsBody,
   computerTimeSettingsView,
   deleteActivityQuery,
@@ -214,6 +217,34 @@ export const computerTimeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => computerTime.saveSettings(actorOf(request), request.body),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/computer-time/group-settings',
+    {
+      schema: {
+        tags: ctTags,
+        summary:
+          'The groups whose people’s activity is kept, or shown to their managers, otherwise than the workspace says',
+        params: workspaceParams,
+        response: { 200: computerTimeGroupSettingsListView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.groupSettings(actorOf(request)),
+  );
+
+  app.put(
+    '/workspaces/:workspaceId/computer-time/group-settings/:groupId',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Set a group’s own choices (owners and admins); null for both returns it to the workspace’s',
+        params: workspaceParams.extend({ groupId: z.uuid({ error: 'Group not found.' }) }),
+        body: computerTimeGroupSettingsBody,
+        response: { 200: computerTimeGroupSettingsView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.saveGroupSettings(actorOf(request), request.params.groupId, request.body),
   );
 
   app.get(

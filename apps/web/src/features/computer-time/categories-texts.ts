@@ -68,7 +68,8 @@ export const ct = {
           ? `${days / 365} ${days === 365 ? 'year' : 'years'}`
           : `${days} days`,
     managers: 'Managers see their people’s activity',
-    managersHint: 'Off: each person sees only their own. Owners and admins count as managers of everyone.',
+    managersHint:
+      'Off: each person sees only their own. Owners and admins count as managers of everyone. A group may choose otherwise below.',
     exclusions: 'Never recorded',
     exclusionsHint:
       'An application or title matching one of these is sent as “excluded”, with no title or site: it never leaves the computer.',
@@ -77,5 +78,22 @@ export const ct = {
     addExclusion: 'Add an exclusion',
     save: 'Save settings',
     saved: 'Computer time settings saved.',
+  },
+  groups: {
+    title: 'Groups with settings of their own',
+    hint: 'A group’s choice replaces the workspace’s for its people and the groups inside it. Someone in several groups gets the most private of their choices.',
+    none: 'No group has settings of its own: every person has the workspace’s.',
+    noGroups: 'Make groups on the Users page to give some people other settings.',
+    group: 'Group',
+    keep: 'Keep',
+    managers: 'Managers see',
+    asWorkspace: 'As the workspace',
+    yes: 'Yes',
+    no: 'No',
+    add: 'Add a group',
+    addLabel: 'Group to give its own settings',
+    pending: 'Choose something to save it.',
+    remove: (name: string) => `Give ${name} the workspace’s settings`,
+    saved: 'Saved',
   },
 };

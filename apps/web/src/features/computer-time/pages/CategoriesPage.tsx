@@ -32,6 +32,7 @@ import { ListState } from '../../../components/ListState';
 import { done, failed } from '../../../components/notify';
 import { useCategories, useCreateCategory, useDeleteCategory, useUpdateCategory } from '../categories-api';
 import { ct } from '../categories-texts';
+import { GroupSettingsCard } from '../components/GroupSettingsCard';
 import { PatternRows } from '../components/PatternRows';
 import { SettingsCard } from '../components/SettingsCard';
 
@@ -350,6 +351,7 @@ export function CategoriesPage() {
       </ListState>
       {categories.data && <TryRules items={items} />}
       {editable && <SettingsCard workspaceId={workspaceId} />}
+      {editable && <GroupSettingsCard workspaceId={workspaceId} />}
       {draft && <CategoryModal draft={draft} items={items} onClose={() => setDraft(null)} />}
       {deleting && (
         <Modal opened onClose={() => setDeleting(null)} title={ct.deleteTitle(deleting.name)}>
