@@ -66,6 +66,11 @@ test('an owner sorts activity into categories by rules, tried on a window as the
   await page.getByRole('option', { name: '90 days' }).click();
   await settings.getByRole('switch', { name: /^Managers see their people’s activity/ }).check();
   await settings.getByRole('button', { name: 'Add an exclusion' }).click();
+  // A refused save (an empty pattern) says why beside the row, and keeps what was chosen.
+  await settings.getByRole('button', { name: 'Save settings' }).click();
+  await expect(settings.getByText('A pattern is 1 to 200 characters.')).toBeVisible();
+  await expect(settings.getByRole('radio', { name: 'Applications', exact: true })).toBeChecked();
+  expect((await (await page.request.get(`${ws}/computer-time/settings`)).json()).keep).toBe('titles');
   await settings.getByRole('textbox', { name: 'Exclusion 1: Contains' }).fill('keepass');
   await shotsAtWidths(page, 'computer-time-settings');
   await settings.getByRole('button', { name: 'Save settings' }).click();
