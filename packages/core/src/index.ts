@@ -1,6 +1,7 @@
 export * from './activity/index.js';
 export * from './api-error.js';
 export * from './api-routes.js';
+export * from './attendance/index.js';
 export * from './billing/index.js';
 export * from './contrast.js';
 export * from './custom-roles.js';
