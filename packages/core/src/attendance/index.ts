@@ -1,1 +1,2 @@
+export * from './contracts.js';
 export * from './working-time.js';
