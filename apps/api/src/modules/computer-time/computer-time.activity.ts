@@ -20,6 +20,7 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { defineJob, type JobRunner } from '../../platform/jobs.js';
 import { privacyOf } from './computer-time.privacy.js';
+import { privacyRepository } from './computer-time.privacy.repository.js';
 import {
   type DeviceRow,
   type NewSpan,
@@ -121,8 +122,8 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
   /**
    * Whose activity the actor reads: always their own; another person's only when the actor may see
    * that person's time and that person's privacy (the workspace's settings as their groups change
-   * them) lets managers see it. `userIds` is whom to start a read from (null: the whole workspace,
-   * then filtered by `sees`).
+   * them) lets managers see it. `userIds` is whom a read covers: null is the whole workspace (an
+   * owner or admin when everyone's privacy allows it), else exactly these people.
    */
   async function readers(actor: Actor, only: readonly string[] | null) {
     const workspaceId = actor.membership.workspace.id;
@@ -134,7 +135,9 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
     if (privacy.uniform && !settings.managersSeeActivity) return self;
     const sees = (userId: string) =>
       userId === actor.userId || ((scope === null || scope.has(userId)) && privacy.of(userId).managersSeeActivity);
-    return { sees, userIds: scope === null ? null : [actor.userId, ...[...scope].filter(sees)] };
+    if (scope === null && privacy.uniform) return { sees, userIds: null };
+    const candidates = scope ?? (await privacyRepository.memberIds(db, workspaceId));
+    return { sees, userIds: [actor.userId, ...[...candidates].filter((id) => id !== actor.userId && sees(id))] };
   }
 
   /** The person's privacy alone (what the agent keeps of them). */
@@ -242,13 +245,11 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
       const only = query.userIds && query.userIds.length > 0 ? query.userIds : null;
       const { sees, userIds } = await readers(actor, only);
       if (only && !only.every(sees)) throw hidden();
-      const rows = (
-        await repo.daily(db, actor.membership.workspace.id, {
-          from: query.from,
-          to: query.to,
-          userIds: only ?? userIds,
-        })
-      ).filter((row) => sees(row.user_id));
+      const rows = await repo.daily(db, actor.membership.workspace.id, {
+        from: query.from,
+        to: query.to,
+        userIds: only ?? userIds,
+      });
       const items: ActivityDayView[] = rows.map((r) => ({
         userId: r.user_id,
         day: r.day,

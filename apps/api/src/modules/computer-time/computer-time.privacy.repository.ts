@@ -58,6 +58,12 @@ export const privacyRepository = {
     return db.selectFrom('groups').select(['id', 'parent_id']).where('workspace_id', '=', workspaceId).execute();
   },
 
+  /** The workspace's members (a read of everyone whose privacy lets it, when groups chose otherwise). */
+  async memberIds(db: Db, workspaceId: string): Promise<string[]> {
+    const rows = await db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId).execute();
+    return rows.map((r) => r.user_id);
+  },
+
   /** Who is in these groups: everyone in them, or only these people. */
   membersOf(db: Db, workspaceId: string, groupIds: readonly string[], userIds: readonly string[] | null) {
     let query = db
