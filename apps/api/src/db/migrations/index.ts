@@ -66,6 +66,7 @@ import * as m202612100000 from './202612100000_webhook_delivery_schedule.js';
 import * as m202612100001 from './202612100001_export_files_gzip.js';
 import * as m202612100100 from './202612100100_create_computer_time.js';
 import * as m202612100101 from './202612100101_activity_categories.js';
+import * as m202612110200 from './202612110200_activity_spans_without_start_index.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -136,4 +137,5 @@ export const migrations: Record<string, Migration> = {
   '202612100001_export_files_gzip': m202612100001,
   '202612100100_create_computer_time': m202612100100,
   '202612100101_activity_categories': m202612100101,
+  '202612110200_activity_spans_without_start_index': m202612110200,
 };

@@ -422,6 +422,32 @@ describe('uploads', () => {
   });
 });
 
+describe('uploads and their rollups', () => {
+  it('roll up only the spans an upload stores: not its duplicates, nothing of a refused one', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token } = await pair(who);
+    const first = span('2026-06-05T09:00:00Z', 10);
+    expect((await upload(token, [first])).json()).toEqual({ accepted: 1, duplicates: 0 });
+    // Sent again beside new spans (the agent never heard the first answer): it counts once.
+    const [second, third] = [span('2026-06-05T09:10:00Z', 5, { app: 'code' }), span('2026-06-05T09:15:00Z', 2)];
+    expect((await upload(token, [first, second, third])).json()).toEqual({ accepted: 2, duplicates: 1 });
+    const expected = [
+      { day: '2026-06-05', app: 'code', seconds: 300 },
+      { day: '2026-06-05', app: 'firefox', seconds: 720 },
+    ];
+    expect(await dailyOf(who.userId)).toEqual(expected);
+    // One span of an upload overlaps a stored one: nothing of it is stored, the rollups stay.
+    const fresh = span('2026-06-05T10:00:00Z', 10);
+    const overlapping = span('2026-06-05T09:16:00Z', 3);
+    const refusedUpload = await upload(token, [fresh, overlapping]);
+    expect(refusedUpload.statusCode).toBe(422);
+    expect(refusedUpload.json().error.message).toContain(overlapping.id);
+    const stored = await t.db.selectFrom('activity_spans').select('id').where('user_id', '=', who.userId).execute();
+    expect(stored.map((r) => r.id).sort()).toEqual([first.id, second.id, third.id].sort());
+    expect(await dailyOf(who.userId)).toEqual(expected);
+  });
+});
+
 describe('reading and deleting activity', () => {
   let memberToken: string;
   const day = '?from=2026-06-05T00:00:00Z&to=2026-06-06T00:00:00Z';
@@ -503,6 +529,16 @@ describe('retention', () => {
     const who = await joinWorkspace(t, owner.workspaceId, 'member');
     const { token } = await pair(who);
     await upload(token, [span('2026-03-01T09:00:00Z', 30), span('2026-06-01T09:00:00Z', 30)]);
+    // Person by person: a second one of the workspace loses theirs too; another workspace keeps its own.
+    const second = await joinWorkspace(t, owner.workspaceId, 'member');
+    await upload((await pair(second)).token, [span('2026-02-01T09:00:00Z', 30)]);
+    const elsewhere = await startPairing('elsewhere');
+    await call(outsider.cookie, 'POST', '/agent/device-codes/approve', {
+      userCode: elsewhere.userCode,
+      workspaceId: outsider.workspaceId,
+    });
+    const outsiders = (await poll(elsewhere.deviceCode)).json() as DeviceTokenView;
+    expect((await upload(outsiders.token, [span('2026-02-01T09:00:00Z', 30)])).statusCode).toBe(200);
     await call(owner.cookie, 'PUT', ws('/computer-time/settings'), {
       keep: 'titles',
       idleSeconds: 180,
@@ -518,6 +554,10 @@ describe('retention', () => {
       .execute();
     expect(left.map((s) => s.started_at.toISOString())).toEqual(['2026-06-01T09:00:00.000Z']);
     expect((await dailyOf(who.userId)).map((d) => d.day)).toEqual(['2026-06-01']);
+    const spansOf = (userId: string) =>
+      t.db.selectFrom('activity_spans').select('id').where('user_id', '=', userId).execute();
+    expect(await spansOf(second.userId)).toEqual([]);
+    expect(await spansOf(outsider.userId)).toHaveLength(1);
   });
 });
 

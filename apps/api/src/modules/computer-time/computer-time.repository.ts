@@ -41,6 +41,31 @@ const SPAN_COLUMNS = [
   'away_reason',
 ] as const;
 
+/** Spans as one parameter array per column, unnested into rows `b (id, kind, started_at, ended_at, app, title, url, away_reason)`. */
+function unnested(spans: readonly NewSpan[]) {
+  const ids: string[] = [];
+  const kinds: string[] = [];
+  const starts: string[] = [];
+  const ends: string[] = [];
+  const apps: (string | null)[] = [];
+  const titles: (string | null)[] = [];
+  const urls: (string | null)[] = [];
+  const reasons: (string | null)[] = [];
+  for (const s of spans) {
+    ids.push(s.id);
+    kinds.push(s.kind);
+    starts.push(s.started_at.toISOString());
+    ends.push(s.ended_at.toISOString());
+    apps.push(s.app);
+    titles.push(s.title);
+    urls.push(s.url);
+    reasons.push(s.away_reason);
+  }
+  return sql`unnest(${ids}::uuid[], ${kinds}::text[], ${starts}::timestamptz[], ${ends}::timestamptz[],
+                    ${apps}::text[], ${titles}::text[], ${urls}::text[], ${reasons}::text[])
+    as b (id, kind, started_at, ended_at, app, title, url, away_reason)`;
+}
+
 /** SQL of computer time: pairings, devices, the workspace's settings, spans and their daily rollups. */
 /** A category as stored. */
 export interface CategoryRow {
@@ -205,11 +230,6 @@ export const computerTimeRepository = {
     await db.updateTable('agent_devices').set({ last_seen_at: now }).where('id', '=', id).execute();
   },
 
-  /** Serialises a device's uploads: the overlap check and the insert see one another's spans. */
-  async lockDevice(db: Db, id: string): Promise<void> {
-    await db.selectFrom('agent_devices').select('id').where('id', '=', id).forUpdate().execute();
-  },
-
   /** A person's devices not revoked, newest first, with each one's workspace. */
   listDevices(db: Db, userId: string): Promise<(DeviceRow & { workspace_name: string })[]> {
     return db
@@ -286,32 +306,90 @@ export const computerTimeRepository = {
   },
 
   /**
-   * The first of `spans` that overlaps a span of the device already stored (a span with the same id
-   * is the same span, no overlap); touching ends do not overlap. The device's stored spans never
-   * overlap one another, so only the last one starting before a span's end can overlap it: one
-   * index probe per span.
+   * Locks the device's row (its uploads one at a time: the overlap check and the insert of one see
+   * the other's spans) and reads what an upload needs: the workspace's settings (undefined: the
+   * defaults) and the person's time zone, in one round trip.
    */
-  async overlapsStored(
+  async lockForUpload(
+    db: Db,
+    deviceId: string,
+  ): Promise<{ settings: ComputerTimeSettingsView | undefined; timeZone: string }> {
+    const { rows } = await sql<{
+      time_zone: string;
+      keep: ComputerTimeSettingsView['keep'] | null;
+      idle_seconds: number;
+      retention_days: number | null;
+      managers_see_activity: boolean;
+      exclusions: ComputerTimeSettingsView['exclusions'];
+    }>`
+      select u.time_zone, s.keep, s.idle_seconds, s.retention_days, s.managers_see_activity, s.exclusions
+      from agent_devices d
+      join users u on u.id = d.user_id
+      left join computer_time_settings s on s.workspace_id = d.workspace_id
+      where d.id = ${deviceId}
+      for update of d
+    `.execute(db);
+    const row = rows[0];
+    if (!row) throw new Error(`device ${deviceId} is gone`);
+    const settings =
+      row.keep === null
+        ? undefined
+        : {
+            keep: row.keep,
+            idleSeconds: row.idle_seconds,
+            retentionDays: row.retention_days,
+            managersSeeActivity: row.managers_see_activity,
+            exclusions: row.exclusions,
+          };
+    return { settings, timeZone: row.time_zone };
+  },
+
+  /**
+   * Stores an upload's spans whose id is new, in one statement, unless one of them overlaps a span
+   * of the device already stored (a span with the same id is the same span; touching ends do not
+   * overlap): then nothing is stored and the first such span is answered. Else answers the ids of
+   * the spans that were already stored (usually none). The device's stored spans never overlap one
+   * another, so only the last one starting before a span's end can overlap it: one index probe per span.
+   */
+  async insertUpload(
     db: Db,
     owner: { workspaceId: string; userId: string; deviceId: string },
-    spans: readonly { id: string; started_at: Date; ended_at: Date }[],
-  ): Promise<{ id: string; started_at: Date } | undefined> {
-    const { rows } = await sql<{ id: string; started_at: Date }>`
-      select b.id, b.started_at
-      from unnest(${spans.map((s) => s.id)}::uuid[], ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
-                  ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[]) as b (id, started_at, ended_at)
-      cross join lateral (
-        select s.ended_at from activity_spans s
-        where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId}
-          and s.device_id = ${owner.deviceId} and s.started_at < b.ended_at and s.id <> b.id
-        order by s.started_at desc
+    spans: readonly NewSpan[],
+  ): Promise<{ overlap: { id: string; started_at: Date } | undefined; duplicates: Set<string> }> {
+    const { rows } = await sql<{ overlap: boolean; id: string; started_at: Date | null }>`
+      with b as materialized (select * from ${unnested(spans)}),
+      overlap as materialized (
+        select b.id, b.started_at
+        from b
+        cross join lateral (
+          select s.ended_at from activity_spans s
+          where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId}
+            and s.device_id = ${owner.deviceId} and s.started_at < b.ended_at and s.id <> b.id
+          order by s.started_at desc
+          limit 1
+        ) as previous
+        where previous.ended_at > b.started_at
+        order by b.started_at
         limit 1
-      ) as previous
-      where previous.ended_at > b.started_at
-      order by b.started_at
-      limit 1
+      ),
+      stored as (
+        insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app, title, url, away_reason)
+        select b.id, ${owner.workspaceId}, ${owner.userId}, ${owner.deviceId}, b.kind, b.started_at, b.ended_at,
+               b.app, b.title, b.url, b.away_reason
+        from b
+        where not exists (select from overlap)
+        on conflict (id) do nothing
+        returning id
+      )
+      select true as overlap, id, started_at from overlap
+      union all
+      select false, b.id, null from b where not exists (select from overlap) and b.id not in (select id from stored)
     `.execute(db);
-    return rows[0];
+    const overlap = rows.find((r) => r.overlap);
+    return {
+      overlap: overlap && { id: overlap.id, started_at: overlap.started_at as Date },
+      duplicates: new Set(rows.map((r) => r.id)),
+    };
   },
 
   /** Stores the spans whose id is new; answers the ids stored (a span already stored is left as it is). */
@@ -320,17 +398,11 @@ export const computerTimeRepository = {
     owner: { workspaceId: string; userId: string; deviceId: string },
     spans: readonly NewSpan[],
   ): Promise<Set<string>> {
-    const column = <K extends keyof NewSpan>(key: K) => spans.map((s) => s[key]);
     const { rows } = await sql<{ id: string }>`
       insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app, title, url, away_reason)
       select b.id, ${owner.workspaceId}, ${owner.userId}, ${owner.deviceId}, b.kind, b.started_at, b.ended_at,
              b.app, b.title, b.url, b.away_reason
-      from unnest(${column('id')}::uuid[], ${column('kind')}::text[],
-                  ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
-                  ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[],
-                  ${column('app')}::text[], ${column('title')}::text[], ${column('url')}::text[],
-                  ${column('away_reason')}::text[])
-        as b (id, kind, started_at, ended_at, app, title, url, away_reason)
+      from ${unnested(spans)}
       on conflict (id) do nothing
       returning id
     `.execute(db);
@@ -360,14 +432,27 @@ export const computerTimeRepository = {
     await db.updateTable('activity_spans').set(bounds).where('id', '=', id).execute();
   },
 
-  /** Deletes the workspace's spans that ended before `before`, and its rollup days before `beforeDay`. */
+  /**
+   * Deletes the workspace's spans that ended before `before`, and its rollup days before `beforeDay`.
+   * The spans go person by person, each an index range of (workspace, person, start): the people
+   * are found by skipping through that index (a loose index scan), so no index on the start alone is needed.
+   */
   async prune(db: Db, workspaceId: string, before: Date, beforeDay: string): Promise<void> {
-    await db
-      .deleteFrom('activity_spans')
-      .where('workspace_id', '=', workspaceId)
-      .where('started_at', '<', before)
-      .where('ended_at', '<=', before)
-      .execute();
+    await sql`
+      with recursive people (user_id) as (
+        (select user_id from activity_spans where workspace_id = ${workspaceId} order by user_id limit 1)
+        union all
+        select (select s.user_id from activity_spans s
+                where s.workspace_id = ${workspaceId} and s.user_id > p.user_id
+                order by s.user_id limit 1)
+        from people p
+        where p.user_id is not null
+      )
+      delete from activity_spans s
+      using people p
+      where s.workspace_id = ${workspaceId} and s.user_id = p.user_id
+        and s.started_at < ${before} and s.ended_at <= ${before}
+    `.execute(db);
     await db
       .deleteFrom('activity_daily')
       .where('workspace_id', '=', workspaceId)
