@@ -161,15 +161,15 @@ const uuid = (next) => {
 
 /**
  * `count` spans one after another from `startMs` (whole seconds, as the agent's clock gives them):
- * active spans of 1 s to `maxSeconds` in one of 15 applications with a window title, and about
- * every 40th an away span of 2 to 10 minutes. Answers the spans (the agent's shape) and where the last ended.
+ * active spans of 1 s to `maxSeconds` in one of 15 applications with a window title, and a share
+ * `awayShare` of away spans of 2 to 10 minutes. Answers the spans (the agent's shape) and where the last ended.
  */
-export function makeSpans(seed, startMs, count, maxSeconds = 60) {
+export function makeSpans(seed, startMs, count, { maxSeconds = 60, awayShare = 0.025 } = {}) {
   const next = random(seed);
   const spans = [];
   let at = Math.ceil(startMs / 1000) * 1000;
   for (let i = 0; i < count; i++) {
-    const away = next() < 0.025;
+    const away = next() < awayShare;
     const seconds = away ? 120 + Math.floor(next() * 480) : 1 + Math.floor(next() * maxSeconds);
     const [app, title] = APPS[Math.floor(next() * next() * APPS.length)];
     spans.push({
