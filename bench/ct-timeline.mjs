@@ -12,7 +12,17 @@
 // Usage: npm run bench:ct-timeline [-- --runs 5 --spans 5000 --width 1440 --shot /tmp/timeline.png]. The goal: under 200 ms.
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { freshDatabase, makeSpans, PASSWORD, pairDevice, quantile, signUp, startCompiled, upload } from './lib/ct.mjs';
+import {
+  freshDatabase,
+  makeSpans,
+  observeLongTasks,
+  PASSWORD,
+  pairDevice,
+  quantile,
+  signUp,
+  startCompiled,
+  upload,
+} from './lib/ct.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,12 +65,7 @@ try {
   const runs = [];
   for (let run = 0; run <= RUNS; run++) {
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, ms: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await page.addInitScript(observeLongTasks);
     await page.goto(`/homepage/computer-time/timeline?day=${shiftDay(day, 1)}`);
     await page.getByText('No computer activity here yet').waitFor();
     await page.waitForLoadState('networkidle');

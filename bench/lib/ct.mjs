@@ -222,3 +222,11 @@ export function postgresCpuSeconds() {
   }
   return total;
 }
+
+/** For page.addInitScript: long tasks from the page's start into `window.longTasks` ({ start, ms }). */
+export const observeLongTasks = () => {
+  window.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, ms: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+};

@@ -230,8 +230,14 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
       return { items: rows.map(spanView) };
     },
 
-    /** Seconds per person, day and application over [from, to] (days) of the people the actor may see. */
-    async activities(actor: Actor, query: { from: string; to: string; userIds?: string[] | undefined }) {
+    /**
+     * Seconds per person, day and application over [from, to] (days) of the people the actor may
+     * see; `together`, their seconds added up per day and application.
+     */
+    async activities(
+      actor: Actor,
+      query: { from: string; to: string; userIds?: string[] | undefined; together?: boolean | undefined },
+    ) {
       if (query.to < query.from) throw refused('validation_failed', 'The range ends before it starts.');
       if ((Date.parse(query.to) - Date.parse(query.from)) / DAY_MS >= MAX_ACTIVITY_DAYS) {
         throw refused('validation_failed', 'Read at most a year of activities at once.');
@@ -245,7 +251,12 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
       } else {
         userIds = others === null ? null : [actor.userId, ...others];
       }
-      const rows = await repo.daily(db, actor.membership.workspace.id, { from: query.from, to: query.to, userIds });
+      const rows = await repo.daily(db, actor.membership.workspace.id, {
+        from: query.from,
+        to: query.to,
+        userIds,
+        together: query.together ?? false,
+      });
       const items: ActivityDayView[] = rows.map((r) => ({
         userId: r.user_id,
         day: r.day,

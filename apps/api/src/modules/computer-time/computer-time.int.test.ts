@@ -426,19 +426,19 @@ describe('uploads and their rollups', () => {
   it('roll up only the spans an upload stores: not its duplicates, nothing of a refused one', async () => {
     const who = await joinWorkspace(t, owner.workspaceId, 'member');
     const { token } = await pair(who);
-    const first = span('2026-06-05T09:00:00Z', 10);
+    const first = span('2026-06-04T09:00:00Z', 10);
     expect((await upload(token, [first])).json()).toEqual({ accepted: 1, duplicates: 0 });
     // Sent again beside new spans (the agent never heard the first answer): it counts once.
-    const [second, third] = [span('2026-06-05T09:10:00Z', 5, { app: 'code' }), span('2026-06-05T09:15:00Z', 2)];
+    const [second, third] = [span('2026-06-04T09:10:00Z', 5, { app: 'code' }), span('2026-06-04T09:15:00Z', 2)];
     expect((await upload(token, [first, second, third])).json()).toEqual({ accepted: 2, duplicates: 1 });
     const expected = [
-      { day: '2026-06-05', app: 'code', seconds: 300 },
-      { day: '2026-06-05', app: 'firefox', seconds: 720 },
+      { day: '2026-06-04', app: 'code', seconds: 300 },
+      { day: '2026-06-04', app: 'firefox', seconds: 720 },
     ];
     expect(await dailyOf(who.userId)).toEqual(expected);
     // One span of an upload overlaps a stored one: nothing of it is stored, the rollups stay.
-    const fresh = span('2026-06-05T10:00:00Z', 10);
-    const overlapping = span('2026-06-05T09:16:00Z', 3);
+    const fresh = span('2026-06-04T10:00:00Z', 10);
+    const overlapping = span('2026-06-04T09:16:00Z', 3);
     const refusedUpload = await upload(token, [fresh, overlapping]);
     expect(refusedUpload.statusCode).toBe(422);
     expect(refusedUpload.json().error.message).toContain(overlapping.id);
@@ -492,6 +492,26 @@ describe('reading and deleting activity', () => {
       { userId: member.userId, day: '2026-06-05', app: 'code', seconds: 1800 },
     ]);
     expect((await activities(manager, `&userIds=${other.userId}`)).statusCode).toBe(403);
+    // Added up: the people the reader sees, per day and application, without saying who.
+    await upload((await pair(other)).token, [
+      span('2026-06-05T11:00:00Z', 10),
+      span('2026-06-05T11:10:00Z', 5, { app: 'slack' }),
+    ]);
+    expect((await activities(admin, '&together=true')).json().items).toEqual([
+      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 4200 },
+      { userId: null, day: '2026-06-05', app: 'code', seconds: 1800 },
+      { userId: null, day: '2026-06-05', app: 'slack', seconds: 300 },
+    ]);
+    expect((await activities(manager, '&together=true')).json().items).toEqual([
+      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 3600 },
+      { userId: null, day: '2026-06-05', app: 'code', seconds: 1800 },
+    ]);
+    expect((await activities(admin, `&together=true&userIds=${other.userId}`)).json().items).toEqual([
+      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 600 },
+      { userId: null, day: '2026-06-05', app: 'slack', seconds: 300 },
+    ]);
+    expect((await activities(manager, `&together=true&userIds=${other.userId}`)).statusCode).toBe(403);
+    expect((await activities(admin, '&together=maybe')).statusCode).toBe(422);
     await setSee(false);
     expect((await activities(manager)).json().items).toEqual([]);
     expect((await activities(member)).json().items).toHaveLength(2);

@@ -494,23 +494,39 @@ export const computerTimeRepository = {
     `.execute(db);
   },
 
-  /** Seconds per person, day and application over [from, to] (days), for the people given (null: everyone). */
+  /**
+   * Seconds per person, day and application over [from, to] (days), for the people given (null:
+   * everyone); `together`, the people's seconds added up per day and application (user_id null).
+   */
   daily(
     db: Db,
     workspaceId: string,
-    range: { from: string; to: string; userIds: readonly string[] | null },
-  ): Promise<{ user_id: string; day: string; app: string; seconds: number }[]> {
+    range: { from: string; to: string; userIds: readonly string[] | null; together: boolean },
+  ): Promise<{ user_id: string | null; day: string; app: string; seconds: number }[]> {
+    if (range.userIds !== null && range.userIds.length === 0) return Promise.resolve([]);
     let query = db
       .selectFrom('activity_daily')
-      .select(['user_id', sql<string>`day::text`.as('day'), 'app', 'seconds'])
       .where('workspace_id', '=', workspaceId)
       .where('day', '>=', range.from)
       .where('day', '<=', range.to);
-    if (range.userIds !== null) {
-      if (range.userIds.length === 0) return Promise.resolve([]);
-      query = query.where('user_id', 'in', range.userIds);
+    if (range.userIds !== null) query = query.where('user_id', 'in', range.userIds);
+    const day = sql<string>`day::text`.as('day');
+    if (range.together) {
+      return query
+        .select([sql<null>`null::uuid`.as('user_id'), day, 'app', sql<number>`sum(seconds)::int`.as('seconds')])
+        .groupBy(['day', 'app'])
+        .orderBy('day')
+        .orderBy('seconds', 'desc')
+        .orderBy('app')
+        .execute();
     }
-    return query.orderBy('user_id').orderBy('day').orderBy('seconds', 'desc').orderBy('app').execute();
+    return query
+      .select(['user_id', day, 'app', 'seconds'])
+      .orderBy('user_id')
+      .orderBy('day')
+      .orderBy('seconds', 'desc')
+      .orderBy('app')
+      .execute();
   },
 
   /** The workspace's categories, oldest first (a parent before the children made after it). */
