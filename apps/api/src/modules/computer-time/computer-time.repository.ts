@@ -434,8 +434,9 @@ export const computerTimeRepository = {
 
   /**
    * Deletes the workspace's spans that ended before `before`, and its rollup days before `beforeDay`.
-   * The spans go person by person, each an index range of (workspace, person, start): the people
-   * are found by skipping through that index (a loose index scan), so no index on the start alone is needed.
+   * The spans go person by person, each an index range of (workspace, person, start) (`= any` of
+   * the people, found by skipping through that index: a loose index scan), so no index on the start
+   * alone is needed; a join to the people instead would be planned as a scan of the whole table.
    */
   async prune(db: Db, workspaceId: string, before: Date, beforeDay: string): Promise<void> {
     await sql`
@@ -448,10 +449,10 @@ export const computerTimeRepository = {
         from people p
         where p.user_id is not null
       )
-      delete from activity_spans s
-      using people p
-      where s.workspace_id = ${workspaceId} and s.user_id = p.user_id
-        and s.started_at < ${before} and s.ended_at <= ${before}
+      delete from activity_spans
+      where workspace_id = ${workspaceId}
+        and user_id = any (array(select user_id from people where user_id is not null))
+        and started_at < ${before} and ended_at <= ${before}
     `.execute(db);
     await db
       .deleteFrom('activity_daily')
