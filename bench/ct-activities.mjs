@@ -10,7 +10,7 @@
 //   - the Activities page for that month in Chromium: from the response arriving (Resource Timing
 //     responseEnd) to the frame after the table's rows are in the DOM, and from the page's start.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:ct-activities
-//   [-- --people 100 --spans-per-day 1500 --runs 10] (-- --reuse: the database of the last run, not seeded again). It makes its own database
+//   [-- --people 100 --spans-per-day 1500 --runs 10] (-- --reuse: the database of the last run, not seeded again; -- --shot file.png: the page). It makes its own database
 //   sundial_bench_ct_activities. The goal: under 500 ms.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -24,6 +24,7 @@ const { values: args } = parseArgs({
     'spans-per-day': { type: 'string', default: '1500' },
     runs: { type: 'string', default: '10' },
     reuse: { type: 'boolean', default: false },
+    shot: { type: 'string' },
   },
 });
 const PEOPLE = Number(args.people);
@@ -242,6 +243,7 @@ try {
         cells: document.querySelectorAll('table[aria-label="Time per application and day"] td').length,
       };
     });
+    if (args.shot && run === 1) await page.screenshot({ path: args.shot });
     await page.close();
     if (run > 0) renders.push(measured);
   }
