@@ -37,7 +37,9 @@ export async function startCompiled(databaseUrl, env = {}) {
   const dataDir = databaseUrl ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'sundial-ct-bench-'));
   // BENCH_SERVER_ARGS: node options for the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const extra = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extra, '--enable-source-maps', 'apps/api/dist/main.mjs'], {
+  // BENCH_API: another build of the API to measure (e.g. main's, built in a copy of it), same database.
+  const main = process.env.BENCH_API ?? 'apps/api/dist/main.mjs';
+  const child = spawn(process.execPath, [...extra, '--enable-source-maps', main], {
     cwd: root,
     env: {
       ...process.env,
