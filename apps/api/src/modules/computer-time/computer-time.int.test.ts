@@ -1,4 +1,5 @@
 import type { DeviceCodeView, DeviceTokenView } from '@sundial/core';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditTrail,
@@ -445,6 +446,24 @@ describe('uploads and their rollups', () => {
     const stored = await t.db.selectFrom('activity_spans').select('id').where('user_id', '=', who.userId).execute();
     expect(stored.map((r) => r.id).sort()).toEqual([first.id, second.id, third.id].sort());
     expect(await dailyOf(who.userId)).toEqual(expected);
+  });
+});
+
+describe('a span’s references', () => {
+  it('name its device with the device’s person and workspace, and go with the device', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token, deviceId } = await pair(who);
+    expect((await upload(token, [span('2026-06-03T09:00:00Z', 10)])).statusCode).toBe(200);
+    // One reference (device, workspace, person): a span cannot name another person for the device.
+    const misnamed = sql`
+      insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app)
+      values (${crypto.randomUUID()}, ${owner.workspaceId}, ${member.userId}, ${deviceId}, 'active',
+              ${new Date('2026-06-03T10:00:00Z')}, ${new Date('2026-06-03T10:05:00Z')}, 'x')`;
+    await expect(misnamed.execute(t.db)).rejects.toThrow(/activity_spans_device_fkey/);
+    // Deleting the device (as deleting its person or workspace does) takes its spans.
+    await t.db.deleteFrom('agent_devices').where('id', '=', deviceId).execute();
+    const left = await t.db.selectFrom('activity_spans').select('id').where('user_id', '=', who.userId).execute();
+    expect(left).toEqual([]);
   });
 });
 
