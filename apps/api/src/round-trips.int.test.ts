@@ -140,4 +140,56 @@ describe('round trips per request', () => {
     expect(required).toHaveLength(1);
     expect(required[0]).toMatch(/ from "projects" where /);
   });
+
+  it('stores an agent’s upload of 1,000 spans in three statements after authentication', async () => {
+    const codes = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/agent/device-codes',
+        payload: { name: 'laptop', platform: 'linux', agentVersion: '0.1.0' },
+      })
+    ).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/agent/device-codes/approve',
+      payload: { userCode: codes.userCode, workspaceId: owner.workspaceId },
+      headers: { cookie: member.cookie },
+    });
+    const { token } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/agent/device-token',
+        payload: { deviceCode: codes.deviceCode },
+      })
+    ).json();
+    const first = Date.now() - 3 * 3_600_000;
+    const batch = (n: number) =>
+      Array.from({ length: 1000 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        kind: i % 50 === 49 ? 'away' : 'active',
+        startedAt: new Date(first + (n * 1000 + i) * 5_000).toISOString(),
+        endedAt: new Date(first + (n * 1000 + i) * 5_000 + 4_000).toISOString(),
+        app: i % 50 === 49 ? null : `app-${i % 7}`,
+        title: null,
+        url: null,
+        awayReason: i % 50 === 49 ? 'idle' : null,
+      }));
+    const upload = (spans: object[]) =>
+      log.during(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/agent/spans',
+          payload: { spans },
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
+    await upload(batch(0)); // the device's first use is also written
+    const { result, statements } = await upload(batch(1));
+    expect(result.json()).toEqual({ accepted: 1000, duplicates: 0 });
+    // The device with its person, then: the device locked with the settings and time zone; the
+    // overlap check and the insert; the rollups.
+    expect(statements).toHaveLength(4);
+    expect(statements.filter((sql) => /insert into activity_spans/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /activity_daily/.test(sql))).toHaveLength(1);
+  });
 });

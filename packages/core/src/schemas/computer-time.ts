@@ -153,10 +153,19 @@ export const activitiesQuery = z.object({
   to: daySchema,
   /** Everyone the reader may see unless given. */
   userIds: queryIds('people'),
+  /**
+   * "true": the people's seconds added up per day and application, each item's `userId` null (what
+   * the Activities page shows: a month of 100 people is then about 1,700 items, not 54,000).
+   */
+  together: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 
 export const activityDayView = z.object({
-  userId: z.string(),
+  /** Null when the people were added up (`together`). */
+  userId: z.string().nullable(),
   day: z.string(),
   app: z.string(),
   seconds: z.number().int(),

@@ -67,6 +67,8 @@ import * as m202612100001 from './202612100001_export_files_gzip.js';
 import * as m202612100100 from './202612100100_create_computer_time.js';
 import * as m202612100101 from './202612100101_activity_categories.js';
 import * as m202612110100 from './202612110100_computer_time_group_settings.js';
+import * as m202612110200 from './202612110200_activity_spans_without_start_index.js';
+import * as m202612110201 from './202612110201_activity_spans_one_reference.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -138,4 +140,6 @@ export const migrations: Record<string, Migration> = {
   '202612100100_create_computer_time': m202612100100,
   '202612100101_activity_categories': m202612100101,
   '202612110100_computer_time_group_settings': m202612110100,
+  '202612110200_activity_spans_without_start_index': m202612110200,
+  '202612110201_activity_spans_one_reference': m202612110201,
 };

@@ -8,6 +8,7 @@ import {
   computerTimeSettingsBody,
   DEFAULT_COMPUTER_TIME_SETTINGS,
   dayKey,
+  personalPrivacy,
   SPANS_MAX_DAYS,
   stripUrl,
 } from '@sundial/core';
@@ -41,27 +42,39 @@ const MAX_ACTIVITY_DAYS = 366;
 
 const refused = (code: string, message: string) => new AppError(code, message, { status: 422 });
 
-/** What the workspace keeps of a span: titles and sites as its settings say, sites without query or fragment. */
-export function keptSpan(span: AgentSpan, settings: ComputerTimeSettingsView): NewSpan {
-  const bounds = {
-    id: span.id,
-    kind: span.kind,
-    started_at: new Date(span.startedAt),
-    ended_at: new Date(span.endedAt),
-  };
-  if (span.kind === 'away') {
-    return { ...bounds, app: null, title: null, url: null, away_reason: span.awayReason ?? 'idle' };
-  }
-  const app = span.app ?? '';
-  const title = settings.keep === 'apps' ? null : span.title;
+/**
+ * What the workspace keeps of a span: titles and sites as its settings say, sites without query or
+ * fragment, a span matching an exclusion as `excluded`. The exclusions are compiled once, for a whole upload.
+ */
+export function spanKeeper(settings: ComputerTimeSettingsView): (span: AgentSpan) => NewSpan {
   // The agent's own language (core's compilePattern): contains, ignoring case, * for any run.
+  const rules = settings.exclusions.map((rule) => ({ field: rule.field, test: compilePattern(rule.pattern) }));
   const matches = (value: string | null, field: 'app' | 'title') =>
-    value !== null && settings.exclusions.some((rule) => rule.field === field && compilePattern(rule.pattern)(value));
-  if (matches(app, 'app') || matches(span.title, 'title')) {
-    return { ...bounds, app: 'excluded', title: null, url: null, away_reason: null };
-  }
-  const url = settings.keep === 'sites' && span.url !== null ? stripUrl(span.url) : null;
-  return { ...bounds, app, title, url, away_reason: null };
+    value !== null && rules.some((rule) => rule.field === field && rule.test(value));
+  return (span) => {
+    const started_at = new Date(span.startedAt);
+    const ended_at = new Date(span.endedAt);
+    if (span.kind === 'away') {
+      const away_reason = span.awayReason ?? 'idle';
+      return { id: span.id, kind: span.kind, started_at, ended_at, app: null, title: null, url: null, away_reason };
+    }
+    const app = span.app ?? '';
+    if (rules.length > 0 && (matches(app, 'app') || matches(span.title, 'title'))) {
+      return {
+        id: span.id,
+        kind: span.kind,
+        started_at,
+        ended_at,
+        app: 'excluded',
+        title: null,
+        url: null,
+        away_reason: null,
+      };
+    }
+    const title = settings.keep === 'apps' ? null : span.title;
+    const url = settings.keep === 'sites' && span.url !== null ? stripUrl(span.url) : null;
+    return { id: span.id, kind: span.kind, started_at, ended_at, app, title, url, away_reason: null };
+  };
 }
 
 const spanView = (row: SpanRow): ActivitySpanView => ({
@@ -81,6 +94,7 @@ const at = (ms: number) => new Date(ms).toISOString();
 /** Refuses a batch the agent could not have made: in the future, longer than a day, overlapping itself. */
 function checkBatch(spans: readonly AgentSpan[], now: Date): void {
   const ids = new Set<string>();
+  const bounds: { span: AgentSpan; start: number; end: number }[] = [];
   for (const span of spans) {
     if (ids.has(span.id)) throw refused('span_repeated', `Span ${span.id} appears twice in the upload.`);
     ids.add(span.id);
@@ -96,14 +110,15 @@ function checkBatch(spans: readonly AgentSpan[], now: Date): void {
     if (span.kind === 'active' && !span.app) {
       throw refused('span_without_app', `Active span ${span.id} names no application (send "excluded" to hide it).`);
     }
+    bounds.push({ span, start, end });
   }
-  const sorted = [...spans].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
-  for (let i = 1; i < sorted.length; i += 1) {
-    const [previous, span] = [sorted[i - 1], sorted[i]];
-    if (previous && span && Date.parse(span.startedAt) < Date.parse(previous.endedAt)) {
+  bounds.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < bounds.length; i += 1) {
+    const [previous, next] = [bounds[i - 1], bounds[i]];
+    if (previous && next && next.start < previous.end) {
       throw refused(
         'span_overlap',
-        `Spans ${previous.id} and ${span.id} overlap: a computer does one thing at a time.`,
+        `Spans ${previous.span.id} and ${next.span.id} overlap: a computer does one thing at a time.`,
       );
     }
   }
@@ -200,25 +215,25 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
     async ingest(device: DeviceRow, spans: readonly AgentSpan[]): Promise<{ accepted: number; duplicates: number }> {
       checkBatch(spans, clock());
       const owner = { workspaceId: device.workspace_id, userId: device.user_id, deviceId: device.id };
+      // Five round trips: begin, the device locked with the settings and time zone, the spans
+      // checked against the stored ones and inserted in one statement, the rollups, commit.
       return db.transaction().execute(async (tx) => {
-        await repo.lockDevice(tx, device.id);
-        const settings = await personal(tx, device.workspace_id, device.user_id);
-        const kept = spans.map((span) => keptSpan(span, settings));
-        const overlap = await repo.overlapsStored(tx, owner, kept);
+        const { settings, groupChoices, timeZone } = await repo.lockForUpload(tx, device.id);
+        const workspace = settings ?? DEFAULT_COMPUTER_TIME_SETTINGS;
+        const kept = spans.map(spanKeeper({ ...workspace, ...personalPrivacy(workspace, groupChoices) }));
+        const { overlap, duplicates } = await repo.insertUpload(tx, owner, kept);
         if (overlap) {
           throw refused(
             'span_overlap',
             `Span ${overlap.id} (from ${overlap.started_at.toISOString()}) overlaps a span this computer uploaded before.`,
           );
         }
-        const stored = await repo.insertSpans(tx, owner, kept);
-        const timeZone = await repo.timeZoneOf(tx, device.user_id);
         const deltas = dailyDeltas(
-          kept.filter((span) => stored.has(span.id)),
+          duplicates.size === 0 ? kept : kept.filter((span) => !duplicates.has(span.id)),
           timeZone,
         );
         await repo.addDaily(tx, owner, [...deltas.values()]);
-        return { accepted: stored.size, duplicates: spans.length - stored.size };
+        return { accepted: spans.length - duplicates.size, duplicates: duplicates.size };
       });
     },
 
@@ -236,8 +251,14 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
       return { items: rows.map(spanView) };
     },
 
-    /** Seconds per person, day and application over [from, to] (days) of the people the actor may see. */
-    async activities(actor: Actor, query: { from: string; to: string; userIds?: string[] | undefined }) {
+    /**
+     * Seconds per person, day and application over [from, to] (days) of the people the actor may
+     * see; `together`, their seconds added up per day and application.
+     */
+    async activities(
+      actor: Actor,
+      query: { from: string; to: string; userIds?: string[] | undefined; together?: boolean | undefined },
+    ) {
       if (query.to < query.from) throw refused('validation_failed', 'The range ends before it starts.');
       if ((Date.parse(query.to) - Date.parse(query.from)) / DAY_MS >= MAX_ACTIVITY_DAYS) {
         throw refused('validation_failed', 'Read at most a year of activities at once.');
@@ -249,6 +270,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
         from: query.from,
         to: query.to,
         userIds: only ?? userIds,
+        together: query.together ?? false,
       });
       const items: ActivityDayView[] = rows.map((r) => ({
         userId: r.user_id,

@@ -1,4 +1,5 @@
 import type { DeviceCodeView, DeviceTokenView } from '@sundial/core';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditTrail,
@@ -422,6 +423,50 @@ describe('uploads', () => {
   });
 });
 
+describe('uploads and their rollups', () => {
+  it('roll up only the spans an upload stores: not its duplicates, nothing of a refused one', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token } = await pair(who);
+    const first = span('2026-06-04T09:00:00Z', 10);
+    expect((await upload(token, [first])).json()).toEqual({ accepted: 1, duplicates: 0 });
+    // Sent again beside new spans (the agent never heard the first answer): it counts once.
+    const [second, third] = [span('2026-06-04T09:10:00Z', 5, { app: 'code' }), span('2026-06-04T09:15:00Z', 2)];
+    expect((await upload(token, [first, second, third])).json()).toEqual({ accepted: 2, duplicates: 1 });
+    const expected = [
+      { day: '2026-06-04', app: 'code', seconds: 300 },
+      { day: '2026-06-04', app: 'firefox', seconds: 720 },
+    ];
+    expect(await dailyOf(who.userId)).toEqual(expected);
+    // One span of an upload overlaps a stored one: nothing of it is stored, the rollups stay.
+    const fresh = span('2026-06-04T10:00:00Z', 10);
+    const overlapping = span('2026-06-04T09:16:00Z', 3);
+    const refusedUpload = await upload(token, [fresh, overlapping]);
+    expect(refusedUpload.statusCode).toBe(422);
+    expect(refusedUpload.json().error.message).toContain(overlapping.id);
+    const stored = await t.db.selectFrom('activity_spans').select('id').where('user_id', '=', who.userId).execute();
+    expect(stored.map((r) => r.id).sort()).toEqual([first.id, second.id, third.id].sort());
+    expect(await dailyOf(who.userId)).toEqual(expected);
+  });
+});
+
+describe('a span’s references', () => {
+  it('name its device with the device’s person and workspace, and go with the device', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token, deviceId } = await pair(who);
+    expect((await upload(token, [span('2026-06-03T09:00:00Z', 10)])).statusCode).toBe(200);
+    // One reference (device, workspace, person): a span cannot name another person for the device.
+    const misnamed = sql`
+      insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app)
+      values (${crypto.randomUUID()}, ${owner.workspaceId}, ${member.userId}, ${deviceId}, 'active',
+              ${new Date('2026-06-03T10:00:00Z')}, ${new Date('2026-06-03T10:05:00Z')}, 'x')`;
+    await expect(misnamed.execute(t.db)).rejects.toThrow(/activity_spans_device_fkey/);
+    // Deleting the device (as deleting its person or workspace does) takes its spans.
+    await t.db.deleteFrom('agent_devices').where('id', '=', deviceId).execute();
+    const left = await t.db.selectFrom('activity_spans').select('id').where('user_id', '=', who.userId).execute();
+    expect(left).toEqual([]);
+  });
+});
+
 describe('reading and deleting activity', () => {
   let memberToken: string;
   const day = '?from=2026-06-05T00:00:00Z&to=2026-06-06T00:00:00Z';
@@ -466,6 +511,26 @@ describe('reading and deleting activity', () => {
       { userId: member.userId, day: '2026-06-05', app: 'code', seconds: 1800 },
     ]);
     expect((await activities(manager, `&userIds=${other.userId}`)).statusCode).toBe(403);
+    // Added up: the people the reader sees, per day and application, without saying who.
+    await upload((await pair(other)).token, [
+      span('2026-06-05T11:00:00Z', 10),
+      span('2026-06-05T11:10:00Z', 5, { app: 'slack' }),
+    ]);
+    expect((await activities(admin, '&together=true')).json().items).toEqual([
+      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 4200 },
+      { userId: null, day: '2026-06-05', app: 'code', seconds: 1800 },
+      { userId: null, day: '2026-06-05', app: 'slack', seconds: 300 },
+    ]);
+    expect((await activities(manager, '&together=true')).json().items).toEqual([
+      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 3600 },
+      { userId: null, day: '2026-06-05', app: 'code', seconds: 1800 },
+    ]);
+    expect((await activities(admin, `&together=true&userIds=${other.userId}`)).json().items).toEqual([
+      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 600 },
+      { userId: null, day: '2026-06-05', app: 'slack', seconds: 300 },
+    ]);
+    expect((await activities(manager, `&together=true&userIds=${other.userId}`)).statusCode).toBe(403);
+    expect((await activities(admin, '&together=maybe')).statusCode).toBe(422);
     await setSee(false);
     expect((await activities(manager)).json().items).toEqual([]);
     expect((await activities(member)).json().items).toHaveLength(2);
@@ -503,6 +568,16 @@ describe('retention', () => {
     const who = await joinWorkspace(t, owner.workspaceId, 'member');
     const { token } = await pair(who);
     await upload(token, [span('2026-03-01T09:00:00Z', 30), span('2026-06-01T09:00:00Z', 30)]);
+    // Person by person: a second one of the workspace loses theirs too; another workspace keeps its own.
+    const second = await joinWorkspace(t, owner.workspaceId, 'member');
+    await upload((await pair(second)).token, [span('2026-02-01T09:00:00Z', 30)]);
+    const elsewhere = await startPairing('elsewhere');
+    await call(outsider.cookie, 'POST', '/agent/device-codes/approve', {
+      userCode: elsewhere.userCode,
+      workspaceId: outsider.workspaceId,
+    });
+    const outsiders = (await poll(elsewhere.deviceCode)).json() as DeviceTokenView;
+    expect((await upload(outsiders.token, [span('2026-02-01T09:00:00Z', 30)])).statusCode).toBe(200);
     await call(owner.cookie, 'PUT', ws('/computer-time/settings'), {
       keep: 'titles',
       idleSeconds: 180,
@@ -518,6 +593,10 @@ describe('retention', () => {
       .execute();
     expect(left.map((s) => s.started_at.toISOString())).toEqual(['2026-06-01T09:00:00.000Z']);
     expect((await dailyOf(who.userId)).map((d) => d.day)).toEqual(['2026-06-01']);
+    const spansOf = (userId: string) =>
+      t.db.selectFrom('activity_spans').select('id').where('user_id', '=', userId).execute();
+    expect(await spansOf(second.userId)).toEqual([]);
+    expect(await spansOf(outsider.userId)).toHaveLength(1);
   });
 });
 
@@ -734,6 +813,14 @@ describe('a group’s own settings', () => {
     const legal = await call(owner.cookie, 'POST', ws('/groups'), { name: 'Legal' });
     await call(owner.cookie, 'PUT', ws(`/groups/${night.json().id}/members/${other.userId}`));
     expect((await spansOf(admin, other.userId)).statusCode).toBe(200);
+    const nightSpan = [span('2026-06-03T10:00:00Z', 5, { app: 'firefox' })];
+    expect((await upload(tokens.get(other.userId) as string, nightSpan)).statusCode).toBe(200);
+    const keptAtNight = await t.db
+      .selectFrom('activity_spans')
+      .select(['title', 'url'])
+      .where('id', '=', nightSpan[0]?.id as string)
+      .executeTakeFirst();
+    expect(keptAtNight).toEqual({ title: null, url: null });
     await call(owner.cookie, 'PUT', ws(`/groups/${legal.json().id}/members/${member.userId}`));
     expect((await groupSettings(legal.json().id, { keep: null, managersSeeActivity: false })).statusCode).toBe(200);
     expect((await spansOf(manager, member.userId)).statusCode).toBe(403);

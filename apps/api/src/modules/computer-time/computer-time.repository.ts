@@ -1,4 +1,4 @@
-import type { AgentPlatform, ComputerTimeSettingsView } from '@sundial/core';
+import type { ActivityPrivacyOverride, AgentPlatform, ComputerTimeSettingsView } from '@sundial/core';
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { ActivitySpansTable, AgentDeviceCodesTable, AgentDevicesTable } from '../../db/tables/computer-time.js';
@@ -40,6 +40,31 @@ const SPAN_COLUMNS = [
   'url',
   'away_reason',
 ] as const;
+
+/** Spans as one parameter array per column, unnested into rows `b (id, kind, started_at, ended_at, app, title, url, away_reason)`. */
+function unnested(spans: readonly NewSpan[]) {
+  const ids: string[] = [];
+  const kinds: string[] = [];
+  const starts: string[] = [];
+  const ends: string[] = [];
+  const apps: (string | null)[] = [];
+  const titles: (string | null)[] = [];
+  const urls: (string | null)[] = [];
+  const reasons: (string | null)[] = [];
+  for (const s of spans) {
+    ids.push(s.id);
+    kinds.push(s.kind);
+    starts.push(s.started_at.toISOString());
+    ends.push(s.ended_at.toISOString());
+    apps.push(s.app);
+    titles.push(s.title);
+    urls.push(s.url);
+    reasons.push(s.away_reason);
+  }
+  return sql`unnest(${ids}::uuid[], ${kinds}::text[], ${starts}::timestamptz[], ${ends}::timestamptz[],
+                    ${apps}::text[], ${titles}::text[], ${urls}::text[], ${reasons}::text[])
+    as b (id, kind, started_at, ended_at, app, title, url, away_reason)`;
+}
 
 /** SQL of computer time: pairings, devices, the workspace's settings, spans and their daily rollups. */
 /** A category as stored. */
@@ -205,11 +230,6 @@ export const computerTimeRepository = {
     await db.updateTable('agent_devices').set({ last_seen_at: now }).where('id', '=', id).execute();
   },
 
-  /** Serialises a device's uploads: the overlap check and the insert see one another's spans. */
-  async lockDevice(db: Db, id: string): Promise<void> {
-    await db.selectFrom('agent_devices').select('id').where('id', '=', id).forUpdate().execute();
-  },
-
   /** A person's devices not revoked, newest first, with each one's workspace. */
   listDevices(db: Db, userId: string): Promise<(DeviceRow & { workspace_name: string })[]> {
     return db
@@ -286,32 +306,109 @@ export const computerTimeRepository = {
   },
 
   /**
-   * The first of `spans` that overlaps a span of the device already stored (a span with the same id
-   * is the same span, no overlap); touching ends do not overlap. The device's stored spans never
-   * overlap one another, so only the last one starting before a span's end can overlap it: one
-   * index probe per span.
+   * Locks the device's row (its uploads one at a time: the overlap check and the insert of one see
+   * the other's spans) and reads what an upload needs: the workspace's settings (undefined: the
+   * defaults) and the person's time zone, in one round trip.
    */
-  async overlapsStored(
+  async lockForUpload(
+    db: Db,
+    deviceId: string,
+  ): Promise<{
+    settings: ComputerTimeSettingsView | undefined;
+    groupChoices: ActivityPrivacyOverride[];
+    timeZone: string;
+  }> {
+    // The person's groups' own choices come in the same statement: theirs and those of the groups
+    // their groups sit in (none read when no group of the workspace chose anything).
+    const { rows } = await sql<{
+      time_zone: string;
+      keep: ComputerTimeSettingsView['keep'] | null;
+      idle_seconds: number;
+      retention_days: number | null;
+      managers_see_activity: boolean;
+      exclusions: ComputerTimeSettingsView['exclusions'];
+      group_choices: ActivityPrivacyOverride[] | null;
+    }>`
+      select u.time_zone, s.keep, s.idle_seconds, s.retention_days, s.managers_see_activity, s.exclusions,
+        (select json_agg(json_build_object('keep', c.keep, 'managersSeeActivity', c.managers_see_activity))
+         from computer_time_group_settings c
+         where c.workspace_id = d.workspace_id
+           and c.group_id in (
+             with recursive around (id, parent_id) as (
+               select g.id, g.parent_id from group_members m join groups g on g.id = m.group_id
+               where m.workspace_id = d.workspace_id and m.user_id = d.user_id
+               union
+               select g.id, g.parent_id from groups g join around a on g.id = a.parent_id
+             )
+             select id from around
+           )) as group_choices
+      from agent_devices d
+      join users u on u.id = d.user_id
+      left join computer_time_settings s on s.workspace_id = d.workspace_id
+      where d.id = ${deviceId}
+      for update of d
+    `.execute(db);
+    const row = rows[0];
+    if (!row) throw new Error(`device ${deviceId} is gone`);
+    const settings =
+      row.keep === null
+        ? undefined
+        : {
+            keep: row.keep,
+            idleSeconds: row.idle_seconds,
+            retentionDays: row.retention_days,
+            managersSeeActivity: row.managers_see_activity,
+            exclusions: row.exclusions,
+          };
+    return { settings, groupChoices: row.group_choices ?? [], timeZone: row.time_zone };
+  },
+
+  /**
+   * Stores an upload's spans whose id is new, in one statement, unless one of them overlaps a span
+   * of the device already stored (a span with the same id is the same span; touching ends do not
+   * overlap): then nothing is stored and the first such span is answered. Else answers the ids of
+   * the spans that were already stored (usually none). The device's stored spans never overlap one
+   * another, so only the last one starting before a span's end can overlap it: one index probe per span.
+   */
+  async insertUpload(
     db: Db,
     owner: { workspaceId: string; userId: string; deviceId: string },
-    spans: readonly { id: string; started_at: Date; ended_at: Date }[],
-  ): Promise<{ id: string; started_at: Date } | undefined> {
-    const { rows } = await sql<{ id: string; started_at: Date }>`
-      select b.id, b.started_at
-      from unnest(${spans.map((s) => s.id)}::uuid[], ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
-                  ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[]) as b (id, started_at, ended_at)
-      cross join lateral (
-        select s.ended_at from activity_spans s
-        where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId}
-          and s.device_id = ${owner.deviceId} and s.started_at < b.ended_at and s.id <> b.id
-        order by s.started_at desc
+    spans: readonly NewSpan[],
+  ): Promise<{ overlap: { id: string; started_at: Date } | undefined; duplicates: Set<string> }> {
+    const { rows } = await sql<{ overlap: boolean; id: string; started_at: Date | null }>`
+      with b as materialized (select * from ${unnested(spans)}),
+      overlap as materialized (
+        select b.id, b.started_at
+        from b
+        cross join lateral (
+          select s.ended_at from activity_spans s
+          where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId}
+            and s.device_id = ${owner.deviceId} and s.started_at < b.ended_at and s.id <> b.id
+          order by s.started_at desc
+          limit 1
+        ) as previous
+        where previous.ended_at > b.started_at
+        order by b.started_at
         limit 1
-      ) as previous
-      where previous.ended_at > b.started_at
-      order by b.started_at
-      limit 1
+      ),
+      stored as (
+        insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app, title, url, away_reason)
+        select b.id, ${owner.workspaceId}, ${owner.userId}, ${owner.deviceId}, b.kind, b.started_at, b.ended_at,
+               b.app, b.title, b.url, b.away_reason
+        from b
+        where not exists (select from overlap)
+        on conflict (id) do nothing
+        returning id
+      )
+      select true as overlap, id, started_at from overlap
+      union all
+      select false, b.id, null from b where not exists (select from overlap) and b.id not in (select id from stored)
     `.execute(db);
-    return rows[0];
+    const overlap = rows.find((r) => r.overlap);
+    return {
+      overlap: overlap && { id: overlap.id, started_at: overlap.started_at as Date },
+      duplicates: new Set(rows.map((r) => r.id)),
+    };
   },
 
   /** Stores the spans whose id is new; answers the ids stored (a span already stored is left as it is). */
@@ -320,17 +417,11 @@ export const computerTimeRepository = {
     owner: { workspaceId: string; userId: string; deviceId: string },
     spans: readonly NewSpan[],
   ): Promise<Set<string>> {
-    const column = <K extends keyof NewSpan>(key: K) => spans.map((s) => s[key]);
     const { rows } = await sql<{ id: string }>`
       insert into activity_spans (id, workspace_id, user_id, device_id, kind, started_at, ended_at, app, title, url, away_reason)
       select b.id, ${owner.workspaceId}, ${owner.userId}, ${owner.deviceId}, b.kind, b.started_at, b.ended_at,
              b.app, b.title, b.url, b.away_reason
-      from unnest(${column('id')}::uuid[], ${column('kind')}::text[],
-                  ${spans.map((s) => s.started_at.toISOString())}::timestamptz[],
-                  ${spans.map((s) => s.ended_at.toISOString())}::timestamptz[],
-                  ${column('app')}::text[], ${column('title')}::text[], ${column('url')}::text[],
-                  ${column('away_reason')}::text[])
-        as b (id, kind, started_at, ended_at, app, title, url, away_reason)
+      from ${unnested(spans)}
       on conflict (id) do nothing
       returning id
     `.execute(db);
@@ -360,14 +451,28 @@ export const computerTimeRepository = {
     await db.updateTable('activity_spans').set(bounds).where('id', '=', id).execute();
   },
 
-  /** Deletes the workspace's spans that ended before `before`, and its rollup days before `beforeDay`. */
+  /**
+   * Deletes the workspace's spans that ended before `before`, and its rollup days before `beforeDay`.
+   * The spans go person by person, each an index range of (workspace, person, start) (`= any` of
+   * the people, found by skipping through that index: a loose index scan), so no index on the start
+   * alone is needed; a join to the people instead would be planned as a scan of the whole table.
+   */
   async prune(db: Db, workspaceId: string, before: Date, beforeDay: string): Promise<void> {
-    await db
-      .deleteFrom('activity_spans')
-      .where('workspace_id', '=', workspaceId)
-      .where('started_at', '<', before)
-      .where('ended_at', '<=', before)
-      .execute();
+    await sql`
+      with recursive people (user_id) as (
+        (select user_id from activity_spans where workspace_id = ${workspaceId} order by user_id limit 1)
+        union all
+        select (select s.user_id from activity_spans s
+                where s.workspace_id = ${workspaceId} and s.user_id > p.user_id
+                order by s.user_id limit 1)
+        from people p
+        where p.user_id is not null
+      )
+      delete from activity_spans
+      where workspace_id = ${workspaceId}
+        and user_id = any (array(select user_id from people where user_id is not null))
+        and started_at < ${before} and ended_at <= ${before}
+    `.execute(db);
     await db
       .deleteFrom('activity_daily')
       .where('workspace_id', '=', workspaceId)
@@ -409,23 +514,39 @@ export const computerTimeRepository = {
     `.execute(db);
   },
 
-  /** Seconds per person, day and application over [from, to] (days), for the people given (null: everyone). */
+  /**
+   * Seconds per person, day and application over [from, to] (days), for the people given (null:
+   * everyone); `together`, the people's seconds added up per day and application (user_id null).
+   */
   daily(
     db: Db,
     workspaceId: string,
-    range: { from: string; to: string; userIds: readonly string[] | null },
-  ): Promise<{ user_id: string; day: string; app: string; seconds: number }[]> {
+    range: { from: string; to: string; userIds: readonly string[] | null; together: boolean },
+  ): Promise<{ user_id: string | null; day: string; app: string; seconds: number }[]> {
+    if (range.userIds !== null && range.userIds.length === 0) return Promise.resolve([]);
     let query = db
       .selectFrom('activity_daily')
-      .select(['user_id', sql<string>`day::text`.as('day'), 'app', 'seconds'])
       .where('workspace_id', '=', workspaceId)
       .where('day', '>=', range.from)
       .where('day', '<=', range.to);
-    if (range.userIds !== null) {
-      if (range.userIds.length === 0) return Promise.resolve([]);
-      query = query.where('user_id', 'in', range.userIds);
+    if (range.userIds !== null) query = query.where('user_id', 'in', range.userIds);
+    const day = sql<string>`day::text`.as('day');
+    if (range.together) {
+      return query
+        .select([sql<null>`null::uuid`.as('user_id'), day, 'app', sql<number>`sum(seconds)::int`.as('seconds')])
+        .groupBy(['day', 'app'])
+        .orderBy('day')
+        .orderBy('seconds', 'desc')
+        .orderBy('app')
+        .execute();
     }
-    return query.orderBy('user_id').orderBy('day').orderBy('seconds', 'desc').orderBy('app').execute();
+    return query
+      .select(['user_id', day, 'app', 'seconds'])
+      .orderBy('user_id')
+      .orderBy('day')
+      .orderBy('seconds', 'desc')
+      .orderBy('app')
+      .execute();
   },
 
   /** The workspace's categories, oldest first (a parent before the children made after it). */

@@ -46,14 +46,17 @@ export function useDaySpans(w: string, userId: string, day: string, timeZone: st
 export const useDayEntries = (w: string, userId: string, day: string, timeZone: string) =>
   useQuery(entriesQuery(w, userId, day, day, timeZone));
 
-/** Seconds per person, day and application over the days from..to (inclusive). */
+/**
+ * Seconds per day and application over the days from..to (inclusive), of the people given (else
+ * everyone the viewer sees) added up: the server adds them, so a month of a large team stays small.
+ */
 export const useActivities = (w: string, from: string, to: string, userIds: string[]) =>
   useQuery({
     queryKey: computerTimeKeys.activities(w, from, to, userIds),
     queryFn: () =>
       api('GET /workspaces/:workspaceId/computer-time/activities', {
         params: { workspaceId: w },
-        query: { from, to, userIds: userIds.length > 0 ? userIds.join(',') : undefined },
+        query: { from, to, userIds: userIds.length > 0 ? userIds.join(',') : undefined, together: 'true' },
       }),
     placeholderData: keepPreviousData,
   });

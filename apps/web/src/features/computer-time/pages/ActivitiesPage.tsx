@@ -21,6 +21,7 @@ import { SortHeader } from '../../../components/SortHeader';
 import { type AppSort, appRows } from '../activities';
 import { useActivities, useComputerTimeSettings } from '../api';
 import { useCategories } from '../categories-api';
+import css from '../components/Activities.module.css';
 import { ActivityEmpty } from '../components/ActivityEmpty';
 import { t } from '../texts';
 
@@ -125,15 +126,16 @@ export function ActivitiesPage() {
                   <Table.Th scope="row" fw={500}>
                     {row.app}
                   </Table.Th>
-                  <Table.Td c="dimmed">{row.category}</Table.Td>
-                  {days?.map((day) => (
-                    <Table.Td key={day} ta="right">
-                      {row.days.get(day) ? formatDuration(row.days.get(day) ?? 0, durations) : ''}
-                    </Table.Td>
-                  ))}
-                  <Table.Td ta="right" fw={600}>
-                    {formatDuration(row.total, durations)}
-                  </Table.Td>
+                  <td className={css.category}>{row.category}</td>
+                  {days?.map((day) => {
+                    const seconds = row.days.get(day);
+                    return (
+                      <td key={day} className={css.cell}>
+                        {seconds ? formatDuration(seconds, durations) : ''}
+                      </td>
+                    );
+                  })}
+                  <td className={css.total}>{formatDuration(row.total, durations)}</td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
