@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, compileSitePattern, siteOf, stripUrl } from './patterns.js';
+import { compilePattern, compileSitePattern, hostOf, siteOf, stripUrl } from './patterns.js';
 
 describe('compilePattern', () => {
   it('matches a value that contains the pattern, ignoring case, * standing for any run', () => {
@@ -40,5 +40,15 @@ describe('stripUrl and siteOf', () => {
     expect(stripUrl('not a url')).toBeNull();
     expect(siteOf('https://www.github.com/acme?tab=1')).toBe('github.com/acme');
     expect(siteOf(null)).toBeNull();
+  });
+});
+
+describe('hostOf', () => {
+  it('keeps a page’s host alone, without www., and nothing of what is not a web page', () => {
+    expect(hostOf('https://www.github.com/acme/app/pull/7?tab=files#top')).toBe('github.com');
+    expect(hostOf('http://localhost:3000/homepage')).toBe('localhost:3000');
+    expect(hostOf('file:///home/ann/notes.txt')).toBeNull();
+    expect(hostOf('not a url')).toBeNull();
+    expect(hostOf(null)).toBeNull();
   });
 });

@@ -78,3 +78,14 @@ export function siteOf(url: string | null): string | null {
   const stripped = stripUrl(url);
   return stripped === null ? null : stripped.replace(/^https?:\/\//, '').replace(/^www\./, '');
 }
+
+/**
+ * The host of a page without "www." ("github.com"), or null: what the daily rollups keep of a site,
+ * so that a day holds one row per site visited, not one per page.
+ */
+export function hostOf(url: string | null): string | null {
+  const site = siteOf(url);
+  if (site === null) return null;
+  const slash = site.indexOf('/');
+  return slash === -1 ? site : site.slice(0, slash);
+}

@@ -168,6 +168,8 @@ export const activityDayView = z.object({
   userId: z.string().nullable(),
   day: z.string(),
   app: z.string(),
+  /** The host of the pages (where the workspace keeps sites), null for the application's other time. */
+  site: z.string().nullable(),
   seconds: z.number().int(),
 });
 export type ActivityDayView = z.infer<typeof activityDayView>;

@@ -89,6 +89,8 @@ export interface ActivityDailyTable {
   user_id: string;
   day: ColumnType<string, string, string>;
   app: string;
+  /** The pages' host, '' for time without a site (migration 202612110300). */
+  site: string;
   seconds: number;
 }
 

@@ -276,6 +276,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
         userId: r.user_id,
         day: r.day,
         app: r.app,
+        site: r.site === '' ? null : r.site,
         seconds: r.seconds,
       }));
       return { items };

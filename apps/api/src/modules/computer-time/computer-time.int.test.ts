@@ -1,4 +1,4 @@
-import type { DeviceCodeView, DeviceTokenView } from '@sundial/core';
+import { DEFAULT_COMPUTER_TIME_SETTINGS, type DeviceCodeView, type DeviceTokenView } from '@sundial/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -424,6 +424,49 @@ describe('uploads', () => {
 });
 
 describe('uploads and their rollups', () => {
+  it('roll a browser’s time up per site where sites are kept, and deleting follows each site', async () => {
+    const who = await joinWorkspace(t, owner.workspaceId, 'member');
+    const { token } = await pair(who);
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), {
+      ...DEFAULT_COMPUTER_TIME_SETTINGS,
+      keep: 'sites',
+    });
+    try {
+      const github = (start: string, minutes: number, path: string) =>
+        span(start, minutes, { url: `https://www.github.com/${path}?tab=files#top` });
+      await upload(token, [
+        github('2026-06-03T09:00:00Z', 20, 'acme/app/pull/7'),
+        github('2026-06-03T09:20:00Z', 10, 'acme/app'),
+        span('2026-06-03T09:30:00Z', 5, { url: 'https://news.ycombinator.com/item?id=1' }),
+        span('2026-06-03T09:35:00Z', 5, { url: null }),
+        span('2026-06-03T09:40:00Z', 5, { app: 'code', url: null }),
+      ]);
+      const read = async () =>
+        (await call(who.cookie, 'GET', ws('/computer-time/activities?from=2026-06-03&to=2026-06-03'))).json().items;
+      expect(await read()).toEqual([
+        { userId: who.userId, day: '2026-06-03', app: 'firefox', site: 'github.com', seconds: 1800 },
+        { userId: who.userId, day: '2026-06-03', app: 'code', site: null, seconds: 300 },
+        { userId: who.userId, day: '2026-06-03', app: 'firefox', site: null, seconds: 300 },
+        { userId: who.userId, day: '2026-06-03', app: 'firefox', site: 'news.ycombinator.com', seconds: 300 },
+      ]);
+      // Deleting 09:10 to 09:32 cuts the pull request's span and the news span, per site.
+      const deleted = await call(
+        who.cookie,
+        'DELETE',
+        ws('/computer-time/spans?from=2026-06-03T09:10:00Z&to=2026-06-03T09:32:00Z'),
+      );
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(await read()).toEqual([
+        { userId: who.userId, day: '2026-06-03', app: 'firefox', site: 'github.com', seconds: 600 },
+        { userId: who.userId, day: '2026-06-03', app: 'code', site: null, seconds: 300 },
+        { userId: who.userId, day: '2026-06-03', app: 'firefox', site: null, seconds: 300 },
+        { userId: who.userId, day: '2026-06-03', app: 'firefox', site: 'news.ycombinator.com', seconds: 180 },
+      ]);
+    } finally {
+      await call(owner.cookie, 'PUT', ws('/computer-time/settings'), DEFAULT_COMPUTER_TIME_SETTINGS);
+    }
+  });
+
   it('roll up only the spans an upload stores: not its duplicates, nothing of a refused one', async () => {
     const who = await joinWorkspace(t, owner.workspaceId, 'member');
     const { token } = await pair(who);
@@ -507,8 +550,8 @@ describe('reading and deleting activity', () => {
     const activities = (who: SignedUp, query = '') =>
       call(who.cookie, 'GET', ws(`/computer-time/activities?from=2026-06-05&to=2026-06-05${query}`));
     expect((await activities(manager)).json().items).toEqual([
-      { userId: member.userId, day: '2026-06-05', app: 'firefox', seconds: 3600 },
-      { userId: member.userId, day: '2026-06-05', app: 'code', seconds: 1800 },
+      { userId: member.userId, day: '2026-06-05', app: 'firefox', site: null, seconds: 3600 },
+      { userId: member.userId, day: '2026-06-05', app: 'code', site: null, seconds: 1800 },
     ]);
     expect((await activities(manager, `&userIds=${other.userId}`)).statusCode).toBe(403);
     // Added up: the people the reader sees, per day and application, without saying who.
@@ -517,17 +560,17 @@ describe('reading and deleting activity', () => {
       span('2026-06-05T11:10:00Z', 5, { app: 'slack' }),
     ]);
     expect((await activities(admin, '&together=true')).json().items).toEqual([
-      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 4200 },
-      { userId: null, day: '2026-06-05', app: 'code', seconds: 1800 },
-      { userId: null, day: '2026-06-05', app: 'slack', seconds: 300 },
+      { userId: null, day: '2026-06-05', app: 'firefox', site: null, seconds: 4200 },
+      { userId: null, day: '2026-06-05', app: 'code', site: null, seconds: 1800 },
+      { userId: null, day: '2026-06-05', app: 'slack', site: null, seconds: 300 },
     ]);
     expect((await activities(manager, '&together=true')).json().items).toEqual([
-      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 3600 },
-      { userId: null, day: '2026-06-05', app: 'code', seconds: 1800 },
+      { userId: null, day: '2026-06-05', app: 'firefox', site: null, seconds: 3600 },
+      { userId: null, day: '2026-06-05', app: 'code', site: null, seconds: 1800 },
     ]);
     expect((await activities(admin, `&together=true&userIds=${other.userId}`)).json().items).toEqual([
-      { userId: null, day: '2026-06-05', app: 'firefox', seconds: 600 },
-      { userId: null, day: '2026-06-05', app: 'slack', seconds: 300 },
+      { userId: null, day: '2026-06-05', app: 'firefox', site: null, seconds: 600 },
+      { userId: null, day: '2026-06-05', app: 'slack', site: null, seconds: 300 },
     ]);
     expect((await activities(manager, `&together=true&userIds=${other.userId}`)).statusCode).toBe(403);
     expect((await activities(admin, '&together=maybe')).statusCode).toBe(422);
@@ -739,8 +782,6 @@ describe('categories', () => {
   });
 });
 
-const DEFAULTS = { keep: 'titles', idleSeconds: 180, retentionDays: null, managersSeeActivity: false, exclusions: [] };
-
 describe('a group’s own settings', () => {
   const groupSettings = (groupId: string, body: object, who = owner) =>
     call(who.cookie, 'PUT', ws(`/computer-time/group-settings/${groupId}`), body);
@@ -767,7 +808,7 @@ describe('a group’s own settings', () => {
       const sent = await upload(token, [span('2026-06-02T09:00:00Z', 60, { app: 'code', title: 'plan.md — Code' })]);
       expect(sent.statusCode, sent.body).toBe(200);
     }
-    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), { ...DEFAULTS, keep: 'sites' });
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), { ...DEFAULT_COMPUTER_TIME_SETTINGS, keep: 'sites' });
     expect((await spansOf(manager, member.userId)).statusCode).toBe(403);
     expect(await readersOf(admin)).toEqual(new Set());
 
@@ -832,6 +873,6 @@ describe('a group’s own settings', () => {
     }
     expect((await call(owner.cookie, 'GET', ws('/computer-time/group-settings'))).json()).toEqual({ items: [] });
     expect(await readersOf(admin)).toEqual(new Set());
-    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), DEFAULTS);
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), DEFAULT_COMPUTER_TIME_SETTINGS);
   });
 });

@@ -14,6 +14,8 @@ export type NewSpan = Omit<SpanRow, 'device_id'>;
 export interface DailyDelta {
   day: string;
   app: string;
+  /** The host of the pages, '' for time without a site. */
+  site: string;
   seconds: number;
 }
 
@@ -485,33 +487,26 @@ export const computerTimeRepository = {
   /** Adds the deltas to a person's rollups; a row that reaches zero seconds goes. */
   async addDaily(db: Db, owner: { workspaceId: string; userId: string }, deltas: readonly DailyDelta[]): Promise<void> {
     if (deltas.length === 0) return;
+    const columns = (list: readonly DailyDelta[]) =>
+      [list.map((d) => d.day), list.map((d) => d.app), list.map((d) => d.site), list.map((d) => d.seconds)] as const;
+    const [days, apps, sites, seconds] = columns(deltas);
     await sql`
-      insert into activity_daily as a (workspace_id, user_id, day, app, seconds)
-      select ${owner.workspaceId}, ${owner.userId}, b.day, b.app, b.seconds
-      from unnest(${deltas.map((d) => d.day)}::date[], ${deltas.map((d) => d.app)}::text[],
-                  ${deltas.map((d) => d.seconds)}::int[]) as b (day, app, seconds)
+      insert into activity_daily as a (workspace_id, user_id, day, app, site, seconds)
+      select ${owner.workspaceId}, ${owner.userId}, b.day, b.app, b.site, b.seconds
+      from unnest(${days}::date[], ${apps}::text[], ${sites}::text[], ${seconds}::int[]) as b (day, app, site, seconds)
       where b.seconds > 0
-      on conflict (workspace_id, user_id, day, app) do update set seconds = a.seconds + excluded.seconds
+      on conflict (workspace_id, user_id, day, app, site) do update set seconds = a.seconds + excluded.seconds
     `.execute(db);
     const removals = deltas.filter((d) => d.seconds < 0);
     if (removals.length === 0) return;
-    const [days, apps, seconds] = [
-      removals.map((d) => d.day),
-      removals.map((d) => d.app),
-      removals.map((d) => d.seconds),
-    ];
+    const taken = columns(removals);
+    const from = sql`unnest(${taken[0]}::date[], ${taken[1]}::text[], ${taken[2]}::text[], ${taken[3]}::int[])
+      as b (day, app, site, seconds)`;
+    const same = sql`a.workspace_id = ${owner.workspaceId} and a.user_id = ${owner.userId}
+      and a.day = b.day and a.app = b.app and a.site = b.site`;
     // Rows the removal empties go first; the rest lose the seconds.
-    await sql`
-      delete from activity_daily as a
-      using unnest(${days}::date[], ${apps}::text[], ${seconds}::int[]) as b (day, app, seconds)
-      where a.workspace_id = ${owner.workspaceId} and a.user_id = ${owner.userId} and a.day = b.day and a.app = b.app
-        and a.seconds + b.seconds <= 0
-    `.execute(db);
-    await sql`
-      update activity_daily as a set seconds = a.seconds + b.seconds
-      from unnest(${days}::date[], ${apps}::text[], ${seconds}::int[]) as b (day, app, seconds)
-      where a.workspace_id = ${owner.workspaceId} and a.user_id = ${owner.userId} and a.day = b.day and a.app = b.app
-    `.execute(db);
+    await sql`delete from activity_daily as a using ${from} where ${same} and a.seconds + b.seconds <= 0`.execute(db);
+    await sql`update activity_daily as a set seconds = a.seconds + b.seconds from ${from} where ${same}`.execute(db);
   },
 
   /**
@@ -522,7 +517,7 @@ export const computerTimeRepository = {
     db: Db,
     workspaceId: string,
     range: { from: string; to: string; userIds: readonly string[] | null; together: boolean },
-  ): Promise<{ user_id: string | null; day: string; app: string; seconds: number }[]> {
+  ): Promise<{ user_id: string | null; day: string; app: string; site: string; seconds: number }[]> {
     if (range.userIds !== null && range.userIds.length === 0) return Promise.resolve([]);
     let query = db
       .selectFrom('activity_daily')
@@ -533,19 +528,21 @@ export const computerTimeRepository = {
     const day = sql<string>`day::text`.as('day');
     if (range.together) {
       return query
-        .select([sql<null>`null::uuid`.as('user_id'), day, 'app', sql<number>`sum(seconds)::int`.as('seconds')])
-        .groupBy(['day', 'app'])
+        .select([sql<null>`null::uuid`.as('user_id'), day, 'app', 'site', sql<number>`sum(seconds)::int`.as('seconds')])
+        .groupBy(['day', 'app', 'site'])
         .orderBy('day')
         .orderBy('seconds', 'desc')
         .orderBy('app')
+        .orderBy('site')
         .execute();
     }
     return query
-      .select(['user_id', day, 'app', 'seconds'])
+      .select(['user_id', day, 'app', 'site', 'seconds'])
       .orderBy('user_id')
       .orderBy('day')
       .orderBy('seconds', 'desc')
       .orderBy('app')
+      .orderBy('site')
       .execute();
   },
 

@@ -41,7 +41,8 @@ export const t = {
     total: 'Total',
     table: 'Time per application and day',
     categoriesNote:
-      'Categories come from Computer time › Categories, matched here on the application name (title and site rules sort the Timeline’s spans).',
+      'Categories come from Computer time › Categories, matched here on the application and, where the workspace keeps sites, the site (title rules sort the Timeline’s spans).',
+    inApp: (app: string) => `in ${app}`,
     sortBy: (column: string) => `Sort by ${column}`,
   },
 };

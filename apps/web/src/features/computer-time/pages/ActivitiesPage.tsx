@@ -122,9 +122,10 @@ export function ActivitiesPage() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((row) => (
-                <Table.Tr key={row.app}>
+                <Table.Tr key={row.key}>
                   <Table.Th scope="row" fw={500}>
-                    {row.app}
+                    {row.name}
+                    {row.site !== null && <span className={css.app}> {a.inApp(row.app)}</span>}
                   </Table.Th>
                   <td className={css.category}>{row.category}</td>
                   {days?.map((day) => {
