@@ -808,7 +808,10 @@ describe('a group’s own settings', () => {
       const sent = await upload(token, [span('2026-06-02T09:00:00Z', 60, { app: 'code', title: 'plan.md — Code' })]);
       expect(sent.statusCode, sent.body).toBe(200);
     }
-    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), { ...DEFAULT_COMPUTER_TIME_SETTINGS, keep: 'sites' });
+    await call(owner.cookie, 'PUT', ws('/computer-time/settings'), {
+      ...DEFAULT_COMPUTER_TIME_SETTINGS,
+      keep: 'sites',
+    });
     expect((await spansOf(manager, member.userId)).statusCode).toBe(403);
     expect(await readersOf(admin)).toEqual(new Set());
 
