@@ -370,7 +370,9 @@ export const computerTimeRepository = {
    * of the device already stored (a span with the same id is the same span; touching ends do not
    * overlap): then nothing is stored and the first such span is answered. Else answers the ids of
    * the spans that were already stored (usually none). The device's stored spans never overlap one
-   * another, so only the last one starting before a span's end can overlap it: one index probe per span.
+   * another, so only the last one starting before a span's end can overlap it: one index probe per
+   * span; and none ends after the device's last one, so a span from that end on (an upload of what
+   * came next, the usual case) needs no probe at all.
    */
   async insertUpload(
     db: Db,
@@ -379,6 +381,12 @@ export const computerTimeRepository = {
   ): Promise<{ overlap: { id: string; started_at: Date } | undefined; duplicates: Set<string> }> {
     const { rows } = await sql<{ overlap: boolean; id: string; started_at: Date | null }>`
       with b as materialized (select * from ${unnested(spans)}),
+      last as materialized (
+        select s.ended_at from activity_spans s
+        where s.workspace_id = ${owner.workspaceId} and s.user_id = ${owner.userId} and s.device_id = ${owner.deviceId}
+        order by s.started_at desc
+        limit 1
+      ),
       overlap as materialized (
         select b.id, b.started_at
         from b
@@ -389,7 +397,7 @@ export const computerTimeRepository = {
           order by s.started_at desc
           limit 1
         ) as previous
-        where previous.ended_at > b.started_at
+        where previous.ended_at > b.started_at and b.started_at < (select ended_at from last)
         order by b.started_at
         limit 1
       ),
