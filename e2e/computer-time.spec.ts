@@ -187,6 +187,17 @@ test('a person’s day of computer activity shows as lanes, a span becomes a tim
   await page.goto(`/homepage/computer-time/timeline?day=${yesterday}`);
   await expect(page.getByRole('combobox', { name: 'Person' })).toHaveValue(me.user.name);
 
+  // Where the workspace keeps sites, a browser's time is read per site and sorted by the site rules.
+  const sites = await page.request.put(`${ws}/computer-time/settings`, {
+    data: { keep: 'sites', idleSeconds: 180, retentionDays: null, managersSeeActivity: true, exclusions: [] },
+  });
+  expect(sites.status(), await sites.text()).toBe(200);
+  await upload(device, [span('firefox', at('13:00'), at('13:20'), 'Pull request · GitHub')]);
+  await page.goto(`/homepage/computer-time/activities?preset=custom&from=${yesterday}&to=${yesterday}`);
+  await expect(table.getByRole('row', { name: /^github\.com in firefox Development/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /^firefox Browsing/ })).toBeVisible();
+  await shotsAtWidths(page, 'activities-sites');
+
   await agent.dispose();
   await device.dispose();
 });
