@@ -227,7 +227,10 @@ describe('resolving an away period', () => {
   });
 
   it('is refused by the time-entries rules with their own errors, and records nothing then', async () => {
-    await away(team.member, [at(7), at(7, 30)]);
+    // The second period falls inside an entry: as a break it changes that entry.
+    const inside = await call(team.member.cookie, 'POST', ws('/time-entries'), { start: at(7, 35), end: at(8) });
+    expect(inside.statusCode, inside.body).toBe(201);
+    await away(team.member, [at(7), at(7, 30)], [at(7, 40), at(7, 50)]);
     const period = { start: at(7), end: at(7, 30), outcome: 'entry', activityId: 'lunch' };
     const required = await call(team.owner.cookie, 'PATCH', ws('/time-settings'), { requireProject: true });
     expect(required.statusCode, required.body).toBe(200);
@@ -248,11 +251,8 @@ describe('resolving an away period', () => {
     try {
       const refused = await resolve(team.member, period);
       expect([refused.statusCode, refused.json().error.code]).toEqual([409, 'time_locked']);
-      const breakRefused = await call(team.member.cookie, 'POST', ws('/time-entries'), {
-        start: at(7, 40),
-        end: at(8),
-      });
-      expect(breakRefused.statusCode).toBe(409);
+      const breakRefused = await resolve(team.member, { start: at(7, 40), end: at(7, 50), outcome: 'break' });
+      expect([breakRefused.statusCode, breakRefused.json().error.code]).toEqual([409, 'time_locked']);
     } finally {
       await call(team.admin.cookie, 'PUT', ws('/approvals/settings'), {
         period: 'week',
@@ -260,8 +260,10 @@ describe('resolving an away period', () => {
         lockDate: null,
       });
     }
-    expect((await periods(team.member, at(7), at(8))).json().items[0].resolution).toBeNull();
-    expect(await entriesOf(team.member, at(7), at(8))).toEqual([]);
+    const after = (await periods(team.member, at(7), at(8))).json().items;
+    expect(after.map((p: { resolution: unknown }) => p.resolution)).toEqual([null, null]);
+    const entries = await entriesOf(team.member, at(7), at(8));
+    expect(entries.map((e) => [e.id, e.breaks, e.durationSeconds])).toEqual([[inside.json().id, [], 1500]]);
   });
 
   it('as a break cuts a stopped entry’s work seconds; with no entry it is still recorded', async () => {

@@ -552,17 +552,6 @@ export const computerTimeRepository = {
       .execute();
   },
 
-  /** Whether any computer of the person's in the workspace ever paired (revoked ones too). */
-  async hasDevice(db: Db, workspaceId: string, userId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('agent_devices')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
-
   /** A person's resolutions of periods starting in [from, to). */
   resolutionsOf(db: Db, workspaceId: string, userId: string, from: Date, to: Date): Promise<AwayResolutionRow[]> {
     return db

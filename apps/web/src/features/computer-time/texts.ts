@@ -63,6 +63,8 @@ export const t = {
     undoEntryHint: 'The entry stays; delete it from Timesheet.',
     undone: 'Answer undone.',
     undoneEntry: 'Answer undone. The entry stays; delete it from Timesheet.',
+    undoneBreak: 'Answer undone. The break stays in its entries; change them on Timesheet.',
+    undoBreakHint: 'The break stays in its entries; change them on Timesheet.',
     becameEntry: (name: string) => `Time entry: ${name}`,
     becameBreak: (name: string) => `Break: ${name}`,
     dismissed: 'Dismissed',

@@ -89,10 +89,13 @@ export function AwayPeriodRow(props: {
   };
 
   const handleUndo = () => {
-    const madeEntry = period.resolution?.outcome === 'entry';
+    const outcome = period.resolution?.outcome;
     setError(null);
     reopen.mutate(period.start, {
-      onSuccess: () => notifications.show({ message: madeEntry ? a.undoneEntry : a.undone }),
+      onSuccess: () =>
+        notifications.show({
+          message: outcome === 'entry' ? a.undoneEntry : outcome === 'break' ? a.undoneBreak : a.undone,
+        }),
       onError: (e) => setError(refusalOf(e)),
     });
   };
@@ -140,7 +143,13 @@ export function AwayPeriodRow(props: {
                   variant="subtle"
                   onClick={handleUndo}
                   loading={reopen.isPending}
-                  title={resolution.entryId ? a.undoEntryHint : undefined}
+                  title={
+                    resolution.outcome === 'entry'
+                      ? a.undoEntryHint
+                      : resolution.outcome === 'break'
+                        ? a.undoBreakHint
+                        : undefined
+                  }
                 >
                   {a.undo}
                 </Button>
