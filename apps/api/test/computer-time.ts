@@ -10,13 +10,15 @@ export interface ActivityTeam {
   member: SignedUp;
   other: SignedUp;
   outsider: SignedUp;
+  /** The group Support (the manager and `member`). */
+  supportGroupId: string;
 }
 
 /** A new workspace with its team; the manager manages a group with `member` in it (not `other`). */
 export async function activityTeam(t: TestApp): Promise<ActivityTeam> {
   const owner = await signUp(t.app);
   const join = (role: 'admin' | 'manager' | 'member') => joinWorkspace(t, owner.workspaceId, role);
-  const team: ActivityTeam = {
+  const team: Omit<ActivityTeam, 'supportGroupId'> = {
     owner,
     admin: await join('admin'),
     manager: await join('manager'),
@@ -31,7 +33,7 @@ export async function activityTeam(t: TestApp): Promise<ActivityTeam> {
     const added = await call('PUT', `${groups}/${group.json().id}/members/${who.userId}`, owner.cookie);
     expect(added.statusCode, added.body).toBe(200);
   }
-  return team;
+  return { ...team, supportGroupId: group.json().id };
 }
 
 /** A computer of `who` paired in `workspaceId` the way the agent does: its token and ids. */

@@ -165,6 +165,16 @@ describe('away periods', () => {
     } finally {
       await call(team.owner.cookie, 'PUT', ws('/computer-time/settings'), { ...settings, managersSeeActivity: false });
     }
+    // A group's own choice opens its people's away time to their managers, as their spans.
+    const group = ws(`/computer-time/group-settings/${team.supportGroupId}`);
+    const opened = await call(team.owner.cookie, 'PUT', group, { keep: null, managersSeeActivity: true });
+    expect(opened.statusCode, opened.body).toBe(200);
+    try {
+      expect((await periods(team.manager, at(0), at(2), team.member.userId)).json().items).toHaveLength(2);
+    } finally {
+      await call(team.owner.cookie, 'PUT', group, { keep: null, managersSeeActivity: null });
+    }
+    expect((await periods(team.manager, at(0), at(2), team.member.userId)).statusCode).toBe(403);
     expect((await periods(team.outsider, at(0), at(2))).statusCode).toBe(404);
     expect((await call(undefined, 'GET', ws(`/computer-time/away?from=${at(0)}&to=${at(2)}`))).statusCode).toBe(401);
   });
