@@ -236,6 +236,16 @@ describe('resolving an away period', () => {
     expect((await resolve(team.member, body, 'away-key-2')).statusCode).toBe(409);
   });
 
+  it('answered twice at once makes one entry: the later request gets 409 and leaves nothing behind', async () => {
+    await away(team.member, [at(19), at(19, 30)]);
+    const body = { start: at(19), end: at(19, 30), outcome: 'entry', note: 'Twice' };
+    const answers = await Promise.all([resolve(team.member, body, 'twice-1'), resolve(team.member, body, 'twice-2')]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const entries = await entriesOf(team.member, at(19), at(20));
+    const made = answers.find((r) => r.statusCode === 201)?.json().resolution.entryId;
+    expect(entries.map((e) => e.id)).toEqual([made]);
+  });
+
   it('is refused by the time-entries rules with their own errors, and records nothing then', async () => {
     // The second period falls inside an entry: as a break it changes that entry.
     const inside = await call(team.member.cookie, 'POST', ws('/time-entries'), { start: at(7, 35), end: at(8) });

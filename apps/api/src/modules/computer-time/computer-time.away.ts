@@ -43,6 +43,8 @@ const periodView = (period: AwayPeriod, resolution: AwayResolutionRow | undefine
 });
 
 const refused = (code: string, message: string, status = 422) => new AppError(code, message, { status });
+const answeredAlready = () =>
+  refused('away_period_resolved', 'This away period is answered already: undo that first.', 409);
 
 /**
  * Away time (issue 35): a person's away periods (their away spans, adjacent ones as one), the
@@ -162,7 +164,7 @@ export function createAway(deps: { db: Db; timeEntries: TimeEntriesService; now:
         if (idempotencyKey && resolved.idempotency_key === idempotencyKey && sameRequest) {
           return answer(period, resolved);
         }
-        throw refused('away_period_resolved', 'This away period is answered already: undo that first.', 409);
+        throw answeredAlready();
       }
       const activity = activityId ? (await activitiesOf(db, workspaceId)).find((a) => a.id === activityId) : undefined;
       if (activityId && !activity) throw validationError({ activityId: 'This away activity no longer exists.' });
@@ -201,8 +203,7 @@ export function createAway(deps: { db: Db; timeEntries: TimeEntriesService; now:
           idempotency_key: idempotencyKey ?? null,
           created_at: clock(),
         });
-        if (!inserted)
-          throw refused('away_period_resolved', 'This away period is answered already: undo that first.', 409);
+        if (!inserted) return undefined;
         await audit(tx, {
           action: 'away_period.resolved',
           actorUserId: actor.userId,
@@ -219,7 +220,13 @@ export function createAway(deps: { db: Db; timeEntries: TimeEntriesService; now:
         });
         return inserted;
       });
-      return answer(period, row);
+      if (row) return answer(period, row);
+      // A request at the same time answered the period first. The same entry (a retry with this
+      // key) is its answer; an entry of this request's own would be a second one: it goes again.
+      const first = await repo.findResolution(db, workspaceId, actor.userId, period.start);
+      if (first && entryId !== null && first.time_entry_id === entryId) return answer(period, first);
+      if (entryId !== null) await timeEntries.remove(actor, entryId);
+      throw answeredAlready();
     },
 
     /** Forgets what the actor said of their away period starting at `start` (404 when nothing); an entry it made stays. */
