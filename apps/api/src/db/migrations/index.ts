@@ -66,11 +66,11 @@ import * as m202612100000 from './202612100000_webhook_delivery_schedule.js';
 import * as m202612100001 from './202612100001_export_files_gzip.js';
 import * as m202612100100 from './202612100100_create_computer_time.js';
 import * as m202612100101 from './202612100101_activity_categories.js';
-import * as m202612110000 from './202612110000_away_time.js';
 import * as m202612110100 from './202612110100_computer_time_group_settings.js';
 import * as m202612110200 from './202612110200_activity_spans_without_start_index.js';
 import * as m202612110201 from './202612110201_activity_spans_one_reference.js';
 import * as m202612110300 from './202612110300_activity_daily_sites.js';
+import * as m202612110400 from './202612110400_away_time.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -141,9 +141,9 @@ export const migrations: Record<string, Migration> = {
   '202612100001_export_files_gzip': m202612100001,
   '202612100100_create_computer_time': m202612100100,
   '202612100101_activity_categories': m202612100101,
-  '202612110000_away_time': m202612110000,
   '202612110100_computer_time_group_settings': m202612110100,
   '202612110200_activity_spans_without_start_index': m202612110200,
   '202612110201_activity_spans_one_reference': m202612110201,
   '202612110300_activity_daily_sites': m202612110300,
+  '202612110400_away_time': m202612110400,
 };

@@ -44,7 +44,7 @@ export interface ComputerTimeSettingsTable {
   exclusions: ColumnType<{ field: 'app' | 'title'; pattern: string }[], string, string>;
   /** When the starter categories were given (migration 202612100101); null: at the next read. */
   categories_seeded_at: Generated<Date | null>;
-  /** The workspace's away activities (migration 202612110000); null: core's starter list. */
+  /** The workspace's away activities (migration 202612110400); null: core's starter list. */
   away_activities: ColumnType<AwayActivity[] | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
@@ -58,7 +58,7 @@ export interface ComputerTimeGroupSettingsTable {
   updated_at: Timestamp;
 }
 
-/** What a person said one of their away periods was (migration 202612110000), named by its start. */
+/** What a person said one of their away periods was (migration 202612110400), named by its start. */
 export interface AwayResolutionsTable {
   workspace_id: string;
   user_id: string;
