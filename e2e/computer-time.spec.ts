@@ -1,69 +1,15 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { dayKey, formatDuration, shiftDay, zonedInstant } from '@sundial/core';
+import { expect, test } from '@playwright/test';
+import { formatDuration, shiftDay, zonedInstant } from '@sundial/core';
+import { ownerWithHarbour, pairedDevice, type Span, span, upload } from './support/agent';
 import { expectNoSeriousViolations } from './support/axe';
 import { shotsAtWidths } from './support/shots';
-import { signUpOverHttp, workspaceApi, workspacePoster } from './support/users';
-
-interface Span {
-  id: string;
-  kind: 'active' | 'away';
-  startedAt: string;
-  endedAt: string;
-  app: string | null;
-  title: string | null;
-  url: string | null;
-  awayReason: 'idle' | null;
-}
-
-/** Pairs a computer for the signed-in person, as the agent does, and answers its device token. */
-async function pairComputer(page: Page, agent: APIRequestContext, workspaceId: string): Promise<string> {
-  const started = await agent.post('/api/v1/agent/device-codes', {
-    data: { name: 'work-laptop', platform: 'linux', agentVersion: '0.1.0' },
-  });
-  expect(started.status(), await started.text()).toBe(200);
-  const codes = await started.json();
-  const approved = await page.request.post('/api/v1/agent/device-codes/approve', {
-    data: { userCode: codes.userCode, workspaceId },
-  });
-  expect(approved.status(), await approved.text()).toBe(204);
-  await page.waitForTimeout(codes.interval * 1000);
-  const issued = await agent.post('/api/v1/agent/device-token', { data: { deviceCode: codes.deviceCode } });
-  expect(issued.status(), await issued.text()).toBe(200);
-  return (await issued.json()).token;
-}
-
-const span = (app: string | null, from: number, to: number, title: string | null, kind: Span['kind'] = 'active') => ({
-  id: crypto.randomUUID(),
-  kind,
-  startedAt: new Date(from).toISOString(),
-  endedAt: new Date(to).toISOString(),
-  app,
-  title,
-  url: app === 'firefox' ? 'https://github.com/sundial/sundial' : null,
-  awayReason: kind === 'away' ? ('idle' as const) : null,
-});
-
-async function upload(device: APIRequestContext, spans: Span[]) {
-  for (let i = 0; i < spans.length; i += 1000) {
-    const answer = await device.post('/api/v1/agent/spans', { data: { spans: spans.slice(i, i + 1000) } });
-    expect(answer.status(), await answer.text()).toBe(200);
-  }
-}
 
 test('a person’s day of computer activity shows as lanes, a span becomes a time entry, and Activities totals the apps', async ({
   page,
   playwright,
   baseURL,
 }) => {
-  await signUpOverHttp(page.request);
-  const ws = await workspaceApi(page.request);
-  const workspaceId = ws.split('/').pop() as string;
-  const post = workspacePoster(page.request, ws);
-  await post('/projects', { name: 'Harbour' });
-  const me = await (await page.request.get('/api/v1/me')).json();
-  const timeZone: string = me.user.timeZone;
-  const today = dayKey(Date.now(), timeZone);
-  const yesterday = shiftDay(today, -1);
+  const { ws, workspaceId, me, timeZone, today, yesterday } = await ownerWithHarbour(page);
 
   // Nothing paired yet: the page says where activity comes from.
   await page.goto('/homepage/computer-time/timeline');
@@ -71,12 +17,7 @@ test('a person’s day of computer activity shows as lanes, a span becomes a tim
   await expect(page.getByRole('link', { name: 'Open the Dashboard' })).toHaveAttribute('href', '/homepage/dashboard');
   await shotsAtWidths(page, 'timeline-empty');
 
-  const agent = await playwright.request.newContext({ baseURL });
-  const token = await pairComputer(page, agent, workspaceId);
-  const device = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { authorization: `Bearer ${token}` },
-  });
+  const { device, dispose } = await pairedDevice(page, playwright, baseURL, workspaceId);
 
   // Yesterday 09:00–12:00: code and firefox in turn, a quarter of an hour away, half an hour of slack.
   const at = (time: string) => zonedInstant(yesterday, time, timeZone);
@@ -198,6 +139,5 @@ test('a person’s day of computer activity shows as lanes, a span becomes a tim
   await expect(table.getByRole('row', { name: /^firefox Browsing/ })).toBeVisible();
   await shotsAtWidths(page, 'activities-sites');
 
-  await agent.dispose();
-  await device.dispose();
+  await dispose();
 });

@@ -1801,8 +1801,8 @@ async function agentCode(): Promise<{ userCode: string; deviceCode: string }> {
   return response.json();
 }
 
-/** A computer the person paired in a workspace of theirs (the outsider in their own): its id. */
-async function deviceOf(who: Who): Promise<string> {
+/** A computer the person paired in a workspace of theirs (the outsider in their own): its id and token. */
+async function pairedDevice(who: Who): Promise<{ deviceId: string; token: string }> {
   const { userCode, deviceCode } = await agentCode();
   const workspaceId = who === 'outsider' ? people.outsider.workspaceId : ws;
   const approved = await ctx.call('POST', '/api/v1/agent/device-codes/approve', people[who].cookie, {
@@ -1812,7 +1812,41 @@ async function deviceOf(who: Who): Promise<string> {
   if (approved.statusCode !== 204) throw new Error(`fixture approve: ${approved.body}`);
   const token = await ctx.call('POST', '/api/v1/agent/device-token', undefined, { deviceCode });
   if (token.statusCode !== 200) throw new Error(`fixture device token: ${token.body}`);
-  return token.json().deviceId;
+  return token.json();
+}
+
+const deviceOf = async (who: Who): Promise<string> => (await pairedDevice(who)).deviceId;
+
+const awayTokens = new Map<Who, Promise<{ token: string }>>();
+let awayCount = 0;
+/** A new away period of the person's (the outsider's in their own workspace): its start and end. */
+async function awayPeriodOf(who: Who): Promise<{ start: string; end: string }> {
+  const device = awayTokens.get(who) ?? pairedDevice(who);
+  awayTokens.set(who, device);
+  awayCount += 1;
+  const startMs = Date.parse('2026-01-05T00:00:00Z') + awayCount * 3_600_000;
+  const [start, end] = [new Date(startMs).toISOString(), new Date(startMs + 600_000).toISOString()];
+  const response = await ctx.t.app.inject({
+    method: 'POST',
+    url: '/api/v1/agent/spans',
+    headers: { authorization: `Bearer ${(await device).token}` },
+    payload: {
+      spans: [
+        {
+          id: newId(),
+          kind: 'away',
+          startedAt: start,
+          endedAt: end,
+          app: null,
+          title: null,
+          url: null,
+          awayReason: 'idle',
+        },
+      ],
+    },
+  });
+  if (response.statusCode !== 200) throw new Error(`fixture away span: ${response.body}`);
+  return { start, end };
 }
 
 const ctSettings = {
@@ -1885,12 +1919,38 @@ routes.push(
   top('POST', '/computer-time/categories', ADMINS, async () => ({ name: `New ${Math.random()}` })),
   category('PATCH', '', ADMINS, async () => ({ productivity: 'productive' })),
   category('DELETE', '', ADMINS),
+  top('GET', '/computer-time/away-activities', ALL_ROLES),
+  top('PUT', '/computer-time/away-activities', ADMINS, async () => ({
+    items: [{ id: 'meeting', name: 'Meeting', makes: 'entry' }],
+  })),
+  top('GET', '/computer-time/away', ALL_ROLES, undefined, ctRange),
+  // Each person answers their own away periods only (the outsider's are in their own workspace).
+  {
+    path: '/workspaces/:id/computer-time/away/resolve',
+    method: 'POST',
+    prepare: async (who) => ({
+      url: w('/computer-time/away/resolve'),
+      body: { ...(await awayPeriodOf(who)), outcome: 'dismissed' },
+    }),
+    allowed: ALL_ROLES,
+  },
+  {
+    path: '/workspaces/:id/computer-time/away/resolutions',
+    method: 'DELETE',
+    prepare: async (who) => {
+      const period = await awayPeriodOf(who);
+      const body = { ...period, outcome: 'dismissed' };
+      if (who !== 'outsider') await ctx.call('POST', w('/computer-time/away/resolve'), people[who].cookie, body);
+      return { url: w(`/computer-time/away/resolutions?start=${encodeURIComponent(period.start)}`) };
+    },
+    allowed: ALL_ROLES,
+  },
 );
 
 describe('permission matrix: computer time', () => {
   it('has a row for every computer time route and every signed-in agent route', () => {
     expect(
-      missingRows(/^\/api\/v1\/(workspaces\/\{workspaceId\}\/computer-time\/.*|agent\/device-codes\/.+)$/, 10),
+      missingRows(/^\/api\/v1\/(workspaces\/\{workspaceId\}\/computer-time\/.*|agent\/device-codes\/.+)$/, 15),
     ).toEqual([]);
   });
 });

@@ -255,6 +255,7 @@ export function createServices({
     jobs,
     publicUrl: config.publicUrl,
     pairingsPerHour: config.RATE_LIMIT_AGENT_PAIRING_PER_IP,
+    timeEntries,
     ...(now ? { now } : {}),
   });
   computerTime.registerJobs();

@@ -170,7 +170,11 @@ export const APP_ROUTES: AppRoute[] = [
     4,
     named(() => import('./features/reports/saved/SavedReportsPage'), 'SavedReportsPage'),
   ),
-  computer('Away time', 'away-time'),
+  computer(
+    'Away time',
+    'away-time',
+    named(() => import('./features/computer-time/pages/AwayTimePage'), 'AwayTimePage'),
+  ),
   computer(
     'Activities',
     'activities',

@@ -64,12 +64,17 @@ import {
   activityDayListView,
   activitySpanListView,
   approveDeviceCodeBody,
+  awayActivitiesBody,
+  awayActivityListView,
+  awayPeriodListView,
   computerTimeSettingsBody,
   computerTimeSettingsView,
   deletedActivityView,
   denyDeviceCodeBody,
   deviceCodeLookupView,
   deviceListView,
+  resolveAwayBody,
+  resolvedAwayView,
 } from './schemas/computer-time.js';
 import {
   computerTimeGroupSettingsBody,
@@ -349,6 +354,14 @@ export const apiRoutes = {
   'DELETE /workspaces/:workspaceId/computer-time/spans': { answer: deletedActivityView },
   'GET /workspaces/:workspaceId/computer-time/activities': { answer: activityDayListView },
   'GET /workspaces/:workspaceId/computer-time/categories': { answer: activityCategoryListView },
+  'GET /workspaces/:workspaceId/computer-time/away-activities': { answer: awayActivityListView },
+  'PUT /workspaces/:workspaceId/computer-time/away-activities': {
+    body: awayActivitiesBody,
+    answer: awayActivityListView,
+  },
+  'GET /workspaces/:workspaceId/computer-time/away': { answer: awayPeriodListView },
+  'POST /workspaces/:workspaceId/computer-time/away/resolve': { body: resolveAwayBody, answer: resolvedAwayView },
+  'DELETE /workspaces/:workspaceId/computer-time/away/resolutions': {},
   'POST /workspaces/:workspaceId/computer-time/categories': {
     body: activityCategoryBody,
     answer: activityCategoryView,

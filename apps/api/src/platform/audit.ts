@@ -172,6 +172,10 @@ export const AUDIT_ACTIONS = [
   'activity_category.created',
   'activity_category.updated',
   'activity_category.deleted',
+  // away time: the workspace's away activities, and what a person said an away period was (and undoing it)
+  'away_activities.updated',
+  'away_period.resolved',
+  'away_period.reopened',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACTIVITY_KEEP, AGENT_PLATFORMS, type AgentPlatform } from '../activity/agent.js';
 import { daySchema } from './rates.js';
 import { queryIds } from './reports.js';
-import { instantSchema } from './text.js';
+import { instantSchema, text } from './text.js';
 
 /**
  * Computer time as the app reads and sets it (issue 35): the devices a person paired, the
@@ -174,3 +174,113 @@ export const activityDayView = z.object({
 });
 export type ActivityDayView = z.infer<typeof activityDayView>;
 export const activityDayListView = z.object({ items: z.array(activityDayView) });
+
+// ---- away time (issue 35): what people say they were doing while away from the computer
+
+export const awayMessages = {
+  name: 'An away activity’s name is 1 to 60 characters.',
+  id: 'An away activity’s id is 1 to 40 letters, digits or dashes.',
+  makes: 'An away activity makes a time entry (entry) or a break (break).',
+  max: 'At most 30 away activities.',
+  unique: 'Two away activities have the same name.',
+  uniqueId: 'Two away activities have the same id.',
+  taskWithoutProject: 'Choose the project of the task.',
+} as const;
+
+export const AWAY_OUTCOMES = ['entry', 'break', 'dismissed'] as const;
+export type AwayOutcome = (typeof AWAY_OUTCOMES)[number];
+export const AWAY_REASONS = ['idle', 'locked', 'suspended'] as const;
+export type AwayReason = (typeof AWAY_REASONS)[number];
+
+/** One of the workspace's away activities: "Meeting" makes an entry (on a default project), "Lunch" a break. */
+export const awayActivity = z
+  .object({
+    id: z.string({ error: awayMessages.id }).regex(/^[a-z0-9-]{1,40}$/, awayMessages.id),
+    name: text({ max: 60, min: 1, required: awayMessages.name, tooLong: awayMessages.name }),
+    makes: z.enum(['entry', 'break'], { error: awayMessages.makes }),
+    projectId: z.uuid({ error: 'Project not found.' }).nullable().default(null),
+    taskId: z.uuid({ error: 'Task not found.' }).nullable().default(null),
+  })
+  .refine((a) => a.taskId === null || a.projectId !== null, {
+    message: awayMessages.taskWithoutProject,
+    path: ['taskId'],
+  });
+export type AwayActivity = z.infer<typeof awayActivity>;
+
+export const awayActivitiesBody = z
+  .object({ items: z.array(awayActivity).max(30, awayMessages.max) })
+  .superRefine(({ items }, ctx) => {
+    const names = new Set<string>();
+    const ids = new Set<string>();
+    items.forEach((item, i) => {
+      const name = item.name.toLowerCase();
+      if (names.has(name)) ctx.addIssue({ code: 'custom', message: awayMessages.unique, path: ['items', i, 'name'] });
+      if (ids.has(item.id)) ctx.addIssue({ code: 'custom', message: awayMessages.uniqueId, path: ['items', i, 'id'] });
+      names.add(name);
+      ids.add(item.id);
+    });
+  });
+export type AwayActivitiesBody = z.input<typeof awayActivitiesBody>;
+export const awayActivityListView = z.object({ items: z.array(awayActivity) });
+export type AwayActivityListView = z.infer<typeof awayActivityListView>;
+
+/** The list a workspace has until an admin changes it. */
+export const DEFAULT_AWAY_ACTIVITIES: AwayActivity[] = [
+  { id: 'meeting', name: 'Meeting', makes: 'entry', projectId: null, taskId: null },
+  { id: 'call', name: 'Phone call', makes: 'entry', projectId: null, taskId: null },
+  { id: 'break', name: 'Break', makes: 'break', projectId: null, taskId: null },
+  { id: 'lunch', name: 'Lunch', makes: 'break', projectId: null, taskId: null },
+];
+
+/** The longest range of away periods one read returns. */
+export const AWAY_MAX_DAYS = 31;
+
+export const awayPeriodsQuery = z.object({
+  /** Whose away time: the reader's own unless given. */
+  userId: z.uuid({ error: 'userId must be an id.' }).optional(),
+  from: instantSchema,
+  to: instantSchema,
+});
+
+export const awayResolutionView = z.object({
+  outcome: z.enum(AWAY_OUTCOMES),
+  /** The away activity chosen (its id then; it may have been removed since). */
+  activityId: z.string().nullable(),
+  /** The entry an 'entry' made (it stays when the resolution is undone). */
+  entryId: z.string().nullable(),
+  at: z.string(),
+});
+export type AwayResolutionView = z.infer<typeof awayResolutionView>;
+
+/** One away period of a person: adjacent away spans (idle, then locked…) as one. */
+export const awayPeriodView = z.object({
+  start: z.string(),
+  end: z.string(),
+  seconds: z.number().int(),
+  /** The reason that covers most of the period. */
+  reason: z.enum(AWAY_REASONS),
+  resolution: awayResolutionView.nullable(),
+});
+export type AwayPeriodView = z.infer<typeof awayPeriodView>;
+export const awayPeriodListView = z.object({ items: z.array(awayPeriodView) });
+
+/** Say what an away period was: a time entry, a break in the entries it overlaps, or nothing (dismissed). */
+export const resolveAwayBody = z.object({
+  start: instantSchema,
+  end: instantSchema,
+  outcome: z.enum(AWAY_OUTCOMES, { error: 'Say whether the period is an entry, a break or dismissed.' }),
+  activityId: z.string().max(40, awayMessages.id).nullable().optional(),
+  /** For an entry: the project and task (the activity's defaults unless given) and the note (the activity's name). */
+  projectId: z.uuid({ error: 'Project not found.' }).nullable().optional(),
+  taskId: z.uuid({ error: 'Task not found.' }).nullable().optional(),
+  note: text({ max: 2000, tooLong: 'The note must be at most 2000 characters.' }).optional(),
+});
+export type ResolveAwayBody = z.input<typeof resolveAwayBody>;
+
+export const resolvedAwayView = awayPeriodView.extend({
+  /** For a break: how many of the person's entries got it. */
+  entriesWithBreak: z.number().int(),
+});
+export type ResolvedAwayView = z.infer<typeof resolvedAwayView>;
+
+export const deleteAwayResolutionQuery = z.object({ start: instantSchema });

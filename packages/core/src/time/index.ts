@@ -1,3 +1,4 @@
+export * from './breaks.js';
 export * from './days.js';
 export * from './duration.js';
 export * from './edit.js';

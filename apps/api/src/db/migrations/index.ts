@@ -70,6 +70,7 @@ import * as m202612110100 from './202612110100_computer_time_group_settings.js';
 import * as m202612110200 from './202612110200_activity_spans_without_start_index.js';
 import * as m202612110201 from './202612110201_activity_spans_one_reference.js';
 import * as m202612110300 from './202612110300_activity_daily_sites.js';
+import * as m202612110400 from './202612110400_away_time.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -144,4 +145,5 @@ export const migrations: Record<string, Migration> = {
   '202612110200_activity_spans_without_start_index': m202612110200,
   '202612110201_activity_spans_one_reference': m202612110201,
   '202612110300_activity_daily_sites': m202612110300,
+  '202612110400_away_time': m202612110400,
 };

@@ -1,4 +1,4 @@
-import type { ActivityKeep, AgentPlatform } from '@sundial/core';
+import type { ActivityKeep, AgentPlatform, AwayActivity, AwayOutcome } from '@sundial/core';
 import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from '../tables.js';
 
@@ -44,6 +44,8 @@ export interface ComputerTimeSettingsTable {
   exclusions: ColumnType<{ field: 'app' | 'title'; pattern: string }[], string, string>;
   /** When the starter categories were given (migration 202612100101); null: at the next read. */
   categories_seeded_at: Generated<Date | null>;
+  /** The workspace's away activities (migration 202612110400); null: core's starter list. */
+  away_activities: ColumnType<AwayActivity[] | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 
@@ -54,6 +56,21 @@ export interface ComputerTimeGroupSettingsTable {
   keep: ActivityKeep | null;
   managers_see_activity: boolean | null;
   updated_at: Timestamp;
+}
+
+/** What a person said one of their away periods was (migration 202612110400), named by its start. */
+export interface AwayResolutionsTable {
+  workspace_id: string;
+  user_id: string;
+  started_at: Date;
+  ended_at: Date;
+  outcome: AwayOutcome;
+  activity_id: string | null;
+  time_entry_id: string | null;
+  entries_with_break: Generated<number>;
+  /** The Idempotency-Key of the request that made it: its retry gets the same answer. */
+  idempotency_key: string | null;
+  created_at: Timestamp;
 }
 
 /** A category of computer time with its rules (migration 202612100101). */
@@ -102,4 +119,5 @@ export interface ComputerTimeTables {
   activity_spans: ActivitySpansTable;
   activity_daily: ActivityDailyTable;
   activity_categories: ActivityCategoriesTable;
+  away_resolutions: AwayResolutionsTable;
 }

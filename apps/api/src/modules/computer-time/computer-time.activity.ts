@@ -124,6 +124,55 @@ function checkBatch(spans: readonly AgentSpan[], now: Date): void {
   }
 }
 
+const hidden = () =>
+  new AppError(
+    'forbidden',
+    'You see your own activity only: managers see their people’s activity only when the computer time settings (the workspace’s, or the person’s groups’) say so.',
+    { status: 403 },
+  );
+
+/**
+ * Whose activity the actor reads: always their own; another person's only when the actor may see
+ * that person's time and that person's privacy (the workspace's settings as their groups change
+ * them) lets managers see it. `userIds` is whom a read covers: null is the whole workspace (an
+ * owner or admin when everyone's privacy allows it), else exactly these people.
+ */
+export async function readersOf(db: Db, actor: Actor, only: readonly string[] | null) {
+  const workspaceId = actor.membership.workspace.id;
+  const self = { sees: (userId: string) => userId === actor.userId, userIds: [actor.userId] as string[] | null };
+  if (!allows(actor.membership, 'time:view_others')) return self;
+  const scope = await othersTimeScope(db, actor);
+  const settings = (await repo.settings(db, workspaceId)) ?? DEFAULT_COMPUTER_TIME_SETTINGS;
+  const privacy = await privacyOf(db, workspaceId, settings, only ?? (scope && [...scope]));
+  if (privacy.uniform && !settings.managersSeeActivity) return self;
+  const sees = (userId: string) =>
+    userId === actor.userId || ((scope === null || scope.has(userId)) && privacy.of(userId).managersSeeActivity);
+  if (scope === null && privacy.uniform) return { sees, userIds: null };
+  const candidates = scope ?? (await privacyRepository.memberIds(db, workspaceId));
+  return { sees, userIds: [actor.userId, ...[...candidates].filter((id) => id !== actor.userId && sees(id))] };
+}
+
+/**
+ * The instants [from, to) of a read of at most `maxDays` days, and whose activity it reads: the
+ * actor's own, or (403) someone else's when `readersOf` lets them.
+ */
+export async function readableRange(
+  db: Db,
+  actor: Actor,
+  query: { userId?: string | undefined; from: string; to: string },
+  maxDays: number,
+): Promise<{ from: Date; to: Date; userId: string }> {
+  const from = new Date(query.from);
+  const to = new Date(query.to);
+  if (to <= from) throw refused('validation_failed', 'The range ends before it starts.');
+  if (to.getTime() - from.getTime() > maxDays * DAY_MS) {
+    throw refused('validation_failed', `Read at most ${maxDays} days of activity at once.`);
+  }
+  const userId = query.userId ?? actor.userId;
+  if (userId !== actor.userId && !(await readersOf(db, actor, [userId])).sees(userId)) throw hidden();
+  return { from, to, userId };
+}
+
 /**
  * Computer time's activity: the workspace's settings, the agent's uploads (idempotent per span,
  * the settings applied, daily rollups kept in the same transaction), and what people read and delete.
@@ -134,39 +183,11 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
   const settingsOf = async (tx: Db, workspaceId: string) =>
     (await repo.settings(tx, workspaceId)) ?? DEFAULT_COMPUTER_TIME_SETTINGS;
 
-  /**
-   * Whose activity the actor reads: always their own; another person's only when the actor may see
-   * that person's time and that person's privacy (the workspace's settings as their groups change
-   * them) lets managers see it. `userIds` is whom a read covers: null is the whole workspace (an
-   * owner or admin when everyone's privacy allows it), else exactly these people.
-   */
-  async function readers(actor: Actor, only: readonly string[] | null) {
-    const workspaceId = actor.membership.workspace.id;
-    const self = { sees: (userId: string) => userId === actor.userId, userIds: [actor.userId] as string[] | null };
-    if (!allows(actor.membership, 'time:view_others')) return self;
-    const scope = await othersTimeScope(db, actor);
-    const settings = await settingsOf(db, workspaceId);
-    const privacy = await privacyOf(db, workspaceId, settings, only ?? (scope && [...scope]));
-    if (privacy.uniform && !settings.managersSeeActivity) return self;
-    const sees = (userId: string) =>
-      userId === actor.userId || ((scope === null || scope.has(userId)) && privacy.of(userId).managersSeeActivity);
-    if (scope === null && privacy.uniform) return { sees, userIds: null };
-    const candidates = scope ?? (await privacyRepository.memberIds(db, workspaceId));
-    return { sees, userIds: [actor.userId, ...[...candidates].filter((id) => id !== actor.userId && sees(id))] };
-  }
-
   /** The person's privacy alone (what the agent keeps of them). */
   async function personal(tx: Db, workspaceId: string, userId: string) {
     const settings = await settingsOf(tx, workspaceId);
     return { ...settings, ...(await privacyOf(tx, workspaceId, settings, [userId])).of(userId) };
   }
-
-  const hidden = () =>
-    new AppError(
-      'forbidden',
-      'You see your own activity only: managers see their people’s activity only when the computer time settings (the workspace’s, or the person’s groups’) say so.',
-      { status: 403 },
-    );
 
   return {
     async settings(actor: Actor): Promise<ComputerTimeSettingsView> {
@@ -239,14 +260,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
 
     /** A person's spans over [from, to) (at most 7 days): their own, or their people's when the workspace allows. */
     async spans(actor: Actor, query: { userId?: string | undefined; from: string; to: string }) {
-      const from = new Date(query.from);
-      const to = new Date(query.to);
-      if (to <= from) throw refused('validation_failed', 'The range ends before it starts.');
-      if (to.getTime() - from.getTime() > SPANS_MAX_DAYS * DAY_MS) {
-        throw refused('validation_failed', `Read at most ${SPANS_MAX_DAYS} days of activity at once.`);
-      }
-      const userId = query.userId ?? actor.userId;
-      if (userId !== actor.userId && !(await readers(actor, [userId])).sees(userId)) throw hidden();
+      const { from, to, userId } = await readableRange(db, actor, query, SPANS_MAX_DAYS);
       const rows = await repo.spansOf(db, actor.membership.workspace.id, userId, from, to);
       return { items: rows.map(spanView) };
     },
@@ -264,7 +278,7 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
         throw refused('validation_failed', 'Read at most a year of activities at once.');
       }
       const only = query.userIds && query.userIds.length > 0 ? query.userIds : null;
-      const { sees, userIds } = await readers(actor, only);
+      const { sees, userIds } = await readersOf(db, actor, only);
       if (only && !only.every(sees)) throw hidden();
       const rows = await repo.daily(db, actor.membership.workspace.id, {
         from: query.from,

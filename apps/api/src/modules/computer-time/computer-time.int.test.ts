@@ -1,14 +1,8 @@
 import { DEFAULT_COMPUTER_TIME_SETTINGS, type DeviceCodeView, type DeviceTokenView } from '@sundial/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditTrail,
-  createTestApp,
-  joinWorkspace,
-  type SignedUp,
-  signUp,
-  type TestApp,
-} from '../../../test/harness.js';
+import { activityTeam, pairComputer } from '../../../test/computer-time.js';
+import { auditTrail, createTestApp, joinWorkspace, type SignedUp, type TestApp } from '../../../test/harness.js';
 import { hashSecret } from '../../platform/ids.js';
 
 /**
@@ -49,17 +43,7 @@ async function startPairing(name = 'ann-laptop'): Promise<DeviceCodeView> {
 const poll = (deviceCode: string) => call(undefined, 'POST', '/agent/device-token', { deviceCode });
 
 /** A computer of `who` paired in the owner's workspace: its token. */
-async function pair(who: SignedUp): Promise<DeviceTokenView> {
-  const codes = await startPairing();
-  const approved = await call(who.cookie, 'POST', '/agent/device-codes/approve', {
-    userCode: codes.userCode,
-    workspaceId: owner.workspaceId,
-  });
-  expect(approved.statusCode, approved.body).toBe(204);
-  const response = await poll(codes.deviceCode);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const pair = (who: SignedUp): Promise<DeviceTokenView> => pairComputer(t, who, owner.workspaceId);
 
 let spanCount = 0;
 /** A span of `minutes` from `start`, with a fresh id. */
@@ -94,18 +78,7 @@ async function dailyOf(userId: string) {
 
 beforeAll(async () => {
   t = await createTestApp({}, { now: () => clock });
-  owner = await signUp(t.app);
-  admin = await joinWorkspace(t, owner.workspaceId, 'admin');
-  manager = await joinWorkspace(t, owner.workspaceId, 'manager');
-  member = await joinWorkspace(t, owner.workspaceId, 'member');
-  other = await joinWorkspace(t, owner.workspaceId, 'member');
-  outsider = await signUp(t.app);
-  // The manager manages a group with `member` in it (not `other`).
-  const group = await call(owner.cookie, 'POST', ws('/groups'), { name: 'Support' });
-  for (const who of [manager, member]) {
-    const added = await call(owner.cookie, 'PUT', ws(`/groups/${group.json().id}/members/${who.userId}`));
-    expect(added.statusCode, added.body).toBe(200);
-  }
+  ({ owner, admin, manager, member, other, outsider } = await activityTeam(t));
 });
 afterAll(() => t?.close());
 

@@ -1,12 +1,19 @@
-import type { ActivityPrivacyOverride, AgentPlatform, ComputerTimeSettingsView } from '@sundial/core';
+import type { ActivityPrivacyOverride, AgentPlatform, AwayActivity, ComputerTimeSettingsView } from '@sundial/core';
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import type { ActivitySpansTable, AgentDeviceCodesTable, AgentDevicesTable } from '../../db/tables/computer-time.js';
+import type {
+  ActivitySpansTable,
+  AgentDeviceCodesTable,
+  AgentDevicesTable,
+  AwayResolutionsTable,
+} from '../../db/tables/computer-time.js';
 import type { User } from '../../db/tables.js';
 
 export type DeviceCodeRow = Selectable<AgentDeviceCodesTable>;
 export type DeviceRow = Omit<Selectable<AgentDevicesTable>, 'token_hash'>;
 export type SpanRow = Omit<Selectable<ActivitySpansTable>, 'created_at' | 'workspace_id' | 'user_id'>;
+export type AwaySpanRow = Pick<SpanRow, 'started_at' | 'ended_at' | 'away_reason'>;
+export type AwayResolutionRow = Pick<Selectable<AwayResolutionsTable>, (typeof RESOLUTION_COLUMNS)[number]>;
 /** A span to store, as the agent sent it after the workspace's settings were applied. */
 export type NewSpan = Omit<SpanRow, 'device_id'>;
 
@@ -29,6 +36,17 @@ const DEVICE_COLUMNS = [
   'd.created_at',
   'd.last_seen_at',
   'd.revoked_at',
+] as const;
+
+const RESOLUTION_COLUMNS = [
+  'started_at',
+  'ended_at',
+  'outcome',
+  'activity_id',
+  'time_entry_id',
+  'entries_with_break',
+  'idempotency_key',
+  'created_at',
 ] as const;
 
 const SPAN_COLUMNS = [
@@ -488,6 +506,125 @@ export const computerTimeRepository = {
       .where('workspace_id', '=', workspaceId)
       .where('day', '<', beforeDay)
       .execute();
+    await db
+      .deleteFrom('away_resolutions')
+      .where('workspace_id', '=', workspaceId)
+      .where('ended_at', '<=', before)
+      .execute();
+  },
+
+  // ---- away time
+
+  /** The workspace's away activities; null until an admin first saves them. */
+  async awayActivities(db: Db, workspaceId: string): Promise<AwayActivity[] | null> {
+    const row = await db
+      .selectFrom('computer_time_settings')
+      .select('away_activities')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row?.away_activities ?? null;
+  },
+
+  async saveAwayActivities(db: Db, workspaceId: string, items: readonly AwayActivity[]): Promise<void> {
+    // The row may not exist yet (the workspace reads the default settings): made with them.
+    await sql`insert into computer_time_settings (workspace_id) values (${workspaceId}) on conflict do nothing`.execute(
+      db,
+    );
+    await db
+      .updateTable('computer_time_settings')
+      .set({ away_activities: JSON.stringify(items), updated_at: sql`now()` })
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+  },
+
+  /** A person's away spans overlapping [from, to) (a span lasts a day at most: one index range). */
+  awaySpansOf(db: Db, workspaceId: string, userId: string, from: Date, to: Date): Promise<AwaySpanRow[]> {
+    return db
+      .selectFrom('activity_spans')
+      .select(['started_at', 'ended_at', 'away_reason'])
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('started_at', '<', to)
+      .where('started_at', '>', new Date(from.getTime() - 86_400_000))
+      .where('ended_at', '>', from)
+      .where('kind', '=', 'away')
+      .orderBy('started_at')
+      .execute();
+  },
+
+  /** A person's resolutions of periods starting in [from, to). */
+  resolutionsOf(db: Db, workspaceId: string, userId: string, from: Date, to: Date): Promise<AwayResolutionRow[]> {
+    return db
+      .selectFrom('away_resolutions')
+      .select(RESOLUTION_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('started_at', '>=', from)
+      .where('started_at', '<', to)
+      .execute();
+  },
+
+  findResolution(db: Db, workspaceId: string, userId: string, start: Date): Promise<AwayResolutionRow | undefined> {
+    return db
+      .selectFrom('away_resolutions')
+      .select(RESOLUTION_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('started_at', '=', start)
+      .executeTakeFirst();
+  },
+
+  /** Stores a resolution; undefined when the period already has one. */
+  insertResolution(
+    db: Db,
+    row: Omit<AwayResolutionRow, 'created_at'> & { workspace_id: string; user_id: string; created_at: Date },
+  ): Promise<AwayResolutionRow | undefined> {
+    return db
+      .insertInto('away_resolutions')
+      .values(row)
+      .onConflict((oc) => oc.columns(['workspace_id', 'user_id', 'started_at']).doNothing())
+      .returning(RESOLUTION_COLUMNS)
+      .executeTakeFirst();
+  },
+
+  deleteResolution(db: Db, workspaceId: string, userId: string, start: Date): Promise<AwayResolutionRow | undefined> {
+    return db
+      .deleteFrom('away_resolutions')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('started_at', '=', start)
+      .returning(RESOLUTION_COLUMNS)
+      .executeTakeFirst();
+  },
+
+  /** The workspace's projects among `projectIds`, each with its tasks among `taskIds`. */
+  async projectsAndTasks(
+    db: Db,
+    workspaceId: string,
+    projectIds: readonly string[],
+    taskIds: readonly string[],
+  ): Promise<{ projects: Set<string>; tasks: Map<string, string> }> {
+    const projects = new Set<string>();
+    const tasks = new Map<string, string>();
+    if (projectIds.length > 0) {
+      const rows = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', [...projectIds])
+        .execute();
+      for (const row of rows) projects.add(row.id);
+    }
+    if (taskIds.length > 0) {
+      const rows = await db
+        .selectFrom('tasks')
+        .select(['id', 'project_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', [...taskIds])
+        .execute();
+      for (const row of rows) tasks.set(row.id, row.project_id);
+    }
+    return { projects, tasks };
   },
 
   // ---- daily rollups

@@ -10,12 +10,17 @@ import {
   agentSpanBatch,
   agentSpanBatchResult,
   approveDeviceCodeBody,
+  awayActivitiesBody,
+  awayActivityListView,
+  awayPeriodListView,
+  awayPeriodsQuery,
   computerTimeGroupSettingsBody,
   computerTimeGroupSettingsListView,
   computerTimeGroupSettingsView,
   computerTimeSettingsBody,
   computerTimeSettingsView,
   deleteActivityQuery,
+  deleteAwayResolutionQuery,
   deletedActivityView,
   denyDeviceCodeBody,
   deviceCodeLookupView,
@@ -25,6 +30,8 @@ import {
   deviceListView,
   deviceTokenRequest,
   deviceTokenView,
+  resolveAwayBody,
+  resolvedAwayView,
   updateActivityCategoryBody,
 } from '@sundial/core';
 import type { FastifyRequest } from 'fastify';
@@ -32,6 +39,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, requireAuth } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors.js';
+import { idempotencyKeyOf } from '../../platform/idempotency.js';
 import { errorResponses, workspaceParams } from '../../platform/schemas.js';
 
 const tags = ['agent'];
@@ -288,6 +296,82 @@ export const computerTimeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => computerTime.activities(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/computer-time/away-activities',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'What people say they did while away (meeting, call, break…): each makes an entry or a break',
+        params: workspaceParams,
+        response: { 200: awayActivityListView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.awayActivities(actorOf(request)),
+  );
+
+  app.put(
+    '/workspaces/:workspaceId/computer-time/away-activities',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Replace the away activities (owners and admins; at most 30, names unique)',
+        params: workspaceParams,
+        body: awayActivitiesBody,
+        response: { 200: awayActivityListView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.saveAwayActivities(actorOf(request), request.body),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/computer-time/away',
+    {
+      schema: {
+        tags: ctTags,
+        summary:
+          'A person’s away periods over at most 31 days, with what each became: your own, or your people’s when the workspace allows',
+        params: workspaceParams,
+        querystring: awayPeriodsQuery,
+        response: { 200: awayPeriodListView, ...errorResponses },
+      },
+    },
+    async (request) => computerTime.away(actorOf(request), request.query),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/computer-time/away/resolve',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Say what one of your away periods was: a time entry, a break, or dismissed; honours Idempotency-Key',
+        params: workspaceParams,
+        body: resolveAwayBody,
+        response: { 201: resolvedAwayView, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const result = await computerTime.resolveAway(actorOf(request), request.body, idempotencyKeyOf(request));
+      return reply.status(201).send(result.body);
+    },
+  );
+
+  app.delete(
+    '/workspaces/:workspaceId/computer-time/away/resolutions',
+    {
+      schema: {
+        tags: ctTags,
+        summary: 'Undo what you said of an away period (an entry it made stays)',
+        params: workspaceParams,
+        querystring: deleteAwayResolutionQuery,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await computerTime.reopenAway(actorOf(request), request.query.start);
+      return reply.status(204).send(null);
+    },
   );
 
   const categoryParams = workspaceParams.extend({ categoryId: z.uuid() });

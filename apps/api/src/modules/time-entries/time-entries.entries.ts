@@ -1,4 +1,4 @@
-import { isInstantInRange, type TimeEntryView } from '@sundial/core';
+import { isInstantInRange, type TimeEntryView, withBreak } from '@sundial/core';
 import type { Db } from '../../db/connection.js';
 import { assertCan, othersTimeScope } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -12,6 +12,7 @@ import {
   assertEditable,
   by,
   changesOf,
+  type EntryChanges,
   entryWork,
   getVisible,
   locksFor,
@@ -216,6 +217,51 @@ export function createEntries(db: Db, events: EventBus) {
         const changes = changesOf(entry, { ...row, tag_ids: tagIds });
         await publish(tx, 'updated', by(actor), [{ id, userId: entry.user_id }], changes);
         return presentEntry({ ...row, tag_ids: tagIds, breaks: entry.breaks }, now, await moneyFor(tx, actor, [row]));
+      });
+    },
+
+    /**
+     * A break over [start, end) in each of the actor's own entries it overlaps (a running timer's
+     * up to now), joined with their breaks, so their work seconds drop; in one transaction, refused
+     * (409 time_locked) when any is locked. Answers the ids of the entries that changed.
+     */
+    async addBreaks(actor: Actor, range: { start: Date; end: Date }): Promise<string[]> {
+      assertCan(actor, 'time:track');
+      const workspaceId = actor.membership.workspace.id;
+      return db.transaction().execute(async (tx) => {
+        const now = new Date();
+        const ms = (d: Date | null) => (d === null ? null : d.getTime());
+        const entries = await repo.list(tx, workspaceId, {
+          userIds: [actor.userId],
+          from: range.start,
+          to: range.end,
+          limit: 500,
+        });
+        const changed: string[] = [];
+        for (const entry of entries) {
+          const breaks = withBreak(
+            {
+              startMs: entry.start_at.getTime(),
+              endMs: ms(entry.end_at),
+              breaks: entry.breaks.map((b) => ({ startMs: b.start_at.getTime(), endMs: ms(b.end_at) })),
+            },
+            { startMs: range.start.getTime(), endMs: range.end.getTime() },
+            now.getTime(),
+          );
+          if (!breaks) continue;
+          await assertUnlocked(tx, lockWriter(actor), [{ userId: entry.user_id, at: entry.start_at }]);
+          const rows = breaks.map((b) => ({ start_at: new Date(b.startMs), end_at: new Date(b.endMs) }));
+          await repo.replaceClosedBreaks(tx, workspaceId, entry.id, rows);
+          const after = { ...entry, breaks: [...rows, ...entry.breaks.filter((b) => b.end_at === null)] };
+          let changes: EntryChanges | undefined;
+          if (entry.end_at !== null) {
+            const row = await repo.updateOne(tx, workspaceId, entry.id, { duration_seconds: entryWork(after, now) });
+            if (row) changes = changesOf(entry, { ...row, tag_ids: entry.tag_ids });
+          }
+          await publish(tx, 'updated', by(actor), [{ id: entry.id, userId: entry.user_id }], changes);
+          changed.push(entry.id);
+        }
+        return changed;
       });
     },
 

@@ -935,6 +935,22 @@ export const timeEntriesRepository = {
     await db.deleteFrom('time_entry_trash').where('deleted_at', '<', olderThan).execute();
   },
 
+  /** The entry's closed breaks become `breaks` (an open one, a paused timer's, stays). */
+  async replaceClosedBreaks(
+    tx: Db,
+    workspaceId: string,
+    entryId: string,
+    breaks: { start_at: Date; end_at: Date }[],
+  ): Promise<void> {
+    await tx
+      .deleteFrom('time_entry_breaks')
+      .where('workspace_id', '=', workspaceId)
+      .where('entry_id', '=', entryId)
+      .where('end_at', 'is not', null)
+      .execute();
+    await timeEntriesRepository.insertBreaks(tx, workspaceId, entryId, breaks);
+  },
+
   async insertBreaks(
     tx: Db,
     workspaceId: string,

@@ -1,17 +1,6 @@
-import { Center, Group, Loader, MultiSelect, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import {
-  createCategoriser,
-  DATE_PRESET_LABELS,
-  type DatePreset,
-  dayKey,
-  formatDayLabel,
-  formatDuration,
-  resolvePreset,
-  WEEK_STARTS,
-  type WeekStart,
-} from '@sundial/core';
+import { Center, Loader, MultiSelect, Paper, Stack, Table, Text } from '@mantine/core';
+import { createCategoriser, formatDayLabel, formatDuration } from '@sundial/core';
 import { type ReactNode, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { parseApiError } from '../../../api/client';
 import { useMembers } from '../../../api/people';
 import { useDurationFormat, useWorkspace } from '../../../api/session';
@@ -23,10 +12,9 @@ import { useActivities, useComputerTimeSettings } from '../api';
 import { useCategories } from '../categories-api';
 import css from '../components/Activities.module.css';
 import { ActivityEmpty } from '../components/ActivityEmpty';
+import { RangeFilters, useRangeParams } from '../components/RangeFilters';
 import { t } from '../texts';
 
-const PRESETS: DatePreset[] = ['thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'custom'];
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Past this many days the table shows the totals only. */
 const MAX_DAY_COLUMNS = 31;
 
@@ -38,18 +26,7 @@ const MAX_DAY_COLUMNS = 31;
 export function ActivitiesPage() {
   const { me, workspaceId, can } = useWorkspace();
   const durations = useDurationFormat();
-  const [params, setParams] = useSearchParams();
-  const weekStart: WeekStart = (WEEK_STARTS as readonly string[]).includes(me.user.weekStart)
-    ? (me.user.weekStart as WeekStart)
-    : 'monday';
-  const today = dayKey(Date.now(), me.user.timeZone);
-  const presetParam = params.get('preset') as DatePreset | null;
-  const preset: DatePreset = presetParam && PRESETS.includes(presetParam) ? presetParam : 'thisWeek';
-  const custom = {
-    from: DAY.test(params.get('from') ?? '') ? (params.get('from') as string) : today,
-    to: DAY.test(params.get('to') ?? '') ? (params.get('to') as string) : today,
-  };
-  const range = resolvePreset(preset, today, weekStart, custom);
+  const { params, preset, range, setParam } = useRangeParams();
   const settings = useComputerTimeSettings(workspaceId);
   const seesOthers = Boolean(settings.data?.managersSeeActivity) && can('time:view_others');
   const members = useMembers(workspaceId, seesOthers);
@@ -63,18 +40,6 @@ export function ActivitiesPage() {
   const days = daysOf(range.from, range.to, MAX_DAY_COLUMNS);
   const a = t.activities;
 
-  const setParam = (patch: Record<string, string | null>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [name, value] of Object.entries(patch)) {
-          if (value) next.set(name, value);
-          else next.delete(name);
-        }
-        return next;
-      },
-      { replace: true },
-    );
   const handleSort = (field: AppSort, order: 'asc' | 'desc') => setSort({ field, order });
   const dayTotal = (day: string) => rows.reduce((sum, row) => sum + (row.days.get(day) ?? 0), 0);
   const total = rows.reduce((sum, row) => sum + row.total, 0);
@@ -163,55 +128,21 @@ export function ActivitiesPage() {
 
   return (
     <Stack gap="md">
-      <Paper withBorder p="sm" radius="md" component="section" aria-label="Filters">
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <Select
-            label={a.range}
-            data={PRESETS.map((p) => ({ value: p, label: DATE_PRESET_LABELS[p] }))}
-            value={preset}
-            onChange={(value) =>
-              setParam(
-                value === 'custom'
-                  ? { preset: value, from: range.from, to: range.to }
-                  : { preset: value === 'thisWeek' ? null : value, from: null, to: null },
-              )
-            }
-            allowDeselect={false}
-            w={160}
+      <RangeFilters preset={preset} range={range} setParam={setParam}>
+        {seesOthers && (
+          <MultiSelect
+            label={a.people}
+            placeholder={users.length === 0 ? 'Everyone' : undefined}
+            data={(members.data?.items ?? []).map((p) => ({ value: p.userId, label: p.name }))}
+            value={users}
+            onChange={(value) => setParam({ users: value.join(',') || null })}
+            searchable
+            clearable
+            style={{ flex: 1, minWidth: 220 }}
           />
-          {preset === 'custom' && (
-            <>
-              <TextInput
-                type="date"
-                label={a.from}
-                value={range.from}
-                onChange={(e) => e.currentTarget.value && setParam({ from: e.currentTarget.value })}
-                w={160}
-              />
-              <TextInput
-                type="date"
-                label={a.to}
-                value={range.to}
-                onChange={(e) => e.currentTarget.value && setParam({ to: e.currentTarget.value })}
-                w={160}
-              />
-            </>
-          )}
-          {seesOthers && (
-            <MultiSelect
-              label={a.people}
-              placeholder={users.length === 0 ? 'Everyone' : undefined}
-              data={(members.data?.items ?? []).map((p) => ({ value: p.userId, label: p.name }))}
-              value={users}
-              onChange={(value) => setParam({ users: value.join(',') || null })}
-              searchable
-              clearable
-              style={{ flex: 1, minWidth: 220 }}
-            />
-          )}
-          {activities.isFetching && items && <Loader size="xs" aria-label={t.loading} />}
-        </Group>
-      </Paper>
+        )}
+        {activities.isFetching && items && <Loader size="xs" aria-label={t.loading} />}
+      </RangeFilters>
       <Text size="xs" c="dimmed">
         {a.categoriesNote}
       </Text>
