@@ -24,6 +24,10 @@ await build({
   minify: true,
   legalComments: 'eof',
   logLevel: 'warning',
+  // The D-Bus client of the tray is CommonJS and requires Node's modules: an ES module has no require.
+  banner: {
+    js: "import { createRequire as __sundialRequire } from 'node:module'; const require = __sundialRequire(import.meta.url);",
+  },
 });
 chmodSync(outfile, 0o755);
 // Beside it, what the server says of the download (version, size, checksum) without reading it.

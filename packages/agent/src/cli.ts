@@ -10,14 +10,16 @@ import { countQueued } from './queue.js';
 import { runAgent } from './run.js';
 import { localDay, SentLog } from './sent-log.js';
 import { type Pairing, readPairing, writePairing } from './settings.js';
+import { startTray } from './tray.js';
 import { AGENT_VERSION } from './version.js';
 
 const USAGE = `sundial-agent ${AGENT_VERSION}: records which application you use, as spans, for Sundial.
 
 Usage:
   sundial-agent pair --server URL [--name NAME]   connect this computer to your Sundial account
-  sundial-agent run [--poll-ms 1000] [--upload-every 60]
-                                                  track and upload (keep it running; see README)
+  sundial-agent run [--poll-ms 1000] [--upload-every 60] [--no-tray]
+                                                  track and upload (keep it running; see README);
+                                                  in the desktop's tray where it has one
   sundial-agent status                            what the agent is doing, and what waits for upload
   sundial-agent pause [--minutes N]               stop recording (for N minutes, or until resume)
   sundial-agent resume                            record again
@@ -53,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       'config-every': { type: 'string' },
       minutes: { type: 'string' },
       day: { type: 'string' },
+      'no-tray': { type: 'boolean' },
       version: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -98,7 +101,12 @@ export async function main(argv: string[]): Promise<number> {
         // The terminal closing (SIGHUP) stops it as cleanly as Ctrl-C and systemd do.
         for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, resolve);
       });
+      const tray = values['no-tray']
+        ? null
+        : await startTray({ busAddress: process.env.DBUS_SESSION_BUS_ADDRESS, stateDir: dir });
+      if (tray) console.error('In the tray: a click pauses or resumes recording.');
       return runAgent({
+        tray,
         stateDir: dir,
         backend,
         readPairing: () => readPairing(settingsFile),

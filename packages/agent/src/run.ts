@@ -8,6 +8,7 @@ import { SpanQueue } from './queue.js';
 import { SentLog } from './sent-log.js';
 import { type Pairing, readCachedConfig, writeCachedConfig } from './settings.js';
 import { SpanMerger } from './spans.js';
+import type { Tray } from './tray.js';
 import { backoffMs, uploadQueue } from './uploader.js';
 
 export interface RunOptions {
@@ -24,6 +25,8 @@ export interface RunOptions {
   log: (message: string) => void;
   /** Resolves when the agent should stop (SIGTERM, SIGINT). */
   stop: Promise<unknown>;
+  /** The desktop's tray, where there is one (tray.ts): told every status. */
+  tray?: Tray | null;
 }
 
 /** A backend failing this long in a row (the X display went away) ends the agent with an error. */
@@ -176,7 +179,7 @@ export async function runAgent(options: RunOptions): Promise<number> {
       detail = current ?? 'no window has the focus';
     }
     const queued = queue.pending();
-    writeStatus(options.stateDir, {
+    const status: AgentStatus = {
       pid: process.pid,
       state,
       detail,
@@ -185,7 +188,9 @@ export async function runAgent(options: RunOptions): Promise<number> {
       lastUploadAt: lastUploadAt?.toISOString() ?? null,
       server: pairing?.server ?? '',
       updatedAt: new Date().toISOString(),
-    });
+    };
+    writeStatus(options.stateDir, status);
+    options.tray?.update(status);
     const line = `${state} · ${detail} · ${queued} span${queued === 1 ? '' : 's'} queued`;
     if (options.out.isTTY) {
       if (line !== printedLine) options.out.write(`\r\x1b[2K${line}`);
@@ -245,6 +250,7 @@ export async function runAgent(options: RunOptions): Promise<number> {
   }
   if (options.out.isTTY) options.out.write('\n');
   options.backend.close?.();
+  options.tray?.close();
   lock.release();
   return exitCode;
 }
