@@ -9,6 +9,7 @@ import type { Db } from './db/connection.js';
 import { agentDownloadsRoutes } from './modules/agent-downloads/agent-downloads.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
+import { attendanceRoutes } from './modules/attendance/attendance.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
@@ -312,6 +313,7 @@ export async function buildApp({
       await api.register(calendarsRoutes);
       await api.register(agentRoutes);
       await api.register(computerTimeRoutes);
+      await api.register(attendanceRoutes);
       await api.register(rolesRoutes);
       await api.register(scimTokenRoutes);
     },

@@ -1947,6 +1947,37 @@ routes.push(
   },
 );
 
+/** A fresh day for a contract (one a person and day), and a contract of the member made by the owner. */
+const contractDay = () =>
+  `20${String(10 + Math.floor(Math.random() * 89))}-0${1 + Math.floor(Math.random() * 9)}-${String(10 + Math.floor(Math.random() * 18))}`;
+const contractBody = async () => ({
+  userId: people.member.userId,
+  startsOn: contractDay(),
+  weekdayMinutes: [480, 480, 480, 480, 480, 0, 0],
+});
+const aContract = async () => (await ownerCall('POST', w('/attendance/contracts'), await contractBody())).id as string;
+
+// Attendance (issue 37): everyone reads the settings, their own contracts and overtime; owners and admins change them.
+routes.push(
+  top('GET', '/attendance/settings', ALL_ROLES),
+  top('PUT', '/attendance/settings', ADMINS, async () => ({
+    country: 'DE',
+    region: 'BY',
+    rules: 'de',
+    addLegalBreaks: false,
+  })),
+  top('GET', '/attendance/contracts', ALL_ROLES),
+  top('POST', '/attendance/contracts', ADMINS, contractBody),
+  on('attendance/contracts', 'contractId', aContract)('DELETE', '', ADMINS),
+  top('GET', '/attendance/overtime', ALL_ROLES, undefined, '?from=2026-01-05&to=2026-01-11'),
+);
+
+describe('permission matrix: attendance', () => {
+  it('has a row for every attendance route', () => {
+    expect(missingRows(/^\/api\/v1\/workspaces\/\{workspaceId\}\/attendance\/.*$/, 5)).toEqual([]);
+  });
+});
+
 describe('permission matrix: computer time', () => {
   it('has a row for every computer time route and every signed-in agent route', () => {
     expect(

@@ -6,6 +6,7 @@ import { analyzeAll, analyzeTables, ROLLUP_TABLES } from './db/statistics.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createApprovalReminders } from './modules/approvals/approvals.reminders.js';
 import { createApprovalsService } from './modules/approvals/approvals.service.js';
+import { createAttendanceService } from './modules/attendance/attendance.service.js';
 import { createAuditLogService } from './modules/audit-log/audit-log.service.js';
 import { scheduleAuthPurge } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -259,6 +260,7 @@ export function createServices({
     ...(now ? { now } : {}),
   });
   computerTime.registerJobs();
+  const attendance = createAttendanceService({ db, timeEntries });
   const budgetAlerts = createBudgetAlertsService({
     db,
     events,
@@ -316,6 +318,7 @@ export function createServices({
     calendars,
     /** The desktop agent's pairing and device tokens, and the activity it uploads (issue 35). */
     computerTime,
+    attendance,
     roles: createRolesService({ db }),
     projects,
     clients: createClientsService(db),

@@ -52,6 +52,7 @@ export const PERMISSION_AREAS = [
   ['webhooks', 'Webhooks'],
   ['api_keys', 'API keys'],
   ['computer_time', 'Computer time'],
+  ['attendance', 'Attendance'],
 ] as const;
 
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -94,6 +95,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'webhooks:manage': 'Manage webhooks and their signing secrets',
   'api_keys:manage': 'Make and revoke the workspace’s API keys',
   'computer_time:settings': 'Change computer time settings (what is kept, retention, who sees activity)',
+  'attendance:settings': 'Change attendance settings (holidays, working-time rules) and people’s contracts',
 };
 
 /** The permissions grouped by area, for the checkbox matrix. */

@@ -14,6 +14,7 @@ export * from './permissions.js';
 export * from './plans.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/approvals.js';
+export * from './schemas/attendance.js';
 export * from './schemas/audit-log.js';
 export * from './schemas/auth.js';
 export * from './schemas/billing.js';

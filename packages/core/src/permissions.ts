@@ -72,6 +72,8 @@ const MATRIX = {
   'api_keys:manage': ['owner', 'admin'],
   /** Computer time (issue 35): what the agent keeps, away time, retention, whether managers see activity. */
   'computer_time:settings': ['owner', 'admin'],
+  /** Attendance (issue 37): holidays' place, working-time rules, people's contracts. */
+  'attendance:settings': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof MATRIX;

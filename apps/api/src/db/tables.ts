@@ -2,6 +2,7 @@ import type { DurationFormat, PlanId, Role } from '@sundial/core';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ApiKeysTables } from './tables/api-keys.js';
 import type { ApprovalsTables } from './tables/approvals.js';
+import type { AttendanceTables } from './tables/attendance.js';
 import type { BillingTables } from './tables/billing.js';
 import type { CalendarsTables } from './tables/calendars.js';
 import type { ClientInvoicesTables } from './tables/client-invoices.js';
@@ -188,7 +189,8 @@ export interface Database
     ApiKeysTables,
     WebhooksTables,
     CalendarsTables,
-    ComputerTimeTables {
+    ComputerTimeTables,
+    AttendanceTables {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -21,6 +21,8 @@ const WORKSPACE_AREAS: Record<string, ApiKeyArea | 'never'> = {
   timers: 'time',
   // Activity the desktop agent uploaded (issue 35): read, deleted and its settings, like time.
   'computer-time': 'time',
+  // Attendance (issue 37): contracts and overtime are people's time.
+  attendance: 'time',
   clients: 'projects',
   imports: 'projects',
   'project-assignees': 'projects',

@@ -176,6 +176,10 @@ export const AUDIT_ACTIONS = [
   'away_activities.updated',
   'away_period.resolved',
   'away_period.reopened',
+  // attendance (issue 37): the workspace's settings, people's contracts
+  'attendance_settings.updated',
+  'work_contract.created',
+  'work_contract.deleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -71,6 +71,7 @@ import * as m202612110200 from './202612110200_activity_spans_without_start_inde
 import * as m202612110201 from './202612110201_activity_spans_one_reference.js';
 import * as m202612110300 from './202612110300_activity_daily_sites.js';
 import * as m202612110400 from './202612110400_away_time.js';
+import * as m202612110500 from './202612110500_create_attendance.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -146,4 +147,5 @@ export const migrations: Record<string, Migration> = {
   '202612110201_activity_spans_one_reference': m202612110201,
   '202612110300_activity_daily_sites': m202612110300,
   '202612110400_away_time': m202612110400,
+  '202612110500_create_attendance': m202612110500,
 };
