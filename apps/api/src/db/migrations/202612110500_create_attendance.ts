@@ -36,5 +36,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runSql(db, 'drop table work_contracts; drop table attendance_settings;');
+  await runSql(
+    db,
+    `
+    drop table work_contracts;
+    drop table attendance_settings;
+    `,
+  );
 }
