@@ -1948,8 +1948,9 @@ routes.push(
 );
 
 /** A fresh day for a contract (one a person and day), and a contract of the member made by the owner. */
-const contractDay = () =>
-  `20${String(10 + Math.floor(Math.random() * 89))}-0${1 + Math.floor(Math.random() * 9)}-${String(10 + Math.floor(Math.random() * 18))}`;
+let contracts = 0;
+const contractDay = () => new Date(Date.UTC(2030, 0, 1 + contracts++)).toISOString().slice(0, 10);
+`20${String(10 + Math.floor(Math.random() * 89))}-0${1 + Math.floor(Math.random() * 9)}-${String(10 + Math.floor(Math.random() * 18))}`;
 const contractBody = async () => ({
   userId: people.member.userId,
   startsOn: contractDay(),

@@ -229,9 +229,8 @@ export function legalBreak(working: WorkingDay, rules: WorkingTimeRules): Interv
   const block = rules.minBreakBlockMinutes * MINUTE;
   const most = (Math.max(0, ...rules.breakTiers.map((t) => t.breakMinutes)) + rules.minBreakBlockMinutes) * MINUTE;
   const limit = rules.maxStretchMinutes === null ? null : rules.maxStretchMinutes * MINUTE;
+  const longest = stretchesOf(intervals, rules).reduce((a, b) => (b.workMs > a.workMs ? b : a));
   for (let taken = MINUTE; taken <= most; taken += MINUTE) {
-    const stretches = stretchesOf(intervals, rules);
-    const longest = stretches.reduce((a, b) => (b.workMs > a.workMs ? b : a));
     // Shorter than a block, it counts only as less work: it ends the longest stretch earlier.
     const into =
       taken < block

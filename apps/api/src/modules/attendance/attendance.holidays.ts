@@ -42,9 +42,16 @@ export function holidayCountries(language = 'en'): { code: string; name: string 
     .sort((a, b) => a.name.localeCompare(b.name, language));
 }
 
+/** The codes of the countries with holiday data (read once). */
+let knownCountries: Set<string> | undefined;
+const hasHolidays = (country: string) => {
+  knownCountries ??= new Set(Object.keys(new Holidays().getCountries() ?? {}));
+  return knownCountries.has(country);
+};
+
 /** A country's regions with holidays of their own; [] when it has none, null for a country without data. */
 export function holidayRegions(country: string, language = 'en'): { code: string; name: string }[] | null {
-  if (!holidayCountries(language).some((c) => c.code === country)) return null;
+  if (!hasHolidays(country)) return null;
   const regions = new Holidays().getStates(country, language) ?? {};
   return Object.entries(regions)
     .map(([code, name]) => ({ code, name }))

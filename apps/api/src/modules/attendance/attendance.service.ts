@@ -7,7 +7,6 @@ import {
   dayPieces,
   type OvertimeView,
   overtimeBalance,
-  type TimeEntryView,
   type WorkContractBody,
   type WorkContractView,
   workContractBody,
@@ -19,7 +18,7 @@ import { audit, changesOf } from '../../platform/audit.js';
 import { forbidden, mapConstraints, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { TimeEntriesService } from '../time-entries/time-entries.service.js';
-import { isHolidayPlace, publicHolidays } from './attendance.holidays.js';
+import { holidayRegions, publicHolidays } from './attendance.holidays.js';
 import { attendanceRepository as repo } from './attendance.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -63,7 +62,7 @@ export function createAttendanceService(deps: { db: Db; timeEntries: TimeEntries
         limit: PAGE,
         ...(cursor ? { cursor } : {}),
       });
-      for (const entry of page.items as TimeEntryView[]) {
+      for (const entry of page.items) {
         for (const piece of dayPieces(entry, { timeZone, now })) {
           if (piece.day >= from && piece.day <= to)
             seconds.set(piece.day, (seconds.get(piece.day) ?? 0) + piece.seconds);
@@ -86,10 +85,9 @@ export function createAttendanceService(deps: { db: Db; timeEntries: TimeEntries
       if (settings.region !== null && settings.country === null) {
         throw validationError({ region: 'Choose the country of the region first.' });
       }
-      if (settings.country !== null && !isHolidayPlace({ country: settings.country, region: null })) {
-        throw validationError({ country: 'Sundial knows no public holidays of that country.' });
-      }
-      if (settings.country !== null && !isHolidayPlace({ country: settings.country, region: settings.region })) {
+      const regions = settings.country === null ? [] : holidayRegions(settings.country);
+      if (regions === null) throw validationError({ country: 'Sundial knows no public holidays of that country.' });
+      if (settings.region !== null && !regions.some((r) => r.code === settings.region)) {
         throw validationError({ region: 'That is not a region of the country with holidays of its own.' });
       }
       const workspaceId = actor.membership.workspace.id;

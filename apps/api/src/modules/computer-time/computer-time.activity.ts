@@ -185,8 +185,11 @@ export function createActivity(deps: { db: Db; jobs: JobRunner; now: () => Date 
 
   /** The person's privacy alone (what the agent keeps of them). */
   async function personal(tx: Db, workspaceId: string, userId: string) {
-    const settings = await settingsOf(tx, workspaceId);
-    return { ...settings, ...(await privacyOf(tx, workspaceId, settings, [userId])).of(userId) };
+    const [settings, choices] = await Promise.all([
+      settingsOf(tx, workspaceId),
+      privacyRepository.choicesOf(tx, workspaceId, userId),
+    ]);
+    return { ...settings, ...personalPrivacy(settings, choices) };
   }
 
   return {

@@ -1,6 +1,27 @@
-import type { ComputerTimeGroupSettingsBody } from '@sundial/core';
-import { sql } from 'kysely';
+import type { ActivityPrivacyOverride, ComputerTimeGroupSettingsBody } from '@sundial/core';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+
+/**
+ * The choices of a person's groups and of the groups around those (json, null for none), as a
+ * scalar subquery on the person's workspace and id (columns or values): the upload's locking
+ * statement and the agent's settings read it the same way.
+ */
+export function groupChoicesOf(workspaceId: RawBuilder<unknown>, userId: RawBuilder<unknown>) {
+  return sql<ActivityPrivacyOverride[] | null>`(
+    select json_agg(json_build_object('keep', c.keep, 'managersSeeActivity', c.managers_see_activity))
+    from computer_time_group_settings c
+    where c.workspace_id = ${workspaceId}
+      and c.group_id in (
+        with recursive around (id, parent_id) as (
+          select g.id, g.parent_id from group_members m join groups g on g.id = m.group_id
+          where m.workspace_id = ${workspaceId} and m.user_id = ${userId}
+          union
+          select g.id, g.parent_id from groups g join around a on g.id = a.parent_id
+        )
+        select id from around
+      ))`;
+}
 
 /** SQL of the groups' own computer time settings (computer-time.privacy.ts). */
 export const privacyRepository = {
@@ -56,6 +77,14 @@ export const privacyRepository = {
   /** The workspace's groups as a tree (a group's choice covers the groups inside it). */
   groupTree(db: Db, workspaceId: string) {
     return db.selectFrom('groups').select(['id', 'parent_id']).where('workspace_id', '=', workspaceId).execute();
+  },
+
+  /** The choices of one person's groups (see `groupChoicesOf`). */
+  async choicesOf(db: Db, workspaceId: string, userId: string): Promise<ActivityPrivacyOverride[]> {
+    const { rows } = await sql<{ choices: ActivityPrivacyOverride[] | null }>`
+      select ${groupChoicesOf(sql`${workspaceId}::uuid`, sql`${userId}::uuid`)} as choices
+    `.execute(db);
+    return rows[0]?.choices ?? [];
   },
 
   /** The workspace's members (a read of everyone whose privacy lets it, when groups chose otherwise). */

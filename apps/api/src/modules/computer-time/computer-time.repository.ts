@@ -8,6 +8,7 @@ import type {
   AwayResolutionsTable,
 } from '../../db/tables/computer-time.js';
 import type { User } from '../../db/tables.js';
+import { groupChoicesOf } from './computer-time.privacy.repository.js';
 
 export type DeviceCodeRow = Selectable<AgentDeviceCodesTable>;
 export type DeviceRow = Omit<Selectable<AgentDevicesTable>, 'token_hash'>;
@@ -339,7 +340,7 @@ export const computerTimeRepository = {
     timeZone: string;
   }> {
     // The person's groups' own choices come in the same statement: theirs and those of the groups
-    // their groups sit in (none read when no group of the workspace chose anything).
+    // their groups sit in (`groupChoicesOf`, shared with the agent's settings).
     const { rows } = await sql<{
       time_zone: string;
       keep: ComputerTimeSettingsView['keep'] | null;
@@ -350,18 +351,7 @@ export const computerTimeRepository = {
       group_choices: ActivityPrivacyOverride[] | null;
     }>`
       select u.time_zone, s.keep, s.idle_seconds, s.retention_days, s.managers_see_activity, s.exclusions,
-        (select json_agg(json_build_object('keep', c.keep, 'managersSeeActivity', c.managers_see_activity))
-         from computer_time_group_settings c
-         where c.workspace_id = d.workspace_id
-           and c.group_id in (
-             with recursive around (id, parent_id) as (
-               select g.id, g.parent_id from group_members m join groups g on g.id = m.group_id
-               where m.workspace_id = d.workspace_id and m.user_id = d.user_id
-               union
-               select g.id, g.parent_id from groups g join around a on g.id = a.parent_id
-             )
-             select id from around
-           )) as group_choices
+        ${groupChoicesOf(sql.ref('d.workspace_id'), sql.ref('d.user_id'))} as group_choices
       from agent_devices d
       join users u on u.id = d.user_id
       left join computer_time_settings s on s.workspace_id = d.workspace_id
